@@ -1,0 +1,684 @@
+/**
+ * Contracts of the print ordering service interface v2 (`print-api-v2.md`), as zod schemas.
+ *
+ * One source of truth for the typed client (which validates every answer with them), the sandbox (which
+ * builds its answers to match them and validates request bodies with them) and the tests.
+ *
+ * Resources are `looseObject`s: a real service may add fields, and the client must let unknown extra fields
+ * pass. Fields are nullable only where the interface says a value may be null.
+ *
+ * Pure module: no I/O, no Node globals.
+ */
+import { z } from 'zod';
+
+/** An ISO 8601 date-time; the interface says "UTC" but not whether the designator is always written. */
+export const IsoDateTime = z
+  .string()
+  .regex(
+    /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})?$/,
+    'expected an ISO 8601 date-time',
+  );
+
+/** A calendar date as the report endpoint takes it. */
+export const IsoDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'expected a date as YYYY-MM-DD');
+
+/** "Decimal means a JSON number with a fractional part"; integers are valid JSON numbers too. */
+const Decimal = z.number();
+const Id = z.number().int();
+
+// ---------------------------------------------------------------------------------------------------------
+// Enumerations
+// ---------------------------------------------------------------------------------------------------------
+
+export const EventName = z.enum([
+  'order_created',
+  'order_updated',
+  'order_deleted',
+  'customer_created',
+  'customer_updated',
+  'customer_deleted',
+]);
+export type EventName = z.infer<typeof EventName>;
+export const EVENT_NAMES = EventName.options;
+
+export const ReportType = z.enum([
+  'sales',
+  'tax',
+  'order',
+  'order_details',
+  'order_item_details',
+  'product_sales',
+  'promotion_code',
+  'customer_list',
+  'customer_sales',
+  'shipping',
+  'sales_rep',
+  'saved_projects',
+]);
+export type ReportType = z.infer<typeof ReportType>;
+export const REPORT_TYPES = ReportType.options;
+
+export const ViewBy = z.enum(['day', 'month', 'year']);
+export type ViewBy = z.infer<typeof ViewBy>;
+
+/** License tiers the interface names; "a lower tier" stands for anything below BusinessPlus. */
+export const LicenseTier = z.enum(['Enterprise', 'BusinessPlus', 'Business', 'Standard']);
+export type LicenseTier = z.infer<typeof LicenseTier>;
+
+// ---------------------------------------------------------------------------------------------------------
+// Resources
+// ---------------------------------------------------------------------------------------------------------
+
+export const Address = z.looseObject({
+  id: Id,
+  name: z.string(),
+  company: z.string(),
+  first_name: z.string(),
+  last_name: z.string(),
+  line_1: z.string(),
+  line_2: z.string(),
+  line_3: z.string().nullable(),
+  line_4: z.string().nullable(),
+  city: z.string(),
+  state: z.string(),
+  postal_code: z.string(),
+  phone: z.string(),
+  email: z.string(),
+  country_code: z.string(),
+  is_residential: z.boolean(),
+});
+export type Address = z.infer<typeof Address>;
+
+/** The shipment's destination uses other field names than Address (the interface's sample shows so). */
+export const ShipToAddress = z.looseObject({
+  first_name: z.string(),
+  last_name: z.string(),
+  address1: z.string(),
+  city: z.string(),
+  state: z.string(),
+  zip: z.string(),
+  country: z.string(),
+});
+export type ShipToAddress = z.infer<typeof ShipToAddress>;
+
+export const Shipment = z.looseObject({
+  index: z.number().int().min(1),
+  provider: z.string().nullable(),
+  service: z.string().nullable(),
+  shipping_total: Decimal,
+  tax_total: Decimal,
+  tracking_numbers: z.string().nullable(),
+  shipped_on: IsoDateTime.nullable(),
+  ship_to_address: ShipToAddress,
+});
+export type Shipment = z.infer<typeof Shipment>;
+
+export const OptionItem = z.looseObject({
+  name: z.string(),
+  value: z.string(),
+  option_integration_id: z.string().nullable(),
+  value_integration_id: z.string().nullable(),
+});
+export type OptionItem = z.infer<typeof OptionItem>;
+
+export const ParametricProperty = z.looseObject({
+  name: z.string(),
+  value: z.string(),
+});
+export type ParametricProperty = z.infer<typeof ParametricProperty>;
+
+export const OrderItem = z.looseObject({
+  id: Id,
+  product_id: Id,
+  name: z.string(),
+  status: z.string(),
+  quantity: z.number().int(),
+  sub_total: Decimal,
+  base_price: Decimal,
+  options_price: Decimal,
+  markup_price: Decimal,
+  image_fee: Decimal,
+  download_fee: Decimal,
+  weight: Decimal,
+  created_on: IsoDateTime,
+  due_on: IsoDateTime.nullable(),
+  item_number: z.string(),
+  model_number: z.string(),
+  integration_id: z.string(),
+  vendor: z.string(),
+  notes: z.string(),
+  reorder_ref: z.string(),
+  // Added in v2 without changing existing fields (Versioning 3): an older answer may lack it; 1 is the default.
+  shipment_index: z.number().int().min(1).default(1),
+  options: z.array(OptionItem),
+  parametric: z.array(ParametricProperty).nullable(),
+});
+export type OrderItem = z.infer<typeof OrderItem>;
+
+export const Customer = z.looseObject({
+  storefront: z.string(),
+  id: Id,
+  first_name: z.string(),
+  last_name: z.string(),
+  email: z.string(),
+  username: z.string(),
+  receive_marketing_emails: z.boolean(),
+  last_logged_in_on: IsoDateTime,
+  created_on: IsoDateTime,
+  last_updated_on: IsoDateTime,
+  company: z.string(),
+  // The interface does not show these types.
+  organization: z.unknown().nullable(),
+  user_groups: z.array(z.unknown()),
+  tax_exempt: z.boolean(),
+});
+export type Customer = z.infer<typeof Customer>;
+
+export const CheckoutField = z.looseObject({ name: z.string(), value: z.string() });
+export type CheckoutField = z.infer<typeof CheckoutField>;
+
+export const Order = z.looseObject({
+  storefront: z.string(),
+  id: Id,
+  is_archived: z.boolean(),
+  is_deleted: z.boolean(),
+  integration_id: z.string(),
+  status: z.string(),
+  customer: Customer,
+  shipping_address: Address,
+  billing_address: Address,
+  payment_creditcard: z.boolean(),
+  payment_check: z.boolean(),
+  payment_cod: z.boolean(),
+  payment_po: z.boolean(),
+  payment_invoice: z.boolean(),
+  payment_paypal: z.boolean(),
+  payment_reference: z.string(),
+  payment_avscode: z.string(),
+  payment_cvcode: z.string(),
+  // Present only for credit card payments / check payments (rule R02).
+  card_type: z.string().optional(),
+  card_number: z.string().optional(),
+  check_number: z.string().optional(),
+  po_number: z.string(),
+  invoice_number: z.string(),
+  tax_total: Decimal,
+  shipping_total: Decimal,
+  sub_total: Decimal,
+  promotion_total: Decimal,
+  promotion_code: z.string().nullable(),
+  created_on: IsoDateTime,
+  shipped_on: IsoDateTime.nullable(),
+  shipping_provider: z.string(),
+  shipping_service: z.string(),
+  items: z.array(OrderItem),
+  // Added in v2 (Versioning 3); "at least one entry" on the current version.
+  shipments: z.array(Shipment),
+  checkout_fields: z.array(CheckoutField),
+});
+export type Order = z.infer<typeof Order>;
+
+/** The payment flags recorded on an order; payment_paypal is not among them because it is derived. */
+export interface RecordedPayment {
+  payment_creditcard: boolean;
+  payment_check: boolean;
+  payment_cod: boolean;
+  payment_po: boolean;
+  payment_invoice: boolean;
+}
+
+/** payment_paypal is "calculated, not stored: true when no other payment method was recorded" (R01). */
+export function paymentPaypal(p: RecordedPayment): boolean {
+  return !(p.payment_creditcard || p.payment_check || p.payment_cod || p.payment_po || p.payment_invoice);
+}
+
+export const PipoUser = z.looseObject({
+  id: Id,
+  username: z.string(),
+  first_name: z.string(),
+  last_name: z.string(),
+  email: z.string(),
+  is_temp: z.boolean(),
+  storefront_id: Id.optional(),
+});
+export type PipoUser = z.infer<typeof PipoUser>;
+
+/** The sandbox's answer to createtemp: the user plus its system-generated password (INTERFACES.md). */
+export const PipoTempUser = PipoUser.extend({ password: z.string() });
+export type PipoTempUser = z.infer<typeof PipoTempUser>;
+
+export const PipoProject = z.looseObject({
+  id: Id,
+  name: z.string(),
+  external_id: z.string(),
+});
+export type PipoProject = z.infer<typeof PipoProject>;
+
+export const Rendering = z.looseObject({ id: Id, name: z.string() });
+export type Rendering = z.infer<typeof Rendering>;
+
+export const HookEntry = z.looseObject({
+  id: Id,
+  target_url: z.string(),
+  event: EventName,
+});
+export type HookEntry = z.infer<typeof HookEntry>;
+
+export const SalesReportRecord = z.looseObject({
+  storefront: z.string(),
+  user_count: z.number().int(),
+  order_count: z.number().int(),
+  order_average: Decimal,
+  order_total: Decimal,
+});
+export type SalesReportRecord = z.infer<typeof SalesReportRecord>;
+
+/** Records of the other report types: their shape is not shown by the interface. */
+export const ReportRecord = z.record(z.string(), z.unknown());
+export type ReportRecord = z.infer<typeof ReportRecord>;
+
+/** A webhook delivery body: a JSON array with exactly one Order or Customer (W02). */
+export const OrderEventBody = z.tuple([Order]);
+export const CustomerEventBody = z.tuple([Customer]);
+
+// ---------------------------------------------------------------------------------------------------------
+// Request bodies
+// ---------------------------------------------------------------------------------------------------------
+
+export const StatusBody = z.object({
+  order_status: z.string().min(1),
+  comments: z.string().optional(),
+  tracking_number: z.string().optional(),
+  user_initials: z.string().optional(),
+  notify_customer: z.boolean().optional(),
+  notify_vendor: z.boolean().optional(),
+});
+export type StatusBody = z.infer<typeof StatusBody>;
+
+export const ShippedBody = z.object({ tracking_number: z.string().optional() });
+export type ShippedBody = z.infer<typeof ShippedBody>;
+
+export const PipoLoginBody = z.object({
+  username: z.string().min(1),
+  password: z.string().min(1),
+  storefront_id: Id,
+});
+export type PipoLoginBody = z.infer<typeof PipoLoginBody>;
+
+export const PipoUpdateUserBody = z.object({
+  first_name: z.string().optional(),
+  last_name: z.string().optional(),
+  current_password: z.string().optional(),
+  new_password: z.string().optional(),
+});
+export type PipoUpdateUserBody = z.infer<typeof PipoUpdateUserBody>;
+
+export const PipoCreateUserBody = z.object({
+  storefront_id: Id,
+  username: z.string().min(1),
+  password: z.string().min(1),
+  email: z.string().min(1),
+  first_name: z.string(),
+  last_name: z.string(),
+});
+export type PipoCreateUserBody = z.infer<typeof PipoCreateUserBody>;
+
+export const PipoCreateTempUserBody = z.object({ storefront_id: Id });
+export type PipoCreateTempUserBody = z.infer<typeof PipoCreateTempUserBody>;
+
+export const PipoConvertUserBody = z.object({
+  username: z.string().min(1),
+  password: z.string().min(1),
+  email: z.string().min(1),
+  first_name: z.string(),
+  last_name: z.string(),
+  // "A request example also carries storefront_id."
+  storefront_id: Id.optional(),
+});
+export type PipoConvertUserBody = z.infer<typeof PipoConvertUserBody>;
+
+export const PipoTransferUserBody = z.object({
+  username: z.string().min(1),
+  password: z.string().min(1),
+});
+export type PipoTransferUserBody = z.infer<typeof PipoTransferUserBody>;
+
+export const PipoCreateOrderBody = z.object({
+  product_id: z.array(z.number()),
+  external_id: z.string().optional(),
+});
+export type PipoCreateOrderBody = z.infer<typeof PipoCreateOrderBody>;
+
+/** The event is checked against the event names separately, so that a bad one gets its exact 400 text. */
+export const CreateHookBody = z.object({
+  target_url: z.string().min(1),
+  event: z.string(),
+});
+export type CreateHookBody = z.infer<typeof CreateHookBody>;
+
+export const ReportQuery = z.object({
+  storefrontId: z.number().int().min(0).optional(),
+  fromDate: IsoDate.optional(),
+  toDate: IsoDate.optional(),
+  viewBy: ViewBy.optional(),
+});
+export type ReportQuery = z.infer<typeof ReportQuery>;
+
+/** The session token the sandbox's login answers: a bare JSON string (INTERFACES.md). */
+export const PipoSessionToken = z.string().min(1);
+
+// ---------------------------------------------------------------------------------------------------------
+// Errors: every code and message of the interface's Errors table, exactly as written there.
+// ---------------------------------------------------------------------------------------------------------
+
+export interface PrintApiErrorText {
+  /** The id of the row in INTERFACE-ROWS.md. */
+  readonly row: string;
+  readonly status: 400 | 401 | 403 | 404 | 409;
+  /** null where the interface shows no message. */
+  readonly message: string | null;
+  readonly retryAfterSeconds?: number;
+}
+
+export const PRINT_API_ERRORS = {
+  credentialsMissing: { row: 'X01', status: 401, message: 'Authorization credentials missing.' },
+  invalidKeyOrToken: { row: 'X02', status: 401, message: 'Invalid key or token.' },
+  httpsRequired: { row: 'X03', status: 401, message: 'Invalid scheme, please use https.' },
+  licenseTooLow: { row: 'X04', status: 401, message: "License doesn't allow this api call." },
+  pipoLoginFailed: { row: 'X05', status: 401, message: null },
+  pipoTokenInvalid: { row: 'X06', status: 403, message: null },
+  transferTokenInvalid: { row: 'X07', status: 403, message: 'token is invalid or expired' },
+  transferNotTemporary: { row: 'X08', status: 403, message: 'current user is not temporary' },
+  transferUnknownUser: { row: 'X09', status: 403, message: 'username does not exist' },
+  transferWrongPassword: { row: 'X10', status: 403, message: 'password is incorrect' },
+  orderNotFound: { row: 'X11', status: 404, message: 'Order not the service.' },
+  itemNotFound: { row: 'X12', status: 404, message: 'Item not the service.' },
+  renderingsNotFound: { row: 'X13', status: 404, message: 'Product renderings not the service.' },
+  renderingNotFound: { row: 'X14', status: 404, message: 'Product rendering not the service.' },
+  hookNotFound: { row: 'X15', status: 404, message: 'Hook not the service.' },
+  projectNotFound: { row: 'X16', status: 404, message: null },
+  invalidEventName: { row: 'X17', status: 400, message: 'Event name is invalid.' },
+  badRequest: { row: 'X18', status: 400, message: 'Bad Request' },
+  targetUrlExists: { row: 'X19', status: 409, message: 'Target url already exists.' },
+  orderFilesNotReady: {
+    row: 'X20',
+    status: 409,
+    message: 'All items have not completed merge process.',
+    retryAfterSeconds: 60,
+  },
+  itemFilesNotReady: {
+    row: 'X21',
+    status: 409,
+    message: 'Item has not completed merge process.',
+    retryAfterSeconds: 30,
+  },
+  duplicateUserName: { row: 'X22', status: 409, message: 'duplicate user name' },
+  duplicateEmail: { row: 'X22', status: 409, message: 'duplicate email' },
+} as const satisfies Record<string, PrintApiErrorText>;
+
+export type PrintApiErrorName = keyof typeof PRINT_API_ERRORS;
+
+/** The error body the sandbox writes (INTERFACES.md); the interface itself does not show its structure. */
+export const ErrorBody = z.looseObject({ Message: z.string() });
+
+// ---------------------------------------------------------------------------------------------------------
+// Limits and endpoint table
+// ---------------------------------------------------------------------------------------------------------
+
+export const PRINT_API_LIMITS = {
+  activeKeyPairsPerLicense: 5,
+  registrationsPerTargetUrlAndToken: 1,
+  orderDownloadRetryAfterSeconds: 60,
+  itemDownloadRetryAfterSeconds: 30,
+} as const;
+
+/** Minimum license tier per endpoint group: BusinessPlus for ping and PIPO, Enterprise for the rest (A04). */
+export type EndpointTier = 'BusinessPlus' | 'Enterprise';
+
+export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
+
+export interface EndpointSpec {
+  /** The id of the row in INTERFACE-ROWS.md. */
+  readonly row: string;
+  readonly method: HttpMethod;
+  /** Path under /api/v2, with `{name}` parameters. */
+  readonly path: string;
+  readonly tier: EndpointTier;
+  /** true where the X-PN-TOKEN header is required as well (Basic + Token). */
+  readonly sessionToken: boolean;
+  /** The success status. */
+  readonly status: 200 | 201 | 204;
+}
+
+export const PRINT_API_ENDPOINTS = [
+  { row: 'E01', method: 'GET', path: '/ping', tier: 'BusinessPlus', sessionToken: false, status: 204 },
+  {
+    row: 'E02',
+    method: 'GET',
+    path: '/order/{orderId}',
+    tier: 'Enterprise',
+    sessionToken: false,
+    status: 200,
+  },
+  {
+    row: 'E03',
+    method: 'GET',
+    path: '/order/{orderId}/download',
+    tier: 'Enterprise',
+    sessionToken: false,
+    status: 200,
+  },
+  {
+    row: 'E04',
+    method: 'GET',
+    path: '/order/{orderId}/download/{itemId}',
+    tier: 'Enterprise',
+    sessionToken: false,
+    status: 200,
+  },
+  {
+    row: 'E05',
+    method: 'GET',
+    path: '/order/{orderId}/assets/{itemId}',
+    tier: 'Enterprise',
+    sessionToken: false,
+    status: 200,
+  },
+  {
+    row: 'E06',
+    method: 'PATCH',
+    path: '/order/{orderId}/shipped',
+    tier: 'Enterprise',
+    sessionToken: false,
+    status: 204,
+  },
+  {
+    row: 'E07',
+    method: 'PATCH',
+    path: '/order/{orderId}/shipped/{itemId}',
+    tier: 'Enterprise',
+    sessionToken: false,
+    status: 204,
+  },
+  {
+    row: 'E08',
+    method: 'PATCH',
+    path: '/order/{orderId}/status',
+    tier: 'Enterprise',
+    sessionToken: false,
+    status: 204,
+  },
+  {
+    row: 'E09',
+    method: 'PATCH',
+    path: '/order/{orderId}/status/{itemId}',
+    tier: 'Enterprise',
+    sessionToken: false,
+    status: 204,
+  },
+  {
+    row: 'E10',
+    method: 'GET',
+    path: '/customer/{customerId}',
+    tier: 'Enterprise',
+    sessionToken: false,
+    status: 200,
+  },
+  {
+    row: 'E11',
+    method: 'GET',
+    path: '/product/{productId}/renderings',
+    tier: 'Enterprise',
+    sessionToken: false,
+    status: 200,
+  },
+  {
+    row: 'E12',
+    method: 'GET',
+    path: '/product/{productId}/renderings/{renderingId}',
+    tier: 'Enterprise',
+    sessionToken: false,
+    status: 200,
+  },
+  {
+    row: 'E13',
+    method: 'POST',
+    path: '/pipo/user/login',
+    tier: 'BusinessPlus',
+    sessionToken: false,
+    status: 200,
+  },
+  {
+    row: 'E14',
+    method: 'GET',
+    path: '/pipo/user/logout',
+    tier: 'BusinessPlus',
+    sessionToken: true,
+    status: 200,
+  },
+  {
+    row: 'E15',
+    method: 'GET',
+    path: '/pipo/user/loggedin',
+    tier: 'BusinessPlus',
+    sessionToken: true,
+    status: 200,
+  },
+  {
+    row: 'E16',
+    method: 'GET',
+    path: '/pipo/user/info',
+    tier: 'BusinessPlus',
+    sessionToken: true,
+    status: 200,
+  },
+  {
+    row: 'E17',
+    method: 'POST',
+    path: '/pipo/user/info',
+    tier: 'BusinessPlus',
+    sessionToken: true,
+    status: 200,
+  },
+  {
+    row: 'E18',
+    method: 'POST',
+    path: '/pipo/user/create',
+    tier: 'BusinessPlus',
+    sessionToken: false,
+    status: 200,
+  },
+  {
+    row: 'E19',
+    method: 'POST',
+    path: '/pipo/user/createtemp',
+    tier: 'BusinessPlus',
+    sessionToken: false,
+    status: 200,
+  },
+  {
+    row: 'E20',
+    method: 'POST',
+    path: '/pipo/user/convert',
+    tier: 'BusinessPlus',
+    sessionToken: true,
+    status: 200,
+  },
+  {
+    row: 'E21',
+    method: 'POST',
+    path: '/pipo/user/transfer',
+    tier: 'BusinessPlus',
+    sessionToken: true,
+    status: 200,
+  },
+  {
+    row: 'E22',
+    method: 'GET',
+    path: '/pipo/user/istemp',
+    tier: 'BusinessPlus',
+    sessionToken: true,
+    status: 200,
+  },
+  {
+    row: 'E23',
+    method: 'GET',
+    path: '/pipo/project/all',
+    tier: 'BusinessPlus',
+    sessionToken: true,
+    status: 200,
+  },
+  {
+    row: 'E24',
+    method: 'GET',
+    path: '/pipo/project/{id}',
+    tier: 'BusinessPlus',
+    sessionToken: true,
+    status: 200,
+  },
+  {
+    row: 'E25',
+    method: 'DELETE',
+    path: '/pipo/project/{id}',
+    tier: 'BusinessPlus',
+    sessionToken: true,
+    status: 200,
+  },
+  {
+    row: 'E26',
+    method: 'POST',
+    path: '/pipo/order/create',
+    tier: 'BusinessPlus',
+    sessionToken: true,
+    status: 200,
+  },
+  {
+    row: 'E27',
+    method: 'GET',
+    path: '/pipo/order/{id}/process',
+    tier: 'BusinessPlus',
+    sessionToken: true,
+    status: 200,
+  },
+  { row: 'E28', method: 'GET', path: '/hooks', tier: 'Enterprise', sessionToken: false, status: 200 },
+  { row: 'E29', method: 'POST', path: '/hooks', tier: 'Enterprise', sessionToken: false, status: 201 },
+  { row: 'E30', method: 'DELETE', path: '/hooks/{id}', tier: 'Enterprise', sessionToken: false, status: 204 },
+  {
+    row: 'E31',
+    method: 'GET',
+    path: '/report/{report_type}',
+    tier: 'Enterprise',
+    sessionToken: false,
+    status: 200,
+  },
+] as const satisfies readonly EndpointSpec[];
+
+/** Editor-host thumbnail parameter defaults (R15). */
+export const THUMBNAIL_DEFAULTS = {
+  border: true,
+  borderWidth: 1,
+  borderColor: '777777',
+  borderMode: 0,
+  fitMode: 0,
+  proportional: true,
+} as const;
