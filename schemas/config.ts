@@ -1,0 +1,320 @@
+/**
+ * The gateway configuration: one JSON file, validated with this schema at start-up (`punchgate serve`,
+ * `punchgate check-config`). Its JSON Schema is generated to `schemas/config.schema.json` for editors.
+ *
+ * Secrets (shared secrets, passwords, API keys, the signing key, the admin token) may be written inline or
+ * as `{ "env": "NAME" }`; `resolveConfigSecrets` replaces the references from an environment record, so
+ * the same file works on Node (process.env) and on Workers (the Worker's env bindings).
+ *
+ * Pure module: no I/O, no Node globals.
+ */
+import { z } from 'zod';
+
+export const SecretRef = z
+  .union([
+    z.string().min(1, 'must not be empty'),
+    z.strictObject({
+      env: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be an environment variable name'),
+    }),
+  ])
+  .describe('A secret, inline or as {"env": "NAME"} to read it from the environment');
+export type SecretRef = z.infer<typeof SecretRef>;
+
+const Host = z
+  .string()
+  .regex(
+    /^(\*\.)?[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*(:\d{1,5})?$/,
+    'must be a lower-case host name, optionally with a port or a leading "*." wildcard',
+  );
+
+const HttpUrl = z.url({ protocol: /^https?$/, error: 'must be an absolute http(s) URL' });
+
+export const StoreConfig = z
+  .discriminatedUnion('kind', [
+    z.strictObject({ kind: z.literal('sqlite'), path: z.string().min(1) }),
+    z.strictObject({ kind: z.literal('memory') }),
+    z.strictObject({ kind: z.literal('postgres'), url: SecretRef }),
+    z.strictObject({ kind: z.literal('d1'), binding: z.string().min(1) }),
+  ])
+  .describe('Where sessions, carts, purchase orders and the outbox live');
+export type StoreConfig = z.infer<typeof StoreConfig>;
+
+export const PriceTier = z.strictObject({
+  minQuantity: z.number().int().min(1),
+  unitPrice: z.number().min(0),
+});
+
+export const CatalogProduct = z
+  .strictObject({
+    productId: z.number().int().positive().describe('Template product id on the print service'),
+    sku: z.string().min(1).max(40).describe('SupplierPartID / OCI VENDORMAT'),
+    name: z.string().min(1),
+    description: z.string().optional(),
+    uom: z
+      .string()
+      .regex(/^[A-Z0-9]{1,3}$/, 'must be a UN/CEFACT unit code such as EA')
+      .default('EA'),
+    unspsc: z
+      .string()
+      .regex(/^\d{8}$/, 'must be an 8-digit UNSPSC code')
+      .optional(),
+    leadTimeDays: z.number().int().min(0).optional(),
+    manufacturerPartId: z.string().optional(),
+    matGroup: z.string().max(10).optional().describe('OCI NEW_ITEM-MATGROUP'),
+    prices: z
+      .array(PriceTier)
+      .min(1)
+      .refine((tiers) => tiers.some((t) => t.minQuantity === 1), 'needs a tier with minQuantity 1')
+      .describe('Unit price tiers by quantity'),
+    minQuantity: z.number().int().min(1).default(1),
+    maxQuantity: z.number().int().min(1).default(100000),
+  })
+  .describe('A product buyers can design and order');
+export type CatalogProduct = z.infer<typeof CatalogProduct>;
+
+export const StorefrontConfig = z.strictObject({
+  id: z.string().regex(/^[a-z0-9][a-z0-9_-]*$/, 'must be a lower-case slug'),
+  storefrontId: z.number().int().positive().describe('Storefront id on the print service'),
+  name: z.string().optional(),
+  apiBaseUrl: HttpUrl.describe('{base_url} of the print service (without /api/v2)'),
+  editorUrl: HttpUrl.describe('{editor_url} of the editor host'),
+  apiToken: z.string().regex(/^[0-9a-fA-F]+$/, 'must be the hex API token'),
+  apiKey: SecretRef,
+  currency: z.string().regex(/^[A-Z]{3}$/, 'must be an ISO 4217 code'),
+  vendorName: z.string().optional().describe('Shown to buyers as the supplier; OCI NEW_ITEM-VENDOR'),
+  cancelStatus: z
+    .string()
+    .optional()
+    .describe('Status set on the print order when the buyer cancels the PO (OrderRequest type delete)'),
+  products: z.array(CatalogProduct).min(1),
+});
+export type StorefrontConfig = z.infer<typeof StorefrontConfig>;
+
+const Credential = z.strictObject({ domain: z.string().min(1), identity: z.string().min(1) });
+
+const BuyerCommon = {
+  id: z.string().regex(/^[a-z0-9][a-z0-9_-]*$/, 'must be a lower-case slug'),
+  name: z.string().optional(),
+  storefront: z.string().min(1).describe('id of a storefront in this file'),
+  userMode: z
+    .enum(['mapped', 'temporary'])
+    .default('mapped')
+    .describe('mapped: one permanent print-service user per buyer user; temporary: a fresh user per session'),
+  frameAncestors: z
+    .array(Host)
+    .default([])
+    .describe('Hosts allowed to frame the catalog (CSP frame-ancestors), besides the return hosts'),
+  orderStatusUrl: HttpUrl.optional().describe('Where ConfirmationRequest and ShipNoticeRequest are posted'),
+  orderStatusCredential: Credential.optional().describe('To credential for documents sent to orderStatusUrl'),
+  confirmDetails: z
+    .boolean()
+    .default(false)
+    .describe('Send ConfirmationRequest detail on later status changes'),
+};
+
+export const CxmlBuyerConfig = z.strictObject({
+  ...BuyerCommon,
+  protocol: z.literal('cxml'),
+  from: z.array(Credential).min(1).describe('Any of these From credentials identifies the buyer'),
+  sharedSecret: SecretRef,
+  cartEncoding: z.enum(['base64', 'urlencoded']).default('base64'),
+  returnUrlHosts: z.array(Host).min(1).describe('Hosts a BrowserFormPost URL may point to'),
+});
+export type CxmlBuyerConfig = z.infer<typeof CxmlBuyerConfig>;
+
+export const OciBuyerConfig = z.strictObject({
+  ...BuyerCommon,
+  protocol: z.literal('oci'),
+  username: z.string().min(1),
+  password: SecretRef,
+  loginFields: z
+    .strictObject({ username: z.string().min(1), password: z.string().min(1) })
+    .default({ username: 'USERNAME', password: 'PASSWORD' }),
+  hookUrlHosts: z.array(Host).min(1),
+  allowSapEvent: z.boolean().default(false).describe('Accept SAPEVENT: hook URLs (SAP GUI)'),
+  charset: z.enum(['utf-8', 'iso-8859-1', 'windows-1252']).default('utf-8'),
+  ociVersion: z.enum(['4.0', '5.0']).default('4.0'),
+  unitMap: z.record(z.string(), z.string().max(3)).default({}).describe('Our UOM → the buyer system unit'),
+  custFields: z.array(z.string()).max(5).default([]).describe('NEW_ITEM-CUST_FIELD1..5'),
+  from: z
+    .array(Credential)
+    .default([])
+    .describe('cXML From credentials of the OrderRequests this buyer sends later'),
+  sharedSecret: SecretRef.optional().describe('SharedSecret of the OrderRequests this buyer sends later'),
+});
+export type OciBuyerConfig = z.infer<typeof OciBuyerConfig>;
+
+export const BuyerConfig = z.discriminatedUnion('protocol', [CxmlBuyerConfig, OciBuyerConfig]);
+export type BuyerConfig = z.infer<typeof BuyerConfig>;
+
+export const GatewayConfig = z
+  .strictObject({
+    $schema: z.string().optional(),
+    publicUrl: HttpUrl.describe('The URL buyers and browsers reach the gateway at'),
+    store: StoreConfig.default({ kind: 'sqlite', path: '.punchgate/gateway.db' }),
+    signingKey: SecretRef.describe('Signs session URLs and event tokens; encrypts stored credentials'),
+    adminToken: SecretRef.describe('Bearer token of the /admin API'),
+    supplier: z
+      .strictObject({
+        credentials: z.array(Credential).min(1),
+        sharedSecret: SecretRef.optional(),
+        userAgent: z.string().default('punchgate'),
+      })
+      .default({ credentials: [{ domain: 'NetworkID', identity: 'punchgate' }], userAgent: 'punchgate' })
+      .describe('Our own identity in the cXML we send'),
+    sessions: z
+      .strictObject({
+        startPageTtlSeconds: z.number().int().min(30).max(3600).default(300),
+        sessionTtlSeconds: z.number().int().min(300).max(86400).default(14400),
+        pipoTokenReuseSeconds: z.number().int().min(0).max(1800).default(600),
+      })
+      .default({ startPageTtlSeconds: 300, sessionTtlSeconds: 14400, pipoTokenReuseSeconds: 600 }),
+    orders: z
+      .strictObject({
+        maxAttempts: z.number().int().min(1).max(50).default(6),
+        reconcileIntervalSeconds: z.number().int().min(10).default(300),
+        outboxMaxAttempts: z.number().int().min(1).max(50).default(10),
+      })
+      .default({ maxAttempts: 6, reconcileIntervalSeconds: 300, outboxMaxAttempts: 10 }),
+    storefronts: z.array(StorefrontConfig).min(1),
+    buyers: z.array(BuyerConfig).min(1),
+  })
+  .superRefine((config, ctx) => {
+    const storefrontIds = new Set<string>();
+    config.storefronts.forEach((s, i) => {
+      if (storefrontIds.has(s.id)) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['storefronts', i, 'id'],
+          message: `duplicate storefront id "${s.id}"`,
+        });
+      }
+      storefrontIds.add(s.id);
+      const skus = new Set<string>();
+      s.products.forEach((p, j) => {
+        if (skus.has(p.sku)) {
+          ctx.addIssue({
+            code: 'custom',
+            path: ['storefronts', i, 'products', j, 'sku'],
+            message: `duplicate sku "${p.sku}"`,
+          });
+        }
+        skus.add(p.sku);
+      });
+    });
+    const buyerIds = new Set<string>();
+    const fromKeys = new Map<string, string>();
+    config.buyers.forEach((b, i) => {
+      if (buyerIds.has(b.id)) {
+        ctx.addIssue({ code: 'custom', path: ['buyers', i, 'id'], message: `duplicate buyer id "${b.id}"` });
+      }
+      buyerIds.add(b.id);
+      if (!storefrontIds.has(b.storefront)) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['buyers', i, 'storefront'],
+          message: `no storefront with id "${b.storefront}"`,
+        });
+      }
+      b.from.forEach((cred, j) => {
+        // A From credential must name exactly one buyer, or a setup could be authenticated as another buyer.
+        const key = `${cred.domain.toLowerCase()}\u0000${cred.identity}`;
+        const owner = fromKeys.get(key);
+        if (owner !== undefined && owner !== b.id) {
+          ctx.addIssue({
+            code: 'custom',
+            path: ['buyers', i, 'from', j],
+            message: `credential ${cred.domain}/${cred.identity} already identifies buyer "${owner}"`,
+          });
+        }
+        fromKeys.set(key, b.id);
+      });
+    });
+  });
+export type GatewayConfig = z.infer<typeof GatewayConfig>;
+export type GatewayConfigInput = z.input<typeof GatewayConfig>;
+
+/** A problem found in a configuration, by JSON path. */
+export interface ConfigProblem {
+  path: string;
+  message: string;
+}
+
+/** Formats a path as `buyers[1].sharedSecret`, the way the README and the CLI name config fields. */
+export function formatConfigPath(path: readonly PropertyKey[]): string {
+  let out = '';
+  for (const part of path) {
+    if (typeof part === 'number') out += `[${part}]`;
+    else out += out === '' ? String(part) : `.${String(part)}`;
+  }
+  return out === '' ? '(root)' : out;
+}
+
+export type ConfigResult = { ok: true; config: GatewayConfig } | { ok: false; problems: ConfigProblem[] };
+
+/** Validates a parsed JSON value; every problem is reported, each with its path. */
+export function parseGatewayConfig(value: unknown): ConfigResult {
+  const result = GatewayConfig.safeParse(value, {
+    error: (issue) => (issue.input === undefined ? 'is required' : undefined),
+  });
+  if (result.success) return { ok: true, config: result.data };
+  return {
+    ok: false,
+    problems: result.error.issues.map((issue) => ({
+      path: formatConfigPath(issue.path),
+      message: issue.message,
+    })),
+  };
+}
+
+/** The configuration with every secret reference replaced by its value. */
+export type ResolvedSecrets<T> = T extends SecretRef
+  ? string
+  : T extends readonly (infer U)[]
+    ? ResolvedSecrets<U>[]
+    : T extends object
+      ? { [K in keyof T]: ResolvedSecrets<T[K]> }
+      : T;
+
+export type ResolvedConfig = ResolvedSecrets<GatewayConfig>;
+
+function isSecretRef(value: unknown): value is { env: string } {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    !Array.isArray(value) &&
+    Object.keys(value).length === 1 &&
+    typeof (value as { env?: unknown }).env === 'string'
+  );
+}
+
+/**
+ * Replaces every `{ "env": "NAME" }` with the named variable. Missing variables are problems by path, so
+ * `check-config` can list them all at once.
+ */
+export function resolveConfigSecrets(
+  config: GatewayConfig,
+  env: Readonly<Record<string, string | undefined>>,
+): { ok: true; config: ResolvedConfig } | { ok: false; problems: ConfigProblem[] } {
+  const problems: ConfigProblem[] = [];
+  const walk = (value: unknown, path: PropertyKey[]): unknown => {
+    if (isSecretRef(value)) {
+      const resolved = env[value.env];
+      if (resolved === undefined || resolved === '') {
+        problems.push({
+          path: formatConfigPath(path),
+          message: `environment variable ${value.env} is not set`,
+        });
+        return '';
+      }
+      return resolved;
+    }
+    if (Array.isArray(value)) return value.map((v, i) => walk(v, [...path, i]));
+    if (typeof value === 'object' && value !== null) {
+      return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, walk(v, [...path, k])]));
+    }
+    return value;
+  };
+  const resolved = walk(config, []) as ResolvedConfig;
+  return problems.length === 0 ? { ok: true, config: resolved } : { ok: false, problems };
+}
