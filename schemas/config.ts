@@ -318,3 +318,12 @@ export function resolveConfigSecrets(
   const resolved = walk(config, []) as ResolvedConfig;
   return problems.length === 0 ? { ok: true, config: resolved } : { ok: false, problems };
 }
+
+/** The JSON Schema of the config file (what an editor validates against); written to config.schema.json. */
+export function configJsonSchema(): Record<string, unknown> {
+  return {
+    ...z.toJSONSchema(GatewayConfig, { io: 'input', unrepresentable: 'any' }),
+    $id: 'https://punchgate.dev/schemas/config.schema.json',
+    title: 'punchgate gateway configuration',
+  };
+}

@@ -1,0 +1,91 @@
+/**
+ * Signed, expiring URL tokens and encryption at rest, both keyed from the configured signing key.
+ *
+ * Procurement systems embed the catalog in iframes where cookies are unreliable, so every gateway URL a
+ * browser follows carries a token: an HS256 JWT naming the session (`sid`) and what the URL is for
+ * (`pur`). A token for one purpose never opens another, and one session's token never opens another
+ * session. Credentials the gateway must keep (PIPO passwords, for logging in again when a PO arrives
+ * weeks later) are encrypted with A256GCM under a key derived separately from the same secret.
+ */
+import { CompactEncrypt, compactDecrypt, errors as joseErrors, jwtVerify, SignJWT } from 'jose';
+import { GatewayError } from './errors.ts';
+
+export type TokenPurpose = 'start' | 'session' | 'return' | 'events';
+
+export interface TokenClaims {
+  /** Session id (for `events`: the storefront id). */
+  sid: string;
+  pur: TokenPurpose;
+  /** Unique id, for single-use tokens. */
+  jti?: string;
+  exp: number;
+}
+
+export interface TokenService {
+  sign(
+    claims: { sid: string; pur: TokenPurpose; jti?: string },
+    ttlSeconds: number,
+    now: Date,
+  ): Promise<string>;
+  verify(token: string, purpose: TokenPurpose, now: Date): Promise<TokenClaims>;
+  encrypt(plaintext: string): Promise<string>;
+  decrypt(ciphertext: string): Promise<string>;
+}
+
+async function deriveKey(secret: string, label: string): Promise<Uint8Array> {
+  const data = new TextEncoder().encode(`punchgate:${label}:${secret}`);
+  return new Uint8Array(await crypto.subtle.digest('SHA-256', data));
+}
+
+/**
+ * @example
+ * const tokens = await createTokenService(config.signingKey);
+ * const t = await tokens.sign({ sid, pur: 'session' }, 3600, clock.now());
+ */
+export async function createTokenService(signingKey: string): Promise<TokenService> {
+  if (signingKey.length < 16) throw new TypeError('signingKey must be at least 16 characters');
+  const macKey = await deriveKey(signingKey, 'mac');
+  const encKey = await deriveKey(signingKey, 'enc');
+  const decoder = new TextDecoder();
+
+  return {
+    async sign(claims, ttlSeconds, now) {
+      const iat = Math.floor(now.getTime() / 1000);
+      const jwt = new SignJWT({ sid: claims.sid, pur: claims.pur })
+        .setProtectedHeader({ alg: 'HS256' })
+        .setIssuedAt(iat)
+        .setExpirationTime(iat + ttlSeconds);
+      if (claims.jti !== undefined) jwt.setJti(claims.jti);
+      return jwt.sign(macKey);
+    },
+
+    async verify(token, purpose, now) {
+      try {
+        const { payload } = await jwtVerify(token, macKey, { algorithms: ['HS256'], currentDate: now });
+        if (payload.pur !== purpose || typeof payload.sid !== 'string' || typeof payload.exp !== 'number') {
+          throw new GatewayError('token_invalid', 'This link is not valid for this page.');
+        }
+        const claims: TokenClaims = { sid: payload.sid, pur: purpose, exp: payload.exp };
+        if (typeof payload.jti === 'string') claims.jti = payload.jti;
+        return claims;
+      } catch (error) {
+        if (error instanceof GatewayError) throw error;
+        if (error instanceof joseErrors.JWTExpired) {
+          throw new GatewayError('token_expired', 'This punch-out link has expired.');
+        }
+        throw new GatewayError('token_invalid', 'This link is not valid.');
+      }
+    },
+
+    async encrypt(plaintext) {
+      return new CompactEncrypt(new TextEncoder().encode(plaintext))
+        .setProtectedHeader({ alg: 'dir', enc: 'A256GCM' })
+        .encrypt(encKey);
+    },
+
+    async decrypt(ciphertext) {
+      const { plaintext } = await compactDecrypt(ciphertext, encKey);
+      return decoder.decode(plaintext);
+    },
+  };
+}

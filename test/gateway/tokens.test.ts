@@ -1,0 +1,53 @@
+import { describe, expect, it } from 'vitest';
+import { GatewayError } from '../../src/gateway/errors.ts';
+import { createTokenService } from '../../src/gateway/tokens.ts';
+
+const now = new Date('2026-11-22T10:00:00Z');
+const later = (seconds: number) => new Date(now.getTime() + seconds * 1000);
+
+async function codeOf(promise: Promise<unknown>): Promise<string | undefined> {
+  try {
+    await promise;
+    return undefined;
+  } catch (error) {
+    return error instanceof GatewayError ? error.code : 'other';
+  }
+}
+
+describe('tokens', () => {
+  it('round-trips the session, purpose and jti', async () => {
+    const tokens = await createTokenService('a-signing-key-of-some-length');
+    const t = await tokens.sign({ sid: 's1', pur: 'start', jti: 'j1' }, 300, now);
+    await expect(tokens.verify(t, 'start', later(299))).resolves.toEqual({
+      sid: 's1',
+      pur: 'start',
+      jti: 'j1',
+      exp: Math.floor(now.getTime() / 1000) + 300,
+    });
+  });
+
+  it('refuses an expired token, another purpose, another key and a tampered token', async () => {
+    const tokens = await createTokenService('a-signing-key-of-some-length');
+    const other = await createTokenService('another-signing-key-entirely');
+    const t = await tokens.sign({ sid: 's1', pur: 'session' }, 60, now);
+    expect(await codeOf(tokens.verify(t, 'session', later(61)))).toBe('token_expired');
+    expect(await codeOf(tokens.verify(t, 'start', now))).toBe('token_invalid');
+    expect(await codeOf(other.verify(t, 'session', now))).toBe('token_invalid');
+    const [h, p, s] = t.split('.');
+    const tampered = `${h}.${p?.replace(/.$/, (c) => (c === 'A' ? 'B' : 'A'))}.${s}`;
+    expect(await codeOf(tokens.verify(tampered, 'session', now))).toBe('token_invalid');
+  });
+
+  it('encrypts credentials so that only the same key reads them', async () => {
+    const tokens = await createTokenService('a-signing-key-of-some-length');
+    const other = await createTokenService('another-signing-key-entirely');
+    const sealed = await tokens.encrypt('pässword-123');
+    expect(sealed).not.toContain('pässword');
+    await expect(tokens.decrypt(sealed)).resolves.toBe('pässword-123');
+    await expect(other.decrypt(sealed)).rejects.toThrow();
+  });
+
+  it('refuses a short signing key at construction', async () => {
+    await expect(createTokenService('short')).rejects.toThrow(TypeError);
+  });
+});
