@@ -1,0 +1,33 @@
+/**
+ * Secret comparison whose running time does not depend on where two strings differ.
+ *
+ * Shared by every layer that checks a credential (OCI passwords, cXML shared secrets, signed tokens), so it
+ * knows nothing about OCI. JavaScript gives no hard timing guarantees, but a loop without early exit over
+ * padded byte arrays removes the data-dependent branches an attacker could measure.
+ */
+
+const utf8 = new TextEncoder();
+
+/**
+ * Compares the UTF-8 bytes of two strings without an early exit.
+ *
+ * The loop always runs over the longer of the two byte sequences (the shorter is zero-padded), and a length
+ * mismatch is folded into the result instead of returning early, so the time reveals at most the lengths.
+ *
+ * @example
+ * constantTimeEqual(submittedPassword, buyer.password); // true only for an exact match
+ */
+export function constantTimeEqual(a: string, b: string): boolean {
+  const left = utf8.encode(a);
+  const right = utf8.encode(b);
+  const length = Math.max(left.length, right.length);
+  const paddedLeft = new Uint8Array(length);
+  const paddedRight = new Uint8Array(length);
+  paddedLeft.set(left);
+  paddedRight.set(right);
+  let difference = left.length ^ right.length;
+  for (let i = 0; i < length; i++) {
+    difference |= paddedLeft[i]! ^ paddedRight[i]!;
+  }
+  return difference === 0;
+}

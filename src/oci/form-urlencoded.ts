@@ -1,0 +1,104 @@
+/**
+ * application/x-www-form-urlencoded parsing down to bytes, following the WHATWG algorithm (split on `&`,
+ * first `=` separates name and value, `+` is a space, a `%` without two hex digits stays literal), but
+ * stopping before charset decoding: WHATWG's URLSearchParams always decodes as UTF-8 and turns a Latin-1
+ * `%FC` into U+FFFD.
+ */
+
+import { OciError } from './error.ts';
+import type { OciParseLimits, RawParam } from './raw-param.ts';
+
+const AMPERSAND = 0x26;
+const EQUALS = 0x3d;
+const PLUS = 0x2b;
+const PERCENT = 0x25;
+const SPACE = 0x20;
+
+/**
+ * Splits urlencoded bytes into raw parameters, enforcing the limits as it goes.
+ * `alreadyCounted` is the number of parameters seen before (the query's, when parsing a body).
+ */
+export function parseUrlencodedBytes(
+  bytes: Uint8Array,
+  limits: OciParseLimits,
+  alreadyCounted = 0,
+): RawParam[] {
+  const params: RawParam[] = [];
+  let start = 0;
+  while (start <= bytes.length) {
+    let end = bytes.indexOf(AMPERSAND, start);
+    if (end === -1) end = bytes.length;
+    if (end > start) {
+      if (alreadyCounted + params.length >= limits.maxParams) {
+        throw new OciError(
+          'too_many_params',
+          `The request has more than ${limits.maxParams} parameters; a punch-in needs far fewer.`,
+        );
+      }
+      params.push(splitPair(bytes.subarray(start, end), limits));
+    }
+    start = end + 1;
+  }
+  return params;
+}
+
+function splitPair(pair: Uint8Array, limits: OciParseLimits): RawParam {
+  const equals = pair.indexOf(EQUALS);
+  const name = percentDecode(equals === -1 ? pair : pair.subarray(0, equals));
+  const value = percentDecode(equals === -1 ? new Uint8Array(0) : pair.subarray(equals + 1));
+  if (name.length > limits.maxNameBytes) {
+    throw new OciError(
+      'param_too_large',
+      `A parameter name is longer than ${limits.maxNameBytes} bytes.`,
+      asciiPreview(name),
+    );
+  }
+  if (value.length > limits.maxValueBytes) {
+    const shown = asciiPreview(name);
+    throw new OciError(
+      'param_too_large',
+      `The value of parameter "${shown}" is longer than ${limits.maxValueBytes} bytes.`,
+      shown,
+    );
+  }
+  return { name, value };
+}
+
+/** Percent-decodes to bytes, `+` to space; malformed escapes are kept as they are. */
+export function percentDecode(input: Uint8Array): Uint8Array {
+  const output = new Uint8Array(input.length);
+  let length = 0;
+  for (let i = 0; i < input.length; i++) {
+    const byte = input[i]!;
+    if (byte === PLUS) {
+      output[length++] = SPACE;
+      continue;
+    }
+    if (byte === PERCENT && i + 2 < input.length) {
+      const high = hexValue(input[i + 1]!);
+      const low = hexValue(input[i + 2]!);
+      if (high !== -1 && low !== -1) {
+        output[length++] = (high << 4) | low;
+        i += 2;
+        continue;
+      }
+    }
+    output[length++] = byte;
+  }
+  return output.subarray(0, length);
+}
+
+function hexValue(byte: number): number {
+  if (byte >= 0x30 && byte <= 0x39) return byte - 0x30;
+  if (byte >= 0x41 && byte <= 0x46) return byte - 0x37;
+  if (byte >= 0x61 && byte <= 0x66) return byte - 0x57;
+  return -1;
+}
+
+/** A printable-ASCII rendering of a name for error messages; other bytes show as `?`. */
+export function asciiPreview(bytes: Uint8Array): string {
+  let text = '';
+  for (const byte of bytes.subarray(0, 64))
+    text += byte >= 0x20 && byte < 0x7f ? String.fromCharCode(byte) : '?';
+  return bytes.length > 64 ? `${text}…` : text;
+}

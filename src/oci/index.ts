@@ -1,0 +1,46 @@
+/**
+ * punchgate's SAP OCI 4.0/5.0 codec: pure functions from punch-in request bytes to a typed OciPunchIn, and
+ * from cart lines to the NEW_ITEM-* transfer page in the buyer's charset. No I/O; Web APIs only.
+ *
+ * @example
+ * import { acceptOciPunchIn, buildOciItems, encodeHtml, renderOciTransferForm } from './oci/index.ts';
+ */
+
+export { charsetLabel, type OciCharset, parseCharsetLabel } from './charset.ts';
+export { constantTimeEqual } from './constant-time.ts';
+export { encodeHtml } from './encode-html.ts';
+export { OciError, type OciErrorCode } from './error.ts';
+export { fitToCharset } from './fit-to-charset.ts';
+export { checkHookUrl, type HookUrlCheck, type HookUrlPolicy, isHookUrlHostPattern } from './hook-url.ts';
+export { escapeHtml } from './html-escape.ts';
+export {
+  buildOciItems,
+  OCI_FIELD_LENGTHS,
+  type OciCartLine,
+  type OciFormField,
+  type OciItemsOptions,
+  type OciLengthField,
+} from './new-items.ts';
+export { type OciParam, OciParams } from './params.ts';
+export {
+  acceptOciPunchIn,
+  type OciBuyerSettings,
+  type OciCharsetSource,
+  type OciFunction,
+  type OciLoginFields,
+  type OciParseOptions,
+  type OciPunchIn,
+  type OciPunchInRequest,
+  parsePunchInRequest,
+  verifyOciLogin,
+} from './punch-in.ts';
+export { DEFAULT_OCI_PARSE_LIMITS, type OciParseLimits } from './raw-param.ts';
+export {
+  OCI_AUTO_SUBMIT_SCRIPT,
+  OCI_AUTO_SUBMIT_SCRIPT_CSP_SOURCE,
+  type OciPageLabels,
+  type OciSearchResultsInput,
+  type OciTransferFormInput,
+  renderOciSearchResults,
+  renderOciTransferForm,
+} from './transfer-form.ts';
