@@ -1,0 +1,119 @@
+/**
+ * The client's transport on Node: a fetch-shaped function over a pooled undici `Agent` with keep-alive and
+ * connect, headers and body timeouts. Node-only (imports undici); the client core never imports it, so the
+ * core stays Workers-safe. `src/runtime/node.ts` and the CLI hand it to `createPrintApi({ fetch })`.
+ *
+ * It calls `dispatcher.request()` directly instead of undici's WHATWG `fetch`, whose spec machinery costs
+ * about half the throughput on small answers (see `npm run bench`); the result is still a standard
+ * `Response`, and failures are thrown the way fetch throws them (TypeError with the cause, the signal's
+ * reason on abort).
+ */
+import { Agent, type Dispatcher } from 'undici';
+import type { FetchLike } from './transport.ts';
+
+export interface NodeFetchOptions {
+  /** Sockets per origin. Default 32. */
+  readonly connections?: number;
+  /** How long an idle socket is kept. Default 30 000 ms (undici lowers it to the server's keep-alive hint). */
+  readonly keepAliveTimeout?: number;
+  /** Default 5 000 ms. */
+  readonly connectTimeout?: number;
+  /** Until the response headers arrive. Default 30 000 ms. */
+  readonly headersTimeout?: number;
+  /** Between two chunks of a response body (a stalled download). Default 30 000 ms. */
+  readonly bodyTimeout?: number;
+  /** Use this dispatcher instead of a new Agent (the options above are then ignored), e.g. a MockAgent. */
+  readonly dispatcher?: Dispatcher;
+}
+
+export interface NodeFetch extends FetchLike {
+  (input: string, init: RequestInit): Promise<Response>;
+  readonly dispatcher: Dispatcher;
+  /** Closes the pool's sockets once pending requests finish. */
+  close(): Promise<void>;
+}
+
+// Statuses whose responses have no body (Fetch standard "null body status").
+const NULL_BODY_STATUS = new Set([101, 103, 204, 205, 304]);
+
+/**
+ * @example
+ * const fetch = createNodeFetch({ connections: 16 });
+ * const api = createPrintApi({ baseUrl, token, key, fetch });
+ * // on shutdown
+ * await fetch.close();
+ */
+export function createNodeFetch(options: NodeFetchOptions = {}): NodeFetch {
+  const dispatcher =
+    options.dispatcher ??
+    new Agent({
+      connections: options.connections ?? 32,
+      keepAliveTimeout: options.keepAliveTimeout ?? 30_000,
+      connect: { timeout: options.connectTimeout ?? 5_000 },
+      headersTimeout: options.headersTimeout ?? 30_000,
+      bodyTimeout: options.bodyTimeout ?? 30_000,
+    });
+
+  async function nodeFetch(input: string, init: RequestInit): Promise<Response> {
+    const url = new URL(input);
+    const method = init.method ?? 'GET';
+    const signal = init.signal ?? undefined;
+    let answer: Dispatcher.ResponseData;
+    const request: Dispatcher.RequestOptions = {
+      origin: url.origin,
+      path: url.pathname + url.search,
+      method: method as Dispatcher.HttpMethod,
+      body: bodyOf(init.body),
+    };
+    if (init.headers !== undefined) request.headers = headersOf(init.headers);
+    if (signal !== undefined) request.signal = signal;
+    try {
+      answer = await dispatcher.request(request);
+    } catch (error) {
+      if (signal?.aborted) throw signal.reason;
+      throw new TypeError('fetch failed', { cause: error });
+    }
+    const { statusCode, statusText, headers, body } = answer;
+    const init2: ResponseInit = { status: statusCode, statusText, headers: responseHeaders(headers) };
+    if (NULL_BODY_STATUS.has(statusCode) || method === 'HEAD') {
+      await body.dump();
+      return new Response(null, init2);
+    }
+    // Node's Response reads any async iterable of bytes, which undici's body stream is.
+    return new Response(body as unknown as BodyInit, init2);
+  }
+
+  return Object.assign(nodeFetch, {
+    dispatcher,
+    close: () => dispatcher.close(),
+  });
+}
+
+function headersOf(headers: HeadersInit): Record<string, string> {
+  if (headers instanceof Headers || Array.isArray(headers)) return Object.fromEntries(headers);
+  return headers as Record<string, string>;
+}
+
+function bodyOf(body: BodyInit | null | undefined): string | Uint8Array | null {
+  if (body === undefined || body === null) return null;
+  if (typeof body === 'string' || body instanceof Uint8Array) return body;
+  if (body instanceof ArrayBuffer) return new Uint8Array(body);
+  throw new TypeError('createNodeFetch: only string, Uint8Array and ArrayBuffer bodies are supported');
+}
+
+/** undici gives repeated headers (Set-Cookie) as arrays; Response wants pairs for those. */
+function responseHeaders(headers: Dispatcher.ResponseData['headers']): HeadersInit {
+  let pairs: [string, string][] | undefined;
+  for (const name in headers) {
+    if (Array.isArray(headers[name])) {
+      pairs = [];
+      break;
+    }
+  }
+  if (pairs === undefined) return headers as Record<string, string>;
+  for (const [name, value] of Object.entries(headers)) {
+    if (Array.isArray(value)) for (const one of value) pairs.push([name, one]);
+    else if (value !== undefined) pairs.push([name, value]);
+  }
+  return pairs;
+}

@@ -1,0 +1,252 @@
+/**
+ * The PIPO (punch-in/punch-out) group of the client: end-user sessions, users, saved projects and orders
+ * made from them. Calls marked "Basic + Token" in the interface carry the session token as X-PN-TOKEN.
+ *
+ * Retry choices: reads (loggedin, info, istemp, projects) are retried like every safe call; so is login,
+ * which creates nothing that matters if sent twice (a spare session idles out) and is never retried on a
+ * 401, so a wrong password is not tried again. Logout is not retried: a repeat after a lost answer would
+ * meet the token it had already invalidated. Everything that creates or changes users, projects or
+ * orders is sent once.
+ */
+import { z } from 'zod';
+import {
+  PipoConvertUserBody,
+  PipoCreateUserBody,
+  PipoLoginBody,
+  PipoProject,
+  PipoSessionToken,
+  PipoTransferUserBody,
+  PipoUpdateUserBody,
+  PipoUser,
+} from '../../schemas/print-api.ts';
+import { checkBody, checkId, checkSessionToken } from './call-arguments.ts';
+import { isPrintApiError } from './error.ts';
+import { jsonReader, readNothing } from './read-answer.ts';
+import type { Transport } from './transport.ts';
+
+/**
+ * The createtemp answer: a PIPO User "with system-generated credentials". The interface does not name the
+ * credential fields; the sandbox adds `password` (its username is the user's `username`), so the client
+ * passes it on when present rather than depending on it.
+ */
+const PipoTempUserAnswer = PipoUser.extend({ password: z.string().optional() });
+export type PipoTempUserAnswer = z.output<typeof PipoTempUserAnswer>;
+
+export interface PipoApi {
+  /** E13. The session token for X-PN-TOKEN. A wrong username or password is `unauthorized`. */
+  login(credentials: PipoLoginBody): Promise<string>;
+  /** E14. Invalidates the session token. */
+  logout(sessionToken: string): Promise<void>;
+  /** E15. Refreshes the token's expiry; false when the service refuses the token (403). */
+  isLoggedIn(sessionToken: string): Promise<boolean>;
+  /** E16. */
+  getUser(sessionToken: string): Promise<PipoUser>;
+  /** E17. Applies only to permanent users; new_password only with a valid, different current_password. */
+  updateUser(sessionToken: string, body: PipoUpdateUserBody): Promise<void>;
+  /** E18. A duplicate user name or e-mail is `conflict`. */
+  createUser(body: PipoCreateUserBody): Promise<void>;
+  /** E19. A temporary user with system-generated credentials. */
+  createTempUser(storefrontId: number): Promise<PipoTempUserAnswer>;
+  /** E20. Makes the session's temporary user permanent; duplicates are `conflict`. */
+  convertUser(sessionToken: string, body: PipoConvertUserBody): Promise<void>;
+  /** E21. Moves the temporary user's albums and projects to an existing account; refusals are `forbidden`. */
+  transferUser(sessionToken: string, credentials: PipoTransferUserBody): Promise<void>;
+  /** E22. */
+  isTemp(sessionToken: string): Promise<boolean>;
+  /** E23. Saved projects of the session user. */
+  listProjects(sessionToken: string): Promise<PipoProject[]>;
+  /** E24. `not_found` when missing or owned by another user. */
+  getProject(sessionToken: string, projectId: number): Promise<PipoProject>;
+  /** E25. */
+  deleteProject(sessionToken: string, projectId: number): Promise<void>;
+  /** E26. The new order's id. Invalid product ids are dropped by the service; none valid is `bad_request`. */
+  createOrder(sessionToken: string, productIds: readonly number[], externalId?: string): Promise<number>;
+  /** E27. Starts generation of print-ready files; see `waitForFiles`. Not retried: it starts work. */
+  processOrder(sessionToken: string, orderId: number): Promise<void>;
+}
+
+const readToken = jsonReader(PipoSessionToken);
+const readBoolean = jsonReader(z.boolean());
+const readUser = jsonReader(PipoUser);
+const readTempUser = jsonReader(PipoTempUserAnswer);
+const readProject = jsonReader(PipoProject);
+const readProjects = jsonReader(z.array(PipoProject));
+const readOrderId = jsonReader(z.number().int());
+const ProductIds = z.array(z.number().int().positive()).min(1);
+
+export function createPipoApi(transport: Transport): PipoApi {
+  const { call } = transport;
+  const base = '/api/v2/pipo';
+
+  return {
+    login(credentials) {
+      const body = checkBody('login credentials', PipoLoginBody, credentials);
+      return call(
+        { method: 'POST', path: `${base}/user/login`, body: JSON.stringify(body), retry: true },
+        readToken,
+      );
+    },
+    logout(sessionToken) {
+      return call(
+        {
+          method: 'GET',
+          path: `${base}/user/logout`,
+          sessionToken: checkSessionToken(sessionToken),
+          retry: false,
+        },
+        readNothing,
+      );
+    },
+    async isLoggedIn(sessionToken) {
+      try {
+        return await call(
+          {
+            method: 'GET',
+            path: `${base}/user/loggedin`,
+            sessionToken: checkSessionToken(sessionToken),
+            retry: true,
+          },
+          readBoolean,
+        );
+      } catch (error) {
+        if (isPrintApiError(error) && error.code === 'forbidden') return false;
+        throw error;
+      }
+    },
+    getUser(sessionToken) {
+      return call(
+        {
+          method: 'GET',
+          path: `${base}/user/info`,
+          sessionToken: checkSessionToken(sessionToken),
+          retry: true,
+        },
+        readUser,
+      );
+    },
+    updateUser(sessionToken, body) {
+      const checked = checkBody('updateUser body', PipoUpdateUserBody, body);
+      return call(
+        {
+          method: 'POST',
+          path: `${base}/user/info`,
+          sessionToken: checkSessionToken(sessionToken),
+          body: JSON.stringify(checked),
+          retry: false,
+        },
+        readNothing,
+      );
+    },
+    createUser(body) {
+      const checked = checkBody('createUser body', PipoCreateUserBody, body);
+      return call(
+        { method: 'POST', path: `${base}/user/create`, body: JSON.stringify(checked), retry: false },
+        readNothing,
+      );
+    },
+    createTempUser(storefrontId) {
+      const body = JSON.stringify({ storefront_id: checkId('storefrontId', storefrontId) });
+      return call({ method: 'POST', path: `${base}/user/createtemp`, body, retry: false }, readTempUser);
+    },
+    convertUser(sessionToken, body) {
+      const checked = checkBody('convertUser body', PipoConvertUserBody, body);
+      return call(
+        {
+          method: 'POST',
+          path: `${base}/user/convert`,
+          sessionToken: checkSessionToken(sessionToken),
+          body: JSON.stringify(checked),
+          retry: false,
+        },
+        readNothing,
+      );
+    },
+    transferUser(sessionToken, credentials) {
+      const checked = checkBody('transferUser credentials', PipoTransferUserBody, credentials);
+      return call(
+        {
+          method: 'POST',
+          path: `${base}/user/transfer`,
+          sessionToken: checkSessionToken(sessionToken),
+          body: JSON.stringify(checked),
+          retry: false,
+        },
+        readNothing,
+      );
+    },
+    isTemp(sessionToken) {
+      return call(
+        {
+          method: 'GET',
+          path: `${base}/user/istemp`,
+          sessionToken: checkSessionToken(sessionToken),
+          retry: true,
+        },
+        readBoolean,
+      );
+    },
+    listProjects(sessionToken) {
+      return call(
+        {
+          method: 'GET',
+          path: `${base}/project/all`,
+          sessionToken: checkSessionToken(sessionToken),
+          retry: true,
+        },
+        readProjects,
+      );
+    },
+    getProject(sessionToken, projectId) {
+      return call(
+        {
+          method: 'GET',
+          path: `${base}/project/${checkId('projectId', projectId)}`,
+          sessionToken: checkSessionToken(sessionToken),
+          retry: true,
+        },
+        readProject,
+      );
+    },
+    deleteProject(sessionToken, projectId) {
+      return call(
+        {
+          method: 'DELETE',
+          path: `${base}/project/${checkId('projectId', projectId)}`,
+          sessionToken: checkSessionToken(sessionToken),
+          retry: false,
+        },
+        readNothing,
+      );
+    },
+    createOrder(sessionToken, productIds, externalId) {
+      const product_id = checkBody('createOrder productIds', ProductIds, productIds);
+      if (externalId !== undefined && typeof externalId !== 'string') {
+        throw new TypeError('createOrder externalId must be a string');
+      }
+      const body = JSON.stringify(
+        externalId === undefined ? { product_id } : { product_id, external_id: externalId },
+      );
+      return call(
+        {
+          method: 'POST',
+          path: `${base}/order/create`,
+          sessionToken: checkSessionToken(sessionToken),
+          body,
+          retry: false,
+        },
+        readOrderId,
+      );
+    },
+    processOrder(sessionToken, orderId) {
+      return call(
+        {
+          method: 'GET',
+          path: `${base}/order/${checkId('orderId', orderId)}/process`,
+          sessionToken: checkSessionToken(sessionToken),
+          retry: false,
+        },
+        readNothing,
+      );
+    },
+  };
+}
