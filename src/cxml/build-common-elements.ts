@@ -1,0 +1,101 @@
+/**
+ * Elements several outbound documents share (Money, Shipping/Tax, Extrinsic, Comments, OrderReference)
+ * and the checks on the values that go into them. A value the DTD would refuse is a programming error
+ * in the caller, so it throws a TypeError rather than producing a document the buyer rejects.
+ */
+import { cxmlTimestampAttribute, requireText } from './envelope.ts';
+import type { Extrinsic } from './request-types.ts';
+import { el, type XmlElementSpec } from './xml-writer.ts';
+
+export interface MoneyInput {
+  /** An exact decimal such as `12.50`; a string so no float rounding slips in. */
+  readonly value: string;
+  /** ISO 4217, e.g. `EUR`. */
+  readonly currency: string;
+}
+
+export interface ChargeInput extends MoneyInput {
+  readonly description: string;
+}
+
+const MONEY = /^-?(?:\d+(?:\.\d+)?)$/;
+const QUANTITY = /^(?:\d+(?:\.\d+)?)$/;
+const CURRENCY = /^[A-Z]{3}$/;
+
+export function moneyElement(money: MoneyInput, field: string): XmlElementSpec {
+  if (!MONEY.test(money.value))
+    throw new TypeError(`${field} must be a decimal such as 12.50, got "${money.value}"`);
+  if (!CURRENCY.test(money.currency)) {
+    throw new TypeError(`${field} currency must be an ISO 4217 code, got "${money.currency}"`);
+  }
+  return el('Money', { currency: money.currency }, money.value);
+}
+
+/** `<Shipping>` or `<Tax>`: Money then Description, which both require. */
+export function chargeElement(
+  name: 'Shipping' | 'Tax',
+  charge: ChargeInput | undefined,
+  lang: string,
+): XmlElementSpec | undefined {
+  if (charge === undefined) return undefined;
+  return el(
+    name,
+    {},
+    moneyElement(charge, name),
+    el('Description', { 'xml:lang': lang }, charge.description),
+  );
+}
+
+/** cXML `%r8;` quantities: a non-negative decimal, written without exponent. */
+export function quantityAttribute(quantity: string | number, field: string): string {
+  const text = String(quantity);
+  if (!QUANTITY.test(text)) throw new TypeError(`${field} must be a non-negative decimal, got "${text}"`);
+  return text;
+}
+
+export function lineNumberAttribute(lineNumber: number | undefined, field: string): number | undefined {
+  if (lineNumber === undefined) return undefined;
+  if (!Number.isSafeInteger(lineNumber) || lineNumber < 1) {
+    throw new TypeError(`${field} must be a whole number from 1, got ${lineNumber}`);
+  }
+  return lineNumber;
+}
+
+export function extrinsicElements(extrinsics: readonly Extrinsic[] | undefined): XmlElementSpec[] {
+  return (extrinsics ?? []).map((extrinsic) =>
+    el('Extrinsic', { name: requireText(extrinsic.name, 'Extrinsic name') }, extrinsic.value),
+  );
+}
+
+export function commentsElement(comments: string | undefined, lang: string): XmlElementSpec | undefined {
+  return comments === undefined || comments === ''
+    ? undefined
+    : el('Comments', { 'xml:lang': lang }, comments);
+}
+
+export interface OrderReferenceInput {
+  /** The buyer's orderID, exactly as received. */
+  readonly orderID: string;
+  /** The OrderRequest's orderDate as received, or a Date. */
+  readonly orderDate?: Date | string;
+  /** The payloadID of the OrderRequest being answered; cXML requires it. */
+  readonly orderPayloadID: string;
+}
+
+/**
+ * `<OrderReference><DocumentReference payloadID/>`. The order date is echoed as the buyer sent it when
+ * it is a string, since it identifies their document rather than being a time we report.
+ */
+export function orderReferenceElement(reference: OrderReferenceInput): XmlElementSpec {
+  const orderDate =
+    reference.orderDate instanceof Date
+      ? cxmlTimestampAttribute(reference.orderDate, 'orderDate')
+      : reference.orderDate === ''
+        ? undefined
+        : reference.orderDate;
+  return el(
+    'OrderReference',
+    { orderID: requireText(reference.orderID, 'orderID'), orderDate },
+    el('DocumentReference', { payloadID: requireText(reference.orderPayloadID, 'orderPayloadID') }),
+  );
+}

@@ -1,0 +1,198 @@
+/**
+ * ConfirmationRequest (Fulfill.dtd): punchgate telling the buyer it accepted, rejected or detailed a
+ * purchase order. One `accept` or `reject` per order replaces all earlier confirmations; `detail` may
+ * follow for changed dates or prices, each line at most once.
+ */
+import {
+  type ChargeInput,
+  chargeElement,
+  commentsElement,
+  extrinsicElements,
+  type MoneyInput,
+  moneyElement,
+  type OrderReferenceInput,
+  orderReferenceElement,
+  quantityAttribute,
+} from './build-common-elements.ts';
+import {
+  buildCxmlDocument,
+  type CxmlEnvelopeInput,
+  cxmlTimestampAttribute,
+  envelopeLang,
+  headerElement,
+  requireText,
+} from './envelope.ts';
+import type { CxmlHeader, Extrinsic } from './request-types.ts';
+import { el, type XmlElementSpec } from './xml-writer.ts';
+
+export type ConfirmationType =
+  | 'accept'
+  | 'allDetail'
+  | 'detail'
+  | 'backordered'
+  | 'except'
+  | 'reject'
+  | 'requestToPay'
+  | 'replace';
+
+export type ConfirmationStatusType =
+  | 'accept'
+  | 'allDetail'
+  | 'detail'
+  | 'backordered'
+  | 'reject'
+  | 'unknown'
+  | 'requestToPay';
+
+const STATUS_TYPES: ReadonlySet<string> = new Set<ConfirmationStatusType>([
+  'accept',
+  'allDetail',
+  'detail',
+  'backordered',
+  'reject',
+  'unknown',
+  'requestToPay',
+]);
+const CONFIRMATION_TYPES: ReadonlySet<string> = new Set<ConfirmationType>([
+  ...(STATUS_TYPES as ReadonlySet<ConfirmationType>),
+  'except',
+  'replace',
+]);
+
+export interface ConfirmationStatusInput {
+  readonly type: ConfirmationStatusType;
+  /** Defaults to the line's quantity; the statuses of a line must add up to it. */
+  readonly quantity?: string | number;
+  readonly shipmentDate?: Date | string;
+  readonly deliveryDate?: Date | string;
+  /** A changed unit price (type `detail`). */
+  readonly unitPrice?: MoneyInput;
+  readonly comments?: string;
+  readonly extrinsics?: readonly Extrinsic[];
+}
+
+export interface ConfirmationItemInput {
+  /** The OrderRequest line's lineNumber. */
+  readonly lineNumber: number;
+  readonly quantity: string | number;
+  readonly unitOfMeasure: string;
+  /** Defaults to one status of the confirmation's own type covering the whole quantity. */
+  readonly statuses?: readonly ConfirmationStatusInput[];
+}
+
+export interface ConfirmationRequestInput extends CxmlEnvelopeInput, OrderReferenceInput {
+  /** From = punchgate (the supplier), To = the buyer, Sender = punchgate with its SharedSecret. */
+  readonly header: CxmlHeader;
+  readonly type: ConfirmationType;
+  /** The supplier's order reference, e.g. the print order id. */
+  readonly confirmID?: string;
+  readonly operation?: 'new' | 'update';
+  readonly noticeDate: Date | string;
+  readonly total?: MoneyInput;
+  readonly shipping?: ChargeInput;
+  readonly tax?: ChargeInput;
+  /** Free text for the buyer, e.g. why an order was rejected. */
+  readonly comments?: string;
+  readonly extrinsics?: readonly Extrinsic[];
+  readonly items?: readonly ConfirmationItemInput[];
+}
+
+function statusElementFor(
+  status: ConfirmationStatusInput,
+  item: ConfirmationItemInput,
+  field: string,
+  lang: string,
+): XmlElementSpec {
+  if (!STATUS_TYPES.has(status.type))
+    throw new TypeError(`${field}.type "${status.type}" is not a status type`);
+  return el(
+    'ConfirmationStatus',
+    {
+      quantity: quantityAttribute(status.quantity ?? item.quantity, `${field}.quantity`),
+      type: status.type,
+      shipmentDate:
+        status.shipmentDate === undefined
+          ? undefined
+          : cxmlTimestampAttribute(status.shipmentDate, `${field}.shipmentDate`),
+      deliveryDate:
+        status.deliveryDate === undefined
+          ? undefined
+          : cxmlTimestampAttribute(status.deliveryDate, `${field}.deliveryDate`),
+    },
+    el('UnitOfMeasure', {}, item.unitOfMeasure),
+    status.unitPrice !== undefined &&
+      el('UnitPrice', {}, moneyElement(status.unitPrice, `${field}.unitPrice`)),
+    commentsElement(status.comments, lang),
+    extrinsicElements(status.extrinsics),
+  );
+}
+
+function itemElement(
+  item: ConfirmationItemInput,
+  index: number,
+  type: ConfirmationType,
+  lang: string,
+): XmlElementSpec {
+  const field = `items[${index}]`;
+  if (!Number.isSafeInteger(item.lineNumber) || item.lineNumber < 0) {
+    throw new TypeError(`${field}.lineNumber must be a whole number, got ${item.lineNumber}`);
+  }
+  requireText(item.unitOfMeasure, `${field}.unitOfMeasure`);
+  let statuses = item.statuses;
+  if (statuses === undefined) {
+    if (!STATUS_TYPES.has(type)) {
+      throw new TypeError(`${field} needs explicit statuses: "${type}" is not a line status type`);
+    }
+    statuses = [{ type: type as ConfirmationStatusType }];
+  }
+  if (statuses.length === 0) throw new TypeError(`${field}.statuses needs at least one status`);
+  return el(
+    'ConfirmationItem',
+    { quantity: quantityAttribute(item.quantity, `${field}.quantity`), lineNumber: item.lineNumber },
+    el('UnitOfMeasure', {}, item.unitOfMeasure),
+    statuses.map((status, at) => statusElementFor(status, item, `${field}.statuses[${at}]`, lang)),
+  );
+}
+
+/**
+ * A ConfirmationRequest, element order as Fulfill.dtd: ConfirmationHeader, OrderReference,
+ * ConfirmationItem*.
+ *
+ * @example
+ * buildConfirmationRequest({
+ *   payloadID, timestamp, header, type: 'accept', confirmID: 'PO-100042', noticeDate: clock.now(),
+ *   orderID: po.orderID, orderDate: po.orderDate.raw, orderPayloadID: po.payloadID,
+ * });
+ */
+export function buildConfirmationRequest(input: ConfirmationRequestInput): string {
+  if (!CONFIRMATION_TYPES.has(input.type)) {
+    throw new TypeError(`type "${input.type}" is not a ConfirmationHeader type`);
+  }
+  const lang = envelopeLang(input);
+  const header = el(
+    'ConfirmationHeader',
+    {
+      confirmID: input.confirmID,
+      operation: input.operation,
+      type: input.type,
+      noticeDate: cxmlTimestampAttribute(input.noticeDate, 'noticeDate'),
+    },
+    input.total !== undefined && el('Total', {}, moneyElement(input.total, 'total')),
+    chargeElement('Shipping', input.shipping, lang),
+    chargeElement('Tax', input.tax, lang),
+    commentsElement(input.comments, lang),
+    extrinsicElements(input.extrinsics),
+  );
+  const request = el(
+    'Request',
+    {},
+    el(
+      'ConfirmationRequest',
+      {},
+      header,
+      orderReferenceElement(input),
+      (input.items ?? []).map((item, index) => itemElement(item, index, input.type, lang)),
+    ),
+  );
+  return buildCxmlDocument(input, 'Fulfill', [headerElement(input.header, true), request]);
+}

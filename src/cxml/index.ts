@@ -1,0 +1,50 @@
+/**
+ * punchgate's pure cXML codec: lenient reading of what buyers send, strict building of what punchgate
+ * sends. Web APIs only, so it runs unchanged on Node and on Workers.
+ */
+export type {
+  ChargeInput,
+  MoneyInput,
+  OrderReferenceInput,
+} from './build-common-elements.ts';
+export {
+  buildConfirmationRequest,
+  type ConfirmationItemInput,
+  type ConfirmationRequestInput,
+  type ConfirmationStatusInput,
+  type ConfirmationStatusType,
+  type ConfirmationType,
+} from './build-confirmation.ts';
+export {
+  buildNoChangeOrderMessage,
+  buildOrderMessage,
+  type NoChangeOrderMessageInput,
+  type OrderMessageInput,
+  type OrderMessageLine,
+} from './build-order-message.ts';
+export {
+  buildProfileResponse,
+  buildSetupResponse,
+  buildStatusResponse,
+  type ProfileOption,
+  type ProfileResponseInput,
+  type ProfileTransaction,
+  type SetupResponseInput,
+  type StatusInput,
+} from './build-response.ts';
+export {
+  buildShipNoticeRequest,
+  type ShipNoticeCarrier,
+  type ShipNoticeLine,
+  type ShipNoticeRequestInput,
+} from './build-ship-notice.ts';
+export { type CxmlDtdModule, type CxmlEnvelopeInput, DEFAULT_CXML_VERSION } from './envelope.ts';
+export { CXML_ERROR_CODES, CxmlError, type CxmlErrorCode, isCxmlError } from './error.ts';
+export { createExtrinsics } from './extrinsics.ts';
+export { type CxmlParseLimits, type CxmlParseOptions, DEFAULT_PARSE_LIMITS } from './parse-options.ts';
+export { parseCxmlRequest } from './parse-request.ts';
+export { newPayloadId } from './payload-id.ts';
+export { credentialsInDomain } from './read-header.ts';
+export type * from './request-types.ts';
+export { type CxmlStatus, cxmlStatusFor } from './status.ts';
+export { type CxmlTimestamp, formatCxmlTimestamp, parseCxmlTimestamp } from './timestamp.ts';

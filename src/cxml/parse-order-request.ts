@@ -1,0 +1,68 @@
+/**
+ * Mapping `<OrderRequest>`: the purchase order. Identifiers stay exactly as sent (`0001549923`),
+ * amounts and quantities stay exact decimals, and a 1.1-style order without BillTo or line numbers is
+ * still read: a purchase order must never be lost to strictness.
+ */
+import { readCharge, readMoney } from './decimal.ts';
+import { CxmlError } from './error.ts';
+import { readExtrinsics } from './extrinsics.ts';
+import { readAddress, readContacts } from './read-address.ts';
+import { readComments, readOrderItem } from './read-item-out.ts';
+import type { CxmlRequestCommon, OrderRequest, OrderType } from './request-types.ts';
+import { readTimestampValue } from './timestamp.ts';
+import { attr, child, children, requiredAttr, type XmlNode } from './xml-node.ts';
+
+const ORDER_TYPES: ReadonlySet<string> = new Set<OrderType>(['new', 'update', 'delete']);
+
+function readOrderType(header: XmlNode): OrderType {
+  const raw = attr(header, 'type');
+  if (raw === undefined || raw === '') return 'new';
+  const type = raw.toLowerCase();
+  if (!ORDER_TYPES.has(type)) {
+    throw new CxmlError(
+      'invalid_value',
+      `OrderRequestHeader type "${raw}" is not one of new, update, delete`,
+    );
+  }
+  return type as OrderType;
+}
+
+export function readOrderRequest(request: XmlNode): Omit<OrderRequest, keyof CxmlRequestCommon> {
+  const header = child(request, 'OrderRequestHeader');
+  if (header === undefined) throw new CxmlError('missing_field', 'OrderRequest has no OrderRequestHeader');
+  const orderID = requiredAttr(header, 'orderID', 'OrderRequestHeader');
+  const type = readOrderType(header);
+  const lines = children(request, 'ItemOut');
+  // cXML requires ItemOut+; only a delete can do without lines, because it cancels the whole order.
+  if (lines.length === 0 && type !== 'delete') {
+    throw new CxmlError('missing_field', 'OrderRequest has no ItemOut');
+  }
+  const orderDate = attr(header, 'orderDate');
+  const orderVersion = attr(header, 'orderVersion');
+  const previousPayloadID = attr(child(header, 'DocumentReference'), 'payloadID');
+  const shipTo = readAddress(child(header, 'ShipTo'));
+  const billTo = readAddress(child(header, 'BillTo'));
+  const shipping = readCharge(child(header, 'Shipping'), 'OrderRequestHeader/Shipping');
+  const tax = readCharge(child(header, 'Tax'), 'OrderRequestHeader/Tax');
+  const requestedDeliveryDate = attr(header, 'requestedDeliveryDate');
+  const total = child(header, 'Total');
+  if (total === undefined) throw new CxmlError('missing_field', 'OrderRequestHeader has no Total');
+  return {
+    kind: 'OrderRequest',
+    orderID,
+    ...(orderDate ? { orderDate: readTimestampValue(orderDate) } : {}),
+    type,
+    ...(orderVersion ? { orderVersion } : {}),
+    ...(previousPayloadID ? { previousPayloadID } : {}),
+    total: readMoney(total, 'OrderRequestHeader/Total'),
+    ...(shipTo === undefined ? {} : { shipTo }),
+    ...(billTo === undefined ? {} : { billTo }),
+    ...(shipping === undefined ? {} : { shipping }),
+    ...(tax === undefined ? {} : { tax }),
+    contacts: readContacts(header),
+    comments: readComments(header),
+    extrinsics: readExtrinsics(header),
+    ...(requestedDeliveryDate ? { requestedDeliveryDate: readTimestampValue(requestedDeliveryDate) } : {}),
+    items: lines.map((line, index) => readOrderItem(line, index + 1)),
+  };
+}

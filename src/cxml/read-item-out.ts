@@ -1,0 +1,104 @@
+/**
+ * Reading `<ItemOut>` lines, in a setup request (edit/inspect carries the current cart) and in an
+ * OrderRequest (where price and unit of measure are required).
+ */
+import { readMoney, readQuantity } from './decimal.ts';
+import { CxmlError } from './error.ts';
+import { readExtrinsics } from './extrinsics.ts';
+import { readAddress } from './read-address.ts';
+import type { Classification, ItemOut, ItemReference, OrderItem } from './request-types.ts';
+import { readTimestampValue } from './timestamp.ts';
+import { attr, child, children, childText, rawText, text, type XmlNode } from './xml-node.ts';
+
+const WHOLE_NUMBER = /^\d{1,9}$/;
+
+/** `<ItemID>`: SupplierPartID trimmed, SupplierPartAuxiliaryID raw. */
+export function readItemReference(container: XmlNode | undefined, where: string): ItemReference {
+  const itemID = child(container, 'ItemID');
+  const supplierPartID = childText(itemID, 'SupplierPartID');
+  if (supplierPartID === undefined) {
+    throw new CxmlError('missing_field', `${where} has no ItemID/SupplierPartID`);
+  }
+  const auxiliary = child(itemID, 'SupplierPartAuxiliaryID');
+  return auxiliary === undefined
+    ? { supplierPartID }
+    : {
+        supplierPartID,
+        supplierPartAuxiliaryID: rawText(auxiliary, `${where}/ItemID/SupplierPartAuxiliaryID`),
+      };
+}
+
+function readClassifications(detail: XmlNode | undefined): Classification[] {
+  return children(detail, 'Classification').map((node) => ({
+    domain: attr(node, 'domain') ?? '',
+    code: text(node) || (attr(node, 'code') ?? ''),
+  }));
+}
+
+function joinedText(nodes: readonly XmlNode[]): string {
+  return nodes
+    .map((node) => text(node))
+    .filter((value) => value !== '')
+    .join('\n');
+}
+
+function lineNumberOf(node: XmlNode, position: number): number {
+  const value = attr(node, 'lineNumber');
+  if (value === undefined || value === '') return position;
+  if (!WHOLE_NUMBER.test(value)) {
+    throw new CxmlError('invalid_value', `ItemOut #${position} lineNumber "${value}" is not a whole number`);
+  }
+  return Number(value);
+}
+
+/** One ItemOut; `position` counts from 1 and stands in for a missing lineNumber. */
+export function readItemOut(node: XmlNode, position: number): ItemOut {
+  const lineNumber = lineNumberOf(node, position);
+  const where = `ItemOut line ${lineNumber}`;
+  const quantity = readQuantity(attr(node, 'quantity'), where);
+  const reference = readItemReference(node, where);
+  const detail = child(node, 'ItemDetail');
+  const unitPrice = child(detail, 'UnitPrice');
+  const description = child(detail, 'Description');
+  const shortName = childText(description, 'ShortName');
+  const requestedDeliveryDate = attr(node, 'requestedDeliveryDate');
+  const unitOfMeasure = childText(detail, 'UnitOfMeasure');
+  const manufacturerPartID = childText(detail, 'ManufacturerPartID');
+  const manufacturerName = childText(detail, 'ManufacturerName');
+  const shipTo = readAddress(child(node, 'ShipTo'));
+  return {
+    lineNumber,
+    quantity: quantity.text,
+    quantityNumber: quantity.number,
+    ...reference,
+    ...(requestedDeliveryDate ? { requestedDeliveryDate: readTimestampValue(requestedDeliveryDate) } : {}),
+    ...(unitPrice === undefined ? {} : { unitPrice: readMoney(unitPrice, `${where}/UnitPrice`) }),
+    description: text(description) || (shortName ?? ''),
+    ...(shortName === undefined ? {} : { shortName }),
+    ...(unitOfMeasure === undefined ? {} : { unitOfMeasure }),
+    classifications: readClassifications(detail),
+    ...(manufacturerPartID === undefined ? {} : { manufacturerPartID }),
+    ...(manufacturerName === undefined ? {} : { manufacturerName }),
+    extrinsics: readExtrinsics(detail),
+    comments: readComments(node),
+    ...(shipTo === undefined ? {} : { shipTo }),
+  };
+}
+
+/** An OrderRequest line: as `readItemOut`, and the price and unit of measure must be there. */
+export function readOrderItem(node: XmlNode, position: number): OrderItem {
+  const item = readItemOut(node, position);
+  const where = `ItemOut line ${item.lineNumber}`;
+  if (item.unitPrice === undefined) {
+    throw new CxmlError('missing_field', `${where} has no ItemDetail/UnitPrice`);
+  }
+  if (item.unitOfMeasure === undefined) {
+    throw new CxmlError('missing_field', `${where} has no ItemDetail/UnitOfMeasure`);
+  }
+  return { ...item, unitPrice: item.unitPrice, unitOfMeasure: item.unitOfMeasure };
+}
+
+/** Comments elements' text, several joined by a line break. */
+export function readComments(parent: XmlNode | undefined): string {
+  return joinedText(children(parent, 'Comments'));
+}
