@@ -1,0 +1,618 @@
+/**
+ * The in-memory Store: plain Maps, no I/O, safe on Workers. For tests, the demo and single-process use
+ * where losing everything on restart is acceptable. Each method runs to completion without awaiting, so
+ * every check-then-write is atomic on the one JavaScript thread, which is what makes the idempotent and
+ * exclusive operations of the port hold here.
+ */
+import { type Clock, systemClock } from './clock.ts';
+import { batchSize, pageSize, parseCursor, toPage } from './paging.ts';
+import { ONE_TIME_TOKEN_SWEEP_GRACE_MS, type Store } from './port.ts';
+import { StoreError } from './store-error.ts';
+import {
+  type CartLine,
+  type Claim,
+  DEFAULT_MAX_ATTEMPTS,
+  type InboxEvent,
+  type Job,
+  type OutboxMessage,
+  type Page,
+  type PunchoutSession,
+  type PurchaseOrder,
+  type TrackedPrintOrder,
+  type UserMapping,
+} from './types.ts';
+
+/**
+ * @example
+ * ```ts
+ * const store = createMemoryStore({ clock: { now: () => new Date('2025-03-01T10:00:00Z') } });
+ * await store.tokens.consumeOnce('jti-1', new Date('2025-03-01T10:05:00Z')); // true
+ * ```
+ */
+export function createMemoryStore(options: { clock?: Clock } = {}): Store {
+  const clock = options.clock ?? systemClock;
+  const sessions = new Map<string, PunchoutSession>();
+  const tokens = new Map<string, number>();
+  const users = new Map<string, UserMapping>();
+  const lines = new Map<string, CartLine>();
+  const orders = new Map<string, PurchaseOrder>();
+  const jobs = new Map<string, Job>();
+  const outbox = new Map<string, OutboxMessage>();
+  const printOrders = new Map<string, TrackedPrintOrder>();
+  const events = new Map<string, InboxEvent>();
+  let lastId = 0;
+  const nextId = () => String(++lastId);
+  const now = () => clock.now();
+
+  return {
+    sessions: {
+      async create(input) {
+        if (sessions.has(input.id)) throw new StoreError('duplicate', `session ${input.id} exists`);
+        const at = now();
+        const session: PunchoutSession = {
+          ...pickDefined(input, [
+            'id',
+            'buyerId',
+            'storefrontId',
+            'protocol',
+            'operation',
+            'buyerCookie',
+            'returnUrl',
+            'returnTarget',
+            'buyerUserKey',
+            'pipoUserRef',
+            'expiresAt',
+            'pipoToken',
+          ]),
+          ...jsonFields(input, ['ociEcho', 'extrinsics', 'contact', 'shipTo']),
+          state: 'open',
+          version: 1,
+          createdAt: at,
+          updatedAt: at,
+        };
+        sessions.set(session.id, session);
+        return copy(session);
+      },
+      async get(id) {
+        const session = liveSession(id);
+        return session && copy(session);
+      },
+      async update(id, patch, options = {}) {
+        const session = liveSession(id);
+        if (!session) return undefined;
+        if (options.ifVersion !== undefined && session.version !== options.ifVersion) {
+          throw new StoreError('conflict', `session ${id} is at version ${session.version}`);
+        }
+        Object.assign(session, pickDefined(patch, ['state', 'expiresAt', 'pipoToken', 'pipoUserRef']));
+        session.version += 1;
+        session.updatedAt = now();
+        return copy(session);
+      },
+      async expire(at) {
+        return deleteWhere(sessions, (s) => s.expiresAt.getTime() <= at.getTime());
+      },
+    },
+
+    tokens: {
+      async consumeOnce(jti, expiresAt) {
+        const at = now().getTime();
+        deleteWhere(tokens, (expiry) => expiry <= at - ONE_TIME_TOKEN_SWEEP_GRACE_MS);
+        if (expiresAt.getTime() <= at || tokens.has(jti)) return false;
+        tokens.set(jti, expiresAt.getTime());
+        return true;
+      },
+    },
+
+    users: {
+      async get(buyerId, userKey) {
+        const user = users.get(userMapKey(buyerId, userKey));
+        return user && copy(user);
+      },
+      async put(input) {
+        const key = userMapKey(input.buyerId, input.userKey);
+        const at = now();
+        const user: UserMapping = {
+          ...pickDefined(input, [
+            'buyerId',
+            'userKey',
+            'storefrontId',
+            'pipoUserId',
+            'username',
+            'email',
+            'passwordEnc',
+            'isTemp',
+          ]),
+          createdAt: users.get(key)?.createdAt ?? at,
+          updatedAt: at,
+        };
+        users.set(key, user);
+        return copy(user);
+      },
+    },
+
+    cart: {
+      async add(input) {
+        if (lines.has(input.lineRef)) throw new StoreError('duplicate', `line ${input.lineRef} exists`);
+        let lastPosition = 0;
+        for (const line of lines.values()) {
+          if (line.sessionId === input.sessionId) lastPosition = Math.max(lastPosition, line.position);
+        }
+        const at = now();
+        const line: CartLine = {
+          ...pickDefined(input, [
+            'lineRef',
+            'sessionId',
+            'buyerId',
+            'storefrontId',
+            'userRef',
+            'designId',
+            'productId',
+            'sku',
+            'name',
+            'quantity',
+            'unitPrice',
+            'currency',
+            'uom',
+            'unspsc',
+            'leadTimeDays',
+          ]),
+          position: lastPosition + 1,
+          state: 'cart',
+          createdAt: at,
+          updatedAt: at,
+        };
+        lines.set(line.lineRef, line);
+        return copy(line);
+      },
+      async get(lineRef) {
+        const line = lines.get(lineRef);
+        return line && copy(line);
+      },
+      async listBySession(sessionId) {
+        return [...lines.values()]
+          .filter((line) => line.sessionId === sessionId && line.state === 'cart')
+          .sort(
+            (a, b) =>
+              a.position - b.position ||
+              a.createdAt.getTime() - b.createdAt.getTime() ||
+              compareText(a.lineRef, b.lineRef),
+          )
+          .map(copy);
+      },
+      async update(lineRef, patch) {
+        const line = lines.get(lineRef);
+        if (!line) return undefined;
+        Object.assign(
+          line,
+          pickDefined(patch, [
+            'sessionId',
+            'designId',
+            'name',
+            'quantity',
+            'unitPrice',
+            'currency',
+            'position',
+            'state',
+          ]),
+        );
+        line.updatedAt = now();
+        return copy(line);
+      },
+      async markOrdered(lineRefs, poId) {
+        const at = now();
+        const marked: CartLine[] = [];
+        for (const lineRef of new Set(lineRefs)) {
+          const line = lines.get(lineRef);
+          if (!line) continue;
+          Object.assign(line, { state: 'ordered', poId, updatedAt: at });
+          marked.push(copy(line));
+        }
+        return marked;
+      },
+      async purgeStale(updatedBefore) {
+        return deleteWhere(
+          lines,
+          (line) => line.state !== 'ordered' && line.updatedAt.getTime() < updatedBefore.getTime(),
+        );
+      },
+    },
+
+    orders: {
+      async accept(input) {
+        const existing =
+          find(orders, (o) => o.buyerId === input.buyerId && o.payloadId === input.payloadId) ??
+          find(
+            orders,
+            (o) => o.buyerId === input.buyerId && o.orderId === input.orderId && o.type === input.type,
+          );
+        if (existing) return { created: false, order: copy(existing) };
+        const at = now();
+        const order: PurchaseOrder = {
+          id: nextId(),
+          ...pickDefined(input, ['buyerId', 'payloadId', 'orderId', 'type', 'raw', 'answer']),
+          state: input.state ?? 'received',
+          document: jsonCopy(input.document),
+          printOrderIds: [],
+          flags: jsonCopy(input.flags ?? []),
+          createdAt: at,
+          updatedAt: at,
+        };
+        orders.set(order.id, order);
+        return { created: true, order: copy(order) };
+      },
+      async get(id) {
+        const order = orders.get(id);
+        return order && copy(order);
+      },
+      async getByPayloadId(buyerId, payloadId) {
+        const order = find(orders, (o) => o.buyerId === buyerId && o.payloadId === payloadId);
+        return order && copy(order);
+      },
+      async list(filter = {}) {
+        return listPage(
+          orders,
+          filter,
+          (o) =>
+            (filter.state === undefined || o.state === filter.state) &&
+            (filter.buyerId === undefined || o.buyerId === filter.buyerId),
+        );
+      },
+      async update(id, patch, options = {}) {
+        const order = orders.get(id);
+        if (!order) return undefined;
+        if (options.ifState && !options.ifState.includes(order.state)) {
+          throw new StoreError('conflict', `order ${id} is ${order.state}`);
+        }
+        Object.assign(
+          order,
+          pickDefined(patch, ['state', 'lastError']),
+          jsonFields(patch, ['printOrderIds', 'flags']),
+        );
+        order.updatedAt = now();
+        return copy(order);
+      },
+    },
+
+    jobs: {
+      async enqueue(input) {
+        const existing = find(jobs, (j) => j.key === input.key && j.state !== 'done');
+        if (existing) return { created: false, job: copy(existing) };
+        const at = now();
+        const job: Job = {
+          id: nextId(),
+          kind: input.kind,
+          key: input.key,
+          payload: jsonCopy(input.payload),
+          runAt: new Date(input.runAt),
+          attempts: 0,
+          maxAttempts: input.maxAttempts ?? DEFAULT_MAX_ATTEMPTS,
+          state: 'pending',
+          createdAt: at,
+          updatedAt: at,
+        };
+        jobs.set(job.id, job);
+        return { created: true, job: copy(job) };
+      },
+      async get(id) {
+        const job = jobs.get(id);
+        return job && copy(job);
+      },
+      async claim(at, leaseMs, kinds) {
+        const t = at.getTime();
+        const ofKind = (job: Job) => kinds === undefined || kinds.includes(job.kind);
+        const leaseExpired = (job: Job) => job.state === 'running' && (job.leaseUntil?.getTime() ?? 0) <= t;
+        for (const job of jobs.values()) {
+          if (ofKind(job) && leaseExpired(job) && job.attempts >= job.maxAttempts) {
+            finish(job, { state: 'dead', lastError: `lease expired on attempt ${job.attempts}` });
+          }
+        }
+        const next = [...jobs.values()]
+          .filter(
+            (job) =>
+              ofKind(job) && ((job.state === 'pending' && job.runAt.getTime() <= t) || leaseExpired(job)),
+          )
+          .sort((a, b) => a.runAt.getTime() - b.runAt.getTime() || Number(a.id) - Number(b.id))[0];
+        if (!next) return undefined;
+        Object.assign(next, {
+          state: 'running',
+          attempts: next.attempts + 1,
+          leaseUntil: new Date(t + leaseMs),
+          updatedAt: now(),
+        });
+        return copy(next);
+      },
+      async complete(claim) {
+        const job = claimed(jobs, claim, 'running');
+        return job && copy(finish(job, { state: 'done' }));
+      },
+      async retry(claim, error, runAt) {
+        const job = claimed(jobs, claim, 'running');
+        if (!job) return undefined;
+        const state = job.attempts >= job.maxAttempts ? 'dead' : 'pending';
+        return copy(finish(job, { state, lastError: error, runAt: new Date(runAt) }));
+      },
+      async kill(claim, error) {
+        const job = claimed(jobs, claim, 'running');
+        return job && copy(finish(job, { state: 'dead', lastError: error }));
+      },
+      async list(filter = {}) {
+        return listPage(
+          jobs,
+          filter,
+          (j) =>
+            (filter.state === undefined || j.state === filter.state) &&
+            (filter.kind === undefined || j.kind === filter.kind),
+        );
+      },
+      async resurrect(id) {
+        const job = jobs.get(id);
+        if (job?.state !== 'dead') return undefined;
+        return copy(finish(job, { state: 'pending', attempts: 0, runAt: now() }));
+      },
+    },
+
+    outbox: {
+      async enqueue(input) {
+        const existing = find(outbox, (m) => m.dedupeKey === input.dedupeKey);
+        if (existing) return { created: false, message: copy(existing) };
+        const at = now();
+        const message: OutboxMessage = {
+          id: nextId(),
+          ...pickDefined(input, ['buyerId', 'poId', 'kind', 'dedupeKey', 'url', 'body']),
+          attempts: 0,
+          nextAttemptAt: new Date(input.nextAttemptAt ?? at),
+          state: 'pending',
+          createdAt: at,
+          updatedAt: at,
+        };
+        outbox.set(message.id, message);
+        return { created: true, message: copy(message) };
+      },
+      async get(id) {
+        const message = outbox.get(id);
+        return message && copy(message);
+      },
+      async claimDue(at, leaseMs, limit = 1) {
+        const t = at.getTime();
+        const all = [...outbox.values()];
+        const inFlight = (m: OutboxMessage) => m.state === 'pending' || m.state === 'sending';
+        const due = all
+          .filter(
+            (m) =>
+              ((m.state === 'pending' && m.nextAttemptAt.getTime() <= t) ||
+                (m.state === 'sending' && (m.leaseUntil?.getTime() ?? 0) <= t)) &&
+              !all.some((e) => e.poId === m.poId && Number(e.id) < Number(m.id) && inFlight(e)),
+          )
+          .sort(byDueThenId)
+          .slice(0, batchSize(limit));
+        const updatedAt = now();
+        for (const m of due) {
+          Object.assign(m, {
+            state: 'sending',
+            attempts: m.attempts + 1,
+            leaseUntil: new Date(t + leaseMs),
+            updatedAt,
+          });
+        }
+        return due.map(copy);
+      },
+      async markDelivered(claim) {
+        const message = claimed(outbox, claim, 'sending');
+        return message && copy(finish(message, { state: 'delivered', deliveredAt: now() }));
+      },
+      async markRetry(claim, error, nextAttemptAt) {
+        const message = claimed(outbox, claim, 'sending');
+        return (
+          message &&
+          copy(
+            finish(message, { state: 'pending', lastError: error, nextAttemptAt: new Date(nextAttemptAt) }),
+          )
+        );
+      },
+      async markDead(claim, error) {
+        const message = claimed(outbox, claim, 'sending');
+        return message && copy(finish(message, { state: 'dead', lastError: error }));
+      },
+      async list(filter = {}) {
+        return listPage(
+          outbox,
+          filter,
+          (m) =>
+            (filter.state === undefined || m.state === filter.state) &&
+            (filter.buyerId === undefined || m.buyerId === filter.buyerId) &&
+            (filter.poId === undefined || m.poId === filter.poId),
+        );
+      },
+      async resurrect(id) {
+        const message = outbox.get(id);
+        if (message?.state !== 'dead') return undefined;
+        return copy(finish(message, { state: 'pending', attempts: 0, nextAttemptAt: now() }));
+      },
+    },
+
+    printOrders: {
+      async add(input) {
+        const key = printOrderKey(input.storefrontId, input.printOrderId);
+        const existing = printOrders.get(key);
+        if (existing) return { created: false, printOrder: copy(existing) };
+        const at = now();
+        const printOrder: TrackedPrintOrder = {
+          storefrontId: input.storefrontId,
+          printOrderId: input.printOrderId,
+          poId: input.poId,
+          state: 'open',
+          shipmentsNotified: [],
+          confirmed: false,
+          createdAt: at,
+          updatedAt: at,
+        };
+        printOrders.set(key, printOrder);
+        return { created: true, printOrder: copy(printOrder) };
+      },
+      async get(storefrontId, printOrderId) {
+        const printOrder = printOrders.get(printOrderKey(storefrontId, printOrderId));
+        return printOrder && copy(printOrder);
+      },
+      async listByPo(poId) {
+        return [...printOrders.values()]
+          .filter((p) => p.poId === poId)
+          .sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || a.printOrderId - b.printOrderId)
+          .map(copy);
+      },
+      async update(storefrontId, printOrderId, patch) {
+        const printOrder = printOrders.get(printOrderKey(storefrontId, printOrderId));
+        if (!printOrder) return undefined;
+        Object.assign(
+          printOrder,
+          pickDefined(patch, ['state', 'lastStatus', 'confirmed', 'lastCheckedAt']),
+          jsonFields(patch, ['shipmentsNotified']),
+        );
+        printOrder.updatedAt = now();
+        return copy(printOrder);
+      },
+      async listOpen(options = {}) {
+        return [...printOrders.values()]
+          .filter((p) => p.state === 'open')
+          .sort(
+            (a, b) =>
+              (a.lastCheckedAt?.getTime() ?? 0) - (b.lastCheckedAt?.getTime() ?? 0) ||
+              a.printOrderId - b.printOrderId ||
+              compareText(a.storefrontId, b.storefrontId),
+          )
+          .slice(0, batchSize(options.limit))
+          .map(copy);
+      },
+    },
+
+    events: {
+      async add(input) {
+        const event: InboxEvent = {
+          id: nextId(),
+          storefrontId: input.storefrontId,
+          event: input.event,
+          body: jsonCopy(input.body),
+          receivedAt: now(),
+          processed: false,
+        };
+        events.set(event.id, event);
+        return copy(event);
+      },
+      async get(id) {
+        const event = events.get(id);
+        return event && copy(event);
+      },
+      async listUnprocessed(options = {}) {
+        return [...events.values()]
+          .filter((e) => !e.processed)
+          .sort((a, b) => Number(a.id) - Number(b.id))
+          .slice(0, batchSize(options.limit))
+          .map(copy);
+      },
+      async markProcessed(id) {
+        const event = events.get(id);
+        if (!event) return false;
+        event.processed = true;
+        return true;
+      },
+      async purgeProcessed(receivedBefore) {
+        return deleteWhere(events, (e) => e.processed && e.receivedAt.getTime() < receivedBefore.getTime());
+      },
+    },
+
+    async ping() {},
+    async close() {},
+  };
+
+  function liveSession(id: string): PunchoutSession | undefined {
+    const session = sessions.get(id);
+    return session && session.expiresAt.getTime() > now().getTime() ? session : undefined;
+  }
+
+  /** Ends a lease (or sets any other outcome) and stamps the change. */
+  function finish<T extends { leaseUntil?: Date; updatedAt: Date }>(record: T, changes: Partial<T>): T {
+    delete record.leaseUntil;
+    return Object.assign(record, changes, { updatedAt: now() });
+  }
+}
+
+function claimed<T extends { state: string; attempts: number }>(
+  records: Map<string, T>,
+  claim: Claim,
+  state: T['state'],
+): T | undefined {
+  const record = records.get(claim.id);
+  return record && record.state === state && record.attempts === claim.attempts ? record : undefined;
+}
+
+function listPage<T extends { id: string }>(
+  records: Map<string, T>,
+  request: { limit?: number; cursor?: string },
+  matches: (record: T) => boolean,
+): Page<T> {
+  const size = pageSize(request.limit);
+  const below = parseCursor(request.cursor);
+  const rows = [...records.values()]
+    .filter((r) => (below === undefined || Number(r.id) < below) && matches(r))
+    .sort((a, b) => Number(b.id) - Number(a.id))
+    .slice(0, size + 1)
+    .map(copy);
+  return toPage(rows, size);
+}
+
+function find<T>(records: Map<string, T>, matches: (record: T) => boolean): T | undefined {
+  for (const record of records.values()) if (matches(record)) return record;
+  return undefined;
+}
+
+function deleteWhere<T>(records: Map<string, T>, matches: (record: T) => boolean): number {
+  let deleted = 0;
+  for (const [key, record] of records) {
+    if (matches(record)) {
+      records.delete(key);
+      deleted += 1;
+    }
+  }
+  return deleted;
+}
+
+function byDueThenId(a: OutboxMessage, b: OutboxMessage): number {
+  return a.nextAttemptAt.getTime() - b.nextAttemptAt.getTime() || Number(a.id) - Number(b.id);
+}
+
+function compareText(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** Copies the named fields that are set, so absent stays absent and callers keep no alias into the store. */
+function pickDefined<T extends object, K extends keyof T>(source: T, keys: readonly K[]): Pick<T, K> {
+  const picked = {} as Pick<T, K>;
+  for (const key of keys) {
+    if (source[key] !== undefined) picked[key] = structuredClone(source[key]);
+  }
+  return picked;
+}
+
+/** Like `pickDefined` for JSON fields, which go through JSON exactly as a TEXT column would take them. */
+function jsonFields<T extends object, K extends keyof T>(source: T, keys: readonly K[]): Pick<T, K> {
+  const picked = {} as Pick<T, K>;
+  for (const key of keys) {
+    if (source[key] !== undefined) picked[key] = jsonCopy(source[key]);
+  }
+  return picked;
+}
+
+function jsonCopy<T>(value: T): T {
+  return JSON.parse(JSON.stringify(value)) as T;
+}
+
+function copy<T>(record: T): T {
+  return structuredClone(record);
+}
+
+function userMapKey(buyerId: string, userKey: string): string {
+  return JSON.stringify([buyerId, userKey]);
+}
+
+function printOrderKey(storefrontId: string, printOrderId: number): string {
+  return JSON.stringify([storefrontId, printOrderId]);
+}

@@ -1,0 +1,213 @@
+/**
+ * The Store port: everything punchgate must not lose, behind one async interface that the memory, SQLite,
+ * D1 and PostgreSQL adapters all implement with the same observable behaviour (one shared test suite).
+ *
+ * Semantics every adapter keeps:
+ *
+ * - **Async, copies out.** Every method returns a Promise. Records handed out are fresh copies; mutating one
+ *   changes nothing stored.
+ * - **Time.** Methods whose whole job is time-driven take `now` (`sessions.expire`, `jobs.claim`,
+ *   `outbox.claimDue`); everything else reads the injected {@link Clock} (stamps, expiry checks). A session
+ *   or one-time token is expired once now reaches its `expiresAt`.
+ * - **Idempotent intake.** `orders.accept`, `jobs.enqueue`, `outbox.enqueue` and `printOrders.add` insert
+ *   unless their dedupe key exists, atomically, and answer `{ created, <record> }` with the record that
+ *   won. Fifty concurrent calls with one document create exactly one record.
+ * - **At-least-once work.** `jobs.claim` and `outbox.claimDue` hand out work under a lease (`leaseUntil =
+ *   now + leaseMs`) and count the claim in `attempts`. A worker that dies simply lets the lease run out; the
+ *   next claim after `leaseUntil` takes the work again. So a job or message can run more than once: handlers
+ *   must be idempotent (the print order carries the PO number as `external_id`; outbox messages carry
+ *   payloadIDs the buyer dedupes on).
+ * - **Fencing.** Finishing calls (`complete`, `retry`, `kill`, `markDelivered`, `markRetry`, `markDead`)
+ *   take the {@link Claim} (`{ id, attempts }`, e.g. the claimed record itself) and apply only while that
+ *   claim is still the current one; a worker whose lease ran out and whose work was re-claimed gets
+ *   `undefined` and must not assume its outcome was recorded.
+ * - **Dead letters.** A job whose attempts reach `maxAttempts` goes `dead` on `retry`, or on the next claim
+ *   once its lease expires (a job that kills its worker cannot loop forever). Outbox messages go dead only
+ *   when the caller says so. `resurrect` puts a dead record back to pending, due now, attempts reset.
+ * - **Outbox order.** Messages of one purchase order are delivered in the order they were queued: a message
+ *   is not claimed while an earlier one for the same `poId` is pending or sending (dead ones do not block).
+ * - **Partial updates.** `update` patches change only the fields present, in one atomic step, so two
+ *   writers patching different fields never undo each other. A field cannot be cleared by a patch. Updates
+ *   of a record that does not exist answer `undefined`; a failed condition (`ifVersion`, `ifState`) throws
+ *   `StoreError` `conflict`.
+ * - **Errors.** Only {@link StoreError} codes escape adapters (`duplicate`, `conflict`, `invalid`,
+ *   `unavailable`, `incompatible_schema`); anything else is a bug.
+ *
+ * @example
+ * ```ts
+ * const { created, order } = await store.orders.accept({ buyerId, payloadId, orderId, type: 'new', raw,
+ *   document, answer: { code: 200, text: 'OK' } });
+ * if (created) await store.jobs.enqueue({ kind: 'process_order', key: `po:${order.id}`,
+ *   payload: { poId: order.id }, runAt: clock.now() });
+ * const job = await store.jobs.claim(clock.now(), 60_000, ['process_order']);
+ * if (job) await store.jobs.complete(job);
+ * ```
+ */
+import type {
+  CartLine,
+  CartLinePatch,
+  Claim,
+  InboxEvent,
+  Job,
+  JobFilter,
+  NewCartLine,
+  NewInboxEvent,
+  NewJob,
+  NewOutboxMessage,
+  NewPunchoutSession,
+  NewPurchaseOrder,
+  NewTrackedPrintOrder,
+  NewUserMapping,
+  OrderFilter,
+  OrderState,
+  OutboxFilter,
+  OutboxMessage,
+  Page,
+  PunchoutSession,
+  PurchaseOrder,
+  PurchaseOrderPatch,
+  SessionPatch,
+  TrackedPrintOrder,
+  TrackedPrintOrderPatch,
+  UserMapping,
+} from './types.ts';
+
+export type { Clock } from './clock.ts';
+
+/**
+ * How long records of expired one-time tokens are kept before the sweep deletes them. An expired token is
+ * refused anyway; the grace only guards against instances whose clocks disagree by less than this.
+ */
+export const ONE_TIME_TOKEN_SWEEP_GRACE_MS = 5 * 60_000;
+
+export interface SessionStore {
+  /** Stores a new open session (version 1). Throws `duplicate` if the id is taken. */
+  create(session: NewPunchoutSession): Promise<PunchoutSession>;
+  /** The session, unless unknown or expired. */
+  get(id: string): Promise<PunchoutSession | undefined>;
+  /** Applies the patch and bumps `version`; with `ifVersion`, only if the version still matches. */
+  update(
+    id: string,
+    patch: SessionPatch,
+    options?: { ifVersion?: number },
+  ): Promise<PunchoutSession | undefined>;
+  /** Deletes sessions expired at `now`; answers how many. Cart lines stay. */
+  expire(now: Date): Promise<number>;
+}
+
+export interface OneTimeTokenStore {
+  /**
+   * True the first time a token id is presented before its expiry, false ever after (and for an expired
+   * token). Records of long-expired tokens are swept as a side effect.
+   */
+  consumeOnce(jti: string, expiresAt: Date): Promise<boolean>;
+}
+
+export interface UserStore {
+  get(buyerId: string, userKey: string): Promise<UserMapping | undefined>;
+  /** Inserts or replaces the mapping for (`buyerId`, `userKey`); `createdAt` survives a replace. */
+  put(user: NewUserMapping): Promise<UserMapping>;
+}
+
+export interface CartStore {
+  /** Appends a line to its session's cart. Throws `duplicate` if the line reference is taken. */
+  add(line: NewCartLine): Promise<CartLine>;
+  /** The line in any state. */
+  get(lineRef: string): Promise<CartLine | undefined>;
+  /** The session's lines in state `cart`, by position. */
+  listBySession(sessionId: string): Promise<CartLine[]>;
+  update(lineRef: string, patch: CartLinePatch): Promise<CartLine | undefined>;
+  /** Marks the known lines among `lineRefs` ordered by `poId` (whatever their state); answers them. */
+  markOrdered(lineRefs: readonly string[], poId: string): Promise<CartLine[]>;
+  /** Deletes lines never ordered and untouched since `updatedBefore`; answers how many. */
+  purgeStale(updatedBefore: Date): Promise<number>;
+}
+
+export interface OrderStore {
+  /**
+   * Records a purchase order unless one with the same (`buyerId`, `payloadId`) or the same (`buyerId`,
+   * `orderId`, `type`) exists, atomically; answers the stored order (the earlier one if not created).
+   */
+  accept(order: NewPurchaseOrder): Promise<{ created: boolean; order: PurchaseOrder }>;
+  get(id: string): Promise<PurchaseOrder | undefined>;
+  getByPayloadId(buyerId: string, payloadId: string): Promise<PurchaseOrder | undefined>;
+  list(filter?: OrderFilter): Promise<Page<PurchaseOrder>>;
+  /** With `ifState`, applies only while the order is in one of those states. */
+  update(
+    id: string,
+    patch: PurchaseOrderPatch,
+    options?: { ifState?: readonly OrderState[] },
+  ): Promise<PurchaseOrder | undefined>;
+}
+
+export interface JobQueue {
+  /** Queues a pending job unless one with the same key is pending, running or dead. */
+  enqueue(job: NewJob): Promise<{ created: boolean; job: Job }>;
+  get(id: string): Promise<Job | undefined>;
+  /**
+   * Takes the most overdue job (pending and due, or running with an expired lease), of one of `kinds` if
+   * given: it becomes `running`, `attempts` +1, leased until `now + leaseMs`.
+   */
+  claim(now: Date, leaseMs: number, kinds?: readonly string[]): Promise<Job | undefined>;
+  complete(claim: Claim): Promise<Job | undefined>;
+  /** Back to pending, due at `runAt`; dead instead once `attempts` has reached `maxAttempts`. */
+  retry(claim: Claim, error: string, runAt: Date): Promise<Job | undefined>;
+  kill(claim: Claim, error: string): Promise<Job | undefined>;
+  list(filter?: JobFilter): Promise<Page<Job>>;
+  /** Dead → pending, due now, attempts 0. `undefined` unless the job is dead. */
+  resurrect(id: string): Promise<Job | undefined>;
+}
+
+export interface Outbox {
+  /** Queues a message unless one with the same `dedupeKey` was ever queued. */
+  enqueue(message: NewOutboxMessage): Promise<{ created: boolean; message: OutboxMessage }>;
+  get(id: string): Promise<OutboxMessage | undefined>;
+  /** Takes up to `limit` (default 1) due messages, oldest first, one purchase order's in queue order. */
+  claimDue(now: Date, leaseMs: number, limit?: number): Promise<OutboxMessage[]>;
+  markDelivered(claim: Claim): Promise<OutboxMessage | undefined>;
+  markRetry(claim: Claim, error: string, nextAttemptAt: Date): Promise<OutboxMessage | undefined>;
+  markDead(claim: Claim, error: string): Promise<OutboxMessage | undefined>;
+  list(filter?: OutboxFilter): Promise<Page<OutboxMessage>>;
+  /** Dead → pending, due now, attempts 0. `undefined` unless the message is dead. */
+  resurrect(id: string): Promise<OutboxMessage | undefined>;
+}
+
+export interface PrintOrderStore {
+  /** Starts tracking a print order unless it is tracked already; answers the stored record. */
+  add(printOrder: NewTrackedPrintOrder): Promise<{ created: boolean; printOrder: TrackedPrintOrder }>;
+  get(storefrontId: string, printOrderId: number): Promise<TrackedPrintOrder | undefined>;
+  listByPo(poId: string): Promise<TrackedPrintOrder[]>;
+  update(
+    storefrontId: string,
+    printOrderId: number,
+    patch: TrackedPrintOrderPatch,
+  ): Promise<TrackedPrintOrder | undefined>;
+  /** Open print orders, least recently checked first (never checked before all), up to `limit` (100). */
+  listOpen(options?: { limit?: number }): Promise<TrackedPrintOrder[]>;
+}
+
+export interface EventInbox {
+  add(event: NewInboxEvent): Promise<InboxEvent>;
+  get(id: string): Promise<InboxEvent | undefined>;
+  /** Unprocessed events, oldest first, up to `limit` (100). */
+  listUnprocessed(options?: { limit?: number }): Promise<InboxEvent[]>;
+  /** False if the event is unknown. */
+  markProcessed(id: string): Promise<boolean>;
+  /** Deletes processed events received before `receivedBefore`; answers how many. */
+  purgeProcessed(receivedBefore: Date): Promise<number>;
+}
+
+export interface Store {
+  readonly sessions: SessionStore;
+  readonly tokens: OneTimeTokenStore;
+  readonly users: UserStore;
+  readonly cart: CartStore;
+  readonly orders: OrderStore;
+  readonly jobs: JobQueue;
+  readonly outbox: Outbox;
+  readonly printOrders: PrintOrderStore;
+  readonly events: EventInbox;
+  /** Resolves when the backing database answers (for `/readyz`). */
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}

@@ -1,0 +1,345 @@
+/**
+ * The records the gateway keeps. `New*` types are what a caller hands in; the full types add what the
+ * store stamps (ids, state defaults, attempts, `createdAt`/`updatedAt` from the store's clock).
+ *
+ * Optional fields are absent, never `undefined`, on records the store returns. Ids the store assigns are
+ * strings of decimal digits (increasing in insertion order); ids the caller chooses (session id, line
+ * reference, one-time token id) are opaque. JSON fields hold plain JSON: a `Date` put into one comes back
+ * as a string, exactly as it would from a TEXT column.
+ */
+
+export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
+export type JsonObject = { [key: string]: JsonValue };
+
+/** One page of a listing, newest first; pass `nextCursor` back as `cursor` for the next page. */
+export interface Page<T> {
+  items: T[];
+  nextCursor?: string;
+}
+
+/** Listing window shared by every `list`. `limit` defaults to 50 and is capped at 500. */
+export interface PageRequest {
+  limit?: number;
+  cursor?: string;
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Punch-out sessions (hours)
+
+export type Protocol = 'cxml' | 'oci';
+export type SessionOperation = 'create' | 'edit' | 'inspect';
+export type SessionState = 'open' | 'transferred' | 'cancelled';
+
+/** A PIPO session token kept with the punch-out session so every editor hop needs no new login. */
+export interface PipoToken {
+  token: string;
+  obtainedAt: Date;
+}
+
+export interface NewPunchoutSession {
+  /** Opaque random id chosen by the gateway; it travels inside signed URL tokens. */
+  id: string;
+  buyerId: string;
+  /** The storefront's id in the gateway config. */
+  storefrontId: string;
+  protocol: Protocol;
+  operation: SessionOperation;
+  /** cXML BuyerCookie, echoed in the PunchOutOrderMessage. */
+  buyerCookie?: string;
+  /** BrowserFormPost URL or OCI HOOK_URL, checked against the buyer's allow-list at punch-in. */
+  returnUrl: string;
+  /** OCI `returntarget` / form target the cart is posted into. */
+  returnTarget?: string;
+  /** OCI fields echoed back on transfer (`~OkCode`, `~TARGET`, `~CALLER`, ...), by field name. */
+  ociEcho?: Record<string, string>;
+  /** Stable id of the buyer's end user (UserEmail, Contact, OCI username, ...). */
+  buyerUserKey: string;
+  /** `userKey` of the {@link UserMapping} (same buyer) whose PIPO account this session uses. */
+  pipoUserRef: string;
+  extrinsics?: JsonObject;
+  contact?: JsonObject;
+  shipTo?: JsonObject;
+  /** The session is gone once the clock reaches this instant. */
+  expiresAt: Date;
+  pipoToken?: PipoToken;
+}
+
+export interface PunchoutSession extends NewPunchoutSession {
+  state: SessionState;
+  /** Starts at 1, +1 on every update; pass it as `ifVersion` for a compare-and-set update. */
+  version: number;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+export interface SessionPatch {
+  state?: SessionState;
+  expiresAt?: Date;
+  pipoToken?: PipoToken;
+  pipoUserRef?: string;
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// User mapping (forever)
+
+export interface NewUserMapping {
+  buyerId: string;
+  /** The buyer's user key for a mapped user; any unique key (e.g. per session) for a temporary user. */
+  userKey: string;
+  storefrontId: string;
+  pipoUserId: number;
+  username: string;
+  email: string;
+  /** Encrypted by the gateway; the store never sees the plaintext. */
+  passwordEnc: string;
+  isTemp: boolean;
+}
+
+export interface UserMapping extends NewUserMapping {
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Cart lines (until the PO arrives)
+
+export type CartLineState = 'cart' | 'removed' | 'ordered';
+
+export interface NewCartLine {
+  /** Short, stable, ASCII, unique (e.g. `L-7K2M9Q`): becomes SupplierPartAuxiliaryID / EXT_PRODUCT_ID. */
+  lineRef: string;
+  sessionId: string;
+  buyerId: string;
+  storefrontId: string;
+  /** `userKey` of the owning {@link UserMapping}: whose PIPO login places the order. */
+  userRef: string;
+  /** PIPO project id of the saved design. */
+  designId: number;
+  /** Template (product) id. */
+  productId: number;
+  sku: string;
+  name: string;
+  quantity: number;
+  /** Decimal as text, so no binary rounding creeps into prices. */
+  unitPrice: string;
+  currency: string;
+  uom: string;
+  unspsc?: string;
+  leadTimeDays?: number;
+}
+
+export interface CartLine extends NewCartLine {
+  /** Sort key within the session; `add` appends after the session's last line. */
+  position: number;
+  state: CartLineState;
+  /** The purchase order that ordered this line (the latest one, if ordered again). */
+  poId?: string;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+/** `sessionId` moves a line into another session (an edit punch-out re-opening a requisition). */
+export interface CartLinePatch {
+  sessionId?: string;
+  designId?: number;
+  name?: string;
+  quantity?: number;
+  unitPrice?: string;
+  currency?: string;
+  position?: number;
+  state?: 'cart' | 'removed';
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Purchase orders (forever)
+
+export type OrderType = 'new' | 'update' | 'delete';
+export type OrderState = 'received' | 'processing' | 'ordered' | 'failed' | 'cancelled' | 'needs_operator';
+
+/** The cXML Status given to the buyer, kept so a retried document gets the very same answer. */
+export interface CxmlAnswer {
+  code: number;
+  text: string;
+}
+
+export interface NewPurchaseOrder {
+  buyerId: string;
+  payloadId: string;
+  /** The buyer's PO number (cXML `orderID`). */
+  orderId: string;
+  type: OrderType;
+  /** Defaults to `received`. */
+  state?: OrderState;
+  /** The document exactly as received. */
+  raw: string;
+  /** The parsed document. */
+  document: JsonValue;
+  answer: CxmlAnswer;
+  flags?: string[];
+}
+
+export interface PurchaseOrder {
+  id: string;
+  buyerId: string;
+  payloadId: string;
+  orderId: string;
+  type: OrderType;
+  state: OrderState;
+  raw: string;
+  document: JsonValue;
+  answer: CxmlAnswer;
+  printOrderIds: number[];
+  /** Findings an operator should see, e.g. `quantity_mismatch`, `price_mismatch`. */
+  flags: string[];
+  lastError?: string;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+export interface PurchaseOrderPatch {
+  state?: OrderState;
+  printOrderIds?: number[];
+  flags?: string[];
+  lastError?: string;
+}
+
+export interface OrderFilter extends PageRequest {
+  state?: OrderState;
+  buyerId?: string;
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Jobs (durable work queue)
+
+export type JobState = 'pending' | 'running' | 'done' | 'dead';
+
+export interface NewJob {
+  /** What to do, e.g. `process_order`, `process_event`, `reconcile`. */
+  kind: string;
+  /** Dedupe key: at most one job per key is pending, running or dead at a time. */
+  key: string;
+  payload: JsonValue;
+  runAt: Date;
+  /** Defaults to {@link DEFAULT_MAX_ATTEMPTS}. */
+  maxAttempts?: number;
+}
+
+export const DEFAULT_MAX_ATTEMPTS = 10;
+
+export interface Job {
+  id: string;
+  kind: string;
+  key: string;
+  payload: JsonValue;
+  runAt: Date;
+  /** Claims so far; the claim that set it is the one allowed to finish the job. */
+  attempts: number;
+  maxAttempts: number;
+  state: JobState;
+  leaseUntil?: Date;
+  lastError?: string;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+/** Proof of a claim: the job's id and the attempt number the claim gave it. A `Job` is one. */
+export interface Claim {
+  id: string;
+  attempts: number;
+}
+
+export interface JobFilter extends PageRequest {
+  state?: JobState;
+  kind?: string;
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Outbox (messages to buyers)
+
+export type OutboxKind = 'confirmation' | 'ship_notice' | 'status_update';
+export type OutboxState = 'pending' | 'sending' | 'delivered' | 'dead';
+
+export interface NewOutboxMessage {
+  buyerId: string;
+  poId: string;
+  kind: OutboxKind;
+  /** Unique forever, e.g. `ship:<printOrderId>:<shipmentIndex>`: the same notice is never queued twice. */
+  dedupeKey: string;
+  url: string;
+  /** The cXML document to post. */
+  body: string;
+  /** Defaults to now. */
+  nextAttemptAt?: Date;
+}
+
+export interface OutboxMessage {
+  id: string;
+  buyerId: string;
+  poId: string;
+  kind: OutboxKind;
+  dedupeKey: string;
+  url: string;
+  body: string;
+  /** Claims so far; fences late answers of an earlier claim, like {@link Job.attempts}. */
+  attempts: number;
+  nextAttemptAt: Date;
+  state: OutboxState;
+  leaseUntil?: Date;
+  lastError?: string;
+  deliveredAt?: Date;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+export interface OutboxFilter extends PageRequest {
+  state?: OutboxState;
+  buyerId?: string;
+  poId?: string;
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Print orders placed for purchase orders (forever)
+
+export type PrintOrderState = 'open' | 'closed';
+
+export interface NewTrackedPrintOrder {
+  storefrontId: string;
+  printOrderId: number;
+  poId: string;
+}
+
+export interface TrackedPrintOrder extends NewTrackedPrintOrder {
+  /** `open` until nothing more will be reported to the buyer; only open ones are reconciled. */
+  state: PrintOrderState;
+  lastStatus?: string;
+  /** Indexes of the shipments already queued as ship notices. */
+  shipmentsNotified: number[];
+  confirmed: boolean;
+  lastCheckedAt?: Date;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+export interface TrackedPrintOrderPatch {
+  state?: PrintOrderState;
+  lastStatus?: string;
+  shipmentsNotified?: number[];
+  confirmed?: boolean;
+  lastCheckedAt?: Date;
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Webhook deliveries received
+
+export interface NewInboxEvent {
+  storefrontId: string;
+  /** Event name, e.g. `order_updated`. */
+  event: string;
+  body: JsonValue;
+}
+
+export interface InboxEvent extends NewInboxEvent {
+  id: string;
+  receivedAt: Date;
+  processed: boolean;
+}

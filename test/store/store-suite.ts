@@ -1,0 +1,1124 @@
+/**
+ * The one Store contract suite. Every adapter's test calls `runStoreSuite` with a factory; the factory gets
+ * the suite's frozen clock and must hand back an empty store that uses it.
+ */
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { Clock } from '../../src/store/clock.ts';
+import type { Store } from '../../src/store/port.ts';
+import { StoreError, type StoreErrorCode } from '../../src/store/store-error.ts';
+import type {
+  NewCartLine,
+  NewOutboxMessage,
+  NewPunchoutSession,
+  NewPurchaseOrder,
+  NewUserMapping,
+} from '../../src/store/types.ts';
+import { createManualClock, type ManualClock } from './manual-clock.ts';
+
+export const T0 = new Date('2025-03-01T10:00:00.000Z');
+const SECOND = 1000;
+const MINUTE = 60 * SECOND;
+const HOUR = 60 * MINUTE;
+
+export function at(offsetMs: number): Date {
+  return new Date(T0.getTime() + offsetMs);
+}
+
+export async function expectStoreError(promise: Promise<unknown>, code: StoreErrorCode): Promise<void> {
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(StoreError);
+  expect((error as StoreError).code).toBe(code);
+}
+
+export function cxmlSession(overrides: Partial<NewPunchoutSession> = {}): NewPunchoutSession {
+  return {
+    id: 'sess-cxml-1',
+    buyerId: 'acme',
+    storefrontId: 'demo',
+    protocol: 'cxml',
+    operation: 'create',
+    buyerCookie: '34234234ADFSDF234234',
+    returnUrl: 'https://buyer.example.com/punchout/return?x=1',
+    buyerUserKey: 'jane.doe@acme.example',
+    pipoUserRef: 'jane.doe@acme.example',
+    extrinsics: { UserEmail: 'jane.doe@acme.example', CostCenter: '4711', Tags: ['a', 'b'] },
+    contact: { name: 'Jane Doe', email: 'jane.doe@acme.example' },
+    shipTo: { addressId: 'HQ', city: 'Zürich', postalCode: '8001' },
+    expiresAt: at(2 * HOUR),
+    ...overrides,
+  };
+}
+
+function ociSession(overrides: Partial<NewPunchoutSession> = {}): NewPunchoutSession {
+  return {
+    id: 'sess-oci-1',
+    buyerId: 'sap1',
+    storefrontId: 'demo',
+    protocol: 'oci',
+    operation: 'create',
+    returnUrl: 'https://srm.example.com/sap/bc/hook',
+    returnTarget: '_top',
+    ociEcho: { '~OkCode': 'ADDI', '~TARGET': '_top', '~CALLER': 'CTLG' },
+    buyerUserKey: 'SAPUSER1',
+    pipoUserRef: 'temp:sess-oci-1',
+    expiresAt: at(HOUR),
+    ...overrides,
+  };
+}
+
+function cartLine(overrides: Partial<NewCartLine> = {}): NewCartLine {
+  return {
+    lineRef: 'L-7K2M9Q',
+    sessionId: 'sess-cxml-1',
+    buyerId: 'acme',
+    storefrontId: 'demo',
+    userRef: 'jane.doe@acme.example',
+    designId: 9001,
+    productId: 101,
+    sku: 'BC-STD',
+    name: 'Business cards',
+    quantity: 500,
+    unitPrice: '0.12',
+    currency: 'USD',
+    uom: 'EA',
+    unspsc: '82121500',
+    leadTimeDays: 5,
+    ...overrides,
+  };
+}
+
+function purchaseOrder(overrides: Partial<NewPurchaseOrder> = {}): NewPurchaseOrder {
+  return {
+    buyerId: 'acme',
+    payloadId: '1740823200.42@buyer.example.com',
+    orderId: 'PO-1001',
+    type: 'new',
+    raw: '<?xml version="1.0"?><cXML payloadID="1740823200.42@buyer.example.com"><Request/></cXML>',
+    document: {
+      orderID: 'PO-1001',
+      items: [{ lineNumber: 1, ref: 'L-7K2M9Q', quantity: 500 }],
+      note: 'Grüße',
+    },
+    answer: { code: 200, text: 'OK' },
+    ...overrides,
+  };
+}
+
+function outboxMessage(overrides: Partial<NewOutboxMessage> = {}): NewOutboxMessage {
+  return {
+    buyerId: 'acme',
+    poId: '1',
+    kind: 'confirmation',
+    dedupeKey: 'confirm:5001',
+    url: 'https://buyer.example.com/cxml/status',
+    body: '<cXML><Request><ConfirmationRequest/></Request></cXML>',
+    ...overrides,
+  };
+}
+
+function user(overrides: Partial<NewUserMapping> = {}): NewUserMapping {
+  return {
+    buyerId: 'acme',
+    userKey: 'jane.doe@acme.example',
+    storefrontId: 'demo',
+    pipoUserId: 4242,
+    username: 'pg-acme-jane',
+    email: 'jane.doe@acme.example',
+    passwordEnc: 'eyJhbGciOiJkaXIiLCJlbmMiOiJBMjU2R0NNIn0..iv.cipher.tag',
+    isTemp: false,
+    ...overrides,
+  };
+}
+
+export function runStoreSuite(name: string, makeStore: (deps: { clock: Clock }) => Promise<Store>): void {
+  describe(`Store contract: ${name}`, () => {
+    let clock: ManualClock;
+    let store: Store;
+
+    beforeEach(async () => {
+      clock = createManualClock(T0);
+      store = await makeStore({ clock });
+    });
+
+    afterEach(async () => {
+      await store.close();
+    });
+
+    it('answers ping', async () => {
+      await expect(store.ping()).resolves.toBeUndefined();
+    });
+
+    describe('sessions', () => {
+      it('creates an open session at version 1 and reads it back field for field', async () => {
+        const input = cxmlSession();
+        const created = await store.sessions.create(input);
+        expect(created).toStrictEqual({ ...input, state: 'open', version: 1, createdAt: T0, updatedAt: T0 });
+        expect(await store.sessions.get(input.id)).toStrictEqual(created);
+      });
+
+      it('keeps absent optional fields absent (OCI session without cookie, contact or ship-to)', async () => {
+        const input = ociSession();
+        await store.sessions.create(input);
+        const read = await store.sessions.get(input.id);
+        expect(read).toStrictEqual({ ...input, state: 'open', version: 1, createdAt: T0, updatedAt: T0 });
+        expect(Object.keys(read!)).not.toContain('buyerCookie');
+        expect(Object.keys(read!)).not.toContain('pipoToken');
+      });
+
+      it('rejects a second session with the same id as duplicate', async () => {
+        await store.sessions.create(cxmlSession());
+        await expectStoreError(store.sessions.create(cxmlSession({ buyerId: 'other' })), 'duplicate');
+        expect((await store.sessions.get('sess-cxml-1'))?.buyerId).toBe('acme');
+      });
+
+      it('hands out copies: mutating a returned session changes nothing stored', async () => {
+        const created = await store.sessions.create(cxmlSession());
+        created.state = 'cancelled';
+        (created.extrinsics as Record<string, unknown>).CostCenter = 'changed';
+        const read = await store.sessions.get(created.id);
+        read!.expiresAt.setTime(0);
+        const again = await store.sessions.get(created.id);
+        expect(again?.state).toBe('open');
+        expect(again?.extrinsics?.CostCenter).toBe('4711');
+        expect(again?.expiresAt).toEqual(at(2 * HOUR));
+      });
+
+      it('answers undefined for an unknown id', async () => {
+        expect(await store.sessions.get('nope')).toBeUndefined();
+        expect(await store.sessions.update('nope', { state: 'cancelled' })).toBeUndefined();
+        expect(await store.sessions.update('nope', { state: 'cancelled' }, { ifVersion: 1 })).toBeUndefined();
+      });
+
+      it('patches only the given fields, bumps the version and stamps updatedAt', async () => {
+        const created = await store.sessions.create(cxmlSession());
+        clock.advance(MINUTE);
+        const token = { token: 'a'.repeat(64), obtainedAt: at(MINUTE) };
+        const withToken = await store.sessions.update(created.id, { pipoToken: token });
+        expect(withToken).toStrictEqual({ ...created, pipoToken: token, version: 2, updatedAt: at(MINUTE) });
+
+        clock.advance(MINUTE);
+        const transferred = await store.sessions.update(created.id, { state: 'transferred' });
+        expect(transferred).toStrictEqual({
+          ...created,
+          pipoToken: token,
+          state: 'transferred',
+          version: 3,
+          updatedAt: at(2 * MINUTE),
+        });
+        expect(await store.sessions.get(created.id)).toStrictEqual(transferred);
+      });
+
+      it('replaces the cached PIPO token and can extend the expiry', async () => {
+        const created = await store.sessions.create(
+          cxmlSession({ pipoToken: { token: 'old', obtainedAt: T0 } }),
+        );
+        clock.advance(30 * MINUTE);
+        const updated = await store.sessions.update(created.id, {
+          pipoToken: { token: 'new', obtainedAt: at(30 * MINUTE) },
+          expiresAt: at(3 * HOUR),
+          pipoUserRef: 'jane@converted',
+        });
+        expect(updated?.pipoToken).toStrictEqual({ token: 'new', obtainedAt: at(30 * MINUTE) });
+        expect(updated?.expiresAt).toEqual(at(3 * HOUR));
+        expect(updated?.pipoUserRef).toBe('jane@converted');
+      });
+
+      it('applies an update with ifVersion only while the version matches', async () => {
+        const created = await store.sessions.create(cxmlSession());
+        const v2 = await store.sessions.update(created.id, { state: 'transferred' }, { ifVersion: 1 });
+        expect(v2?.version).toBe(2);
+        await expectStoreError(
+          store.sessions.update(created.id, { state: 'cancelled' }, { ifVersion: 1 }),
+          'conflict',
+        );
+        const read = await store.sessions.get(created.id);
+        expect(read?.state).toBe('transferred');
+        expect(read?.version).toBe(2);
+      });
+
+      it('lets exactly one of several concurrent compare-and-set updates win', async () => {
+        const created = await store.sessions.create(cxmlSession());
+        const results = await Promise.allSettled(
+          ['transferred', 'cancelled', 'transferred', 'cancelled', 'transferred'].map((state) =>
+            store.sessions.update(
+              created.id,
+              { state: state as 'transferred' | 'cancelled' },
+              { ifVersion: 1 },
+            ),
+          ),
+        );
+        expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
+        const rejected = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected');
+        expect(rejected).toHaveLength(4);
+        for (const r of rejected) expect((r.reason as StoreError).code).toBe('conflict');
+        expect((await store.sessions.get(created.id))?.version).toBe(2);
+      });
+
+      it('never lets one partial update undo another', async () => {
+        const created = await store.sessions.create(cxmlSession());
+        await Promise.all([
+          store.sessions.update(created.id, { state: 'transferred' }),
+          store.sessions.update(created.id, { pipoToken: { token: 't', obtainedAt: T0 } }),
+          store.sessions.update(created.id, { pipoUserRef: 'other-user' }),
+        ]);
+        const read = await store.sessions.get(created.id);
+        expect(read).toMatchObject({
+          state: 'transferred',
+          pipoToken: { token: 't', obtainedAt: T0 },
+          pipoUserRef: 'other-user',
+          version: 4,
+        });
+      });
+
+      it('hides a session once the clock reaches expiresAt, and expire() deletes exactly the expired ones', async () => {
+        await store.sessions.create(ociSession({ id: 'short', expiresAt: at(HOUR) }));
+        await store.sessions.create(cxmlSession({ id: 'long', expiresAt: at(2 * HOUR) }));
+        await store.cart.add(cartLine({ sessionId: 'short' }));
+
+        clock.set(at(HOUR - 1));
+        expect((await store.sessions.get('short'))?.id).toBe('short');
+        clock.set(at(HOUR));
+        expect(await store.sessions.get('short')).toBeUndefined();
+        expect(await store.sessions.update('short', { state: 'cancelled' })).toBeUndefined();
+        expect((await store.sessions.get('long'))?.id).toBe('long');
+
+        expect(await store.sessions.expire(at(HOUR - 1))).toBe(0);
+        expect(await store.sessions.expire(at(HOUR))).toBe(1);
+        expect(await store.sessions.expire(at(HOUR))).toBe(0);
+        // The id is free again, and the session's cart line outlives it.
+        await store.sessions.create(ociSession({ id: 'short', expiresAt: at(3 * HOUR) }));
+        expect((await store.cart.get('L-7K2M9Q'))?.sessionId).toBe('short');
+        expect(await store.sessions.expire(at(2 * HOUR))).toBe(1);
+        expect(await store.sessions.get('long')).toBeUndefined();
+      });
+    });
+
+    describe('one-time tokens', () => {
+      it('consumes a token id once', async () => {
+        expect(await store.tokens.consumeOnce('jti-1', at(5 * MINUTE))).toBe(true);
+        expect(await store.tokens.consumeOnce('jti-1', at(5 * MINUTE))).toBe(false);
+        expect(await store.tokens.consumeOnce('jti-2', at(5 * MINUTE))).toBe(true);
+        clock.advance(4 * MINUTE);
+        expect(await store.tokens.consumeOnce('jti-1', at(5 * MINUTE))).toBe(false);
+      });
+
+      it('lets exactly one of 20 concurrent consumers win', async () => {
+        const results = await Promise.all(
+          Array.from({ length: 20 }, () => store.tokens.consumeOnce('jti-race', at(MINUTE))),
+        );
+        expect(results.filter(Boolean)).toHaveLength(1);
+      });
+
+      it('refuses a token that has expired', async () => {
+        expect(await store.tokens.consumeOnce('jti-now', T0)).toBe(false);
+        expect(await store.tokens.consumeOnce('jti-past', at(-1))).toBe(false);
+        expect(await store.tokens.consumeOnce('jti-soon', at(1))).toBe(true);
+      });
+
+      it('still refuses a used token after its record has been swept', async () => {
+        expect(await store.tokens.consumeOnce('jti-old', at(MINUTE))).toBe(true);
+        clock.set(at(2 * HOUR));
+        expect(await store.tokens.consumeOnce('jti-new', at(2 * HOUR + MINUTE))).toBe(true);
+        expect(await store.tokens.consumeOnce('jti-old', at(MINUTE))).toBe(false);
+        expect(await store.tokens.consumeOnce('jti-new', at(2 * HOUR + MINUTE))).toBe(false);
+      });
+    });
+
+    describe('users', () => {
+      it('stores a mapping and reads it back', async () => {
+        const input = user();
+        const stored = await store.users.put(input);
+        expect(stored).toStrictEqual({ ...input, createdAt: T0, updatedAt: T0 });
+        expect(await store.users.get('acme', 'jane.doe@acme.example')).toStrictEqual(stored);
+      });
+
+      it('upserts: a second put replaces the fields and keeps createdAt', async () => {
+        await store.users.put(user({ isTemp: true, username: 'tmp-123' }));
+        clock.advance(HOUR);
+        const replaced = await store.users.put(user({ passwordEnc: 'rotated', pipoUserId: 4343 }));
+        expect(replaced).toStrictEqual({
+          ...user({ passwordEnc: 'rotated', pipoUserId: 4343 }),
+          createdAt: T0,
+          updatedAt: at(HOUR),
+        });
+        expect(await store.users.get('acme', 'jane.doe@acme.example')).toStrictEqual(replaced);
+      });
+
+      it('keys by buyer and user key together', async () => {
+        await store.users.put(user());
+        await store.users.put(user({ buyerId: 'globex', pipoUserId: 7 }));
+        expect((await store.users.get('acme', 'jane.doe@acme.example'))?.pipoUserId).toBe(4242);
+        expect((await store.users.get('globex', 'jane.doe@acme.example'))?.pipoUserId).toBe(7);
+        expect(await store.users.get('initech', 'jane.doe@acme.example')).toBeUndefined();
+        expect(await store.users.get('acme', 'john@acme.example')).toBeUndefined();
+      });
+    });
+
+    describe('cart lines', () => {
+      const refs = (lines: { lineRef: string }[]) => lines.map((l) => l.lineRef);
+
+      it('adds a line in state cart at the next position and reads it back', async () => {
+        const input = cartLine();
+        const added = await store.cart.add(input);
+        expect(added).toStrictEqual({ ...input, position: 1, state: 'cart', createdAt: T0, updatedAt: T0 });
+        expect(await store.cart.get(input.lineRef)).toStrictEqual(added);
+      });
+
+      it('keeps absent optional fields absent', async () => {
+        const { unspsc: _u, leadTimeDays: _l, ...input } = cartLine({ lineRef: 'L-PLAIN1' });
+        const added = await store.cart.add(input);
+        expect(added).toStrictEqual({ ...input, position: 1, state: 'cart', createdAt: T0, updatedAt: T0 });
+        expect(Object.keys(added)).not.toContain('unspsc');
+        expect(Object.keys(added)).not.toContain('poId');
+      });
+
+      it('numbers positions per session and lists only cart lines, by position', async () => {
+        await store.cart.add(cartLine({ lineRef: 'L-A' }));
+        await store.cart.add(cartLine({ lineRef: 'L-B', quantity: 2.5 }));
+        await store.cart.add(cartLine({ lineRef: 'L-X', sessionId: 'sess-2' }));
+        const third = await store.cart.add(cartLine({ lineRef: 'L-C' }));
+        expect(third.position).toBe(3);
+        expect((await store.cart.get('L-X'))?.position).toBe(1);
+        expect((await store.cart.get('L-B'))?.quantity).toBe(2.5);
+        expect(refs(await store.cart.listBySession('sess-cxml-1'))).toEqual(['L-A', 'L-B', 'L-C']);
+        expect(refs(await store.cart.listBySession('sess-2'))).toEqual(['L-X']);
+        expect(await store.cart.listBySession('sess-none')).toEqual([]);
+
+        await store.cart.update('L-C', { position: 0 });
+        await store.cart.update('L-B', { state: 'removed' });
+        expect(refs(await store.cart.listBySession('sess-cxml-1'))).toEqual(['L-C', 'L-A']);
+        expect((await store.cart.get('L-B'))?.state).toBe('removed');
+        // Removed lines still hold their position: a new line goes after them.
+        expect((await store.cart.add(cartLine({ lineRef: 'L-D' }))).position).toBe(3);
+        await store.cart.update('L-B', { state: 'cart' });
+        expect(refs(await store.cart.listBySession('sess-cxml-1'))).toEqual(['L-C', 'L-A', 'L-B', 'L-D']);
+      });
+
+      it('rejects a taken line reference as duplicate', async () => {
+        await store.cart.add(cartLine());
+        await expectStoreError(store.cart.add(cartLine({ sessionId: 'sess-2' })), 'duplicate');
+        expect(refs(await store.cart.listBySession('sess-2'))).toEqual([]);
+      });
+
+      it('patches only the given fields and can move a line to another session', async () => {
+        const added = await store.cart.add(cartLine());
+        clock.advance(MINUTE);
+        const patched = await store.cart.update(added.lineRef, {
+          quantity: 250,
+          unitPrice: '0.15',
+          designId: 9002,
+        });
+        expect(patched).toStrictEqual({
+          ...added,
+          quantity: 250,
+          unitPrice: '0.15',
+          designId: 9002,
+          updatedAt: at(MINUTE),
+        });
+        const moved = await store.cart.update(added.lineRef, {
+          sessionId: 'sess-edit',
+          name: 'Cards (edited)',
+        });
+        expect(moved?.sessionId).toBe('sess-edit');
+        expect(moved?.name).toBe('Cards (edited)');
+        expect(moved?.quantity).toBe(250);
+        expect(refs(await store.cart.listBySession('sess-edit'))).toEqual([added.lineRef]);
+        expect(await store.cart.listBySession('sess-cxml-1')).toEqual([]);
+        expect(await store.cart.update('L-NONE', { quantity: 1 })).toBeUndefined();
+      });
+
+      it('marks lines ordered, whatever their state, and answers them in the order asked', async () => {
+        await store.cart.add(cartLine({ lineRef: 'L-A' }));
+        await store.cart.add(cartLine({ lineRef: 'L-B' }));
+        await store.cart.add(cartLine({ lineRef: 'L-C' }));
+        await store.cart.update('L-B', { state: 'removed' });
+        clock.advance(HOUR);
+        const marked = await store.cart.markOrdered(['L-C', 'L-UNKNOWN', 'L-B', 'L-C'], '17');
+        expect(refs(marked)).toEqual(['L-C', 'L-B']);
+        for (const line of marked) {
+          expect(line).toMatchObject({ state: 'ordered', poId: '17', updatedAt: at(HOUR) });
+        }
+        expect(refs(await store.cart.listBySession('sess-cxml-1'))).toEqual(['L-A']);
+        expect(await store.cart.markOrdered([], '17')).toEqual([]);
+        // A later PO for the same line takes it over.
+        expect((await store.cart.markOrdered(['L-C'], '18'))[0]?.poId).toBe('18');
+      });
+
+      it('purges lines never ordered and untouched since the cut-off', async () => {
+        await store.cart.add(cartLine({ lineRef: 'L-OLD' }));
+        await store.cart.add(cartLine({ lineRef: 'L-ORDERED' }));
+        await store.cart.markOrdered(['L-ORDERED'], '3');
+        clock.set(at(10 * HOUR));
+        await store.cart.add(cartLine({ lineRef: 'L-NEW' }));
+        expect(await store.cart.purgeStale(at(10 * HOUR))).toBe(1);
+        expect(await store.cart.get('L-OLD')).toBeUndefined();
+        expect((await store.cart.get('L-ORDERED'))?.state).toBe('ordered');
+        expect((await store.cart.get('L-NEW'))?.state).toBe('cart');
+      });
+    });
+
+    describe('purchase orders', () => {
+      it('accepts a new order in state received with the answer given', async () => {
+        const input = purchaseOrder();
+        const { created, order } = await store.orders.accept(input);
+        expect(created).toBe(true);
+        expect(order.id).toMatch(/^[0-9]+$/);
+        expect(order).toStrictEqual({
+          id: order.id,
+          buyerId: 'acme',
+          payloadId: input.payloadId,
+          orderId: 'PO-1001',
+          type: 'new',
+          state: 'received',
+          raw: input.raw,
+          document: input.document,
+          answer: { code: 200, text: 'OK' },
+          printOrderIds: [],
+          flags: [],
+          createdAt: T0,
+          updatedAt: T0,
+        });
+        expect(await store.orders.get(order.id)).toStrictEqual(order);
+        expect(await store.orders.getByPayloadId('acme', input.payloadId)).toStrictEqual(order);
+      });
+
+      it('takes the initial state and flags when given', async () => {
+        const { order } = await store.orders.accept(
+          purchaseOrder({
+            state: 'needs_operator',
+            flags: ['unknown_line'],
+            answer: { code: 200, text: 'OK' },
+          }),
+        );
+        expect(order.state).toBe('needs_operator');
+        expect(order.flags).toEqual(['unknown_line']);
+      });
+
+      it('creates exactly one order from 50 concurrent deliveries of the same document', async () => {
+        const results = await Promise.all(
+          Array.from({ length: 50 }, () => store.orders.accept(purchaseOrder())),
+        );
+        expect(results.filter((r) => r.created)).toHaveLength(1);
+        expect(new Set(results.map((r) => r.order.id)).size).toBe(1);
+        const page = await store.orders.list();
+        expect(page.items).toHaveLength(1);
+      });
+
+      it('answers the earlier order for the same payloadID, or the same (buyer, orderID, type)', async () => {
+        const first = (await store.orders.accept(purchaseOrder())).order;
+        clock.advance(MINUTE);
+        const samePayload = await store.orders.accept(purchaseOrder({ orderId: 'PO-OTHER', raw: 'changed' }));
+        expect(samePayload).toStrictEqual({ created: false, order: first });
+        const sameOrder = await store.orders.accept(
+          purchaseOrder({ payloadId: 'retry-with-new-payload@buyer' }),
+        );
+        expect(sameOrder).toStrictEqual({ created: false, order: first });
+        expect((await store.orders.list()).items).toHaveLength(1);
+      });
+
+      it('treats a change order, and the same payloadID from another buyer, as new orders', async () => {
+        const first = (await store.orders.accept(purchaseOrder())).order;
+        const change = await store.orders.accept(
+          purchaseOrder({ payloadId: 'change-1@buyer', type: 'update' }),
+        );
+        expect(change.created).toBe(true);
+        expect(change.order.id).not.toBe(first.id);
+        const otherBuyer = await store.orders.accept(purchaseOrder({ buyerId: 'globex' }));
+        expect(otherBuyer.created).toBe(true);
+        expect(await store.orders.getByPayloadId('globex', first.payloadId)).toStrictEqual(otherBuyer.order);
+        expect(await store.orders.getByPayloadId('acme', first.payloadId)).toStrictEqual(first);
+        expect(await store.orders.getByPayloadId('initech', first.payloadId)).toBeUndefined();
+      });
+
+      it('prefers the payloadID match when the two keys point at different orders', async () => {
+        const x = (await store.orders.accept(purchaseOrder({ payloadId: 'px', orderId: 'PO-X' }))).order;
+        const y = (await store.orders.accept(purchaseOrder({ payloadId: 'py', orderId: 'PO-Y' }))).order;
+        expect(
+          (await store.orders.accept(purchaseOrder({ payloadId: 'px', orderId: 'PO-Y' }))).order.id,
+        ).toBe(x.id);
+        expect(
+          (await store.orders.accept(purchaseOrder({ payloadId: 'py', orderId: 'PO-X' }))).order.id,
+        ).toBe(y.id);
+      });
+
+      it('answers undefined for unknown ids', async () => {
+        expect(await store.orders.get('987654')).toBeUndefined();
+        expect(await store.orders.update('987654', { state: 'failed' })).toBeUndefined();
+        expect(
+          await store.orders.update('987654', { state: 'failed' }, { ifState: ['received'] }),
+        ).toBeUndefined();
+      });
+
+      it('patches state, print orders, flags and the last error', async () => {
+        const { order } = await store.orders.accept(purchaseOrder());
+        clock.advance(MINUTE);
+        const processing = await store.orders.update(order.id, { state: 'processing' });
+        expect(processing).toStrictEqual({ ...order, state: 'processing', updatedAt: at(MINUTE) });
+        const failed = await store.orders.update(order.id, { lastError: 'upstream_unavailable: 503' });
+        expect(failed).toStrictEqual({ ...processing, lastError: 'upstream_unavailable: 503' });
+        const done = await store.orders.update(order.id, {
+          state: 'ordered',
+          printOrderIds: [5001, 5002],
+          flags: ['price_mismatch'],
+        });
+        expect(done).toStrictEqual({
+          ...failed,
+          state: 'ordered',
+          printOrderIds: [5001, 5002],
+          flags: ['price_mismatch'],
+        });
+        expect(await store.orders.get(order.id)).toStrictEqual(done);
+      });
+
+      it('applies an update with ifState only while the order is in one of those states', async () => {
+        const { order } = await store.orders.accept(purchaseOrder());
+        const claimed = await store.orders.update(
+          order.id,
+          { state: 'processing' },
+          { ifState: ['received', 'failed'] },
+        );
+        expect(claimed?.state).toBe('processing');
+        await expectStoreError(
+          store.orders.update(order.id, { state: 'cancelled' }, { ifState: ['received', 'failed'] }),
+          'conflict',
+        );
+        expect((await store.orders.get(order.id))?.state).toBe('processing');
+        await expectStoreError(
+          store.orders.update(order.id, { state: 'cancelled' }, { ifState: [] }),
+          'conflict',
+        );
+      });
+
+      it('lists newest first, filtered, one page at a time', async () => {
+        const ids: string[] = [];
+        const specs = [
+          { buyerId: 'acme', state: 'received' },
+          { buyerId: 'globex', state: 'failed' },
+          { buyerId: 'acme', state: 'failed' },
+          { buyerId: 'acme', state: 'received' },
+          { buyerId: 'globex', state: 'received' },
+        ] as const;
+        for (const [i, spec] of specs.entries()) {
+          const { order } = await store.orders.accept(
+            purchaseOrder({ ...spec, payloadId: `p${i}`, orderId: `PO-${i}` }),
+          );
+          ids.push(order.id);
+        }
+        const first = await store.orders.list({ limit: 2 });
+        expect(first.items.map((o) => o.id)).toEqual([ids[4], ids[3]]);
+        expect(first.nextCursor).toEqual(expect.any(String));
+        const second = await store.orders.list({ limit: 2, cursor: first.nextCursor! });
+        expect(second.items.map((o) => o.id)).toEqual([ids[2], ids[1]]);
+        const third = await store.orders.list({ limit: 2, cursor: second.nextCursor! });
+        expect(third).toStrictEqual({ items: [expect.objectContaining({ id: ids[0] })] });
+
+        expect((await store.orders.list({ state: 'failed' })).items.map((o) => o.id)).toEqual([
+          ids[2],
+          ids[1],
+        ]);
+        expect((await store.orders.list({ buyerId: 'acme' })).items.map((o) => o.id)).toEqual([
+          ids[3],
+          ids[2],
+          ids[0],
+        ]);
+        expect(
+          (await store.orders.list({ buyerId: 'acme', state: 'received' })).items.map((o) => o.id),
+        ).toEqual([ids[3], ids[0]]);
+        expect(await store.orders.list({ buyerId: 'nobody' })).toStrictEqual({ items: [] });
+      });
+
+      it('refuses a cursor it did not hand out', async () => {
+        await expectStoreError(store.orders.list({ cursor: 'abc' }), 'invalid');
+        await expectStoreError(store.jobs.list({ cursor: '-1' }), 'invalid');
+        await expectStoreError(store.outbox.list({ cursor: '' }), 'invalid');
+      });
+    });
+
+    describe('jobs', () => {
+      const lease = 30 * SECOND;
+
+      it('enqueues a pending job and reads it back', async () => {
+        const { created, job } = await store.jobs.enqueue({
+          kind: 'process_order',
+          key: 'po:1',
+          payload: { poId: '1', lines: [1, 2], note: null },
+          runAt: T0,
+        });
+        expect(created).toBe(true);
+        expect(job).toStrictEqual({
+          id: job.id,
+          kind: 'process_order',
+          key: 'po:1',
+          payload: { poId: '1', lines: [1, 2], note: null },
+          runAt: T0,
+          attempts: 0,
+          maxAttempts: 10,
+          state: 'pending',
+          createdAt: T0,
+          updatedAt: T0,
+        });
+        expect(await store.jobs.get(job.id)).toStrictEqual(job);
+        expect(await store.jobs.get('424242')).toBeUndefined();
+      });
+
+      it('is idempotent on the key until the job is done', async () => {
+        const first = await store.jobs.enqueue({ kind: 'process_order', key: 'po:1', payload: 1, runAt: T0 });
+        const again = await store.jobs.enqueue({
+          kind: 'process_order',
+          key: 'po:1',
+          payload: 2,
+          runAt: at(HOUR),
+        });
+        expect(again).toStrictEqual({ created: false, job: first.job });
+        const claimed = await store.jobs.claim(T0, lease);
+        expect(
+          (await store.jobs.enqueue({ kind: 'process_order', key: 'po:1', payload: 3, runAt: T0 })).created,
+        ).toBe(false);
+        await store.jobs.complete(claimed!);
+        const fresh = await store.jobs.enqueue({ kind: 'process_order', key: 'po:1', payload: 4, runAt: T0 });
+        expect(fresh.created).toBe(true);
+        expect(fresh.job.id).not.toBe(first.job.id);
+        expect(fresh.job.payload).toBe(4);
+      });
+
+      it('claims a due job under a lease, exclusively', async () => {
+        const { job } = await store.jobs.enqueue({ kind: 'k', key: 'a', payload: {}, runAt: at(MINUTE) });
+        expect(await store.jobs.claim(at(MINUTE - 1), lease)).toBeUndefined();
+        clock.set(at(MINUTE));
+        const claimed = await store.jobs.claim(at(MINUTE), lease);
+        expect(claimed).toStrictEqual({
+          ...job,
+          state: 'running',
+          attempts: 1,
+          leaseUntil: at(MINUTE + lease),
+          updatedAt: at(MINUTE),
+        });
+        expect(await store.jobs.claim(at(MINUTE), lease)).toBeUndefined();
+        expect(await store.jobs.claim(at(MINUTE + lease - 1), lease)).toBeUndefined();
+      });
+
+      it('hands a job whose lease ran out to the next claimer, and fences the first one off', async () => {
+        await store.jobs.enqueue({ kind: 'k', key: 'a', payload: {}, runAt: T0 });
+        const first = await store.jobs.claim(T0, lease);
+        const second = await store.jobs.claim(at(lease), lease);
+        expect(second?.id).toBe(first?.id);
+        expect(second?.attempts).toBe(2);
+        expect(second?.leaseUntil).toEqual(at(2 * lease));
+        expect(await store.jobs.complete(first!)).toBeUndefined();
+        expect(await store.jobs.retry(first!, 'late', at(HOUR))).toBeUndefined();
+        expect(await store.jobs.kill(first!, 'late')).toBeUndefined();
+        expect((await store.jobs.get(first!.id))?.state).toBe('running');
+        clock.advance(SECOND);
+        const { leaseUntil: _lease, ...unleased } = second!;
+        expect(await store.jobs.complete(second!)).toStrictEqual({
+          ...unleased,
+          state: 'done',
+          updatedAt: at(SECOND),
+        });
+        expect(await store.jobs.complete(second!)).toBeUndefined();
+      });
+
+      it('takes the most overdue job first, then the oldest', async () => {
+        const a = (await store.jobs.enqueue({ kind: 'k', key: 'a', payload: {}, runAt: at(2) })).job;
+        const b = (await store.jobs.enqueue({ kind: 'k', key: 'b', payload: {}, runAt: at(1) })).job;
+        const c = (await store.jobs.enqueue({ kind: 'k', key: 'c', payload: {}, runAt: at(1) })).job;
+        const order = [];
+        for (let i = 0; i < 4; i++) order.push((await store.jobs.claim(at(10), lease))?.id);
+        expect(order).toEqual([b.id, c.id, a.id, undefined]);
+      });
+
+      it('claims only the kinds asked for', async () => {
+        await store.jobs.enqueue({ kind: 'process_order', key: 'po:1', payload: {}, runAt: T0 });
+        const reconcile = (
+          await store.jobs.enqueue({ kind: 'reconcile', key: 'r:1', payload: {}, runAt: at(1) })
+        ).job;
+        expect((await store.jobs.claim(at(5), lease, ['reconcile', 'other']))?.id).toBe(reconcile.id);
+        expect(await store.jobs.claim(at(5), lease, ['reconcile'])).toBeUndefined();
+        expect(await store.jobs.claim(at(5), lease, [])).toBeUndefined();
+        expect((await store.jobs.claim(at(5), lease))?.kind).toBe('process_order');
+      });
+
+      it('retries later with the error, then dead-letters once attempts run out', async () => {
+        await store.jobs.enqueue({ kind: 'k', key: 'a', payload: {}, runAt: T0, maxAttempts: 2 });
+        const first = await store.jobs.claim(T0, lease);
+        clock.advance(SECOND);
+        const retried = await store.jobs.retry(first!, 'upstream 503', at(5 * MINUTE));
+        expect(retried).toStrictEqual({
+          id: first!.id,
+          kind: 'k',
+          key: 'a',
+          payload: {},
+          runAt: at(5 * MINUTE),
+          attempts: 1,
+          maxAttempts: 2,
+          state: 'pending',
+          lastError: 'upstream 503',
+          createdAt: T0,
+          updatedAt: at(SECOND),
+        });
+        expect(await store.jobs.claim(at(5 * MINUTE - 1), lease)).toBeUndefined();
+        const second = await store.jobs.claim(at(5 * MINUTE), lease);
+        expect(second?.attempts).toBe(2);
+        const dead = await store.jobs.retry(second!, 'upstream 503 again', at(10 * MINUTE));
+        expect(dead?.state).toBe('dead');
+        expect(dead?.lastError).toBe('upstream 503 again');
+        expect(await store.jobs.claim(at(HOUR), lease)).toBeUndefined();
+      });
+
+      it('dead-letters on kill, keeps the key taken, and resurrects to a fresh pending job', async () => {
+        await store.jobs.enqueue({ kind: 'k', key: 'a', payload: { n: 1 }, runAt: T0 });
+        const claimed = await store.jobs.claim(T0, lease);
+        const killed = await store.jobs.kill(claimed!, 'PO references unknown line');
+        expect(killed).toMatchObject({ state: 'dead', attempts: 1, lastError: 'PO references unknown line' });
+        expect(Object.keys(killed!)).not.toContain('leaseUntil');
+        expect(await store.jobs.claim(at(HOUR), lease)).toBeUndefined();
+        expect((await store.jobs.enqueue({ kind: 'k', key: 'a', payload: {}, runAt: T0 })).job).toStrictEqual(
+          killed,
+        );
+
+        expect(await store.jobs.resurrect('424242')).toBeUndefined();
+        clock.set(at(HOUR));
+        const back = await store.jobs.resurrect(claimed!.id);
+        expect(back).toMatchObject({ state: 'pending', attempts: 0, runAt: at(HOUR), updatedAt: at(HOUR) });
+        expect(await store.jobs.resurrect(claimed!.id)).toBeUndefined();
+        const again = await store.jobs.claim(at(HOUR), lease);
+        expect(again).toMatchObject({ id: claimed!.id, attempts: 1, payload: { n: 1 } });
+      });
+
+      it('dead-letters a job whose lease ran out on its last attempt instead of running it again', async () => {
+        await store.jobs.enqueue({ kind: 'k', key: 'poison', payload: {}, runAt: T0, maxAttempts: 1 });
+        const claimed = await store.jobs.claim(T0, lease);
+        expect(await store.jobs.claim(at(lease), lease)).toBeUndefined();
+        const dead = await store.jobs.get(claimed!.id);
+        expect(dead).toMatchObject({ state: 'dead', attempts: 1, lastError: 'lease expired on attempt 1' });
+        expect(Object.keys(dead!)).not.toContain('leaseUntil');
+        expect(await store.jobs.complete(claimed!)).toBeUndefined();
+      });
+
+      it('never hands one job to two of many concurrent claimers', async () => {
+        for (let i = 0; i < 10; i++)
+          await store.jobs.enqueue({ kind: 'k', key: `j${i}`, payload: i, runAt: T0 });
+        const claims = await Promise.all(Array.from({ length: 25 }, () => store.jobs.claim(T0, lease)));
+        const ids = claims.flatMap((j) => (j ? [j.id] : []));
+        expect(ids).toHaveLength(10);
+        expect(new Set(ids).size).toBe(10);
+      });
+
+      it('lists newest first by state and kind, one page at a time', async () => {
+        const ids: string[] = [];
+        for (let i = 0; i < 5; i++) {
+          const kind = i % 2 === 0 ? 'process_order' : 'process_event';
+          ids.push((await store.jobs.enqueue({ kind, key: `k${i}`, payload: i, runAt: at(i) })).job.id);
+        }
+        await store.jobs.claim(at(0), lease);
+        const first = await store.jobs.list({ limit: 3 });
+        expect(first.items.map((j) => j.id)).toEqual([ids[4], ids[3], ids[2]]);
+        const rest = await store.jobs.list({ limit: 3, cursor: first.nextCursor! });
+        expect(rest).toStrictEqual({
+          items: [expect.objectContaining({ id: ids[1] }), expect.objectContaining({ id: ids[0] })],
+        });
+        expect((await store.jobs.list({ state: 'running' })).items.map((j) => j.id)).toEqual([ids[0]]);
+        expect((await store.jobs.list({ kind: 'process_event' })).items.map((j) => j.id)).toEqual([
+          ids[3],
+          ids[1],
+        ]);
+        expect(
+          (await store.jobs.list({ kind: 'process_order', state: 'pending' })).items.map((j) => j.id),
+        ).toEqual([ids[4], ids[2]]);
+      });
+    });
+
+    describe('outbox', () => {
+      const lease = MINUTE;
+
+      it('queues a pending message, due now unless told otherwise', async () => {
+        const input = outboxMessage();
+        const { created, message } = await store.outbox.enqueue(input);
+        expect(created).toBe(true);
+        expect(message).toStrictEqual({
+          id: message.id,
+          ...input,
+          attempts: 0,
+          nextAttemptAt: T0,
+          state: 'pending',
+          createdAt: T0,
+          updatedAt: T0,
+        });
+        expect(await store.outbox.get(message.id)).toStrictEqual(message);
+        const later = await store.outbox.enqueue(outboxMessage({ dedupeKey: 'k2', nextAttemptAt: at(HOUR) }));
+        expect(later.message.nextAttemptAt).toEqual(at(HOUR));
+        expect(await store.outbox.get('424242')).toBeUndefined();
+      });
+
+      it('never queues the same notice twice, even after it was delivered', async () => {
+        const first = await store.outbox.enqueue(
+          outboxMessage({ kind: 'ship_notice', dedupeKey: 'ship:5001:0' }),
+        );
+        const again = await store.outbox.enqueue(
+          outboxMessage({ kind: 'ship_notice', dedupeKey: 'ship:5001:0', body: '<changed/>' }),
+        );
+        expect(again).toStrictEqual({ created: false, message: first.message });
+        const [claimed] = await store.outbox.claimDue(T0, lease);
+        const delivered = await store.outbox.markDelivered(claimed!);
+        const afterDelivery = await store.outbox.enqueue(
+          outboxMessage({ kind: 'ship_notice', dedupeKey: 'ship:5001:0' }),
+        );
+        expect(afterDelivery).toStrictEqual({ created: false, message: delivered });
+        const racing = await Promise.all(
+          Array.from({ length: 10 }, () => store.outbox.enqueue(outboxMessage({ dedupeKey: 'ship:5002:0' }))),
+        );
+        expect(racing.filter((r) => r.created)).toHaveLength(1);
+      });
+
+      it('claims due messages oldest first, up to the limit, under a lease', async () => {
+        const m1 = (await store.outbox.enqueue(outboxMessage({ poId: '1', dedupeKey: 'a' }))).message;
+        const m2 = (await store.outbox.enqueue(outboxMessage({ poId: '2', dedupeKey: 'b' }))).message;
+        const m3 = (await store.outbox.enqueue(outboxMessage({ poId: '3', dedupeKey: 'c' }))).message;
+        await store.outbox.enqueue(outboxMessage({ poId: '4', dedupeKey: 'd', nextAttemptAt: at(HOUR) }));
+        const batch = await store.outbox.claimDue(T0, lease, 2);
+        expect(batch).toStrictEqual([
+          { ...m1, state: 'sending', attempts: 1, leaseUntil: at(lease) },
+          { ...m2, state: 'sending', attempts: 1, leaseUntil: at(lease) },
+        ]);
+        expect((await store.outbox.claimDue(T0, lease)).map((m) => m.id)).toEqual([m3.id]);
+        expect(await store.outbox.claimDue(T0, lease, 10)).toEqual([]);
+      });
+
+      it('never hands one message to two of many concurrent claimers', async () => {
+        for (let i = 0; i < 10; i++)
+          await store.outbox.enqueue(outboxMessage({ poId: `${i}`, dedupeKey: `m${i}` }));
+        const batches = await Promise.all(
+          Array.from({ length: 6 }, () => store.outbox.claimDue(T0, lease, 3)),
+        );
+        const ids = batches.flat().map((m) => m.id);
+        expect(ids).toHaveLength(10);
+        expect(new Set(ids).size).toBe(10);
+      });
+
+      it("delivers one purchase order's messages in the order they were queued", async () => {
+        const confirm = (await store.outbox.enqueue(outboxMessage({ poId: '7', dedupeKey: 'confirm:7' })))
+          .message;
+        const ship = (
+          await store.outbox.enqueue(outboxMessage({ poId: '7', kind: 'ship_notice', dedupeKey: 'ship:7:0' }))
+        ).message;
+        const other = (await store.outbox.enqueue(outboxMessage({ poId: '8', dedupeKey: 'confirm:8' })))
+          .message;
+
+        const firstRound = await store.outbox.claimDue(T0, lease, 10);
+        expect(firstRound.map((m) => m.id)).toEqual([confirm.id, other.id]);
+        await store.outbox.markDelivered(firstRound[1]!);
+        await store.outbox.markRetry(firstRound[0]!, 'HTTP 503', at(5 * MINUTE));
+        // The ship notice waits behind its confirmation, even while the confirmation waits for its retry.
+        expect(await store.outbox.claimDue(at(MINUTE), lease, 10)).toEqual([]);
+        const retry = await store.outbox.claimDue(at(5 * MINUTE), lease, 10);
+        expect(retry.map((m) => m.id)).toEqual([confirm.id]);
+        expect(await store.outbox.claimDue(at(5 * MINUTE), lease, 10)).toEqual([]);
+        await store.outbox.markDelivered(retry[0]!);
+        expect((await store.outbox.claimDue(at(5 * MINUTE), lease, 10)).map((m) => m.id)).toEqual([ship.id]);
+      });
+
+      it('does not let a dead message hold up the rest of its purchase order', async () => {
+        await store.outbox.enqueue(outboxMessage({ poId: '7', dedupeKey: 'confirm:7' }));
+        const ship = (await store.outbox.enqueue(outboxMessage({ poId: '7', dedupeKey: 'ship:7:0' })))
+          .message;
+        const [confirm] = await store.outbox.claimDue(T0, lease, 10);
+        await store.outbox.markDead(confirm!, 'HTTP 400: unknown order');
+        expect((await store.outbox.claimDue(T0, lease, 10)).map((m) => m.id)).toEqual([ship.id]);
+      });
+
+      it('records delivery, retry and dead letter, each only for the current claim', async () => {
+        const { message } = await store.outbox.enqueue(outboxMessage());
+        const [first] = await store.outbox.claimDue(T0, lease);
+        clock.set(at(lease));
+        const [second] = await store.outbox.claimDue(at(lease), lease);
+        expect(second).toMatchObject({ id: message.id, attempts: 2, leaseUntil: at(2 * lease) });
+        expect(await store.outbox.markDelivered(first!)).toBeUndefined();
+        expect(await store.outbox.markRetry(first!, 'x', at(HOUR))).toBeUndefined();
+        expect(await store.outbox.markDead(first!, 'x')).toBeUndefined();
+
+        const retried = await store.outbox.markRetry(second!, 'connect ECONNREFUSED', at(HOUR));
+        expect(retried).toStrictEqual({
+          ...message,
+          attempts: 2,
+          nextAttemptAt: at(HOUR),
+          lastError: 'connect ECONNREFUSED',
+          updatedAt: at(lease),
+        });
+        clock.set(at(HOUR));
+        const [third] = await store.outbox.claimDue(at(HOUR), lease);
+        const delivered = await store.outbox.markDelivered(third!);
+        expect(delivered).toStrictEqual({
+          ...message,
+          attempts: 3,
+          nextAttemptAt: at(HOUR),
+          state: 'delivered',
+          lastError: 'connect ECONNREFUSED',
+          deliveredAt: at(HOUR),
+          updatedAt: at(HOUR),
+        });
+        expect(await store.outbox.claimDue(at(2 * HOUR), lease)).toEqual([]);
+      });
+
+      it('dead-letters on request and resurrects to pending, due now, attempts reset', async () => {
+        const { message } = await store.outbox.enqueue(outboxMessage());
+        const [claimed] = await store.outbox.claimDue(T0, lease);
+        const dead = await store.outbox.markDead(claimed!, 'HTTP 403 for 3 days');
+        expect(dead).toMatchObject({ state: 'dead', attempts: 1, lastError: 'HTTP 403 for 3 days' });
+        expect(await store.outbox.claimDue(at(HOUR), lease)).toEqual([]);
+        expect(await store.outbox.resurrect('424242')).toBeUndefined();
+        clock.set(at(2 * HOUR));
+        const back = await store.outbox.resurrect(message.id);
+        expect(back).toMatchObject({ state: 'pending', attempts: 0, nextAttemptAt: at(2 * HOUR) });
+        expect(await store.outbox.resurrect(message.id)).toBeUndefined();
+        expect((await store.outbox.claimDue(at(2 * HOUR), lease)).map((m) => m.id)).toEqual([message.id]);
+      });
+
+      it('lists newest first by state, buyer and purchase order', async () => {
+        const a = (await store.outbox.enqueue(outboxMessage({ poId: '1', dedupeKey: 'a' }))).message;
+        const b = (
+          await store.outbox.enqueue(outboxMessage({ poId: '2', dedupeKey: 'b', buyerId: 'globex' }))
+        ).message;
+        const c = (await store.outbox.enqueue(outboxMessage({ poId: '1', dedupeKey: 'c' }))).message;
+        await store.outbox.claimDue(T0, lease, 1);
+        expect((await store.outbox.list()).items.map((m) => m.id)).toEqual([c.id, b.id, a.id]);
+        expect((await store.outbox.list({ poId: '1' })).items.map((m) => m.id)).toEqual([c.id, a.id]);
+        expect((await store.outbox.list({ buyerId: 'globex' })).items.map((m) => m.id)).toEqual([b.id]);
+        expect((await store.outbox.list({ state: 'sending' })).items.map((m) => m.id)).toEqual([a.id]);
+        const page = await store.outbox.list({ limit: 2 });
+        expect(page.items.map((m) => m.id)).toEqual([c.id, b.id]);
+        expect(
+          (await store.outbox.list({ limit: 2, cursor: page.nextCursor! })).items.map((m) => m.id),
+        ).toEqual([a.id]);
+      });
+    });
+
+    describe('print orders', () => {
+      it('starts tracking once and answers the tracked record after', async () => {
+        const { created, printOrder } = await store.printOrders.add({
+          storefrontId: 'demo',
+          printOrderId: 5001,
+          poId: '1',
+        });
+        expect(created).toBe(true);
+        expect(printOrder).toStrictEqual({
+          storefrontId: 'demo',
+          printOrderId: 5001,
+          poId: '1',
+          state: 'open',
+          shipmentsNotified: [],
+          confirmed: false,
+          createdAt: T0,
+          updatedAt: T0,
+        });
+        const again = await store.printOrders.add({ storefrontId: 'demo', printOrderId: 5001, poId: '2' });
+        expect(again).toStrictEqual({ created: false, printOrder });
+        expect(await store.printOrders.get('demo', 5001)).toStrictEqual(printOrder);
+        expect(await store.printOrders.get('other', 5001)).toBeUndefined();
+        expect(
+          (await store.printOrders.add({ storefrontId: 'other', printOrderId: 5001, poId: '3' })).created,
+        ).toBe(true);
+      });
+
+      it('patches status, notified shipments, confirmation and check time', async () => {
+        const { printOrder } = await store.printOrders.add({
+          storefrontId: 'demo',
+          printOrderId: 5001,
+          poId: '1',
+        });
+        clock.advance(HOUR);
+        const confirmed = await store.printOrders.update('demo', 5001, {
+          confirmed: true,
+          lastStatus: 'In Production',
+        });
+        expect(confirmed).toStrictEqual({
+          ...printOrder,
+          confirmed: true,
+          lastStatus: 'In Production',
+          updatedAt: at(HOUR),
+        });
+        const shipped = await store.printOrders.update('demo', 5001, {
+          shipmentsNotified: [0, 1],
+          lastCheckedAt: at(HOUR),
+          state: 'closed',
+        });
+        expect(shipped).toStrictEqual({
+          ...confirmed,
+          shipmentsNotified: [0, 1],
+          lastCheckedAt: at(HOUR),
+          state: 'closed',
+        });
+        expect(await store.printOrders.get('demo', 5001)).toStrictEqual(shipped);
+        expect(await store.printOrders.update('demo', 9999, { confirmed: true })).toBeUndefined();
+      });
+
+      it("lists a purchase order's print orders", async () => {
+        await store.printOrders.add({ storefrontId: 'demo', printOrderId: 5002, poId: '1' });
+        await store.printOrders.add({ storefrontId: 'demo', printOrderId: 5001, poId: '1' });
+        await store.printOrders.add({ storefrontId: 'demo', printOrderId: 5003, poId: '2' });
+        expect((await store.printOrders.listByPo('1')).map((p) => p.printOrderId)).toEqual([5001, 5002]);
+        expect(await store.printOrders.listByPo('3')).toEqual([]);
+      });
+
+      it('lists open print orders, never-checked first, then least recently checked', async () => {
+        for (const id of [1, 2, 3, 4])
+          await store.printOrders.add({ storefrontId: 'demo', printOrderId: id, poId: '1' });
+        await store.printOrders.update('demo', 1, { lastCheckedAt: at(2 * HOUR) });
+        await store.printOrders.update('demo', 3, { lastCheckedAt: at(HOUR) });
+        await store.printOrders.update('demo', 4, { state: 'closed' });
+        expect((await store.printOrders.listOpen()).map((p) => p.printOrderId)).toEqual([2, 3, 1]);
+        expect((await store.printOrders.listOpen({ limit: 2 })).map((p) => p.printOrderId)).toEqual([2, 3]);
+      });
+    });
+
+    describe('events inbox', () => {
+      it('records deliveries and hands out the unprocessed ones oldest first', async () => {
+        const body = [{ id: 5001, status: 'Shipped', tracking: ['1Z999'] }];
+        const first = await store.events.add({ storefrontId: 'demo', event: 'order_updated', body });
+        expect(first).toStrictEqual({
+          id: first.id,
+          storefrontId: 'demo',
+          event: 'order_updated',
+          body,
+          receivedAt: T0,
+          processed: false,
+        });
+        clock.advance(MINUTE);
+        const second = await store.events.add({
+          storefrontId: 'demo',
+          event: 'customer_created',
+          body: [{ id: 1 }],
+        });
+        const third = await store.events.add({ storefrontId: 'demo', event: 'order_updated', body: [] });
+        expect(await store.events.get(first.id)).toStrictEqual(first);
+        expect(await store.events.get('424242')).toBeUndefined();
+        expect((await store.events.listUnprocessed()).map((e) => e.id)).toEqual([
+          first.id,
+          second.id,
+          third.id,
+        ]);
+        expect((await store.events.listUnprocessed({ limit: 1 })).map((e) => e.id)).toEqual([first.id]);
+
+        expect(await store.events.markProcessed(first.id)).toBe(true);
+        expect(await store.events.markProcessed('424242')).toBe(false);
+        expect((await store.events.get(first.id))?.processed).toBe(true);
+        expect((await store.events.listUnprocessed()).map((e) => e.id)).toEqual([second.id, third.id]);
+      });
+
+      it('purges processed deliveries received before the cut-off', async () => {
+        const old = await store.events.add({ storefrontId: 'demo', event: 'order_updated', body: [] });
+        const oldPending = await store.events.add({ storefrontId: 'demo', event: 'order_updated', body: [] });
+        clock.set(at(HOUR));
+        const recent = await store.events.add({ storefrontId: 'demo', event: 'order_updated', body: [] });
+        await store.events.markProcessed(old.id);
+        await store.events.markProcessed(recent.id);
+        expect(await store.events.purgeProcessed(at(HOUR))).toBe(1);
+        expect(await store.events.get(old.id)).toBeUndefined();
+        expect(await store.events.get(oldPending.id)).toBeDefined();
+        expect(await store.events.get(recent.id)).toBeDefined();
+      });
+    });
+  });
+}
