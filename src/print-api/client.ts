@@ -136,12 +136,21 @@ export function createPrintApi(options: PrintApiOptions): PrintApi {
     return call(downloadSpec(orderId, itemId), fileReader(name));
   }
 
-  async function waitForFiles(orderId: number, waitOptions: WaitForFilesOptions): Promise<PrintApiFile> {
+  // Not async itself, so that misuse throws at call time like every other method.
+  function waitForFiles(orderId: number, waitOptions: WaitForFilesOptions): Promise<PrintApiFile> {
     const { itemId, maxWaitMs } = waitOptions;
     if (!(Number.isFinite(maxWaitMs) && maxWaitMs >= 0)) {
       throw new TypeError('waitForFiles: maxWaitMs must be a non-negative number of milliseconds');
     }
-    const spec = downloadSpec(orderId, itemId);
+    return pollDownload(orderId, itemId, downloadSpec(orderId, itemId), maxWaitMs);
+  }
+
+  async function pollDownload(
+    orderId: number,
+    itemId: number | undefined,
+    spec: CallSpec,
+    maxWaitMs: number,
+  ): Promise<PrintApiFile> {
     const read = fileReader(itemId === undefined ? `order-${orderId}.zip` : `item-${itemId}.zip`);
     const defaultWaitSeconds =
       itemId === undefined

@@ -22,7 +22,7 @@ import {
 import { checkBody, checkId, checkSessionToken } from './call-arguments.ts';
 import { isPrintApiError } from './error.ts';
 import { jsonReader, readNothing } from './read-answer.ts';
-import type { Transport } from './transport.ts';
+import type { CallSpec, Transport } from './transport.ts';
 
 /**
  * The createtemp answer: a PIPO User "with system-generated credentials". The interface does not name the
@@ -97,21 +97,17 @@ export function createPipoApi(transport: Transport): PipoApi {
         readNothing,
       );
     },
-    async isLoggedIn(sessionToken) {
-      try {
-        return await call(
-          {
-            method: 'GET',
-            path: `${base}/user/loggedin`,
-            sessionToken: checkSessionToken(sessionToken),
-            retry: true,
-          },
-          readBoolean,
-        );
-      } catch (error) {
+    isLoggedIn(sessionToken) {
+      const spec: CallSpec = {
+        method: 'GET',
+        path: `${base}/user/loggedin`,
+        sessionToken: checkSessionToken(sessionToken),
+        retry: true,
+      };
+      return call(spec, readBoolean).catch((error: unknown) => {
         if (isPrintApiError(error) && error.code === 'forbidden') return false;
         throw error;
-      }
+      });
     },
     getUser(sessionToken) {
       return call(

@@ -3,6 +3,10 @@
  */
 
 const DELAY_SECONDS = /^\d+$/;
+// The three HTTP-date forms recipients must accept (RFC 9110 §5.6.7); Date.parse alone takes far more.
+const IMF_FIXDATE = /^[A-Z][a-z]{2}, \d{2} [A-Z][a-z]{2} \d{4} \d{2}:\d{2}:\d{2} GMT$/;
+const RFC850_DATE = /^[A-Z][a-z]+, \d{2}-[A-Z][a-z]{2}-\d{2} \d{2}:\d{2}:\d{2} GMT$/;
+const ASCTIME_DATE = /^[A-Z][a-z]{2} [A-Z][a-z]{2} [ \d]\d \d{2}:\d{2}:\d{2} \d{4}$/;
 
 /**
  * Seconds to wait from `nowMs`, or undefined when the header is absent or unreadable. A date in the past
@@ -15,10 +19,12 @@ const DELAY_SECONDS = /^\d+$/;
 export function parseRetryAfter(value: string | null | undefined, nowMs: number): number | undefined {
   if (value == null) return undefined;
   const text = value.trim();
-  if (text === '') return undefined;
   if (DELAY_SECONDS.test(text)) return Number(text);
-  // Date.parse reads IMF-fixdate, RFC 850 and asctime forms; anything else gives NaN.
-  const at = Date.parse(text);
+  let at: number;
+  if (IMF_FIXDATE.test(text) || RFC850_DATE.test(text)) at = Date.parse(text);
+  // asctime carries no zone but means GMT; Date.parse would read it as local time.
+  else if (ASCTIME_DATE.test(text)) at = Date.parse(`${text} GMT`);
+  else return undefined;
   if (Number.isNaN(at)) return undefined;
   return Math.max(0, Math.ceil((at - nowMs) / 1000));
 }

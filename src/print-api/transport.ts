@@ -149,7 +149,7 @@ export function createTransport(options: PrintApiOptions): Transport {
 
   function failureFromThrown(error: unknown, spec: CallSpec): PrintApiError {
     const timedOut = isTransportTimeout(error);
-    const reason = describeThrown(error);
+    const reason = redact(describeThrown(error), spec);
     return new PrintApiError(
       timedOut ? 'timeout' : 'unavailable',
       `${spec.method} ${spec.path}: ${timedOut ? 'timed out' : 'no answer'} (${reason})`,
@@ -227,11 +227,12 @@ function describeThrown(error: unknown): string {
   const parts: string[] = [];
   for (let e: unknown = error, depth = 0; e instanceof Object && depth < 4; depth++) {
     const { message, code } = e as { message?: unknown; code?: unknown };
-    if (typeof code === 'string') parts.push(code);
-    else if (typeof message === 'string' && message !== '') parts.push(message);
+    const text = typeof message === 'string' ? message : '';
+    if (typeof code === 'string') parts.push(text === '' || text === code ? code : `${code}: ${text}`);
+    else if (text !== '') parts.push(text);
     e = (e as { cause?: unknown }).cause;
   }
-  return parts.length === 0 ? String(error) : parts.join(': ');
+  return parts.length === 0 ? String(error) : parts.join('; ');
 }
 
 /** The service's text from an error body: `{"Message": …}` (ASP.NET style), a JSON string, or plain text. */
