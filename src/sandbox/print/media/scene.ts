@@ -108,17 +108,17 @@ export function layoutScene(design: MediaDesign): Scene {
   const textWidth = imageTags.length > 0 ? innerWidth - columnWidth - margin : innerWidth;
 
   const fieldCount = Math.max(design.textFields.length, 1);
-  const slotHeight = Math.min(innerHeight / fieldCount, 0.18 * height);
+  const slotHeight = Math.min(innerHeight / fieldCount, 0.14 * height);
   const lines = design.textFields.map((field, index): SceneTextLine => {
     const slotTop = margin + index * slotHeight;
-    const barHeight = 0.6 * slotHeight;
+    const barHeight = 0.5 * slotHeight;
     // A glyph is about half as wide as it is tall, so the bar is as long as the text would be.
     const barWidth = Math.min(textWidth, field.value.length * 0.5 * barHeight);
     return {
       field: field.name,
       text: field.value,
       slot: fraction({ x: margin, y: slotTop, w: textWidth, h: slotHeight }, width, height),
-      bar: fraction({ x: margin, y: slotTop + 0.2 * slotHeight, w: barWidth, h: barHeight }, width, height),
+      bar: fraction({ x: margin, y: slotTop + 0.25 * slotHeight, w: barWidth, h: barHeight }, width, height),
     };
   });
 
