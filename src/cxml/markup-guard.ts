@@ -40,6 +40,15 @@ function lineOf(text: string, index: number): number {
   return line;
 }
 
+const ENTITY_DECLARATION = /<!ENTITY\s+(%\s*)?([^\s"'>%]+)/;
+
+function internalSubsetMessage(subset: string): string {
+  const entity = ENTITY_DECLARATION.exec(subset);
+  if (entity === null) return 'DOCTYPE has an internal subset; punchgate accepts no DTD declarations';
+  const kind = entity[1] === undefined ? 'entity' : 'parameter entity';
+  return `DOCTYPE declares ${kind} "${entity[2]}"; punchgate accepts no entity declarations`;
+}
+
 /** Index just past the `>` that closes the DOCTYPE opened at `start`, or a rejection. */
 function skipDoctype(xml: string, start: number): number {
   let quote = 0;
@@ -57,7 +66,7 @@ function skipDoctype(xml: string, start: number): number {
       if (close === -1 || firstNonBlank(xml, i + 1, close) !== -1) {
         throw new CxmlError(
           'entity_forbidden',
-          'DOCTYPE has an internal subset; punchgate accepts no entity or other DTD declarations',
+          internalSubsetMessage(xml.slice(i + 1, close === -1 ? i + 4096 : close)),
         );
       }
       let after = close + 1;
