@@ -53,6 +53,12 @@ describe('thumbnail size', () => {
     expect([image.width, image.height]).toEqual([width, height]);
   });
 
+  it('refuses a design without a positive size', () => {
+    expect(() => renderThumbnailPng({ ...savedCard, widthIn: 0 }, {})).toThrow(
+      'design size must be positive inches, got 0',
+    );
+  });
+
   it('clamps a derived side to 4000', () => {
     const geometry = thumbnailGeometry({ widthIn: 4, heightIn: 2 }, { height: 4000 });
     expect([geometry.width, geometry.height]).toEqual([4000, 2000]);

@@ -22,8 +22,7 @@ import {
   tagFieldName,
   textFieldName,
 } from './editor-form.ts';
-import type { EditorSize } from './editor-params.ts';
-import { isWebUrl } from './editor-params.ts';
+import { type EditorSize, isWebUrl } from './editor-params.ts';
 import { escapeHtml } from './html-escape.ts';
 import { previewImageId, previewTextId, renderPreviewSvg } from './preview-svg.ts';
 import { layoutScene } from './scene.ts';

@@ -74,6 +74,10 @@ export function readTagValue(
  * scene.lines[0]?.bar; // where the first text field's bar goes, as fractions of the trim
  */
 export function layoutScene(design: MediaDesign): Scene {
+  for (const side of [design.widthIn, design.heightIn]) {
+    if (!Number.isFinite(side) || side <= 0)
+      throw new TypeError(`design size must be positive inches, got ${side}`);
+  }
   const palette = design.colors ?? {};
   let paper = roleColor(palette, 'paper', DEFAULT_PAPER);
   let ink = roleColor(palette, 'ink', DEFAULT_INK);
