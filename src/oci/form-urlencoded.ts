@@ -6,7 +6,8 @@
  */
 
 import { OciError } from './error.ts';
-import type { OciParseLimits, RawParam } from './raw-param.ts';
+import type { OciParseLimits } from './parse-limits.ts';
+import type { RawParam } from './raw-param.ts';
 
 const AMPERSAND = 0x26;
 const EQUALS = 0x3d;

@@ -12,7 +12,6 @@ export { encodeHtml } from './encode-html.ts';
 export { OciError, type OciErrorCode } from './error.ts';
 export { fitToCharset } from './fit-to-charset.ts';
 export { checkHookUrl, type HookUrlCheck, type HookUrlPolicy, isHookUrlHostPattern } from './hook-url.ts';
-export { escapeHtml } from './html-escape.ts';
 export {
   buildOciItems,
   OCI_FIELD_LENGTHS,
@@ -22,6 +21,7 @@ export {
   type OciLengthField,
 } from './new-items.ts';
 export { type OciParam, OciParams } from './params.ts';
+export { DEFAULT_OCI_PARSE_LIMITS, type OciParseLimits } from './parse-limits.ts';
 export {
   acceptOciPunchIn,
   type OciBuyerSettings,
@@ -34,7 +34,6 @@ export {
   parsePunchInRequest,
   verifyOciLogin,
 } from './punch-in.ts';
-export { DEFAULT_OCI_PARSE_LIMITS, type OciParseLimits } from './raw-param.ts';
 export {
   OCI_AUTO_SUBMIT_SCRIPT,
   OCI_AUTO_SUBMIT_SCRIPT_CSP_SOURCE,

@@ -7,7 +7,8 @@
 import { decodeLatin1Bytes } from './charset.ts';
 import { OciError } from './error.ts';
 import { asciiPreview } from './form-urlencoded.ts';
-import type { OciParseLimits, RawParam } from './raw-param.ts';
+import type { OciParseLimits } from './parse-limits.ts';
+import type { RawParam } from './raw-param.ts';
 
 const CRLF = Uint8Array.of(0x0d, 0x0a);
 const HEADER_END = Uint8Array.of(0x0d, 0x0a, 0x0d, 0x0a);

@@ -27,7 +27,8 @@ import { parseUrlencodedBytes } from './form-urlencoded.ts';
 import { checkHookUrl, type HookUrlPolicy } from './hook-url.ts';
 import { parseMultipartFormData } from './multipart.ts';
 import { foldAscii, type OciParam, OciParams } from './params.ts';
-import { DEFAULT_OCI_PARSE_LIMITS, type OciParseLimits, type RawParam } from './raw-param.ts';
+import { DEFAULT_OCI_PARSE_LIMITS, type OciParseLimits } from './parse-limits.ts';
+import type { RawParam } from './raw-param.ts';
 
 /**
  * FUNCTION values. DETAILADD (a product page from which the user may also transfer) is tolerated because

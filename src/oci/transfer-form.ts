@@ -94,7 +94,7 @@ export function renderOciTransferForm(input: OciTransferFormInput): string {
   return renderPage(input, labels, '', script);
 }
 
-/** A search hit shown to a human who opens the BACKGROUND_SEARCH result page. */
+/** The transfer form's input without auto-submit, plus the search string the result table is captioned with. */
 export interface OciSearchResultsInput extends Omit<OciTransferFormInput, 'autoSubmit' | 'scriptNonce'> {
   readonly searchString: string;
 }

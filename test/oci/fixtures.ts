@@ -21,7 +21,7 @@ export interface OciFixture {
   readonly description: string;
   readonly buyer: OciBuyerSettings;
   /** The request with its body as bytes, ready for acceptOciPunchIn or a fetch Request. */
-  readonly request: OciPunchInRequest & { readonly body: Uint8Array };
+  readonly request: OciPunchInRequest & { readonly body: Uint8Array<ArrayBuffer> };
   readonly expect?: Readonly<Record<string, unknown>>;
   readonly error?: { readonly code: string; readonly param: string | null };
 }
@@ -60,7 +60,7 @@ export function loadOciFixtures(kind: 'valid' | 'invalid'): OciFixture[] {
 }
 
 /** The bytes a fixture body stands for. */
-export function fixtureBodyBytes(body: string, encoding: string): Uint8Array {
+export function fixtureBodyBytes(body: string, encoding: string): Uint8Array<ArrayBuffer> {
   switch (encoding) {
     case 'utf-8':
       return new TextEncoder().encode(body);
@@ -83,10 +83,12 @@ export function fixtureBodyBytes(body: string, encoding: string): Uint8Array {
 export function fixtureToRequest(fixture: OciFixture, url: string): Request {
   const target = new URL(url);
   target.search = fixture.request.query;
-  const hasBody = fixture.request.method !== 'GET' && fixture.request.method !== 'HEAD';
-  return new Request(target, {
+  const init: RequestInit = {
     method: fixture.request.method,
     headers: fixture.request.contentType === undefined ? {} : { 'content-type': fixture.request.contentType },
-    ...(hasBody && { body: fixture.request.body }),
-  });
+  };
+  if (fixture.request.method !== 'GET' && fixture.request.method !== 'HEAD') {
+    init.body = fixture.request.body;
+  }
+  return new Request(target, init);
 }
