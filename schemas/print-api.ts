@@ -182,7 +182,8 @@ export const Order = z.looseObject({
   id: Id,
   is_archived: z.boolean(),
   is_deleted: z.boolean(),
-  integration_id: z.string(),
+  // "Present when the order came from an external system": absent otherwise.
+  integration_id: z.string().optional(),
   status: z.string(),
   customer: Customer,
   shipping_address: Address,
@@ -276,6 +277,119 @@ export type SalesReportRecord = z.infer<typeof SalesReportRecord>;
 /** Records of the other report types: their shape is not shown by the interface. */
 export const ReportRecord = z.record(z.string(), z.unknown());
 export type ReportRecord = z.infer<typeof ReportRecord>;
+
+// The record shapes of the other eleven report types are the sandbox's own (the interface does not show
+// them; README "The sandbox on its own" documents them). A client must not rely on them against a real
+// service; they are here so the sandbox's tests and demos can check what it answers.
+const Money = Decimal;
+export const SANDBOX_REPORT_RECORDS = {
+  sales: SalesReportRecord,
+  tax: z.looseObject({
+    storefront: z.string(),
+    order_count: z.number().int(),
+    taxable_total: Money,
+    shipping_total: Money,
+    tax_total: Money,
+  }),
+  order: z.looseObject({
+    period: z.string(),
+    order_count: z.number().int(),
+    item_count: z.number().int(),
+    quantity: z.number().int(),
+    order_total: Money,
+  }),
+  order_details: z.looseObject({
+    order_id: Id,
+    storefront: z.string(),
+    created_on: IsoDateTime,
+    status: z.string(),
+    customer_id: Id,
+    customer_name: z.string(),
+    customer_email: z.string(),
+    po_number: z.string(),
+    integration_id: z.string().nullable(),
+    item_count: z.number().int(),
+    sub_total: Money,
+    shipping_total: Money,
+    tax_total: Money,
+    promotion_total: Money,
+    order_total: Money,
+  }),
+  order_item_details: z.looseObject({
+    order_id: Id,
+    item_id: Id,
+    storefront: z.string(),
+    created_on: IsoDateTime,
+    product_id: Id,
+    name: z.string(),
+    item_number: z.string(),
+    status: z.string(),
+    quantity: z.number().int(),
+    sub_total: Money,
+    shipment_index: z.number().int(),
+  }),
+  product_sales: z.looseObject({
+    storefront: z.string(),
+    product_id: Id,
+    name: z.string(),
+    item_number: z.string(),
+    order_count: z.number().int(),
+    quantity: z.number().int(),
+    sales_total: Money,
+  }),
+  promotion_code: z.looseObject({
+    storefront: z.string(),
+    promotion_code: z.string(),
+    order_count: z.number().int(),
+    discount_total: Money,
+    order_total: Money,
+  }),
+  customer_list: z.looseObject({
+    storefront: z.string(),
+    customer_id: Id,
+    username: z.string(),
+    first_name: z.string(),
+    last_name: z.string(),
+    email: z.string(),
+    company: z.string(),
+    is_temp: z.boolean(),
+    created_on: IsoDateTime,
+  }),
+  customer_sales: z.looseObject({
+    storefront: z.string(),
+    customer_id: Id,
+    customer_name: z.string(),
+    email: z.string(),
+    order_count: z.number().int(),
+    order_total: Money,
+  }),
+  shipping: z.looseObject({
+    storefront: z.string(),
+    provider: z.string(),
+    service: z.string(),
+    shipment_count: z.number().int(),
+    shipped_count: z.number().int(),
+    shipping_total: Money,
+  }),
+  sales_rep: z.looseObject({
+    storefront: z.string(),
+    sales_rep: z.string(),
+    customer_count: z.number().int(),
+    order_count: z.number().int(),
+    order_total: Money,
+  }),
+  saved_projects: z.looseObject({
+    storefront: z.string(),
+    project_id: Id,
+    name: z.string(),
+    template_id: Id,
+    external_id: z.string(),
+    customer_id: Id,
+    username: z.string(),
+    created_on: IsoDateTime,
+  }),
+} as const satisfies Record<ReportType, z.ZodType>;
+export type SandboxReportRecord<T extends ReportType> = z.infer<(typeof SANDBOX_REPORT_RECORDS)[T]>;
 
 /** A webhook delivery body: a JSON array with exactly one Order or Customer (W02). */
 export const OrderEventBody = z.tuple([Order]);

@@ -1,0 +1,98 @@
+/**
+ * The Node.js runtime adapter: serves a Hono app on a port with @hono/node-server, reads seed files, and
+ * logs to the console. The only place besides `src/cli.ts` that knows it runs on Node.
+ */
+import { readFile } from 'node:fs/promises';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { serve } from '@hono/node-server';
+import { parseSandboxSeed, type SeedResult } from '../../schemas/sandbox-seed.ts';
+
+/** What a served app needs: Hono apps fit (`app.fetch`). */
+export interface FetchApp {
+  fetch(request: Request, env: unknown): Response | Promise<Response>;
+}
+
+export interface RunningServer {
+  /** `http://host:port`, with the port actually bound (useful with port 0). */
+  readonly url: string;
+  readonly port: number;
+  close(): Promise<void>;
+}
+
+/**
+ * Serves an app over HTTP. Port 0 picks a free port; the answer says which.
+ *
+ * @example
+ * const server = await serveNode(sandbox.app, { port: 0 });
+ * await fetch(`${server.url}/api/v2/ping`, { headers });
+ * await server.close();
+ */
+export function serveNode(
+  app: FetchApp,
+  options: { port: number; hostname?: string },
+): Promise<RunningServer> {
+  const hostname = options.hostname ?? '127.0.0.1';
+  return new Promise((resolve, reject) => {
+    const server = serve({
+      fetch: (request, env) => app.fetch(request, env),
+      port: options.port,
+      hostname,
+    }) as Server;
+    server.once('error', reject);
+    server.once('listening', () => {
+      const { port } = server.address() as AddressInfo;
+      const host = hostname.includes(':') ? `[${hostname}]` : hostname;
+      resolve({
+        url: `http://${host}:${port}`,
+        port,
+        close: () =>
+          new Promise<void>((done, fail) => {
+            server.close((error) => (error ? fail(error) : done()));
+            // Idle keep-alive connections would hold close() open until they time out.
+            server.closeIdleConnections();
+          }),
+      });
+    });
+  });
+}
+
+/** Reads and validates a seed file; an unreadable file or bad JSON is one problem at `(file)`. */
+export async function readSeedFile(path: string | URL): Promise<SeedResult> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (error) {
+    const reason = (error as NodeJS.ErrnoException).code ?? String(error);
+    return { ok: false, problems: [{ path: '(file)', message: `cannot be read (${reason})` }] };
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    return {
+      ok: false,
+      problems: [{ path: '(file)', message: `is not valid JSON (${(error as Error).message})` }],
+    };
+  }
+  return parseSandboxSeed(value);
+}
+
+export interface ConsoleLogger {
+  info(message: string, fields?: Record<string, unknown>): void;
+  warn(message: string, fields?: Record<string, unknown>): void;
+  error(message: string, fields?: Record<string, unknown>): void;
+}
+
+/** One line per message on stderr: `name level message {fields}`. */
+export function createConsoleLogger(name: string): ConsoleLogger {
+  const write = (level: string, message: string, fields?: Record<string, unknown>) => {
+    const detail = fields === undefined ? '' : ` ${JSON.stringify(fields)}`;
+    process.stderr.write(`${name} ${level} ${message}${detail}\n`);
+  };
+  return {
+    info: (message, fields) => write('info', message, fields),
+    warn: (message, fields) => write('warn', message, fields),
+    error: (message, fields) => write('error', message, fields),
+  };
+}

@@ -1,0 +1,409 @@
+/**
+ * What happens to orders: mark shipped (T01, T02, T07), status changes through the API or the admin
+ * (T03, T04), PIPO order create and file processing (T05, T06), storefront checkout and admin deletion.
+ * Each operation checks everything first and mutates last, then fires its webhook event.
+ */
+import type { StatusBody } from '../../../schemas/print-api.ts';
+import type { SeedAddress, SeedPayment } from '../../../schemas/sandbox-seed.ts';
+import { orderResource, templateOf } from './resources.ts';
+import { SandboxError } from './sandbox-error.ts';
+import type { SandboxService } from './service.ts';
+import {
+  type CustomerRecord,
+  type HistoryEntry,
+  type ItemRecord,
+  type OptionRecord,
+  type OrderRecord,
+  roundMoney,
+  type StatusRecord,
+  type StorefrontRecord,
+} from './state.ts';
+import type { KeepAlive } from './webhooks.ts';
+
+/** An order of the license, deleted ones included (they show is_deleted); X11 otherwise. */
+export function findLicensedOrder(service: SandboxService, licenseId: number, orderId: number): OrderRecord {
+  const order = service.state.orders.get(orderId);
+  if (order === undefined || service.state.storefronts.get(order.storefrontId)?.licenseId !== licenseId) {
+    throw SandboxError.of('orderNotFound');
+  }
+  return order;
+}
+
+export function findOrderItem(order: OrderRecord, itemId: number): ItemRecord {
+  const item = order.items.find((i) => i.id === itemId);
+  if (item === undefined) throw SandboxError.of('itemNotFound');
+  return item;
+}
+
+export function isMerged(service: SandboxService, item: ItemRecord): boolean {
+  return item.mergeReadyAt !== null && item.mergeReadyAt <= service.now();
+}
+
+/** Tracking numbers as given: one, or several separated by commas, semicolons or white space. */
+export function splitTrackingNumbers(text: string | undefined): string[] {
+  if (text === undefined) return [];
+  return text.split(/[\s,;]+/).filter((t) => t !== '');
+}
+
+function appendTracking(existing: string[], added: readonly string[]): void {
+  for (const number of added) if (!existing.includes(number)) existing.push(number);
+}
+
+function storefrontOf(service: SandboxService, order: OrderRecord): StorefrontRecord {
+  return service.state.storefronts.get(order.storefrontId)!;
+}
+
+/** The shipments an operation covers: all of them, or the one holding the item. */
+function coveredShipments(order: OrderRecord, item: ItemRecord | null) {
+  return item === null ? order.shipments : [order.shipments[item.shipmentIndex - 1]!];
+}
+
+/** Marks shipments shipped at `at`; the order's shipped date is set once every shipment has shipped. */
+function shipShipments(order: OrderRecord, item: ItemRecord | null, tracking: readonly string[], at: number) {
+  for (const shipment of coveredShipments(order, item)) {
+    shipment.shippedOn = at;
+    appendTracking(shipment.trackingNumbers, tracking);
+  }
+  if (item === null || order.shipments.every((s) => s.shippedOn !== null)) order.shippedOn = at;
+}
+
+/** Gives the items their status; the order's own status follows when all its items share one. */
+function applyStatus(order: OrderRecord, item: ItemRecord | null, status: string): void {
+  for (const target of item === null ? order.items : [item]) target.status = status;
+  if (item === null) order.status = status;
+  else if (order.items.every((i) => i.status === status)) order.status = status;
+}
+
+function customerEmail(service: SandboxService, order: OrderRecord): string {
+  return service.state.customers.get(order.customerId)?.email ?? '';
+}
+
+export function emitOrderEvent(
+  service: SandboxService,
+  event: 'order_created' | 'order_updated' | 'order_deleted',
+  order: OrderRecord,
+  keepAlive?: KeepAlive,
+): void {
+  const licenseId = storefrontOf(service, order).licenseId;
+  if (service.webhooks.hooksFor(licenseId, event).length === 0) return;
+  service.webhooks.emit(licenseId, event, orderResource(service.state, order), keepAlive);
+}
+
+/** PATCH /order/{id}/shipped[/{itemId}] (T01, T02, T07). */
+export function markShipped(
+  service: SandboxService,
+  order: OrderRecord,
+  item: ItemRecord | null,
+  trackingNumber: string | undefined,
+  keepAlive?: KeepAlive,
+): void {
+  const shipping = storefrontOf(service, order).statuses.find((s) => s.shipping);
+  if (shipping === undefined) throw SandboxError.of('badRequest');
+  const now = service.now();
+  const tracking = splitTrackingNumbers(trackingNumber);
+  applyStatus(order, item, shipping.name);
+  shipShipments(order, item, tracking, now);
+  order.history.push({
+    at: now,
+    itemId: item?.id ?? null,
+    source: 'api',
+    status: shipping.name,
+    note: `${item === null ? 'Order' : `Item ${item.id}`} marked shipped via the API`,
+    comments: null,
+    userInitials: null,
+    trackingNumbers: tracking,
+  });
+  order.emails.push({
+    at: now,
+    template: 'Order Shipped',
+    to: customerEmail(service, order),
+    itemId: item?.id ?? null,
+  });
+  emitOrderEvent(service, 'order_updated', order, keepAlive);
+}
+
+/** A storefront status matched case-insensitively; a 400 naming the valid ones otherwise. */
+export function matchStatus(storefront: StorefrontRecord, wanted: string): StatusRecord {
+  const lower = wanted.trim().toLowerCase();
+  const status = storefront.statuses.find((s) => s.name.toLowerCase() === lower);
+  if (status === undefined) {
+    const names = storefront.statuses.map((s) => `'${s.name}'`).join(', ');
+    throw SandboxError.invalid(
+      `order_status '${wanted}' is not a status of storefront '${storefront.name}'; its statuses are ${names}.`,
+    );
+  }
+  return status;
+}
+
+/** PATCH /order/{id}/status[/{itemId}] (T03, T04) and the admin's status change (source admin). */
+export function changeStatus(
+  service: SandboxService,
+  order: OrderRecord,
+  item: ItemRecord | null,
+  body: StatusBody,
+  source: 'api' | 'admin',
+  keepAlive?: KeepAlive,
+): void {
+  const status = matchStatus(storefrontOf(service, order), body.order_status);
+  const now = service.now();
+  const tracking = splitTrackingNumbers(body.tracking_number);
+  applyStatus(order, item, status.name);
+  if (status.shipping) shipShipments(order, item, tracking, now);
+  else
+    for (const shipment of coveredShipments(order, item)) appendTracking(shipment.trackingNumbers, tracking);
+  const subject = item === null ? 'Order' : `Item ${item.id}`;
+  const entry: HistoryEntry = {
+    at: now,
+    itemId: item?.id ?? null,
+    source,
+    status: status.name,
+    note: `${subject} status set to '${status.name}' ${source === 'api' ? 'via the API' : 'by the admin'}`,
+    comments: body.comments ?? null,
+    userInitials: body.user_initials ?? null,
+    trackingNumbers: tracking,
+  };
+  order.history.push(entry);
+  if (body.notify_customer === true) {
+    order.emails.push({
+      at: now,
+      template: status.shipping ? 'Order Shipped' : 'Order Status Changed',
+      to: customerEmail(service, order),
+      itemId: item?.id ?? null,
+    });
+  }
+  if (body.notify_vendor === true) {
+    const vendors = new Set(order.items.map((i) => templateOf(service.state, i.productId)?.vendor ?? ''));
+    vendors.delete('');
+    for (const vendor of vendors) {
+      order.emails.push({ at: now, template: 'Vendor Purchase Order', to: vendor, itemId: item?.id ?? null });
+    }
+  }
+  emitOrderEvent(service, 'order_updated', order, keepAlive);
+}
+
+/** The address an order for this customer ships and bills to when none is given. */
+function customerAddress(customer: CustomerRecord): SeedAddress {
+  return (
+    customer.address ?? {
+      id: customer.id,
+      name: 'Default',
+      company: customer.company,
+      firstName: customer.firstName,
+      lastName: customer.lastName,
+      line1: '',
+      line2: '',
+      line3: null,
+      line4: null,
+      city: '',
+      state: '',
+      postalCode: '',
+      phone: '',
+      email: customer.email,
+      countryCode: 'US',
+      isResidential: false,
+    }
+  );
+}
+
+export interface NewOrderLine {
+  readonly productId: number;
+  readonly quantity: number;
+  readonly options?: readonly OptionRecord[] | undefined;
+}
+
+interface NewOrderInput {
+  readonly customer: CustomerRecord;
+  readonly lines: readonly NewOrderLine[];
+  readonly integrationId: string | undefined;
+  readonly externalId: string | undefined;
+  readonly payment: SeedPayment;
+  readonly source: HistoryEntry['source'];
+  /** When the items' files finish merging: null until processing starts. */
+  readonly mergeReadyAt: number | null;
+}
+
+/** Builds and stores a new order in the storefront's first status (ids must be valid already). */
+function placeOrder(service: SandboxService, input: NewOrderInput): OrderRecord {
+  const { state } = service;
+  const storefront = state.storefronts.get(input.customer.storefrontId)!;
+  const first = storefront.statuses[0]!.name;
+  const now = service.now();
+  const address = customerAddress(input.customer);
+  const order: OrderRecord = {
+    id: state.next.order++,
+    storefrontId: storefront.id,
+    customerId: input.customer.id,
+    integrationId: input.integrationId,
+    status: first,
+    isArchived: false,
+    isDeleted: false,
+    createdOn: now,
+    shippedOn: null,
+    payment: input.payment,
+    billingAddress: address,
+    shipments: [
+      {
+        provider: null,
+        service: null,
+        shippingTotal: 0,
+        taxTotal: 0,
+        trackingNumbers: [],
+        shippedOn: null,
+        address,
+      },
+    ],
+    promotionCode: null,
+    promotionTotal: 0,
+    checkoutFields: [],
+    items: input.lines.map((line) => {
+      const template = templateOf(state, line.productId)!;
+      const project = state.projects.get(line.productId);
+      return {
+        id: state.next.item++,
+        productId: line.productId,
+        name: project?.name ?? template.name,
+        status: first,
+        quantity: line.quantity,
+        basePrice: roundMoney(line.quantity * template.price),
+        markupPrice: 0,
+        imageFee: 0,
+        downloadFee: 0,
+        weight: roundMoney(line.quantity * template.weight),
+        createdOn: now,
+        dueOn: null,
+        notes: '',
+        reorderRef: '',
+        shipmentIndex: 1,
+        options: (line.options ?? template.options).map((o) => ({ ...o })),
+        uploads:
+          template.designKind === 'upload' ? [`${template.itemNumber || `product-${template.id}`}.pdf`] : [],
+        externalId: input.externalId,
+        mergeReadyAt: input.mergeReadyAt,
+      };
+    }),
+    history: [
+      {
+        at: now,
+        itemId: null,
+        source: input.source,
+        status: first,
+        note: input.source === 'pipo' ? 'Order created via PIPO' : 'Order placed through storefront checkout',
+        comments: null,
+        userInitials: null,
+        trackingNumbers: [],
+      },
+    ],
+    emails: [],
+  };
+  state.orders.set(order.id, order);
+  return order;
+}
+
+/** Whether a product id may be ordered by this user: a template of their storefront or their own project. */
+export function orderableBy(service: SandboxService, user: CustomerRecord, productId: number): boolean {
+  const { templates, projects } = service.state;
+  const template = templates.get(productId);
+  if (template !== undefined) return template.storefrontId === user.storefrontId;
+  const project = projects.get(productId);
+  return project !== undefined && !project.deleted && project.ownerId === user.id;
+}
+
+/**
+ * POST /pipo/order/create (T05, P03): invalid ids are dropped silently; 400 Bad Request when none is
+ * valid. The order is the session user's, in the storefront's first status, paid by purchase order
+ * (po_number and integration_id = external_id); its files are not merged until processing.
+ */
+export function createPipoOrder(
+  service: SandboxService,
+  user: CustomerRecord,
+  productIds: readonly number[],
+  externalId: string | undefined,
+): OrderRecord {
+  const valid = productIds.filter((id) => Number.isInteger(id) && orderableBy(service, user, id));
+  if (valid.length === 0) throw SandboxError.of('badRequest');
+  const external = externalId === undefined || externalId === '' ? undefined : externalId;
+  return placeOrder(service, {
+    customer: user,
+    lines: valid.map((productId) => ({ productId, quantity: 1 })),
+    integrationId: external,
+    externalId: external,
+    payment: {
+      methods: ['po'],
+      reference: '',
+      avsCode: '',
+      cvCode: '',
+      poNumber: external ?? '',
+      invoiceNumber: '',
+    },
+    source: 'pipo',
+    mergeReadyAt: null,
+  });
+}
+
+/** GET /pipo/order/{id}/process (T06): files of unprocessed items merge after the merge delay. */
+export function processOrder(service: SandboxService, order: OrderRecord): void {
+  const readyAt = service.now() + service.mergeDelayMs;
+  for (const item of order.items) if (item.mergeReadyAt === null) item.mergeReadyAt = readyAt;
+}
+
+/** The control API's "finish merges now": every started or unstarted merge completes at once. */
+export function finishMerges(service: SandboxService): number {
+  const now = service.now();
+  let finished = 0;
+  for (const order of service.state.orders.values()) {
+    for (const item of order.items) {
+      if (item.mergeReadyAt === null || item.mergeReadyAt > now) {
+        item.mergeReadyAt = now;
+        finished++;
+      }
+    }
+  }
+  return finished;
+}
+
+export interface CheckoutInput {
+  readonly customerId: number;
+  readonly lines: readonly NewOrderLine[];
+  readonly payment: SeedPayment;
+}
+
+/** A storefront checkout (control API): the order_created event (N01); files merge after the delay. */
+export function checkout(service: SandboxService, input: CheckoutInput, keepAlive?: KeepAlive): OrderRecord {
+  const customer = service.state.customers.get(input.customerId);
+  if (customer === undefined || customer.deleted) {
+    throw SandboxError.own('notFound', `Customer ${input.customerId} not found.`);
+  }
+  for (const line of input.lines) {
+    if (!orderableBy(service, customer, line.productId)) {
+      throw SandboxError.invalid(`Product ${line.productId} cannot be ordered by customer ${customer.id}.`);
+    }
+  }
+  const order = placeOrder(service, {
+    customer,
+    lines: input.lines,
+    integrationId: undefined,
+    externalId: undefined,
+    payment: input.payment,
+    source: 'checkout',
+    mergeReadyAt: service.now() + service.mergeDelayMs,
+  });
+  emitOrderEvent(service, 'order_created', order, keepAlive);
+  return order;
+}
+
+/** The admin deletes an order (soft: it stays readable with is_deleted true); order_deleted (N03). */
+export function deleteOrder(service: SandboxService, order: OrderRecord, keepAlive?: KeepAlive): void {
+  if (order.isDeleted) throw SandboxError.own('conflict', `Order ${order.id} is deleted already.`);
+  order.isDeleted = true;
+  order.history.push({
+    at: service.now(),
+    itemId: null,
+    source: 'admin',
+    status: null,
+    note: 'Order deleted by the admin',
+    comments: null,
+    userInitials: null,
+    trackingNumbers: [],
+  });
+  emitOrderEvent(service, 'order_deleted', order, keepAlive);
+}
