@@ -5,8 +5,7 @@
  * `%FC` into U+FFFD.
  */
 
-import { OciError } from './error.ts';
-import type { OciParseLimits } from './parse-limits.ts';
+import { checkParamCount, checkParamSize, type OciParseLimits } from './parse-limits.ts';
 import type { RawParam } from './raw-param.ts';
 
 const AMPERSAND = 0x26;
@@ -30,39 +29,19 @@ export function parseUrlencodedBytes(
     let end = bytes.indexOf(AMPERSAND, start);
     if (end === -1) end = bytes.length;
     if (end > start) {
-      if (alreadyCounted + params.length >= limits.maxParams) {
-        throw new OciError(
-          'too_many_params',
-          `The request has more than ${limits.maxParams} parameters; a punch-in needs far fewer.`,
-        );
-      }
-      params.push(splitPair(bytes.subarray(start, end), limits));
+      checkParamCount(alreadyCounted + params.length + 1, limits);
+      const pair = bytes.subarray(start, end);
+      const equals = pair.indexOf(EQUALS);
+      const param = {
+        name: percentDecode(equals === -1 ? pair : pair.subarray(0, equals)),
+        value: percentDecode(equals === -1 ? new Uint8Array(0) : pair.subarray(equals + 1)),
+      };
+      checkParamSize(param, limits);
+      params.push(param);
     }
     start = end + 1;
   }
   return params;
-}
-
-function splitPair(pair: Uint8Array, limits: OciParseLimits): RawParam {
-  const equals = pair.indexOf(EQUALS);
-  const name = percentDecode(equals === -1 ? pair : pair.subarray(0, equals));
-  const value = percentDecode(equals === -1 ? new Uint8Array(0) : pair.subarray(equals + 1));
-  if (name.length > limits.maxNameBytes) {
-    throw new OciError(
-      'param_too_large',
-      `A parameter name is longer than ${limits.maxNameBytes} bytes.`,
-      asciiPreview(name),
-    );
-  }
-  if (value.length > limits.maxValueBytes) {
-    const shown = asciiPreview(name);
-    throw new OciError(
-      'param_too_large',
-      `The value of parameter "${shown}" is longer than ${limits.maxValueBytes} bytes.`,
-      shown,
-    );
-  }
-  return { name, value };
 }
 
 /** Percent-decodes to bytes, `+` to space; malformed escapes are kept as they are. */
@@ -94,12 +73,4 @@ function hexValue(byte: number): number {
   if (byte >= 0x41 && byte <= 0x46) return byte - 0x37;
   if (byte >= 0x61 && byte <= 0x66) return byte - 0x57;
   return -1;
-}
-
-/** A printable-ASCII rendering of a name for error messages; other bytes show as `?`. */
-export function asciiPreview(bytes: Uint8Array): string {
-  let text = '';
-  for (const byte of bytes.subarray(0, 64))
-    text += byte >= 0x20 && byte < 0x7f ? String.fromCharCode(byte) : '?';
-  return bytes.length > 64 ? `${text}…` : text;
 }

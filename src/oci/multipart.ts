@@ -6,8 +6,7 @@
 
 import { decodeLatin1Bytes } from './charset.ts';
 import { OciError } from './error.ts';
-import { asciiPreview } from './form-urlencoded.ts';
-import type { OciParseLimits } from './parse-limits.ts';
+import { checkParamCount, checkParamSize, type OciParseLimits } from './parse-limits.ts';
 import type { RawParam } from './raw-param.ts';
 
 const CRLF = Uint8Array.of(0x0d, 0x0a);
@@ -57,31 +56,12 @@ export function parseMultipartFormData(
     const next = indexOfBytes(body, partSeparator, contentStart);
     if (next === -1) throw malformed('the closing boundary is missing');
 
-    if (alreadyCounted + ++parts > limits.maxParams) {
-      throw new OciError(
-        'too_many_params',
-        `The request has more than ${limits.maxParams} parameters; a punch-in needs far fewer.`,
-      );
-    }
+    checkParamCount(alreadyCounted + ++parts, limits);
     const field = readDisposition(decodeLatin1Bytes(body.subarray(headerStart, headerEnd)));
     if (field !== undefined) {
-      const name = latin1Bytes(field);
-      const value = body.subarray(contentStart, next);
-      if (name.length > limits.maxNameBytes) {
-        throw new OciError(
-          'param_too_large',
-          `A parameter name is longer than ${limits.maxNameBytes} bytes.`,
-        );
-      }
-      if (value.length > limits.maxValueBytes) {
-        const shown = asciiPreview(name);
-        throw new OciError(
-          'param_too_large',
-          `The value of parameter "${shown}" is longer than ${limits.maxValueBytes} bytes.`,
-          shown,
-        );
-      }
-      params.push({ name, value });
+      const param = { name: latin1Bytes(field), value: body.subarray(contentStart, next) };
+      checkParamSize(param, limits);
+      params.push(param);
     }
     position = next + CRLF.length;
   }

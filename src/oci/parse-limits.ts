@@ -3,6 +3,9 @@
  * body before reading it; these limits protect the parser itself.
  */
 
+import { OciError } from './error.ts';
+import type { RawParam } from './raw-param.ts';
+
 export interface OciParseLimits {
   /** Parameters in query and body together (multipart file parts count too). */
   readonly maxParams: number;
@@ -24,3 +27,35 @@ export const DEFAULT_OCI_PARSE_LIMITS: OciParseLimits = {
   maxQueryBytes: 32 * 1024,
   maxBodyBytes: 256 * 1024,
 };
+
+/** Throws too_many_params once `count` parameters exceed the limit. */
+export function checkParamCount(count: number, limits: OciParseLimits): void {
+  if (count > limits.maxParams) {
+    throw new OciError(
+      'too_many_params',
+      `The request has more than ${limits.maxParams} parameters; a punch-in needs far fewer.`,
+    );
+  }
+}
+
+/** Throws param_too_large for an oversized name or value; the message names the parameter, never its value. */
+export function checkParamSize(param: RawParam, limits: OciParseLimits): void {
+  if (param.name.length > limits.maxNameBytes) {
+    throw new OciError('param_too_large', `A parameter name is longer than ${limits.maxNameBytes} bytes.`);
+  }
+  if (param.value.length > limits.maxValueBytes) {
+    const shown = printableName(param.name);
+    throw new OciError(
+      'param_too_large',
+      `The value of parameter "${shown}" is longer than ${limits.maxValueBytes} bytes.`,
+      shown,
+    );
+  }
+}
+
+/** Printable ASCII of a name for messages; other bytes show as `?`. */
+function printableName(bytes: Uint8Array): string {
+  let text = '';
+  for (const byte of bytes) text += byte >= 0x20 && byte < 0x7f ? String.fromCharCode(byte) : '?';
+  return text;
+}
