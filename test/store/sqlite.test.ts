@@ -1,0 +1,228 @@
+import { execFile } from 'node:child_process';
+import { copyFileSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import Database from 'better-sqlite3';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createSqliteStore } from '../../src/store/sqlite.ts';
+import { sqliteMigrations } from '../../src/store/sqlite-sql.ts';
+import { createManualClock } from './manual-clock.ts';
+import { at, cxmlSession, expectStoreError, runStoreSuite, T0 } from './store-suite.ts';
+
+let dir: string;
+let template: string;
+let files = 0;
+const freshPath = () => join(dir, `store-${++files}.db`);
+/** A new file holding an empty, already migrated database: spares each test the schema's fsyncs. */
+const migratedPath = () => {
+  const path = freshPath();
+  copyFileSync(template, path);
+  return path;
+};
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'punchgate-store-'));
+  template = join(dir, 'template.db');
+  // Closing checkpoints the WAL into the file, so the copy is complete.
+  await createSqliteStore({ path: template }).close();
+});
+
+afterAll(() => {
+  rmSync(dir, { recursive: true, force: true });
+});
+
+runStoreSuite('sqlite', async ({ clock }) => createSqliteStore({ path: migratedPath(), clock }));
+
+describe('SQLite store', () => {
+  it('keeps every kind of record across close and reopen', async () => {
+    const path = migratedPath();
+    const clock = createManualClock(T0);
+    const first = createSqliteStore({ path, clock });
+    await first.sessions.create(cxmlSession());
+    expect(await first.tokens.consumeOnce('jti-1', at(60_000))).toBe(true);
+    await first.users.put({
+      buyerId: 'acme',
+      userKey: 'jane',
+      storefrontId: 'demo',
+      pipoUserId: 7,
+      username: 'u7',
+      email: 'jane@acme.example',
+      passwordEnc: 'enc',
+      isTemp: false,
+    });
+    const line = await first.cart.add({
+      lineRef: 'L-AAAAAA',
+      sessionId: 'sess-cxml-1',
+      buyerId: 'acme',
+      storefrontId: 'demo',
+      userRef: 'jane',
+      designId: 1,
+      productId: 101,
+      sku: 'BC-STD',
+      name: 'Business cards',
+      quantity: 100,
+      unitPrice: '0.12',
+      currency: 'USD',
+      uom: 'EA',
+    });
+    const { order } = await first.orders.accept({
+      buyerId: 'acme',
+      payloadId: 'p-1',
+      orderId: 'PO-1',
+      type: 'new',
+      raw: '<cXML/>',
+      document: { a: [1, 'two', null] },
+      answer: { code: 200, text: 'OK' },
+    });
+    const { job } = await first.jobs.enqueue({
+      kind: 'process_order',
+      key: `po:${order.id}`,
+      payload: {},
+      runAt: T0,
+    });
+    const { message } = await first.outbox.enqueue({
+      buyerId: 'acme',
+      poId: order.id,
+      kind: 'confirmation',
+      dedupeKey: 'confirm:1',
+      url: 'https://buyer.example.com/cxml',
+      body: '<cXML/>',
+    });
+    const { printOrder } = await first.printOrders.add({
+      storefrontId: 'demo',
+      printOrderId: 5001,
+      poId: order.id,
+    });
+    const event = await first.events.add({
+      storefrontId: 'demo',
+      event: 'order_updated',
+      body: [{ id: 5001 }],
+    });
+    const session = await first.sessions.get('sess-cxml-1');
+    const user = await first.users.get('acme', 'jane');
+    await first.close();
+
+    const second = createSqliteStore({ path, clock });
+    expect(await second.sessions.get('sess-cxml-1')).toStrictEqual(session);
+    expect(await second.tokens.consumeOnce('jti-1', at(60_000))).toBe(false);
+    expect(await second.users.get('acme', 'jane')).toStrictEqual(user);
+    expect(await second.cart.get('L-AAAAAA')).toStrictEqual(line);
+    expect(await second.orders.get(order.id)).toStrictEqual(order);
+    expect(await second.jobs.get(job.id)).toStrictEqual(job);
+    expect(await second.outbox.get(message.id)).toStrictEqual(message);
+    expect(await second.printOrders.get('demo', 5001)).toStrictEqual(printOrder);
+    expect(await second.events.get(event.id)).toStrictEqual(event);
+    const next = await second.orders.accept({
+      buyerId: 'acme',
+      payloadId: 'p-2',
+      orderId: 'PO-2',
+      type: 'new',
+      raw: '<cXML/>',
+      document: {},
+      answer: { code: 200, text: 'OK' },
+    });
+    expect(Number(next.order.id)).toBeGreaterThan(Number(order.id));
+    await second.close();
+  });
+
+  it('creates the schema once, in WAL mode, and records its version', async () => {
+    const path = join(dir, 'nested', 'folder', 'gateway.db');
+    await createSqliteStore({ path }).close();
+    await createSqliteStore({ path }).close();
+    expect(existsSync(path)).toBe(true);
+    const raw = new Database(path);
+    try {
+      expect(raw.pragma('journal_mode', { simple: true })).toBe('wal');
+      expect(raw.prepare('SELECT version FROM schema_version ORDER BY version').pluck().all()).toEqual(
+        sqliteMigrations.map((_, i) => i + 1),
+      );
+    } finally {
+      raw.close();
+    }
+  });
+
+  it('refuses a database written by a newer schema', async () => {
+    const path = migratedPath();
+    const raw = new Database(path);
+    raw
+      .prepare('INSERT INTO schema_version (version, applied_at) VALUES (?, 0)')
+      .run(sqliteMigrations.length + 1);
+    raw.close();
+    let failure: unknown;
+    try {
+      createSqliteStore({ path });
+    } catch (error) {
+      failure = error;
+    }
+    expect(failure).toMatchObject({ name: 'StoreError', code: 'incompatible_schema' });
+  });
+
+  it('answers unavailable once closed', async () => {
+    const store = createSqliteStore({ path: migratedPath() });
+    await store.close();
+    await expectStoreError(store.sessions.get('x'), 'unavailable');
+    await expectStoreError(store.ping(), 'unavailable');
+  });
+
+  it('answers unavailable when another connection holds the write lock past the busy timeout', async () => {
+    const path = migratedPath();
+    const store = createSqliteStore({ path, busyTimeoutMs: 20 });
+    const blocker = new Database(path);
+    blocker.exec('BEGIN IMMEDIATE');
+    try {
+      await expectStoreError(store.sessions.create(cxmlSession()), 'unavailable');
+      // Reads still work in WAL mode while another connection writes.
+      expect(await store.sessions.get('sess-cxml-1')).toBeUndefined();
+    } finally {
+      blocker.exec('ROLLBACK');
+      blocker.close();
+    }
+    expect((await store.sessions.create(cxmlSession())).id).toBe('sess-cxml-1');
+    await store.close();
+  });
+
+  it('never lets two store instances on one file claim the same job', async () => {
+    const path = migratedPath();
+    const a = createSqliteStore({ path, clock: createManualClock(T0) });
+    const b = createSqliteStore({ path, clock: createManualClock(T0) });
+    for (let i = 0; i < 20; i++) await a.jobs.enqueue({ kind: 'k', key: `j${i}`, payload: i, runAt: T0 });
+    const claims = await Promise.all(
+      Array.from({ length: 30 }, (_, i) => (i % 2 === 0 ? a : b).jobs.claim(T0, 60_000)),
+    );
+    const ids = claims.flatMap((job) => (job ? [job.id] : []));
+    expect(ids).toHaveLength(20);
+    expect(new Set(ids).size).toBe(20);
+    // Once a lease runs out, exactly one of the two takes the job over.
+    const retakes = await Promise.all([a.jobs.claim(at(60_000), 60_000), b.jobs.claim(at(60_000), 60_000)]);
+    expect(retakes.filter(Boolean)).toHaveLength(2);
+    expect(retakes[0]?.id).not.toBe(retakes[1]?.id);
+    await a.close();
+    await b.close();
+  });
+
+  it('never lets two processes on one file claim the same job', async () => {
+    const path = migratedPath();
+    const store = createSqliteStore({ path, clock: createManualClock(T0) });
+    const count = 120;
+    const ids = new Set<string>();
+    for (let i = 0; i < count; i++) {
+      ids.add((await store.jobs.enqueue({ kind: 'k', key: `j${i}`, payload: i, runAt: T0 })).job.id);
+    }
+    await store.close();
+
+    const worker = fileURLToPath(new URL('./sqlite-claim-worker.ts', import.meta.url));
+    const startAt = String(Date.now() + 400);
+    const outputs = await Promise.all(
+      [1, 2, 3].map(() => promisify(execFile)(process.execPath, [worker, path, T0.toISOString(), startAt])),
+    );
+    const claimed = outputs.flatMap(({ stdout }) => JSON.parse(stdout) as string[]);
+    expect(claimed).toHaveLength(count);
+    expect(new Set(claimed)).toEqual(ids);
+
+    const check = createSqliteStore({ path, clock: createManualClock(T0) });
+    expect((await check.jobs.list({ state: 'done', limit: 500 })).items).toHaveLength(count);
+    await check.close();
+  });
+});
