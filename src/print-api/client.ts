@@ -37,14 +37,14 @@ export type ReportQueryFor<T extends ReportType> = T extends 'order'
 export type ReportRecordFor<T extends ReportType> = T extends 'sales' ? SalesReportRecord : ReportRecord;
 
 export interface MarkShippedOptions {
-  readonly trackingNumber?: string;
+  readonly trackingNumber?: string | undefined;
   /** Ship only this item (and its shipment) instead of the whole order. */
-  readonly itemId?: number;
+  readonly itemId?: number | undefined;
 }
 
 export interface WaitForFilesOptions {
   /** Wait for one item's files instead of the whole order's. */
-  readonly itemId?: number;
+  readonly itemId?: number | undefined;
   /** Give up after this long (by the client's clock) with `files_not_ready`. */
   readonly maxWaitMs: number;
 }
@@ -68,7 +68,11 @@ export interface PrintApi {
   /** E06 / E07. Marks the order (or one item) shipped, optionally with a tracking number. */
   markShipped(orderId: number, options?: MarkShippedOptions): Promise<void>;
   /** E08 / E09. Sets the order's (or one item's) status; `order_status` is matched case-insensitively. */
-  setStatus(orderId: number, body: StatusBody, options?: { readonly itemId?: number }): Promise<void>;
+  setStatus(
+    orderId: number,
+    body: StatusBody,
+    options?: { readonly itemId?: number | undefined },
+  ): Promise<void>;
   /** E10. */
   getCustomer(customerId: number): Promise<Customer>;
   /** E11. `not_found` for products without photo-merge renderings. */

@@ -50,7 +50,9 @@ describe('PrintApi signatures', () => {
     expectTypeOf<PrintApi['setStatus']>().parameter(1).toEqualTypeOf<StatusBody>();
     expectTypeOf<PrintApi['markShipped']>()
       .parameter(1)
-      .toEqualTypeOf<{ readonly trackingNumber?: string; readonly itemId?: number } | undefined>();
+      .toEqualTypeOf<
+        { readonly trackingNumber?: string | undefined; readonly itemId?: number | undefined } | undefined
+      >();
     expectTypeOf<PrintApi['createHook']>().parameters.toEqualTypeOf<[targetUrl: string, event: EventName]>();
     expectTypeOf<PrintApi['createHook']>().returns.resolves.toEqualTypeOf<HookEntry>();
     expectTypeOf<PrintApi['deleteHook']>().returns.resolves.toBeVoid();
