@@ -53,8 +53,13 @@ type Connection = InstanceType<typeof Database>;
 type Prepared = Database.Statement<unknown[]>;
 
 function openDatabase(options: SqliteStoreOptions): Connection {
-  if (options.path !== ':memory:' && options.path !== '')
-    mkdirSync(dirname(options.path), { recursive: true });
+  if (options.path !== ':memory:' && options.path !== '') {
+    try {
+      mkdirSync(dirname(options.path), { recursive: true });
+    } catch (error) {
+      throw new StoreError('unavailable', `cannot create the folder of ${options.path}`, { cause: error });
+    }
+  }
   const db = new Database(options.path, { timeout: options.busyTimeoutMs ?? 5000 });
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = FULL');

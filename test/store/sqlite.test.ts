@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { copyFileSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -157,6 +157,19 @@ describe('SQLite store', () => {
       failure = error;
     }
     expect(failure).toMatchObject({ name: 'StoreError', code: 'incompatible_schema' });
+  });
+
+  it('answers unavailable when the file cannot be created', () => {
+    const blockedBy = join(dir, 'a-file');
+    writeFileSync(blockedBy, 'not a folder');
+    expect(() => createSqliteStore({ path: join(blockedBy, 'gateway.db') })).toThrow(
+      expect.objectContaining({ name: 'StoreError', code: 'unavailable' }),
+    );
+    const notADatabase = join(dir, 'not-a-database.db');
+    writeFileSync(notADatabase, 'x'.repeat(4096));
+    expect(() => createSqliteStore({ path: notADatabase })).toThrow(
+      expect.objectContaining({ name: 'StoreError', code: 'unavailable' }),
+    );
   });
 
   it('answers unavailable once closed', async () => {
