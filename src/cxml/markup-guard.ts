@@ -190,12 +190,14 @@ export function guardMarkup(xml: string, limits: CxmlParseLimits): string {
           break;
         }
       }
-      if (gt === -1) throw malformed(`Tag at line ${lineOf(xml, lt)} is not closed`);
-      const name = xml.slice(lt + 1, nameEnd(xml, lt + 1, gt));
+      const name = xml.slice(lt + 1, nameEnd(xml, lt + 1, gt === -1 ? length : gt));
       if (name.length === 0) throw malformed(`Tag at line ${lineOf(xml, lt)} has no name`);
+      if (gt === -1) throw malformed(`<${name}> at line ${lineOf(xml, lt)} is not closed`);
       if (rootClosed) throw malformed(`<${name}> at line ${lineOf(xml, lt)} follows the root element`);
       root ??= name;
-      if (xml.charCodeAt(gt - 1) !== SLASH) {
+      if (xml.charCodeAt(gt - 1) === SLASH) {
+        if (open.length === 0) rootClosed = true;
+      } else {
         open.push(name);
         if (open.length > maxDepth) {
           throw new CxmlError('too_deep', `Elements are nested deeper than ${maxDepth} levels at <${name}>`);
