@@ -13,7 +13,7 @@ import { readSetupRequest } from './parse-setup-request.ts';
 import { readHeader } from './read-header.ts';
 import type { CxmlRequest, CxmlRequestCommon, DeploymentMode } from './request-types.ts';
 import { readTimestampValue } from './timestamp.ts';
-import { attr, child, elementNames, type XmlNode } from './xml-node.ts';
+import { attr, child, children, elementNames, type XmlNode } from './xml-node.ts';
 import { parseXmlTree } from './xml-tree.ts';
 
 function readDeploymentMode(request: XmlNode): DeploymentMode {
@@ -40,10 +40,7 @@ function requestDocument(envelope: XmlNode): { name: string; node: XmlNode; requ
   const name = names[0];
   const node = name === undefined ? undefined : child(request, name);
   if (name === undefined || node === undefined) throw new CxmlError('no_request', 'Request element is empty');
-  const count = names.reduce((sum, each) => {
-    const value = typeof request === 'string' ? undefined : request[each];
-    return sum + (Array.isArray(value) ? value.length : 1);
-  }, 0);
+  const count = names.reduce((sum, each) => sum + children(request, each).length, 0);
   if (count > 1) {
     throw new CxmlError(
       'invalid_value',

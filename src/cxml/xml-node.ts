@@ -34,10 +34,6 @@ export function decodeXmlText(value: string): string {
   return value.includes('&') ? value.replace(ENTITY, decodeReference) : value;
 }
 
-function isElement(value: XmlValue | undefined): value is XmlElement {
-  return typeof value === 'object' && !Array.isArray(value);
-}
-
 function asNode(value: XmlValue | undefined): XmlNode | undefined {
   if (value === undefined) return undefined;
   if (Array.isArray(value)) return asNode(value[0] as XmlValue | undefined);
@@ -105,10 +101,6 @@ export function requiredAttr(node: XmlNode | undefined, name: string, where: str
     throw new CxmlError('missing_field', `${where} has no ${name} attribute`);
   }
   return value;
-}
-
-export function isElementNode(node: XmlNode | undefined): node is XmlElement {
-  return isElement(node);
 }
 
 const COMMENT = /<!--[\s\S]*?-->/g;
