@@ -54,8 +54,13 @@ const STATUS_TYPES: ReadonlySet<string> = new Set<ConfirmationStatusType>([
   'requestToPay',
 ]);
 const CONFIRMATION_TYPES: ReadonlySet<string> = new Set<ConfirmationType>([
-  ...(STATUS_TYPES as ReadonlySet<ConfirmationType>),
+  'accept',
+  'allDetail',
+  'detail',
+  'backordered',
   'except',
+  'reject',
+  'requestToPay',
   'replace',
 ]);
 

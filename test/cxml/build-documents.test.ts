@@ -588,6 +588,19 @@ describe('the ConfirmationRequest', () => {
     ).toThrow(TypeError);
   });
 
+  it('refuses a header type the DTD does not have, even one that is a line status', () => {
+    expect(() =>
+      buildConfirmationRequest({
+        ...envelope,
+        header: supplierHeader,
+        type: 'unknown' as 'accept',
+        noticeDate: new Date(),
+        orderID: 'PO',
+        orderPayloadID: 'p@h',
+      }),
+    ).toThrow(TypeError);
+  });
+
   it('needs the payloadID of the order it confirms', () => {
     expect(() =>
       buildConfirmationRequest({
