@@ -1,0 +1,56 @@
+/**
+ * What a benchmark case is. A case is one file in `bench/cases/` whose default export is a BenchCase;
+ * `bench/run.ts` finds it there, so adding a case touches nothing else.
+ *
+ * A case starts what it measures (`setup`), then hands back named variants that the harness measures
+ * side by side: every round runs each variant once, the order alternating between rounds so that drift
+ * (thermal, GC, a noisy neighbour) hits all variants alike. Figures are medians over the rounds; ratios
+ * are medians of the per-round ratios, because the two variants of one round ran under the same
+ * conditions.
+ */
+
+export interface BenchSetupOptions {
+  /** `--quick`: shorter runs and fewer rounds, for a smoke check (the whole quick run stays under a minute). */
+  readonly quick: boolean;
+}
+
+/** Figures of one measurement, e.g. `{ reqPerSec: 12000, p50Ms: 1.2, p99Ms: 3.4 }`. */
+export type Figures = Readonly<Record<string, number>>;
+
+export interface MetricSpec {
+  readonly unit: string;
+  /** Which direction is good; shown in the table. */
+  readonly better: 'higher' | 'lower';
+}
+
+export interface RatioSpec {
+  /** e.g. `client/raw req/s`. */
+  readonly name: string;
+  readonly metric: string;
+  readonly numerator: string;
+  readonly denominator: string;
+  /** The ratio the project aims for. */
+  readonly goal?: { readonly atLeast?: number; readonly atMost?: number };
+}
+
+export interface BenchSession {
+  /** Measured side by side, one run each per round. */
+  readonly variants: Readonly<Record<string, () => Promise<Figures>>>;
+  readonly metrics: Readonly<Record<string, MetricSpec>>;
+  readonly ratios?: readonly RatioSpec[];
+  /** Default 3 with --quick, 5 otherwise (never fewer than 3). */
+  readonly rounds?: number;
+  /** Run before the first round, results discarded (JIT, connection pools). */
+  warmUp?(): Promise<void>;
+  /** Facts worth keeping with the results (concurrency, payload sizes…). */
+  readonly parameters?: Readonly<Record<string, string | number | boolean>>;
+  close(): Promise<void>;
+}
+
+export interface BenchCase {
+  /** Short id, used by `--only`. */
+  readonly name: string;
+  /** One line on what is measured and why. */
+  readonly title: string;
+  setup(options: BenchSetupOptions): Promise<BenchSession>;
+}

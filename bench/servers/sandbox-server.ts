@@ -1,0 +1,41 @@
+/**
+ * The sandbox print service as a benchmark server: run in a child process (`startSandboxServer`) so that
+ * the server and the load generator get their own cores and event loops. It serves the default seed
+ * (fixtures/sandbox-seed.json) on a free loopback port and tells its parent, over IPC, where it is and
+ * which Enterprise credentials work.
+ */
+import { readSeedFile, serveNode } from '../../src/runtime/node.ts';
+import { createSandbox, deriveSandboxKey } from '../../src/sandbox/print/index.ts';
+
+export interface SandboxServerReady {
+  readonly url: string;
+  readonly token: string;
+  readonly key: string;
+}
+
+const seed = await readSeedFile(new URL('../../fixtures/sandbox-seed.json', import.meta.url));
+if (!seed.ok) {
+  for (const problem of seed.problems) console.error(`sandbox seed ${problem.path}: ${problem.message}`);
+  process.exit(2);
+}
+const credentials = seed.seed.licenses
+  .filter((license) => license.tier === 'Enterprise')
+  .flatMap((license) => license.apiKeys)
+  .find((key) => key.active && !key.deleted);
+if (credentials === undefined) {
+  console.error('sandbox seed: no active Enterprise API key to benchmark with');
+  process.exit(2);
+}
+
+const { app } = createSandbox(seed.seed);
+const server = await serveNode(app, { port: 0 });
+const ready: SandboxServerReady = {
+  url: server.url,
+  token: credentials.token,
+  key: await deriveSandboxKey(credentials.token, seed.seed.keyRounds),
+};
+process.send?.(ready);
+// The parent closing the IPC channel (or dying) ends the server.
+process.once('disconnect', () => {
+  void server.close().finally(() => process.exit(0));
+});
