@@ -56,6 +56,8 @@ export interface RecordedDelivery {
   url: string;
   method: string;
   contentType: string | null;
+  /** Every request header, lower-case names. */
+  headers: Record<string, string>;
   body: unknown;
 }
 
@@ -81,6 +83,7 @@ export function makeHarness(deps: SandboxDeps = {}, seed: SandboxSeedInput = FIX
       url: String(input),
       method: init?.method ?? 'GET',
       contentType: headers.get('Content-Type'),
+      headers: Object.fromEntries(headers),
       body: JSON.parse(text),
     });
     const answer = harness.answerFor!(String(input));

@@ -28,12 +28,13 @@ export function pathId(text: string | undefined, notFound: PrintApiErrorName | S
 /** One line naming every problem zod found, by field path. */
 export function describeIssues(error: z.ZodError): string {
   return error.issues
-    .map((issue) => {
-      const path = issue.path.length === 0 ? '' : `${formatConfigPath(issue.path)}: `;
-      return `${path}${issue.input === undefined && issue.code === 'invalid_type' ? 'is required' : issue.message}`;
-    })
+    .map((issue) => `${issue.path.length === 0 ? '' : `${formatConfigPath(issue.path)}: `}${issue.message}`)
     .join('; ');
 }
+
+/** A missing field reads "is required" rather than zod's "expected string, received undefined". */
+const requiredFieldMessage = (issue: { input?: unknown }) =>
+  issue.input === undefined ? 'is required' : undefined;
 
 /**
  * The JSON body validated by a schema. An empty body counts as `{}` when `emptyAs` says so (for the
@@ -60,7 +61,7 @@ export async function readJsonBody<S extends z.ZodType>(
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     throw SandboxError.invalid('The request body must be a JSON object.');
   }
-  const result = schema.safeParse(value);
+  const result = schema.safeParse(value, { error: requiredFieldMessage });
   if (!result.success) throw SandboxError.invalid(`Invalid request body: ${describeIssues(result.error)}.`);
   return result.data;
 }
