@@ -268,13 +268,15 @@ export function parseGatewayConfig(value: unknown): ConfigResult {
 }
 
 /** The configuration with every secret reference replaced by its value. */
-export type ResolvedSecrets<T> = T extends SecretRef
-  ? string
-  : T extends readonly (infer U)[]
-    ? ResolvedSecrets<U>[]
-    : T extends object
-      ? { [K in keyof T]: ResolvedSecrets<T[K]> }
-      : T;
+export type ResolvedSecrets<T> = T extends string
+  ? T
+  : T extends { env: string }
+    ? string
+    : T extends readonly (infer U)[]
+      ? ResolvedSecrets<U>[]
+      : T extends object
+        ? { [K in keyof T]: ResolvedSecrets<T[K]> }
+        : T;
 
 export type ResolvedConfig = ResolvedSecrets<GatewayConfig>;
 

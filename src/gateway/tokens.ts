@@ -7,7 +7,7 @@
  * session. Credentials the gateway must keep (PIPO passwords, for logging in again when a PO arrives
  * weeks later) are encrypted with A256GCM under a key derived separately from the same secret.
  */
-import { CompactEncrypt, compactDecrypt, errors as joseErrors, jwtVerify, SignJWT } from 'jose';
+import { CompactEncrypt, compactDecrypt, decodeJwt, errors as joseErrors, jwtVerify, SignJWT } from 'jose';
 import { GatewayError } from './errors.ts';
 
 export type TokenPurpose = 'start' | 'session' | 'return' | 'events';
@@ -18,16 +18,21 @@ export interface TokenClaims {
   pur: TokenPurpose;
   /** Unique id, for single-use tokens. */
   jti?: string;
+  /** What the URL acts on, signed with it (e.g. the SKU or line a `return` URL adds or replaces). */
+  ref?: string;
   exp: number;
 }
 
+export type TokenRequest = { sid: string; pur: TokenPurpose; jti?: string; ref?: string };
+
 export interface TokenService {
-  sign(
-    claims: { sid: string; pur: TokenPurpose; jti?: string },
-    ttlSeconds: number,
-    now: Date,
-  ): Promise<string>;
+  sign(claims: TokenRequest, ttlSeconds: number, now: Date): Promise<string>;
   verify(token: string, purpose: TokenPurpose, now: Date): Promise<TokenClaims>;
+  /**
+   * The claims of a genuine token whose only fault is its age, so an expired page can still name the
+   * session it belonged to and offer the way back to the procurement system.
+   */
+  verifyExpired(token: string, purpose: TokenPurpose): Promise<TokenClaims | undefined>;
   encrypt(plaintext: string): Promise<string>;
   decrypt(ciphertext: string): Promise<string>;
 }
@@ -48,10 +53,12 @@ export async function createTokenService(signingKey: string): Promise<TokenServi
   const encKey = await deriveKey(signingKey, 'enc');
   const decoder = new TextDecoder();
 
-  return {
+  const service: TokenService = {
     async sign(claims, ttlSeconds, now) {
       const iat = Math.floor(now.getTime() / 1000);
-      const jwt = new SignJWT({ sid: claims.sid, pur: claims.pur })
+      const payload: Record<string, string> = { sid: claims.sid, pur: claims.pur };
+      if (claims.ref !== undefined) payload.ref = claims.ref;
+      const jwt = new SignJWT(payload)
         .setProtectedHeader({ alg: 'HS256' })
         .setIssuedAt(iat)
         .setExpirationTime(iat + ttlSeconds);
@@ -67,6 +74,7 @@ export async function createTokenService(signingKey: string): Promise<TokenServi
         }
         const claims: TokenClaims = { sid: payload.sid, pur: purpose, exp: payload.exp };
         if (typeof payload.jti === 'string') claims.jti = payload.jti;
+        if (typeof payload.ref === 'string') claims.ref = payload.ref;
         return claims;
       } catch (error) {
         if (error instanceof GatewayError) throw error;
@@ -74,6 +82,21 @@ export async function createTokenService(signingKey: string): Promise<TokenServi
           throw new GatewayError('token_expired', 'This punch-out link has expired.');
         }
         throw new GatewayError('token_invalid', 'This link is not valid.');
+      }
+    },
+
+    async verifyExpired(token, purpose) {
+      let exp: unknown;
+      try {
+        exp = decodeJwt(token).exp;
+      } catch {
+        return undefined;
+      }
+      if (typeof exp !== 'number') return undefined;
+      try {
+        return await service.verify(token, purpose, new Date((exp - 1) * 1000));
+      } catch {
+        return undefined;
       }
     },
 
@@ -88,4 +111,5 @@ export async function createTokenService(signingKey: string): Promise<TokenServi
       return decoder.decode(plaintext);
     },
   };
+  return service;
 }

@@ -53,8 +53,11 @@ function inlineHashes(): Promise<{ style: string; script: string }> {
 export interface PageSecurity {
   /** Hosts (with optional port) allowed to frame the page; the page's own origin is always allowed. */
   frameAncestors: readonly string[];
-  /** Origins forms may post to besides our own (the buyer's BrowserFormPost or HOOK_URL origin). */
-  formActions?: readonly string[];
+  /**
+   * Origins forms may post to besides our own; `any` leaves form-action out, for the pages that post to
+   * the buyer (browsers apply form-action to the redirects that follow the post as well).
+   */
+  formActions?: readonly string[] | 'any';
   /** Origins images may come from besides our own (the editor host's thumbnails). */
   imageOrigins?: readonly string[];
 }
@@ -68,10 +71,14 @@ export async function contentSecurityPolicy(security: PageSecurity): Promise<str
     `style-src 'sha256-${style}'`,
     `script-src 'sha256-${script}'`,
     `img-src 'self' data:${(security.imageOrigins ?? []).map((o) => ` ${o}`).join('')}`,
-    `form-action 'self'${(security.formActions ?? []).map((o) => ` ${o}`).join('')}`,
+    security.formActions === 'any'
+      ? undefined
+      : `form-action 'self'${(security.formActions ?? []).map((o) => ` ${o}`).join('')}`,
     `frame-ancestors 'self'${ancestors}`,
     "base-uri 'none'",
-  ].join('; ');
+  ]
+    .filter((directive) => directive !== undefined)
+    .join('; ');
 }
 
 export interface PageOptions {

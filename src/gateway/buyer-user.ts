@@ -1,0 +1,58 @@
+/**
+ * The buyer's end user behind a punch-out. No extrinsic is guaranteed, so the identity is read from the
+ * first of the places real procurement systems put it (cxml-notes §0.9); the key must come out the same
+ * for the same person on every punch-out, because a mapped user's designs live in one print account.
+ */
+import type { PunchOutSetupRequest } from '../cxml/index.ts';
+
+export interface BuyerUser {
+  /** Stable, case-folded identifier of the person within the buyer. */
+  key: string;
+  email?: string;
+  firstName: string;
+  lastName: string;
+}
+
+const ID_EXTRINSICS = ['UniqueName', 'UserEmail', 'Email', 'UniqueUsername', 'UserId', 'User'];
+const EMAIL = /^[^\s@<>"]+@[^\s@<>"]+\.[^\s@<>"]+$/;
+
+function splitName(full: string): { firstName: string; lastName: string } {
+  const parts = full.trim().split(/\s+/).filter(Boolean);
+  if (parts.length === 0) return { firstName: 'Punch-out', lastName: 'User' };
+  if (parts.length === 1) return { firstName: parts[0] ?? '', lastName: '-' };
+  return { firstName: parts.slice(0, -1).join(' '), lastName: parts[parts.length - 1] ?? '' };
+}
+
+export function buyerUserFromSetup(request: PunchOutSetupRequest): BuyerUser {
+  const ext = request.extrinsics;
+  const contactEmail = request.contacts.flatMap((c) => c.emails)[0];
+  const emailCandidates = [ext.get('UserEmail'), ext.get('Email'), contactEmail, request.shipTo?.email];
+  const email = emailCandidates.map((e) => e?.trim()).find((e) => e !== undefined && EMAIL.test(e));
+
+  let key: string | undefined;
+  for (const name of ID_EXTRINSICS) {
+    const value = ext.get(name)?.trim();
+    if (value) {
+      key = value;
+      break;
+    }
+  }
+  key ??= email ?? request.contacts[0]?.name?.trim() ?? 'anonymous';
+
+  const first = ext.get('FirstName')?.trim();
+  const last = ext.get('LastName')?.trim();
+  const names =
+    first && last
+      ? { firstName: first, lastName: last }
+      : splitName(
+          ext.get('UserFullName') ??
+            ext.get('UserPrintableName') ??
+            request.contacts[0]?.name ??
+            key.split('@')[0] ??
+            '',
+        );
+
+  const user: BuyerUser = { key: key.toLowerCase(), ...names };
+  if (email !== undefined) user.email = email;
+  return user;
+}

@@ -1,0 +1,81 @@
+/**
+ * Who is calling: a cXML buyer is found by any of its From credentials (domains compared without case,
+ * as real buyers write NetworkID, NetworkId and networkid) and proven by a Sender SharedSecret.
+ */
+import type { Credential, CxmlHeader } from '../cxml/index.ts';
+import { constantTimeEqual } from '../oci/constant-time.ts';
+import type { ResolvedBuyer, ResolvedConfig } from './deps.ts';
+import { GatewayError } from './errors.ts';
+
+function credentialKey(domain: string, identity: string): string {
+  return `${domain.trim().toLowerCase()}\u0000${identity.trim()}`;
+}
+
+export interface BuyerDirectory {
+  byId(id: string): ResolvedBuyer | undefined;
+  /** The buyer named by the header's From credentials, proven by its Sender SharedSecret. */
+  authenticate(header: CxmlHeader): ResolvedBuyer;
+}
+
+export function createBuyerDirectory(config: ResolvedConfig): BuyerDirectory {
+  const byCredential = new Map<string, ResolvedBuyer>();
+  const byId = new Map<string, ResolvedBuyer>();
+  for (const buyer of config.buyers) {
+    byId.set(buyer.id, buyer);
+    for (const c of buyer.from) byCredential.set(credentialKey(c.domain, c.identity), buyer);
+  }
+
+  return {
+    byId: (id) => byId.get(id),
+    authenticate(header) {
+      const buyer = findByFrom(header.from);
+      if (buyer === undefined) {
+        const sent = header.from.map((c) => `${c.domain}/${c.identity}`).join(', ') || 'none';
+        throw new GatewayError('unknown_buyer', `Unknown buyer: no account for From credential ${sent}.`);
+      }
+      const secret = buyer.sharedSecret;
+      // Every Sender credential is compared (no early exit), so timing does not tell which one matched.
+      let matched = false;
+      for (const credential of header.sender.credentials) {
+        const sent = credential.sharedSecret ?? '';
+        const equal = secret !== undefined && constantTimeEqual(sent, secret);
+        matched = matched || equal;
+      }
+      if (!matched) {
+        throw new GatewayError('bad_secret', 'Authentication failed: the Sender SharedSecret is not valid.');
+      }
+      return buyer;
+    },
+  };
+
+  function findByFrom(from: readonly Credential[]): ResolvedBuyer | undefined {
+    for (const c of from) {
+      const buyer = byCredential.get(credentialKey(c.domain, c.identity));
+      if (buyer !== undefined) return buyer;
+    }
+    return undefined;
+  }
+}
+
+/** True when the URL's host (and port, if the entry names one) is on the allow-list; `*.` entries match subdomains. */
+export function isHostAllowed(url: string, allowedHosts: readonly string[]): boolean {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return false;
+  }
+  if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') return false;
+  if (parsed.username !== '' || parsed.password !== '') return false;
+  const host = parsed.hostname.toLowerCase();
+  const hostWithPort = parsed.port === '' ? host : `${host}:${parsed.port}`;
+  return allowedHosts.some((entry) => {
+    const hasPort = /:\d+$/.test(entry);
+    const candidate = hasPort ? hostWithPort : host;
+    if (entry.startsWith('*.')) {
+      const suffix = entry.slice(1);
+      return candidate.endsWith(suffix) && candidate.length > suffix.length;
+    }
+    return candidate === entry;
+  });
+}

@@ -1,0 +1,91 @@
+/**
+ * What every gateway route shares: the resolved config with lookups, the store, the clock, the token
+ * service and the print-service accounts. Built once in `createGateway`.
+ */
+import { createEditorUrls, type EditorUrls, type PrintApi } from '../print-api/index.ts';
+import type { Clock, Store } from '../store/port.ts';
+import type { PunchoutSession } from '../store/types.ts';
+import { type BuyerDirectory, createBuyerDirectory } from './buyers.ts';
+import {
+  cryptoRandomId,
+  type GatewayDeps,
+  type Logger,
+  type ResolvedBuyer,
+  type ResolvedConfig,
+  type ResolvedStorefront,
+  silentLogger,
+} from './deps.ts';
+import { GatewayError } from './errors.ts';
+import { createPipoAccounts, type PipoAccounts } from './pipo-accounts.ts';
+import { createTokenService, type TokenService } from './tokens.ts';
+
+export interface GatewayContext {
+  config: ResolvedConfig;
+  store: Store;
+  clock: Clock;
+  logger: Logger;
+  tokens: TokenService;
+  buyers: BuyerDirectory;
+  accounts: PipoAccounts;
+  randomId: (bytes?: number) => string;
+  fetch: typeof fetch;
+  /** The public base URL without a trailing slash. */
+  publicUrl: string;
+  /** Host name used in payloadIDs. */
+  payloadHost: string;
+  printApiFor(storefront: ResolvedStorefront): PrintApi;
+  editorUrlsFor(storefront: ResolvedStorefront): EditorUrls;
+  storefront(id: string): ResolvedStorefront;
+  buyer(id: string): ResolvedBuyer;
+  /** The session's buyer and storefront, which must still be configured. */
+  sessionParties(session: PunchoutSession): { buyer: ResolvedBuyer; storefront: ResolvedStorefront };
+}
+
+export async function createGatewayContext(deps: GatewayDeps): Promise<GatewayContext> {
+  const { config } = deps;
+  const tokens = await createTokenService(config.signingKey);
+  const storefronts = new Map(config.storefronts.map((s) => [s.id, s]));
+  const editorUrls = new Map(config.storefronts.map((s) => [s.id, createEditorUrls(s.editorUrl)]));
+  const buyers = createBuyerDirectory(config);
+  const publicUrl = config.publicUrl.replace(/\/+$/, '');
+
+  const storefront = (id: string): ResolvedStorefront => {
+    const found = storefronts.get(id);
+    if (found === undefined) throw new GatewayError('not_found', `No storefront "${id}" is configured.`);
+    return found;
+  };
+  const buyer = (id: string): ResolvedBuyer => {
+    const found = buyers.byId(id);
+    if (found === undefined) throw new GatewayError('unknown_buyer', `No buyer "${id}" is configured.`);
+    return found;
+  };
+
+  return {
+    config,
+    store: deps.store,
+    clock: deps.clock,
+    logger: deps.logger ?? silentLogger,
+    tokens,
+    buyers,
+    accounts: createPipoAccounts({
+      store: deps.store,
+      clock: deps.clock,
+      tokens,
+      signingKey: config.signingKey,
+      printApiFor: deps.printApiFor,
+      reuseSeconds: config.sessions.pipoTokenReuseSeconds,
+    }),
+    randomId: deps.randomId ?? cryptoRandomId,
+    fetch: deps.fetch ?? ((input, init) => fetch(input, init)),
+    publicUrl,
+    payloadHost: new URL(publicUrl).hostname,
+    printApiFor: deps.printApiFor,
+    editorUrlsFor: (s) => editorUrls.get(s.id) ?? createEditorUrls(s.editorUrl),
+    storefront,
+    buyer,
+    sessionParties: (session) => ({
+      buyer: buyer(session.buyerId),
+      storefront: storefront(session.storefrontId),
+    }),
+  };
+}

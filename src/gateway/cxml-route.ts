@@ -1,0 +1,176 @@
+/**
+ * `POST /cxml`: every cXML request a buyer sends. The answer is always HTTP 200 with a cXML Response
+ * whose Status says what happened, because buyers' systems treat anything else as a transport failure
+ * and retry it for hours.
+ */
+import { Hono } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import {
+  buildProfileResponse,
+  buildSetupResponse,
+  buildStatusResponse,
+  CxmlError,
+  type CxmlRequest,
+  cxmlStatusFor,
+  newPayloadId,
+  type PunchOutSetupRequest,
+  parseCxmlRequest,
+} from '../cxml/index.ts';
+import type { JsonObject } from '../store/types.ts';
+import { buyerUserFromSetup } from './buyer-user.ts';
+import { isHostAllowed } from './buyers.ts';
+import type { GatewayContext } from './context.ts';
+import type { ResolvedCxmlBuyer } from './deps.ts';
+import { CXML_STATUS_TEXT, ERROR_ANSWERS, GatewayError } from './errors.ts';
+import { LINE_REF_PATTERN } from './line-refs.ts';
+import { openSession } from './sessions.ts';
+
+export const MAX_CXML_BYTES = 1024 * 1024;
+
+/** Handles an OrderRequest; provided by the order intake so this route only dispatches. */
+export type OrderRequestHandler = (
+  request: Extract<CxmlRequest, { kind: 'OrderRequest' }>,
+  buyer: ReturnType<GatewayContext['buyers']['authenticate']>,
+) => Promise<{ code: number; text: string; detail?: string }>;
+
+export function createCxmlRoute(ctx: GatewayContext, onOrder: OrderRequestHandler | undefined): Hono {
+  const app = new Hono();
+
+  const answer = (xml: string) =>
+    new Response(xml, { status: 200, headers: { 'Content-Type': 'text/xml; charset=UTF-8' } });
+
+  const status = (code: number, detail?: string, inReplyTo?: string) => {
+    const now = ctx.clock.now();
+    ctx.logger.info('cxml answer', { code, inReplyTo });
+    return answer(
+      buildStatusResponse({
+        payloadID: newPayloadId(() => ctx.randomId(12), ctx.payloadHost, now),
+        timestamp: now,
+        code,
+        text: CXML_STATUS_TEXT[code] ?? (code < 300 ? 'OK' : 'Error'),
+        ...(detail !== undefined && { detail }),
+      }),
+    );
+  };
+
+  app.post(
+    '/',
+    bodyLimit({
+      maxSize: MAX_CXML_BYTES,
+      onError: () => status(406, `The document is larger than ${MAX_CXML_BYTES / 1024 / 1024} MB.`),
+    }),
+    async (c) => {
+      let request: CxmlRequest;
+      try {
+        request = parseCxmlRequest(new Uint8Array(await c.req.arrayBuffer()), { maxBytes: MAX_CXML_BYTES });
+      } catch (error) {
+        if (error instanceof CxmlError) return status(cxmlStatusFor(error).code, error.message);
+        throw error;
+      }
+      try {
+        const buyer = ctx.buyers.authenticate(request.header);
+        if (buyer.protocol !== 'cxml' && request.kind === 'PunchOutSetupRequest') {
+          throw new GatewayError('bad_request', `Buyer ${buyer.id} punches out with OCI, not cXML.`);
+        }
+        switch (request.kind) {
+          case 'PunchOutSetupRequest':
+            return answer(await setup(request, buyer as ResolvedCxmlBuyer));
+          case 'ProfileRequest':
+            return answer(profile());
+          case 'OrderRequest': {
+            if (onOrder === undefined) {
+              return status(450, 'This gateway does not accept OrderRequest documents.', request.payloadID);
+            }
+            const result = await onOrder(request, buyer);
+            return status(result.code, result.detail, request.payloadID);
+          }
+        }
+      } catch (error) {
+        if (error instanceof GatewayError) {
+          ctx.logger.warn('cxml request refused', { code: error.code, payloadID: request.payloadID });
+          return status(ERROR_ANSWERS[error.code].cxml, error.message, request.payloadID);
+        }
+        ctx.logger.error('cxml request failed', {
+          payloadID: request.payloadID,
+          error: error instanceof Error ? error.name : 'unknown',
+        });
+        return status(500, 'The gateway could not handle this request now; it is safe to send it again.');
+      }
+    },
+  );
+
+  async function setup(request: PunchOutSetupRequest, buyer: ResolvedCxmlBuyer): Promise<string> {
+    if (!isHostAllowed(request.browserFormPost, buyer.returnUrlHosts)) {
+      let host = request.browserFormPost;
+      try {
+        host = new URL(request.browserFormPost).host;
+      } catch {
+        // The codec has checked it is an http(s) URL; keep the raw text if the URL API disagrees.
+      }
+      throw new GatewayError(
+        'return_host_not_allowed',
+        `BrowserFormPost host ${host} is not an allowed return host for this buyer.`,
+      );
+    }
+    const reopen = request.itemOut
+      .filter(
+        (item) =>
+          item.supplierPartAuxiliaryID !== undefined &&
+          LINE_REF_PATTERN.test(item.supplierPartAuxiliaryID.trim()),
+      )
+      .map((item) => ({
+        lineRef: item.supplierPartAuxiliaryID?.trim() ?? '',
+        quantity: item.quantityNumber,
+      }));
+    const selectedSku =
+      request.selectedItem?.supplierPartID ??
+      (request.operation === 'create'
+        ? request.itemOut.find((i) => i.supplierPartAuxiliaryID === undefined)?.supplierPartID
+        : undefined);
+
+    const opened = await openSession(ctx, {
+      buyer,
+      protocol: 'cxml',
+      operation: request.operation,
+      user: buyerUserFromSetup(request),
+      returnUrl: request.browserFormPost,
+      buyerCookie: request.buyerCookie,
+      ...(request.returnFrame !== undefined && { returnTarget: request.returnFrame }),
+      extrinsics: Object.fromEntries(request.extrinsics.list.map((e) => [e.name, e.value])),
+      ...(request.contacts[0] !== undefined && { contact: toJson(request.contacts[0]) }),
+      ...(request.shipTo !== undefined && { shipTo: toJson(request.shipTo) }),
+      ...(selectedSku !== undefined && { selectedSku }),
+      reopen,
+    });
+    const now = ctx.clock.now();
+    return buildSetupResponse({
+      payloadID: newPayloadId(() => ctx.randomId(12), ctx.payloadHost, now),
+      timestamp: now,
+      startPageUrl: opened.startUrl,
+    });
+  }
+
+  function profile(): string {
+    const now = ctx.clock.now();
+    const url = `${ctx.publicUrl}/cxml`;
+    return buildProfileResponse({
+      payloadID: newPayloadId(() => ctx.randomId(12), ctx.payloadHost, now),
+      timestamp: now,
+      transactions: [
+        {
+          requestName: 'PunchOutSetupRequest',
+          url,
+          options: [{ name: 'operationAllowed', value: 'create edit inspect' }],
+        },
+        ...(onOrder ? [{ requestName: 'OrderRequest', url }] : []),
+        { requestName: 'ProfileRequest', url },
+      ],
+    });
+  }
+
+  return app;
+}
+
+function toJson(value: object): JsonObject {
+  return JSON.parse(JSON.stringify(value)) as JsonObject;
+}

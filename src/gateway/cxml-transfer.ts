@@ -1,0 +1,113 @@
+/**
+ * The cart going back to a cXML buyer: a PunchOutOrderMessage in a form field the user's browser posts
+ * to the BrowserFormPost URL stored at punch-in. `cxml-base64` by default; `cxml-urlencoded` (the XML
+ * as the HTML-escaped value, which the browser URL-encodes) for buyers configured so.
+ *
+ * Cancel follows the operation: an empty cart on create, Status 204 (no change) on edit and inspect,
+ * because an empty cart on edit would make the buyer delete the requisition's lines.
+ */
+import type { Credential, CxmlHeader, OrderMessageLine } from '../cxml/index.ts';
+import { buildNoChangeOrderMessage, buildOrderMessage, newPayloadId } from '../cxml/index.ts';
+import type { CartLine, PunchoutSession } from '../store/types.ts';
+import { findProductBySku } from './catalog.ts';
+import type { GatewayContext } from './context.ts';
+import type { ResolvedCxmlBuyer, ResolvedStorefront } from './deps.ts';
+import type { ReturnForm } from './pages/punchout-pages.ts';
+import { formatAmount, lineTotal, sumAmounts } from './pricing.ts';
+
+/** UNSPSC 82121500 "Printing": the classification of a product the config gives none. */
+export const DEFAULT_UNSPSC = '82121500';
+
+function headerFor(ctx: GatewayContext, buyer: ResolvedCxmlBuyer): CxmlHeader {
+  const supplier: Credential[] = ctx.config.supplier.credentials.map((c) => ({ ...c }));
+  return {
+    from: supplier,
+    to: buyer.from.map((c) => ({ ...c })),
+    sender: { credentials: supplier, userAgent: ctx.config.supplier.userAgent },
+  };
+}
+
+export function orderMessageLines(
+  storefront: ResolvedStorefront,
+  lines: readonly CartLine[],
+  proofUrl: (line: CartLine) => string,
+): OrderMessageLine[] {
+  return lines.map((line, index) => {
+    const product = findProductBySku(storefront, line.sku);
+    const proof = proofUrl(line);
+    const item: OrderMessageLine = {
+      quantity: line.quantity,
+      lineNumber: index + 1,
+      supplierPartID: line.sku,
+      supplierPartAuxiliaryID: line.lineRef,
+      unitPrice: { value: line.unitPrice, currency: line.currency },
+      description: line.name,
+      unitOfMeasure: line.uom,
+      classifications: [{ domain: 'UNSPSC', code: line.unspsc ?? DEFAULT_UNSPSC }],
+      url: proof,
+      extrinsics: [
+        { name: 'designId', value: String(line.designId) },
+        { name: 'proofUrl', value: proof },
+      ],
+      ...(line.leadTimeDays !== undefined && { leadTimeDays: line.leadTimeDays }),
+      ...(product?.manufacturerPartId !== undefined && { manufacturerPartID: product.manufacturerPartId }),
+    };
+    return item;
+  });
+}
+
+function formFor(buyer: ResolvedCxmlBuyer, session: PunchoutSession, xml: string): ReturnForm {
+  const target = session.returnTarget ?? '_top';
+  if (buyer.cartEncoding === 'urlencoded') {
+    return { action: session.returnUrl, target, fields: [['cxml-urlencoded', xml]] };
+  }
+  const bytes = new TextEncoder().encode(xml);
+  let binary = '';
+  for (const byte of bytes) binary += String.fromCharCode(byte);
+  return { action: session.returnUrl, target, fields: [['cxml-base64', btoa(binary)]] };
+}
+
+export function cxmlCartForm(
+  ctx: GatewayContext,
+  buyer: ResolvedCxmlBuyer,
+  storefront: ResolvedStorefront,
+  session: PunchoutSession,
+  lines: readonly CartLine[],
+  proofUrl: (line: CartLine) => string,
+): ReturnForm {
+  const now = ctx.clock.now();
+  const xml = buildOrderMessage({
+    payloadID: newPayloadId(() => ctx.randomId(12), ctx.payloadHost, now),
+    timestamp: now,
+    header: headerFor(ctx, buyer),
+    buyerCookie: session.buyerCookie ?? '',
+    operationAllowed: session.operation === 'inspect' ? 'inspect' : 'edit',
+    total: {
+      value: formatAmount(sumAmounts(lines.map((l) => lineTotal(Number(l.unitPrice), l.quantity)))),
+      currency: storefront.currency,
+    },
+    items: orderMessageLines(storefront, lines, proofUrl),
+    asciiOnly: buyer.cartEncoding === 'urlencoded',
+  });
+  return formFor(buyer, session, xml);
+}
+
+export function cxmlCancelForm(
+  ctx: GatewayContext,
+  buyer: ResolvedCxmlBuyer,
+  storefront: ResolvedStorefront,
+  session: PunchoutSession,
+): ReturnForm {
+  if (session.operation === 'create') return cxmlCartForm(ctx, buyer, storefront, session, [], () => '');
+  const now = ctx.clock.now();
+  const xml = buildNoChangeOrderMessage({
+    payloadID: newPayloadId(() => ctx.randomId(12), ctx.payloadHost, now),
+    timestamp: now,
+    header: headerFor(ctx, buyer),
+    buyerCookie: session.buyerCookie ?? '',
+    operationAllowed: session.operation,
+    currency: storefront.currency,
+    asciiOnly: buyer.cartEncoding === 'urlencoded',
+  });
+  return formFor(buyer, session, xml);
+}

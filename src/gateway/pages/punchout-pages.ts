@@ -1,0 +1,171 @@
+/**
+ * The pages a buyer's user sees during a punch-out: the catalog, the cart, the hand-back form and the
+ * pages that explain why something did not work. They take plain view models, so the routes decide what
+ * is shown and these functions only decide how.
+ */
+import { html } from '../html.ts';
+import { renderPage } from './layout.ts';
+
+export interface CatalogProductView {
+  sku: string;
+  name: string;
+  description?: string | undefined;
+  thumbnailUrl: string;
+  priceFrom: string;
+  currency: string;
+  uom: string;
+  designUrl: string;
+}
+
+export interface CatalogView {
+  title: string;
+  buyerName: string;
+  products: readonly CatalogProductView[];
+  cartUrl: string;
+  cartCount: number;
+}
+
+export function renderCatalogPage(view: CatalogView): string {
+  const cards = view.products.map(
+    (p) => html`<article class="card">
+<img src="${p.thumbnailUrl}" alt="Preview of ${p.name}" width="200" height="140">
+<h2>${p.name}</h2>
+${p.description ? html`<p class="muted">${p.description}</p>` : ''}
+<p class="price">from ${p.priceFrom} ${p.currency} / ${p.uom}</p>
+<p class="muted">SKU ${p.sku}</p>
+<a class="button primary" href="${p.designUrl}">Design ${p.name}</a>
+</article>`,
+  );
+  return renderPage({
+    title: view.title,
+    context: view.buyerName,
+    heading: 'Choose a product to design',
+    body: html`<p><a class="button" href="${view.cartUrl}">Cart (${view.cartCount})</a></p>
+<section class="grid" aria-label="Products">${cards}</section>`,
+  });
+}
+
+export interface CartLineView {
+  lineRef: string;
+  name: string;
+  sku: string;
+  designId: number;
+  quantity: number;
+  unitPrice: string;
+  total: string;
+  uom: string;
+  thumbnailUrl?: string | undefined;
+  proofUrl?: string | undefined;
+  editUrl?: string | undefined;
+  quantityAction?: string | undefined;
+  removeAction?: string | undefined;
+}
+
+export interface CartView {
+  title: string;
+  buyerName: string;
+  currency: string;
+  lines: readonly CartLineView[];
+  total: string;
+  /** Inspect sessions show the cart read-only. */
+  readOnly: boolean;
+  catalogUrl?: string | undefined;
+  transferAction: string;
+  transferLabel: string;
+  cancelAction?: string | undefined;
+  notice?: string | undefined;
+}
+
+export function renderCartPage(view: CartView): string {
+  const rows = view.lines.map((line) => {
+    const quantity =
+      view.readOnly || line.quantityAction === undefined
+        ? html`${line.quantity}`
+        : html`<form class="inline" method="post" action="${line.quantityAction}">
+<label class="muted" for="q-${line.lineRef}">Quantity</label>
+<input id="q-${line.lineRef}" type="number" name="quantity" min="1" step="1" value="${line.quantity}" required>
+<button type="submit">Update</button></form>`;
+    const actions = view.readOnly
+      ? ''
+      : html`${line.editUrl ? html`<a class="button" href="${line.editUrl}">Edit design</a>` : ''}
+${line.removeAction ? html`<form class="inline" method="post" action="${line.removeAction}"><button type="submit">Remove</button></form>` : ''}`;
+    return html`<tr>
+<td>${line.thumbnailUrl ? html`<img src="${line.thumbnailUrl}" alt="" width="80" height="56">` : ''}</td>
+<td><strong>${line.name}</strong><br><span class="muted">SKU ${line.sku} · design ${line.designId} · ref ${line.lineRef}</span>
+${line.proofUrl ? html`<br><a href="${line.proofUrl}" target="_blank" rel="noopener noreferrer">Proof (PDF)</a>` : ''}</td>
+<td class="num">${quantity}</td>
+<td class="num">${line.unitPrice} ${view.currency} / ${line.uom}</td>
+<td class="num">${line.total} ${view.currency}</td>
+<td>${actions}</td>
+</tr>`;
+  });
+  const table =
+    view.lines.length === 0
+      ? html`<p class="notice">Your cart is empty.</p>`
+      : html`<table>
+<thead><tr><th></th><th>Item</th><th class="num">Quantity</th><th class="num">Unit price</th><th class="num">Total</th><th></th></tr></thead>
+<tbody>${rows}</tbody>
+<tfoot><tr><th colspan="4" class="num">Cart total</th><th class="num">${view.total} ${view.currency}</th><th></th></tr></tfoot>
+</table>`;
+  return renderPage({
+    title: view.title,
+    context: view.buyerName,
+    heading: view.readOnly ? 'Your cart (read only)' : 'Your cart',
+    body: html`${view.notice ? html`<p class="notice" role="status">${view.notice}</p>` : ''}
+${table}
+<div class="actions">
+${view.catalogUrl && !view.readOnly ? html`<a class="button" href="${view.catalogUrl}">Add another product</a>` : ''}
+<form class="inline" method="post" action="${view.transferAction}"><button class="primary" type="submit">${view.transferLabel}</button></form>
+${view.cancelAction ? html`<form class="inline" method="post" action="${view.cancelAction}"><button type="submit">Cancel and return</button></form>` : ''}
+</div>`,
+  });
+}
+
+export interface ReturnForm {
+  action: string;
+  target: string;
+  fields: readonly (readonly [name: string, value: string])[];
+  /** Form encoding declared to the browser (OCI buyers may want ISO-8859-1). */
+  acceptCharset?: string;
+}
+
+/** The hand-back to the procurement system: a form that submits itself, with a button when scripts are off. */
+export function renderReturnFormPage(options: { title: string; message: string; form: ReturnForm }): string {
+  const inputs = options.form.fields.map(
+    ([name, value]) => html`<input type="hidden" name="${name}" value="${value}">`,
+  );
+  return renderPage({
+    title: options.title,
+    heading: options.message,
+    autoSubmit: true,
+    body: html`<form method="post" action="${options.form.action}" target="${options.form.target}"${
+      options.form.acceptCharset ? html` accept-charset="${options.form.acceptCharset}"` : ''
+    } data-autosubmit>
+${inputs}
+<p class="muted">If nothing happens, press the button.</p>
+<button class="primary" type="submit">Return to your procurement system</button>
+</form>`,
+  });
+}
+
+/** A page that explains a problem in words a buyer's user can act on, with the way back where there is one. */
+export function renderMessagePage(options: {
+  title: string;
+  heading: string;
+  message: string;
+  kind: 'error' | 'notice';
+  back?: ReturnForm | undefined;
+}): string {
+  const back = options.back
+    ? html`<form method="post" action="${options.back.action}" target="${options.back.target}">
+${options.back.fields.map(([name, value]) => html`<input type="hidden" name="${name}" value="${value}">`)}
+<button class="primary" type="submit">Return to your procurement system</button>
+</form>`
+    : html`<p class="muted">Close this window and start the punch-out again from your procurement system.</p>`;
+  return renderPage({
+    title: options.title,
+    heading: options.heading,
+    body: html`<p class="${options.kind}" role="${options.kind === 'error' ? 'alert' : 'status'}">${options.message}</p>
+${back}`,
+  });
+}

@@ -1,0 +1,260 @@
+/**
+ * The print-service accounts behind punch-out users, and their PIPO session tokens.
+ *
+ * - `mapped` buyers get one permanent account per buyer user. Its username and password are derived from
+ *   the signing key, the buyer and the user key, so the account can be found again even if the mapping
+ *   row were lost; the mapping keeps them too (password encrypted) for logging in when a PO arrives.
+ * - `temporary` buyers get a fresh `createtemp` user per punch-out; its generated password is kept
+ *   encrypted for the same reason.
+ *
+ * A fresh login is expensive relative to a punch-in, so a token obtained less than
+ * `pipoTokenReuseSeconds` ago is reused (the service refreshes its expiry on every call anyway). A token
+ * the service no longer accepts (403) is replaced by logging in again, transparently.
+ */
+import { LRUCache } from 'lru-cache';
+import type { PrintApi } from '../print-api/index.ts';
+import { PrintApiError } from '../print-api/index.ts';
+import type { Clock, Store } from '../store/port.ts';
+import type { UserMapping } from '../store/types.ts';
+import type { BuyerUser } from './buyer-user.ts';
+import type { ResolvedBuyer, ResolvedStorefront } from './deps.ts';
+import { GatewayError } from './errors.ts';
+import type { TokenService } from './tokens.ts';
+
+export interface PipoLogin {
+  /** `userKey` of the mapping (the session's `pipoUserRef`). */
+  userRef: string;
+  token: string;
+  obtainedAt: Date;
+  /** How many calls to the print service this took (0 when a recent token was reused). */
+  upstreamCalls: number;
+}
+
+export interface PipoAccounts {
+  /** The account for a punch-in, created if needed, logged in. */
+  open(
+    buyer: ResolvedBuyer,
+    storefront: ResolvedStorefront,
+    user: BuyerUser,
+    sessionId: string,
+  ): Promise<PipoLogin>;
+  /** A token for an existing mapping, reusing a recent one; logs in again when `stale` is the current one. */
+  tokenFor(
+    buyer: ResolvedBuyer,
+    storefront: ResolvedStorefront,
+    userRef: string,
+    stale?: string,
+  ): Promise<PipoLogin>;
+  /**
+   * Runs `call` with a token for the user and, if the service answers 403 (token expired mid-session),
+   * logs in again and runs it once more.
+   */
+  withToken<T>(
+    buyer: ResolvedBuyer,
+    storefront: ResolvedStorefront,
+    userRef: string,
+    call: (token: string) => Promise<T>,
+  ): Promise<T>;
+}
+
+interface Deps {
+  store: Store;
+  clock: Clock;
+  tokens: TokenService;
+  signingKey: string;
+  printApiFor(storefront: ResolvedStorefront): PrintApi;
+  reuseSeconds: number;
+}
+
+async function hmacHex(key: string, message: string): Promise<string> {
+  const cryptoKey = await crypto.subtle.importKey(
+    'raw',
+    new TextEncoder().encode(key),
+    { name: 'HMAC', hash: 'SHA-256' },
+    false,
+    ['sign'],
+  );
+  const mac = await crypto.subtle.sign('HMAC', cryptoKey, new TextEncoder().encode(message));
+  return Array.from(new Uint8Array(mac), (b) => b.toString(16).padStart(2, '0')).join('');
+}
+
+/** Maps print-service failures to the gateway's codes; anything unexpected is "unavailable" (retryable). */
+export function upstreamError(error: unknown, what: string): GatewayError {
+  if (error instanceof GatewayError) return error;
+  if (error instanceof PrintApiError) {
+    const temporary =
+      error.code === 'timeout' || error.code === 'unavailable' || error.code === 'invalid_response';
+    return new GatewayError(
+      temporary ? 'upstream_unavailable' : 'upstream_rejected',
+      `The print service could not ${what} (${error.code}${error.status ? ` ${error.status}` : ''}).`,
+      { cause: error },
+    );
+  }
+  return new GatewayError('upstream_unavailable', `The print service could not ${what}.`, { cause: error });
+}
+
+export function createPipoAccounts(deps: Deps): PipoAccounts {
+  const recent = new LRUCache<string, { token: string; obtainedAt: Date }>({ max: 50_000 });
+  const cacheKey = (buyerId: string, userRef: string) => `${buyerId}\u0000${userRef}`;
+
+  async function login(storefront: ResolvedStorefront, mapping: UserMapping): Promise<string> {
+    const password = await deps.tokens.decrypt(mapping.passwordEnc);
+    try {
+      return await deps.printApiFor(storefront).pipo.login({
+        username: mapping.username,
+        password,
+        storefront_id: storefront.storefrontId,
+      });
+    } catch (error) {
+      throw upstreamError(error, 'log the punch-out user in');
+    }
+  }
+
+  function remember(buyerId: string, userRef: string, token: string, upstreamCalls: number): PipoLogin {
+    const obtainedAt = deps.clock.now();
+    recent.set(cacheKey(buyerId, userRef), { token, obtainedAt });
+    return { userRef, token, obtainedAt, upstreamCalls };
+  }
+
+  function reusable(
+    buyerId: string,
+    userRef: string,
+    stale?: string,
+  ): { token: string; obtainedAt: Date } | undefined {
+    const hit = recent.get(cacheKey(buyerId, userRef));
+    if (hit === undefined || hit.token === stale) return undefined;
+    const ageMs = deps.clock.now().getTime() - hit.obtainedAt.getTime();
+    return ageMs < deps.reuseSeconds * 1000 ? hit : undefined;
+  }
+
+  async function openMapped(
+    buyer: ResolvedBuyer,
+    storefront: ResolvedStorefront,
+    user: BuyerUser,
+  ): Promise<PipoLogin> {
+    const userRef = user.key;
+    const hit = reusable(buyer.id, userRef);
+    if (hit) return { userRef, ...hit, upstreamCalls: 0 };
+
+    const existing = await deps.store.users.get(buyer.id, userRef);
+    if (existing) return remember(buyer.id, userRef, await login(storefront, existing), 1);
+
+    const secret = await hmacHex(deps.signingKey, `pipo-account\u0000${buyer.id}\u0000${userRef}`);
+    const username = `pg-${buyer.id}-${secret.slice(0, 12)}`;
+    const password = `Pg!${secret.slice(12, 44)}`;
+    const api = deps.printApiFor(storefront).pipo;
+    let email = user.email ?? `${username}@punchout.invalid`;
+    let calls = 0;
+    for (let attempt = 0; ; attempt++) {
+      try {
+        calls++;
+        await api.createUser({
+          storefront_id: storefront.storefrontId,
+          username,
+          password,
+          email,
+          first_name: user.firstName,
+          last_name: user.lastName,
+        });
+        break;
+      } catch (error) {
+        const message = error instanceof PrintApiError ? error.serviceMessage : undefined;
+        // The person may already have a storefront account under that e-mail: use an address of our own.
+        if (message === 'duplicate email' && attempt === 0) {
+          email = `${username}@punchout.invalid`;
+          continue;
+        }
+        // The account exists (a lost mapping): the derived password still opens it.
+        if (message === 'duplicate user name') break;
+        throw upstreamError(error, 'create the punch-out user');
+      }
+    }
+    const passwordEnc = await deps.tokens.encrypt(password);
+    const mapping = await deps.store.users.put({
+      buyerId: buyer.id,
+      userKey: userRef,
+      storefrontId: storefront.id,
+      pipoUserId: 0,
+      username,
+      email,
+      passwordEnc,
+      isTemp: false,
+    });
+    const token = await login(storefront, mapping);
+    calls++;
+    try {
+      const info = await api.getUser(token);
+      calls++;
+      await deps.store.users.put({ ...mapping, pipoUserId: info.id });
+    } catch (error) {
+      throw upstreamError(error, 'read the punch-out user');
+    }
+    return remember(buyer.id, userRef, token, calls);
+  }
+
+  async function openTemporary(
+    buyer: ResolvedBuyer,
+    storefront: ResolvedStorefront,
+    sessionId: string,
+  ): Promise<PipoLogin> {
+    const api = deps.printApiFor(storefront).pipo;
+    let temp: Awaited<ReturnType<PrintApi['pipo']['createTempUser']>>;
+    try {
+      temp = await api.createTempUser(storefront.storefrontId);
+    } catch (error) {
+      throw upstreamError(error, 'create a temporary user');
+    }
+    if (temp.password === undefined) {
+      // Without the generated password the user could not be logged in again when the PO arrives.
+      throw new GatewayError(
+        'upstream_rejected',
+        'The print service created a temporary user without credentials.',
+      );
+    }
+    const userRef = `tmp:${sessionId}`;
+    const mapping = await deps.store.users.put({
+      buyerId: buyer.id,
+      userKey: userRef,
+      storefrontId: storefront.id,
+      pipoUserId: temp.id,
+      username: temp.username,
+      email: temp.email,
+      passwordEnc: await deps.tokens.encrypt(temp.password),
+      isTemp: true,
+    });
+    return remember(buyer.id, userRef, await login(storefront, mapping), 2);
+  }
+
+  const accounts: PipoAccounts = {
+    open(buyer, storefront, user, sessionId) {
+      return buyer.userMode === 'temporary'
+        ? openTemporary(buyer, storefront, sessionId)
+        : openMapped(buyer, storefront, user);
+    },
+
+    async tokenFor(buyer, storefront, userRef, stale) {
+      const hit = reusable(buyer.id, userRef, stale);
+      if (hit) return { userRef, ...hit, upstreamCalls: 0 };
+      const mapping = await deps.store.users.get(buyer.id, userRef);
+      if (mapping === undefined) {
+        throw new GatewayError(
+          'upstream_rejected',
+          `No print-service account is recorded for user ${userRef}.`,
+        );
+      }
+      return remember(buyer.id, userRef, await login(storefront, mapping), 1);
+    },
+
+    async withToken(buyer, storefront, userRef, call) {
+      const first = await accounts.tokenFor(buyer, storefront, userRef);
+      try {
+        return await call(first.token);
+      } catch (error) {
+        if (!(error instanceof PrintApiError) || error.code !== 'forbidden') throw error;
+        const again = await accounts.tokenFor(buyer, storefront, userRef, first.token);
+        return call(again.token);
+      }
+    },
+  };
+  return accounts;
+}

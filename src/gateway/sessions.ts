@@ -1,0 +1,174 @@
+/**
+ * Opening a punch-out session, whatever the protocol: the PIPO account is logged in, the session is
+ * stored with the buyer's return URL (checked at punch-in and never taken from a later request), lines
+ * of an edit or inspect are moved into it, and a one-time start URL is signed.
+ */
+import type { JsonObject, PunchoutSession, SessionOperation } from '../store/types.ts';
+import type { BuyerUser } from './buyer-user.ts';
+import { findProductBySku, priceText } from './catalog.ts';
+import type { GatewayContext } from './context.ts';
+import type { ResolvedBuyer, ResolvedStorefront } from './deps.ts';
+import { GatewayError } from './errors.ts';
+
+/** Where the start URL leads: the catalog, straight into one product's editor (level 2), or the cart. */
+export type StartTarget = { kind: 'catalog' } | { kind: 'design'; sku: string } | { kind: 'cart' };
+
+/** A line the buyer's system names in an edit or inspect punch-out. */
+export interface ReopenedLine {
+  lineRef: string;
+  quantity?: number;
+}
+
+export interface OpenSessionInput {
+  buyer: ResolvedBuyer;
+  protocol: 'cxml' | 'oci';
+  operation: SessionOperation;
+  user: BuyerUser;
+  returnUrl: string;
+  returnTarget?: string;
+  buyerCookie?: string;
+  ociEcho?: Record<string, string>;
+  extrinsics?: JsonObject;
+  contact?: JsonObject;
+  shipTo?: JsonObject;
+  /** The SKU of a level-2 punch-out (SelectedItem, or an ItemOut without our line reference). */
+  selectedSku?: string;
+  reopen?: readonly ReopenedLine[];
+}
+
+export interface OpenedSession {
+  session: PunchoutSession;
+  startUrl: string;
+  upstreamCalls: number;
+}
+
+export function startTargetRef(target: StartTarget): string {
+  return target.kind === 'design' ? `design:${target.sku}` : target.kind;
+}
+
+export function parseStartTargetRef(ref: string | undefined): StartTarget {
+  if (ref?.startsWith('design:')) return { kind: 'design', sku: ref.slice('design:'.length) };
+  return ref === 'cart' ? { kind: 'cart' } : { kind: 'catalog' };
+}
+
+export async function openSession(ctx: GatewayContext, input: OpenSessionInput): Promise<OpenedSession> {
+  const { buyer } = input;
+  const storefront = ctx.storefront(buyer.storefront);
+  const now = ctx.clock.now();
+  const sessionId = ctx.randomId(18);
+  const login = await ctx.accounts.open(buyer, storefront, input.user, sessionId);
+
+  // The URL tokens expire with the session; the record outlives them by a day so that an expired page
+  // can still offer the way back to the procurement system.
+  const ttl = ctx.config.sessions.sessionTtlSeconds;
+  const session = await ctx.store.sessions.create({
+    id: sessionId,
+    buyerId: buyer.id,
+    storefrontId: storefront.id,
+    protocol: input.protocol,
+    operation: input.operation,
+    returnUrl: input.returnUrl,
+    buyerUserKey: input.user.key,
+    pipoUserRef: login.userRef,
+    expiresAt: new Date(now.getTime() + (ttl + 86_400) * 1000),
+    pipoToken: { token: login.token, obtainedAt: login.obtainedAt },
+    ...(input.buyerCookie !== undefined && { buyerCookie: input.buyerCookie }),
+    ...(input.returnTarget !== undefined && { returnTarget: input.returnTarget }),
+    ...(input.ociEcho !== undefined && { ociEcho: input.ociEcho }),
+    ...(input.extrinsics !== undefined && { extrinsics: input.extrinsics }),
+    ...(input.contact !== undefined && { contact: input.contact }),
+    ...(input.shipTo !== undefined && { shipTo: input.shipTo }),
+  });
+
+  const reopened = await reopenLines(ctx, session, storefront, input.reopen ?? []);
+  let target: StartTarget = { kind: 'catalog' };
+  if (input.operation !== 'create' && reopened > 0) target = { kind: 'cart' };
+  else if (input.operation === 'inspect') target = { kind: 'cart' };
+  else if (input.selectedSku !== undefined && findProductBySku(storefront, input.selectedSku)) {
+    target = { kind: 'design', sku: input.selectedSku };
+  }
+
+  const startTtl = ctx.config.sessions.startPageTtlSeconds;
+  const token = await ctx.tokens.sign(
+    { sid: sessionId, pur: 'start', jti: ctx.randomId(12), ref: startTargetRef(target) },
+    startTtl,
+    now,
+  );
+  ctx.logger.info('punch-out session opened', {
+    buyer: buyer.id,
+    protocol: input.protocol,
+    operation: input.operation,
+    session: sessionId,
+    reopenedLines: reopened,
+    upstreamCalls: login.upstreamCalls,
+  });
+  return {
+    session,
+    startUrl: `${ctx.publicUrl}/punchout/start/${token}`,
+    upstreamCalls: login.upstreamCalls,
+  };
+}
+
+/**
+ * Moves the buyer's earlier lines into the new session. Only lines of the same buyer are taken: a line
+ * reference of another buyer is ignored exactly like an unknown one, so nothing tells a caller it exists.
+ */
+async function reopenLines(
+  ctx: GatewayContext,
+  session: PunchoutSession,
+  storefront: ResolvedStorefront,
+  lines: readonly ReopenedLine[],
+): Promise<number> {
+  let count = 0;
+  for (const wanted of lines) {
+    const line = await ctx.store.cart.get(wanted.lineRef);
+    if (line === undefined || line.buyerId !== session.buyerId || line.storefrontId !== storefront.id) {
+      ctx.logger.warn('edit names an unknown line', { buyer: session.buyerId, lineRef: wanted.lineRef });
+      continue;
+    }
+    const product = findProductBySku(storefront, line.sku);
+    const quantity =
+      wanted.quantity !== undefined && Number.isSafeInteger(wanted.quantity) && wanted.quantity >= 1
+        ? wanted.quantity
+        : line.quantity;
+    await ctx.store.cart.update(line.lineRef, {
+      sessionId: session.id,
+      state: 'cart',
+      position: count + 1,
+      quantity,
+      ...(product !== undefined && { unitPrice: priceText(product, quantity) }),
+    });
+    count++;
+  }
+  return count;
+}
+
+/** The open session a session URL names; closed sessions explain themselves. */
+export async function loadOpenSession(ctx: GatewayContext, sessionId: string): Promise<PunchoutSession> {
+  const session = await ctx.store.sessions.get(sessionId);
+  if (session === undefined) throw new GatewayError('token_expired', 'This punch-out session has expired.');
+  if (session.state !== 'open') {
+    throw new GatewayError(
+      'session_closed',
+      session.state === 'transferred'
+        ? 'This cart was already sent to your procurement system. To change it, edit the requisition there.'
+        : 'This punch-out session was cancelled.',
+    );
+  }
+  return session;
+}
+
+/** Seconds until the session's URLs stop working. */
+export function sessionUrlTtl(ctx: GatewayContext, session: PunchoutSession): number {
+  const urlExpiry = session.expiresAt.getTime() - 86_400_000;
+  return Math.max(1, Math.floor((urlExpiry - ctx.clock.now().getTime()) / 1000));
+}
+
+export function frameAncestorsFor(buyer: ResolvedBuyer): string[] {
+  const hosts = buyer.protocol === 'cxml' ? buyer.returnUrlHosts : buyer.hookUrlHosts;
+  return [...new Set([...hosts, ...buyer.frameAncestors])];
+}
+
+export function editorOrigin(storefront: ResolvedStorefront): string {
+  return new URL(storefront.editorUrl).origin;
+}

@@ -1,0 +1,105 @@
+import { readFileSync } from 'node:fs';
+import { XMLParser } from 'fast-xml-parser';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type PunchOutSetupRequest, parseCxmlRequest } from '../../src/cxml/index.ts';
+import { removeValidationFiles, requireDtdValidator, validateAgainstDtd } from '../cxml/dtd-validation.ts';
+import {
+  clickButton,
+  cxmlFromForm,
+  designProduct,
+  returnFormOf,
+  startUrlOf,
+} from '../support/punchout-flow.ts';
+import { createStack } from '../support/stack.ts';
+
+const fixture = (name: string) =>
+  new Uint8Array(readFileSync(new URL(`../../fixtures/cxml/valid/${name}`, import.meta.url)));
+
+const reader = new XMLParser({
+  ignoreAttributes: false,
+  attributeNamePrefix: '@',
+  parseTagValue: false,
+  parseAttributeValue: false,
+  processEntities: true,
+  isArray: (name) => ['ItemIn', 'Extrinsic', 'Classification'].includes(name),
+});
+
+beforeAll(() => requireDtdValidator());
+afterAll(() => removeValidationFiles());
+
+// One setup request in the style of each buyer system; each goes through the whole round trip.
+const STYLES = [
+  ['SAP Ariba', 'setup-request.ariba-multi-credential.xml'],
+  ['Coupa', 'setup-request.coupa.xml'],
+  ['JAGGAER', 'setup-request.jaggaer-empty-elements.xml'],
+  ['Oracle iProcurement', 'setup-request.oracle-iprocurement.xml'],
+  ['BirchStreet', 'setup-request.birchstreet-no-tz.xml'],
+  ['Aquiire (ReturnFrame)', 'setup-request.aquiire-returnframe.xml'],
+  ['an ISO-8859-1 ERP', 'setup-request.iso-8859-1-names.xml'],
+] as const;
+
+describe('cXML punch-out round trip through the sandbox editor', () => {
+  it.each(STYLES)(
+    '%s: setup → editor → priced cart → DTD-valid PunchOutOrderMessage',
+    async (_style, file) => {
+      const stack = await createStack();
+      const bytes = fixture(file);
+      const setup = parseCxmlRequest(bytes) as PunchOutSetupRequest;
+
+      const answer = await stack.postCxml(bytes);
+      expect(answer).toContain('<Status code="200" text="OK"/>');
+      const catalog = await stack.browse(startUrlOf(answer));
+      expect(catalog.status).toBe(200);
+      expect(catalog.text).toContain('Choose a product to design');
+
+      const cart = await designProduct(stack, catalog, 'Business cards', { Name: 'Jane Roe' });
+      expect(cart.status).toBe(200);
+      expect(cart.url).toMatch(/\/punchout\/s\/[^/]+\/cart$/);
+      expect(cart.text).toContain('Business cards');
+      expect(cart.text).toContain('12.00 USD');
+
+      const transfer = await clickButton(stack, cart, 'Transfer cart to procurement system');
+      expect(transfer.status).toBe(200);
+      const form = returnFormOf(transfer);
+      expect(form.action).toBe(setup.browserFormPost);
+      expect(form.target).toBe(setup.returnFrame ?? '_top');
+      const poom = cxmlFromForm(form);
+
+      const validation = validateAgainstDtd(poom, 'cXML');
+      expect(validation.messages).toBe('');
+      expect(validation.ok).toBe(true);
+
+      const doc = reader.parse(poom).cXML;
+      expect(doc.Header.From.Credential['@domain']).toBe('DUNS');
+      expect(doc.Header.Sender.Credential.SharedSecret).toBeUndefined();
+      const message = doc.Message.PunchOutOrderMessage;
+      expect(message.BuyerCookie).toBe(setup.buyerCookie);
+      expect(message.PunchOutOrderMessageHeader['@operationAllowed']).toBe('edit');
+      expect(message.PunchOutOrderMessageHeader.Total.Money).toEqual({
+        '#text': '12.00',
+        '@currency': 'USD',
+      });
+      expect(message.ItemIn).toHaveLength(1);
+      const item = message.ItemIn[0];
+      expect(item['@quantity']).toBe('100');
+      expect(item['@lineNumber']).toBe('1');
+      expect(item.ItemID.SupplierPartID).toBe('BC-STD');
+      expect(item.ItemID.SupplierPartAuxiliaryID).toMatch(/^L-[0-9A-Z]{8}$/);
+      expect(item.ItemDetail.UnitPrice.Money).toEqual({ '#text': '0.12', '@currency': 'USD' });
+      expect(item.ItemDetail.Description['#text']).toBe('Business cards');
+      expect(item.ItemDetail.UnitOfMeasure).toBe('EA');
+      expect(item.ItemDetail.Classification).toEqual([{ '#text': '82121512', '@domain': 'UNSPSC' }]);
+      expect(item.ItemDetail.LeadTime).toBe('5');
+      const extrinsics = Object.fromEntries(
+        item.ItemDetail.Extrinsic.map((e: { '@name': string; '#text': string }) => [e['@name'], e['#text']]),
+      );
+      expect(extrinsics.designId).toMatch(/^\d+$/);
+      expect(extrinsics.proofUrl).toContain(`/editor/download.ashx?token=`);
+      expect(extrinsics.proofUrl).toContain(`pid=${extrinsics.designId}`);
+
+      // The saved design is the buyer user's own project on the print service, with the typed text.
+      const project = stack.upstreamCalls.filter((c) => c.startsWith('GET /api/v2/pipo/project/'));
+      expect(project).toEqual([`GET /api/v2/pipo/project/${extrinsics.designId}`]);
+    },
+  );
+});

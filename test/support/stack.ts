@@ -1,0 +1,233 @@
+/**
+ * The whole punch-out stack in one process for tests: the sandbox print service, the gateway on a
+ * memory store, a shared frozen clock, and a "browser" that follows links and posts forms across the
+ * gateway, the sandbox's editor host and the buyer's return URL, with no port and no network.
+ */
+import { readFileSync } from 'node:fs';
+import {
+  type GatewayConfigInput,
+  parseGatewayConfig,
+  type ResolvedConfig,
+  resolveConfigSecrets,
+} from '../../schemas/config.ts';
+import type { SandboxSeedInput } from '../../schemas/sandbox-seed.ts';
+import type { GatewayExtensions } from '../../src/gateway/app.ts';
+import { createGateway, type Gateway } from '../../src/gateway/app.ts';
+import { createPrintApi } from '../../src/print-api/index.ts';
+import { createSandbox, type Sandbox } from '../../src/sandbox/print/index.ts';
+import { createMemoryStore } from '../../src/store/memory.ts';
+import type { Store } from '../../src/store/port.ts';
+
+export const GATEWAY_ORIGIN = 'http://gateway.test';
+export const SANDBOX_ORIGIN = 'http://sandbox.test';
+export const START = Date.parse('2026-11-22T09:00:00Z');
+
+const SEED: SandboxSeedInput = JSON.parse(
+  readFileSync(new URL('../../fixtures/sandbox-seed.json', import.meta.url), 'utf8'),
+);
+
+/** The Enterprise token of the seed meant for the gateway, and its derived key (1000 rounds). */
+export const GATEWAY_TOKEN = '9f2c4e6a8b0d1f3e5a7c9e1b3d5f7a9c';
+export const GATEWAY_KEY = 'd0dd65f22482c8d918bcdf98ebba0c4ebf6f97f285c21405379dca275e7ad1e8';
+
+const cxmlBuyer = (id: string, name: string, from: [string, string][], secret: string, hosts: string[]) => ({
+  id,
+  name,
+  storefront: 'demo',
+  protocol: 'cxml' as const,
+  from: from.map(([domain, identity]) => ({ domain, identity })),
+  sharedSecret: secret,
+  returnUrlHosts: hosts,
+});
+
+/** One buyer per style of the fixtures in fixtures/cxml/valid (their credentials and return hosts). */
+export function testConfig(overrides: Partial<GatewayConfigInput> = {}): GatewayConfigInput {
+  return {
+    publicUrl: GATEWAY_ORIGIN,
+    store: { kind: 'memory' },
+    signingKey: 'test-signing-key-0123456789abcdef',
+    adminToken: 'test-admin-token',
+    supplier: { credentials: [{ domain: 'DUNS', identity: 'PRINTCO' }], userAgent: 'punchgate test' },
+    storefronts: [
+      {
+        id: 'demo',
+        storefrontId: 1,
+        name: 'Demo Print Shop',
+        apiBaseUrl: SANDBOX_ORIGIN,
+        editorUrl: `${SANDBOX_ORIGIN}/editor`,
+        apiToken: GATEWAY_TOKEN,
+        apiKey: GATEWAY_KEY,
+        currency: 'USD',
+        products: [
+          {
+            productId: 101,
+            sku: 'BC-STD',
+            name: 'Business cards',
+            uom: 'EA',
+            unspsc: '82121512',
+            leadTimeDays: 5,
+            minQuantity: 100,
+            prices: [
+              { minQuantity: 1, unitPrice: 0.12 },
+              { minQuantity: 500, unitPrice: 0.09 },
+            ],
+          },
+          {
+            productId: 102,
+            sku: 'FLY-A5',
+            name: 'A5 flyer',
+            uom: 'EA',
+            unspsc: '82121503',
+            leadTimeDays: 3,
+            prices: [{ minQuantity: 1, unitPrice: 0.35 }],
+          },
+          {
+            productId: 103,
+            sku: 'POS-CUSTOM',
+            name: 'Custom-size poster',
+            uom: 'EA',
+            prices: [{ minQuantity: 1, unitPrice: 18.5 }],
+          },
+        ],
+      },
+    ],
+    buyers: [
+      cxmlBuyer('acme', 'ACME (Ariba)', [['NetworkID', 'AN01000000001']], 'acme-secret', [
+        's1-eu.ariba.example',
+        'buyer.example',
+      ]),
+      cxmlBuyer('coupa', 'ACME (Coupa)', [['DUNS', 'COUPA-ACME']], 'coupa-secret', [
+        'acme.coupahost.example',
+      ]),
+      cxmlBuyer('university', 'University (JAGGAER)', [['NetworkID', 'UNIVERSITY-7']], 'jaggaer-secret', [
+        'solutions.jaggaer.example',
+      ]),
+      cxmlBuyer('oracle', 'ACME (Oracle iProcurement)', [['DUNS', '123456789']], 'oracle-secret', [
+        'erp.acme.example',
+      ]),
+      cxmlBuyer('hotel', 'Grand Hotel (BirchStreet)', [['NetworkID', 'grandhotel42']], 'birch-secret', [
+        'procurement.birchstreet.example',
+      ]),
+      cxmlBuyer('aquiire', 'ACME (Aquiire)', [['NetworkId', 'AQ-ACME']], 'aquiire-secret', [
+        'app.aquiire.example',
+      ]),
+      cxmlBuyer('mueller', 'Müller GmbH', [['DUNS', 'MUELLER-GMBH']], 'grüße', ['erp.muller.example']),
+      {
+        ...cxmlBuyer('temp', 'Temp users', [['NetworkID', 'TEMP-1']], 'temp-secret', ['buyer.example']),
+        userMode: 'temporary',
+      },
+    ],
+    ...overrides,
+  };
+}
+
+export function resolveTestConfig(input: GatewayConfigInput): ResolvedConfig {
+  const parsed = parseGatewayConfig(input);
+  if (!parsed.ok) throw new Error(parsed.problems.map((p) => `${p.path}: ${p.message}`).join('\n'));
+  const resolved = resolveConfigSecrets(parsed.config, {});
+  if (!resolved.ok) throw new Error(resolved.problems.map((p) => `${p.path}: ${p.message}`).join('\n'));
+  return resolved.config;
+}
+
+export interface BrowserResponse {
+  url: string;
+  status: number;
+  headers: Headers;
+  text: string;
+}
+
+export interface Stack {
+  gateway: Gateway;
+  sandbox: Sandbox;
+  store: Store;
+  clock: { now(): Date; advance(seconds: number): void };
+  /** Requests the print service's API saw, for counting upstream calls. */
+  upstreamCalls: string[];
+  /** Posts reaching hosts other than the gateway and the sandbox (the buyer's return URLs). */
+  buyerPosts: { url: string; body: string }[];
+  /** One request as a browser would make it, routed by origin; no redirects followed. */
+  request(url: string, init?: RequestInit): Promise<Response>;
+  /** Follows 30x redirects like a browser (303 turns into GET). */
+  browse(url: string, init?: RequestInit): Promise<BrowserResponse>;
+  postCxml(body: string | Uint8Array): Promise<string>;
+}
+
+export async function createStack(
+  configInput: GatewayConfigInput = testConfig(),
+  extensions: GatewayExtensions = {},
+): Promise<Stack> {
+  let now = START;
+  const clock = {
+    now: () => new Date(now),
+    advance(seconds: number) {
+      now += seconds * 1000;
+    },
+  };
+  const sandbox = createSandbox(SEED, { clock: () => now, mergeDelayMs: 3000 });
+  const upstreamCalls: string[] = [];
+  const sandboxFetch: typeof fetch = (input, init) => {
+    const request = new Request(input, init);
+    upstreamCalls.push(`${request.method} ${new URL(request.url).pathname}`);
+    return Promise.resolve(sandbox.app.fetch(request));
+  };
+  const store = createMemoryStore({ clock });
+  const config = resolveTestConfig(configInput);
+  const gateway = await createGateway(
+    {
+      config,
+      store,
+      clock,
+      printApiFor: (s) =>
+        createPrintApi({
+          baseUrl: s.apiBaseUrl,
+          token: s.apiToken,
+          key: s.apiKey,
+          fetch: sandboxFetch,
+          retries: 0,
+        }),
+    },
+    extensions,
+  );
+  const buyerPosts: { url: string; body: string }[] = [];
+
+  const request = async (url: string, init?: RequestInit): Promise<Response> => {
+    const target = new URL(url);
+    if (target.origin === GATEWAY_ORIGIN) return gateway.app.fetch(new Request(url, init));
+    if (target.origin === SANDBOX_ORIGIN) return sandbox.app.fetch(new Request(url, init));
+    buyerPosts.push({ url, body: typeof init?.body === 'string' ? init.body : String(init?.body ?? '') });
+    return new Response('<html><body>requisition received</body></html>', {
+      status: 200,
+      headers: { 'Content-Type': 'text/html' },
+    });
+  };
+
+  const browse = async (url: string, init?: RequestInit): Promise<BrowserResponse> => {
+    let current = url;
+    let currentInit = init;
+    for (let hop = 0; hop < 10; hop++) {
+      const res = await request(current, currentInit);
+      const location = res.headers.get('Location');
+      if (res.status >= 300 && res.status < 400 && location) {
+        current = new URL(location, current).toString();
+        currentInit = undefined;
+        continue;
+      }
+      return { url: current, status: res.status, headers: res.headers, text: await res.text() };
+    }
+    throw new Error(`too many redirects from ${url}`);
+  };
+
+  const postCxml = async (body: string | Uint8Array): Promise<string> => {
+    const res = await gateway.app.fetch(
+      new Request(`${GATEWAY_ORIGIN}/cxml`, {
+        method: 'POST',
+        body,
+        headers: { 'Content-Type': 'text/xml' },
+      }),
+    );
+    if (res.status !== 200) throw new Error(`POST /cxml answered HTTP ${res.status}`);
+    return res.text();
+  };
+
+  return { gateway, sandbox, store, clock, upstreamCalls, buyerPosts, request, browse, postCxml };
+}
