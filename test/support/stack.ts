@@ -221,7 +221,7 @@ export async function createStack(
     const res = await gateway.app.fetch(
       new Request(`${GATEWAY_ORIGIN}/cxml`, {
         method: 'POST',
-        body,
+        body: typeof body === 'string' ? body : new Uint8Array(body),
         headers: { 'Content-Type': 'text/xml' },
       }),
     );
