@@ -1,0 +1,37 @@
+/**
+ * The gateway's public entry: `createPunchgate(deps)` builds the app with every protocol and the order
+ * flow plugged in. `createGateway` (app.ts) is the core the features extend.
+ */
+import { createGateway, type Gateway, type GatewayExtensions } from './app.ts';
+import type { GatewayDeps } from './deps.ts';
+
+export type { Gateway, GatewayExtensions } from './app.ts';
+export type { GatewayContext } from './context.ts';
+export type { GatewayDeps, Logger } from './deps.ts';
+export { GatewayError, type GatewayErrorCode } from './errors.ts';
+export { createGateway };
+
+/** The features plugged into the core, in the order their routes are mounted. */
+const FEATURES: GatewayExtensions[] = [];
+
+function combine(features: readonly GatewayExtensions[]): GatewayExtensions {
+  const combined: GatewayExtensions = {
+    routes: (app, ctx) => {
+      for (const feature of features) feature.routes?.(app, ctx);
+    },
+  };
+  for (const feature of features) {
+    if (feature.ociForms) combined.ociForms = feature.ociForms;
+    if (feature.onOrder) combined.onOrder = feature.onOrder;
+  }
+  return combined;
+}
+
+/**
+ * @example
+ * const gateway = await createPunchgate({ config, store, clock: systemClock, printApiFor });
+ * serve({ fetch: gateway.app.fetch, port: 8080 });
+ */
+export function createPunchgate(deps: GatewayDeps): Promise<Gateway> {
+  return createGateway(deps, combine(FEATURES));
+}
