@@ -22,7 +22,7 @@ const clientPing: BenchCase = {
       new URL('../servers/sandbox-server.ts', import.meta.url),
     );
     const { url, token, key } = server.ready;
-    const durationMs = quick ? 700 : 2_000;
+    const durationMs = quick ? 500 : 1_000;
 
     const rawAgent = new Agent({ connections: CONCURRENCY, keepAliveTimeout: 30_000 });
     const rawHeaders = {
@@ -74,7 +74,7 @@ const clientPing: BenchCase = {
         },
       ],
       // Short rounds, many of them: on a busy machine a burst then spoils one round, not the median.
-      rounds: quick ? 5 : 9,
+      rounds: quick ? 7 : 15,
       parameters: { concurrency: CONCURRENCY, durationMs, server: 'child process' },
       async warmUp() {
         const warm = Math.min(durationMs, 1_000);
