@@ -19,7 +19,7 @@ describe('sandbox authentication', () => {
 
   it('A02 the key is k(R) with k0 = token and k(i+1) = hex SHA-256 of k(i); the demo key is documented', async () => {
     const token = TOKENS.gateway;
-    let expected = token;
+    let expected: string = token;
     for (let i = 0; i < 1000; i++) expected = createHash('sha256').update(expected, 'utf8').digest('hex');
     expect(await deriveSandboxKey(token, 1000)).toBe(expected);
     expect(expected).toBe(GATEWAY_KEY);

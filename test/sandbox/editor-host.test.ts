@@ -37,8 +37,8 @@ async function openEditor(h: Harness, query: string): Promise<{ res: Response; h
   return { res, html: await res.text() };
 }
 
-function save(h: Harness, fields: URLSearchParams): Promise<Response> {
-  return h.app.request('/editor/online-editor/save', {
+async function save(h: Harness, fields: URLSearchParams): Promise<Response> {
+  return await h.app.request('/editor/online-editor/save', {
     method: 'POST',
     headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
     body: fields.toString(),
@@ -258,11 +258,9 @@ describe('sandbox editor host: thumbnails and proofs', () => {
       ['p=101&b=maybe', 'b'],
     ];
     for (const [query, text] of cases) {
-      const { res } = await thumb(h, query);
+      const res = await h.app.request(`/editor/productthumb.ashx?${query}`);
       expect(res.status, query).toBe(400);
-      const body = (await h.app.request(`/editor/productthumb.ashx?${query}`).then((r) => r.json())) as {
-        Message: string;
-      };
+      const body = (await res.json()) as { Message: string };
       expect(body.Message, query).toContain(text);
     }
     const missing = await h.app.request('/editor/productthumb.ashx?p=424242');
