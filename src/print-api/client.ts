@@ -107,7 +107,7 @@ const HookTarget = z.url({ protocol: /^https?$/ });
  *
  * @example
  * import { createPrintApi } from 'punchgate';
- * import { createNodeFetch } from 'punchgate/src/print-api/node-fetch.ts';
+ * import { createNodeFetch } from './print-api/node-fetch.ts'; // Node only
  *
  * const api = createPrintApi({
  *   baseUrl: 'https://print.example.com',
@@ -127,17 +127,22 @@ export function createPrintApi(options: PrintApiOptions): PrintApi {
     return `/api/v2/order/${checkId('orderId', orderId)}`;
   }
 
-  function downloadSpec(orderId: number, itemId: number | undefined): CallSpec {
-    const path =
-      itemId === undefined
-        ? `${orderPath(orderId)}/download`
-        : `${orderPath(orderId)}/download/${checkId('itemId', itemId)}`;
-    return { method: 'GET', path, retry: true, file: true, mergeGated: true };
+  /** The print-ready files of an order or one item: the call, and its reader with the documented name. */
+  function downloadRequest(orderId: number, itemId: number | undefined) {
+    const base = `${orderPath(orderId)}/download`;
+    const spec: CallSpec = {
+      method: 'GET',
+      path: itemId === undefined ? base : `${base}/${checkId('itemId', itemId)}`,
+      retry: true,
+      file: true,
+      mergeGated: true,
+    };
+    return { spec, read: fileReader(itemId === undefined ? `order-${orderId}.zip` : `item-${itemId}.zip`) };
   }
 
   function download(orderId: number, itemId: number | undefined): Promise<PrintApiFile> {
-    const name = itemId === undefined ? `order-${orderId}.zip` : `item-${itemId}.zip`;
-    return call(downloadSpec(orderId, itemId), fileReader(name));
+    const { spec, read } = downloadRequest(orderId, itemId);
+    return call(spec, read);
   }
 
   // Not async itself, so that misuse throws at call time like every other method.
@@ -146,16 +151,15 @@ export function createPrintApi(options: PrintApiOptions): PrintApi {
     if (!(Number.isFinite(maxWaitMs) && maxWaitMs >= 0)) {
       throw new TypeError('waitForFiles: maxWaitMs must be a non-negative number of milliseconds');
     }
-    return pollDownload(orderId, itemId, downloadSpec(orderId, itemId), maxWaitMs);
+    return pollDownload(orderId, itemId, maxWaitMs);
   }
 
   async function pollDownload(
     orderId: number,
     itemId: number | undefined,
-    spec: CallSpec,
     maxWaitMs: number,
   ): Promise<PrintApiFile> {
-    const read = fileReader(itemId === undefined ? `order-${orderId}.zip` : `item-${itemId}.zip`);
+    const { spec, read } = downloadRequest(orderId, itemId);
     const defaultWaitSeconds =
       itemId === undefined
         ? PRINT_API_LIMITS.orderDownloadRetryAfterSeconds
@@ -182,8 +186,10 @@ export function createPrintApi(options: PrintApiOptions): PrintApi {
             },
           );
         }
+        // At least a second between polls, even if the service says "0".
+        const waitMs = Math.max(1, error.retryAfterSeconds ?? defaultWaitSeconds) * 1000;
         // Wait as asked, but try once more at the end of the budget rather than give up early.
-        await sleep(Math.min((error.retryAfterSeconds ?? defaultWaitSeconds) * 1000, remaining));
+        await sleep(Math.min(waitMs, remaining));
       }
     }
   }

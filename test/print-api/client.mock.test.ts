@@ -586,6 +586,14 @@ describe.each(transports)('print-api client over %s (MockAgent)', (_name, makeFe
       expect(sleeps).toEqual([30_000, 15_000]);
     });
 
+    it('Retry-After: 0 still leaves a second between polls', async () => {
+      answer('GET', '/api/v2/order/1042/download', 409, notReady, { 'retry-after': '0' }).times(2);
+      pool.intercept({ method: 'GET', path: '/api/v2/order/1042/download' }).reply(200, 'PK');
+      const file = await client().waitForFiles(1042, { maxWaitMs: 60_000 });
+      await file.body.cancel();
+      expect(sleeps).toEqual([1_000, 1_000]);
+    });
+
     it('other failures end the wait at once', async () => {
       answer('GET', '/api/v2/order/1042/download', 404, { Message: 'Order not the service.' });
       const error = await rejection(client().waitForFiles(1042, { maxWaitMs: 300_000 }));

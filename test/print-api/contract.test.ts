@@ -204,6 +204,26 @@ describe.each([
       expect(wrongKey.serviceMessage).toBe('Invalid key or token.');
     });
 
+    it('X01 a proxy that strips Authorization: 401 unauthorized "Authorization credentials missing."', async () => {
+      const stripping: FetchLike = (input, init) => {
+        const headers = new Headers(init.headers);
+        headers.delete('authorization');
+        return target.fetch(input, { ...init, headers: Object.fromEntries(headers) });
+      };
+      const api = createPrintApi({
+        baseUrl: target.baseUrl,
+        token: ENTERPRISE_TOKEN,
+        key: keys.get(ENTERPRISE_TOKEN)!,
+        fetch: stripping,
+      });
+      const error = await failure(api.ping());
+      expect([error.code, error.status, error.serviceMessage]).toEqual([
+        'unauthorized',
+        401,
+        'Authorization credentials missing.',
+      ]);
+    });
+
     it('X03 A04 plain HTTP from a non-local peer: 401 "Invalid scheme, please use https."', async () => {
       const remote = sandboxOf('203.0.113.7');
       const api = createPrintApi({
