@@ -13,7 +13,7 @@ export function startUrlOf(setupResponse: string): string {
 }
 
 export function statusOf(response: string): { code: number; text: string; detail: string } {
-  const match = /<Status code="(\d+)" text="([^"]*)"(?:\/>|>([\s\S]*?)<\/Status>)/.exec(response);
+  const match = /<Status code="(\d+)" text="([^"]*)"[^>]*?(?:\/>|>([\s\S]*?)<\/Status>)/.exec(response);
   if (!match) throw new Error(`no Status in:\n${response}`);
   return {
     code: Number(match[1]),
