@@ -80,7 +80,7 @@ export async function authenticateApiCall(
   }
   const record = service.state.apiKeys.get(token);
   if (record === undefined || !record.active || record.deleted) throw SandboxError.of('invalidKeyOrToken');
-  if (!usesHttps(c, service.peerAddress(c.env))) throw SandboxError.of('httpsRequired');
+  if (!usesHttps(c, service.peerAddress(c))) throw SandboxError.of('httpsRequired');
   const license = service.state.licenses.get(record.licenseId)!;
   if (
     TIER_RANK[license.tier] < TIER_RANK[minimum] &&

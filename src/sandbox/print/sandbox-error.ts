@@ -66,6 +66,6 @@ export function errorResponse(error: SandboxError): Response {
   const headers = new Headers();
   if (error.retryAfterSeconds !== undefined) headers.set('Retry-After', String(error.retryAfterSeconds));
   if (error.text === null) return new Response(null, { status: error.status, headers });
-  headers.set('Content-Type', 'application/json; charset=UTF-8');
+  headers.set('Content-Type', 'application/json');
   return new Response(JSON.stringify({ Message: error.text }), { status: error.status, headers });
 }

@@ -3,6 +3,7 @@
  * precomputed API keys and the webhook dispatcher. Routes and the control API work through it; it knows
  * nothing of HTTP.
  */
+import type { Context } from 'hono';
 import type { SandboxSeed } from '../../../schemas/sandbox-seed.ts';
 import { VirtualClock } from './clock.ts';
 import { deriveSandboxKey } from './key-derivation.ts';
@@ -29,13 +30,13 @@ export interface SandboxDeps {
    * The client's address for the HTTPS rule. The default reads the socket @hono/node-server hands in as
    * `c.env.incoming`; undefined (an in-process `app.request`) counts as loopback.
    */
-  readonly peerAddress?: (env: unknown) => string | undefined;
+  readonly peerAddress?: (c: Context) => string | undefined;
   /** Where the sandbox is reachable (for the URLs the control API shows); default: from the request URL. */
   readonly publicBaseUrl?: string;
 }
 
-function defaultPeerAddress(env: unknown): string | undefined {
-  const incoming = (env as { incoming?: { socket?: { remoteAddress?: unknown } } } | undefined)?.incoming;
+function defaultPeerAddress(c: Context): string | undefined {
+  const incoming = (c.env as { incoming?: { socket?: { remoteAddress?: unknown } } } | undefined)?.incoming;
   const address = incoming?.socket?.remoteAddress;
   return typeof address === 'string' ? address : undefined;
 }
@@ -63,7 +64,7 @@ export class SandboxService {
   readonly logger: SandboxLogger;
   readonly mergeDelayMs: number;
   readonly sessionIdleMs: number;
-  readonly peerAddress: (env: unknown) => string | undefined;
+  readonly peerAddress: (c: Context) => string | undefined;
   readonly publicBaseUrl: string | undefined;
   readonly webhooks: WebhookDispatcher;
   readonly #random: (size: number) => Uint8Array;
