@@ -7,6 +7,7 @@ import {
   buildItemZip,
   buildOrderZip,
   buildZip,
+  designFromProduct,
   type MediaDesign,
   type MediaProduct,
   type MediaRendering,
@@ -37,17 +38,7 @@ export function mediaProduct(template: TemplateRecord): MediaProduct {
 
 /** The design of a template (its defaults) or of a saved project (on its template's palette). */
 export function mediaDesign(template: TemplateRecord, project?: ProjectRecord): MediaDesign {
-  if (project === undefined) {
-    return {
-      productId: template.id,
-      name: template.name,
-      widthIn: template.size.widthIn,
-      heightIn: template.size.heightIn,
-      textFields: template.textFields,
-      tags: Object.fromEntries(template.imageTags.map((tag) => [tag.name, tag.default])),
-      colors: template.palette,
-    };
-  }
+  if (project === undefined) return designFromProduct(mediaProduct(template));
   return {
     productId: project.id,
     name: project.name,
