@@ -1,0 +1,90 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { configJsonSchema, parseGatewayConfig, resolveConfigSecrets } from '../../schemas/config.ts';
+import { testConfig } from '../support/stack.ts';
+
+const read = (path: string) => JSON.parse(readFileSync(new URL(`../../${path}`, import.meta.url), 'utf8'));
+
+describe('gateway config', () => {
+  it('the demo config is valid and holds a cXML and an OCI buyer', () => {
+    const result = parseGatewayConfig(read('fixtures/demo.config.json'));
+    expect(result.ok).toBe(true);
+    if (!result.ok) return;
+    expect(result.config.buyers.map((b) => b.protocol).sort()).toEqual(['cxml', 'cxml', 'oci']);
+  });
+
+  it('schemas/config.schema.json is what the schema generates (run `npm run schema:config`)', () => {
+    expect(read('schemas/config.schema.json')).toEqual(JSON.parse(JSON.stringify(configJsonSchema())));
+  });
+
+  it('lists every problem by path', () => {
+    const config = testConfig() as Record<string, unknown>;
+    const result = parseGatewayConfig({
+      ...config,
+      publicUrl: 'ftp://gateway',
+      signingKey: undefined,
+      buyers: [
+        {
+          id: 'Bad Id',
+          storefront: 'nowhere',
+          protocol: 'cxml',
+          from: [],
+          sharedSecret: '',
+          returnUrlHosts: ['x'],
+        },
+      ],
+    });
+    expect(result.ok).toBe(false);
+    if (result.ok) return;
+    expect(result.problems).toEqual(
+      expect.arrayContaining([
+        { path: 'publicUrl', message: 'must be an absolute http(s) URL' },
+        { path: 'signingKey', message: 'is required' },
+        { path: 'buyers[0].id', message: 'must be a lower-case slug' },
+        { path: 'buyers[0].from', message: 'Too small: expected array to have >=1 items' },
+        { path: 'buyers[0].sharedSecret', message: 'must not be empty' },
+      ]),
+    );
+  });
+
+  it('checks references once the shapes are right', () => {
+    const config = testConfig();
+    config.buyers = config.buyers.map((b, i) => (i === 1 ? { ...b, storefront: 'nowhere' } : b));
+    const result = parseGatewayConfig(config);
+    expect(result).toEqual({
+      ok: false,
+      problems: [{ path: 'buyers[1].storefront', message: 'no storefront with id "nowhere"' }],
+    });
+  });
+
+  it('refuses a From credential that would identify two buyers', () => {
+    const config = testConfig();
+    config.buyers = [
+      ...config.buyers,
+      { ...config.buyers[0], id: 'acme2' } as (typeof config.buyers)[number],
+    ];
+    const result = parseGatewayConfig(config);
+    expect(result.ok).toBe(false);
+    if (result.ok) return;
+    expect(result.problems).toContainEqual({
+      path: `buyers[${config.buyers.length - 1}].from[0]`,
+      message: 'credential NetworkID/AN01000000001 already identifies buyer "acme"',
+    });
+  });
+
+  it('resolves {"env": NAME} secrets and names the ones missing', () => {
+    const config = testConfig({ signingKey: { env: 'SIGNING' }, adminToken: { env: 'ADMIN' } });
+    const parsed = parseGatewayConfig(config);
+    if (!parsed.ok) throw new Error('test config invalid');
+    const missing = resolveConfigSecrets(parsed.config, { SIGNING: 'from-the-environment-0123' });
+    expect(missing).toEqual({
+      ok: false,
+      problems: [{ path: 'adminToken', message: 'environment variable ADMIN is not set' }],
+    });
+    const resolved = resolveConfigSecrets(parsed.config, {
+      SIGNING: 'from-the-environment-0123',
+      ADMIN: 'a',
+    });
+    expect(resolved.ok && resolved.config.signingKey).toBe('from-the-environment-0123');
+  });
+});
