@@ -3,7 +3,10 @@
  * this file). Each command is one entry of COMMANDS: a name, a one-line summary, its help text and a
  * `run(args)` that answers an exit code. Usage errors name the flag or file and exit 2.
  */
+
+import { readFile } from 'node:fs/promises';
 import { type ParseArgsOptionsConfig, parseArgs } from 'node:util';
+import { createNodeGateway, readConfigFile } from './runtime/gateway-node.ts';
 import { createConsoleLogger, readSeedFile, serveNode } from './runtime/node.ts';
 import { createSandbox, deriveSandboxKey } from './sandbox/print/index.ts';
 
@@ -112,13 +115,145 @@ Options:
       }
     }
     process.stdout.write(`${out.join('\n')}\n`);
-    await new Promise<void>((resolve) => {
-      const stop = () => resolve();
-      process.once('SIGINT', stop);
-      process.once('SIGTERM', stop);
-    });
+    await stopSignal();
     await server.close();
     return 0;
+  },
+};
+
+/** Resolves on Ctrl-C or a termination signal, so servers close their sockets and stores cleanly. */
+function stopSignal(): Promise<void> {
+  return new Promise<void>((resolve) => {
+    process.once('SIGINT', () => resolve());
+    process.once('SIGTERM', () => resolve());
+  });
+}
+
+function printProblems(
+  command: string,
+  file: string,
+  problems: readonly { path: string; message: string }[],
+): void {
+  process.stderr.write(
+    `punchgate ${command}: ${file} has ${problems.length} problem${problems.length === 1 ? '' : 's'}:\n`,
+  );
+  for (const problem of problems) process.stderr.write(`  ${problem.path}: ${problem.message}\n`);
+}
+
+const checkConfigCommand: Command = {
+  name: 'check-config',
+  summary: 'validate a gateway config file and list every problem by path',
+  help: `Usage: punchgate check-config FILE
+
+Validates a gateway config file against schemas/config.ts (JSON Schema: schemas/config.schema.json),
+including the environment variables its {"env": "NAME"} secrets name. Exits 0 when the file is valid,
+1 with every problem listed by path (e.g. buyers[1].sharedSecret) when it is not.
+
+Options:
+  --help   this text`,
+  async run(args) {
+    const { values, positionals } = parseCommandArgs(args, [], true);
+    if (values.help === true) {
+      process.stdout.write(`${this.help}\n`);
+      return 0;
+    }
+    if (positionals.length !== 1) throw new UsageError('check-config takes exactly one FILE');
+    const file = positionals[0]!;
+    const result = await readConfigFile(file);
+    if (!result.ok) {
+      printProblems('check-config', file, result.problems);
+      return 1;
+    }
+    const { config } = result;
+    const protocols = config.buyers.map((b) => `${b.id} (${b.protocol})`).join(', ');
+    process.stdout.write(
+      `${file} is valid: ${config.storefronts.length} storefront(s), ${config.buyers.length} buyer(s): ${protocols}; store ${config.store.kind}\n`,
+    );
+    return 0;
+  },
+};
+
+const serveCommand: Command = {
+  name: 'serve',
+  summary: 'run the gateway from a config file',
+  help: `Usage: punchgate serve --config FILE [--port 8080] [--host HOST]
+
+Runs the punch-out gateway: POST /cxml, GET|POST /oci/:buyer, the punch-out pages under /punchout,
+/healthz and /readyz. Secrets written as {"env": "NAME"} in the config are read from the environment.
+
+Options:
+  --config FILE   the gateway config (JSON; see schemas/config.schema.json)
+  --port N        port to listen on (default 8080, or PORT from the environment; 0 picks a free one)
+  --host HOST     address to bind (default 127.0.0.1; use 0.0.0.0 behind a reverse proxy)
+  --help          this text`,
+  async run(args) {
+    const { values } = parseCommandArgs(args, ['config', 'port', 'host'], false);
+    if (values.help === true) {
+      process.stdout.write(`${this.help}\n`);
+      return 0;
+    }
+    const file = text(values.config);
+    if (file === undefined) throw new UsageError('--config FILE is required');
+    const port = readInteger('port', text(values.port) ?? process.env.PORT, 0, 65535) ?? 8080;
+    const result = await readConfigFile(file);
+    if (!result.ok) {
+      printProblems('serve', file, result.problems);
+      return 1;
+    }
+    const logger = createConsoleLogger('gateway');
+    const node = await createNodeGateway(result.config, { logger });
+    const host = text(values.host);
+    const server = await serveNode(node.gateway.app, {
+      port,
+      ...(host === undefined ? {} : { hostname: host }),
+    });
+    process.stdout.write(
+      `punchgate gateway on ${server.url} (public URL ${result.config.publicUrl})\n  cXML endpoint: ${result.config.publicUrl}/cxml\n`,
+    );
+    await stopSignal();
+    await server.close();
+    await node.close();
+    return 0;
+  },
+};
+
+const sendCommand: Command = {
+  name: 'send',
+  summary: 'post a cXML document and print the answer',
+  help: `Usage: punchgate send FILE --to URL
+
+Posts the cXML document in FILE (as text/xml) to URL and prints the HTTP status and the answer. Exits 0
+when the answer is a cXML Status in the 200 range, 1 otherwise.
+
+Options:
+  --to URL   where to post, e.g. http://127.0.0.1:8080/cxml
+  --help     this text`,
+  async run(args) {
+    const { values, positionals } = parseCommandArgs(args, ['to'], true);
+    if (values.help === true) {
+      process.stdout.write(`${this.help}\n`);
+      return 0;
+    }
+    if (positionals.length !== 1) throw new UsageError('send takes exactly one FILE');
+    const to = text(values.to);
+    if (to === undefined) throw new UsageError('--to URL is required');
+    if (!/^https?:\/\//.test(to)) throw new UsageError(`--to must be an http(s) URL (got "${to}")`);
+    const file = positionals[0]!;
+    let body: Buffer;
+    try {
+      body = await readFile(file);
+    } catch {
+      throw new UsageError(`cannot read FILE ${file}`);
+    }
+    const response = await fetch(to, {
+      method: 'POST',
+      body: new Uint8Array(body),
+      headers: { 'Content-Type': 'text/xml; charset=UTF-8' },
+    });
+    const answer = await response.text();
+    process.stdout.write(`HTTP ${response.status}\n${answer}${answer.endsWith('\n') ? '' : '\n'}`);
+    const code = /<Status\b[^>]*\bcode="(\d+)"/.exec(answer)?.[1];
+    return response.ok && code?.startsWith('2') ? 0 : 1;
   },
 };
 
@@ -149,7 +284,13 @@ Options:
 };
 
 /** Every implemented command, in the order the top-level help lists them. */
-const COMMANDS: readonly Command[] = [sandboxCommand, keygenCommand];
+const COMMANDS: readonly Command[] = [
+  serveCommand,
+  checkConfigCommand,
+  sendCommand,
+  sandboxCommand,
+  keygenCommand,
+];
 
 function topLevelHelp(): string {
   const width = Math.max(...COMMANDS.map((c) => c.name.length));

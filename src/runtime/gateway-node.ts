@@ -1,0 +1,114 @@
+/**
+ * The gateway on Node: the config file read and checked, secrets taken from process.env, the SQLite
+ * store (with the session cache in front), pooled undici transports to the print service, and the
+ * server. `punchgate serve` and the demo start the gateway through here.
+ */
+import { readFile } from 'node:fs/promises';
+import {
+  type ConfigProblem,
+  parseGatewayConfig,
+  type ResolvedConfig,
+  resolveConfigSecrets,
+} from '../../schemas/config.ts';
+import type { GatewayDeps, Logger } from '../gateway/deps.ts';
+import { createPunchgate, type Gateway } from '../gateway/index.ts';
+import { createPrintApi, type PrintApi } from '../print-api/index.ts';
+import { createNodeFetch, type NodeFetch } from '../print-api/node-fetch.ts';
+import { withSessionCache } from '../store/cached.ts';
+import { systemClock } from '../store/clock.ts';
+import { createMemoryStore } from '../store/memory.ts';
+import type { Store } from '../store/port.ts';
+import { createSqliteStore } from '../store/sqlite.ts';
+
+export type ConfigFileResult =
+  | { ok: true; config: ResolvedConfig }
+  | { ok: false; problems: ConfigProblem[] };
+
+/**
+ * Reads, validates and resolves a config file: every problem is listed by path (`buyers[1].sharedSecret`),
+ * including environment variables that are referenced but not set.
+ */
+export async function readConfigFile(
+  path: string,
+  env: Readonly<Record<string, string | undefined>> = process.env,
+): Promise<ConfigFileResult> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (error) {
+    const reason = (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'file not found' : 'cannot be read';
+    return { ok: false, problems: [{ path: '(file)', message: `${path}: ${reason}` }] };
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (error) {
+    return {
+      ok: false,
+      problems: [{ path: '(file)', message: `${path} is not valid JSON: ${(error as Error).message}` }],
+    };
+  }
+  const parsed = parseGatewayConfig(json);
+  if (!parsed.ok) return parsed;
+  return resolveConfigSecrets(parsed.config, env);
+}
+
+export function openStore(config: ResolvedConfig): Store {
+  const store = config.store;
+  switch (store.kind) {
+    case 'sqlite':
+      return withSessionCache(createSqliteStore({ path: store.path }), { max: 100_000, ttlMs: 60_000 });
+    case 'memory':
+      return createMemoryStore();
+    case 'postgres':
+    case 'd1':
+      throw new Error(`store.kind "${store.kind}" is not available in this build; use "sqlite" or "memory"`);
+  }
+}
+
+export interface NodeGateway {
+  gateway: Gateway;
+  store: Store;
+  close(): Promise<void>;
+}
+
+/** Builds the gateway with Node's dependencies (the caller serves `gateway.app`). */
+export async function createNodeGateway(
+  config: ResolvedConfig,
+  options: { logger: Logger; store?: Store; fetch?: typeof fetch },
+): Promise<NodeGateway> {
+  const store = options.store ?? openStore(config);
+  const transports = new Map<string, NodeFetch>();
+  const clients = new Map<string, PrintApi>();
+  const deps: GatewayDeps = {
+    config,
+    store,
+    clock: systemClock,
+    logger: options.logger,
+    ...(options.fetch !== undefined && { fetch: options.fetch }),
+    printApiFor(storefront) {
+      let client = clients.get(storefront.id);
+      if (client === undefined) {
+        const transport = createNodeFetch();
+        transports.set(storefront.id, transport);
+        client = createPrintApi({
+          baseUrl: storefront.apiBaseUrl,
+          token: storefront.apiToken,
+          key: storefront.apiKey,
+          fetch: transport,
+        });
+        clients.set(storefront.id, client);
+      }
+      return client;
+    },
+  };
+  const gateway = await createPunchgate(deps);
+  return {
+    gateway,
+    store,
+    async close() {
+      await Promise.all([...transports.values()].map((t) => t.close()));
+      await store.close();
+    },
+  };
+}
