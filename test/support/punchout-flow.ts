@@ -6,6 +6,9 @@ import { expect } from 'vitest';
 import { decodeEntities, findForms, findLinks, formBody, type HtmlForm } from './html-forms.ts';
 import type { BrowserResponse, Stack } from './stack.ts';
 
+/** Anything that can browse: the in-process stack, or a browser over real ports. */
+type Browser = Pick<Stack, 'browse'>;
+
 export function startUrlOf(setupResponse: string): string {
   const match = /<StartPage>\s*<URL>([^<]+)<\/URL>/.exec(setupResponse);
   if (!match?.[1]) throw new Error(`no StartPage in:\n${setupResponse}`);
@@ -25,7 +28,7 @@ export function statusOf(response: string): { code: number; text: string; detail
 const FORM = { 'Content-Type': 'application/x-www-form-urlencoded' };
 
 export async function submit(
-  stack: Stack,
+  stack: Browser,
   page: BrowserResponse,
   form: HtmlForm,
   edits: Record<string, string> = {},
@@ -40,7 +43,7 @@ export async function submit(
 
 /** From a page with the catalog, designs a product in the editor and returns to the cart. */
 export async function designProduct(
-  stack: Stack,
+  stack: Browser,
   catalog: BrowserResponse,
   productName: string,
   text: Record<string, string> = {},
@@ -53,7 +56,7 @@ export async function designProduct(
 
 /** Saves the sandbox editor's form, with text fields changed; follows the redirect back to the gateway. */
 export async function saveInEditor(
-  stack: Stack,
+  stack: Browser,
   editor: BrowserResponse,
   text: Record<string, string> = {},
 ): Promise<BrowserResponse> {
@@ -66,7 +69,7 @@ export async function saveInEditor(
 }
 
 export async function clickButton(
-  stack: Stack,
+  stack: Browser,
   page: BrowserResponse,
   label: string,
 ): Promise<BrowserResponse> {
