@@ -81,7 +81,7 @@ export const StorefrontConfig = z.strictObject({
   apiToken: z.string().regex(/^[0-9a-fA-F]+$/, 'must be the hex API token'),
   apiKey: SecretRef,
   currency: z.string().regex(/^[A-Z]{3}$/, 'must be an ISO 4217 code'),
-  vendorName: z.string().optional().describe('Shown to buyers as the supplier; OCI NEW_ITEM-VENDOR'),
+  vendorName: z.string().optional().describe('Shown to buyers as the supplier'),
   cancelStatus: z
     .string()
     .optional()
@@ -136,6 +136,18 @@ export const OciBuyerConfig = z.strictObject({
   ociVersion: z.enum(['4.0', '5.0']).default('4.0'),
   unitMap: z.record(z.string(), z.string().max(3)).default({}).describe('Our UOM → the buyer system unit'),
   custFields: z.array(z.string()).max(5).default([]).describe('NEW_ITEM-CUST_FIELD1..5'),
+  vendorNumber: z
+    .string()
+    .min(1)
+    .max(10)
+    .optional()
+    .describe("NEW_ITEM-VENDOR: the buyer's own vendor (business partner) number for this supplier"),
+  manufacturerCode: z
+    .string()
+    .min(1)
+    .max(10)
+    .optional()
+    .describe("NEW_ITEM-MANUFACTCODE: the buyer's own number for this supplier as the manufacturer"),
   from: z
     .array(Credential)
     .default([])
