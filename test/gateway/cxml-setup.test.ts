@@ -378,3 +378,21 @@ describe('print-service accounts', () => {
     expect(cart.text).toContain('Business cards');
   });
 });
+
+describe('when the print service fails', () => {
+  it.each([
+    ['is unreachable', () => Promise.reject(new TypeError('fetch failed'))],
+    ['answers 503', () => Promise.resolve(new Response('busy', { status: 503 }))],
+    ['answers malformed JSON', () => Promise.resolve(new Response('{"id": ', { status: 200 }))],
+  ])('a setup while it %s gets Status 500 saying it is temporary', async (_case, fault) => {
+    const stack = await createStack(testConfig(), {}, { wrapPrintFetch: () => fault as typeof fetch });
+    const answer = await stack.postCxml(setupRequest());
+    const status = statusOf(answer);
+    expect(status.code).toBe(500);
+    expect(status.text).toBe('Internal Server Error');
+    expect(status.detail).toMatch(
+      /^The print service could not (create the punch-out user|log the punch-out user in) \((unavailable|invalid_response)( 503)?\)\.$/,
+    );
+    expect(answer).not.toMatch(/at .*\.ts:\d+/);
+  });
+});

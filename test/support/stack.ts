@@ -152,9 +152,15 @@ export interface Stack {
   postCxml(body: string | Uint8Array): Promise<string>;
 }
 
+export interface StackOptions {
+  /** Wraps the print-service transport, e.g. to inject faults. */
+  wrapPrintFetch?: (fetch: typeof globalThis.fetch) => typeof globalThis.fetch;
+}
+
 export async function createStack(
   configInput: GatewayConfigInput = testConfig(),
   extensions: GatewayExtensions = {},
+  options: StackOptions = {},
 ): Promise<Stack> {
   let now = START;
   const clock = {
@@ -182,7 +188,7 @@ export async function createStack(
           baseUrl: s.apiBaseUrl,
           token: s.apiToken,
           key: s.apiKey,
-          fetch: sandboxFetch,
+          fetch: options.wrapPrintFetch ? options.wrapPrintFetch(sandboxFetch) : sandboxFetch,
           retries: 0,
         }),
     },
