@@ -13,6 +13,8 @@ function credentialKey(domain: string, identity: string): string {
 
 export interface BuyerDirectory {
   byId(id: string): ResolvedBuyer | undefined;
+  /** The buyer the From credentials claim to be, before any secret is checked (for throttling). */
+  byFrom(from: readonly Credential[]): ResolvedBuyer | undefined;
   /** The buyer named by the header's From credentials, proven by its Sender SharedSecret. */
   authenticate(header: CxmlHeader): ResolvedBuyer;
 }
@@ -27,6 +29,7 @@ export function createBuyerDirectory(config: ResolvedConfig): BuyerDirectory {
 
   return {
     byId: (id) => byId.get(id),
+    byFrom: findByFrom,
     authenticate(header) {
       const buyer = findByFrom(header.from);
       if (buyer === undefined) {

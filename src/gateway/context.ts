@@ -2,6 +2,8 @@
  * What every gateway route shares: the resolved config with lookups, the store, the clock, the token
  * service and the print-service accounts. Built once in `createGateway`.
  */
+
+import type { Context } from 'hono';
 import { createEditorUrls, type EditorUrls, type PrintApi } from '../print-api/index.ts';
 import type { Clock, Store } from '../store/port.ts';
 import type { PunchoutSession } from '../store/types.ts';
@@ -14,9 +16,11 @@ import {
   type ResolvedConfig,
   type ResolvedStorefront,
   silentLogger,
+  socketClientAddress,
 } from './deps.ts';
 import { GatewayError } from './errors.ts';
 import { createPipoAccounts, type PipoAccounts } from './pipo-accounts.ts';
+import { createSecretThrottle, type SecretThrottle, UNKNOWN_ADDRESS } from './throttle.ts';
 import { createTokenService, type TokenService } from './tokens.ts';
 
 export interface GatewayContext {
@@ -37,6 +41,10 @@ export interface GatewayContext {
   editorUrlsFor(storefront: ResolvedStorefront): EditorUrls;
   storefront(id: string): ResolvedStorefront;
   buyer(id: string): ResolvedBuyer;
+  /** Failed-secret throttling per (buyer, client address), shared by every protocol's authentication. */
+  secretThrottle: SecretThrottle;
+  /** The caller's address (`unknown` when the runtime cannot tell). */
+  clientAddress(c: Context): string;
   /** The session's buyer and storefront, which must still be configured. */
   sessionParties(session: PunchoutSession): { buyer: ResolvedBuyer; storefront: ResolvedStorefront };
 }
@@ -83,6 +91,8 @@ export async function createGatewayContext(deps: GatewayDeps): Promise<GatewayCo
     editorUrlsFor: (s) => editorUrls.get(s.id) ?? createEditorUrls(s.editorUrl),
     storefront,
     buyer,
+    secretThrottle: createSecretThrottle({ clock: deps.clock }),
+    clientAddress: (c) => (deps.clientAddress ?? socketClientAddress)(c) ?? UNKNOWN_ADDRESS,
     sessionParties: (session) => ({
       buyer: buyer(session.buyerId),
       storefront: storefront(session.storefrontId),

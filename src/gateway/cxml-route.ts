@@ -68,7 +68,7 @@ export function createCxmlRoute(ctx: GatewayContext, onOrder: OrderRequestHandle
         throw error;
       }
       try {
-        const buyer = ctx.buyers.authenticate(request.header);
+        const buyer = authenticate(request.header, ctx.clientAddress(c));
         if (buyer.protocol !== 'cxml' && request.kind === 'PunchOutSetupRequest') {
           throw new GatewayError('bad_request', `Buyer ${buyer.id} punches out with OCI, not cXML.`);
         }
@@ -98,6 +98,23 @@ export function createCxmlRoute(ctx: GatewayContext, onOrder: OrderRequestHandle
       }
     },
   );
+
+  /** The buyer proven by the header, unless its (buyer, address) pair is throttled for failed secrets. */
+  function authenticate(header: CxmlRequest['header'], address: string) {
+    const claimed = ctx.buyers.byFrom(header.from);
+    if (claimed !== undefined) ctx.secretThrottle.check(claimed.id, address);
+    try {
+      const buyer = ctx.buyers.authenticate(header);
+      ctx.secretThrottle.succeed(buyer.id, address);
+      return buyer;
+    } catch (error) {
+      if (claimed !== undefined && error instanceof GatewayError && error.code === 'bad_secret') {
+        ctx.secretThrottle.fail(claimed.id, address);
+        ctx.logger.warn('cxml secret refused', { buyer: claimed.id, address });
+      }
+      throw error;
+    }
+  }
 
   async function setup(request: PunchOutSetupRequest, buyer: ResolvedCxmlBuyer): Promise<string> {
     if (!isHostAllowed(request.browserFormPost, buyer.returnUrlHosts)) {

@@ -2,6 +2,7 @@
  * Everything the gateway does to the outside world arrives through `GatewayDeps`, so the same app runs on
  * Node, on Workers and in tests (where the print service is the sandbox app's own `request`).
  */
+import type { Context } from 'hono';
 import type { BuyerConfig, ResolvedConfig } from '../../schemas/config.ts';
 
 export type { ResolvedConfig };
@@ -37,6 +38,17 @@ export interface GatewayDeps {
   logger?: Logger;
   /** Outbound HTTP to buyers (order status documents). */
   fetch?: typeof fetch;
+  /**
+   * The caller's address, for failed-secret throttling. Default: the socket @hono/node-server hands in as
+   * `c.env.incoming`; behind a proxy or on Workers, read the trusted header instead (e.g. CF-Connecting-IP).
+   */
+  clientAddress?: (c: Context) => string | undefined;
+}
+
+export function socketClientAddress(c: Context): string | undefined {
+  const incoming = (c.env as { incoming?: { socket?: { remoteAddress?: unknown } } } | undefined)?.incoming;
+  const address = incoming?.socket?.remoteAddress;
+  return typeof address === 'string' ? address : undefined;
 }
 
 export const silentLogger: Logger = { info() {}, warn() {}, error() {} };

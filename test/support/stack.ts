@@ -13,6 +13,7 @@ import {
 import type { SandboxSeedInput } from '../../schemas/sandbox-seed.ts';
 import type { GatewayExtensions } from '../../src/gateway/app.ts';
 import { createGateway, type Gateway } from '../../src/gateway/app.ts';
+import type { GatewayDeps } from '../../src/gateway/deps.ts';
 import { createPrintApi } from '../../src/print-api/index.ts';
 import { createSandbox, type Sandbox } from '../../src/sandbox/print/index.ts';
 import { createMemoryStore } from '../../src/store/memory.ts';
@@ -155,6 +156,8 @@ export interface Stack {
 export interface StackOptions {
   /** Wraps the print-service transport, e.g. to inject faults. */
   wrapPrintFetch?: (fetch: typeof globalThis.fetch) => typeof globalThis.fetch;
+  /** Extra gateway dependencies, e.g. a capturing logger or a client-address reader. */
+  gatewayDeps?: Pick<GatewayDeps, 'logger' | 'clientAddress'>;
 }
 
 export async function createStack(
@@ -191,6 +194,7 @@ export async function createStack(
           fetch: options.wrapPrintFetch ? options.wrapPrintFetch(sandboxFetch) : sandboxFetch,
           retries: 0,
         }),
+      ...options.gatewayDeps,
     },
     extensions,
   );
