@@ -45,6 +45,12 @@ export interface ReturnFormBuilders {
     storefront: ResolvedStorefront,
     session: PunchoutSession,
   ): ReturnForm;
+  /**
+   * Sends the hand-back page of a form built above, for a protocol whose page cannot be the generic UTF-8
+   * one (OCI: the bytes, meta charset and accept-charset in the buyer's charset, e.g. ISO-8859-1).
+   * Without it the routes send `renderReturnFormPage`.
+   */
+  sendReturnPage?(c: Context, form: ReturnForm, frameAncestors: readonly string[]): Promise<Response>;
 }
 
 interface SessionScope {
@@ -291,6 +297,9 @@ export function createPunchoutRoutes(ctx: GatewayContext, ociForms: ReturnFormBu
     const form = returnFormFor(s, lines);
     await ctx.store.sessions.update(s.session.id, { state: 'transferred' });
     ctx.logger.info('cart transferred', { buyer: s.buyer.id, session: s.session.id, lines: lines.length });
+    if (s.buyer.protocol === 'oci' && ociForms?.sendReturnPage) {
+      return ociForms.sendReturnPage(c, form, frameAncestorsFor(s.buyer));
+    }
     const page = renderReturnFormPage({
       title: s.storefront.name ?? 'Print catalog',
       message: 'Sending your cart to your procurement system…',
@@ -305,6 +314,9 @@ export function createPunchoutRoutes(ctx: GatewayContext, ociForms: ReturnFormBu
     const s = await scope(c.req.param('token'));
     const form = cancelFormFor(s);
     await ctx.store.sessions.update(s.session.id, { state: 'cancelled' });
+    if (s.buyer.protocol === 'oci' && ociForms?.sendReturnPage) {
+      return ociForms.sendReturnPage(c, form, frameAncestorsFor(s.buyer));
+    }
     const page = renderReturnFormPage({
       title: s.storefront.name ?? 'Print catalog',
       message: 'Returning to your procurement system without changes…',

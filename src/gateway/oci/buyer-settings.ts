@@ -1,0 +1,72 @@
+/**
+ * An OCI buyer's configuration as the OCI codec wants it: the punch-in check (login, HOOK_URL policy,
+ * charset) and the NEW_ITEM-* options (units, vendor number, customer fields, OCI version). Checked once
+ * when the routes are mounted, so a customer field too long for its SAP field fails at start-up rather than
+ * on every transfer.
+ */
+import {
+  buildOciItems,
+  type OciBuyerSettings,
+  type OciCharset,
+  OciError,
+  type OciItemsOptions,
+} from '../../oci/index.ts';
+import type { ResolvedConfig, ResolvedOciBuyer } from '../deps.ts';
+
+/** What `acceptOciPunchIn` checks a punch-in against. */
+export function punchInSettings(buyer: ResolvedOciBuyer): OciBuyerSettings {
+  return {
+    username: buyer.username,
+    password: buyer.password,
+    hookUrlHosts: buyer.hookUrlHosts,
+    allowSapEvent: buyer.allowSapEvent,
+    charset: buyer.charset,
+    loginFields: buyer.loginFields,
+  };
+}
+
+/** The options of `buildOciItems` for this buyer, in the charset its punch-in was read in. */
+export function itemOptions(buyer: ResolvedOciBuyer, charset: OciCharset): OciItemsOptions {
+  return {
+    charset,
+    unitMap: buyer.unitMap,
+    custFields: buyer.custFields,
+    ociVersion: buyer.ociVersion,
+    ...(buyer.vendorNumber !== undefined && { vendor: buyer.vendorNumber }),
+  };
+}
+
+/**
+ * Throws a TypeError naming the buyer when its configured NEW_ITEM-* values cannot be sent (a customer field
+ * longer than SAP's CUST_FIELD length, a unit mapped to an empty code).
+ *
+ * @example
+ * checkOciBuyers(ctx.config); // at mount time
+ */
+export function checkOciBuyers(config: ResolvedConfig): void {
+  config.buyers.forEach((buyer, index) => {
+    if (buyer.protocol !== 'oci') return;
+    const units = Object.keys(buyer.unitMap);
+    try {
+      buildOciItems(
+        (units.length > 0 ? units : ['EA']).map((uom, i) => ({
+          lineRef: `probe-${i}`,
+          sku: 'probe',
+          description: 'probe',
+          quantity: 1,
+          unitPrice: '1',
+          currency: 'EUR',
+          uom,
+          ...(buyer.manufacturerCode !== undefined && { manufacturerCode: buyer.manufacturerCode }),
+        })),
+        itemOptions(buyer, buyer.charset),
+      );
+    } catch (error) {
+      if (!(error instanceof OciError)) throw error;
+      const field = error.param?.replace(/^NEW_ITEM-|\[\d+\]$/g, '') ?? 'a field';
+      throw new TypeError(
+        `buyers[${index}] (${buyer.id}): its configuration cannot fill NEW_ITEM-${field}: ${error.message}`,
+      );
+    }
+  });
+}

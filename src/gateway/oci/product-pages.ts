@@ -1,0 +1,81 @@
+/**
+ * The pages OCI's FUNCTION calls open inside a punch-out session: DETAIL's product page and SOURCING's
+ * search results. Both show products in detail (description, price tiers, minimum quantity, lead time)
+ * with a "Design" button into the editor; the rest of the punch-out (cart, transfer) is the usual one.
+ */
+import { html } from '../html.ts';
+import { renderPage } from '../pages/layout.ts';
+
+export interface ProductDetailView {
+  sku: string;
+  name: string;
+  description?: string | undefined;
+  thumbnailUrl: string;
+  /** Price tiers, formatted: from `minQuantity` on, `unitPrice` each. */
+  prices: readonly { minQuantity: number; unitPrice: string }[];
+  currency: string;
+  uom: string;
+  minQuantity: number;
+  leadTimeDays?: number | undefined;
+  designUrl: string;
+}
+
+/** A design from the buyer's requisition that DETAIL named by its line reference. */
+export interface RequisitionDesignView {
+  name: string;
+  lineRef: string;
+  thumbnailUrl: string;
+}
+
+export interface ProductsPageView {
+  title: string;
+  buyerName: string;
+  heading: string;
+  /** Shown above the products, e.g. how many a search found. */
+  notice?: string | undefined;
+  design?: RequisitionDesignView | undefined;
+  products: readonly ProductDetailView[];
+  catalogUrl: string;
+  cartUrl: string;
+  cartCount: number;
+}
+
+export function renderProductsPage(view: ProductsPageView): string {
+  const products = view.products.map(
+    (p) => html`<article class="card">
+<img src="${p.thumbnailUrl}" alt="Preview of ${p.name}" width="320" height="224">
+<h2>${p.name}</h2>
+${p.description ? html`<p>${p.description}</p>` : ''}
+<table aria-label="Prices of ${p.name}">
+<thead><tr><th>From quantity</th><th class="num">Unit price</th></tr></thead>
+<tbody>${p.prices.map(
+      (tier) =>
+        html`<tr><td>${tier.minQuantity}</td><td class="num">${tier.unitPrice} ${p.currency} / ${p.uom}</td></tr>`,
+    )}</tbody>
+</table>
+<p class="muted">SKU ${p.sku} · minimum ${p.minQuantity} ${p.uom}${
+      p.leadTimeDays === undefined ? '' : html` · ships in ${p.leadTimeDays} days`
+    }</p>
+<a class="button primary" href="${p.designUrl}">Design ${p.name}</a>
+</article>`,
+  );
+  const design = view.design
+    ? html`<section class="notice" aria-label="In your requisition">
+<img src="${view.design.thumbnailUrl}" alt="" width="80" height="56">
+<p>In your requisition: <strong>${view.design.name}</strong> <span class="muted">(ref ${view.design.lineRef})</span>.
+To order it again, design it anew below.</p>
+</section>`
+    : '';
+  return renderPage({
+    title: view.title,
+    context: view.buyerName,
+    heading: view.heading,
+    body: html`${view.notice ? html`<p class="notice" role="status">${view.notice}</p>` : ''}
+${design}
+<section class="grid" aria-label="Products">${products}</section>
+<div class="actions">
+<a class="button" href="${view.catalogUrl}">Browse the whole catalog</a>
+<a class="button" href="${view.cartUrl}">Cart (${view.cartCount})</a>
+</div>`,
+  });
+}

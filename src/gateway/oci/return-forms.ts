@@ -1,0 +1,79 @@
+/**
+ * The OCI hand-back forms the protocol-neutral punch-out routes call for OCI sessions (`ociForms`): the cart
+ * as NEW_ITEM-*[n] fields posted to the HOOK_URL stored at punch-in, into `returntarget` / `~TARGET` (else
+ * `_top`), with the `~` fields echoed after the items, in the charset the punch-in was read in.
+ *
+ * Cancel: OCI has no cancel message, so cancelling posts the HOOK_URL a transfer without items (only the
+ * echoed `~` fields). SAP SRM and S/4HANA then show the requisition unchanged; posting nothing at all would
+ * leave the user stuck in our frame.
+ */
+import type { Context } from 'hono';
+import {
+  charsetLabel,
+  type OciPageLabels,
+  parseCharsetLabel,
+  renderOciTransferForm,
+} from '../../oci/index.ts';
+import type { PunchoutSession } from '../../store/types.ts';
+import type { GatewayContext } from '../context.ts';
+import type { ResolvedBuyer, ResolvedOciBuyer } from '../deps.ts';
+import type { ReturnForm } from '../pages/punchout-pages.ts';
+import type { ReturnFormBuilders } from '../punchout-routes.ts';
+import { itemFields, ociLineOfCartLine } from './oci-lines.ts';
+import { ociPageResponse } from './oci-page.ts';
+import { sessionCharset, sessionEchoFields } from './session-fields.ts';
+
+const EMPTY_RETURN_LABELS: OciPageLabels = {
+  title: 'Returning to your procurement system',
+  notice:
+    'You are returning to your procurement system without new items. If nothing happens, press the button.',
+  submit: 'Return to procurement system',
+};
+
+function ociBuyer(buyer: ResolvedBuyer): ResolvedOciBuyer {
+  if (buyer.protocol !== 'oci') throw new TypeError(`buyer ${buyer.id} does not punch out with OCI`);
+  return buyer;
+}
+
+function formOf(
+  buyer: ResolvedOciBuyer,
+  session: PunchoutSession,
+  items: readonly (readonly [string, string])[],
+): ReturnForm {
+  return {
+    action: session.returnUrl,
+    target: session.returnTarget ?? '_top',
+    fields: [...items, ...sessionEchoFields(session)],
+    acceptCharset: charsetLabel(sessionCharset(session, buyer)),
+  };
+}
+
+/**
+ * @example
+ * const gateway = await createGateway(deps, { ociForms });
+ */
+export const ociForms: ReturnFormBuilders = {
+  cart(_ctx: GatewayContext, buyer, storefront, session, lines) {
+    const oci = ociBuyer(buyer);
+    const items = lines.map((line) => ociLineOfCartLine(oci, storefront, line));
+    return formOf(oci, session, itemFields(oci, sessionCharset(session, oci), items));
+  },
+
+  cancel(_ctx: GatewayContext, buyer, _storefront, session) {
+    return formOf(ociBuyer(buyer), session, []);
+  },
+
+  async sendReturnPage(_c: Context, form, frameAncestors) {
+    const charset = parseCharsetLabel(form.acceptCharset ?? '') ?? 'utf-8';
+    const hasItems = form.fields.some(([name]) => name.startsWith('NEW_ITEM-'));
+    const page = renderOciTransferForm({
+      hookUrl: form.action,
+      fields: form.fields,
+      target: form.target,
+      charset,
+      autoSubmit: true,
+      ...(!hasItems && { labels: EMPTY_RETURN_LABELS }),
+    });
+    return ociPageResponse(page, { charset, frameAncestors, autoSubmit: true });
+  },
+};
