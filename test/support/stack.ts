@@ -31,6 +31,16 @@ const SEED: SandboxSeedInput = JSON.parse(
 export const GATEWAY_TOKEN = '9f2c4e6a8b0d1f3e5a7c9e1b3d5f7a9c';
 export const GATEWAY_KEY = 'd0dd65f22482c8d918bcdf98ebba0c4ebf6f97f285c21405379dca275e7ad1e8';
 
+const ociBuyer = (id: string, name: string, hookUrlHosts: string[]) => ({
+  id,
+  name,
+  storefront: 'demo',
+  protocol: 'oci' as const,
+  username: id,
+  password: `${id}-secret`,
+  hookUrlHosts,
+});
+
 const cxmlBuyer = (id: string, name: string, from: [string, string][], secret: string, hosts: string[]) => ({
   id,
   name,
@@ -91,6 +101,36 @@ export function testConfig(overrides: Partial<GatewayConfigInput> = {}): Gateway
           },
         ],
       },
+      {
+        // A German storefront on the same print service, for the ISO-8859-1 OCI buyer: umlauts, ß, ×, €.
+        id: 'druck',
+        storefrontId: 1,
+        name: 'Druckerei Demo',
+        apiBaseUrl: SANDBOX_ORIGIN,
+        editorUrl: `${SANDBOX_ORIGIN}/editor`,
+        apiToken: GATEWAY_TOKEN,
+        apiKey: GATEWAY_KEY,
+        currency: 'EUR',
+        products: [
+          {
+            productId: 101,
+            sku: 'VK-MATT',
+            name: 'Visitenkarten für Mitarbeiter',
+            description:
+              '85 × 55 mm, 350 g/m² matt, beidseitig bedruckt – Größe nach DIN, ab 0,08 € je Karte',
+            uom: 'EA',
+            unspsc: '82121512',
+            leadTimeDays: 4,
+            matGroup: 'DRUCK-01',
+            manufacturerPartId: 'DD-VK-350',
+            minQuantity: 250,
+            prices: [
+              { minQuantity: 1, unitPrice: 0.11 },
+              { minQuantity: 1000, unitPrice: 0.08 },
+            ],
+          },
+        ],
+      },
     ],
     buyers: [
       cxmlBuyer('acme', 'ACME (Ariba)', [['NetworkID', 'AN01000000001']], 'acme-secret', [
@@ -116,6 +156,27 @@ export function testConfig(overrides: Partial<GatewayConfigInput> = {}): Gateway
       {
         ...cxmlBuyer('temp', 'Temp users', [['NetworkID', 'TEMP-1']], 'temp-secret', ['buyer.example']),
         userMode: 'temporary',
+      },
+      // OCI buyers, one per punch-in style of test/oci-gateway; sap1's later POs come as cXML OrderRequests.
+      {
+        ...ociBuyer('sap1', 'ACME (SAP SRM 7, OCI)', ['srm.acme.example']),
+        unitMap: { EA: 'ST' },
+        vendorNumber: '0000100234',
+        manufacturerCode: 'M-4711',
+        custFields: ['KST-4711', '', 'PRINT'],
+        frameAncestors: ['portal.acme.example'],
+        from: [{ domain: 'NetworkID', identity: 'SAP1-ORDERS' }],
+        sharedSecret: 'sap1-order-secret',
+      },
+      { ...ociBuyer('s4', 'ACME (S/4HANA, OCI 5.0)', ['s4.acme.example:44300']), ociVersion: '5.0' },
+      { ...ociBuyer('odoo', 'Odoo (OCI, multipart)', ['odoo.example']), unitMap: { EA: 'PCE' } },
+      {
+        ...ociBuyer('latin', 'Müller Druckerei-Einkauf (SAP ECC, ISO-8859-1)', ['sap.mueller.example']),
+        storefront: 'druck',
+        charset: 'iso-8859-1',
+        allowSapEvent: true,
+        unitMap: { EA: 'ST' },
+        custFields: ['', '', '', '', 'Budget 500 € – Müller & Söhne'],
       },
     ],
     ...overrides,
