@@ -4,6 +4,7 @@
  */
 import { createGateway, type Gateway, type GatewayExtensions } from './app.ts';
 import type { GatewayDeps } from './deps.ts';
+import { ociGateway } from './oci/index.ts';
 
 export type { Gateway, GatewayExtensions } from './app.ts';
 export type { GatewayContext } from './context.ts';
@@ -12,7 +13,7 @@ export { GatewayError, type GatewayErrorCode } from './errors.ts';
 export { createGateway };
 
 /** The features plugged into the core, in the order their routes are mounted. */
-const FEATURES: GatewayExtensions[] = [];
+const FEATURES: GatewayExtensions[] = [ociGateway];
 
 function combine(features: readonly GatewayExtensions[]): GatewayExtensions {
   const combined: GatewayExtensions = {
