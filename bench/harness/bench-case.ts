@@ -30,7 +30,29 @@ export interface RatioSpec {
   readonly numerator: string;
   readonly denominator: string;
   /** The ratio the project aims for. */
-  readonly goal?: { readonly atLeast?: number; readonly atMost?: number };
+  readonly goal?: Goal;
+}
+
+/** A figure of one variant held against an absolute goal, e.g. resident memory at most 300 MB. */
+export interface LimitSpec {
+  readonly name: string;
+  readonly variant: string;
+  readonly metric: string;
+  readonly goal: Goal;
+}
+
+/** The paired difference numerator − denominator of one metric, e.g. the gateway's p99 overhead in ms. */
+export interface DifferenceSpec {
+  readonly name: string;
+  readonly metric: string;
+  readonly minuend: string;
+  readonly subtrahend: string;
+  readonly goal?: Goal;
+}
+
+export interface Goal {
+  readonly atLeast?: number;
+  readonly atMost?: number;
 }
 
 export interface BenchSession {
@@ -38,6 +60,10 @@ export interface BenchSession {
   readonly variants: Readonly<Record<string, () => Promise<Figures>>>;
   readonly metrics: Readonly<Record<string, MetricSpec>>;
   readonly ratios?: readonly RatioSpec[];
+  /** Medians of the per-round differences (same units as the metric). */
+  readonly differences?: readonly DifferenceSpec[];
+  /** Medians held against absolute goals. */
+  readonly limits?: readonly LimitSpec[];
   /** Default 3 with --quick, 5 otherwise (never fewer than 3). */
   readonly rounds?: number;
   /** Run before the first round, results discarded (JIT, connection pools). */
@@ -47,10 +73,22 @@ export interface BenchSession {
   close(): Promise<void>;
 }
 
+/**
+ * What `setup` answers when the thing to measure does not exist in this build (a feature not landed yet):
+ * the run goes on and the report says why the case has no figures.
+ */
+export interface SkippedCase {
+  readonly skipped: string;
+}
+
+export function skipCase(reason: string): SkippedCase {
+  return { skipped: reason };
+}
+
 export interface BenchCase {
   /** Short id, used by `--only`. */
   readonly name: string;
   /** One line on what is measured and why. */
   readonly title: string;
-  setup(options: BenchSetupOptions): Promise<BenchSession>;
+  setup(options: BenchSetupOptions): Promise<BenchSession | SkippedCase>;
 }

@@ -4,14 +4,32 @@
  */
 import { type ChildProcess, fork } from 'node:child_process';
 
+/** The options a parent handed to this server script (see {@link ChildServerOptions.options}). */
+export function childServerOptions<T>(): Partial<T> {
+  return JSON.parse(process.env.BENCH_SERVER_OPTIONS ?? '{}') as Partial<T>;
+}
+
 export interface ChildServer<Ready> {
   readonly ready: Ready;
   readonly pid: number | undefined;
   stop(): Promise<void>;
 }
 
-export async function startChildServer<Ready>(script: URL, timeoutMs = 30_000): Promise<ChildServer<Ready>> {
-  const child: ChildProcess = fork(script, [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+export interface ChildServerOptions {
+  /** Handed to the script as `process.env.BENCH_SERVER_OPTIONS` (JSON): where to connect, what to seed. */
+  readonly options?: unknown;
+  /** Longest wait for "ready" (a server that seeds data needs more). Default 30 s. */
+  readonly timeoutMs?: number;
+}
+
+export async function startChildServer<Ready>(
+  script: URL,
+  { options, timeoutMs = 30_000 }: ChildServerOptions = {},
+): Promise<ChildServer<Ready>> {
+  const child: ChildProcess = fork(script, [], {
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    env: { ...process.env, BENCH_SERVER_OPTIONS: JSON.stringify(options ?? {}) },
+  });
   const ready = await new Promise<Ready>((resolve, reject) => {
     const timer = setTimeout(() => {
       child.kill();

@@ -1,7 +1,16 @@
 /**
  * Runs one case: set up, warm up, rounds with alternating variant order, medians and paired ratios.
  */
-import type { BenchCase, BenchSetupOptions, Figures, MetricSpec, RatioSpec } from './bench-case.ts';
+import type {
+  BenchCase,
+  BenchSetupOptions,
+  DifferenceSpec,
+  Figures,
+  Goal,
+  LimitSpec,
+  MetricSpec,
+  RatioSpec,
+} from './bench-case.ts';
 import { median } from './statistics.ts';
 
 export interface VariantResult {
@@ -19,14 +28,39 @@ export interface RatioResult extends RatioSpec {
   readonly met: boolean | undefined;
 }
 
+export interface DifferenceResult extends DifferenceSpec {
+  /** Median of the per-round differences. */
+  readonly value: number;
+  readonly perRound: readonly number[];
+  readonly met: boolean | undefined;
+}
+
+export interface LimitResult extends LimitSpec {
+  /** The variant's median of the metric. */
+  readonly value: number;
+  readonly met: boolean;
+}
+
 export interface CaseResult {
   readonly name: string;
   readonly title: string;
+  /** Why the case has no figures in this run (the thing it measures is not in this build). */
+  readonly skipped?: string;
   readonly rounds: number;
   readonly parameters: Readonly<Record<string, string | number | boolean>>;
   readonly metrics: Readonly<Record<string, MetricSpec>>;
   readonly variants: Readonly<Record<string, VariantResult>>;
   readonly ratios: readonly RatioResult[];
+  readonly differences: readonly DifferenceResult[];
+  readonly limits: readonly LimitResult[];
+}
+
+function meets(goal: Goal | undefined, value: number): boolean | undefined {
+  if (goal === undefined) return undefined;
+  return (
+    (goal.atLeast === undefined || value >= goal.atLeast) &&
+    (goal.atMost === undefined || value <= goal.atMost)
+  );
 }
 
 export async function measureCase(
@@ -35,6 +69,21 @@ export async function measureCase(
   progress: (line: string) => void,
 ): Promise<CaseResult> {
   const session = await benchCase.setup(options);
+  if ('skipped' in session) {
+    progress(`${benchCase.name}: skipped (${session.skipped})`);
+    return {
+      name: benchCase.name,
+      title: benchCase.title,
+      skipped: session.skipped,
+      rounds: 0,
+      parameters: {},
+      metrics: {},
+      variants: {},
+      ratios: [],
+      differences: [],
+      limits: [],
+    };
+  }
   try {
     const names = Object.keys(session.variants);
     const rounds = Math.max(3, session.rounds ?? (options.quick ? 3 : 5));
@@ -61,18 +110,28 @@ export async function measureCase(
       };
     }
 
+    const roundsOf = (variant: string, what: string): Figures[] => {
+      const found = perVariant.get(variant);
+      if (!found) throw new Error(`${benchCase.name}: ${what} names an unknown variant ${variant}`);
+      return found;
+    };
     const ratios = (session.ratios ?? []).map((spec): RatioResult => {
-      const top = perVariant.get(spec.numerator);
-      const bottom = perVariant.get(spec.denominator);
-      if (!top || !bottom) throw new Error(`${benchCase.name}: ratio ${spec.name} names an unknown variant`);
+      const top = roundsOf(spec.numerator, `ratio ${spec.name}`);
+      const bottom = roundsOf(spec.denominator, `ratio ${spec.name}`);
       const perRound = top.map((figures, i) => figures[spec.metric]! / bottom[i]![spec.metric]!);
       const value = median(perRound);
-      const met =
-        spec.goal === undefined
-          ? undefined
-          : (spec.goal.atLeast === undefined || value >= spec.goal.atLeast) &&
-            (spec.goal.atMost === undefined || value <= spec.goal.atMost);
-      return { ...spec, value, perRound, met };
+      return { ...spec, value, perRound, met: meets(spec.goal, value) };
+    });
+    const differences = (session.differences ?? []).map((spec): DifferenceResult => {
+      const left = roundsOf(spec.minuend, `difference ${spec.name}`);
+      const right = roundsOf(spec.subtrahend, `difference ${spec.name}`);
+      const perRound = left.map((figures, i) => figures[spec.metric]! - right[i]![spec.metric]!);
+      const value = median(perRound);
+      return { ...spec, value, perRound, met: meets(spec.goal, value) };
+    });
+    const limits = (session.limits ?? []).map((spec): LimitResult => {
+      const value = median(roundsOf(spec.variant, `limit ${spec.name}`).map((f) => f[spec.metric]!));
+      return { ...spec, value, met: meets(spec.goal, value) === true };
     });
 
     return {
@@ -83,6 +142,8 @@ export async function measureCase(
       metrics: session.metrics,
       variants,
       ratios,
+      differences,
+      limits,
     };
   } finally {
     await session.close();

@@ -1,10 +1,12 @@
 /**
  * The human-readable report of a benchmark run: one table per case, then its ratios against their goals.
  */
+import type { Goal } from './bench-case.ts';
 import type { CaseResult } from './measure-case.ts';
 import { formatNumber } from './measure-case.ts';
 
 export function formatCaseTable(result: CaseResult): string {
+  if (result.skipped !== undefined) return `${result.name}: ${result.title}\n  skipped: ${result.skipped}`;
   const metricNames = Object.keys(result.metrics);
   const header = ['variant', ...metricNames.map((m) => labelOf(m, result.metrics[m]!.unit))];
   const rows = Object.entries(result.variants).map(([name, variant]) => [
@@ -25,19 +27,34 @@ export function formatCaseTable(result: CaseResult): string {
     ...rows.map((row) => `  ${line(row)}`),
   ];
   for (const ratio of result.ratios) {
-    const goal =
-      ratio.goal === undefined
-        ? ''
-        : `  goal ${[
-            ratio.goal.atLeast === undefined ? '' : `>= ${ratio.goal.atLeast}`,
-            ratio.goal.atMost === undefined ? '' : `<= ${ratio.goal.atMost}`,
-          ]
-            .filter(Boolean)
-            .join(' and ')}: ${ratio.met ? 'met' : 'NOT MET'}`;
     const perRound = ratio.perRound.map((r) => r.toFixed(3)).join(' ');
-    out.push(`  ratio ${ratio.name} = ${ratio.value.toFixed(3)} (rounds: ${perRound})${goal}`);
+    out.push(
+      `  ratio ${ratio.name} = ${ratio.value.toFixed(3)} (rounds: ${perRound})${goalText(ratio.goal, ratio.met)}`,
+    );
+  }
+  for (const difference of result.differences) {
+    const unit = result.metrics[difference.metric]?.unit ?? '';
+    const perRound = difference.perRound.map((d) => d.toFixed(3)).join(' ');
+    out.push(
+      `  difference ${difference.name} = ${difference.value.toFixed(3)} ${unit} (rounds: ${perRound})${goalText(difference.goal, difference.met)}`,
+    );
+  }
+  for (const limit of result.limits) {
+    const unit = result.metrics[limit.metric]?.unit ?? '';
+    out.push(
+      `  limit ${limit.name} = ${formatNumber(limit.value)} ${unit}${goalText(limit.goal, limit.met)}`,
+    );
   }
   return out.join('\n');
+}
+
+function goalText(goal: Goal | undefined, met: boolean | undefined): string {
+  if (goal === undefined) return '';
+  const bounds = [
+    goal.atLeast === undefined ? '' : `>= ${goal.atLeast}`,
+    goal.atMost === undefined ? '' : `<= ${goal.atMost}`,
+  ].filter(Boolean);
+  return `  goal ${bounds.join(' and ')}: ${met ? 'met' : 'NOT MET'}`;
 }
 
 function labelOf(metric: string, unit: string): string {

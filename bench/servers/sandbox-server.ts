@@ -3,9 +3,13 @@
  * the server and the load generator get their own cores and event loops. It serves the default seed
  * (fixtures/sandbox-seed.json) on a free loopback port and tells its parent, over IPC, where it is and
  * which Enterprise credentials work.
+ *
+ * `GET /__bench/requests` (see harness/sandbox-requests.ts) answers how many requests the sandbox has served so far (that one excluded), so
+ * that a case can report the upstream calls a gateway operation costs.
  */
 import { readSeedFile, serveNode } from '../../src/runtime/node.ts';
 import { createSandbox, deriveSandboxKey } from '../../src/sandbox/print/index.ts';
+import { REQUEST_COUNT_PATH } from '../harness/sandbox-requests.ts';
 
 export interface SandboxServerReady {
   readonly url: string;
@@ -28,7 +32,17 @@ if (credentials === undefined) {
 }
 
 const { app } = createSandbox(seed.seed);
-const server = await serveNode(app, { port: 0 });
+let served = 0;
+const server = await serveNode(
+  {
+    fetch(request, env) {
+      if (new URL(request.url).pathname === REQUEST_COUNT_PATH) return Response.json({ count: served });
+      served++;
+      return app.fetch(request, env);
+    },
+  },
+  { port: 0 },
+);
 const ready: SandboxServerReady = {
   url: server.url,
   token: credentials.token,

@@ -1,0 +1,170 @@
+/**
+ * Punch-in over HTTP: PunchOutSetupRequests of a returning mapped user through the gateway (its own child
+ * process, SQLite store with the session cache, undici to the sandbox in another child process), against
+ * the upstream work such a setup cannot avoid, made directly: one PIPO login at the sandbox.
+ *
+ * Two gateways run side by side: `pipoTokenReuseSeconds` 0 (every setup logs in: 1 upstream call) and the
+ * default 600 s (a returning user's token is reused: 0 upstream calls). Upstream calls per setup are
+ * counted at the sandbox. Goals: reuse-0 gateway / direct login throughput at least 0.8, and its p99 at
+ * most 3 ms above the direct login's.
+ */
+import { createPrintApi } from '../../src/index.ts';
+import { createNodeFetch } from '../../src/print-api/node-fetch.ts';
+import { setupRequest } from '../../test/support/cxml-documents.ts';
+import { AUTOCANNON_METRICS, runAutocannon } from '../harness/autocannon-load.ts';
+import type { BenchCase, Figures } from '../harness/bench-case.ts';
+import { startChildServer } from '../harness/child-server.ts';
+import { sandboxRequestCount } from '../harness/sandbox-requests.ts';
+import type { GatewayServerOptions, GatewayServerReady } from '../servers/gateway-server.ts';
+import type { SandboxServerReady } from '../servers/sandbox-server.ts';
+
+const CONNECTIONS = 8;
+/** The storefront of the test config (and of the sandbox seed). */
+const STOREFRONT_ID = 1;
+
+const cxmlAccepted = (status: number, body: string) => status === 200 && body.includes('<Status code="200"');
+
+const punchIn: BenchCase = {
+  name: 'punch-in',
+  title: 'cXML setup of a returning mapped user through the gateway vs a direct PIPO login at the sandbox',
+  async setup({ quick }) {
+    const sandbox = await startChildServer<SandboxServerReady>(
+      new URL('../servers/sandbox-server.ts', import.meta.url),
+    );
+    const gatewayScript = new URL('../servers/gateway-server.ts', import.meta.url);
+    const gatewayWith = (reuseSeconds: number) =>
+      startChildServer<GatewayServerReady>(gatewayScript, {
+        options: { sandboxUrl: sandbox.ready.url, reuseSeconds } satisfies GatewayServerOptions,
+      });
+    const [noReuse, reuse] = await Promise.all([gatewayWith(0), gatewayWith(600)]);
+    const durationMs = quick ? 1_000 : 3_000;
+
+    // A PIPO account of its own for the direct login, so the floor does the sandbox work a login does.
+    const transport = createNodeFetch();
+    const api = createPrintApi({
+      baseUrl: sandbox.ready.url,
+      token: sandbox.ready.token,
+      key: sandbox.ready.key,
+      fetch: transport,
+    });
+    const direct = { username: 'bench-direct', password: 'Bench!direct-0123456789' };
+    await api.pipo.createUser({
+      storefront_id: STOREFRONT_ID,
+      ...direct,
+      email: 'bench-direct@punchout.invalid',
+      first_name: 'Bench',
+      last_name: 'Direct',
+    });
+    await transport.close();
+
+    const directLogin = () =>
+      runAutocannon({
+        url: `${sandbox.ready.url}/api/v2/pipo/user/login`,
+        method: 'POST',
+        connections: CONNECTIONS,
+        durationMs,
+        headers: {
+          authorization: `Basic ${Buffer.from(`${sandbox.ready.token}:${sandbox.ready.key}`).toString('base64')}`,
+          'content-type': 'application/json',
+          accept: 'application/json',
+        },
+        body: JSON.stringify({ ...direct, storefront_id: STOREFRONT_ID }),
+      });
+    // Each setup gets its own payloadID, as real buyers send.
+    const setupBody = setupRequest({ payloadID: 'BENCH-ID@buyer.example' }).replace('BENCH-ID', '[<id>]');
+    const gatewaySetups = (url: string) => () =>
+      runAutocannon({
+        url: `${url}/cxml`,
+        method: 'POST',
+        connections: CONNECTIONS,
+        durationMs,
+        headers: { 'content-type': 'text/xml; charset=UTF-8' },
+        body: setupBody,
+        accept: cxmlAccepted,
+      });
+
+    /** Adds the upstream calls per accepted operation, counted at the sandbox. */
+    const countingUpstream = (run: () => Promise<Figures>) => async (): Promise<Figures> => {
+      const before = await sandboxRequestCount(sandbox.ready.url);
+      const figures = await run();
+      const calls = (await sandboxRequestCount(sandbox.ready.url)) - before;
+      return { ...figures, upstreamPerOp: calls / figures.accepted! };
+    };
+
+    const variants = {
+      'direct PIPO login': countingUpstream(directLogin),
+      'gateway setup, reuse 0 s': countingUpstream(gatewaySetups(noReuse.ready.url)),
+      'gateway setup, reuse 600 s': countingUpstream(gatewaySetups(reuse.ready.url)),
+    };
+    return {
+      variants,
+      metrics: {
+        ...AUTOCANNON_METRICS,
+        upstreamPerOp: { unit: 'calls', better: 'lower' },
+      },
+      ratios: [
+        {
+          name: 'gateway(reuse 0 s)/direct req/s',
+          metric: 'reqPerSec',
+          numerator: 'gateway setup, reuse 0 s',
+          denominator: 'direct PIPO login',
+          goal: { atLeast: 0.8 },
+        },
+        {
+          name: 'gateway(reuse 600 s)/direct req/s',
+          metric: 'reqPerSec',
+          numerator: 'gateway setup, reuse 600 s',
+          denominator: 'direct PIPO login',
+          goal: { atLeast: 0.8 },
+        },
+      ],
+      differences: [
+        {
+          name: 'p99 overhead, reuse 0 s',
+          metric: 'p99Ms',
+          minuend: 'gateway setup, reuse 0 s',
+          subtrahend: 'direct PIPO login',
+          goal: { atMost: 3 },
+        },
+        {
+          name: 'p99 overhead, reuse 600 s',
+          metric: 'p99Ms',
+          minuend: 'gateway setup, reuse 600 s',
+          subtrahend: 'direct PIPO login',
+          goal: { atMost: 3 },
+        },
+      ],
+      limits: [
+        {
+          name: 'upstream calls per setup, reuse 0 s',
+          variant: 'gateway setup, reuse 0 s',
+          metric: 'upstreamPerOp',
+          goal: { atMost: 1 },
+        },
+        {
+          name: 'upstream calls per setup, reuse 600 s',
+          variant: 'gateway setup, reuse 600 s',
+          metric: 'upstreamPerOp',
+          goal: { atMost: 0 },
+        },
+      ],
+      rounds: quick ? 3 : 5,
+      parameters: {
+        connections: CONNECTIONS,
+        durationMs,
+        loadGenerator: 'autocannon',
+        servers: 'gateway(s) and sandbox in child processes',
+        store: 'SQLite file + session cache',
+      },
+      async warmUp() {
+        for (const run of Object.values(variants)) await run();
+      },
+      async close() {
+        await Promise.all([noReuse.stop(), reuse.stop()]);
+        await sandbox.stop();
+      },
+    };
+  },
+};
+
+export default punchIn;
