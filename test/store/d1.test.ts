@@ -1,0 +1,76 @@
+/**
+ * The D1 store under workerd: Miniflare runs the real D1 implementation, and its binding proxy lets the
+ * shared Store suite drive it from Node.
+ */
+import { Miniflare } from 'miniflare';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createD1Store, type D1Database } from '../../src/store/d1.ts';
+import { sqliteMigrations } from '../../src/store/sqlite-sql.ts';
+import { createManualClock } from './manual-clock.ts';
+import { cxmlSession, expectStoreError, runStoreSuite, T0 } from './store-suite.ts';
+
+let mf: Miniflare;
+let database: D1Database;
+
+beforeAll(async () => {
+  mf = new Miniflare({
+    modules: true,
+    script: 'export default { fetch() { return new Response(null, { status: 204 }); } };',
+    compatibilityDate: '2026-07-01',
+    d1Databases: { DB: 'punchgate-store-test' },
+  });
+  database = (await mf.getD1Database('DB')) as unknown as D1Database;
+});
+
+afterAll(async () => {
+  await mf?.dispose();
+});
+
+/** Drops every table, so the next store starts from an empty, unmigrated database. */
+async function emptyDatabase(): Promise<void> {
+  const tables = await database
+    .prepare(
+      "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '_cf_%'",
+    )
+    .all();
+  const drops = (tables.results ?? []).map((t) => database.prepare(`DROP TABLE "${String(t.name)}"`));
+  if (drops.length > 0) await database.batch(drops);
+}
+
+runStoreSuite('d1', async ({ clock }) => {
+  await emptyDatabase();
+  return createD1Store({ database, clock });
+});
+
+describe('D1 store', () => {
+  it('migrates once, also when isolates open it at the same time, and keeps records across reopen', async () => {
+    await emptyDatabase();
+    const clock = createManualClock(T0);
+    const stores = await Promise.all([1, 2, 3].map(() => createD1Store({ database, clock })));
+    const session = await stores[0]!.sessions.create(cxmlSession());
+    const versions = await database.prepare('SELECT version FROM schema_version ORDER BY version').all();
+    expect((versions.results ?? []).map((r) => r.version)).toEqual(sqliteMigrations.map((_, i) => i + 1));
+    const reopened = await createD1Store({ database, clock });
+    expect(await reopened.sessions.get(session.id)).toStrictEqual(session);
+  });
+
+  it('refuses a database written by a newer schema', async () => {
+    await emptyDatabase();
+    await createD1Store({ database });
+    await database
+      .prepare('INSERT INTO schema_version (version, applied_at) VALUES (?, 0)')
+      .bind(sqliteMigrations.length + 1)
+      .all();
+    await expect(createD1Store({ database })).rejects.toMatchObject({
+      name: 'StoreError',
+      code: 'incompatible_schema',
+    });
+  });
+
+  it('answers unavailable once closed', async () => {
+    await emptyDatabase();
+    const store = await createD1Store({ database });
+    await store.close();
+    await expectStoreError(store.ping(), 'unavailable');
+  });
+});
