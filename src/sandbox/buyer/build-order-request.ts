@@ -1,0 +1,82 @@
+/**
+ * The purchase order: a cXML OrderRequest with the requisition's lines, as every profile sends it (SAP
+ * too: OCI has no order message, so SAP's PO goes out as cXML). Header in DTD order: Total, ShipTo, BillTo,
+ * Contact, Comments, Extrinsic*; lines numbered from 1, since confirmations and ship notices refer to them
+ * by lineNumber.
+ */
+import { el } from '../../cxml/xml-writer.ts';
+import { addressElement, buyerTimestamp, extrinsicElements, writeBuyerDocument } from './cxml-document.ts';
+import { addDecimals, multiplyDecimals } from './decimal.ts';
+import type { DemoUser } from './demo-users.ts';
+import { fullName } from './demo-users.ts';
+import { itemOutElement } from './item-out.ts';
+import type { BuyerProfile } from './profiles.ts';
+import type { RequisitionLine } from './requisition.ts';
+
+export interface OrderRequestInput {
+  readonly profile: BuyerProfile;
+  readonly user: DemoUser;
+  readonly orderID: string;
+  readonly requisitionId: string;
+  readonly payloadID: string;
+  readonly timestamp: Date;
+  readonly lines: readonly RequisitionLine[];
+  /** The requester's note to the supplier. */
+  readonly comments: string;
+}
+
+/** The order total: the sum of quantity × unit price, exact. */
+export function orderTotal(lines: readonly RequisitionLine[]): string {
+  const totals = lines.map((line) => multiplyDecimals(line.quantity, line.unitPrice) ?? '0');
+  return addDecimals(totals) ?? '0.00';
+}
+
+/**
+ * @example
+ * const xml = buildOrderRequest({
+ *   profile: COUPA_PROFILE, user, orderID: 'PO-1001', requisitionId: 'r1',
+ *   payloadID, timestamp: new Date(), lines: requisition.lines, comments: 'Deliver to reception',
+ * });
+ */
+export function buildOrderRequest(input: OrderRequestInput): string {
+  const { profile, user } = input;
+  if (input.lines.length === 0) throw new TypeError('An OrderRequest needs at least one line');
+  const lang = profile.style.lang;
+  const currency = input.lines[0]?.currency ?? 'USD';
+  const unitMap = profile.protocol === 'oci' ? profile.poUnitMap : {};
+  const header = el(
+    'OrderRequestHeader',
+    {
+      orderID: input.orderID,
+      orderDate: buyerTimestamp(input.timestamp, profile.style.timeZone),
+      type: 'new',
+      requisitionID: input.requisitionId,
+    },
+    el('Total', {}, el('Money', { currency }, orderTotal(input.lines))),
+    el('ShipTo', {}, addressElement(profile.shipTo, lang, { deliverTo: fullName(user), email: user.email })),
+    el('BillTo', {}, addressElement(profile.billTo, lang)),
+    el(
+      'Contact',
+      { role: 'endUser' },
+      el('Name', { 'xml:lang': lang }, fullName(user)),
+      el('Email', {}, user.email),
+    ),
+    input.comments.trim() !== '' && el('Comments', { 'xml:lang': lang }, input.comments.trim()),
+    extrinsicElements(profile.orderExtrinsics(user)),
+  );
+  const items = input.lines.map((line, index) =>
+    itemOutElement(line, {
+      lineNumber: index + 1,
+      lang,
+      unitOfMeasure: unitMap[line.unitOfMeasure] ?? line.unitOfMeasure,
+      ...(line.longText !== undefined && { comments: line.longText }),
+    }),
+  );
+  return writeBuyerDocument({
+    style: profile.style,
+    payloadID: input.payloadID,
+    timestamp: input.timestamp,
+    identity: profile.cxml,
+    body: el('Request', {}, el('OrderRequest', {}, header, items)),
+  });
+}

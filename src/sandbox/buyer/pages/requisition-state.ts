@@ -1,0 +1,30 @@
+/**
+ * One word for where a requisition stands, as a procurement system's list shows it: from draft through
+ * ordered and confirmed to shipped, derived from the order's answer and the documents that arrived.
+ */
+import type { Requisition } from '../requisition.ts';
+
+export interface RequisitionState {
+  readonly label: string;
+  /** CSS modifier of the pill: good, bad, wait or '' (neutral). */
+  readonly tone: 'good' | 'bad' | 'wait' | '';
+}
+
+export function requisitionState(requisition: Requisition): RequisitionState {
+  const order = requisition.order;
+  if (order !== undefined) {
+    const { code } = order.answer;
+    if (code === 0 && order.answer.text === 'Sending') return { label: 'Ordering', tone: 'wait' };
+    if (code < 200 || code >= 300) return { label: 'Order not accepted', tone: 'bad' };
+    if (order.shipNotices.length > 0) return { label: 'Shipped', tone: 'good' };
+    const decisive = [...order.confirmations]
+      .reverse()
+      .find((c) => c.type !== 'detail' && c.type !== 'allDetail');
+    if (decisive?.type === 'reject') return { label: 'Rejected by supplier', tone: 'bad' };
+    if (decisive !== undefined) return { label: `Confirmed (${decisive.type})`, tone: 'good' };
+    if (order.confirmations.length > 0) return { label: 'Confirmed (detail)', tone: 'good' };
+    return { label: 'Ordered', tone: 'wait' };
+  }
+  if (requisition.punchouts.some((p) => p.state === 'open')) return { label: 'In catalog', tone: 'wait' };
+  return requisition.lines.length > 0 ? { label: 'Draft', tone: '' } : { label: 'Empty', tone: '' };
+}

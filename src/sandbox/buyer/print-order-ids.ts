@@ -1,0 +1,20 @@
+/**
+ * The supplier's own order ids behind a purchase order, as far as its confirmations name them: the
+ * ConfirmationHeader confirmID (cXML: "the supplier's order reference") and extrinsics whose name says
+ * print order (`printOrderId`, `PrintOrderID`, `print-order-id`). The demo's control hook gets them.
+ */
+import type { PurchaseOrder } from './requisition.ts';
+
+const PRINT_ORDER_EXTRINSIC = /^print[-_ ]?order[-_ ]?ids?$/i;
+
+export function printOrderIds(order: PurchaseOrder): string[] {
+  const ids = new Set<string>();
+  for (const confirmation of order.confirmations) {
+    if (confirmation.confirmID !== undefined) ids.add(confirmation.confirmID);
+    for (const extrinsic of confirmation.extrinsics) {
+      if (!PRINT_ORDER_EXTRINSIC.test(extrinsic.name)) continue;
+      for (const id of extrinsic.value.split(/[\s,]+/)) if (id !== '') ids.add(id);
+    }
+  }
+  return [...ids];
+}

@@ -1,0 +1,161 @@
+/**
+ * What the simulated procurement system remembers about a requisition: its lines as the catalog returned
+ * them, each punch-out session, the purchase order with the supplier's confirmations and ship notices,
+ * and every document exchanged on the way, kept verbatim for people learning the protocols.
+ */
+
+export interface ClassificationValue {
+  readonly domain: string;
+  readonly code: string;
+}
+
+/** A requisition line: what a cXML ItemIn or an OCI NEW_ITEM-*[n] brought back. */
+export interface RequisitionLine {
+  readonly source: 'cxml' | 'oci';
+  /** cXML SupplierPartID / OCI VENDORMAT. */
+  readonly supplierPartID: string;
+  /** cXML SupplierPartAuxiliaryID exactly as received / OCI EXT_PRODUCT_ID. */
+  readonly supplierPartAuxiliaryID?: string;
+  readonly description: string;
+  /** cXML ShortName. */
+  readonly shortName?: string;
+  /** OCI long text. */
+  readonly longText?: string;
+  /** The decimal as received. */
+  readonly quantity: string;
+  /** Price of one unit as a decimal string (OCI PRICE divided by PRICEUNIT). */
+  readonly unitPrice: string;
+  readonly currency: string;
+  readonly unitOfMeasure: string;
+  /** OCI PRICE and PRICEUNIT as received, when PRICEUNIT was not 1. */
+  readonly ociPrice?: { readonly price: string; readonly priceUnit: string };
+  readonly classifications: readonly ClassificationValue[];
+  readonly manufacturerPartID?: string;
+  readonly manufacturerName?: string;
+  readonly url?: string;
+  /** Days, as received. */
+  readonly leadTime?: string;
+  /** ItemDetail extrinsics (cXML). */
+  readonly extrinsics: readonly { readonly name: string; readonly value: string }[];
+}
+
+export type PunchoutOperation = 'create' | 'edit' | 'inspect';
+
+export interface PunchoutSession {
+  /** 1, 2, 3… within the requisition. */
+  readonly number: number;
+  readonly operation: PunchoutOperation;
+  readonly protocol: 'cxml' | 'oci';
+  readonly startedAt: string;
+  /** cXML: the BuyerCookie sent, which the cart must echo. */
+  readonly buyerCookie?: string;
+  /** cXML: the StartPage the gateway answered. */
+  readonly startPageUrl?: string;
+  /** OCI: the punch-in fields the browser posts into the catalog frame. */
+  readonly punchInFields?: readonly (readonly [string, string])[];
+  readonly state: 'open' | 'returned' | 'failed' | 'closed';
+}
+
+export type DocumentDirection = 'sent' | 'received';
+
+/** One document exchanged, verbatim. */
+export interface ExchangedDocument {
+  readonly number: number;
+  readonly at: string;
+  readonly direction: DocumentDirection;
+  /** e.g. `PunchOutSetupRequest`, `OCI cart (NEW_ITEM-*)`. */
+  readonly title: string;
+  /** Who it went to or came from, e.g. `POST http://127.0.0.1:8080/cxml`. */
+  readonly route: string;
+  readonly body: string;
+  /** How it was carried or decoded, e.g. `form field cxml-base64, decoded as UTF-8`. */
+  readonly note?: string;
+}
+
+export type NoticeLevel = 'info' | 'success' | 'warning' | 'error';
+
+export interface Notice {
+  readonly at: string;
+  readonly level: NoticeLevel;
+  readonly text: string;
+}
+
+export interface StatusAnswer {
+  /** The cXML Status code, or 0 when no cXML answer could be read. */
+  readonly code: number;
+  readonly text: string;
+  readonly detail: string;
+}
+
+export interface ConfirmationView {
+  readonly receivedAt: string;
+  readonly payloadID: string;
+  readonly type: string;
+  readonly operation: string;
+  readonly confirmID?: string;
+  readonly noticeDate: string;
+  readonly comments: string;
+  readonly orderPayloadID?: string;
+  readonly extrinsics: readonly { readonly name: string; readonly value: string }[];
+  readonly items: readonly {
+    readonly lineNumber: string;
+    readonly quantity: string;
+    readonly unitOfMeasure: string;
+    readonly statuses: readonly {
+      readonly type: string;
+      readonly quantity: string;
+      readonly shipmentDate?: string;
+      readonly deliveryDate?: string;
+      readonly unitPrice?: string;
+      readonly comments: string;
+    }[];
+  }[];
+}
+
+export interface ShipNoticeView {
+  readonly receivedAt: string;
+  readonly payloadID: string;
+  readonly shipmentID: string;
+  readonly operation: string;
+  readonly noticeDate: string;
+  readonly shipmentDate?: string;
+  readonly deliveryDate?: string;
+  readonly serviceLevel?: string;
+  readonly comments: string;
+  readonly orderPayloadID?: string;
+  readonly carriers: readonly { readonly domain: string; readonly name: string }[];
+  readonly tracking: readonly { readonly number: string; readonly url?: string }[];
+  /** Empty: the whole order shipped (cXML's rule for a portion without items). */
+  readonly items: readonly {
+    readonly lineNumber: string;
+    readonly quantity: string;
+    readonly unitOfMeasure: string;
+    readonly supplierPartID?: string;
+  }[];
+}
+
+export interface PurchaseOrder {
+  readonly orderID: string;
+  readonly payloadID: string;
+  readonly orderDate: string;
+  /** The OrderRequest as sent; a retry sends exactly this again (same payloadID, as cXML requires). */
+  readonly document: string;
+  readonly attempts: number;
+  readonly answer: StatusAnswer;
+  readonly confirmations: readonly ConfirmationView[];
+  readonly shipNotices: readonly ShipNoticeView[];
+}
+
+export interface Requisition {
+  readonly id: string;
+  readonly profileId: string;
+  readonly userId: string;
+  readonly createdAt: string;
+  readonly lines: readonly RequisitionLine[];
+  readonly punchouts: readonly PunchoutSession[];
+  readonly documents: readonly ExchangedDocument[];
+  readonly notices: readonly Notice[];
+  readonly order?: PurchaseOrder;
+  /** Counts every change, so an open page can tell that something arrived. */
+  readonly revision: number;
+}
