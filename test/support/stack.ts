@@ -198,6 +198,13 @@ export interface BrowserResponse {
   text: string;
 }
 
+/** What the buyer's order-status endpoint (`orderStatusUrl`) received: ConfirmationRequest, ShipNoticeRequest. */
+export interface OrderStatusPost {
+  url: string;
+  contentType: string;
+  body: string;
+}
+
 export interface Stack {
   gateway: Gateway;
   sandbox: Sandbox;
@@ -212,6 +219,24 @@ export interface Stack {
   /** Follows 30x redirects like a browser (303 turns into GET). */
   browse(url: string, init?: RequestInit): Promise<BrowserResponse>;
   postCxml(body: string | Uint8Array): Promise<string>;
+  /** Documents the gateway posted to buyers' order-status URLs. */
+  orderStatusPosts: OrderStatusPost[];
+  /** How the buyer's order-status endpoint answers (default a cXML Status 200). */
+  answerOrderStatus: (post: OrderStatusPost) => Response | Promise<Response>;
+  /** While true, every call to the print service API fails as if the service were unreachable. */
+  printServiceDown: boolean;
+  /** While true, the sandbox's webhook deliveries never reach the gateway (they "fail silently"). */
+  webhooksLost: boolean;
+  /** A new gateway on `store` with the same config, sandbox and clock (a restart); replaces `gateway`. */
+  restartGateway(store: Store): Promise<Gateway>;
+}
+
+/** A buyer's cXML answer to an order-status document. */
+export function cxmlStatusAnswer(code: number, text: string): Response {
+  return new Response(
+    `<?xml version="1.0" encoding="UTF-8"?><cXML payloadID="${Date.now()}.answer@buyer.example" timestamp="2026-11-22T09:00:00+00:00"><Response><Status code="${code}" text="${text}"/></Response></cXML>`,
+    { status: 200, headers: { 'Content-Type': 'text/xml; charset=UTF-8' } },
+  );
 }
 
 export interface StackOptions {
@@ -219,6 +244,8 @@ export interface StackOptions {
   wrapPrintFetch?: (fetch: typeof globalThis.fetch) => typeof globalThis.fetch;
   /** Extra gateway dependencies, e.g. a capturing logger or a client-address reader. */
   gatewayDeps?: Pick<GatewayDeps, 'logger' | 'clientAddress'>;
+  /** The gateway's store (default: a memory store on the stack's clock), e.g. a SQLite file. */
+  store?: Store;
 }
 
 export async function createStack(
@@ -233,32 +260,60 @@ export async function createStack(
       now += seconds * 1000;
     },
   };
-  const sandbox = createSandbox(SEED, { clock: () => now, mergeDelayMs: 3000 });
+  const links = { printServiceDown: false, webhooksLost: false };
+  // The sandbox's webhook deliveries reach the gateway in-process (bound once the gateway exists).
+  let deliverToGateway: (request: Request) => Promise<Response> = () =>
+    Promise.reject(new TypeError('fetch failed: the gateway is not up'));
+  const webhookFetch: typeof fetch = (input, init) => {
+    const request = new Request(input, init);
+    if (links.webhooksLost || new URL(request.url).origin !== GATEWAY_ORIGIN) {
+      return Promise.reject(new TypeError('fetch failed'));
+    }
+    return deliverToGateway(request);
+  };
+  const sandbox = createSandbox(SEED, { clock: () => now, mergeDelayMs: 3000, fetch: webhookFetch });
   const upstreamCalls: string[] = [];
   const sandboxFetch: typeof fetch = (input, init) => {
     const request = new Request(input, init);
     upstreamCalls.push(`${request.method} ${new URL(request.url).pathname}`);
+    if (links.printServiceDown) return Promise.reject(new TypeError('fetch failed'));
     return Promise.resolve(sandbox.app.fetch(request));
   };
-  const store = createMemoryStore({ clock });
+  const orderStatusPosts: OrderStatusPost[] = [];
+  let answerOrderStatus: Stack['answerOrderStatus'] = () => cxmlStatusAnswer(200, 'OK');
+  const buyerFetch: typeof fetch = async (input, init) => {
+    const request = new Request(input, init);
+    const post = {
+      url: request.url,
+      contentType: request.headers.get('Content-Type') ?? '',
+      body: await request.text(),
+    };
+    orderStatusPosts.push(post);
+    return answerOrderStatus(post);
+  };
+  const store = options.store ?? createMemoryStore({ clock });
   const config = resolveTestConfig(configInput);
-  const gateway = await createGateway(
-    {
-      config,
-      store,
-      clock,
-      printApiFor: (s) =>
-        createPrintApi({
-          baseUrl: s.apiBaseUrl,
-          token: s.apiToken,
-          key: s.apiKey,
-          fetch: options.wrapPrintFetch ? options.wrapPrintFetch(sandboxFetch) : sandboxFetch,
-          retries: 0,
-        }),
-      ...options.gatewayDeps,
-    },
-    extensions,
-  );
+  const buildGateway = (on: Store) =>
+    createGateway(
+      {
+        config,
+        store: on,
+        clock,
+        fetch: buyerFetch,
+        printApiFor: (s) =>
+          createPrintApi({
+            baseUrl: s.apiBaseUrl,
+            token: s.apiToken,
+            key: s.apiKey,
+            fetch: options.wrapPrintFetch ? options.wrapPrintFetch(sandboxFetch) : sandboxFetch,
+            retries: 0,
+          }),
+        ...options.gatewayDeps,
+      },
+      extensions,
+    );
+  let gateway = await buildGateway(store);
+  deliverToGateway = async (request) => gateway.app.fetch(request);
   const buyerPosts: { url: string; body: string }[] = [];
 
   const request = async (url: string, init?: RequestInit): Promise<Response> => {
@@ -300,5 +355,41 @@ export async function createStack(
     return res.text();
   };
 
-  return { gateway, sandbox, store, clock, upstreamCalls, buyerPosts, request, browse, postCxml };
+  const stack: Stack = {
+    gateway,
+    sandbox,
+    store,
+    clock,
+    upstreamCalls,
+    buyerPosts,
+    request,
+    browse,
+    postCxml,
+    orderStatusPosts,
+    get answerOrderStatus() {
+      return answerOrderStatus;
+    },
+    set answerOrderStatus(answer) {
+      answerOrderStatus = answer;
+    },
+    get printServiceDown() {
+      return links.printServiceDown;
+    },
+    set printServiceDown(down) {
+      links.printServiceDown = down;
+    },
+    get webhooksLost() {
+      return links.webhooksLost;
+    },
+    set webhooksLost(lost) {
+      links.webhooksLost = lost;
+    },
+    async restartGateway(next) {
+      gateway = await buildGateway(next);
+      stack.gateway = gateway;
+      stack.store = next;
+      return gateway;
+    },
+  };
+  return stack;
 }
