@@ -20,14 +20,17 @@ export interface ChildServerOptions {
   readonly options?: unknown;
   /** Longest wait for "ready" (a server that seeds data needs more). Default 30 s. */
   readonly timeoutMs?: number;
+  /** Flags for the child's node, e.g. `--expose-gc`. */
+  readonly execArgv?: readonly string[];
 }
 
 export async function startChildServer<Ready>(
   script: URL,
-  { options, timeoutMs = 30_000 }: ChildServerOptions = {},
+  { options, timeoutMs = 30_000, execArgv = [] }: ChildServerOptions = {},
 ): Promise<ChildServer<Ready>> {
   const child: ChildProcess = fork(script, [], {
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    execArgv: [...process.execArgv, ...execArgv],
     env: { ...process.env, BENCH_SERVER_OPTIONS: JSON.stringify(options ?? {}) },
   });
   const ready = await new Promise<Ready>((resolve, reject) => {

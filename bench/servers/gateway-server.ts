@@ -7,7 +7,7 @@
  * - `sandboxUrl`: the print service the storefront talks to;
  * - `reuseSeconds`: `sessions.pipoTokenReuseSeconds` (0 = every punch-in logs in);
  * - `orderLines`: when set, that many cart lines of the returning user are seeded through the store API,
- *   so that OrderRequests can name them (their references come back in `ready.lineRefs`).
+ *   as the PO-intake case's OrderRequests name them (`L-00000001`…).
  *
  * The returning user is made once here, with one real punch-in, so measured setups find the mapping.
  */
@@ -81,11 +81,15 @@ if (options.orderLines !== undefined && options.orderLines > 0) {
     pipoUserRef: RETURNING_USER_KEY,
     expiresAt: new Date(Date.now() + 86_400_000),
   });
-  const product = config.storefronts[0]?.products[0];
-  if (product === undefined) throw new Error('gateway-server: the test config has no product');
+  // The SKUs test/cxml/large-order-request.ts writes into its ItemOut lines; its references, widened to
+  // the gateway's 8-character form (`L-00000001`).
+  const skus = ['BC-STD', 'FLY-A5', 'POS-CUSTOM'];
+  const products = config.storefronts[0]?.products ?? [];
   for (let i = 1; i <= options.orderLines; i++) {
+    const product = products.find((p) => p.sku === skus[i % 3]);
+    if (product === undefined) throw new Error(`gateway-server: the test config has no ${skus[i % 3]}`);
     const line = await node.store.cart.add({
-      lineRef: `L-BENCH${String(i).padStart(3, '0')}`,
+      lineRef: `L-${String(i).padStart(8, '0')}`,
       sessionId: session.id,
       buyerId: 'acme',
       storefrontId: 'demo',
