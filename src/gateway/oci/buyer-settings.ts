@@ -37,8 +37,9 @@ export function itemOptions(buyer: ResolvedOciBuyer, charset: OciCharset): OciIt
 }
 
 /**
- * Throws a TypeError naming the buyer when its configured NEW_ITEM-* values cannot be sent (a customer field
- * longer than SAP's CUST_FIELD length, a unit mapped to an empty code).
+ * Throws a TypeError naming the buyer when its login field names clash (SAP compares names without case) or
+ * its configured NEW_ITEM-* values cannot be sent (a customer field longer than SAP's CUST_FIELD length, a
+ * unit mapped to an empty code).
  *
  * @example
  * checkOciBuyers(ctx.config); // at mount time
@@ -46,6 +47,12 @@ export function itemOptions(buyer: ResolvedOciBuyer, charset: OciCharset): OciIt
 export function checkOciBuyers(config: ResolvedConfig): void {
   config.buyers.forEach((buyer, index) => {
     if (buyer.protocol !== 'oci') return;
+    const { username, password } = buyer.loginFields;
+    if (username.trim().toLowerCase() === password.trim().toLowerCase()) {
+      throw new TypeError(
+        `buyers[${index}] (${buyer.id}): loginFields must name two different parameters, not "${username}" twice.`,
+      );
+    }
     const units = Object.keys(buyer.unitMap);
     try {
       buildOciItems(
