@@ -81,7 +81,7 @@ const codec: BenchCase = {
           goal: { atMost: 1.5 },
         },
       ],
-      rounds: quick ? 3 : 7,
+      rounds: quick ? 5 : 7,
       parameters: {
         setupBytes: setupBytes.byteLength,
         orderBytes: orderBytes.byteLength,
