@@ -1,0 +1,190 @@
+/**
+ * The Worker build under workerd (Miniflare): the bundle a deploy uploads, a D1 database, secrets from the
+ * Worker environment, and the print service reached with the runtime's own fetch — the sandbox on a Node
+ * port. The buyer's browser talks to the Worker through Miniflare's dispatchFetch.
+ */
+import { readFileSync } from 'node:fs';
+import type { Readable } from 'node:stream';
+import { Miniflare } from 'miniflare';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type RunningServer, serveNode } from '../../src/runtime/node.ts';
+import { createSandbox } from '../../src/sandbox/print/index.ts';
+import { setupRequest } from '../support/cxml-documents.ts';
+import {
+  clickButton,
+  cxmlFromForm,
+  designProduct,
+  returnFormOf,
+  startUrlOf,
+  statusOf,
+} from '../support/punchout-flow.ts';
+import { type BrowserResponse, GATEWAY_KEY, GATEWAY_ORIGIN, testConfig } from '../support/stack.ts';
+import { bundleWorker } from './bundle-worker.ts';
+
+const SECRETS = {
+  DEMO_API_KEY: GATEWAY_KEY,
+  PUNCHGATE_SIGNING_KEY: 'worker-signing-key-0123456789abcdef',
+};
+
+function workerConfig(sandboxUrl: string) {
+  const base = testConfig();
+  return {
+    ...base,
+    store: { kind: 'd1', binding: 'DB' },
+    signingKey: { env: 'PUNCHGATE_SIGNING_KEY' },
+    storefronts: base.storefronts.map((s) => ({
+      ...s,
+      apiBaseUrl: sandboxUrl,
+      editorUrl: `${sandboxUrl}/editor`,
+      apiKey: { env: 'DEMO_API_KEY' },
+    })),
+  };
+}
+
+describe('the gateway as a Cloudflare Worker under workerd', () => {
+  let sandbox: RunningServer;
+  let mf: Miniflare;
+  let script: string;
+
+  beforeAll(async () => {
+    const seed = JSON.parse(
+      readFileSync(new URL('../../fixtures/sandbox-seed.json', import.meta.url), 'utf8'),
+    );
+    sandbox = await serveNode(createSandbox(seed).app, { port: 0 });
+    script = (await bundleWorker()).code;
+    mf = new Miniflare({
+      modules: true,
+      script,
+      compatibilityDate: '2026-07-01',
+      d1Databases: { DB: 'punchgate-worker-test' },
+      bindings: { PUNCHGATE_CONFIG: JSON.stringify(workerConfig(sandbox.url)), ...SECRETS },
+      // The Worker's JSON log lines are not this test's output.
+      handleRuntimeStdio(stdout: Readable, stderr: Readable) {
+        stdout.resume();
+        stderr.resume();
+      },
+    });
+    await mf.ready;
+  });
+
+  afterAll(async () => {
+    await mf?.dispose();
+    await sandbox?.close();
+  });
+
+  const browser = {
+    async browse(url: string, init?: RequestInit): Promise<BrowserResponse> {
+      let current = url;
+      let currentInit = init;
+      for (let hop = 0; hop < 10; hop++) {
+        let res: { status: number; headers: Headers; text(): Promise<string> };
+        if (current.startsWith(GATEWAY_ORIGIN)) {
+          res = (await mf.dispatchFetch(current, {
+            ...(currentInit as object),
+            redirect: 'manual',
+          })) as unknown as Response;
+        } else if (current.startsWith(sandbox.url)) {
+          res = await fetch(current, { ...currentInit, redirect: 'manual' });
+        } else {
+          // The buyer's return URL is not ours to call; the test reads the form instead.
+          return { url: current, status: 200, headers: new Headers(), text: '' };
+        }
+        const location = res.headers.get('Location');
+        if (res.status >= 300 && res.status < 400 && location) {
+          current = new URL(location, current).toString();
+          currentInit = undefined;
+          continue;
+        }
+        return { url: current, status: res.status, headers: res.headers, text: await res.text() };
+      }
+      throw new Error('too many redirects');
+    },
+  };
+
+  async function postSetup(): Promise<string> {
+    const setup = await browser.browse(`${GATEWAY_ORIGIN}/cxml`, {
+      method: 'POST',
+      body: setupRequest(),
+      headers: { 'Content-Type': 'text/xml' },
+    });
+    expect(setup.status).toBe(200);
+    expect(statusOf(setup.text)).toEqual({ code: 200, text: 'OK', detail: '' });
+    return startUrlOf(setup.text);
+  }
+
+  it('answers readiness with D1 behind it', async () => {
+    const ready = await browser.browse(`${GATEWAY_ORIGIN}/readyz`);
+    expect(ready.status).toBe(200);
+    expect(JSON.parse(ready.text)).toEqual({ status: 'ready' });
+  });
+
+  it('setup → catalog → sandbox editor → cart → PunchOutOrderMessage', async () => {
+    const catalog = await browser.browse(await postSetup());
+    expect(catalog.status).toBe(200);
+    expect(catalog.text).toContain('A5 flyer');
+    const cart = await designProduct(browser, catalog, 'A5 flyer', { Headline: 'Open day' });
+    expect(cart.status).toBe(200);
+    expect(cart.text).toContain('A5 flyer');
+    const poom = cxmlFromForm(
+      returnFormOf(await clickButton(browser, cart, 'Transfer cart to procurement system')),
+    );
+    expect(poom).toContain('<PunchOutOrderMessage>');
+    expect(poom).toContain('<BuyerCookie>');
+    expect(poom).toContain('<SupplierPartID>FLY-A5</SupplierPartID>');
+    // What the Worker stored went to D1.
+    const db = await mf.getD1Database('DB');
+    const lines = await db.prepare("SELECT sku, state FROM cart_lines WHERE sku = 'FLY-A5'").all();
+    expect(lines.results.length).toBeGreaterThanOrEqual(1);
+  });
+
+  it('deletes expired sessions when the Cron Trigger fires', async () => {
+    const startUrl = await postSetup();
+    const db = await mf.getD1Database('DB');
+    const open = await db.prepare('SELECT COUNT(*) AS n FROM sessions').first<{ n: number }>();
+    expect(open?.n).toBeGreaterThanOrEqual(1);
+    // Miniflare's Fetcher type lacks `scheduled`, which its worker proxy has.
+    const worker = (await mf.getWorker()) as unknown as {
+      scheduled(options: { cron: string; scheduledTime: Date }): Promise<{ outcome: string }>;
+    };
+    // A run a week from now: every session of this test is past its expiry by then.
+    const result = await worker.scheduled({
+      cron: '*/5 * * * *',
+      scheduledTime: new Date(Date.now() + 7 * 86_400_000),
+    });
+    expect(result.outcome).toBe('ok');
+    const left = await db.prepare('SELECT COUNT(*) AS n FROM sessions').first<{ n: number }>();
+    expect(left?.n).toBe(0);
+    const page = await browser.browse(startUrl);
+    expect(page.status).not.toBe(200);
+  });
+
+  it('answers 503 and logs the problems by path when a secret is missing', async () => {
+    let log = '';
+    const broken = new Miniflare({
+      modules: true,
+      script,
+      compatibilityDate: '2026-07-01',
+      d1Databases: { DB: 'punchgate-worker-broken' },
+      bindings: { PUNCHGATE_CONFIG: JSON.stringify(workerConfig(sandbox.url)), DEMO_API_KEY: GATEWAY_KEY },
+      handleRuntimeStdio(stdout: Readable, stderr: Readable) {
+        stdout.resume();
+        stderr.on('data', (chunk: Buffer) => {
+          log += chunk.toString('utf8');
+        });
+      },
+    });
+    try {
+      const res = await broken.dispatchFetch(`${GATEWAY_ORIGIN}/healthz`);
+      expect(res.status).toBe(503);
+      expect(res.headers.get('Retry-After')).toBe('30');
+      expect(await res.text()).toBe(
+        'punchgate is not available; the operator has been told why in the Worker logs.\n',
+      );
+      await expect
+        .poll(() => log)
+        .toContain('"problems":"signingKey: environment variable PUNCHGATE_SIGNING_KEY is not set"');
+    } finally {
+      await broken.dispose();
+    }
+  });
+});
