@@ -28,6 +28,8 @@ export type GatewayErrorCode =
   // The print service
   | 'upstream_unavailable'
   | 'upstream_rejected'
+  // Purchase orders: a step the gateway will not guess at (e.g. whether a cut-off order create went through)
+  | 'needs_operator'
   // Operators
   | 'unauthorized'
   | 'not_found'
@@ -70,6 +72,7 @@ export const ERROR_ANSWERS: Record<GatewayErrorCode, ErrorAnswer> = {
   // 500 tells a buyer's system the failure is temporary, so it tries again later.
   upstream_unavailable: { http: 503, cxml: 500 },
   upstream_rejected: { http: 502, cxml: 500 },
+  needs_operator: { http: 409, cxml: 409 },
   unauthorized: { http: 401, cxml: 401 },
   not_found: { http: 404, cxml: 404 },
   conflict: { http: 409, cxml: 409 },

@@ -5,6 +5,7 @@
 import { createGateway, type Gateway, type GatewayExtensions } from './app.ts';
 import type { GatewayDeps } from './deps.ts';
 import { ociGateway } from './oci/index.ts';
+import { ordersFeature } from './orders/index.ts';
 
 export type { Gateway, GatewayExtensions } from './app.ts';
 export type { GatewayContext } from './context.ts';
@@ -13,7 +14,7 @@ export { GatewayError, type GatewayErrorCode } from './errors.ts';
 export { createGateway };
 
 /** The features plugged into the core, in the order their routes are mounted. */
-const FEATURES: GatewayExtensions[] = [ociGateway];
+const FEATURES: GatewayExtensions[] = [ociGateway, ordersFeature];
 
 function combine(features: readonly GatewayExtensions[]): GatewayExtensions {
   const combined: GatewayExtensions = {

@@ -1,0 +1,309 @@
+/**
+ * `/admin`: the operators' JSON API over purchase orders, their print orders and the documents sent to
+ * buyers. Every request needs `Authorization: Bearer <adminToken>` (compared in constant time).
+ *
+ * - `GET /admin/orders[?state&buyer&limit&cursor]` — POs, newest first, with their print orders;
+ * - `GET /admin/orders/:id` — one PO: lines, differences from the cart, flags, timeline, documents, raw;
+ * - `POST /admin/orders/:id/retry` — a failed PO (or one waiting for an operator) is processed again;
+ * - `GET /admin/outbox[?state&buyer&po&limit&cursor]`, `GET /admin/outbox/:id` (with the document);
+ * - `POST /admin/outbox/:id/retry` — a dead-lettered document is sent again;
+ * - `GET /admin/dead-letters` — dead documents and dead jobs;
+ * - `GET /admin/jobs[?state&kind&limit&cursor]`.
+ */
+import { Hono } from 'hono';
+import { constantTimeEqual } from '../../oci/constant-time.ts';
+import type {
+  Job,
+  JobState,
+  OrderState,
+  OutboxMessage,
+  OutboxState,
+  PurchaseOrder,
+  TrackedPrintOrder,
+} from '../../store/types.ts';
+import type { GatewayContext } from '../context.ts';
+import { GatewayError } from '../errors.ts';
+import { mismatchSummary } from './history-comment.ts';
+import { jsonError } from './json-answers.ts';
+import { poDocument, storedRequest } from './po-record.ts';
+import { retryPurchaseOrder } from './process-order.ts';
+
+const ORDER_STATES: readonly OrderState[] = [
+  'received',
+  'processing',
+  'ordered',
+  'failed',
+  'cancelled',
+  'needs_operator',
+];
+const OUTBOX_STATES: readonly OutboxState[] = ['pending', 'sending', 'delivered', 'dead'];
+const JOB_STATES: readonly JobState[] = ['pending', 'running', 'done', 'dead'];
+
+function oneOf<T extends string>(
+  name: string,
+  value: string | undefined,
+  allowed: readonly T[],
+): T | undefined {
+  if (value === undefined || value === '') return undefined;
+  if (!(allowed as readonly string[]).includes(value)) {
+    throw new GatewayError('bad_request', `${name} must be one of ${allowed.join(', ')}.`);
+  }
+  return value as T;
+}
+
+function paging(query: (name: string) => string | undefined): { limit?: number; cursor?: string } {
+  const limit = query('limit');
+  const cursor = query('cursor');
+  if (limit !== undefined && !/^\d{1,3}$/.test(limit)) {
+    throw new GatewayError('bad_request', 'limit must be a whole number up to 500.');
+  }
+  return {
+    ...(limit !== undefined && { limit: Number(limit) }),
+    ...(cursor !== undefined && cursor !== '' && { cursor }),
+  };
+}
+
+function printOrderView(p: TrackedPrintOrder) {
+  return {
+    storefrontId: p.storefrontId,
+    printOrderId: p.printOrderId,
+    state: p.state,
+    lastStatus: p.lastStatus ?? null,
+    confirmed: p.confirmed,
+    shipmentsNotified: p.shipmentsNotified,
+    lastCheckedAt: p.lastCheckedAt ?? null,
+    createdAt: p.createdAt,
+  };
+}
+
+function orderSummary(order: PurchaseOrder, printOrders: readonly TrackedPrintOrder[]) {
+  return {
+    id: order.id,
+    buyerId: order.buyerId,
+    orderId: order.orderId,
+    payloadId: order.payloadId,
+    type: order.type,
+    state: order.state,
+    answer: order.answer,
+    printOrderIds: order.printOrderIds,
+    printOrders: printOrders.map(printOrderView),
+    flags: order.flags,
+    lastError: order.lastError ?? null,
+    createdAt: order.createdAt,
+    updatedAt: order.updatedAt,
+  };
+}
+
+function messageView(message: OutboxMessage, withBody: boolean) {
+  return {
+    id: message.id,
+    buyerId: message.buyerId,
+    poId: message.poId,
+    kind: message.kind,
+    dedupeKey: message.dedupeKey,
+    url: message.url,
+    state: message.state,
+    attempts: message.attempts,
+    nextAttemptAt: message.nextAttemptAt,
+    lastError: message.lastError ?? null,
+    deliveredAt: message.deliveredAt ?? null,
+    createdAt: message.createdAt,
+    updatedAt: message.updatedAt,
+    ...(withBody && { body: message.body }),
+  };
+}
+
+function jobView(job: Job) {
+  return {
+    id: job.id,
+    kind: job.kind,
+    key: job.key,
+    payload: job.payload,
+    state: job.state,
+    attempts: job.attempts,
+    maxAttempts: job.maxAttempts,
+    runAt: job.runAt,
+    lastError: job.lastError ?? null,
+    createdAt: job.createdAt,
+    updatedAt: job.updatedAt,
+  };
+}
+
+interface TimelineEntry {
+  at: Date;
+  event: string;
+  detail: string;
+}
+
+/** What happened to a PO, from its records: received, print orders made, documents queued and sent. */
+function timeline(
+  order: PurchaseOrder,
+  printOrders: readonly TrackedPrintOrder[],
+  messages: readonly OutboxMessage[],
+): TimelineEntry[] {
+  const entries: TimelineEntry[] = [
+    {
+      at: order.createdAt,
+      event: 'received',
+      detail: `OrderRequest type ${order.type}, payloadID ${order.payloadId}`,
+    },
+  ];
+  for (const p of printOrders) {
+    entries.push({ at: p.createdAt, event: 'print_order_created', detail: `print order ${p.printOrderId}` });
+  }
+  for (const m of messages) {
+    entries.push({ at: m.createdAt, event: `${m.kind}_queued`, detail: m.dedupeKey });
+    if (m.deliveredAt !== undefined) {
+      entries.push({ at: m.deliveredAt, event: `${m.kind}_delivered`, detail: m.dedupeKey });
+    }
+    if (m.state === 'dead') {
+      entries.push({
+        at: m.updatedAt,
+        event: `${m.kind}_dead`,
+        detail: `${m.dedupeKey}: ${m.lastError ?? ''}`,
+      });
+    }
+  }
+  if (order.lastError !== undefined) {
+    entries.push({ at: order.updatedAt, event: order.state, detail: order.lastError });
+  }
+  return entries.sort((a, b) => a.at.getTime() - b.at.getTime());
+}
+
+export function createAdminRoutes(ctx: GatewayContext): Hono {
+  const app = new Hono();
+  const { store } = ctx;
+  app.onError((error, c) => jsonError(ctx, c, error));
+
+  app.use('*', async (c, next) => {
+    const header = c.req.header('Authorization') ?? '';
+    const sent = /^Bearer[ \t]+(\S+)\s*$/i.exec(header)?.[1] ?? '';
+    // Compared even when nothing was sent, so the answer takes as long either way.
+    const matches = constantTimeEqual(sent, ctx.config.adminToken);
+    if (sent === '' || !matches) {
+      throw new GatewayError('unauthorized', 'A valid admin bearer token is required.');
+    }
+    await next();
+    c.header('Cache-Control', 'no-store');
+  });
+
+  async function orderOr404(id: string): Promise<PurchaseOrder> {
+    const order = await store.orders.get(id);
+    if (order === undefined) throw new GatewayError('not_found', `No purchase order record ${id}.`);
+    return order;
+  }
+
+  app.get('/orders', async (c) => {
+    const state = oneOf('state', c.req.query('state'), ORDER_STATES);
+    const buyerId = c.req.query('buyer');
+    const page = await store.orders.list({
+      ...paging((n) => c.req.query(n)),
+      ...(state !== undefined && { state }),
+      ...(buyerId !== undefined && buyerId !== '' && { buyerId }),
+    });
+    const items = [];
+    for (const order of page.items)
+      items.push(orderSummary(order, await store.printOrders.listByPo(order.id)));
+    return c.json({ items, nextCursor: page.nextCursor ?? null });
+  });
+
+  app.get('/orders/:id', async (c) => {
+    const order = await orderOr404(c.req.param('id'));
+    const printOrders = await store.printOrders.listByPo(order.id);
+    const messages = (await store.outbox.list({ poId: order.id, limit: 500 })).items;
+    const document = poDocument(order);
+    const request = storedRequest(order);
+    return c.json({
+      ...orderSummary(order, printOrders),
+      request: {
+        orderDate: request.orderDate?.raw ?? null,
+        orderVersion: request.orderVersion ?? null,
+        previousPayloadID: request.previousPayloadID ?? null,
+        total: request.total ?? null,
+        shipTo: request.shipTo ?? null,
+        billTo: request.billTo ?? null,
+        shipping: request.shipping ?? null,
+        tax: request.tax ?? null,
+        contacts: request.contacts ?? [],
+        comments: request.comments ?? '',
+        extrinsics: request.extrinsics?.list ?? [],
+        requestedDeliveryDate: request.requestedDeliveryDate?.raw ?? null,
+      },
+      lines: document.lines,
+      mismatches: document.mismatches.map((m, i) => ({
+        ...m,
+        text: mismatchSummary(document.mismatches)[i],
+      })),
+      timeline: timeline(order, printOrders, messages),
+      outbox: messages.map((m) => messageView(m, false)),
+      raw: order.raw,
+    });
+  });
+
+  app.post('/orders/:id/retry', async (c) => {
+    const order = await retryPurchaseOrder(ctx, await orderOr404(c.req.param('id')));
+    ctx.logger.info('purchase order retried by an operator', { po: order.id });
+    return c.json({ order: orderSummary(order, await store.printOrders.listByPo(order.id)) }, 202);
+  });
+
+  app.get('/outbox', async (c) => {
+    const state = oneOf('state', c.req.query('state'), OUTBOX_STATES);
+    const buyerId = c.req.query('buyer');
+    const poId = c.req.query('po');
+    const page = await store.outbox.list({
+      ...paging((n) => c.req.query(n)),
+      ...(state !== undefined && { state }),
+      ...(buyerId !== undefined && buyerId !== '' && { buyerId }),
+      ...(poId !== undefined && poId !== '' && { poId }),
+    });
+    return c.json({
+      items: page.items.map((m) => messageView(m, false)),
+      nextCursor: page.nextCursor ?? null,
+    });
+  });
+
+  app.get('/outbox/:id', async (c) => {
+    const message = await store.outbox.get(c.req.param('id'));
+    if (message === undefined) throw new GatewayError('not_found', `No outbox message ${c.req.param('id')}.`);
+    return c.json(messageView(message, true));
+  });
+
+  app.post('/outbox/:id/retry', async (c) => {
+    const id = c.req.param('id');
+    const message = await store.outbox.get(id);
+    if (message === undefined) throw new GatewayError('not_found', `No outbox message ${id}.`);
+    const revived = await store.outbox.resurrect(id);
+    if (revived === undefined) {
+      throw new GatewayError(
+        'conflict',
+        `Outbox message ${id} is ${message.state}; only dead messages can be retried.`,
+      );
+    }
+    ctx.logger.info('document retried by an operator', { message: id, dedupeKey: message.dedupeKey });
+    return c.json({ message: messageView(revived, false) }, 202);
+  });
+
+  app.get('/dead-letters', async (c) => {
+    const messages = await store.outbox.list({ state: 'dead', limit: 500 });
+    const jobs = await store.jobs.list({ state: 'dead', limit: 500 });
+    return c.json({
+      messages: messages.items.map((m) => messageView(m, false)),
+      jobs: jobs.items.map(jobView),
+    });
+  });
+
+  app.get('/jobs', async (c) => {
+    const state = oneOf('state', c.req.query('state'), JOB_STATES);
+    const kind = c.req.query('kind');
+    const page = await store.jobs.list({
+      ...paging((n) => c.req.query(n)),
+      ...(state !== undefined && { state }),
+      ...(kind !== undefined && kind !== '' && { kind }),
+    });
+    return c.json({ items: page.items.map(jobView), nextCursor: page.nextCursor ?? null });
+  });
+
+  // Last, so it only catches what no route above matched (a sub-app's notFound is not used once mounted).
+  app.all('*', (c) => jsonError(ctx, c, new GatewayError('not_found', 'No such admin endpoint.')));
+  return app;
+}

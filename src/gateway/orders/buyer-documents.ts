@@ -1,0 +1,173 @@
+/**
+ * The documents that tell a buyer how their purchase order is doing — ConfirmationRequest (accept, reject,
+ * detail) and ShipNoticeRequest — built once, with their payloadID fixed, and queued in the outbox under a
+ * dedupe key, so a retried step never queues a second copy and a resent document is byte-identical (the
+ * buyer dedupes on its payloadID). Both are posted to the buyer's `orderStatusUrl` with our credentials.
+ */
+import {
+  buildConfirmationRequest,
+  buildShipNoticeRequest,
+  type ConfirmationType,
+  type CxmlHeader,
+  newPayloadId,
+  type ShipNoticeLine,
+} from '../../cxml/index.ts';
+import type { OutboxKind, PurchaseOrder } from '../../store/types.ts';
+import type { GatewayContext } from '../context.ts';
+import type { ResolvedBuyer } from '../deps.ts';
+import { storedRequest } from './po-record.ts';
+
+/** From and Sender are us (Sender with our SharedSecret); To is the buyer's order-status credential. */
+export function supplierHeader(ctx: GatewayContext, buyer: ResolvedBuyer): CxmlHeader {
+  const { supplier } = ctx.config;
+  const to = buyer.orderStatusCredential ?? buyer.from[0] ?? { domain: 'NetworkID', identity: buyer.id };
+  return {
+    from: supplier.credentials.map((c) => ({ domain: c.domain, identity: c.identity })),
+    to: [{ domain: to.domain, identity: to.identity }],
+    sender: {
+      credentials: supplier.credentials.map((c) => ({
+        domain: c.domain,
+        identity: c.identity,
+        ...(supplier.sharedSecret !== undefined && { sharedSecret: supplier.sharedSecret }),
+      })),
+      userAgent: supplier.userAgent,
+    },
+  };
+}
+
+interface Envelope {
+  payloadID: string;
+  timestamp: Date;
+  header: CxmlHeader;
+}
+
+function envelope(ctx: GatewayContext, buyer: ResolvedBuyer): Envelope {
+  const now = ctx.clock.now();
+  return {
+    payloadID: newPayloadId(() => ctx.randomId(12), ctx.payloadHost, now),
+    timestamp: now,
+    header: supplierHeader(ctx, buyer),
+  };
+}
+
+/** The OrderReference of a PO: the buyer's orderID, its orderDate as sent, its payloadID. */
+function orderReference(order: PurchaseOrder) {
+  const orderDate = storedRequest(order).orderDate?.raw;
+  return {
+    orderID: order.orderId,
+    orderPayloadID: order.payloadId,
+    ...(orderDate !== undefined && { orderDate }),
+  };
+}
+
+async function enqueue(
+  ctx: GatewayContext,
+  buyer: ResolvedBuyer,
+  message: { queueOf: PurchaseOrder; kind: OutboxKind; dedupeKey: string; build: () => string },
+): Promise<boolean> {
+  if (buyer.orderStatusUrl === undefined) {
+    ctx.logger.warn('buyer has no orderStatusUrl; document not sent', {
+      buyer: buyer.id,
+      kind: message.kind,
+      dedupeKey: message.dedupeKey,
+    });
+    return false;
+  }
+  const { created } = await ctx.store.outbox.enqueue({
+    buyerId: buyer.id,
+    poId: message.queueOf.id,
+    kind: message.kind,
+    dedupeKey: message.dedupeKey,
+    url: buyer.orderStatusUrl,
+    body: message.build(),
+  });
+  if (created)
+    ctx.logger.info('document queued for buyer', { buyer: buyer.id, dedupeKey: message.dedupeKey });
+  return true;
+}
+
+export interface ConfirmationToQueue {
+  type: Extract<ConfirmationType, 'accept' | 'reject' | 'detail'>;
+  /** The document answered (its OrderReference). */
+  answers: PurchaseOrder;
+  /** The PO whose queue keeps the order of delivery: the original order of an update or delete. */
+  queueOf: PurchaseOrder;
+  dedupeKey: string;
+  comments: string;
+  confirmID?: string;
+}
+
+/**
+ * Queues a ConfirmationRequest; false if the buyer has no orderStatusUrl.
+ *
+ * @example
+ * await queueConfirmation(ctx, buyer, { type: 'accept', answers: po, queueOf: po,
+ *   dedupeKey: `confirm:${po.id}:accept`, confirmID: '1042', comments: 'Print order 1042.' });
+ */
+export function queueConfirmation(
+  ctx: GatewayContext,
+  buyer: ResolvedBuyer,
+  confirmation: ConfirmationToQueue,
+): Promise<boolean> {
+  return enqueue(ctx, buyer, {
+    queueOf: confirmation.queueOf,
+    kind: 'confirmation',
+    dedupeKey: confirmation.dedupeKey,
+    build: () => {
+      const base = envelope(ctx, buyer);
+      return buildConfirmationRequest({
+        ...base,
+        ...orderReference(confirmation.answers),
+        type: confirmation.type,
+        noticeDate: base.timestamp,
+        comments: confirmation.comments,
+        ...(confirmation.confirmID !== undefined && { confirmID: confirmation.confirmID }),
+      });
+    },
+  });
+}
+
+export interface ShipNoticeToQueue {
+  order: PurchaseOrder;
+  printOrderId: number;
+  shipmentIndex: number;
+  shipmentDate?: string;
+  carrier?: string;
+  service?: string;
+  trackingNumbers: string[];
+  lines: ShipNoticeLine[];
+}
+
+/** The dedupe key of a shipment's notice: one notice per shipment of a print order, ever. */
+export function shipNoticeKey(storefrontId: string, printOrderId: number, shipmentIndex: number): string {
+  return `ship:${storefrontId}:${printOrderId}:${shipmentIndex}`;
+}
+
+/** Queues the ShipNoticeRequest of one shipment; false if the buyer has no orderStatusUrl. */
+export function queueShipNotice(
+  ctx: GatewayContext,
+  buyer: ResolvedBuyer,
+  storefrontId: string,
+  notice: ShipNoticeToQueue,
+): Promise<boolean> {
+  return enqueue(ctx, buyer, {
+    queueOf: notice.order,
+    kind: 'ship_notice',
+    dedupeKey: shipNoticeKey(storefrontId, notice.printOrderId, notice.shipmentIndex),
+    build: () => {
+      const base = envelope(ctx, buyer);
+      return buildShipNoticeRequest({
+        ...base,
+        ...orderReference(notice.order),
+        shipmentID: `${notice.printOrderId}-${notice.shipmentIndex}`,
+        noticeDate: base.timestamp,
+        ...(notice.shipmentDate !== undefined && { shipmentDate: new Date(notice.shipmentDate) }),
+        ...(notice.carrier !== undefined && { carrier: { name: notice.carrier } }),
+        ...(notice.service !== undefined && { service: notice.service }),
+        trackingNumbers: notice.trackingNumbers,
+        comments: `Print order ${notice.printOrderId}, shipment ${notice.shipmentIndex}.`,
+        lines: notice.lines,
+      });
+    },
+  });
+}

@@ -1,0 +1,28 @@
+/**
+ * Purchase orders and order status (architecture flows 5 and 6): the OrderRequest intake behind `POST
+ * /cxml`, the event webhook route, the admin API, and the background worker the runtime ticks.
+ *
+ * @example
+ * const gateway = await createGateway(deps, ordersFeature); // createPunchgate includes it
+ * const worker = createOrderWorker(gateway.context);
+ * await worker.startup();           // registers the order webhooks
+ * await worker.tick();              // from an interval (Node) or a Cron Trigger (Workers)
+ */
+import type { GatewayExtensions } from '../app.ts';
+import { createAdminRoutes } from './admin-routes.ts';
+import { createEventRoutes } from './events.ts';
+import { createOrderIntake } from './intake.ts';
+
+export { createAdminRoutes } from './admin-routes.ts';
+export { createEventRoutes, type HookRegistration, registerEventHooks } from './events.ts';
+export { createOrderIntake } from './intake.ts';
+export { readResponseStatus } from './outbox-delivery.ts';
+export { createOrderWorker, type OrderWorker, type OrderWorkerOptions, type TickResult } from './worker.ts';
+
+export const ordersFeature: GatewayExtensions = {
+  onOrder: createOrderIntake,
+  routes(app, ctx) {
+    app.route('/events', createEventRoutes(ctx));
+    app.route('/admin', createAdminRoutes(ctx));
+  },
+};

@@ -1,0 +1,200 @@
+/**
+ * OrderRequest intake: the purchase order is checked against the punch-out carts, stored whole and queued
+ * for processing before the buyer gets its answer, because buyers retry anything that is not a quick
+ * cXML 200 (Coupa waits 60 seconds). The answer given is stored with the PO, so a retried or concurrent
+ * copy of the document — same payloadID, or same buyer and orderID — gets the very same Status and never a
+ * second print order.
+ */
+import type { OrderRequest } from '../../cxml/index.ts';
+import type { CartLine, PurchaseOrder } from '../../store/types.ts';
+import type { GatewayContext } from '../context.ts';
+import type { OrderRequestHandler } from '../cxml-route.ts';
+import type { ResolvedBuyer } from '../deps.ts';
+import { GatewayError } from '../errors.ts';
+import {
+  MISMATCH_FLAGS,
+  type Mismatch,
+  type PoDocument,
+  type PoLine,
+  redactSecrets,
+  requestForStorage,
+  toJson,
+} from './po-record.ts';
+import { queueProcessing } from './process-order.ts';
+
+const ACCEPTED = { code: 200, text: 'OK' } as const;
+
+/** Two decimals as text are the same amount (`0.12` = `0.120`), compared without floating point. */
+export function sameDecimal(a: string, b: string): boolean {
+  const normal = (text: string) => {
+    const match = /^(-?)(\d*)(?:\.(\d*))?$/.exec(text.trim());
+    if (match === null) return text.trim();
+    const whole = (match[2] ?? '').replace(/^0+(?=\d)/, '') || '0';
+    const fraction = (match[3] ?? '').replace(/0+$/, '');
+    const sign = match[1] === '-' && (whole !== '0' || fraction !== '') ? '-' : '';
+    return `${sign}${whole}${fraction === '' ? '' : `.${fraction}`}`;
+  };
+  return normal(a) === normal(b);
+}
+
+function describeLine(item: OrderRequest['items'][number]): string {
+  return `Line ${item.lineNumber} (SupplierPartID ${item.supplierPartID})`;
+}
+
+interface ResolvedLines {
+  lines: PoLine[];
+  mismatches: Mismatch[];
+}
+
+/**
+ * Each PO line must name a cart line of this buyer by its SupplierPartAuxiliaryID. Every offending line is
+ * listed, so the buyer's operator can fix the PO in one go; a line of another buyer outranks an unknown one.
+ */
+async function resolveLines(
+  ctx: GatewayContext,
+  request: OrderRequest,
+  buyer: ResolvedBuyer,
+): Promise<ResolvedLines> {
+  const unknown: string[] = [];
+  const foreign: string[] = [];
+  const lines: PoLine[] = [];
+  const mismatches: Mismatch[] = [];
+  for (const item of request.items) {
+    const lineRef = item.supplierPartAuxiliaryID?.trim() ?? '';
+    if (lineRef === '') {
+      unknown.push(
+        `${describeLine(item)} has no SupplierPartAuxiliaryID; order designs through the punch-out`,
+      );
+      continue;
+    }
+    const cartLine = await ctx.store.cart.get(lineRef);
+    if (cartLine === undefined) {
+      unknown.push(`${describeLine(item)}: line reference ${lineRef} is unknown`);
+      continue;
+    }
+    if (cartLine.buyerId !== buyer.id) {
+      foreign.push(`${describeLine(item)}: line reference ${lineRef} belongs to another buyer`);
+      continue;
+    }
+    lines.push(poLine(item, lineRef, cartLine));
+    mismatches.push(...compareWithCart(item, lineRef, cartLine));
+  }
+  if (foreign.length > 0) throw new GatewayError('foreign_line', `${foreign.join('; ')}.`);
+  if (unknown.length > 0) throw new GatewayError('unknown_line', `${unknown.join('; ')}.`);
+  if (lines.length === 0) throw new GatewayError('no_lines', 'The purchase order has no lines.');
+  return { lines, mismatches };
+}
+
+function poLine(item: OrderRequest['items'][number], lineRef: string, cartLine: CartLine): PoLine {
+  return {
+    lineNumber: item.lineNumber,
+    lineRef,
+    supplierPartID: item.supplierPartID,
+    description: item.description,
+    quantity: item.quantity,
+    unitOfMeasure: item.unitOfMeasure,
+    unitPrice: { value: item.unitPrice.value, currency: item.unitPrice.currency },
+    ...(item.requestedDeliveryDate !== undefined && {
+      requestedDeliveryDate: item.requestedDeliveryDate.raw,
+    }),
+    ...(item.shipTo !== undefined && { shipTo: item.shipTo }),
+    comments: item.comments,
+    storefrontId: cartLine.storefrontId,
+    userRef: cartLine.userRef,
+    designId: cartLine.designId,
+    cart: {
+      sku: cartLine.sku,
+      quantity: cartLine.quantity,
+      unitPrice: cartLine.unitPrice,
+      currency: cartLine.currency,
+      state: cartLine.state,
+      ...(cartLine.poId !== undefined && { poId: cartLine.poId }),
+    },
+  };
+}
+
+function compareWithCart(item: OrderRequest['items'][number], lineRef: string, cart: CartLine): Mismatch[] {
+  const found: Mismatch[] = [];
+  const at = { lineNumber: item.lineNumber, lineRef };
+  if (!sameDecimal(item.quantity, String(cart.quantity))) {
+    found.push({ ...at, field: 'quantity', po: item.quantity, cart: String(cart.quantity) });
+  }
+  if (!sameDecimal(item.unitPrice.value, cart.unitPrice) || item.unitPrice.currency !== cart.currency) {
+    found.push({
+      ...at,
+      field: 'price',
+      po: `${item.unitPrice.value} ${item.unitPrice.currency}`,
+      cart: `${cart.unitPrice} ${cart.currency}`,
+    });
+  }
+  if (item.supplierPartID.trim() !== cart.sku) {
+    found.push({ ...at, field: 'sku', po: item.supplierPartID, cart: cart.sku });
+  }
+  if (cart.state === 'ordered' && cart.poId !== undefined) {
+    found.push({
+      ...at,
+      field: 'already_ordered',
+      po: 'this purchase order',
+      cart: `ordered by PO record ${cart.poId}`,
+    });
+  }
+  return found;
+}
+
+/**
+ * @example
+ * const handler = createOrderIntake(ctx);
+ * const status = await handler(orderRequest, buyer); // { code: 200, text: 'OK' }
+ */
+export function createOrderIntake(ctx: GatewayContext): OrderRequestHandler {
+  return async (request, buyer) => {
+    const earlier = await ctx.store.orders.getByPayloadId(buyer.id, request.payloadID);
+    if (earlier !== undefined) return answerAgain(ctx, earlier);
+
+    // A delete cancels the whole order, so its lines (if any) are not checked against the carts.
+    const resolved: ResolvedLines =
+      request.type === 'delete' ? { lines: [], mismatches: [] } : await resolveLines(ctx, request, buyer);
+    const document: PoDocument = {
+      request: requestForStorage(request),
+      lines: resolved.lines,
+      mismatches: resolved.mismatches,
+    };
+    const flags = [...new Set(resolved.mismatches.map((m) => MISMATCH_FLAGS[m.field]))];
+    const { created, order } = await ctx.store.orders.accept({
+      buyerId: buyer.id,
+      payloadId: request.payloadID,
+      orderId: request.orderID,
+      type: request.type,
+      raw: redactSecrets(request.raw),
+      document: toJson(document),
+      answer: ACCEPTED,
+      flags,
+    });
+    if (!created) return answerAgain(ctx, order);
+    if (request.type === 'new') {
+      await ctx.store.cart.markOrdered(
+        resolved.lines.map((line) => line.lineRef),
+        order.id,
+      );
+    }
+    await queueProcessing(ctx, order);
+    ctx.logger.info('purchase order accepted', {
+      buyer: buyer.id,
+      po: order.id,
+      orderID: request.orderID,
+      type: request.type,
+      lines: resolved.lines.length,
+      flags: flags.join(',') || undefined,
+    });
+    return { code: order.answer.code, text: order.answer.text };
+  };
+}
+
+/** A copy of a document already stored: the same answer, and its processing queued in case it was lost. */
+async function answerAgain(
+  ctx: GatewayContext,
+  order: PurchaseOrder,
+): Promise<{ code: number; text: string }> {
+  if (order.state === 'received') await queueProcessing(ctx, order);
+  return { code: order.answer.code, text: order.answer.text };
+}

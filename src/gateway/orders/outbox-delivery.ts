@@ -1,0 +1,87 @@
+/**
+ * Posting queued documents to buyers, at least once: a message is delivered when the buyer answers with
+ * a cXML Status in the 2xx range; anything else — a network failure, a non-2xx HTTP status, an answer
+ * that is not cXML, a cXML 4xx or 5xx — is tried again with exponential backoff, the very same bytes
+ * (same payloadID, which the buyer dedupes on), until `orders.outboxMaxAttempts`; then it is dead-lettered
+ * for an operator to look at and retry.
+ */
+import type { OutboxMessage } from '../../store/types.ts';
+import type { GatewayContext } from '../context.ts';
+import { retryDelayMs } from './retry-delay.ts';
+
+/** How long one post may take before it counts as failed. */
+const POST_TIMEOUT_MS = 30_000;
+/** Outbox backoff: 1 minute doubling up to 6 hours, the hourly-retry window cXML suggests. */
+export const OUTBOX_BACKOFF = { baseMs: 60_000, maxMs: 6 * 3_600_000 } as const;
+
+export interface CxmlAnswerStatus {
+  code: number;
+  text: string;
+}
+
+/** The Status of a cXML Response, read leniently (any attribute order, either quote). */
+export function readResponseStatus(xml: string): CxmlAnswerStatus | undefined {
+  if (!/<cXML\b/i.test(xml)) return undefined;
+  const element = /<Status\b([^>]*)>/.exec(xml)?.[1];
+  if (element === undefined) return undefined;
+  const code = /\bcode\s*=\s*["']\s*(\d{3})\s*["']/.exec(element)?.[1];
+  if (code === undefined) return undefined;
+  const text = /\btext\s*=\s*"([^"]*)"|\btext\s*=\s*'([^']*)'/.exec(element);
+  return { code: Number(code), text: text?.[1] ?? text?.[2] ?? '' };
+}
+
+export type DeliveryOutcome = 'delivered' | 'retry' | 'dead';
+
+async function post(ctx: GatewayContext, message: OutboxMessage): Promise<string | undefined> {
+  let response: Response;
+  try {
+    response = await ctx.fetch(message.url, {
+      method: 'POST',
+      headers: { 'Content-Type': 'text/xml; charset=UTF-8' },
+      body: message.body,
+      signal: AbortSignal.timeout(POST_TIMEOUT_MS),
+    });
+  } catch (error) {
+    return `not reached: ${error instanceof Error ? error.message : String(error)}`;
+  }
+  const text = await response.text().catch(() => '');
+  if (!response.ok) return `HTTP ${response.status}`;
+  const status = readResponseStatus(text);
+  if (status === undefined) return `HTTP ${response.status} without a cXML Status`;
+  if (status.code >= 200 && status.code < 300) return undefined;
+  return `cXML Status ${status.code} ${status.text}`.trim();
+}
+
+/**
+ * Posts one claimed message and records the outcome under its claim.
+ *
+ * @example
+ * for (const message of await store.outbox.claimDue(now, 120_000, 10)) await deliverMessage(ctx, message);
+ */
+export async function deliverMessage(ctx: GatewayContext, message: OutboxMessage): Promise<DeliveryOutcome> {
+  const failure = await post(ctx, message);
+  const { outbox } = ctx.store;
+  if (failure === undefined) {
+    await outbox.markDelivered(message);
+    ctx.logger.info('document delivered to buyer', { buyer: message.buyerId, dedupeKey: message.dedupeKey });
+    return 'delivered';
+  }
+  if (message.attempts >= ctx.config.orders.outboxMaxAttempts) {
+    await outbox.markDead(message, failure);
+    ctx.logger.error('document dead-lettered', {
+      buyer: message.buyerId,
+      dedupeKey: message.dedupeKey,
+      error: failure,
+    });
+    return 'dead';
+  }
+  const next = new Date(ctx.clock.now().getTime() + retryDelayMs(message.attempts, OUTBOX_BACKOFF));
+  await outbox.markRetry(message, failure, next);
+  ctx.logger.warn('document delivery failed; will retry', {
+    buyer: message.buyerId,
+    dedupeKey: message.dedupeKey,
+    attempt: message.attempts,
+    error: failure,
+  });
+  return 'retry';
+}

@@ -1,0 +1,231 @@
+/**
+ * Following a print order after it was placed: whatever tells us something may have changed — a webhook
+ * delivery, or the reconciliation poll that catches the deliveries the print service loses "silently" —
+ * ends in one place, `syncPrintOrder`, which reads the order as it is now (`GET /order/{id}`) and queues
+ * what the buyer has not been told yet: a ConfirmationRequest `detail` on a status change (for buyers
+ * with `confirmDetails`) and one ShipNoticeRequest per shipment that has shipped, with its own lines.
+ */
+import type { Order } from '../../../schemas/print-api.ts';
+import type { ShipNoticeLine } from '../../cxml/index.ts';
+import { isPrintApiError } from '../../print-api/index.ts';
+import type { PurchaseOrder, TrackedPrintOrder, TrackedPrintOrderPatch } from '../../store/types.ts';
+import type { GatewayContext } from '../context.ts';
+import type { ResolvedBuyer } from '../deps.ts';
+import { upstreamError } from '../pipo-accounts.ts';
+import { queueConfirmation, queueShipNotice } from './buyer-documents.ts';
+import { FLAG, groupOfPrintOrder, type OwnerGroup, type PoLine, withFlags } from './po-record.ts';
+
+export const SYNC_PRINT_ORDER = 'sync_print_order';
+export const RECONCILE = 'reconcile';
+
+/** The carrier named for a tracked shipment whose carrier the print service does not record. */
+export const UNNAMED_CARRIER = 'Carrier not specified';
+
+/** How long handled webhook deliveries are kept (for operators looking into an order). */
+const EVENT_RETENTION_MS = 7 * 86_400_000;
+
+function nonEmpty(text: string | null | undefined): string | undefined {
+  return text === null || text === undefined || text.trim() === '' ? undefined : text.trim();
+}
+
+/** Tracking numbers as the service writes them: one, or several separated by commas, semicolons or spaces. */
+export function splitTrackingNumbers(text: string | null): string[] {
+  return (text ?? '').split(/[\s,;]+/).filter((t) => t !== '');
+}
+
+/**
+ * The PO lines of one shipment. Items of a PIPO order are the ordered designs (product_id = design id),
+ * so items are matched to the group's lines by design, in order (a design ordered on two lines gives two
+ * items).
+ */
+export function shipmentLines(order: Order, shipmentIndex: number, group: OwnerGroup): ShipNoticeLine[] {
+  const remaining = [...group.lines];
+  const lineOfItem = new Map<number, PoLine>();
+  for (const item of order.items) {
+    const at = remaining.findIndex((line) => line.designId === item.product_id);
+    if (at !== -1) lineOfItem.set(item.id, remaining.splice(at, 1)[0] as PoLine);
+  }
+  let lines = order.items
+    .filter((item) => item.shipment_index === shipmentIndex)
+    .flatMap((item) => lineOfItem.get(item.id) ?? []);
+  // An order whose items cannot be told apart still ships whole when it has a single shipment.
+  if (lines.length === 0 && order.shipments.length === 1) lines = group.lines;
+  return lines.map((line) => ({
+    lineNumber: line.lineNumber,
+    quantity: line.quantity,
+    unitOfMeasure: line.unitOfMeasure,
+    supplierPartID: line.supplierPartID,
+    supplierPartAuxiliaryID: line.lineRef,
+  }));
+}
+
+async function flagOrder(
+  ctx: GatewayContext,
+  po: PurchaseOrder,
+  flag: string,
+  lastError: string,
+): Promise<void> {
+  const flags = withFlags(po.flags, [flag]);
+  if (flags === undefined) return;
+  await ctx.store.orders.update(po.id, {
+    flags,
+    lastError,
+    ...(po.state === 'ordered' && { state: 'needs_operator' }),
+  });
+}
+
+async function queueShipments(
+  ctx: GatewayContext,
+  buyer: ResolvedBuyer | undefined,
+  po: PurchaseOrder,
+  tracked: TrackedPrintOrder,
+  order: Order,
+): Promise<number[]> {
+  const notified = [...tracked.shipmentsNotified];
+  const group = groupOfPrintOrder(po, tracked.printOrderId);
+  const shipped = order.shipments
+    .filter((s) => s.shipped_on !== null && !notified.includes(s.index))
+    .sort((a, b) => a.index - b.index);
+  for (const shipment of shipped) {
+    const lines = group === undefined ? [] : shipmentLines(order, shipment.index, group);
+    if (buyer !== undefined && lines.length > 0) {
+      const primary = shipment.index === 1;
+      const trackingNumbers = splitTrackingNumbers(shipment.tracking_numbers);
+      // cXML carries tracking numbers only inside a ShipControl, which needs a carrier: rather than drop
+      // the tracking number of a shipment the print service names no carrier for, it says so.
+      const carrier =
+        nonEmpty(shipment.provider) ??
+        (primary ? nonEmpty(order.shipping_provider) : undefined) ??
+        (trackingNumbers.length > 0 ? UNNAMED_CARRIER : undefined);
+      const service = nonEmpty(shipment.service) ?? (primary ? nonEmpty(order.shipping_service) : undefined);
+      await queueShipNotice(ctx, buyer, tracked.storefrontId, {
+        order: po,
+        printOrderId: tracked.printOrderId,
+        shipmentIndex: shipment.index,
+        ...(shipment.shipped_on !== null && { shipmentDate: shipment.shipped_on }),
+        ...(carrier !== undefined && { carrier }),
+        ...(service !== undefined && { service }),
+        trackingNumbers,
+        lines,
+      });
+    } else {
+      ctx.logger.warn('shipment not reported: no PO lines match its items', {
+        po: po.id,
+        printOrder: tracked.printOrderId,
+        shipment: shipment.index,
+      });
+    }
+    notified.push(shipment.index);
+  }
+  return notified;
+}
+
+/**
+ * Compares the print order as it is now with what was last seen, queues what the buyer should hear, and
+ * records what was seen. `order` undefined means the service no longer has it.
+ */
+export async function observePrintOrder(
+  ctx: GatewayContext,
+  tracked: TrackedPrintOrder,
+  order: Order | undefined,
+): Promise<void> {
+  const po = await ctx.store.orders.get(tracked.poId);
+  // Until the PO's job has confirmed it, the job owns the print order; the next look will catch up.
+  if (po === undefined || !tracked.confirmed) return;
+  const now = ctx.clock.now();
+  const key = [tracked.storefrontId, tracked.printOrderId] as const;
+  if (order === undefined || order.is_deleted) {
+    await ctx.store.printOrders.update(...key, {
+      state: 'closed',
+      lastStatus: 'deleted',
+      lastCheckedAt: now,
+    });
+    if (po.state !== 'cancelled') {
+      await flagOrder(
+        ctx,
+        po,
+        FLAG.printOrderDeleted,
+        `Print order ${tracked.printOrderId} was deleted on the print service.`,
+      );
+    }
+    return;
+  }
+  const buyer = ctx.buyers.byId(po.buyerId);
+  const patch: TrackedPrintOrderPatch = { lastCheckedAt: now };
+  if (order.status !== tracked.lastStatus) {
+    if (buyer?.confirmDetails === true && tracked.lastStatus !== undefined) {
+      await queueConfirmation(ctx, buyer, {
+        type: 'detail',
+        answers: po,
+        queueOf: po,
+        dedupeKey: `detail:${tracked.storefrontId}:${tracked.printOrderId}:${order.status.toLowerCase()}`,
+        confirmID: String(tracked.printOrderId),
+        comments: `Print order ${tracked.printOrderId} is now "${order.status}".`,
+      });
+    }
+    patch.lastStatus = order.status;
+  }
+  const notified = await queueShipments(ctx, buyer, po, tracked, order);
+  if (notified.length !== tracked.shipmentsNotified.length) patch.shipmentsNotified = notified;
+
+  const cancelStatus = ctx.storefront(tracked.storefrontId).cancelStatus;
+  const cancelled = cancelStatus !== undefined && order.status.toLowerCase() === cancelStatus.toLowerCase();
+  const allShipped = order.shipments.length > 0 && order.shipments.every((s) => s.shipped_on !== null);
+  if (allShipped || cancelled) patch.state = 'closed';
+  await ctx.store.printOrders.update(...key, patch);
+  if (cancelled && po.state !== 'cancelled') {
+    await flagOrder(
+      ctx,
+      po,
+      FLAG.cancelledBySupplier,
+      `Print order ${tracked.printOrderId} was set to "${order.status}" on the print service.`,
+    );
+  }
+}
+
+/** Reads the print order now and observes it; nothing to do for an order we do not track or have closed. */
+export async function syncPrintOrder(
+  ctx: GatewayContext,
+  storefrontId: string,
+  printOrderId: number,
+): Promise<void> {
+  const tracked = await ctx.store.printOrders.get(storefrontId, printOrderId);
+  if (tracked === undefined || tracked.state === 'closed' || !tracked.confirmed) return;
+  let order: Order | undefined;
+  try {
+    order = await ctx.printApiFor(ctx.storefront(storefrontId)).getOrder(printOrderId);
+  } catch (error) {
+    if (!(isPrintApiError(error) && error.code === 'not_found')) {
+      throw upstreamError(error, `read print order ${printOrderId}`);
+    }
+  }
+  await observePrintOrder(ctx, tracked, order);
+}
+
+/**
+ * The reconciliation poll: every open print order not looked at within the interval is read again. One
+ * order the service cannot answer for does not stop the others; it stays first in line for next time.
+ */
+export async function reconcilePrintOrders(
+  ctx: GatewayContext,
+): Promise<{ checked: number; failed: number }> {
+  const now = ctx.clock.now();
+  const cutoff = now.getTime() - ctx.config.orders.reconcileIntervalSeconds * 1000;
+  let checked = 0;
+  let failed = 0;
+  for (const tracked of await ctx.store.printOrders.listOpen({ limit: 100 })) {
+    if (tracked.lastCheckedAt !== undefined && tracked.lastCheckedAt.getTime() > cutoff) break;
+    try {
+      await syncPrintOrder(ctx, tracked.storefrontId, tracked.printOrderId);
+      checked++;
+    } catch (error) {
+      failed++;
+      ctx.logger.warn('reconciliation could not read a print order', {
+        printOrder: tracked.printOrderId,
+        error: error instanceof Error ? error.message : 'unknown',
+      });
+    }
+  }
+  await ctx.store.events.purgeProcessed(new Date(now.getTime() - EVENT_RETENTION_MS));
+  return { checked, failed };
+}

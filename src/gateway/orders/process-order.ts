@@ -1,0 +1,393 @@
+/**
+ * The durable job behind every stored purchase order (`process_order`):
+ *
+ * - `new`: per design owner, log in as that user again, `pipo/order/create` with the designs and the PO
+ *   number as external_id, `process`, and write the PO's quantities, prices, ship-to and comments into the
+ *   print order's history (keeping its status); then queue the ConfirmationRequest `accept`.
+ * - `update`: recorded, flagged for an operator, noted on the print orders, and the buyer is told with a
+ *   ConfirmationRequest `detail` (not `reject`, which would void the accepted order in production).
+ * - `delete`: the print orders get the storefront's cancel status and the order is marked cancelled.
+ *
+ * Every step is safe to run again after a crash: print order ids are recorded as soon as they exist, a
+ * marker flag makes a cut-off create go to an operator instead of ordering twice, and buyer documents are
+ * queued under dedupe keys. When the last attempt fails, a `new` PO fails and the buyer gets a `reject`.
+ */
+import { isPrintApiError } from '../../print-api/index.ts';
+import { StoreError } from '../../store/store-error.ts';
+import type { Job, PurchaseOrder, TrackedPrintOrder } from '../../store/types.ts';
+import type { GatewayContext } from '../context.ts';
+import type { ResolvedBuyer, ResolvedStorefront } from '../deps.ts';
+import { GatewayError } from '../errors.ts';
+import { upstreamError } from '../pipo-accounts.ts';
+import { queueConfirmation } from './buyer-documents.ts';
+import { changeComment, printOrderComment } from './history-comment.ts';
+import {
+  creatingFlag,
+  FLAG,
+  findOriginalOrder,
+  isCreatingFlag,
+  type OwnerGroup,
+  ownerGroups,
+  poDocument,
+  storedRequest,
+  withFlags,
+} from './po-record.ts';
+
+export const PROCESS_ORDER = 'process_order';
+
+export function processingKey(poId: string): string {
+  return `po:${poId}`;
+}
+
+/** Queues the PO's job unless one is pending, running or dead already. */
+export async function queueProcessing(ctx: GatewayContext, order: PurchaseOrder): Promise<Job> {
+  const { job } = await ctx.store.jobs.enqueue({
+    kind: PROCESS_ORDER,
+    key: processingKey(order.id),
+    payload: { poId: order.id },
+    runAt: ctx.clock.now(),
+    maxAttempts: ctx.config.orders.maxAttempts,
+  });
+  return job;
+}
+
+/** Queues the PO's job again, bringing a dead one back (the operator's retry). */
+export async function requeueProcessing(ctx: GatewayContext, order: PurchaseOrder): Promise<Job> {
+  const job = await queueProcessing(ctx, order);
+  if (job.state !== 'dead') return job;
+  return (await ctx.store.jobs.resurrect(job.id)) ?? job;
+}
+
+async function loadOrder(ctx: GatewayContext, poId: string): Promise<PurchaseOrder> {
+  const order = await ctx.store.orders.get(poId);
+  if (order === undefined)
+    throw new GatewayError('not_found', `Purchase order record ${poId} does not exist.`);
+  return order;
+}
+
+/** A print-service answer we cannot read, or none at all: the request may have been carried out. */
+function mayHaveHappened(error: unknown): boolean {
+  return isPrintApiError(error) && (error.code === 'timeout' || error.code === 'invalid_response');
+}
+
+/** Sets state (and more) only while the order is in one of `from`; false when it has moved on. */
+async function moveOrder(
+  ctx: GatewayContext,
+  order: PurchaseOrder,
+  patch: Parameters<GatewayContext['store']['orders']['update']>[1],
+  from: readonly PurchaseOrder['state'][],
+): Promise<boolean> {
+  try {
+    return (await ctx.store.orders.update(order.id, patch, { ifState: from })) !== undefined;
+  } catch (error) {
+    if (error instanceof StoreError && error.code === 'conflict') return false;
+    throw error;
+  }
+}
+
+async function addFlags(ctx: GatewayContext, poId: string, flags: readonly string[]): Promise<void> {
+  const current = await loadOrder(ctx, poId);
+  const next = withFlags(current.flags, flags);
+  if (next !== undefined) await ctx.store.orders.update(poId, { flags: next });
+}
+
+async function createPrintOrder(
+  ctx: GatewayContext,
+  order: PurchaseOrder,
+  group: OwnerGroup,
+  buyer: ResolvedBuyer,
+  storefront: ResolvedStorefront,
+): Promise<number> {
+  const marker = creatingFlag(group.index);
+  const before = await loadOrder(ctx, order.id);
+  if (before.flags.includes(marker)) {
+    throw new GatewayError(
+      'needs_operator',
+      `An earlier attempt to create the print order for the designs of ${group.userRef} was cut off, so the ` +
+        `print service may have it already: look for an order with external id ${order.orderId} before retrying.`,
+    );
+  }
+  await ctx.store.orders.update(order.id, { flags: [...before.flags, marker] });
+  let printOrderId: number;
+  try {
+    printOrderId = await ctx.accounts.withToken(buyer, storefront, group.userRef, (token) =>
+      ctx.printApiFor(storefront).pipo.createOrder(
+        token,
+        group.lines.map((line) => line.designId),
+        order.orderId,
+      ),
+    );
+  } catch (error) {
+    if (!mayHaveHappened(error)) {
+      const current = await loadOrder(ctx, order.id);
+      await ctx.store.orders.update(order.id, { flags: current.flags.filter((f) => f !== marker) });
+    }
+    throw upstreamError(error, 'create the print order');
+  }
+  await ctx.store.printOrders.add({ storefrontId: storefront.id, printOrderId, poId: order.id });
+  const after = await loadOrder(ctx, order.id);
+  await ctx.store.orders.update(order.id, {
+    printOrderIds: [...after.printOrderIds, printOrderId],
+    flags: after.flags.filter((f) => f !== marker),
+  });
+  ctx.logger.info('print order created', { po: order.id, printOrder: printOrderId, owner: group.userRef });
+  return printOrderId;
+}
+
+/** Starts the file merge and writes the PO into the print order's history, keeping its status. */
+async function annotatePrintOrder(
+  ctx: GatewayContext,
+  order: PurchaseOrder,
+  group: OwnerGroup,
+  buyer: ResolvedBuyer,
+  storefront: ResolvedStorefront,
+  tracked: TrackedPrintOrder,
+): Promise<void> {
+  const api = ctx.printApiFor(storefront);
+  const id = tracked.printOrderId;
+  try {
+    await ctx.accounts.withToken(buyer, storefront, group.userRef, (token) =>
+      api.pipo.processOrder(token, id),
+    );
+    const current = await api.getOrder(id);
+    await api.setStatus(id, { order_status: current.status, comments: printOrderComment(order, group) });
+    await ctx.store.printOrders.update(storefront.id, id, {
+      lastStatus: current.status,
+      lastCheckedAt: ctx.clock.now(),
+    });
+  } catch (error) {
+    throw upstreamError(error, `prepare print order ${id}`);
+  }
+}
+
+async function placePrintOrders(ctx: GatewayContext, received: PurchaseOrder): Promise<void> {
+  if (!(await moveOrder(ctx, received, { state: 'processing' }, ['received', 'processing']))) return;
+  const buyer = ctx.buyer(received.buyerId);
+  const groups = ownerGroups(poDocument(received).lines);
+  const tracked: TrackedPrintOrder[] = [];
+  for (const group of groups) {
+    const storefront = ctx.storefront(group.storefrontId);
+    const order = await loadOrder(ctx, received.id);
+    const printOrderId =
+      order.printOrderIds[group.index] ?? (await createPrintOrder(ctx, order, group, buyer, storefront));
+    let record = await ctx.store.printOrders.get(storefront.id, printOrderId);
+    record ??= (
+      await ctx.store.printOrders.add({ storefrontId: storefront.id, printOrderId, poId: order.id })
+    ).printOrder;
+    if (record.lastStatus === undefined) {
+      await annotatePrintOrder(ctx, order, group, buyer, storefront, record);
+    }
+    tracked.push(record);
+  }
+  const ids = tracked.map((t) => t.printOrderId);
+  await queueConfirmation(ctx, buyer, {
+    type: 'accept',
+    answers: received,
+    queueOf: received,
+    dedupeKey: `confirm:${received.id}:accept`,
+    confirmID: ids.join(','),
+    comments: `Accepted as print order${ids.length === 1 ? '' : 's'} ${ids.join(', ')}.`,
+  });
+  for (const t of tracked) {
+    if (!t.confirmed) await ctx.store.printOrders.update(t.storefrontId, t.printOrderId, { confirmed: true });
+  }
+  await moveOrder(ctx, received, { state: 'ordered' }, ['processing']);
+  ctx.logger.info('purchase order placed', { po: received.id, printOrders: ids.join(',') });
+}
+
+async function recordUpdate(ctx: GatewayContext, update: PurchaseOrder): Promise<void> {
+  if (update.state !== 'received' && update.state !== 'processing') return;
+  const buyer = ctx.buyer(update.buyerId);
+  const request = storedRequest(update);
+  const original = await findOriginalOrder(
+    ctx.store,
+    update.buyerId,
+    update.orderId,
+    request.previousPayloadID,
+  );
+  if (original !== undefined) {
+    await addFlags(ctx, original.id, [FLAG.changedByBuyer]);
+    for (const printOrder of await ctx.store.printOrders.listByPo(original.id)) {
+      const api = ctx.printApiFor(ctx.storefront(printOrder.storefrontId));
+      try {
+        const current = await api.getOrder(printOrder.printOrderId);
+        await api.setStatus(printOrder.printOrderId, {
+          order_status: current.status,
+          comments: changeComment(update),
+        });
+      } catch (error) {
+        throw upstreamError(error, `note the change on print order ${printOrder.printOrderId}`);
+      }
+    }
+  }
+  const version = request.orderVersion === undefined ? '' : ` (orderVersion ${request.orderVersion})`;
+  await queueConfirmation(ctx, buyer, {
+    type: 'detail',
+    answers: update,
+    queueOf: original ?? update,
+    dedupeKey: `confirm:${update.id}:change`,
+    comments:
+      `The change to order ${update.orderId}${version} was received. It is not applied automatically: ` +
+      'the supplier reviews it and confirms separately; until then the order is produced as first confirmed.',
+  });
+  await ctx.store.orders.update(update.id, {
+    state: 'needs_operator',
+    flags: withFlags(update.flags, [
+      FLAG.updateNeedsOperator,
+      ...(original === undefined ? [FLAG.unknownOrder] : []),
+    ]) ?? [...update.flags],
+  });
+  ctx.logger.info('purchase order change recorded', { po: update.id, original: original?.id });
+}
+
+async function cancelPrintOrder(
+  ctx: GatewayContext,
+  printOrder: TrackedPrintOrder,
+  cancellation: PurchaseOrder,
+  cancelStatus: string,
+): Promise<void> {
+  if (printOrder.state === 'closed' && printOrder.lastStatus === cancelStatus) return;
+  try {
+    await ctx.printApiFor(ctx.storefront(printOrder.storefrontId)).setStatus(printOrder.printOrderId, {
+      order_status: cancelStatus,
+      comments:
+        `Cancelled by the buyer: OrderRequest type delete for purchase order ${cancellation.orderId} ` +
+        `(cXML payloadID ${cancellation.payloadId}).`,
+    });
+  } catch (error) {
+    throw upstreamError(error, `cancel print order ${printOrder.printOrderId}`);
+  }
+  await ctx.store.printOrders.update(printOrder.storefrontId, printOrder.printOrderId, {
+    state: 'closed',
+    lastStatus: cancelStatus,
+  });
+}
+
+async function cancelOrder(ctx: GatewayContext, cancellation: PurchaseOrder): Promise<void> {
+  if (cancellation.state !== 'received' && cancellation.state !== 'processing') return;
+  const request = storedRequest(cancellation);
+  const original = await findOriginalOrder(
+    ctx.store,
+    cancellation.buyerId,
+    cancellation.orderId,
+    request.previousPayloadID,
+  );
+  if (original === undefined) {
+    await ctx.store.orders.update(cancellation.id, {
+      state: 'cancelled',
+      flags: withFlags(cancellation.flags, [FLAG.unknownOrder]) ?? [...cancellation.flags],
+    });
+    return;
+  }
+  if (original.state === 'processing') {
+    // The print order may be being created right now; cancel it once it exists.
+    throw new GatewayError('conflict', `Purchase order ${original.orderId} is still being placed.`);
+  }
+  const printOrders = await ctx.store.printOrders.listByPo(original.id);
+  const uncancellable = printOrders.filter((p) => ctx.storefront(p.storefrontId).cancelStatus === undefined);
+  for (const printOrder of printOrders) {
+    const cancelStatus = ctx.storefront(printOrder.storefrontId).cancelStatus;
+    if (cancelStatus !== undefined) await cancelPrintOrder(ctx, printOrder, cancellation, cancelStatus);
+  }
+  if (uncancellable.length > 0) {
+    const ids = uncancellable.map((p) => p.printOrderId).join(', ');
+    await ctx.store.orders.update(cancellation.id, {
+      state: 'needs_operator',
+      lastError: `No cancel status is configured for the storefront of print order ${ids}; cancel it by hand.`,
+      flags: withFlags(cancellation.flags, [FLAG.noCancelStatus]) ?? [...cancellation.flags],
+    });
+    return;
+  }
+  if (original.state !== 'cancelled') await ctx.store.orders.update(original.id, { state: 'cancelled' });
+  await ctx.store.orders.update(cancellation.id, { state: 'cancelled' });
+  ctx.logger.info('purchase order cancelled', { po: original.id, cancellation: cancellation.id });
+}
+
+/** Runs the job of one stored purchase order. */
+export async function processPurchaseOrder(ctx: GatewayContext, poId: string): Promise<void> {
+  const order = await loadOrder(ctx, poId);
+  switch (order.type) {
+    case 'new':
+      return placePrintOrders(ctx, order);
+    case 'update':
+      return recordUpdate(ctx, order);
+    case 'delete':
+      return cancelOrder(ctx, order);
+  }
+}
+
+async function rejectionKey(ctx: GatewayContext, order: PurchaseOrder): Promise<string> {
+  const prefix = `confirm:${order.id}:reject:`;
+  const { items } = await ctx.store.outbox.list({ poId: order.id, limit: 500 });
+  return `${prefix}${items.filter((m) => m.dedupeKey.startsWith(prefix)).length + 1}`;
+}
+
+/**
+ * The job has given up. A cut-off create goes to an operator; a `new` PO that could not be placed fails
+ * and the buyer gets a ConfirmationRequest `reject` with the reason; an update or delete that could not be
+ * carried out waits for an operator.
+ */
+export async function giveUpPurchaseOrder(ctx: GatewayContext, poId: string, error: unknown): Promise<void> {
+  const order = await ctx.store.orders.get(poId);
+  if (order === undefined) return;
+  const reason = error instanceof Error ? error.message : String(error);
+  const open: PurchaseOrder['state'][] = ['received', 'processing'];
+  if (error instanceof GatewayError && error.code === 'needs_operator') {
+    await moveOrder(
+      ctx,
+      order,
+      {
+        state: 'needs_operator',
+        lastError: reason,
+        flags: withFlags(order.flags, [FLAG.uncertainPrintOrder]) ?? [...order.flags],
+      },
+      open,
+    );
+    return;
+  }
+  if (order.type !== 'new') {
+    await moveOrder(ctx, order, { state: 'needs_operator', lastError: reason }, open);
+    return;
+  }
+  if (!(await moveOrder(ctx, order, { state: 'failed', lastError: reason }, open))) return;
+  const buyer = ctx.buyers.byId(order.buyerId);
+  if (buyer === undefined) return;
+  await queueConfirmation(ctx, buyer, {
+    type: 'reject',
+    answers: order,
+    queueOf: order,
+    dedupeKey: await rejectionKey(ctx, order),
+    comments: `The supplier could not place this order: ${reason}`,
+  });
+  ctx.logger.warn('purchase order failed', { po: order.id, reason });
+}
+
+/**
+ * An operator's retry: a failed PO, or one waiting for an operator, goes back to `received` (cut-off markers
+ * cleared) and is queued again; a PO whose job died mid-way gets its job back. A change (`update`) is the
+ * operator's to carry out, so it has nothing to retry.
+ */
+export async function retryPurchaseOrder(ctx: GatewayContext, order: PurchaseOrder): Promise<PurchaseOrder> {
+  const refuse = (why: string) =>
+    new GatewayError('conflict', `Purchase order record ${order.id} ${why}, so there is nothing to retry.`);
+  if (order.type === 'update') throw refuse('is a change an operator carries out');
+  if (order.state === 'processing') {
+    const job = await queueProcessing(ctx, order);
+    if (job.state !== 'dead') throw refuse('is being processed');
+    await ctx.store.jobs.resurrect(job.id);
+    return order;
+  }
+  if (order.state !== 'failed' && order.state !== 'needs_operator') throw refuse(`is ${order.state}`);
+  const moved = await moveOrder(
+    ctx,
+    order,
+    {
+      state: 'received',
+      flags: order.flags.filter((f) => !isCreatingFlag(f) && f !== FLAG.uncertainPrintOrder),
+    },
+    [order.state],
+  );
+  if (!moved) throw refuse('changed meanwhile');
+  await requeueProcessing(ctx, order);
+  return loadOrder(ctx, order.id);
+}

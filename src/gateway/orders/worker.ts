@@ -1,0 +1,223 @@
+/**
+ * The order flow's background work, runtime-agnostic and without timers of its own: the Node runtime calls
+ * `tick()` on an interval, a Worker calls it from a Cron Trigger, tests call it on a frozen clock. Each tick
+ * turns stored webhook deliveries into jobs, keeps the reconciliation poll scheduled, picks up purchase
+ * orders whose job was lost, runs the due jobs and posts the due documents to buyers. Everything it works
+ * on is claimed from the store under a lease, so several instances can tick at once and a crashed one's
+ * work is taken over once its lease runs out.
+ */
+import { isPrintApiError } from '../../print-api/index.ts';
+import { StoreError } from '../../store/store-error.ts';
+import type { Job } from '../../store/types.ts';
+import type { GatewayContext } from '../context.ts';
+import { GatewayError } from '../errors.ts';
+import { drainEventInbox, type HookRegistration, registerEventHooks } from './events.ts';
+import { deliverMessage } from './outbox-delivery.ts';
+import { RECONCILE, reconcilePrintOrders, SYNC_PRINT_ORDER, syncPrintOrder } from './print-order-sync.ts';
+import {
+  giveUpPurchaseOrder,
+  PROCESS_ORDER,
+  processPurchaseOrder,
+  queueProcessing,
+} from './process-order.ts';
+import { type Backoff, retryDelayMs } from './retry-delay.ts';
+
+/** Longer than any job takes (every upstream call has its own timeout), short enough to recover quickly. */
+const JOB_LEASE_MS = 5 * 60_000;
+const MESSAGE_LEASE_MS = 2 * 60_000;
+/** Job backoff: 30 seconds doubling up to an hour. */
+export const JOB_BACKOFF: Backoff = { baseMs: 30_000, maxMs: 3_600_000 };
+const RECONCILE_KEY = 'reconcile';
+/** The poll is rescheduled after every run; this only bounds a run that keeps failing. */
+const RECONCILE_MAX_ATTEMPTS = 50;
+
+export interface OrderWorkerOptions {
+  /** Jobs run per tick at most (default 50); the rest wait for the next tick. */
+  maxJobsPerTick?: number;
+  /** Documents posted per tick at most (default 100). */
+  maxMessagesPerTick?: number;
+}
+
+export interface TickResult {
+  /** Jobs run (successfully or not). */
+  jobs: number;
+  /** Documents posted to buyers (delivered or not). */
+  messages: number;
+}
+
+export interface OrderWorker {
+  /** Registers the print service webhooks and schedules the reconciliation poll. */
+  startup(): Promise<HookRegistration[]>;
+  /** One round of due work; concurrent calls share the round in progress. */
+  tick(): Promise<TickResult>;
+}
+
+interface JobKind {
+  run(ctx: GatewayContext, job: Job): Promise<void>;
+  /** After the last attempt (or an error no retry can fix), before the job is dead-lettered. */
+  giveUp?(ctx: GatewayContext, job: Job, error: unknown): Promise<void>;
+  afterComplete?(ctx: GatewayContext, job: Job): Promise<void>;
+}
+
+function payloadField(job: Job, field: string): string | number {
+  const payload = job.payload;
+  const value =
+    typeof payload === 'object' && payload !== null && !Array.isArray(payload) ? payload[field] : undefined;
+  if (typeof value !== 'string' && typeof value !== 'number') {
+    throw new GatewayError('bad_request', `Job ${job.id} (${job.kind}) has no ${field} in its payload.`);
+  }
+  return value;
+}
+
+function scheduleReconcile(ctx: GatewayContext, runAt: Date): Promise<unknown> {
+  return ctx.store.jobs.enqueue({
+    kind: RECONCILE,
+    key: RECONCILE_KEY,
+    payload: {},
+    runAt,
+    maxAttempts: RECONCILE_MAX_ATTEMPTS,
+  });
+}
+
+const JOB_KINDS: Record<string, JobKind> = {
+  [PROCESS_ORDER]: {
+    run: (ctx, job) => processPurchaseOrder(ctx, String(payloadField(job, 'poId'))),
+    giveUp: (ctx, job, error) => giveUpPurchaseOrder(ctx, String(payloadField(job, 'poId')), error),
+  },
+  [SYNC_PRINT_ORDER]: {
+    run: (ctx, job) =>
+      syncPrintOrder(
+        ctx,
+        String(payloadField(job, 'storefrontId')),
+        Number(payloadField(job, 'printOrderId')),
+      ),
+  },
+  [RECONCILE]: {
+    async run(ctx) {
+      const { checked, failed } = await reconcilePrintOrders(ctx);
+      if (checked + failed > 0) ctx.logger.info('print orders reconciled', { checked, failed });
+    },
+    async afterComplete(ctx) {
+      const next = ctx.clock.now().getTime() + ctx.config.orders.reconcileIntervalSeconds * 1000;
+      await scheduleReconcile(ctx, new Date(next));
+    },
+  },
+};
+
+const KINDS = Object.keys(JOB_KINDS);
+
+/** Whether another attempt might succeed: the print service or the store being away, a step not ready. */
+export function isRetryable(error: unknown): boolean {
+  if (error instanceof GatewayError)
+    return error.code === 'upstream_unavailable' || error.code === 'conflict';
+  if (error instanceof StoreError) return error.code === 'unavailable' || error.code === 'conflict';
+  if (isPrintApiError(error)) return error.code === 'unavailable' || error.code === 'timeout';
+  return true;
+}
+
+function describe(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+async function runJob(ctx: GatewayContext, job: Job): Promise<void> {
+  const kind = JOB_KINDS[job.kind];
+  if (kind === undefined) {
+    await ctx.store.jobs.kill(job, `No handler for job kind ${job.kind}.`);
+    return;
+  }
+  try {
+    await kind.run(ctx, job);
+  } catch (error) {
+    await failJob(ctx, job, kind, error);
+    return;
+  }
+  if ((await ctx.store.jobs.complete(job)) !== undefined) await kind.afterComplete?.(ctx, job);
+}
+
+async function failJob(ctx: GatewayContext, job: Job, kind: JobKind, error: unknown): Promise<void> {
+  const reason = describe(error);
+  const fields = { job: job.id, kind: job.kind, attempt: job.attempts, error: reason };
+  if (isRetryable(error) && job.attempts < job.maxAttempts) {
+    const runAt = new Date(ctx.clock.now().getTime() + retryDelayMs(job.attempts, JOB_BACKOFF));
+    await ctx.store.jobs.retry(job, reason, runAt);
+    ctx.logger.warn('job failed; will retry', fields);
+    return;
+  }
+  try {
+    await kind.giveUp?.(ctx, job, error);
+  } catch (giveUpError) {
+    // Recording the failure failed too (the store is away): try the job again rather than lose the outcome.
+    ctx.logger.error('job could not record its failure', { ...fields, cause: describe(giveUpError) });
+    const runAt = new Date(ctx.clock.now().getTime() + retryDelayMs(job.attempts, JOB_BACKOFF));
+    await ctx.store.jobs.retry(job, reason, runAt);
+    return;
+  }
+  await ctx.store.jobs.kill(job, reason);
+  ctx.logger.error('job gave up', fields);
+}
+
+/** Purchase orders stored but not yet picked up: their job may have been lost between accept and queue. */
+async function queueReceivedOrders(ctx: GatewayContext): Promise<void> {
+  const { items } = await ctx.store.orders.list({ state: 'received', limit: 50 });
+  for (const order of items) await queueProcessing(ctx, order);
+}
+
+/**
+ * @example
+ * const worker = createOrderWorker(gateway.context);
+ * await worker.startup();
+ * setInterval(() => void worker.tick(), 5_000); // Node; a Cron Trigger calls tick() on Workers
+ */
+export function createOrderWorker(ctx: GatewayContext, options: OrderWorkerOptions = {}): OrderWorker {
+  const maxJobs = options.maxJobsPerTick ?? 50;
+  const maxMessages = options.maxMessagesPerTick ?? 100;
+  let running: Promise<TickResult> | undefined;
+
+  async function runJobs(): Promise<number> {
+    let count = 0;
+    while (count < maxJobs) {
+      const job = await ctx.store.jobs.claim(ctx.clock.now(), JOB_LEASE_MS, KINDS);
+      if (job === undefined) break;
+      await runJob(ctx, job);
+      count++;
+    }
+    return count;
+  }
+
+  async function postMessages(): Promise<number> {
+    let count = 0;
+    while (count < maxMessages) {
+      const batch = await ctx.store.outbox.claimDue(
+        ctx.clock.now(),
+        MESSAGE_LEASE_MS,
+        Math.min(10, maxMessages - count),
+      );
+      if (batch.length === 0) break;
+      for (const message of batch) await deliverMessage(ctx, message);
+      count += batch.length;
+    }
+    return count;
+  }
+
+  async function round(): Promise<TickResult> {
+    await scheduleReconcile(ctx, ctx.clock.now());
+    await queueReceivedOrders(ctx);
+    await drainEventInbox(ctx);
+    const jobs = await runJobs();
+    const messages = await postMessages();
+    return { jobs, messages };
+  }
+
+  return {
+    async startup() {
+      await scheduleReconcile(ctx, ctx.clock.now());
+      return registerEventHooks(ctx);
+    },
+    tick() {
+      running ??= round().finally(() => {
+        running = undefined;
+      });
+      return running;
+    },
+  };
+}
