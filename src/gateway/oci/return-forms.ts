@@ -4,8 +4,8 @@
  * `_top`), with the `~` fields echoed after the items, in the charset the punch-in was read in.
  *
  * Cancel: OCI has no cancel message, so cancelling posts the HOOK_URL a transfer without items (only the
- * echoed `~` fields). SAP SRM and S/4HANA then show the requisition unchanged; posting nothing at all would
- * leave the user stuck in our frame.
+ * echoed `~` fields): the user gets back to the procurement system with nothing added. Posting nothing at
+ * all would leave the user stuck in our frame.
  */
 import type { Context } from 'hono';
 import {
