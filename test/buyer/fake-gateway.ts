@@ -62,14 +62,14 @@ let counter = 0;
 
 /** A simulator wired to a fake gateway, with a frozen clock and readable ids. */
 export function createTestSimulator(
-  options: { profiles?: readonly BuyerProfile[]; advanceOrder?: AdvanceOrder } = {},
+  options: { profiles?: readonly BuyerProfile[]; advanceOrder?: AdvanceOrder; fetch?: typeof fetch } = {},
 ) {
   const gateway = createFakeGateway();
   const store = createMemoryBuyerStore({ firstOrderNumber: 1001 });
   const { app } = createBuyerSimulator({
     gatewayUrl: GATEWAY,
     publicUrl: PUBLIC,
-    fetch: gateway.fetch,
+    fetch: options.fetch ?? gateway.fetch,
     clock: { now: () => NOW },
     randomId: () => `id${(++counter).toString(36).padStart(6, '0')}`,
     store,

@@ -22,9 +22,10 @@ export function safeLink(url: string | undefined, label: string): Html | string 
 }
 
 function descriptionCell(line: RequisitionLine): Html {
+  const link = safeLink(line.url, 'View item page');
   return html`${line.description}${line.shortName === undefined ? '' : html`<div class="muted">${line.shortName}</div>`}${
     line.longText === undefined ? '' : html`<div class="long">${line.longText}</div>`
-  }${line.url === undefined ? '' : html`<div>${safeLink(line.url, 'View item page')}</div>`}`;
+  }${link === '' ? '' : html`<div>${link}</div>`}`;
 }
 
 function priceCell(line: RequisitionLine): Html {

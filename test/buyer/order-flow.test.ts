@@ -1,0 +1,342 @@
+import { describe, expect, it } from 'vitest';
+import type { OrderRequest, PunchOutSetupRequest } from '../../src/cxml/index.ts';
+import { buildOciItems } from '../../src/oci/index.ts';
+import {
+  ARIBA_PROFILE,
+  COUPA_PROFILE,
+  readCxmlResponse,
+  SAP_PROFILE,
+} from '../../src/sandbox/buyer/index.ts';
+import {
+  base64,
+  CARD_LINE,
+  confirmation,
+  createTestSimulator,
+  FLYER_LINE,
+  form,
+  orderMessage,
+  PUBLIC,
+  shipNotice,
+} from './fake-gateway.ts';
+
+type Simulator = ReturnType<typeof createTestSimulator>;
+
+async function cartOf(sim: Simulator, profile: string): Promise<string> {
+  const res = await sim.request(
+    '/requisitions',
+    form([
+      ['profile', profile],
+      ['user', 'jroe'],
+    ]),
+  );
+  const id = /(REQ-[A-Z0-9]+)/.exec(res.headers.get('Location') ?? '')?.[1] ?? '';
+  const setup = sim.gateway.requests.at(-1) as PunchOutSetupRequest;
+  await sim.request(
+    `/requisitions/${id}/cart`,
+    form([['cxml-base64', base64(orderMessage(setup.buyerCookie, [CARD_LINE, FLYER_LINE]))]]),
+  );
+  return id;
+}
+
+async function page(sim: Simulator, id: string): Promise<string> {
+  const res = await sim.request(`/requisitions/${id}`);
+  expect(res.status).toBe(200);
+  return res.text();
+}
+
+async function postStatus(sim: Simulator, xml: string) {
+  const res = await sim.request('/order-status', {
+    method: 'POST',
+    headers: { 'Content-Type': 'text/xml; charset=UTF-8' },
+    body: xml,
+  });
+  expect(res.status).toBe(200);
+  expect(res.headers.get('Content-Type')).toBe('text/xml; charset=UTF-8');
+  return readCxmlResponse(await res.text()).status;
+}
+
+async function order(sim: Simulator, id: string, comments = 'Ring twice'): Promise<OrderRequest> {
+  const res = await sim.request(`/requisitions/${id}/order`, form([['comments', comments]]));
+  expect(res.status).toBe(303);
+  expect(res.headers.get('Location')).toBe(`${PUBLIC}/requisitions/${id}`);
+  return sim.gateway.requests.at(-1) as OrderRequest;
+}
+
+describe('purchase order', () => {
+  it('sends the requisition as an OrderRequest echoing the cart lines and shows the accepted answer', async () => {
+    const sim = createTestSimulator();
+    const id = await cartOf(sim, 'ariba');
+    const po = await order(sim, id, 'Deliver to "Dock 3" <east>');
+    expect(po.kind).toBe('OrderRequest');
+    expect(po.orderID).toBe('PO-1001');
+    expect(po.header.from.map((c) => c.identity)).toContain('AN01000000001');
+    expect(po.total.value).toBe('132.50');
+    expect(po.comments).toBe('Deliver to "Dock 3" <east>');
+    expect(
+      po.items.map((i) => [
+        i.lineNumber,
+        i.supplierPartID,
+        i.supplierPartAuxiliaryID,
+        i.quantity,
+        i.unitPrice.value,
+      ]),
+    ).toEqual([
+      [1, 'BC-STD', 'L7K2QX', '500', '0.09'],
+      [2, 'FLY-A5', 'M3P9ZA', '250', '0.35'],
+    ]);
+    expect(po.items[0]?.extrinsics.get('designId')).toBe('9');
+    expect(po.items[0]?.classifications).toEqual([{ domain: 'UNSPSC', code: '82121512' }]);
+
+    const html = await page(sim, id);
+    expect(html).toContain('Purchase order PO-1001 was accepted: 200 OK.');
+    expect(html).toContain('<dt>Purchase order</dt><dd class="mono">PO-1001</dd>');
+    expect(html).toContain(`<dt>payloadID</dt><dd class="mono">${po.payloadID}</dd>`);
+    expect(html).toContain('<span class="pill good">200 OK</span>');
+    expect(html).toContain('OrderRequest PO-1001');
+    expect(html).toContain("Waiting for the supplier's ConfirmationRequest and ShipNoticeRequest");
+    expect(html).toContain(`data-poll-url="${PUBLIC}/requisitions/${id}/revision"`);
+    // Ordered: no more punch-outs, edits or order form.
+    expect(html).not.toContain('Submit purchase order');
+    expect(html).not.toContain('value="edit"');
+  });
+
+  it('re-sends the same document (same payloadID) after a refusal, and shows the refusal', async () => {
+    const sim = createTestSimulator();
+    const id = await cartOf(sim, 'coupa');
+    sim.gateway.answers.push({ code: 500, text: 'Internal Server Error', detail: 'try again' });
+    const first = await order(sim, id);
+    let html = await page(sim, id);
+    expect(html).toContain('Purchase order PO-1001 was not accepted. 500 Internal Server Error: try again');
+    expect(html).toContain('Send the OrderRequest again (same payloadID)');
+    const again = await order(sim, id);
+    expect(again.payloadID).toBe(first.payloadID);
+    expect(again.raw).toBe(first.raw);
+    html = await page(sim, id);
+    expect(html).toContain('after 2 attempts');
+    expect(html).toContain('OrderRequest PO-1001 (attempt 2, same payloadID)');
+  });
+
+  it("sends SAP's order as cXML with the order credentials, after an OCI cart", async () => {
+    const sim = createTestSimulator();
+    const res = await sim.request(
+      '/requisitions',
+      form([
+        ['profile', 'sap'],
+        ['user', 'jroe'],
+      ]),
+    );
+    const id = /(REQ-[A-Z0-9]+)/.exec(res.headers.get('Location') ?? '')?.[1] ?? '';
+    const fields = buildOciItems(
+      [
+        {
+          lineRef: 'M3P9ZA',
+          sku: 'FLY-A5',
+          description: 'A5 flyer',
+          quantity: 250,
+          unitPrice: '0.35',
+          currency: 'EUR',
+          uom: 'EA',
+          unspsc: '82121503',
+        },
+      ],
+      { unitMap: { EA: 'ST' } },
+    );
+    await sim.request(`/requisitions/${id}/oci-cart`, form(fields));
+    const po = await order(sim, id);
+    expect(po.header.from).toEqual([{ domain: 'NetworkID', identity: 'SAP1-ORDERS' }]);
+    expect(po.header.sender.credentials[0]?.sharedSecret).toBe('sap1-order-secret');
+    expect(
+      po.items.map((i) => [i.supplierPartID, i.supplierPartAuxiliaryID, i.unitOfMeasure, i.quantity]),
+    ).toEqual([['FLY-A5', 'M3P9ZA', 'EA', '250']]);
+  });
+
+  it('refuses to order an empty requisition', async () => {
+    const sim = createTestSimulator();
+    const res = await sim.request(
+      '/requisitions',
+      form([
+        ['profile', 'ariba'],
+        ['user', 'jroe'],
+      ]),
+    );
+    const id = /(REQ-[A-Z0-9]+)/.exec(res.headers.get('Location') ?? '')?.[1] ?? '';
+    await sim.request(`/requisitions/${id}/order`, form([['comments', '']]));
+    expect(sim.gateway.requests.map((r) => r.kind)).toEqual(['PunchOutSetupRequest']);
+    expect(await page(sim, id)).toContain('A purchase order needs at least one line; punch out to add some.');
+  });
+});
+
+describe('order-status endpoint', () => {
+  it('stores a confirmation and a ship notice on the order and shows them', async () => {
+    const sim = createTestSimulator();
+    const id = await cartOf(sim, 'ariba');
+    const po = await order(sim, id);
+
+    expect(
+      await postStatus(
+        sim,
+        confirmation('PO-1001', po.payloadID, 'accept', 'Printing starts today & ships Friday'),
+      ),
+    ).toEqual({
+      code: 200,
+      text: 'OK',
+      detail: '',
+    });
+    let html = await page(sim, id);
+    expect(html).toContain('Confirmed (accept)');
+    expect(html).toContain('Confirmation <span class="pill good">accept</span>');
+    expect(html).toContain('<dt>Comments</dt><dd class="long">Printing starts today &amp; ships Friday</dd>');
+    expect(html).toContain('<dt>Supplier order</dt><dd class="mono">PRINT-4711, 4711</dd>');
+    expect(html).toContain(
+      'Confirmation &quot;accept&quot; for PO-1001: Printing starts today &amp; ships Friday. Answered 200 OK.',
+    );
+
+    expect((await postStatus(sim, shipNotice('PO-1001', po.payloadID))).code).toBe(200);
+    html = await page(sim, id);
+    expect(html).toContain('<span class="pill good">Shipped</span>');
+    expect(html).toContain('Ship notice <span class="mono">SH-4711-1</span>');
+    expect(html).toContain(
+      '<dt>Carrier</dt><dd>DHL <span class="muted">(companyName)</span>, DHLC <span class="muted">(SCAC)</span></dd>',
+    );
+    expect(html).toContain(
+      '<span class="mono">00340434161094042557</span> <a href="https://tracking.example/00340434161094042557" target="_blank" rel="noopener noreferrer">track</a>',
+    );
+    expect(html).toContain('<dt>Shipment date</dt><dd class="mono">2026-11-22T09:00:00+00:00</dd>');
+    expect(html).toContain(
+      '<tr><td class="num">1</td><td class="mono">BC-STD</td><td class="num">500</td><td>EA</td></tr>',
+    );
+    // The raw documents, and the answers sent, are on the page too.
+    expect(html).toContain('&lt;ShipNoticeRequest&gt;');
+    expect(html).toContain('Response to ShipNoticeRequest');
+
+    const home = await (await sim.request('/')).text();
+    expect(home).toContain(`<a href="${PUBLIC}/requisitions/${id}">PO-1001</a>`);
+  });
+
+  it('shows a rejection with its reason', async () => {
+    const sim = createTestSimulator();
+    const id = await cartOf(sim, 'coupa');
+    const po = await order(sim, id);
+    await postStatus(sim, confirmation('PO-1001', po.payloadID, 'reject', 'Artwork missing <bleed>'));
+    const html = await page(sim, id);
+    expect(html).toContain('Rejected by supplier');
+    expect(html).toContain('Confirmation <span class="pill bad">reject</span>');
+    expect(html).toContain('Artwork missing &lt;bleed&gt;');
+  });
+
+  it('warns when a document refers to another payloadID than the OrderRequest had', async () => {
+    const sim = createTestSimulator();
+    const id = await cartOf(sim, 'ariba');
+    const po = await order(sim, id);
+    await postStatus(sim, confirmation('PO-1001', 'some-other@payload', 'accept'));
+    expect(await page(sim, id)).toContain(
+      `ConfirmationRequest refers to payloadID some-other@payload, but OrderRequest PO-1001 had payloadID ${po.payloadID}.`,
+    );
+  });
+
+  it.each([
+    {
+      name: 'not XML',
+      body: 'hello',
+      code: 406,
+      text: 'Not Acceptable',
+      detail: 'The document is not well-formed XML',
+    },
+    {
+      name: 'not cXML',
+      body: '<order/>',
+      code: 406,
+      text: 'Not Acceptable',
+      detail: 'The root element is <order>, not <cXML>.',
+    },
+    {
+      name: 'another request',
+      body: '<cXML payloadID="1@x" timestamp="2026-01-01T00:00:00Z"><Header/><Request><OrderRequest/></Request></cXML>',
+      code: 450,
+      text: 'Not Implemented',
+      detail: 'This endpoint reads ConfirmationRequest and ShipNoticeRequest, not OrderRequest.',
+    },
+    {
+      name: 'no orderID',
+      body: '<cXML payloadID="1@x" timestamp="2026-01-01T00:00:00Z"><Request><ConfirmationRequest><ConfirmationHeader type="accept"/><OrderReference><DocumentReference payloadID="p"/></OrderReference></ConfirmationRequest></Request></cXML>',
+      code: 400,
+      text: 'Bad Request',
+      detail: 'OrderReference has no orderID attribute.',
+    },
+  ])('answers $name with $code', async ({ body, code, text, detail }) => {
+    const sim = createTestSimulator();
+    const status = await postStatus(sim, body);
+    expect(status.code).toBe(code);
+    expect(status.text).toBe(text);
+    expect(status.detail.startsWith(detail)).toBe(true);
+  });
+
+  it('answers 417 for an order it does not know, and lists it in the inbox', async () => {
+    const sim = createTestSimulator();
+    expect(await postStatus(sim, shipNotice('PO-9999', 'p@x'))).toEqual({
+      code: 417,
+      text: 'Expectation Failed',
+      detail: 'No purchase order PO-9999 is known here.',
+    });
+    const home = await (await sim.request('/')).text();
+    expect(home).toContain(
+      '<td>ShipNoticeRequest</td><td>PO-9999</td><td><span class="pill bad">417 Expectation Failed</span>',
+    );
+  });
+
+  it('answers 401 when the profile expects a supplier secret and the Sender has another', async () => {
+    const sim = createTestSimulator({
+      profiles: [{ ...ARIBA_PROFILE, supplierSecret: 'agreed-secret' }, COUPA_PROFILE, SAP_PROFILE],
+    });
+    const id = await cartOf(sim, 'ariba');
+    const po = await order(sim, id);
+    expect(await postStatus(sim, confirmation('PO-1001', po.payloadID, 'accept'))).toEqual({
+      code: 401,
+      text: 'Unauthorized',
+      detail: 'No Sender credential carries the SharedSecret agreed with this buyer.',
+    });
+    expect(await page(sim, id)).not.toContain('Confirmation <span');
+  });
+});
+
+describe('advance print order control', () => {
+  it('is shown only when the demo provides it, and passes the print order ids the confirmations named', async () => {
+    const plain = createTestSimulator();
+    const plainId = await cartOf(plain, 'ariba');
+    await order(plain, plainId);
+    expect(await page(plain, plainId)).not.toContain('Advance print order');
+
+    const calls: unknown[] = [];
+    const sim = createTestSimulator({
+      advanceOrder: async (ids, context) => {
+        calls.push({ ids, context });
+        return 'Merged and shipped with tracking 1Z999.';
+      },
+    });
+    const id = await cartOf(sim, 'ariba');
+    const po = await order(sim, id);
+    await postStatus(sim, confirmation('PO-1001', po.payloadID, 'accept'));
+    expect(await page(sim, id)).toContain(
+      '<button type="submit">Advance print order: merge files and ship</button>',
+    );
+    const res = await sim.request(`/requisitions/${id}/advance`, { method: 'POST' });
+    expect(res.status).toBe(303);
+    expect(calls).toEqual([
+      {
+        ids: ['PRINT-4711', '4711'],
+        context: { orderID: 'PO-1001', payloadID: po.payloadID, profileId: 'ariba', gatewayBuyerId: 'acme' },
+      },
+    ]);
+    expect(await page(sim, id)).toContain('Merged and shipped with tracking 1Z999.');
+  });
+
+  it('shows a failing control as an error', async () => {
+    const sim = createTestSimulator({
+      advanceOrder: () => Promise.reject(new Error('print order 4711 not found')),
+    });
+    const id = await cartOf(sim, 'coupa');
+    await order(sim, id);
+    await sim.request(`/requisitions/${id}/advance`, { method: 'POST' });
+    expect(await page(sim, id)).toContain('Advancing the print order failed: print order 4711 not found');
+  });
+});
