@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { profileRequest, setupRequest } from '../support/cxml-documents.ts';
 import { findLinks } from '../support/html-forms.ts';
-import { designProduct } from '../support/punchout-flow.ts';
+import { designProduct, statusOf } from '../support/punchout-flow.ts';
 import { GATEWAY_ORIGIN, type Stack } from '../support/stack.ts';
 import { createOciStack, cspOf, getPunchIn, ociFormOf, pressButton, readRawPage } from './oci-http.ts';
 
@@ -371,5 +372,25 @@ describe('cancel', () => {
     const line = await stack.store.cart.get(lineRef);
     const session = await stack.store.sessions.get(line?.sessionId ?? '');
     expect(session?.state).toBe('cancelled');
+  });
+});
+
+describe('the purchase order that follows comes as cXML, authenticated by the OCI buyer’s From and SharedSecret', () => {
+  it('sap1’s order credentials open the cXML door, a wrong secret does not, and they cannot punch out by cXML', async () => {
+    const stack = await createOciStack();
+    expect(statusOf(await stack.postCxml(profileRequest('SAP1-ORDERS', 'sap1-order-secret')))).toMatchObject({
+      code: 200,
+    });
+    expect(statusOf(await stack.postCxml(profileRequest('SAP1-ORDERS', 'sap1-secret')))).toEqual({
+      code: 401,
+      text: 'Unauthorized',
+      detail: 'Authentication failed: the Sender SharedSecret is not valid.',
+    });
+    const setup = setupRequest({ identity: 'SAP1-ORDERS', secret: 'sap1-order-secret' });
+    expect(statusOf(await stack.postCxml(setup))).toEqual({
+      code: 400,
+      text: 'Bad Request',
+      detail: 'Buyer sap1 punches out with OCI, not cXML.',
+    });
   });
 });

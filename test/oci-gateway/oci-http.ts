@@ -38,8 +38,8 @@ export function loadPunchIn(file: string): PunchInFixture {
 }
 
 /** The stack with the OCI feature plugged in. */
-export function createOciStack(config = testConfig()): Promise<Stack> {
-  return createStack(config, ociGateway);
+export function createOciStack(config = testConfig(), options: StackOptions = {}): Promise<Stack> {
+  return createStack(config, ociGateway, options);
 }
 
 /** Sends a punch-in to `/oci/<buyer>`; no redirect is followed. */

@@ -232,6 +232,28 @@ describe('refused OCI punch-ins: a clear HTML page, the right status, no session
     }
   });
 
+  it('after five wrong passwords from one address, that address waits even with the right one (429)', async () => {
+    let address = '198.51.100.7';
+    const stack = await createOciStack(testConfig(), { gatewayDeps: { clientAddress: () => address } });
+    for (let i = 0; i < 5; i++) {
+      expect((await getPunchIn(stack, 'sap1', { ...SAP1, PASSWORD: `guess-${i}` })).status).toBe(401);
+    }
+    expect(await refusal(await getPunchIn(stack, 'sap1', SAP1))).toMatchObject({
+      status: 429,
+      heading: 'The catalog could not be opened',
+      message:
+        'Too many failed authentication attempts for this buyer from this address; try again in 900 seconds.',
+    });
+    // Other buyers from that address, and the buyer from another address, carry on.
+    const s4 = { USERNAME: 's4', PASSWORD: 's4-secret', HOOK_URL: 'https://s4.acme.example:44300/r' };
+    expect((await getPunchIn(stack, 's4', s4)).status).toBe(303);
+    address = '198.51.100.8';
+    expect((await getPunchIn(stack, 'sap1', SAP1)).status).toBe(303);
+    stack.clock.advance(900);
+    address = '198.51.100.7';
+    expect((await getPunchIn(stack, 'sap1', SAP1)).status).toBe(303);
+  });
+
   it('login field names that clash are refused when the gateway starts', async () => {
     const config = testConfig();
     config.buyers = config.buyers.map((b) =>

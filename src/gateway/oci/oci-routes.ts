@@ -2,8 +2,9 @@
  * `GET|POST /oci/:buyer`: the OCI punch-in, and the two session pages its FUNCTION calls open.
  *
  * The request is read from its raw bytes by the codec (query and urlencoded or multipart body, in the
- * buyer's charset), the login checked in constant time, HOOK_URL checked against the buyer's hosts and kept
- * in the session; later requests never carry it. Then, by FUNCTION:
+ * buyer's charset), the login checked in constant time (wrong passwords count towards the failed-secret
+ * throttle of the buyer and client address, like wrong cXML SharedSecrets), HOOK_URL checked against the
+ * buyer's hosts and kept in the session; later requests never carry it. Then, by FUNCTION:
  * - none: a session, and a 303 to its one-time start URL (the catalog);
  * - `DETAIL` / `DETAILADD`: a session, and a 303 to the product page of PRODUCTID (a SKU, or a line
  *   reference from an earlier transfer, shown with its design); "Design" opens the editor, then the usual
@@ -122,8 +123,10 @@ export function createOciRoutes(ctx: GatewayContext): Hono {
       const buyer = ociBuyerNamed(c.req.param('buyer'));
       if (buyer === undefined) return noCatalogPage(c);
       const frameAncestors = frameAncestorsFor(buyer);
+      const address = ctx.clientAddress(c);
       try {
-        const punchIn = acceptOciPunchIn(await readRequest(c), punchInSettings(buyer));
+        ctx.secretThrottle.check(buyer.id, address);
+        const punchIn = acceptLogin(await readRequest(c), buyer, address);
         ctx.logger.info('oci punch-in accepted', {
           buyer: buyer.id,
           method: c.req.method,
@@ -158,6 +161,18 @@ export function createOciRoutes(ctx: GatewayContext): Hono {
       }
     },
   );
+
+  /** The codec's whole punch-in check, with wrong passwords counted against the (buyer, address) pair. */
+  function acceptLogin(request: OciPunchInRequest, buyer: ResolvedOciBuyer, address: string): OciPunchIn {
+    try {
+      const punchIn = acceptOciPunchIn(request, punchInSettings(buyer));
+      ctx.secretThrottle.succeed(buyer.id, address);
+      return punchIn;
+    } catch (error) {
+      if (error instanceof OciError && error.code === 'bad_login') ctx.secretThrottle.fail(buyer.id, address);
+      throw error;
+    }
+  }
 
   function open(scope: PunchInScope) {
     return openSession(ctx, {
