@@ -14,6 +14,7 @@ import {
   createStack,
   GATEWAY_ORIGIN,
   type Stack,
+  type StackOptions,
   testConfig,
 } from '../support/stack.ts';
 
