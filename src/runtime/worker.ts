@@ -10,6 +10,7 @@
 import { parseGatewayConfig, type ResolvedConfig, resolveConfigSecrets } from '../../schemas/config.ts';
 import type { Logger } from '../gateway/deps.ts';
 import { createPunchgate, type Gateway } from '../gateway/index.ts';
+import { createOrderWorker, type OrderWorker, type TickResult } from '../gateway/orders/index.ts';
 import { createPrintApi, type PrintApi } from '../print-api/index.ts';
 import { systemClock } from '../store/clock.ts';
 import { createD1Store, isD1Database } from '../store/d1.ts';
@@ -30,6 +31,9 @@ export interface WorkerScheduledController {
 export interface WorkerGateway {
   gateway: Gateway;
   store: Store;
+  orders: OrderWorker;
+  /** The order worker's start-up (webhook registration), run once per isolate before its first tick. */
+  started?: Promise<unknown> | undefined;
 }
 
 /** Why the Worker cannot start; listed by config path, never with a secret's value. */
@@ -114,7 +118,7 @@ export async function createWorkerGateway(env: WorkerEnv): Promise<WorkerGateway
       return client;
     },
   });
-  return { gateway, store };
+  return { gateway, store, orders: createOrderWorker(gateway.context) };
 }
 
 const built = new WeakMap<object, Promise<WorkerGateway>>();
@@ -144,15 +148,25 @@ function startFailure(error: unknown): Response {
 }
 
 /**
- * The scheduled work of one Cron Trigger run: sessions past their expiry are deleted (cart lines stay for
- * the purchase order that may still come).
+ * The scheduled work of one Cron Trigger run: the order worker's round (webhook deliveries, purchase order
+ * jobs, the reconciliation poll, documents to buyers), and sessions past their expiry deleted (cart lines
+ * stay for the purchase order that may still come).
  */
 export async function runScheduledWork(
   target: WorkerGateway,
   now: Date,
-): Promise<{ expiredSessions: number }> {
+): Promise<TickResult & { expiredSessions: number }> {
+  target.started ??= target.orders.startup().catch((error: unknown) => {
+    // Registration is retried by the next isolate; the reconciliation poll covers missed webhooks meanwhile.
+    target.started = undefined;
+    workerLogger.warn('order webhooks not registered', {
+      error: error instanceof Error ? error.message : String(error),
+    });
+  });
+  await target.started;
+  const round = await target.orders.tick();
   const expiredSessions = await target.store.sessions.expire(now);
-  return { expiredSessions };
+  return { ...round, expiredSessions };
 }
 
 export default {

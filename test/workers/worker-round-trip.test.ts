@@ -7,8 +7,17 @@ import { readFileSync } from 'node:fs';
 import type { Readable } from 'node:stream';
 import { Miniflare } from 'miniflare';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createPrintApi } from '../../src/print-api/index.ts';
 import { type RunningServer, serveNode } from '../../src/runtime/node.ts';
 import { createSandbox } from '../../src/sandbox/print/index.ts';
+import {
+  linesOf,
+  type OrderStack,
+  orderConfig,
+  orderRequest,
+  parseXml,
+  printOrdersFor,
+} from '../orders/order-flow.ts';
 import { setupRequest } from '../support/cxml-documents.ts';
 import {
   clickButton,
@@ -18,7 +27,7 @@ import {
   startUrlOf,
   statusOf,
 } from '../support/punchout-flow.ts';
-import { type BrowserResponse, GATEWAY_KEY, GATEWAY_ORIGIN, testConfig } from '../support/stack.ts';
+import { type BrowserResponse, GATEWAY_KEY, GATEWAY_ORIGIN, GATEWAY_TOKEN } from '../support/stack.ts';
 import { bundleWorker } from './bundle-worker.ts';
 
 const SECRETS = {
@@ -27,7 +36,7 @@ const SECRETS = {
 };
 
 function workerConfig(sandboxUrl: string) {
-  const base = testConfig();
+  const base = orderConfig();
   return {
     ...base,
     store: { kind: 'd1', binding: 'DB' },
@@ -101,6 +110,14 @@ describe('the gateway as a Cloudflare Worker under workerd', () => {
     },
   };
 
+  async function runCron(scheduledTime: Date): Promise<string> {
+    // Miniflare's Fetcher type lacks `scheduled`, which its worker proxy has.
+    const worker = (await mf.getWorker()) as unknown as {
+      scheduled(options: { cron: string; scheduledTime: Date }): Promise<{ outcome: string }>;
+    };
+    return (await worker.scheduled({ cron: '* * * * *', scheduledTime })).outcome;
+  }
+
   async function postSetup(): Promise<string> {
     const setup = await browser.browse(`${GATEWAY_ORIGIN}/cxml`, {
       method: 'POST',
@@ -118,7 +135,7 @@ describe('the gateway as a Cloudflare Worker under workerd', () => {
     expect(JSON.parse(ready.text)).toEqual({ status: 'ready' });
   });
 
-  it('setup → catalog → sandbox editor → cart → PunchOutOrderMessage', async () => {
+  it('setup → catalog → sandbox editor → cart → PunchOutOrderMessage → OrderRequest → one print order', async () => {
     const catalog = await browser.browse(await postSetup());
     expect(catalog.status).toBe(200);
     expect(catalog.text).toContain('A5 flyer');
@@ -131,6 +148,37 @@ describe('the gateway as a Cloudflare Worker under workerd', () => {
     expect(poom).toContain('<PunchOutOrderMessage>');
     expect(poom).toContain('<BuyerCookie>');
     expect(poom).toContain('<SupplierPartID>FLY-A5</SupplierPartID>');
+    // The buyer orders what the cart held; the Cron Trigger's round turns it into one print order.
+    const items = parseXml(poom).cXML.Message.PunchOutOrderMessage.ItemIn as {
+      ItemID: { SupplierPartID: string; SupplierPartAuxiliaryID: string };
+      '@quantity': string;
+      ItemDetail: { UnitPrice: { Money: { '#text': string; '@currency': string } }; UnitOfMeasure: string };
+    }[];
+    const cartLines = items.map((item) => ({
+      lineRef: item.ItemID.SupplierPartAuxiliaryID,
+      sku: item.ItemID.SupplierPartID,
+      quantity: item['@quantity'],
+      unitPrice: item.ItemDetail.UnitPrice.Money['#text'],
+      currency: item.ItemDetail.UnitPrice.Money['@currency'],
+      uom: item.ItemDetail.UnitOfMeasure,
+      designId: 0,
+    }));
+    const po = orderRequest({ orderID: 'PO-WORKER-1', lines: linesOf(cartLines) });
+    const answers = await Promise.all(
+      [1, 2, 3].map(() =>
+        browser.browse(`${GATEWAY_ORIGIN}/cxml`, {
+          method: 'POST',
+          body: po,
+          headers: { 'Content-Type': 'text/xml' },
+        }),
+      ),
+    );
+    for (const answer of answers) expect(statusOf(answer.text).code).toBe(200);
+    // The buyer's order-status host does not resolve here; workerd reports the failed DNS lookup as the
+    // run's outcome even though the outbox caught it and will retry. The print order is what counts.
+    await runCron(new Date());
+    const api = createPrintApi({ baseUrl: sandbox.url, token: GATEWAY_TOKEN, key: GATEWAY_KEY });
+    expect(await printOrdersFor({ api } as unknown as OrderStack, 'PO-WORKER-1')).toHaveLength(1);
     // What the Worker stored went to D1.
     const db = await mf.getD1Database('DB');
     const lines = await db.prepare("SELECT sku, state FROM cart_lines WHERE sku = 'FLY-A5'").all();
@@ -142,16 +190,8 @@ describe('the gateway as a Cloudflare Worker under workerd', () => {
     const db = await mf.getD1Database('DB');
     const open = await db.prepare('SELECT COUNT(*) AS n FROM sessions').first<{ n: number }>();
     expect(open?.n).toBeGreaterThanOrEqual(1);
-    // Miniflare's Fetcher type lacks `scheduled`, which its worker proxy has.
-    const worker = (await mf.getWorker()) as unknown as {
-      scheduled(options: { cron: string; scheduledTime: Date }): Promise<{ outcome: string }>;
-    };
     // A run a week from now: every session of this test is past its expiry by then.
-    const result = await worker.scheduled({
-      cron: '*/5 * * * *',
-      scheduledTime: new Date(Date.now() + 7 * 86_400_000),
-    });
-    expect(result.outcome).toBe('ok');
+    expect(await runCron(new Date(Date.now() + 7 * 86_400_000))).toBe('ok');
     const left = await db.prepare('SELECT COUNT(*) AS n FROM sessions').first<{ n: number }>();
     expect(left?.n).toBe(0);
     const page = await browser.browse(startUrl);
