@@ -1,0 +1,224 @@
+/**
+ * The simulator against the real gateway in process: the stack's gateway (with the orders feature), the
+ * sandbox print service and its editor, and a "browser" that follows redirects and posts forms across the
+ * simulator, the gateway and the editor. No port, no network.
+ */
+import { Hono } from 'hono';
+import { describe, expect, it } from 'vitest';
+import type { GatewayExtensions } from '../../src/gateway/app.ts';
+import { ociGateway } from '../../src/gateway/oci/index.ts';
+import { createOrderWorker, ordersFeature } from '../../src/gateway/orders/index.ts';
+import { createPrintApi } from '../../src/print-api/index.ts';
+import { createBuyerSimulator, createMemoryBuyerStore } from '../../src/sandbox/buyer/index.ts';
+import { drain, type OrderStack, orderConfig } from '../orders/order-flow.ts';
+import { findForms, type HtmlForm } from '../support/html-forms.ts';
+import { clickButton, designProduct, returnFormOf, submit } from '../support/punchout-flow.ts';
+import {
+  type BrowserResponse,
+  createStack,
+  GATEWAY_KEY,
+  GATEWAY_ORIGIN,
+  GATEWAY_TOKEN,
+  SANDBOX_ORIGIN,
+} from '../support/stack.ts';
+
+const BUYER = 'http://buyer.example/buyer';
+
+/** The gateway as `npm start` runs it: OCI punch-in and the order flow plugged into the core. */
+const FEATURES: GatewayExtensions = {
+  routes: (app, ctx) => {
+    ociGateway.routes?.(app, ctx);
+    ordersFeature.routes?.(app, ctx);
+  },
+  ...(ociGateway.ociForms !== undefined && { ociForms: ociGateway.ociForms }),
+  ...(ordersFeature.onOrder !== undefined && { onOrder: ordersFeature.onOrder }),
+};
+
+/** The test config with the simulator's host allowed for returns and its order-status endpoint set. */
+function simulatorConfig() {
+  const config = orderConfig();
+  return {
+    ...config,
+    buyers: config.buyers.map((b) => {
+      if (b.id === 'acme') return { ...b, orderStatusUrl: `${BUYER}/order-status` };
+      if (b.id === 'coupa') {
+        return {
+          ...b,
+          cartEncoding: 'urlencoded' as const,
+          returnUrlHosts: ['buyer.example'],
+          orderStatusUrl: `${BUYER}/order-status`,
+        };
+      }
+      if (b.id === 'sap1' && b.protocol === 'oci') {
+        return {
+          ...b,
+          hookUrlHosts: ['buyer.example'],
+          frameAncestors: ['buyer.example'],
+          orderStatusUrl: `${BUYER}/order-status`,
+        };
+      }
+      return b;
+    }),
+  };
+}
+
+async function harness() {
+  const base = await createStack(simulatorConfig(), FEATURES);
+  const stack: OrderStack = Object.assign(base, {
+    worker: createOrderWorker(base.gateway.context),
+    api: createPrintApi({
+      baseUrl: SANDBOX_ORIGIN,
+      token: GATEWAY_TOKEN,
+      key: GATEWAY_KEY,
+      fetch: (input, init) => Promise.resolve(base.sandbox.app.fetch(new Request(input, init))),
+      retries: 0,
+    }),
+  });
+  await stack.worker.startup();
+  const advanced: string[][] = [];
+  const simulator = createBuyerSimulator({
+    gatewayUrl: GATEWAY_ORIGIN,
+    publicUrl: BUYER,
+    fetch: (input, init) => stack.request(new Request(input, init).url, init),
+    clock: stack.clock,
+    store: createMemoryBuyerStore({ firstOrderNumber: 4500 }),
+    advanceOrder: async (printOrderIds) => {
+      advanced.push([...printOrderIds]);
+      stack.clock.advance(5);
+      for (const id of printOrderIds)
+        await stack.api.markShipped(Number(id), { trackingNumber: '1Z999AA10123456784' });
+      await drain(stack);
+      return 'Print order shipped.';
+    },
+  });
+  const root = new Hono().route('/buyer', simulator.app);
+  // The gateway's order-status documents go to the simulator, as they would over HTTP.
+  stack.answerOrderStatus = (post) =>
+    root.fetch(
+      new Request(post.url, {
+        method: 'POST',
+        headers: { 'Content-Type': post.contentType },
+        body: post.body,
+      }),
+    );
+
+  const request = (url: string, init?: RequestInit): Promise<Response> =>
+    url.startsWith(BUYER) ? Promise.resolve(root.fetch(new Request(url, init))) : stack.request(url, init);
+  const browse = async (url: string, init?: RequestInit): Promise<BrowserResponse> => {
+    let current = url;
+    let currentInit = init;
+    for (let hop = 0; hop < 10; hop++) {
+      const res = await request(current, currentInit);
+      const location = res.headers.get('Location');
+      if (res.status >= 300 && res.status < 400 && location) {
+        current = new URL(location, current).toString();
+        currentInit = undefined;
+        continue;
+      }
+      return { url: current, status: res.status, headers: res.headers, text: await res.text() };
+    }
+    throw new Error(`too many redirects from ${url}`);
+  };
+  const post = (url: string, fields: [string, string][]) =>
+    browse(url, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams(fields).toString(),
+    });
+  return { stack, browse, post, advanced };
+}
+
+function iframeSrc(page: string): string {
+  const src = /<iframe name="catalog-\d+" title="[^"]*" src="([^"]+)"/.exec(page)?.[1];
+  if (src === undefined) throw new Error('no catalog frame on the requisition page');
+  return src.replaceAll('&amp;', '&');
+}
+
+type Harness = Awaited<ReturnType<typeof harness>>;
+
+/** From the requisition with its cart: order, let the gateway work, see the accept, advance, see the ship notice. */
+async function orderAndShip(h: Harness, base: string, cartPage: BrowserResponse) {
+  const orderForm = findForms(cartPage.text).find((f) => f.action === `${base}/order`) as HtmlForm;
+  let page = await submit(h, cartPage, orderForm);
+  expect(page.text).toContain('Purchase order PO-4500 was accepted: 200 OK.');
+
+  await drain(h.stack);
+  page = await h.browse(base);
+  expect(page.text).toContain('Confirmed (accept)');
+  const printOrderId = /<dt>Supplier order<\/dt><dd class="mono">(\d+)<\/dd>/.exec(page.text)?.[1];
+  expect(printOrderId).toBeDefined();
+
+  const advance = findForms(page.text).find((f) => f.action === `${base}/advance`) as HtmlForm;
+  page = await submit(h, page, advance);
+  expect(h.advanced).toEqual([[printOrderId]]);
+  expect(page.text).toContain('Print order shipped.');
+  expect(page.text).toContain('<span class="pill good">Shipped</span>');
+  expect(page.text).toContain('<span class="mono">1Z999AA10123456784</span>');
+}
+
+describe('buyer simulator ↔ gateway round trip', () => {
+  it.each([
+    ['ariba', 'cxml-base64'],
+    ['coupa', 'cxml-urlencoded'],
+  ])(
+    '%s: punch out, design, transfer (%s), order, confirmation, advance, ship notice',
+    async (profile, field) => {
+      const h = await harness();
+      const requisition = await h.post(`${BUYER}/requisitions`, [
+        ['profile', profile],
+        ['user', 'jroe'],
+      ]);
+      expect(requisition.status).toBe(200);
+      expect(requisition.url).toMatch(/\/buyer\/requisitions\/REQ-[A-Z0-9]+\?catalog=1$/);
+      const base = requisition.url.replace(/\?catalog=1$/, '');
+
+      const catalog = await h.browse(iframeSrc(requisition.text));
+      expect(catalog.status).toBe(200);
+      const cart = await designProduct(h, catalog, 'Business cards', { Name: 'Jane Roe' });
+      expect(cart.text).toContain('Business cards');
+      const transfer = await clickButton(h, cart, 'Transfer cart to procurement system');
+      const form = returnFormOf(transfer);
+      expect(form.action).toBe(`${base}/cart`);
+      expect(form.target).toBe('_top');
+      expect(form.fields.map(([name]) => name)).toEqual([field]);
+
+      const page = await submit(h, transfer, form);
+      expect(page.url).toBe(base);
+      expect(page.text).toContain('1 line added from the catalog.');
+      expect(page.text).toContain('<td class="mono">BC-STD</td>');
+      expect(page.text).toContain('<td colspan="6">Total</td><td class="num">12.00 USD</td>');
+      expect(page.text).not.toContain('class="notice warning"');
+
+      await orderAndShip(h, base, page);
+    },
+  );
+
+  it('sap: OCI punch-in into the frame, NEW_ITEM cart to the HOOK_URL, cXML order, ship notice', async () => {
+    const h = await harness();
+    const requisition = await h.post(`${BUYER}/requisitions`, [
+      ['profile', 'sap'],
+      ['user', 'mmueller'],
+    ]);
+    const base = requisition.url.replace(/\?catalog=1$/, '');
+    const punchIn = findForms(requisition.text).find(
+      (f) => f.action === `${GATEWAY_ORIGIN}/oci/sap1`,
+    ) as HtmlForm;
+    expect(punchIn.target).toBe('catalog-1');
+    const catalog = await submit(h, requisition, punchIn);
+    expect(catalog.status).toBe(200);
+    const cart = await designProduct(h, catalog, 'Business cards', { Name: 'Max Müller' });
+    const transfer = await clickButton(h, cart, 'Transfer cart to procurement system');
+    const [form] = findForms(transfer.text);
+    expect(form?.action).toBe(`${base}/oci-cart`);
+    expect(form?.target).toBe('_parent');
+
+    const page = await submit(h, transfer, form as HtmlForm);
+    expect(page.url).toBe(base);
+    expect(page.text).toContain('1 line added from the catalog (OCI, UTF-8).');
+    expect(page.text).toContain('<td class="mono">BC-STD</td>');
+    expect(page.text).toContain('<td>ST</td>');
+    expect(page.text).not.toContain('class="notice warning"');
+
+    await orderAndShip(h, base, page);
+  });
+});
