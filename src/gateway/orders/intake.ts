@@ -77,7 +77,7 @@ async function resolveLines(
       continue;
     }
     lines.push(poLine(item, lineRef, cartLine));
-    mismatches.push(...compareWithCart(item, lineRef, cartLine));
+    mismatches.push(...compareWithCart(request.type, item, lineRef, cartLine));
   }
   if (foreign.length > 0) throw new GatewayError('foreign_line', `${foreign.join('; ')}.`);
   if (unknown.length > 0) throw new GatewayError('unknown_line', `${unknown.join('; ')}.`);
@@ -113,7 +113,12 @@ function poLine(item: OrderRequest['items'][number], lineRef: string, cartLine: 
   };
 }
 
-function compareWithCart(item: OrderRequest['items'][number], lineRef: string, cart: CartLine): Mismatch[] {
+function compareWithCart(
+  type: OrderRequest['type'],
+  item: OrderRequest['items'][number],
+  lineRef: string,
+  cart: CartLine,
+): Mismatch[] {
   const found: Mismatch[] = [];
   const at = { lineNumber: item.lineNumber, lineRef };
   if (!sameDecimal(item.quantity, String(cart.quantity))) {
@@ -130,7 +135,8 @@ function compareWithCart(item: OrderRequest['items'][number], lineRef: string, c
   if (item.supplierPartID.trim() !== cart.sku) {
     found.push({ ...at, field: 'sku', po: item.supplierPartID, cart: cart.sku });
   }
-  if (cart.state === 'ordered' && cart.poId !== undefined) {
+  // A change names lines its order has ordered already; only a new order can order a line twice.
+  if (type === 'new' && cart.state === 'ordered' && cart.poId !== undefined) {
     found.push({
       ...at,
       field: 'already_ordered',

@@ -1,0 +1,306 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { removeValidationFiles, requireDtdValidator, validateAgainstDtd } from '../cxml/dtd-validation.ts';
+import { testConfig } from '../support/stack.ts';
+import {
+  adminJson,
+  createOrderStack,
+  drain,
+  linesOf,
+  type OrderStack,
+  orderConfig,
+  printOrdersFor,
+  punchOut,
+  receivedDocuments,
+  sendOrder,
+  type XmlTree,
+} from './order-flow.ts';
+
+beforeAll(() => requireDtdValidator());
+afterAll(() => removeValidationFiles());
+
+/** A punched-out cart ordered and placed; answers the PO record and its print order. */
+async function placedOrder(stack: OrderStack, orderID: string) {
+  await stack.worker.startup();
+  const cart = await punchOut(stack, ['Business cards']);
+  const payloadID = `${orderID}@ariba.example`;
+  expect(await sendOrder(stack, { payloadID, orderID, lines: linesOf(cart) })).toMatchObject({ code: 200 });
+  await drain(stack);
+  const [printOrderId] = await printOrdersFor(stack, orderID);
+  const po = await stack.store.orders.getByPayloadId('acme', payloadID);
+  if (po === undefined || printOrderId === undefined) throw new Error('the order was not placed');
+  return { po, printOrderId, cart, payloadID };
+}
+
+const itemsOf = (notice: XmlTree) =>
+  notice.ShipNoticePortion.ShipNoticeItem.map((item: XmlTree) => ({
+    lineNumber: item['@lineNumber'],
+    quantity: item['@quantity'],
+    lineRef: item.ItemID.SupplierPartAuxiliaryID,
+  }));
+
+describe('ship notices', () => {
+  it('a split-shipment order gives one notice per shipment, each with its carrier, tracking and lines', async () => {
+    // The sandbox gives every PIPO order a single shipment, so this test links a PO to the seed's order
+    // 1001, which ships to two addresses: item 5001 (design 3001) in shipment 1, item 5002 (product 102)
+    // in shipment 2. Its cart lines are stored as a punch-out by jane.buyer would have left them.
+    const stack = await createOrderStack();
+    await stack.worker.startup();
+    for (const [lineRef, designId, sku, quantity, price] of [
+      ['L-SPL1T0A1', 3001, 'BC-STD', 250, '0.09'],
+      ['L-SPL1T0A2', 102, 'FLY-A5', 500, '0.35'],
+    ] as const) {
+      await stack.store.cart.add({
+        lineRef,
+        sessionId: 'seed-session',
+        buyerId: 'acme',
+        storefrontId: 'demo',
+        userRef: 'jane.buyer',
+        designId,
+        productId: designId === 3001 ? 101 : 102,
+        sku,
+        name: sku,
+        quantity,
+        unitPrice: price,
+        currency: 'USD',
+        uom: 'EA',
+      });
+    }
+    const lines = [
+      { lineRef: 'L-SPL1T0A1', sku: 'BC-STD', quantity: '250', unitPrice: '0.09' },
+      { lineRef: 'L-SPL1T0A2', sku: 'FLY-A5', quantity: '500', unitPrice: '0.35' },
+    ];
+    expect(
+      await sendOrder(stack, { payloadID: 'split@ariba.example', orderID: 'PO-SPLIT', lines }),
+    ).toMatchObject({
+      code: 200,
+    });
+    const po = await stack.store.orders.getByPayloadId('acme', 'split@ariba.example');
+    const job = await stack.store.jobs.claim(stack.clock.now(), 60_000, ['process_order']);
+    await stack.store.jobs.complete(job ?? { id: '', attempts: 0 });
+    await stack.store.printOrders.add({ storefrontId: 'demo', printOrderId: 1001, poId: po?.id ?? '' });
+    await stack.store.printOrders.update('demo', 1001, { confirmed: true, lastStatus: 'In Production' });
+    await stack.store.orders.update(po?.id ?? '', { state: 'ordered', printOrderIds: [1001] });
+
+    await stack.api.markShipped(1001, { itemId: 5001, trackingNumber: '1Z999AA10123456784' });
+    await drain(stack);
+    await stack.api.markShipped(1001, { itemId: 5002, trackingNumber: '7489 2200 1234' });
+    await drain(stack);
+
+    const notices = receivedDocuments(stack, 'ShipNoticeRequest');
+    expect(notices).toHaveLength(2);
+    const [first, second] = notices.map((n) => n.doc.Request.ShipNoticeRequest);
+    expect(first.ShipNoticeHeader['@shipmentID']).toBe('1001-1');
+    expect(first.ShipNoticeHeader.ServiceLevel['#text']).toBe('Ground');
+    expect(first.ShipControl.CarrierIdentifier).toEqual([{ '#text': 'UPS', '@domain': 'companyName' }]);
+    expect(first.ShipControl.ShipmentIdentifier.map((s: XmlTree) => s['#text'])).toEqual([
+      '1Z999AA10123456784',
+    ]);
+    expect(itemsOf(first)).toEqual([{ lineNumber: '1', quantity: '250', lineRef: 'L-SPL1T0A1' }]);
+    expect(second.ShipNoticeHeader['@shipmentID']).toBe('1001-2');
+    expect(second.ShipNoticeHeader.ServiceLevel['#text']).toBe('2Day');
+    expect(second.ShipControl.CarrierIdentifier).toEqual([{ '#text': 'FedEx', '@domain': 'companyName' }]);
+    expect(second.ShipControl.ShipmentIdentifier.map((s: XmlTree) => s['#text'])).toEqual([
+      '7489',
+      '2200',
+      '1234',
+    ]);
+    expect(itemsOf(second)).toEqual([{ lineNumber: '2', quantity: '500', lineRef: 'L-SPL1T0A2' }]);
+    for (const notice of notices) {
+      expect(validateAgainstDtd(notice.post.body, 'Fulfill')).toEqual({ ok: true, messages: '' });
+    }
+    expect(await stack.store.printOrders.get('demo', 1001)).toMatchObject({
+      state: 'closed',
+      shipmentsNotified: [1, 2],
+    });
+  });
+
+  it('a lost webhook is caught by the reconciliation poll', async () => {
+    const stack = await createOrderStack();
+    const { printOrderId } = await placedOrder(stack, 'PO-LOSTHOOK');
+    stack.webhooksLost = true;
+    await stack.api.markShipped(printOrderId, { trackingNumber: 'JD014600006281234567' });
+    await drain(stack);
+    const lost = stack.sandbox.control
+      .deliveries()
+      .filter((d) => d.event === 'order_updated')
+      .at(-1);
+    expect(lost?.outcome).toBe('unreachable');
+    expect(receivedDocuments(stack, 'ShipNoticeRequest')).toHaveLength(0);
+
+    // Not before the interval (300 s) has passed since the order was last looked at.
+    stack.clock.advance(299);
+    await drain(stack);
+    expect(receivedDocuments(stack, 'ShipNoticeRequest')).toHaveLength(0);
+    stack.clock.advance(1);
+    await drain(stack);
+    const notices = receivedDocuments(stack, 'ShipNoticeRequest');
+    expect(notices).toHaveLength(1);
+    expect(notices[0]?.doc.Request.ShipNoticeRequest.ShipControl.ShipmentIdentifier[0]['#text']).toBe(
+      'JD014600006281234567',
+    );
+    expect(notices[0]?.doc.Request.ShipNoticeRequest.ShipControl.CarrierIdentifier[0]['#text']).toBe(
+      'Carrier not specified',
+    );
+  });
+});
+
+describe('status changes and buyer changes', () => {
+  it('a buyer with confirmDetails hears of later status changes as ConfirmationRequest detail', async () => {
+    const base = orderConfig();
+    const stack = await createOrderStack({
+      ...base,
+      buyers: (base.buyers ?? []).map((b) => (b.id === 'acme' ? { ...b, confirmDetails: true } : b)),
+    });
+    const { printOrderId, payloadID } = await placedOrder(stack, 'PO-DETAIL');
+    stack.sandbox.control.setOrderStatus(printOrderId, { status: 'In Production' });
+    await drain(stack);
+    const confirmations = receivedDocuments(stack, 'ConfirmationRequest');
+    expect(confirmations.map((c) => c.doc.Request.ConfirmationRequest.ConfirmationHeader['@type'])).toEqual([
+      'accept',
+      'detail',
+    ]);
+    const detail = confirmations[1]?.doc.Request.ConfirmationRequest;
+    expect(detail.ConfirmationHeader['@confirmID']).toBe(String(printOrderId));
+    expect(detail.ConfirmationHeader.Comments['#text']).toBe(
+      `Print order ${printOrderId} is now "In Production".`,
+    );
+    expect(detail.OrderReference.DocumentReference['@payloadID']).toBe(payloadID);
+    expect(validateAgainstDtd(confirmations[1]?.post.body ?? '', 'Fulfill')).toEqual({
+      ok: true,
+      messages: '',
+    });
+
+    // The same status again tells nothing new.
+    stack.sandbox.control.setOrderStatus(printOrderId, { status: 'In Production' });
+    await drain(stack);
+    expect(receivedDocuments(stack, 'ConfirmationRequest')).toHaveLength(2);
+  });
+
+  it('a buyer without confirmDetails hears nothing of status changes', async () => {
+    const stack = await createOrderStack();
+    const { printOrderId } = await placedOrder(stack, 'PO-NODETAIL');
+    stack.sandbox.control.setOrderStatus(printOrderId, { status: 'In Production' });
+    await drain(stack);
+    expect(receivedDocuments(stack, 'ConfirmationRequest')).toHaveLength(1);
+    expect(await stack.store.printOrders.get('demo', printOrderId)).toMatchObject({
+      lastStatus: 'In Production',
+    });
+  });
+
+  it('OrderRequest type delete sets the storefront’s cancel status and records the cancellation', async () => {
+    const stack = await createOrderStack();
+    const { po, printOrderId, payloadID, cart } = await placedOrder(stack, 'PO-CANCEL');
+    const answer = await sendOrder(stack, {
+      payloadID: 'cancel@ariba.example',
+      orderID: 'PO-CANCEL',
+      type: 'delete',
+      previousPayloadID: payloadID,
+      lines: linesOf(cart),
+    });
+    expect(answer).toEqual({ code: 200, text: 'OK', detail: '' });
+    await drain(stack);
+    expect((await stack.api.getOrder(printOrderId)).status).toBe('Cancelled');
+    const entry = stack.sandbox.control.orderHistory(printOrderId).history.at(-1);
+    expect(entry).toMatchObject({
+      status: 'Cancelled',
+      comments:
+        'Cancelled by the buyer: OrderRequest type delete for purchase order PO-CANCEL (cXML payloadID cancel@ariba.example).',
+    });
+    expect((await stack.store.orders.get(po.id))?.state).toBe('cancelled');
+    const cancellation = await stack.store.orders.getByPayloadId('acme', 'cancel@ariba.example');
+    expect(cancellation).toMatchObject({ type: 'delete', state: 'cancelled' });
+    expect(await stack.store.printOrders.get('demo', printOrderId)).toMatchObject({
+      state: 'closed',
+      lastStatus: 'Cancelled',
+    });
+    // The status change the cancellation caused is not mistaken for the supplier cancelling.
+    expect((await stack.store.orders.get(po.id))?.flags).toEqual([]);
+  });
+
+  it('a delete on a storefront without a cancel status waits for an operator', async () => {
+    const base = testConfig();
+    const stack = await createOrderStack({ ...orderConfig(), storefronts: base.storefronts });
+    const { printOrderId, payloadID } = await placedOrder(stack, 'PO-NOCANCEL');
+    await sendOrder(stack, {
+      payloadID: 'nocancel@ariba.example',
+      orderID: 'PO-NOCANCEL',
+      type: 'delete',
+      previousPayloadID: payloadID,
+      lines: [],
+    });
+    await drain(stack);
+    const cancellation = await stack.store.orders.getByPayloadId('acme', 'nocancel@ariba.example');
+    expect(cancellation).toMatchObject({
+      state: 'needs_operator',
+      flags: ['no_cancel_status'],
+      lastError: `No cancel status is configured for the storefront of print order ${printOrderId}; cancel it by hand.`,
+    });
+  });
+
+  it('OrderRequest type update is recorded, flagged for an operator, noted on the print order, and the buyer told', async () => {
+    const stack = await createOrderStack();
+    const { po, printOrderId, payloadID, cart } = await placedOrder(stack, 'PO-CHANGE');
+    const [line] = linesOf(cart);
+    const answer = await sendOrder(stack, {
+      payloadID: 'change@ariba.example',
+      orderID: 'PO-CHANGE',
+      type: 'update',
+      orderVersion: '2',
+      previousPayloadID: payloadID,
+      lines: [{ ...line, sku: 'BC-STD', quantity: '500', unitPrice: '0.09' }],
+    });
+    expect(answer).toEqual({ code: 200, text: 'OK', detail: '' });
+    await drain(stack);
+
+    const update = await stack.store.orders.getByPayloadId('acme', 'change@ariba.example');
+    expect(update).toMatchObject({
+      type: 'update',
+      state: 'needs_operator',
+      flags: ['quantity_mismatch', 'price_mismatch', 'update_needs_operator'],
+    });
+    expect((await stack.store.orders.get(po.id))?.flags).toEqual(['changed_by_buyer']);
+    expect((await stack.store.orders.get(po.id))?.state).toBe('ordered');
+    expect(await printOrdersFor(stack, 'PO-CHANGE')).toEqual([printOrderId]);
+    const note = stack.sandbox.control.orderHistory(printOrderId).history.at(-1);
+    expect(note?.comments).toBe(
+      [
+        'The buyer changed purchase order PO-CHANGE (orderVersion 2), cXML payloadID change@ariba.example.',
+        'The change is not applied automatically: an operator must review it.',
+        `  1. ${line?.lineRef} BC-STD: 500 EA at 0.09 USD`,
+      ].join('\n'),
+    );
+    const confirmations = receivedDocuments(stack, 'ConfirmationRequest');
+    expect(confirmations).toHaveLength(2);
+    const told = confirmations[1]?.doc.Request.ConfirmationRequest;
+    expect(told.ConfirmationHeader['@type']).toBe('detail');
+    expect(told.ConfirmationHeader.Comments['#text']).toBe(
+      'The change to order PO-CHANGE (orderVersion 2) was received. It is not applied automatically: the ' +
+        'supplier reviews it and confirms separately; until then the order is produced as first confirmed.',
+    );
+    expect(told.OrderReference.DocumentReference['@payloadID']).toBe('change@ariba.example');
+    expect(validateAgainstDtd(confirmations[1]?.post.body ?? '', 'Fulfill')).toEqual({
+      ok: true,
+      messages: '',
+    });
+    const retry = await adminJson(stack, `/admin/orders/${update?.id}/retry`, { method: 'POST' });
+    expect(retry.status).toBe(409);
+  });
+
+  it('a print order deleted on the print service (order_deleted) flags the PO for an operator', async () => {
+    const stack = await createOrderStack();
+    const { po, printOrderId } = await placedOrder(stack, 'PO-GONE');
+    stack.sandbox.control.deleteOrder(printOrderId);
+    await drain(stack);
+    expect(stack.sandbox.control.deliveries().at(-1)).toMatchObject({
+      event: 'order_deleted',
+      outcome: 'delivered',
+    });
+    const flagged = await stack.store.orders.get(po.id);
+    expect(flagged).toMatchObject({
+      state: 'needs_operator',
+      flags: ['print_order_deleted'],
+      lastError: `Print order ${printOrderId} was deleted on the print service.`,
+    });
+    expect(await stack.store.printOrders.get('demo', printOrderId)).toMatchObject({ state: 'closed' });
+  });
+});
