@@ -37,9 +37,22 @@ export interface TokenService {
   decrypt(ciphertext: string): Promise<string>;
 }
 
-async function deriveKey(secret: string, label: string): Promise<Uint8Array> {
-  const data = new TextEncoder().encode(`punchgate:${label}:${secret}`);
-  return new Uint8Array(await crypto.subtle.digest('SHA-256', data));
+function deriveKeyBytes(secret: string, label: string): Promise<ArrayBuffer> {
+  return crypto.subtle.digest('SHA-256', new TextEncoder().encode(`punchgate:${label}:${secret}`));
+}
+
+// Imported once: jose would otherwise import raw key bytes again on every sign and verify, which is a
+// measurable part of a punch-in.
+async function importKeys(secret: string): Promise<{ mac: CryptoKey; enc: CryptoKey }> {
+  const [macBytes, encBytes] = await Promise.all([
+    deriveKeyBytes(secret, 'mac'),
+    deriveKeyBytes(secret, 'enc'),
+  ]);
+  const [mac, enc] = await Promise.all([
+    crypto.subtle.importKey('raw', macBytes, { name: 'HMAC', hash: 'SHA-256' }, false, ['sign', 'verify']),
+    crypto.subtle.importKey('raw', encBytes, { name: 'AES-GCM' }, false, ['encrypt', 'decrypt']),
+  ]);
+  return { mac, enc };
 }
 
 /**
@@ -49,8 +62,7 @@ async function deriveKey(secret: string, label: string): Promise<Uint8Array> {
  */
 export async function createTokenService(signingKey: string): Promise<TokenService> {
   if (signingKey.length < 16) throw new TypeError('signingKey must be at least 16 characters');
-  const macKey = await deriveKey(signingKey, 'mac');
-  const encKey = await deriveKey(signingKey, 'enc');
+  const { mac: macKey, enc: encKey } = await importKeys(signingKey);
   const decoder = new TextDecoder();
 
   const service: TokenService = {

@@ -4,9 +4,12 @@
  *
  * Durability choices, for "nothing lost":
  * - `journal_mode = WAL`: readers never block the writer, and several processes can share the file.
- * - `synchronous = FULL`: every commit is fsynced before it returns. The gateway answers a purchase order
- *   `200 OK` right after recording it, and the buyer will not send it again; with `NORMAL` a power cut or
- *   kernel crash can drop the last commits in WAL mode, so `FULL` is the price of keeping that promise.
+ * - `synchronous = FULL` for everything that must survive a power cut: the gateway answers a purchase
+ *   order `200 OK` right after recording it and the buyer will not send it again, and a cart line must
+ *   outlive the weeks until its PO arrives; with `NORMAL` a power cut or kernel crash can drop the last
+ *   commits in WAL mode. Writes that touch only punch-out sessions and one-time tokens commit at `NORMAL`
+ *   (still safe against a process crash): losing one to a power cut costs the buyer a new punch-out, and
+ *   skipping their fsync is most of the cost of a punch-in.
  * - Every write runs in a `BEGIN IMMEDIATE` transaction, so a writer queues for the lock (up to the busy
  *   timeout) up front instead of failing on a lock upgrade, and concurrent processes never both claim a job.
  */
@@ -103,21 +106,32 @@ function createSqliteDriver(db: Connection): SqlDriver {
     return { rows: [], changes: prepared.run(...statement.params).changes };
   };
   const inTransaction = db.transaction((statements: readonly SqlStatement[]) => statements.map(execute));
+  let synchronous: 'FULL' | 'NORMAL' = 'FULL';
+  // The level is set between transactions (SQLite ignores it inside one), only when it changes.
+  const write = (statements: readonly SqlStatement[]): SqlResult[] => {
+    const wanted = statements.every((s) => EPHEMERAL_WRITE.test(s.sql)) ? 'NORMAL' : 'FULL';
+    if (wanted !== synchronous) {
+      db.pragma(`synchronous = ${wanted}`);
+      synchronous = wanted;
+    }
+    return inTransaction.immediate(statements);
+  };
 
   return {
     async run(statement) {
-      return guard(() =>
-        prepare(statement.sql).readonly ? execute(statement) : inTransaction.immediate([statement])[0]!,
-      );
+      return guard(() => (prepare(statement.sql).readonly ? execute(statement) : write([statement])[0]!));
     },
     async batch(statements) {
-      return guard(() => inTransaction.immediate(statements));
+      return guard(() => write(statements));
     },
     async close() {
       if (db.open) db.close();
     },
   };
 }
+
+/** Writes to these tables alone may skip the fsync (see the header). */
+const EPHEMERAL_WRITE = /^\s*(INSERT\s+INTO|UPDATE|DELETE\s+FROM)\s+(sessions|one_time_tokens)\b/i;
 
 /** Runs `work`, turning SQLite's failures into the store's error codes. */
 function guard<T>(work: () => T): T {
