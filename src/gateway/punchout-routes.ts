@@ -337,7 +337,8 @@ export function createPunchoutRoutes(ctx: GatewayContext, ociForms: ReturnFormBu
     );
     const s: SessionScope = { session, token: sessionToken, ...parties };
     const rawId = c.req.query('productid') ?? '';
-    if (!/^\d{1,12}$/.test(rawId)) {
+    // Design ids start at 1; the client refuses 0 before asking, which must not read as an outage.
+    if (!/^\d{1,12}$/.test(rawId) || Number(rawId) < 1) {
       throw new GatewayError(
         'bad_request',
         'The editor returned no saved design (productid is missing or not a number).',
