@@ -203,7 +203,7 @@ describe('order-status endpoint', () => {
     );
     expect(html).toContain('<dt>Shipment date</dt><dd class="mono">2026-11-22T09:00:00+00:00</dd>');
     expect(html).toContain(
-      '<tr><td class="num">1</td><td class="mono">BC-STD</td><td class="num">500</td><td>EA</td></tr>',
+      '<tr><td class="num">1</td><td class="mono">BC-STD</td><td>Business cards, 85 × 55 mm</td><td class="num">500</td><td>EA</td></tr>',
     );
     // The raw documents, and the answers sent, are on the page too.
     expect(html).toContain('&lt;ShipNoticeRequest&gt;');
@@ -328,6 +328,9 @@ describe('advance print order control', () => {
       },
     ]);
     expect(await page(sim, id)).toContain('Merged and shipped with tracking 1Z999.');
+    // Once the ship notice is in, there is nothing left to advance.
+    await postStatus(sim, shipNotice('PO-1001', po.payloadID));
+    expect(await page(sim, id)).not.toContain('Advance print order');
   });
 
   it('shows a failing control as an error', async () => {

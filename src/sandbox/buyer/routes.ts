@@ -55,7 +55,7 @@ function decodeXmlBody(bytes: Uint8Array): string {
 
 export function createSimulatorRoutes(ctx: SimulatorContext): Hono {
   const app = new Hono({ strict: false });
-  const home = `${ctx.publicUrl}/`;
+  const home = ctx.publicUrl;
 
   app.use('*', async (c, next) => {
     await next();

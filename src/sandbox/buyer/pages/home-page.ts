@@ -27,8 +27,7 @@ function requisitionRows(ctx: SimulatorContext, requisitions: readonly Requisiti
   if (requisitions.length === 0) {
     return html`<p class="muted">No requisitions yet. Choose a profile and a user above and punch out.</p>`;
   }
-  return html`<table>
-<caption>Requisitions</caption>
+  return html`<table aria-labelledby="requisitions-heading">
 <thead><tr><th scope="col">Requisition</th><th scope="col">Profile</th><th scope="col">User</th><th scope="col" class="num">Lines</th><th scope="col">Purchase order</th><th scope="col">State</th></tr></thead>
 <tbody>${requisitions.map((r) => {
     const user = findUser(ctx, r.userId);
@@ -90,5 +89,5 @@ ${inboundRows(ctx, ctx.store.inbound())}
 <dt>Order status</dt><dd><code>${ctx.publicUrl}/order-status</code></dd>
 </dl>
 </section>`;
-  return layout({ title: 'Home', homeUrl: `${ctx.publicUrl}/`, body });
+  return layout({ title: 'Home', homeUrl: ctx.publicUrl, body });
 }

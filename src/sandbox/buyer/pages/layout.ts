@@ -68,6 +68,8 @@ dl.facts{display:grid;grid-template-columns:max-content 1fr;gap:.25rem 1rem;marg
 dl.facts dt{color:var(--muted)}dl.facts dd{margin:0}
 .muted{color:var(--muted)}
 .long{white-space:pre-wrap;color:var(--muted);font-size:.85rem}
+address{font-style:normal}
+article{border-top:1px solid var(--line);margin-top:.9rem;padding-top:.3rem}article table{margin-top:.6rem}
 ol.timeline{list-style:none;padding:0;margin:0}ol.timeline li{padding:.3rem 0;border-bottom:1px dashed var(--line)}
 `;
 

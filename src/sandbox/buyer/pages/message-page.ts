@@ -9,8 +9,8 @@ import { type Html, layout } from './layout.ts';
 export function renderMessagePage(ctx: SimulatorContext, title: string, message: string): Html {
   return layout({
     title,
-    homeUrl: `${ctx.publicUrl}/`,
+    homeUrl: ctx.publicUrl,
     breakout: true,
-    body: html`<h1>${title}</h1><div class="notice error" role="alert">${message}</div><p><a href="${ctx.publicUrl}/">Back to the simulator's home</a></p>`,
+    body: html`<h1>${title}</h1><div class="notice error" role="alert">${message}</div><p><a href="${ctx.publicUrl}">Back to the simulator's home</a></p>`,
   });
 }

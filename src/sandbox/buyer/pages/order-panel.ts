@@ -63,7 +63,7 @@ ${
 </article>`;
 }
 
-function shipNoticeBlock(notice: ShipNoticeView): Html {
+function shipNoticeBlock(notice: ShipNoticeView, lines: Requisition['lines']): Html {
   return html`<article>
 <h3>Ship notice <span class="mono">${notice.shipmentID}</span> <span class="pill good">shipped</span></h3>
 <dl class="facts">
@@ -86,9 +86,12 @@ ${notice.comments === '' ? '' : html`<dt>Comments</dt><dd class="long">${notice.
 ${
   notice.items.length === 0
     ? html`<p>No lines listed: the whole order shipped.</p>`
-    : html`<table><caption>Shipped lines</caption><thead><tr><th scope="col" class="num">Line</th><th scope="col">Part number</th><th scope="col" class="num">Qty</th><th scope="col">UOM</th></tr></thead><tbody>${notice.items.map(
-        (item) =>
-          html`<tr><td class="num">${item.lineNumber}</td><td class="mono">${item.supplierPartID ?? '—'}</td><td class="num">${item.quantity}</td><td>${item.unitOfMeasure}</td></tr>`,
+    : html`<table><caption>Shipped lines</caption><thead><tr><th scope="col" class="num">Line</th><th scope="col">Part number</th><th scope="col">Description</th><th scope="col" class="num">Qty</th><th scope="col">UOM</th></tr></thead><tbody>${notice.items.map(
+        (item) => {
+          // A ship notice names lines by the PO's lineNumber; ItemID is optional there.
+          const line = lines[Number(item.lineNumber) - 1];
+          return html`<tr><td class="num">${item.lineNumber}</td><td class="mono">${item.supplierPartID ?? line?.supplierPartID ?? '—'}</td><td>${line?.description ?? ''}</td><td class="num">${item.quantity}</td><td>${item.unitOfMeasure}</td></tr>`;
+        },
       )}</tbody></table>`
 }
 </article>`;
@@ -124,13 +127,13 @@ ${
     : html`<form method="post" action="${base}/order"><div class="actions"><button class="primary" type="submit">Send the OrderRequest again (same payloadID)</button></div></form>`
 }
 ${
-  accepted && ctx.advanceOrder !== undefined
+  accepted && ctx.advanceOrder !== undefined && order.shipNotices.length === 0
     ? html`<form method="post" action="${base}/advance"><div class="actions"><button type="submit">Advance print order: merge files and ship</button><span class="muted">Demo control: asks the sandbox print service to finish the order, so the ship notice arrives.</span></div></form>`
     : ''
 }
 ${waiting}
 ${order.confirmations.map(confirmationBlock)}
-${order.shipNotices.map(shipNoticeBlock)}`;
+${order.shipNotices.map((notice) => shipNoticeBlock(notice, requisition.lines))}`;
 }
 
 export function renderOrderPanel(

@@ -35,7 +35,7 @@ export function renderRequisitionPage(
   if (profile === undefined) {
     return layout({
       title: `Requisition ${requisition.id}`,
-      homeUrl: `${ctx.publicUrl}/`,
+      homeUrl: ctx.publicUrl,
       body: html`<h1>Requisition ${requisition.id}</h1><div class="notice error" role="alert">Its profile ${requisition.profileId} is no longer configured.</div>`,
     });
   }
@@ -77,7 +77,7 @@ ${
 <noscript><p class="muted">If this page shows inside the catalog frame, <a href="${base}" target="_top">open the requisition in the whole window</a>.</p></noscript>`;
   return layout({
     title: `Requisition ${requisition.id}`,
-    homeUrl: `${ctx.publicUrl}/`,
+    homeUrl: ctx.publicUrl,
     who: `${profile.name} · ${userName}`,
     body,
     breakout: true,
