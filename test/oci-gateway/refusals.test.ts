@@ -270,7 +270,7 @@ describe('refused OCI punch-ins: a clear HTML page, the right status, no session
       b.id === 's4' ? { ...b, custFields: ['KOSTENSTELLE-4711'] } : b,
     );
     await expect(createOciStack(config)).rejects.toThrow(
-      /^buyers\[\d+\] \(s4\): its configuration cannot fill NEW_ITEM-CUST_FIELD1: .*longer than SAP's 10 characters\.$/,
+      /^buyers\[\d+\] \(s4\): its configuration cannot fill NEW_ITEM-CUST_FIELD1: CUST_FIELD1 "KOSTENSTELLE-4711", longer than SAP's 10 characters\.$/,
     );
   });
 });

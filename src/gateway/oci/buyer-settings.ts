@@ -66,13 +66,16 @@ export function checkOciBuyers(config: ResolvedConfig): void {
           uom,
           ...(buyer.manufacturerCode !== undefined && { manufacturerCode: buyer.manufacturerCode }),
         })),
-        itemOptions(buyer, buyer.charset),
+        // A punch-in may ask for another charset than the configured one; ISO-8859-1 transliterates the most
+        // (€ → EUR), so values that fit in it fit in every charset.
+        itemOptions(buyer, 'iso-8859-1'),
       );
     } catch (error) {
       if (!(error instanceof OciError)) throw error;
       const field = error.param?.replace(/^NEW_ITEM-|\[\d+\]$/g, '') ?? 'a field';
+      const problem = error.message.replace(/^Cart line \d+ \([^)]*\) (has )?/, '');
       throw new TypeError(
-        `buyers[${index}] (${buyer.id}): its configuration cannot fill NEW_ITEM-${field}: ${error.message}`,
+        `buyers[${index}] (${buyer.id}): its configuration cannot fill NEW_ITEM-${field}: ${problem}`,
       );
     }
   });
