@@ -34,7 +34,7 @@ export async function checkCxmlAnswer(res: Response): Promise<number> {
 export async function checkPageAnswer(res: Response): Promise<number> {
   if (res.status >= 300 && res.status < 400) {
     const location = res.headers.get('Location') ?? '';
-    const allowed = [`${GATEWAY_ORIGIN}/punchout/`, `${SANDBOX_ORIGIN}/editor/`];
+    const allowed = [`${GATEWAY_ORIGIN}/punchout/`, `${GATEWAY_ORIGIN}/oci/s/`, `${SANDBOX_ORIGIN}/editor/`];
     if (!allowed.some((prefix) => location.startsWith(prefix))) {
       fail(`redirect to ${location}`, '');
     }
@@ -43,7 +43,7 @@ export async function checkPageAnswer(res: Response): Promise<number> {
   const body = await res.text();
   if (res.status >= 500) fail(`HTTP ${res.status}`, body);
   if (!/^text\/html\b/.test(res.headers.get('Content-Type') ?? '')) fail('not text/html', body);
-  if (!body.startsWith('<!doctype html>') || !/<h1>[^<]+<\/h1>/.test(body)) fail('not a page', body);
+  if (!/^<!doctype html>/i.test(body) || !/<(h1|form)\b/.test(body)) fail('not a page', body);
   if (STACK_TRACE.test(body)) fail('a stack trace or error name on the page', body);
   for (const header of ['Content-Security-Policy', 'X-Content-Type-Options', 'Referrer-Policy']) {
     if (!res.headers.get(header)) fail(`no ${header} header`, body);

@@ -10,8 +10,9 @@ export const FUZZ_SHARES = {
   cxmlFixtureMutations: 0.3,
   cxmlRandomDocuments: 0.15,
   cxmlRandomSetupParameters: 0.1,
-  ociFixtureMutations: 0.15,
-  ociRandomRequests: 0.1,
+  ociFixtureMutations: 0.1,
+  ociRandomRequests: 0.05,
+  ociHttp: 0.1,
   punchoutUrls: 0.2,
 } as const;
 

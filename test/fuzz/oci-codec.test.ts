@@ -1,13 +1,15 @@
 /**
- * The OCI punch-in route is not mounted yet (src/gateway/oci has no routes), so these properties fuzz the
- * codec the route will call: acceptOciPunchIn and the transfer page. The route's HTTP checks are
- * answer-checks.ts's checkPageAnswer, ready for GET/POST /oci/:buyer.
+ * OCI punch-ins: the codec on its own (acceptOciPunchIn and the transfer page it feeds), and the same
+ * mutations sent to GET/POST /oci/:buyer through the gateway.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { ociGateway } from '../../src/gateway/oci/index.ts';
 import { acceptOciPunchIn, OciError, type OciPunchIn, renderOciTransferForm } from '../../src/oci/index.ts';
 import { loadOciFixtures, OCI_FIXTURE_BUYER, type OciFixture } from '../oci/fixtures.ts';
-import { expectEscapedFormPage } from './answer-checks.ts';
+import { capturingLogger } from '../security/capturing-logger.ts';
+import { createStack, GATEWAY_ORIGIN, testConfig } from '../support/stack.ts';
+import { checkPageAnswer, expectEscapedFormPage } from './answer-checks.ts';
 import { fuzzParameters, outcomeTally } from './fuzz-budget.ts';
 import { HOSTILE_FRAGMENTS, mutateBytes, mutateText, mutations, wellFormed } from './mutations.ts';
 
@@ -159,5 +161,58 @@ describe('fuzzing the OCI punch-in codec: OciError or an allowed HOOK_URL, never
       fuzzParameters('ociRandomRequests'),
     );
     tally.print();
+  });
+
+  it('mutated fixtures sent to /oci/:buyer: a redirect to our start page or a clear page under 500', async () => {
+    const logger = capturingLogger();
+    const config = testConfig();
+    config.buyers = [
+      ...config.buyers,
+      {
+        id: 'codec',
+        storefront: 'demo',
+        protocol: 'oci',
+        username: OCI_FIXTURE_BUYER.username,
+        password: OCI_FIXTURE_BUYER.password,
+        hookUrlHosts: [...OCI_FIXTURE_BUYER.hookUrlHosts],
+      },
+    ];
+    const stack = await createStack(config, ociGateway, {
+      gatewayDeps: { logger, clientAddress: (c) => c.req.header('X-Fuzz-Client') },
+    });
+    const tally = outcomeTally('OCI over HTTP');
+    let client = 0;
+    await fc.assert(
+      fc.asyncProperty(fc.constantFrom(...fixtures), mutations, fc.boolean(), async (fixture, list, body) => {
+        const url = new URL(`${GATEWAY_ORIGIN}/oci/codec`);
+        try {
+          url.search = body ? fixture.request.query : mutateText(fixture.request.query, list);
+        } catch {
+          return;
+        }
+        const method = fixture.request.method.toUpperCase();
+        const res = await stack.gateway.app.fetch(
+          new Request(url, {
+            method,
+            headers: {
+              'X-Fuzz-Client': `client-${client++}`,
+              ...(fixture.request.contentType !== undefined && {
+                'Content-Type': fixture.request.contentType,
+              }),
+            },
+            ...(method !== 'GET' &&
+              method !== 'HEAD' && {
+                body: body ? mutateBytes(fixture.request.body, list) : fixture.request.body,
+              }),
+          }),
+        );
+        const status = method === 'HEAD' ? res.status : await checkPageAnswer(res);
+        expect(status).toBeLessThan(500);
+        tally(`HTTP ${status}`);
+      }),
+      fuzzParameters('ociHttp'),
+    );
+    tally.print();
+    expect(logger.lines.filter((l) => l.level === 'error')).toEqual([]);
   });
 });
