@@ -315,6 +315,15 @@ describe('advance print order control', () => {
     });
     const id = await cartOf(sim, 'ariba');
     const po = await order(sim, id);
+    // Until a confirmation names the print order there is nothing to advance.
+    expect(await page(sim, id)).toContain(
+      '<button type="submit" disabled>Advance print order: merge files and ship</button>',
+    );
+    await sim.request(`/requisitions/${id}/advance`, { method: 'POST' });
+    expect(calls).toEqual([]);
+    expect(await page(sim, id)).toContain(
+      'No print order is known yet: the supplier&#39;s confirmation names it; wait for it to arrive.',
+    );
     await postStatus(sim, confirmation('PO-1001', po.payloadID, 'accept'));
     expect(await page(sim, id)).toContain(
       '<button type="submit">Advance print order: merge files and ship</button>',
@@ -338,7 +347,8 @@ describe('advance print order control', () => {
       advanceOrder: () => Promise.reject(new Error('print order 4711 not found')),
     });
     const id = await cartOf(sim, 'coupa');
-    await order(sim, id);
+    const po = await order(sim, id);
+    await postStatus(sim, confirmation('PO-1001', po.payloadID, 'accept'));
     await sim.request(`/requisitions/${id}/advance`, { method: 'POST' });
     expect(await page(sim, id)).toContain('Advancing the print order failed: print order 4711 not found');
   });

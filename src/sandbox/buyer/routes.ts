@@ -218,6 +218,8 @@ export function createSimulatorRoutes(ctx: SimulatorContext): Hono {
       profile === undefined
     ) {
       text = 'Only an accepted purchase order can be advanced.';
+    } else if (printOrderIds(order).length === 0) {
+      text = "No print order is known yet: the supplier's confirmation names it; wait for it to arrive.";
     } else {
       try {
         const message = await advance(printOrderIds(order), {

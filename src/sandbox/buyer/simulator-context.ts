@@ -17,8 +17,8 @@ export interface AdvanceOrderContext {
 
 /**
  * Finishes the print order(s) behind a purchase order (merge files, ship with a tracking number) through
- * the print service's control API. `printOrderIds` are the ids the supplier named in its confirmations
- * (possibly none yet; the context then lets the hook find them by orderID). A returned string is shown.
+ * the print service's control API. `printOrderIds` are the ids the supplier named in its confirmations;
+ * the control is offered only once there is at least one. A returned string is shown on the page.
  */
 export type AdvanceOrder = (printOrderIds: readonly string[], order: AdvanceOrderContext) => Promise<unknown>;
 

@@ -128,7 +128,11 @@ ${
 }
 ${
   accepted && ctx.advanceOrder !== undefined && order.shipNotices.length === 0
-    ? html`<form method="post" action="${base}/advance"><div class="actions"><button type="submit">Advance print order: merge files and ship</button><span class="muted">Demo control: asks the sandbox print service to finish the order, so the ship notice arrives.</span></div></form>`
+    ? html`<form method="post" action="${base}/advance"><div class="actions"><button type="submit"${ids.length === 0 ? html` disabled` : ''}>Advance print order: merge files and ship</button><span class="muted">${
+        ids.length === 0
+          ? 'Demo control: available once the supplier’s confirmation names its print order.'
+          : 'Demo control: asks the sandbox print service to finish the order, so the ship notice arrives.'
+      }</span></div></form>`
     : ''
 }
 ${waiting}
