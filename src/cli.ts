@@ -6,6 +6,7 @@
 
 import { readFile } from 'node:fs/promises';
 import { type ParseArgsOptionsConfig, parseArgs } from 'node:util';
+import { startDemo } from './runtime/demo.ts';
 import { createNodeGateway, readConfigFile } from './runtime/gateway-node.ts';
 import { createConsoleLogger, readSeedFile, serveNode } from './runtime/node.ts';
 import { createSandbox, deriveSandboxKey } from './sandbox/print/index.ts';
@@ -139,6 +140,44 @@ function printProblems(
   );
   for (const problem of problems) process.stderr.write(`  ${problem.path}: ${problem.message}\n`);
 }
+
+const demoCommand: Command = {
+  name: 'demo',
+  summary: 'the whole story on one port: sandbox print service, gateway and buyer simulator',
+  help: `Usage: punchgate demo [--port 8080] [--host HOST]
+
+Runs the sandbox print service (under /sandbox), the gateway (at the root) and the buyer simulator (under
+/buyer) in one process, from fixtures/demo.config.json and fixtures/sandbox-seed.json, with the data in
+.punchgate/. Open the printed buyer URL and punch out. \`npm start\` runs this.
+
+Options:
+  --port N     port to listen on (default 8080, or PORT from the environment)
+  --host HOST  address to bind (default 127.0.0.1)
+  --help       this text`,
+  async run(args) {
+    const { values } = parseCommandArgs(args, ['port', 'host'], false);
+    if (values.help === true) {
+      process.stdout.write(`${this.help}\n`);
+      return 0;
+    }
+    const port = readInteger('port', text(values.port) ?? process.env.PORT, 0, 65535) ?? 8080;
+    const host = text(values.host);
+    const demo = await startDemo({ port, ...(host === undefined ? {} : { host }) });
+    process.stdout.write(
+      [
+        `punchgate demo on ${demo.server.url}`,
+        `  Buyer simulator (start here): ${demo.urls.buyer}`,
+        `  Gateway cXML endpoint:        ${demo.urls.gateway}`,
+        `  Sandbox print service API:    ${demo.urls.sandbox}`,
+        `  Admin API (Bearer demo-admin-token): ${demo.urls.admin}/orders`,
+        '',
+      ].join('\n'),
+    );
+    await stopSignal();
+    await demo.close();
+    return 0;
+  },
+};
 
 const checkConfigCommand: Command = {
   name: 'check-config',
@@ -285,6 +324,7 @@ Options:
 
 /** Every implemented command, in the order the top-level help lists them. */
 const COMMANDS: readonly Command[] = [
+  demoCommand,
   serveCommand,
   checkConfigCommand,
   sendCommand,

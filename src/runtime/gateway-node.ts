@@ -12,6 +12,7 @@ import {
 } from '../../schemas/config.ts';
 import type { GatewayDeps, Logger } from '../gateway/deps.ts';
 import { createPunchgate, type Gateway } from '../gateway/index.ts';
+import { createOrderWorker } from '../gateway/orders/index.ts';
 import { createPrintApi, type PrintApi } from '../print-api/index.ts';
 import { createNodeFetch, type NodeFetch } from '../print-api/node-fetch.ts';
 import { withSessionCache } from '../store/cached.ts';
@@ -79,6 +80,11 @@ export function openStore(store: ResolvedConfig['store']): Store {
 export interface NodeGateway {
   gateway: Gateway;
   store: Store;
+  /**
+   * Starts the background work once the server listens: registers the print service webhooks, then runs
+   * the order worker (PO jobs, buyer outbox, reconciliation) every `tickMs` and deletes expired sessions.
+   */
+  startBackground(options?: { tickMs?: number }): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -113,10 +119,40 @@ export async function createNodeGateway(
     },
   };
   const gateway = await createPunchgate(deps);
+  const worker = createOrderWorker(gateway.context);
+  let timer: NodeJS.Timeout | undefined;
+  let running: Promise<unknown> = Promise.resolve();
   return {
     gateway,
     store,
+    async startBackground({ tickMs = 2000 } = {}) {
+      try {
+        await worker.startup();
+      } catch (error) {
+        // The print service may be down at start; reconciliation still finds the orders' progress later.
+        options.logger.warn('webhook registration failed; relying on reconciliation', {
+          error: error instanceof Error ? error.message : 'unknown',
+        });
+      }
+      const round = async () => {
+        try {
+          await worker.tick();
+          await store.sessions.expire(systemClock.now());
+        } catch (error) {
+          options.logger.error('background round failed', {
+            error: error instanceof Error ? error.name : 'unknown',
+          });
+        }
+      };
+      timer = setInterval(() => {
+        running = round();
+      }, tickMs);
+      timer.unref();
+      running = round();
+    },
     async close() {
+      if (timer !== undefined) clearInterval(timer);
+      await running;
       await Promise.all([...transports.values()].map((t) => t.close()));
       await store.close();
     },

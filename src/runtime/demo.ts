@@ -1,0 +1,110 @@
+/**
+ * `npm start`: the whole story in one process on one port — the sandbox print service under /sandbox,
+ * the buyer simulator under /buyer and the gateway at the root — from `fixtures/demo.config.json` and
+ * `fixtures/sandbox-seed.json`, with the data in `.punchgate/`. The demo config is written for
+ * http://127.0.0.1:8080; another port is substituted throughout.
+ */
+import { readFile } from 'node:fs/promises';
+import { Hono } from 'hono';
+import { parseGatewayConfig, resolveConfigSecrets } from '../../schemas/config.ts';
+import { createPrintApi } from '../print-api/index.ts';
+import { createBuyerSimulator } from '../sandbox/buyer/simulator.ts';
+import { createSandbox } from '../sandbox/print/index.ts';
+import { createNodeGateway } from './gateway-node.ts';
+import { createConsoleLogger, type RunningServer, readSeedFile, serveNode } from './node.ts';
+
+const DEMO_CONFIG = new URL('../../fixtures/demo.config.json', import.meta.url);
+const DEMO_SEED = new URL('../../fixtures/sandbox-seed.json', import.meta.url);
+const WRITTEN_FOR = '127.0.0.1:8080';
+
+export interface RunningDemo {
+  server: RunningServer;
+  urls: { buyer: string; gateway: string; sandbox: string; admin: string };
+  close(): Promise<void>;
+}
+
+export async function startDemo(options: {
+  port: number;
+  host?: string;
+  quiet?: boolean;
+}): Promise<RunningDemo> {
+  const host = options.host ?? '127.0.0.1';
+  // The public URLs are in the config, so the port must be known before anything is built; until the
+  // parts are ready, requests get 503.
+  let root: Hono | undefined;
+  const server = await serveNode(
+    { fetch: (request, env) => root?.fetch(request, env) ?? new Response('starting', { status: 503 }) },
+    { port: options.port, hostname: host },
+  );
+  const base = server.url;
+  const authority = new URL(base).host;
+
+  const configText = (await readFile(DEMO_CONFIG, 'utf8')).replaceAll(WRITTEN_FOR, authority);
+  const parsed = parseGatewayConfig(JSON.parse(configText));
+  if (!parsed.ok)
+    throw new Error(`demo config: ${parsed.problems.map((p) => `${p.path}: ${p.message}`).join('; ')}`);
+  const resolved = resolveConfigSecrets(parsed.config, {});
+  if (!resolved.ok) throw new Error('demo config: unresolved secrets');
+  const config = resolved.config;
+
+  const seed = await readSeedFile(DEMO_SEED);
+  if (!seed.ok)
+    throw new Error(`sandbox seed: ${seed.problems.map((p) => `${p.path}: ${p.message}`).join('; ')}`);
+
+  const quiet = { info() {}, warn() {}, error() {} };
+  const sandbox = createSandbox(seed.seed, {
+    logger: options.quiet ? quiet : createConsoleLogger('sandbox'),
+    mergeDelayMs: 3000,
+  });
+  const node = await createNodeGateway(config, {
+    logger: options.quiet ? quiet : createConsoleLogger('gateway'),
+  });
+
+  const storefront = config.storefronts[0];
+  if (storefront === undefined) throw new Error('demo config has no storefront');
+  const operator = createPrintApi({
+    baseUrl: storefront.apiBaseUrl,
+    token: storefront.apiToken,
+    key: storefront.apiKey,
+  });
+  let tracking = 0;
+  const simulator = createBuyerSimulator({
+    gatewayUrl: base,
+    publicUrl: `${base}/buyer`,
+    // What a print shop's staff would do: finish the files, then ship with a tracking number.
+    async advanceOrder(printOrderIds) {
+      sandbox.control.finishMerges();
+      for (const id of printOrderIds) {
+        tracking += 1;
+        await operator.markShipped(Number(id), {
+          trackingNumber: `1Z999AA1${String(tracking).padStart(8, '0')}`,
+        });
+      }
+      await sandbox.control.idle();
+      await node.gateway.context.store.ping();
+    },
+  });
+
+  const app = new Hono();
+  app.get('/', (c) => c.redirect('/buyer', 302));
+  app.route('/sandbox', sandbox.app);
+  app.route('/buyer', simulator.app);
+  app.all('*', (c) => node.gateway.app.fetch(c.req.raw, c.env));
+  root = app;
+
+  await node.startBackground({ tickMs: 1000 });
+
+  return {
+    server,
+    urls: {
+      buyer: `${base}/buyer`,
+      gateway: `${base}/cxml`,
+      sandbox: `${base}/sandbox/api/v2`,
+      admin: `${base}/admin`,
+    },
+    async close() {
+      await server.close();
+      await node.close();
+    },
+  };
+}
