@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { createOrderWorker } from '../../src/gateway/orders/index.ts';
 import { GATEWAY_ORIGIN } from '../support/stack.ts';
 import {
   adminJson,
@@ -133,6 +134,14 @@ describe('webhooks in', () => {
     const now = await stack.api.listHooks();
     expect(now.map((h) => h.target_url)).not.toContain(`${GATEWAY_ORIGIN}/events/not-a-token`);
     expect(now).toHaveLength(2);
+  });
+
+  it('instances starting together register each hook once (one URL per storefront and event)', async () => {
+    const stack = await createOrderStack();
+    const other = createOrderWorker(stack.gateway.context);
+    const [a, b] = await Promise.all([stack.worker.startup(), other.startup()]);
+    expect([...a, ...b].map((r) => r.outcome).sort()).toEqual(['conflict', 'conflict', 'created', 'created']);
+    expect(await stack.api.listHooks()).toHaveLength(2);
   });
 
   it('a delivery is checked by its token, stored and answered 202; nothing else is accepted', async () => {

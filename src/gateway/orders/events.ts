@@ -18,8 +18,13 @@ import { SYNC_PRINT_ORDER } from './print-order-sync.ts';
 
 export const ORDER_EVENTS: readonly EventName[] = ['order_updated', 'order_deleted'];
 
-/** Event URLs live as long as the hook; a changed signing key retires them (they are registered anew). */
-const EVENT_URL_TTL_SECONDS = 10 * 365 * 86_400;
+/**
+ * Event URLs are signed with a fixed issue date, so the same storefront, event and signing key always give
+ * the same URL: instances starting together register one hook (the others meet a 409), and a restart finds
+ * its hook. They last as long as the hook; changing the signing key retires them (they are replaced).
+ */
+const EVENT_URL_ISSUED = new Date('2020-01-01T00:00:00Z');
+const EVENT_URL_TTL_SECONDS = 100 * 365 * 86_400;
 const MAX_EVENT_BYTES = 1024 * 1024;
 
 /** Storefronts that share one API token share its hooks: one registration per base URL and token. */
@@ -44,25 +49,16 @@ export interface HookRegistration {
   error?: string;
 }
 
-async function isOurLiveHook(
-  ctx: GatewayContext,
-  targetUrl: string,
-  event: EventName,
-  storefrontIds: readonly string[],
-): Promise<boolean> {
-  const token = targetUrl.slice(eventsPrefix(ctx).length);
-  try {
-    const claims = await ctx.tokens.verify(token, 'events', ctx.clock.now());
-    return claims.ref === event && storefrontIds.includes(claims.sid);
-  } catch {
-    return false;
-  }
+/** The URL the print service posts one storefront's order event to. */
+export async function eventUrl(ctx: GatewayContext, storefrontId: string, event: EventName): Promise<string> {
+  const claims = { sid: storefrontId, pur: 'events', ref: event } as const;
+  return `${eventsPrefix(ctx)}${await ctx.tokens.sign(claims, EVENT_URL_TTL_SECONDS, EVENT_URL_ISSUED)}`;
 }
 
 /**
- * Registers the order event hooks on every storefront API token: hooks of ours that still verify are
- * kept, ours that no longer verify (another signing key, expired) are deleted, missing ones are created.
- * A 409 (already registered) is fine. Failures are reported, never thrown: the reconciliation poll covers
+ * Registers the order event hooks on every storefront API token: our hook for each event is kept, other
+ * hooks on our events URL (another signing key) are deleted, a missing one is created; a 409 (registered
+ * meanwhile by another instance) is fine. Failures are reported, never thrown: the reconciliation poll covers
  * a storefront whose hooks could not be registered.
  *
  * @example
@@ -72,7 +68,6 @@ export async function registerEventHooks(ctx: GatewayContext): Promise<HookRegis
   const results: HookRegistration[] = [];
   for (const storefronts of storefrontsByApiToken(ctx)) {
     const storefront = storefronts[0] as ResolvedStorefront;
-    const ids = storefronts.map((s) => s.id);
     const api = ctx.printApiFor(storefront);
     const failed = (event: EventName, error: unknown) => {
       const message = error instanceof Error ? error.message : String(error);
@@ -88,23 +83,16 @@ export async function registerEventHooks(ctx: GatewayContext): Promise<HookRegis
     }
     for (const event of ORDER_EVENTS) {
       try {
+        const url = await eventUrl(ctx, storefront.id, event);
         const ours = hooks.filter((h) => h.event === event && h.target_url.startsWith(eventsPrefix(ctx)));
-        let live: number | undefined;
-        for (const hook of ours) {
-          if (live === undefined && (await isOurLiveHook(ctx, hook.target_url, event, ids))) live = hook.id;
-          else await api.deleteHook(hook.id);
-        }
+        for (const stale of ours.filter((h) => h.target_url !== url)) await api.deleteHook(stale.id);
+        const live = ours.find((h) => h.target_url === url);
         if (live !== undefined) {
-          results.push({ storefrontId: storefront.id, event, outcome: 'existing', hookId: live });
+          results.push({ storefrontId: storefront.id, event, outcome: 'existing', hookId: live.id });
           continue;
         }
-        const token = await ctx.tokens.sign(
-          { sid: storefront.id, pur: 'events', ref: event },
-          EVENT_URL_TTL_SECONDS,
-          ctx.clock.now(),
-        );
         try {
-          const hook = await api.createHook(`${eventsPrefix(ctx)}${token}`, event);
+          const hook = await api.createHook(url, event);
           results.push({ storefrontId: storefront.id, event, outcome: 'created', hookId: hook.id });
         } catch (error) {
           if (!(isPrintApiError(error) && error.code === 'conflict')) throw error;
