@@ -291,38 +291,41 @@ export function createPunchoutRoutes(ctx: GatewayContext, ociForms: ReturnFormBu
     return c.redirect(sessionPath(s.token, 'cart'), 303);
   });
 
+  /** Closes the session and hands the form back to the procurement system in a self-submitting page. */
+  async function handBack(
+    c: Context,
+    s: SessionScope,
+    form: ReturnForm,
+    state: 'transferred' | 'cancelled',
+    message: string,
+  ): Promise<Response> {
+    await ctx.store.sessions.update(s.session.id, { state });
+    if (s.buyer.protocol === 'oci' && ociForms?.sendReturnPage) {
+      return ociForms.sendReturnPage(c, form, frameAncestorsFor(s.buyer));
+    }
+    const page = renderReturnFormPage({ title: s.storefront.name ?? 'Print catalog', message, form });
+    // No form-action directive: buyer systems redirect after receiving the cart, and browsers apply
+    // form-action to those redirects too.
+    return sendPage(c, page, securityFor(s, { formActions: 'any' }));
+  }
+
   app.post('/s/:token/transfer', async (c) => {
     const s = await scope(c.req.param('token'));
     const lines = await ctx.store.cart.listBySession(s.session.id);
     const form = returnFormFor(s, lines);
-    await ctx.store.sessions.update(s.session.id, { state: 'transferred' });
     ctx.logger.info('cart transferred', { buyer: s.buyer.id, session: s.session.id, lines: lines.length });
-    if (s.buyer.protocol === 'oci' && ociForms?.sendReturnPage) {
-      return ociForms.sendReturnPage(c, form, frameAncestorsFor(s.buyer));
-    }
-    const page = renderReturnFormPage({
-      title: s.storefront.name ?? 'Print catalog',
-      message: 'Sending your cart to your procurement system…',
-      form,
-    });
-    // No form-action directive: buyer systems redirect after receiving the cart, and browsers apply
-    // form-action to those redirects too.
-    return sendPage(c, page, securityFor(s, { formActions: 'any' }));
+    return handBack(c, s, form, 'transferred', 'Sending your cart to your procurement system…');
   });
 
   app.post('/s/:token/cancel', async (c) => {
     const s = await scope(c.req.param('token'));
-    const form = cancelFormFor(s);
-    await ctx.store.sessions.update(s.session.id, { state: 'cancelled' });
-    if (s.buyer.protocol === 'oci' && ociForms?.sendReturnPage) {
-      return ociForms.sendReturnPage(c, form, frameAncestorsFor(s.buyer));
-    }
-    const page = renderReturnFormPage({
-      title: s.storefront.name ?? 'Print catalog',
-      message: 'Returning to your procurement system without changes…',
-      form,
-    });
-    return sendPage(c, page, securityFor(s, { formActions: 'any' }));
+    return handBack(
+      c,
+      s,
+      cancelFormFor(s),
+      'cancelled',
+      'Returning to your procurement system without changes…',
+    );
   });
 
   // The editor's cart return URL (`cru`): the saved design comes back as `productid`.
