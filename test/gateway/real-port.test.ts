@@ -12,7 +12,7 @@ import {
   startUrlOf,
   statusOf,
 } from '../support/punchout-flow.ts';
-import { type BrowserResponse, resolveTestConfig, testConfig } from '../support/stack.ts';
+import { followRedirects, resolveTestConfig, testConfig } from '../support/stack.ts';
 
 // The same round trip as the in-process tests, over real sockets: sandbox and gateway each on a port,
 // the gateway's print-service client on its pooled undici transport.
@@ -53,25 +53,10 @@ describe('gateway over real ports', () => {
   });
 
   const browser = {
-    async browse(url: string, init?: RequestInit): Promise<BrowserResponse> {
-      let current = url;
-      let currentInit = init;
-      for (let hop = 0; hop < 10; hop++) {
-        if (!current.startsWith('http://127.0.0.1')) {
-          // The buyer's return URL is not ours to call; the test reads the form instead.
-          return { url: current, status: 200, headers: new Headers(), text: '' };
-        }
-        const res = await fetch(current, { ...currentInit, redirect: 'manual' });
-        const location = res.headers.get('Location');
-        if (res.status >= 300 && res.status < 400 && location) {
-          current = new URL(location, current).toString();
-          currentInit = undefined;
-          continue;
-        }
-        return { url: current, status: res.status, headers: res.headers, text: await res.text() };
-      }
-      throw new Error('too many redirects');
-    },
+    browse: followRedirects(async (url, init) =>
+      // The buyer's return URL is not ours to call; the test reads the form instead.
+      url.startsWith('http://127.0.0.1') ? fetch(url, { ...init, redirect: 'manual' }) : new Response(''),
+    ),
   };
 
   it('setup → catalog → sandbox editor → cart → PunchOutOrderMessage', async () => {

@@ -205,6 +205,27 @@ export interface OrderStatusPost {
   body: string;
 }
 
+/** A browser's navigation over `request`: follows 30x redirects, turning them into GETs as after a 303. */
+export function followRedirects(
+  request: (url: string, init?: RequestInit) => Promise<Response>,
+): (url: string, init?: RequestInit) => Promise<BrowserResponse> {
+  return async (url, init) => {
+    let current = url;
+    let currentInit = init;
+    for (let hop = 0; hop < 10; hop++) {
+      const res = await request(current, currentInit);
+      const location = res.headers.get('Location');
+      if (res.status >= 300 && res.status < 400 && location) {
+        current = new URL(location, current).toString();
+        currentInit = undefined;
+        continue;
+      }
+      return { url: current, status: res.status, headers: res.headers, text: await res.text() };
+    }
+    throw new Error(`too many redirects from ${url}`);
+  };
+}
+
 export interface Stack {
   gateway: Gateway;
   sandbox: Sandbox;
@@ -327,21 +348,7 @@ export async function createStack(
     });
   };
 
-  const browse = async (url: string, init?: RequestInit): Promise<BrowserResponse> => {
-    let current = url;
-    let currentInit = init;
-    for (let hop = 0; hop < 10; hop++) {
-      const res = await request(current, currentInit);
-      const location = res.headers.get('Location');
-      if (res.status >= 300 && res.status < 400 && location) {
-        current = new URL(location, current).toString();
-        currentInit = undefined;
-        continue;
-      }
-      return { url: current, status: res.status, headers: res.headers, text: await res.text() };
-    }
-    throw new Error(`too many redirects from ${url}`);
-  };
+  const browse = followRedirects(request);
 
   const postCxml = async (body: string | Uint8Array): Promise<string> => {
     const res = await gateway.app.fetch(
