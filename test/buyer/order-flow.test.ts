@@ -271,6 +271,15 @@ describe('order-status endpoint', () => {
     expect(status.detail.startsWith(detail)).toBe(true);
   });
 
+  it('answers 406 in cXML for a document over 2 MiB', async () => {
+    const sim = createTestSimulator();
+    expect(await postStatus(sim, `<cXML>${' '.repeat(2 * 1024 * 1024)}</cXML>`)).toEqual({
+      code: 406,
+      text: 'Not Acceptable',
+      detail: 'The document is larger than 2 MiB.',
+    });
+  });
+
   it('answers 417 for an order it does not know, and lists it in the inbox', async () => {
     const sim = createTestSimulator();
     expect(await postStatus(sim, shipNotice('PO-9999', 'p@x'))).toEqual({

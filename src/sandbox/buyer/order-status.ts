@@ -144,7 +144,15 @@ export function receiveOrderStatus(ctx: SimulatorContext, xml: string): OrderSta
   return { status, response };
 }
 
-/** Where the order-status documents for a requisition's order are expected. */
-export function orderStatusUrl(ctx: SimulatorContext): string {
-  return `${ctx.publicUrl}/order-status`;
+/** The answer to a post refused before it could be read (too large), as cXML so the sender can read it. */
+export function refuseOrderStatus(ctx: SimulatorContext, detail: string): string {
+  const now = ctx.clock.now();
+  const style = (ctx.profiles[0] ?? DEFAULT_BUYER_PROFILES[0])?.style;
+  if (style === undefined) throw new TypeError('The simulator needs at least one profile');
+  return buildStatusResponse({
+    style,
+    payloadID: buyerPayloadId(style, ctx.randomId, now),
+    timestamp: now,
+    status: { code: 406, text: 'Not Acceptable', detail },
+  });
 }

@@ -7,7 +7,7 @@ import { type Context, Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { receiveCxmlCart, receiveOciCart } from './cart-receipt.ts';
 import { formField, readFormBody } from './form-body.ts';
-import { receiveOrderStatus } from './order-status.ts';
+import { receiveOrderStatus, refuseOrderStatus } from './order-status.ts';
 import { renderHomePage } from './pages/home-page.ts';
 import { simulatorContentSecurityPolicy } from './pages/layout.ts';
 import { renderMessagePage } from './pages/message-page.ts';
@@ -70,8 +70,13 @@ export function createSimulatorRoutes(ctx: SimulatorContext): Hono {
     '*',
     bodyLimit({
       maxSize: MAX_BODY_BYTES,
+      // The order-status endpoint answers in cXML whatever happens; people get a page.
       onError: (c) =>
-        c.html(renderMessagePage(ctx, 'Too large', 'The request body is larger than 2 MiB.'), 413),
+        c.req.path.endsWith('/order-status')
+          ? c.body(refuseOrderStatus(ctx, 'The document is larger than 2 MiB.'), 200, {
+              'Content-Type': 'text/xml; charset=UTF-8',
+            })
+          : c.html(renderMessagePage(ctx, 'Too large', 'The request body is larger than 2 MiB.'), 413),
     }),
   );
 
