@@ -25,7 +25,7 @@ export interface SessionMemoryReport {
 
 const { sessions = 100_000 } = childServerOptions<SessionMemoryOptions>();
 const dataDir = mkdtempSync(join(existsSync('/dev/shm') ? '/dev/shm' : tmpdir(), 'punchgate-bench-'));
-const store = openStore({ kind: 'sqlite', path: join(dataDir, 'sessions.db') });
+const store = await openStore({ kind: 'sqlite', path: join(dataDir, 'sessions.db') });
 
 const expiresAt = new Date(Date.now() + 18 * 3_600_000);
 const createStarted = performance.now();

@@ -19,6 +19,7 @@ import { withSessionCache } from '../store/cached.ts';
 import { systemClock } from '../store/clock.ts';
 import { createMemoryStore } from '../store/memory.ts';
 import type { Store } from '../store/port.ts';
+import { createPostgresStore } from '../store/postgres.ts';
 import { createSqliteStore } from '../store/sqlite.ts';
 
 export type ConfigFileResult =
@@ -62,7 +63,7 @@ export async function readConfigFile(
 const SESSION_CACHE_SIZE = 10_000;
 
 /** The store a config names, as the gateway on Node opens it. */
-export function openStore(store: ResolvedConfig['store']): Store {
+export async function openStore(store: ResolvedConfig['store']): Promise<Store> {
   switch (store.kind) {
     case 'sqlite':
       return withSessionCache(createSqliteStore({ path: store.path }), {
@@ -72,8 +73,12 @@ export function openStore(store: ResolvedConfig['store']): Store {
     case 'memory':
       return createMemoryStore();
     case 'postgres':
+      // Several instances share it, so the session cache would serve stale sessions: none in front.
+      return createPostgresStore({ url: store.url });
     case 'd1':
-      throw new Error(`store.kind "${store.kind}" is not available in this build; use "sqlite" or "memory"`);
+      throw new Error(
+        'store.kind "d1" is a Cloudflare D1 binding: it works only on Workers (src/runtime/worker.ts)',
+      );
   }
 }
 
@@ -93,7 +98,7 @@ export async function createNodeGateway(
   config: ResolvedConfig,
   options: { logger: Logger; store?: Store; fetch?: typeof fetch },
 ): Promise<NodeGateway> {
-  const store = options.store ?? openStore(config.store);
+  const store = options.store ?? (await openStore(config.store));
   const transports = new Map<string, NodeFetch>();
   const clients = new Map<string, PrintApi>();
   const deps: GatewayDeps = {
