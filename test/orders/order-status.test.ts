@@ -217,6 +217,43 @@ describe('status changes and buyer changes', () => {
     expect((await stack.store.orders.get(po.id))?.flags).toEqual([]);
   });
 
+  it('a delete that arrives before the order was placed still leaves nothing in production', async () => {
+    const stack = await createOrderStack();
+    const cart = await punchOut(stack, ['Business cards']);
+    await sendOrder(stack, { payloadID: 'early@ariba.example', orderID: 'PO-EARLY', lines: linesOf(cart) });
+    await sendOrder(stack, {
+      payloadID: 'early-cancel@ariba.example',
+      orderID: 'PO-EARLY',
+      type: 'delete',
+      previousPayloadID: 'early@ariba.example',
+      lines: [],
+    });
+    await drain(stack);
+    const original = await stack.store.orders.getByPayloadId('acme', 'early@ariba.example');
+    expect(original?.state).toBe('cancelled');
+    for (const id of await printOrdersFor(stack, 'PO-EARLY')) {
+      expect((await stack.api.getOrder(id)).status).toBe('Cancelled');
+    }
+    expect(receivedDocuments(stack, 'ShipNoticeRequest')).toEqual([]);
+  });
+
+  it('a delete for an order never seen is recorded as cancelled and flagged', async () => {
+    const stack = await createOrderStack();
+    expect(
+      await sendOrder(stack, {
+        payloadID: 'ghost@ariba.example',
+        orderID: 'PO-GHOST',
+        type: 'delete',
+        lines: [],
+      }),
+    ).toMatchObject({ code: 200 });
+    await drain(stack);
+    expect(await stack.store.orders.getByPayloadId('acme', 'ghost@ariba.example')).toMatchObject({
+      state: 'cancelled',
+      flags: ['unknown_order'],
+    });
+  });
+
   it('a delete on a storefront without a cancel status waits for an operator', async () => {
     const base = testConfig();
     const stack = await createOrderStack({ ...orderConfig(), storefronts: base.storefronts });

@@ -298,7 +298,16 @@ async function cancelOrder(ctx: GatewayContext, cancellation: PurchaseOrder): Pr
     });
     return;
   }
-  if (original.state !== 'cancelled') await ctx.store.orders.update(original.id, { state: 'cancelled' });
+  // Only from the state read above: an order its job has just started placing is cancelled on a later try.
+  if (
+    original.state !== 'cancelled' &&
+    !(await moveOrder(ctx, original, { state: 'cancelled' }, [original.state]))
+  ) {
+    throw new GatewayError(
+      'conflict',
+      `Purchase order ${original.orderId} changed while it was being cancelled.`,
+    );
+  }
   await ctx.store.orders.update(cancellation.id, { state: 'cancelled' });
   ctx.logger.info('purchase order cancelled', { po: original.id, cancellation: cancellation.id });
 }
