@@ -78,6 +78,10 @@ async function hmacHex(key: string, message: string): Promise<string> {
   return Array.from(new Uint8Array(mac), (b) => b.toString(16).padStart(2, '0')).join('');
 }
 
+function isUnauthorized(error: unknown): boolean {
+  return error instanceof PrintApiError && error.code === 'unauthorized';
+}
+
 /** Maps print-service failures to the gateway's codes; anything unexpected is "unavailable" (retryable). */
 export function upstreamError(error: unknown, what: string): GatewayError {
   if (error instanceof GatewayError) return error;
@@ -137,7 +141,15 @@ export function createPipoAccounts(deps: Deps): PipoAccounts {
     if (hit) return { userRef, ...hit, upstreamCalls: 0 };
 
     const existing = await deps.store.users.get(buyer.id, userRef);
-    if (existing) return remember(buyer.id, userRef, await login(storefront, existing), 1);
+    if (existing) {
+      try {
+        return remember(buyer.id, userRef, await login(storefront, existing), 1);
+      } catch (error) {
+        // The print service no longer knows the account (deleted by an admin, or a sandbox started
+        // afresh): it is created again below with the same derived credentials. Designs it held are gone.
+        if (!(error instanceof GatewayError && isUnauthorized(error.cause))) throw error;
+      }
+    }
 
     const secret = await hmacHex(deps.signingKey, `pipo-account\u0000${buyer.id}\u0000${userRef}`);
     const username = `pg-${buyer.id}-${secret.slice(0, 12)}`;

@@ -358,6 +358,17 @@ describe('print-service accounts', () => {
     expect(stack.upstreamCalls.length - callsBefore).toBe(1);
   });
 
+  it('an account the print service lost is created again with the same credentials', async () => {
+    const stack = await createStack();
+    await punchOut(stack);
+    stack.sandbox.control.reset();
+    stack.clock.advance(601);
+    const catalog = await punchOut(stack);
+    const cart = await designProduct(stack, catalog, 'Business cards');
+    expect(cart.text).toContain('Business cards');
+    expect(stack.upstreamCalls.filter((c) => c === 'POST /api/v2/pipo/user/create')).toHaveLength(2);
+  });
+
   it('temporary mode creates a temp user per punch-out and logs it in', async () => {
     const stack = await createStack();
     const catalog = await punchOut(stack, { identity: 'TEMP-1', secret: 'temp-secret' });
