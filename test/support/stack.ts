@@ -263,6 +263,8 @@ export function cxmlStatusAnswer(code: number, text: string): Response {
 export interface StackOptions {
   /** Wraps the print-service transport, e.g. to inject faults. */
   wrapPrintFetch?: (fetch: typeof globalThis.fetch) => typeof globalThis.fetch;
+  /** The print-service client's timeout (default the client's 10 s), for tests of a service that hangs. */
+  printTimeoutMs?: number;
   /** Extra gateway dependencies, e.g. a capturing logger or a client-address reader. */
   gatewayDeps?: Pick<GatewayDeps, 'logger' | 'clientAddress'>;
   /** The gateway's store (default: a memory store on the stack's clock), e.g. a SQLite file. */
@@ -297,7 +299,11 @@ export async function createStack(
   const sandboxFetch: typeof fetch = (input, init) => {
     const request = new Request(input, init);
     upstreamCalls.push(`${request.method} ${new URL(request.url).pathname}`);
-    if (links.printServiceDown) return Promise.reject(new TypeError('fetch failed'));
+    if (links.printServiceDown) {
+      // What undici reports for a host that refuses connections: the request never left.
+      const refused = Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' });
+      return Promise.reject(new TypeError('fetch failed', { cause: refused }));
+    }
     return Promise.resolve(sandbox.app.fetch(request));
   };
   const orderStatusPosts: OrderStatusPost[] = [];
@@ -328,6 +334,7 @@ export async function createStack(
             key: s.apiKey,
             fetch: options.wrapPrintFetch ? options.wrapPrintFetch(sandboxFetch) : sandboxFetch,
             retries: 0,
+            ...(options.printTimeoutMs !== undefined && { timeoutMs: options.printTimeoutMs }),
           }),
         ...options.gatewayDeps,
       },

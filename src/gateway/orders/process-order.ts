@@ -65,9 +65,28 @@ async function loadOrder(ctx: GatewayContext, poId: string): Promise<PurchaseOrd
   return order;
 }
 
-/** A print-service answer we cannot read, or none at all: the request may have been carried out. */
+/** Network failures that prove the request never reached the service. */
+const NEVER_SENT = /ECONNREFUSED|ENOTFOUND|EAI_AGAIN|ENETUNREACH|EHOSTUNREACH|UND_ERR_CONNECT/;
+
+function causeCodes(error: unknown): string {
+  const codes: string[] = [];
+  for (let e: unknown = error, depth = 0; e instanceof Object && depth < 6; depth++) {
+    const { code } = e as { code?: unknown };
+    if (typeof code === 'string') codes.push(code);
+    e = (e as { cause?: unknown }).cause;
+  }
+  return codes.join(' ');
+}
+
+/**
+ * A print-service answer we cannot read, or none at all: the request may have been carried out. A reset or
+ * closed connection can come after the service acted on the request; only a refused or unresolvable
+ * connection proves it did not.
+ */
 function mayHaveHappened(error: unknown): boolean {
-  return isPrintApiError(error) && (error.code === 'timeout' || error.code === 'invalid_response');
+  if (!isPrintApiError(error)) return false;
+  if (error.code === 'timeout' || error.code === 'invalid_response') return true;
+  return error.code === 'unavailable' && error.status === undefined && !NEVER_SENT.test(causeCodes(error));
 }
 
 /** Sets state (and more) only while the order is in one of `from`; false when it has moved on. */
