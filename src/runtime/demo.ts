@@ -23,11 +23,23 @@ export interface RunningDemo {
   close(): Promise<void>;
 }
 
-export async function startDemo(options: {
+export interface DemoOptions {
+  /** 0 picks a free port; the demo's URLs follow the port it got. */
   port: number;
   host?: string;
+  /** No request or worker logs (tests). */
   quiet?: boolean;
-}): Promise<RunningDemo> {
+  /** The SQLite file for the gateway's data instead of the config's `.punchgate/demo.db` (tests use a temp folder). */
+  storePath?: string;
+}
+
+/**
+ * @example
+ * const demo = await startDemo({ port: 0, quiet: true, storePath: join(tmp, 'demo.db') });
+ * console.log(demo.urls.buyer); // http://127.0.0.1:40123/buyer
+ * await demo.close();
+ */
+export async function startDemo(options: DemoOptions): Promise<RunningDemo> {
   const host = options.host ?? '127.0.0.1';
   // The public URLs are in the config, so the port must be known before anything is built; until the
   // parts are ready, requests get 503.
@@ -45,7 +57,10 @@ export async function startDemo(options: {
     throw new Error(`demo config: ${parsed.problems.map((p) => `${p.path}: ${p.message}`).join('; ')}`);
   const resolved = resolveConfigSecrets(parsed.config, {});
   if (!resolved.ok) throw new Error('demo config: unresolved secrets');
-  const config = resolved.config;
+  const config =
+    options.storePath === undefined
+      ? resolved.config
+      : { ...resolved.config, store: { kind: 'sqlite' as const, path: options.storePath } };
 
   const seed = await readSeedFile(DEMO_SEED);
   if (!seed.ok)
