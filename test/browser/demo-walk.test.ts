@@ -191,6 +191,9 @@ async function walkThroughDemo(browser: Browser, demo: RunningDemo, walk: Walk):
       await page.getByRole('heading', { level: 3, name: 'Confirmation accept' }).waitFor();
       const confirmation = page.locator('article', { hasText: 'Confirmation accept' });
       expect(await visibleText(confirmation)).toMatch(/Comments Accepted as print order \d+\./);
+      expect(await page.getByRole('status').first().innerText()).toMatch(
+        /^Confirmation "accept" for PO-\d+: Accepted as print order \d+\. Answered 200 OK\.$/,
+      );
       await page
         .locator('button:enabled', { hasText: 'Advance print order: merge files and ship' })
         .waitFor();

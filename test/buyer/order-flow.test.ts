@@ -213,6 +213,18 @@ describe('order-status endpoint', () => {
     expect(home).toContain(`<a href="${PUBLIC}/requisitions/${id}">PO-1001</a>`);
   });
 
+  it('ends the activity line with one full stop when the comments bring their own', async () => {
+    const sim = createTestSimulator();
+    const id = await cartOf(sim, 'ariba');
+    const po = await order(sim, id);
+    await postStatus(sim, confirmation('PO-1001', po.payloadID, 'accept', 'Accepted as print order 4711.'));
+    const html = await page(sim, id);
+    expect(html).toContain(
+      'Confirmation &quot;accept&quot; for PO-1001: Accepted as print order 4711. Answered 200 OK.',
+    );
+    expect(html).not.toContain('4711..');
+  });
+
   it('shows a rejection with its reason', async () => {
     const sim = createTestSimulator();
     const id = await cartOf(sim, 'coupa');

@@ -44,6 +44,11 @@ function describe(document: StatusDocument): string {
   return `Ship notice ${s.shipmentID} for ${s.orderID}${tracking === '' ? '' : `, tracking ${tracking}`}`;
 }
 
+/** Supplier comments often end with their own full stop ("Accepted as print order 1021."). */
+function asSentence(text: string): string {
+  return /[.!?]$/.test(text) ? text : `${text}.`;
+}
+
 /**
  * @example
  * const { response } = receiveOrderStatus(ctx, await c.req.text());
@@ -138,7 +143,12 @@ export function receiveOrderStatus(ctx: SimulatorContext, xml: string): OrderSta
           `${stored.kind} refers to payloadID ${referenced}, but OrderRequest ${order.orderID} had payloadID ${order.payloadID}.`,
         );
       }
-      return withNotice(next, now, 'info', `${describe(stored)}. Answered ${status.code} ${status.text}.`);
+      return withNotice(
+        next,
+        now,
+        'info',
+        `${asSentence(describe(stored))} Answered ${status.code} ${status.text}.`,
+      );
     });
   }
   return { status, response };
