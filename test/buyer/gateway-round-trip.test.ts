@@ -16,6 +16,7 @@ import { clickButton, designProduct, returnFormOf, submit } from '../support/pun
 import {
   type BrowserResponse,
   createStack,
+  followRedirects,
   GATEWAY_KEY,
   GATEWAY_ORIGIN,
   GATEWAY_TOKEN,
@@ -104,21 +105,7 @@ async function harness() {
 
   const request = (url: string, init?: RequestInit): Promise<Response> =>
     url.startsWith(BUYER) ? Promise.resolve(root.fetch(new Request(url, init))) : stack.request(url, init);
-  const browse = async (url: string, init?: RequestInit): Promise<BrowserResponse> => {
-    let current = url;
-    let currentInit = init;
-    for (let hop = 0; hop < 10; hop++) {
-      const res = await request(current, currentInit);
-      const location = res.headers.get('Location');
-      if (res.status >= 300 && res.status < 400 && location) {
-        current = new URL(location, current).toString();
-        currentInit = undefined;
-        continue;
-      }
-      return { url: current, status: res.status, headers: res.headers, text: await res.text() };
-    }
-    throw new Error(`too many redirects from ${url}`);
-  };
+  const browse = followRedirects(request);
   const post = (url: string, fields: [string, string][]) =>
     browse(url, {
       method: 'POST',
