@@ -23,6 +23,17 @@ function splitName(full: string): { firstName: string; lastName: string } {
   return { firstName: parts.slice(0, -1).join(' '), lastName: parts[parts.length - 1] ?? '' };
 }
 
+/** `jane.roe@acme.example` → `Jane Roe`: the best name a buyer that sends only an e-mail address gives. */
+function nameFromEmail(email: string | undefined): string | undefined {
+  const local = email?.split('@')[0];
+  if (!local) return undefined;
+  return local
+    .split(/[._-]+/)
+    .filter(Boolean)
+    .map((part) => part.charAt(0).toUpperCase() + part.slice(1))
+    .join(' ');
+}
+
 export function buyerUserFromSetup(request: PunchOutSetupRequest): BuyerUser {
   const ext = request.extrinsics;
   const contactEmail = request.contacts.flatMap((c) => c.emails)[0];
@@ -41,16 +52,12 @@ export function buyerUserFromSetup(request: PunchOutSetupRequest): BuyerUser {
 
   const first = ext.get('FirstName')?.trim();
   const last = ext.get('LastName')?.trim();
-  const names =
-    first && last
-      ? { firstName: first, lastName: last }
-      : splitName(
-          ext.get('UserFullName') ??
-            ext.get('UserPrintableName') ??
-            request.contacts[0]?.name ??
-            key.split('@')[0] ??
-            '',
-        );
+  const fullName =
+    ext.get('UserFullName') ??
+    ext.get('UserPrintableName') ??
+    request.contacts[0]?.name ??
+    nameFromEmail(email);
+  const names = first && last ? { firstName: first, lastName: last } : splitName(fullName ?? key);
 
   const user: BuyerUser = { key: key.toLowerCase(), ...names };
   if (email !== undefined) user.email = email;
