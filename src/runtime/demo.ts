@@ -4,6 +4,7 @@
  * `fixtures/sandbox-seed.json`, with the data in `.punchgate/`. The demo config is written for
  * http://127.0.0.1:8080; another port is substituted throughout.
  */
+import { rmSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { Hono } from 'hono';
 import { parseGatewayConfig, resolveConfigSecrets } from '../../schemas/config.ts';
@@ -29,7 +30,10 @@ export interface DemoOptions {
   host?: string;
   /** No request or worker logs (tests). */
   quiet?: boolean;
-  /** The SQLite file for the gateway's data instead of the config's `.punchgate/demo.db` (tests use a temp folder). */
+  /**
+   * The SQLite file for the gateway's data instead of the config's `.punchgate/demo.db` (tests use a temp
+   * folder). Either is emptied at start.
+   */
   storePath?: string;
 }
 
@@ -57,10 +61,13 @@ export async function startDemo(options: DemoOptions): Promise<RunningDemo> {
     throw new Error(`demo config: ${parsed.problems.map((p) => `${p.path}: ${p.message}`).join('; ')}`);
   const resolved = resolveConfigSecrets(parsed.config, {});
   if (!resolved.ok) throw new Error('demo config: unresolved secrets');
-  const config =
-    options.storePath === undefined
-      ? resolved.config
-      : { ...resolved.config, store: { kind: 'sqlite' as const, path: options.storePath } };
+  const storePath =
+    options.storePath ?? (resolved.config.store.kind === 'sqlite' ? resolved.config.store.path : undefined);
+  if (storePath === undefined) throw new Error('the demo config must use a sqlite store');
+  const config = { ...resolved.config, store: { kind: 'sqlite' as const, path: storePath } };
+  // The sandbox starts from its seed on every run, so the gateway's demo data starts afresh too: kept,
+  // its POs would name print order ids the new sandbox hands to other orders.
+  for (const suffix of ['', '-wal', '-shm']) rmSync(`${storePath}${suffix}`, { force: true });
 
   const seed = await readSeedFile(DEMO_SEED);
   if (!seed.ok)
