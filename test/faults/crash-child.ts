@@ -56,5 +56,10 @@ while (Date.now() < deadline) {
   }
   await new Promise((resolve) => setTimeout(resolve, 20));
 }
-process.stdout.write('not settled in 30 s\n');
+const orders = (await store.orders.list({ limit: 100 })).items.map((o) => `${o.orderId}:${o.state}`);
+const jobs = (await store.jobs.list({ limit: 100 })).items.map((j) => `${j.kind}:${j.state}:${j.attempts}`);
+const outbox = (await store.outbox.list({ limit: 100 })).items.map(
+  (m) => `${m.kind}:${m.state}:${m.attempts}`,
+);
+process.stdout.write(`not settled in 30 s: ${orders.join(' ')} | ${jobs.join(' ')} | ${outbox.join(' ')}\n`);
 process.exit(2);

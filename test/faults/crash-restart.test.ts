@@ -60,6 +60,7 @@ function runChild(configPath: string, offsetMs: number, killAfterMs: number | un
       if (timer !== undefined) clearTimeout(timer);
       const outcome =
         killed && code !== 0 ? 'killed' : code === 0 ? 'settled' : (`exit ${code ?? -1}` as const);
+      if (outcome.startsWith('exit')) process.stderr.write(output);
       resolve({ outcome, worked: output.includes('worked') });
     });
   });
@@ -153,7 +154,7 @@ describe('the gateway killed (SIGKILL) at random points of the PO job and the ou
       // Kill the worker at random points, restart it, until a run settles on its own.
       const runs: { outcome: string; worked: boolean }[] = [];
       for (let run = 1; run <= 40 && runs.at(-1)?.outcome !== 'settled'; run++) {
-        const killAfter = run <= 35 ? Math.round(next() * 250) : undefined;
+        const killAfter = run <= 35 ? Math.round(next() * 100) : undefined;
         runs.push(await runChild(configPath, run * 10 * 60_000, killAfter));
       }
       const killed = runs.filter((r) => r.outcome === 'killed').length;

@@ -163,6 +163,30 @@ async function queueReceivedOrders(ctx: GatewayContext): Promise<void> {
 }
 
 /**
+ * Purchase orders left in `processing` by a job the store declared dead when its lease ran out on the last
+ * attempt (the process was killed mid-job): no giveUp ran for them, so nothing else would ever move them.
+ * The create call may have gone through, so an operator decides.
+ */
+async function settleAbandonedOrders(ctx: GatewayContext): Promise<void> {
+  const now = ctx.clock.now().getTime();
+  const { items } = await ctx.store.orders.list({ state: 'processing', limit: 50 });
+  for (const order of items) {
+    if (now - order.updatedAt.getTime() < JOB_LEASE_MS) continue;
+    const job = await queueProcessing(ctx, order);
+    if (job.state !== 'dead') continue;
+    await giveUpPurchaseOrder(
+      ctx,
+      order.id,
+      new GatewayError(
+        'needs_operator',
+        `Processing stopped in the middle of its last attempt (${job.lastError ?? 'no answer'}): look for an ` +
+          `order with external id ${order.orderId} before retrying.`,
+      ),
+    );
+  }
+}
+
+/**
  * @example
  * const worker = createOrderWorker(gateway.context);
  * await worker.startup();
@@ -202,6 +226,7 @@ export function createOrderWorker(ctx: GatewayContext, options: OrderWorkerOptio
   async function round(): Promise<TickResult> {
     await scheduleReconcile(ctx, ctx.clock.now());
     await queueReceivedOrders(ctx);
+    await settleAbandonedOrders(ctx);
     await drainEventInbox(ctx);
     const jobs = await runJobs();
     const messages = await postMessages();
