@@ -53,7 +53,11 @@ const sessionMemory: BenchCase = {
         },
       ],
       rounds: 3,
-      parameters: { sessions: SESSIONS, cache: "openStore's (max 10,000, ttl 60 s)", database: 'file on /dev/shm' },
+      parameters: {
+        sessions: SESSIONS,
+        cache: "openStore's (max 10,000, ttl 60 s)",
+        database: 'file on /dev/shm',
+      },
       async close() {},
     };
   },
