@@ -3,6 +3,8 @@
  * at most one script, both inline and allowed by hash in the Content-Security-Policy, so a page works
  * inside a procurement system's iframe and nothing injected can run.
  */
+
+import { cspSourceHash } from '../../web/csp-hash.ts';
 import { type HtmlValue, html, type SafeHtml, trustedHtml } from '../html.ts';
 
 const STYLE = `
@@ -35,18 +37,13 @@ const AUTOSUBMIT_SCRIPT = `document.addEventListener('DOMContentLoaded',function
 
 let hashes: Promise<{ style: string; script: string }> | undefined;
 
-async function sha256Base64(text: string): Promise<string> {
-  const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text));
-  let binary = '';
-  for (const byte of new Uint8Array(digest)) binary += String.fromCharCode(byte);
-  return btoa(binary);
-}
-
 function inlineHashes(): Promise<{ style: string; script: string }> {
-  hashes ??= Promise.all([sha256Base64(STYLE), sha256Base64(AUTOSUBMIT_SCRIPT)]).then(([style, script]) => ({
-    style,
-    script,
-  }));
+  hashes ??= Promise.all([cspSourceHash(STYLE), cspSourceHash(AUTOSUBMIT_SCRIPT)]).then(
+    ([style, script]) => ({
+      style,
+      script,
+    }),
+  );
   return hashes;
 }
 
@@ -68,8 +65,8 @@ export async function contentSecurityPolicy(security: PageSecurity): Promise<str
   const ancestors = security.frameAncestors.length > 0 ? ` ${security.frameAncestors.join(' ')}` : '';
   return [
     "default-src 'none'",
-    `style-src 'sha256-${style}'`,
-    `script-src 'sha256-${script}'`,
+    `style-src ${style}`,
+    `script-src ${script}`,
     `img-src 'self' data:${(security.imageOrigins ?? []).map((o) => ` ${o}`).join('')}`,
     security.formActions === 'any'
       ? undefined

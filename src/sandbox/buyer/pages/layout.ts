@@ -9,6 +9,7 @@
  * when the requisition changes (order-status documents arriving).
  */
 import { html, raw } from 'hono/html';
+import { cspSourceHash } from '../../../web/csp-hash.ts';
 
 export type Html = ReturnType<typeof html>;
 
@@ -77,27 +78,20 @@ const SCRIPT = `(function(){var b=document.body;if(b.hasAttribute('data-breakout
 
 let hashes: Promise<{ style: string; script: string }> | undefined;
 
-async function sha256Base64(text: string): Promise<string> {
-  const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text));
-  let binary = '';
-  for (const byte of new Uint8Array(digest)) binary += String.fromCharCode(byte);
-  return btoa(binary);
-}
-
 /**
  * The policy of every simulator page. Frames may load any http(s) page: the catalog is the gateway's,
  * and its editor may live on another host.
  */
 export async function simulatorContentSecurityPolicy(): Promise<string> {
-  hashes ??= Promise.all([sha256Base64(STYLE), sha256Base64(SCRIPT)]).then(([style, script]) => ({
+  hashes ??= Promise.all([cspSourceHash(STYLE), cspSourceHash(SCRIPT)]).then(([style, script]) => ({
     style,
     script,
   }));
   const { style, script } = await hashes;
   return [
     "default-src 'none'",
-    `style-src 'sha256-${style}'`,
-    `script-src 'sha256-${script}'`,
+    `style-src ${style}`,
+    `script-src ${script}`,
     "img-src 'self' data:",
     "connect-src 'self'",
     'frame-src http: https:',

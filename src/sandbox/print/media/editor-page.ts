@@ -76,18 +76,7 @@ button { font: inherit; font-weight: 600; padding: 0.6rem 1rem; border: 0; borde
 .preview { width: 100%; max-width: 40rem; height: auto; box-shadow: 0 2px 10px rgba(0, 0, 0, 0.2); background: #fff; }
 `;
 
-/**
- * The CSP source expression (`'sha256-…'`) of an inline script or style, for a policy without a nonce.
- *
- * @example
- * const policy = `script-src ${await cspSourceHash(EDITOR_PAGE_SCRIPT)}; style-src ${await cspSourceHash(EDITOR_PAGE_STYLE)}`;
- */
-export async function cspSourceHash(source: string): Promise<string> {
-  const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(source)));
-  let binary = '';
-  for (const byte of digest) binary += String.fromCharCode(byte);
-  return `'sha256-${btoa(binary)}'`;
-}
+export { cspSourceHash } from '../../../web/csp-hash.ts';
 
 export interface EditorPageInput {
   readonly product: MediaProduct;
