@@ -164,6 +164,12 @@ export const GatewayConfig = z
     $schema: z.string().optional(),
     publicUrl: HttpUrl.describe('The URL buyers and browsers reach the gateway at'),
     store: StoreConfig.default({ kind: 'sqlite', path: '.punchgate/gateway.db' }),
+    trustedProxies: z
+      .array(z.union([z.ipv4(), z.ipv6()]))
+      .default([])
+      .describe(
+        'Addresses of reverse proxies in front of the gateway, whose X-Forwarded-For names the client',
+      ),
     signingKey: SecretRef.describe('Signs session URLs and event tokens; encrypts stored credentials'),
     adminToken: SecretRef.describe('Bearer token of the /admin API'),
     supplier: z

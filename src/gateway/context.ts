@@ -8,6 +8,7 @@ import { createEditorUrls, type EditorUrls, type PrintApi } from '../print-api/i
 import type { Clock, Store } from '../store/port.ts';
 import type { PunchoutSession } from '../store/types.ts';
 import { type BuyerDirectory, createBuyerDirectory } from './buyers.ts';
+import { clientAddressBehindProxies } from './client-address.ts';
 import {
   cryptoRandomId,
   type GatewayDeps,
@@ -56,6 +57,7 @@ export async function createGatewayContext(deps: GatewayDeps): Promise<GatewayCo
   const editorUrls = new Map(config.storefronts.map((s) => [s.id, createEditorUrls(s.editorUrl)]));
   const buyers = createBuyerDirectory(config);
   const publicUrl = config.publicUrl.replace(/\/+$/, '');
+  const trustedProxies = new Set(config.trustedProxies.map((a) => a.toLowerCase()));
 
   const storefront = (id: string): ResolvedStorefront => {
     const found = storefronts.get(id);
@@ -92,7 +94,12 @@ export async function createGatewayContext(deps: GatewayDeps): Promise<GatewayCo
     storefront,
     buyer,
     secretThrottle: createSecretThrottle({ clock: deps.clock }),
-    clientAddress: (c) => (deps.clientAddress ?? socketClientAddress)(c) ?? UNKNOWN_ADDRESS,
+    clientAddress: (c) =>
+      clientAddressBehindProxies(
+        (deps.clientAddress ?? socketClientAddress)(c),
+        c.req.header('X-Forwarded-For'),
+        trustedProxies,
+      ) ?? UNKNOWN_ADDRESS,
     sessionParties: (session) => ({
       buyer: buyer(session.buyerId),
       storefront: storefront(session.storefrontId),

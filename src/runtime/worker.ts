@@ -103,6 +103,8 @@ export async function createWorkerGateway(env: WorkerEnv): Promise<WorkerGateway
     store,
     clock: systemClock,
     logger: workerLogger,
+    // Cloudflare puts the visitor's address in this header; the throttle counts failures per address.
+    clientAddress: (c) => c.req.header('CF-Connecting-IP'),
     // Through an arrow: the runtime's fetch refuses to be called with another `this`.
     fetch: (input, init) => fetch(input, init),
     printApiFor(storefront) {
