@@ -25,16 +25,16 @@ describe('the client address behind reverse proxies', () => {
         gatewayDeps: { clientAddress: () => '10.0.0.2' },
       },
     );
-    const post = (from: string, secret: string) =>
-      stack.gateway.app
-        .fetch(
-          new Request(`${GATEWAY_ORIGIN}/cxml`, {
-            method: 'POST',
-            body: setupRequest({ secret }),
-            headers: { 'X-Forwarded-For': from },
-          }),
-        )
-        .then((r) => r.text());
+    const post = async (from: string, secret: string) => {
+      const res = await stack.gateway.app.fetch(
+        new Request(`${GATEWAY_ORIGIN}/cxml`, {
+          method: 'POST',
+          body: setupRequest({ secret }),
+          headers: { 'X-Forwarded-For': from },
+        }),
+      );
+      return res.text();
+    };
     for (let i = 0; i < 5; i++) await post('203.0.113.7', 'wrong');
     expect(statusOf(await post('203.0.113.7', 'acme-secret')).code).toBe(403);
     expect(statusOf(await post('198.51.100.9', 'acme-secret')).code).toBe(200);
