@@ -144,25 +144,36 @@ function printProblems(
 const demoCommand: Command = {
   name: 'demo',
   summary: 'the whole story on one port: sandbox print service, gateway and buyer simulator',
-  help: `Usage: punchgate demo [--port 8080] [--host HOST]
+  help: `Usage: punchgate demo [--port 8080] [--host HOST] [--public-url URL]
 
 Runs the sandbox print service (under /sandbox), the gateway (at the root) and the buyer simulator (under
 /buyer) in one process, from fixtures/demo.config.json and fixtures/sandbox-seed.json, with the data in
 .punchgate/. Open the printed buyer URL and punch out. \`npm start\` runs this.
 
 Options:
-  --port N     port to listen on (default 8080, or PORT from the environment)
-  --host HOST  address to bind (default 127.0.0.1)
-  --help       this text`,
+  --port N            port to listen on (default 8080, or PORT from the environment)
+  --host HOST         address to bind (default 127.0.0.1)
+  --public-url URL    where browsers reach the demo, when not at the bound address (a container, a
+                      remote machine, 0.0.0.0), e.g. http://localhost:8080; the demo calls
+                      itself there too, so it must be reachable from inside as well
+  --help              this text`,
   async run(args) {
-    const { values } = parseCommandArgs(args, ['port', 'host'], false);
+    const { values } = parseCommandArgs(args, ['port', 'host', 'public-url'], false);
     if (values.help === true) {
       process.stdout.write(`${this.help}\n`);
       return 0;
     }
     const port = readInteger('port', text(values.port) ?? process.env.PORT, 0, 65535) ?? 8080;
     const host = text(values.host);
-    const demo = await startDemo({ port, ...(host === undefined ? {} : { host }) });
+    const publicUrl = text(values['public-url']);
+    if (publicUrl !== undefined && !/^https?:\/\/[^/]+$/.test(publicUrl)) {
+      throw new UsageError(`--public-url must be an http(s) origin without a path (got "${publicUrl}")`);
+    }
+    const demo = await startDemo({
+      port,
+      ...(host === undefined ? {} : { host }),
+      ...(publicUrl === undefined ? {} : { publicUrl }),
+    });
     process.stdout.write(
       [
         `punchgate demo on ${demo.server.url}`,

@@ -28,6 +28,8 @@ export interface DemoOptions {
   /** 0 picks a free port; the demo's URLs follow the port it got. */
   port: number;
   host?: string;
+  /** Where browsers reach the demo when that is not the bound address (default the server's own URL). */
+  publicUrl?: string;
   /** No request or worker logs (tests). */
   quiet?: boolean;
   /**
@@ -52,7 +54,7 @@ export async function startDemo(options: DemoOptions): Promise<RunningDemo> {
     { fetch: (request, env) => root?.fetch(request, env) ?? new Response('starting', { status: 503 }) },
     { port: options.port, hostname: host },
   );
-  const base = server.url;
+  const base = options.publicUrl?.replace(/\/+$/, '') ?? server.url;
   const authority = new URL(base).host;
 
   const configText = (await readFile(DEMO_CONFIG, 'utf8')).replaceAll(WRITTEN_FOR, authority);
