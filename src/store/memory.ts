@@ -5,6 +5,7 @@
  * exclusive operations of the port hold here.
  */
 import { type Clock, systemClock } from './clock.ts';
+import { orderRevisionKey } from './order-revision.ts';
 import { batchSize, pageSize, parseCursor, toPage } from './paging.ts';
 import { ONE_TIME_TOKEN_SWEEP_GRACE_MS, type Store } from './port.ts';
 import { StoreError } from './store-error.ts';
@@ -223,13 +224,17 @@ export function createMemoryStore(options: { clock?: Clock } = {}): Store {
           find(orders, (o) => o.buyerId === input.buyerId && o.payloadId === input.payloadId) ??
           find(
             orders,
-            (o) => o.buyerId === input.buyerId && o.orderId === input.orderId && o.type === input.type,
+            (o) =>
+              o.buyerId === input.buyerId &&
+              o.orderId === input.orderId &&
+              o.type === input.type &&
+              orderRevisionKey(o) === orderRevisionKey(input),
           );
         if (existing) return { created: false, order: copy(existing) };
         const at = now();
         const order: PurchaseOrder = {
           id: nextId(),
-          ...pickDefined(input, ['buyerId', 'payloadId', 'orderId', 'type', 'raw', 'answer']),
+          ...pickDefined(input, ['buyerId', 'payloadId', 'orderId', 'type', 'orderVersion', 'raw', 'answer']),
           state: input.state ?? 'received',
           document: jsonCopy(input.document),
           printOrderIds: [],

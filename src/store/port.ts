@@ -126,7 +126,9 @@ export interface CartStore {
 export interface OrderStore {
   /**
    * Records a purchase order unless one with the same (`buyerId`, `payloadId`) or the same (`buyerId`,
-   * `orderId`, `type`) exists, atomically; answers the stored order (the earlier one if not created).
+   * `orderId`, `type`, `orderRevisionKey`) exists, atomically; answers the stored order (the earlier
+   * one if not created). So one `new` and one `delete` per orderID, and one `update` per `orderVersion`
+   * (per payloadID for updates without a version).
    */
   accept(order: NewPurchaseOrder): Promise<{ created: boolean; order: PurchaseOrder }>;
   get(id: string): Promise<PurchaseOrder | undefined>;

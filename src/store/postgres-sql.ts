@@ -172,6 +172,19 @@ export const postgresMigrations: readonly string[] = [
   );
   CREATE INDEX inbox_events_unprocessed ON inbox_events (processed, id);
   `,
+  // 2: updates are deduped per orderVersion instead of one per order (see order-revision.ts). Existing rows
+  // take their orderVersion from the stored request, as the intake wrote it.
+  `
+  ALTER TABLE purchase_orders ADD COLUMN order_version TEXT;
+  ALTER TABLE purchase_orders ADD COLUMN revision_key TEXT;
+  UPDATE purchase_orders SET order_version = document::jsonb #>> '{request,orderVersion}';
+  UPDATE purchase_orders SET revision_key = CASE WHEN type <> 'update' THEN ''
+    WHEN order_version IS NOT NULL THEN 'version:' || order_version ELSE 'payload:' || payload_id END;
+  ALTER TABLE purchase_orders ALTER COLUMN revision_key SET NOT NULL;
+  ALTER TABLE purchase_orders DROP CONSTRAINT purchase_orders_buyer_id_order_id_type_key;
+  ALTER TABLE purchase_orders ADD CONSTRAINT purchase_orders_revision
+    UNIQUE (buyer_id, order_id, type, revision_key);
+  `,
 ];
 
 /** Bookkeeping of applied migrations; `lock` serialises instances that start at once on a fresh schema. */
@@ -243,12 +256,12 @@ export const postgresStatements: StoreStatements = {
     WHERE line_ref IN (SELECT jsonb_array_elements_text($3::jsonb)) RETURNING *`,
   cartPurgeStale: `DELETE FROM cart_lines WHERE state <> 'ordered' AND updated_at < $1`,
 
-  orderInsert: `INSERT INTO purchase_orders (buyer_id, payload_id, order_id, type, state, raw, document, answer_code,
-      answer_text, print_order_ids, flags, created_at, updated_at)
-    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, '[]', $10, $11, $12) ON CONFLICT DO NOTHING RETURNING *`,
+  orderInsert: `INSERT INTO purchase_orders (buyer_id, payload_id, order_id, type, order_version, revision_key,
+      state, raw, document, answer_code, answer_text, print_order_ids, flags, created_at, updated_at)
+    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, '[]', $12, $13, $14) ON CONFLICT DO NOTHING RETURNING *`,
   orderFindDuplicate: `SELECT * FROM purchase_orders
-    WHERE buyer_id = $1 AND (payload_id = $2 OR (order_id = $3 AND type = $4))
-    ORDER BY CASE WHEN payload_id = $5 THEN 0 ELSE 1 END, id LIMIT 1`,
+    WHERE buyer_id = $1 AND (payload_id = $2 OR (order_id = $3 AND type = $4 AND revision_key = $5))
+    ORDER BY CASE WHEN payload_id = $6 THEN 0 ELSE 1 END, id LIMIT 1`,
   orderGet: `SELECT * FROM purchase_orders WHERE id = ${idParam(1)}`,
   orderGetByPayloadId: 'SELECT * FROM purchase_orders WHERE buyer_id = $1 AND payload_id = $2',
   orderList: `SELECT * FROM purchase_orders

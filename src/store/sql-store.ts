@@ -7,6 +7,7 @@
  * This module is pure: no `node:*`, no I/O of its own.
  */
 import type { Clock } from './clock.ts';
+import { orderRevisionKey } from './order-revision.ts';
 import { batchSize, pageSize, parseCursor, toPage } from './paging.ts';
 import { ONE_TIME_TOKEN_SWEEP_GRACE_MS, type Store } from './port.ts';
 import type { sqliteStatements } from './sqlite-sql.ts';
@@ -251,6 +252,8 @@ export function createSqlStore(driver: SqlDriver, sql: StoreStatements, clock: C
             o.payloadId,
             o.orderId,
             o.type,
+            o.orderVersion ?? null,
+            orderRevisionKey(o),
             o.state ?? 'received',
             o.raw,
             JSON.stringify(o.document),
@@ -260,7 +263,15 @@ export function createSqlStore(driver: SqlDriver, sql: StoreStatements, clock: C
             at,
             at,
           ),
-          statement(sql.orderFindDuplicate, o.buyerId, o.payloadId, o.orderId, o.type, o.payloadId),
+          statement(
+            sql.orderFindDuplicate,
+            o.buyerId,
+            o.payloadId,
+            o.orderId,
+            o.type,
+            orderRevisionKey(o),
+            o.payloadId,
+          ),
         ]);
         const created = inserted!.rows[0];
         return { created: created !== undefined, order: toOrder(created ?? existing!.rows[0]!) };
@@ -587,6 +598,7 @@ function toOrder(r: SqlRow): PurchaseOrder {
     payloadId: text(r.payload_id),
     orderId: text(r.order_id),
     type: text(r.type) as OrderType,
+    ...optional('orderVersion', r.order_version, text),
     state: text(r.state) as OrderState,
     raw: text(r.raw),
     document: json<JsonValue>(r.document),

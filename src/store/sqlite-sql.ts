@@ -167,6 +167,44 @@ export const sqliteMigrations: readonly string[] = [
   );
   CREATE INDEX inbox_events_unprocessed ON inbox_events (processed, id);
   `,
+  // 2: updates are deduped per orderVersion instead of one per order (see order-revision.ts). SQLite cannot
+  // drop a table's UNIQUE constraint, so the table is rebuilt; ids are copied, so references keep working.
+  // Existing rows take their orderVersion from the stored request, as the intake wrote it.
+  `
+  CREATE TABLE purchase_orders_v2 (
+    id INTEGER PRIMARY KEY,
+    buyer_id TEXT NOT NULL,
+    payload_id TEXT NOT NULL,
+    order_id TEXT NOT NULL,
+    type TEXT NOT NULL,
+    order_version TEXT,
+    revision_key TEXT NOT NULL,
+    state TEXT NOT NULL,
+    raw TEXT NOT NULL,
+    document TEXT NOT NULL,
+    answer_code INTEGER NOT NULL,
+    answer_text TEXT NOT NULL,
+    print_order_ids TEXT NOT NULL,
+    flags TEXT NOT NULL,
+    last_error TEXT,
+    created_at INTEGER NOT NULL,
+    updated_at INTEGER NOT NULL,
+    UNIQUE (buyer_id, payload_id),
+    UNIQUE (buyer_id, order_id, type, revision_key)
+  );
+  INSERT INTO purchase_orders_v2 (id, buyer_id, payload_id, order_id, type, order_version, revision_key, state,
+      raw, document, answer_code, answer_text, print_order_ids, flags, last_error, created_at, updated_at)
+    SELECT id, buyer_id, payload_id, order_id, type, version,
+      CASE WHEN type <> 'update' THEN '' WHEN version IS NOT NULL THEN 'version:' || version
+        ELSE 'payload:' || payload_id END,
+      state, raw, document, answer_code, answer_text, print_order_ids, flags, last_error, created_at, updated_at
+    FROM (SELECT *, CASE WHEN json_valid(document)
+        THEN CAST(json_extract(document, '$.request.orderVersion') AS TEXT) END AS version
+      FROM purchase_orders);
+  DROP TABLE purchase_orders;
+  ALTER TABLE purchase_orders_v2 RENAME TO purchase_orders;
+  CREATE INDEX purchase_orders_state ON purchase_orders (state, id);
+  `,
 ];
 
 /** Bookkeeping of applied migrations, created before anything else. */
@@ -223,11 +261,11 @@ export const sqliteStatements = {
     WHERE line_ref IN (SELECT value FROM json_each(?)) RETURNING *`,
   cartPurgeStale: `DELETE FROM cart_lines WHERE state <> 'ordered' AND updated_at < ?`,
 
-  orderInsert: `INSERT INTO purchase_orders (buyer_id, payload_id, order_id, type, state, raw, document, answer_code,
-      answer_text, print_order_ids, flags, created_at, updated_at)
-    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, '[]', ?, ?, ?) ON CONFLICT DO NOTHING RETURNING *`,
+  orderInsert: `INSERT INTO purchase_orders (buyer_id, payload_id, order_id, type, order_version, revision_key,
+      state, raw, document, answer_code, answer_text, print_order_ids, flags, created_at, updated_at)
+    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, '[]', ?, ?, ?) ON CONFLICT DO NOTHING RETURNING *`,
   orderFindDuplicate: `SELECT * FROM purchase_orders
-    WHERE buyer_id = ? AND (payload_id = ? OR (order_id = ? AND type = ?))
+    WHERE buyer_id = ? AND (payload_id = ? OR (order_id = ? AND type = ? AND revision_key = ?))
     ORDER BY CASE WHEN payload_id = ? THEN 0 ELSE 1 END, id LIMIT 1`,
   orderGet: 'SELECT * FROM purchase_orders WHERE id = ?',
   orderGetByPayloadId: 'SELECT * FROM purchase_orders WHERE buyer_id = ? AND payload_id = ?',

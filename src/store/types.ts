@@ -168,6 +168,11 @@ export interface NewPurchaseOrder {
   /** The buyer's PO number (cXML `orderID`). */
   orderId: string;
   type: OrderType;
+  /**
+   * The document's cXML `orderVersion`, if any. Two updates of one order with different versions are two
+   * changes; see `orderRevisionKey` for how each type is deduped.
+   */
+  orderVersion?: string;
   /** Defaults to `received`. */
   state?: OrderState;
   /** The document exactly as received. */
@@ -184,6 +189,7 @@ export interface PurchaseOrder {
   payloadId: string;
   orderId: string;
   type: OrderType;
+  orderVersion?: string;
   state: OrderState;
   raw: string;
   document: JsonValue;

@@ -40,63 +40,68 @@ const itemsOf = (notice: XmlTree) =>
 
 describe('ship notices', () => {
   it('a split-shipment order gives one notice per shipment, each with its carrier, tracking and lines', async () => {
-    // The sandbox gives every PIPO order a single shipment, so this test links a PO to the seed's order
-    // 1001, which ships to two addresses: item 5001 (design 3001) in shipment 1, item 5002 (product 102)
-    // in shipment 2. Its cart lines are stored as a punch-out by jane.buyer would have left them.
+    // A two-design cart becomes one print order, which the print shop's admin then splits: the flyers go
+    // to another destination by FedEx while the business cards stay in the primary shipment.
     const stack = await createOrderStack();
     await stack.worker.startup();
-    for (const [lineRef, designId, sku, quantity, price] of [
-      ['L-SPL1T0A1', 3001, 'BC-STD', 250, '0.09'],
-      ['L-SPL1T0A2', 102, 'FLY-A5', 500, '0.35'],
-    ] as const) {
-      await stack.store.cart.add({
-        lineRef,
-        sessionId: 'seed-session',
-        buyerId: 'acme',
-        storefrontId: 'demo',
-        userRef: 'jane.buyer',
-        designId,
-        productId: designId === 3001 ? 101 : 102,
-        sku,
-        name: sku,
-        quantity,
-        unitPrice: price,
-        currency: 'USD',
-        uom: 'EA',
-      });
-    }
-    const lines = [
-      { lineRef: 'L-SPL1T0A1', sku: 'BC-STD', quantity: '250', unitPrice: '0.09' },
-      { lineRef: 'L-SPL1T0A2', sku: 'FLY-A5', quantity: '500', unitPrice: '0.35' },
-    ];
+    const cart = await punchOut(stack, ['Business cards', 'A5 flyer']);
+    const [cards, flyers] = cart;
+    if (cards === undefined || flyers === undefined) throw new Error('the cart has two lines');
     expect(
-      await sendOrder(stack, { payloadID: 'split@ariba.example', orderID: 'PO-SPLIT', lines }),
-    ).toMatchObject({
-      code: 200,
-    });
-    const po = await stack.store.orders.getByPayloadId('acme', 'split@ariba.example');
-    const job = await stack.store.jobs.claim(stack.clock.now(), 60_000, ['process_order']);
-    await stack.store.jobs.complete(job ?? { id: '', attempts: 0 });
-    await stack.store.printOrders.add({ storefrontId: 'demo', printOrderId: 1001, poId: po?.id ?? '' });
-    await stack.store.printOrders.update('demo', 1001, { confirmed: true, lastStatus: 'In Production' });
-    await stack.store.orders.update(po?.id ?? '', { state: 'ordered', printOrderIds: [1001] });
-
-    await stack.api.markShipped(1001, { itemId: 5001, trackingNumber: '1Z999AA10123456784' });
+      await sendOrder(stack, { payloadID: 'split@ariba.example', orderID: 'PO-SPLIT', lines: linesOf(cart) }),
+    ).toMatchObject({ code: 200 });
     await drain(stack);
-    await stack.api.markShipped(1001, { itemId: 5002, trackingNumber: '7489 2200 1234' });
+    const printOrderIds = await printOrdersFor(stack, 'PO-SPLIT');
+    expect(printOrderIds).toHaveLength(1);
+    const printOrderId = printOrderIds[0]!;
+    const itemOf = async (designId: number) => {
+      const item = (await stack.api.getOrder(printOrderId)).items.find((i) => i.product_id === designId);
+      if (item === undefined) throw new Error(`no print item for design ${designId}`);
+      return item.id;
+    };
+    const cardsItem = await itemOf(cards.designId);
+    const flyersItem = await itemOf(flyers.designId);
+    const split = stack.sandbox.control.splitShipment(printOrderId, {
+      itemIds: [flyersItem],
+      provider: 'FedEx',
+      service: '2Day',
+      shipTo: {
+        id: 9101,
+        firstName: 'Receiving',
+        lastName: 'Dock 2',
+        line1: '40 Harbor Road',
+        city: 'Savannah',
+        state: 'GA',
+        postalCode: '31401',
+        countryCode: 'US',
+      },
+    });
+    expect(split.items.map((i) => [i.id, i.shipment_index])).toEqual([
+      [cardsItem, 1],
+      [flyersItem, 2],
+    ]);
+    await drain(stack);
+    expect(receivedDocuments(stack, 'ShipNoticeRequest')).toHaveLength(0);
+
+    await stack.api.markShipped(printOrderId, { itemId: cardsItem, trackingNumber: '1Z999AA10123456784' });
+    await drain(stack);
+    await stack.api.markShipped(printOrderId, { itemId: flyersItem, trackingNumber: '7489 2200 1234' });
     await drain(stack);
 
     const notices = receivedDocuments(stack, 'ShipNoticeRequest');
     expect(notices).toHaveLength(2);
     const [first, second] = notices.map((n) => n.doc.Request.ShipNoticeRequest);
-    expect(first.ShipNoticeHeader['@shipmentID']).toBe('1001-1');
-    expect(first.ShipNoticeHeader.ServiceLevel['#text']).toBe('Ground');
-    expect(first.ShipControl.CarrierIdentifier).toEqual([{ '#text': 'UPS', '@domain': 'companyName' }]);
+    expect(first.ShipNoticeHeader['@shipmentID']).toBe(`${printOrderId}-1`);
+    // The primary shipment of a PIPO order names no carrier or service level.
+    expect(first.ShipNoticeHeader.ServiceLevel).toBeUndefined();
+    expect(first.ShipControl.CarrierIdentifier).toEqual([
+      { '#text': 'Carrier not specified', '@domain': 'companyName' },
+    ]);
     expect(first.ShipControl.ShipmentIdentifier.map((s: XmlTree) => s['#text'])).toEqual([
       '1Z999AA10123456784',
     ]);
-    expect(itemsOf(first)).toEqual([{ lineNumber: '1', quantity: '250', lineRef: 'L-SPL1T0A1' }]);
-    expect(second.ShipNoticeHeader['@shipmentID']).toBe('1001-2');
+    expect(itemsOf(first)).toEqual([{ lineNumber: '1', quantity: cards.quantity, lineRef: cards.lineRef }]);
+    expect(second.ShipNoticeHeader['@shipmentID']).toBe(`${printOrderId}-2`);
     expect(second.ShipNoticeHeader.ServiceLevel['#text']).toBe('2Day');
     expect(second.ShipControl.CarrierIdentifier).toEqual([{ '#text': 'FedEx', '@domain': 'companyName' }]);
     expect(second.ShipControl.ShipmentIdentifier.map((s: XmlTree) => s['#text'])).toEqual([
@@ -104,11 +109,13 @@ describe('ship notices', () => {
       '2200',
       '1234',
     ]);
-    expect(itemsOf(second)).toEqual([{ lineNumber: '2', quantity: '500', lineRef: 'L-SPL1T0A2' }]);
+    expect(itemsOf(second)).toEqual([
+      { lineNumber: '2', quantity: flyers.quantity, lineRef: flyers.lineRef },
+    ]);
     for (const notice of notices) {
       expect(validateAgainstDtd(notice.post.body, 'Fulfill')).toEqual({ ok: true, messages: '' });
     }
-    expect(await stack.store.printOrders.get('demo', 1001)).toMatchObject({
+    expect(await stack.store.printOrders.get('demo', printOrderId)).toMatchObject({
       state: 'closed',
       shipmentsNotified: [1, 2],
     });
@@ -321,6 +328,71 @@ describe('status changes and buyer changes', () => {
     });
     const retry = await adminJson(stack, `/admin/orders/${update?.id}/retry`, { method: 'POST' });
     expect(retry.status).toBe(409);
+  });
+
+  it('two successive changes of one order are both recorded and both told to the buyer; a resent one is not', async () => {
+    const stack = await createOrderStack();
+    const { po, printOrderId, payloadID, cart } = await placedOrder(stack, 'PO-TWICE');
+    const [line] = linesOf(cart);
+    const change = (
+      changePayloadID: string,
+      orderVersion: string,
+      previousPayloadID: string,
+      quantity: string,
+    ) =>
+      sendOrder(stack, {
+        payloadID: changePayloadID,
+        orderID: 'PO-TWICE',
+        type: 'update',
+        orderVersion,
+        previousPayloadID,
+        lines: [{ ...line, sku: 'BC-STD', quantity, unitPrice: '0.12' }],
+      });
+    expect(await change('change-2@ariba.example', '2', payloadID, '600')).toEqual({
+      code: 200,
+      text: 'OK',
+      detail: '',
+    });
+    await drain(stack);
+    expect(await change('change-3@ariba.example', '3', 'change-2@ariba.example', '700')).toEqual({
+      code: 200,
+      text: 'OK',
+      detail: '',
+    });
+    // The buyer's network retries version 3 under a fresh payloadID: the same change, answered again.
+    expect(await change('change-3-retry@ariba.example', '3', 'change-2@ariba.example', '700')).toEqual({
+      code: 200,
+      text: 'OK',
+      detail: '',
+    });
+    await drain(stack);
+
+    const second = await stack.store.orders.getByPayloadId('acme', 'change-2@ariba.example');
+    const third = await stack.store.orders.getByPayloadId('acme', 'change-3@ariba.example');
+    expect(second).toMatchObject({ type: 'update', orderVersion: '2', state: 'needs_operator' });
+    expect(third).toMatchObject({ type: 'update', orderVersion: '3', state: 'needs_operator' });
+    expect(third?.id).not.toBe(second?.id);
+    expect(await stack.store.orders.getByPayloadId('acme', 'change-3-retry@ariba.example')).toBeUndefined();
+    expect((await stack.store.orders.list({ buyerId: 'acme' })).items).toHaveLength(3);
+    expect((await stack.store.orders.get(po.id))?.flags).toEqual(['changed_by_buyer']);
+
+    const notes = stack.sandbox.control
+      .orderHistory(printOrderId)
+      .history.map((entry) => entry.comments?.split('\n')[0]);
+    expect(notes.slice(-2)).toEqual([
+      'The buyer changed purchase order PO-TWICE (orderVersion 2), cXML payloadID change-2@ariba.example.',
+      'The buyer changed purchase order PO-TWICE (orderVersion 3), cXML payloadID change-3@ariba.example.',
+    ]);
+    const told = receivedDocuments(stack, 'ConfirmationRequest').slice(1);
+    expect(
+      told.map(({ doc }) => [
+        doc.Request.ConfirmationRequest.ConfirmationHeader['@type'],
+        doc.Request.ConfirmationRequest.OrderReference.DocumentReference['@payloadID'],
+      ]),
+    ).toEqual([
+      ['detail', 'change-2@ariba.example'],
+      ['detail', 'change-3@ariba.example'],
+    ]);
   });
 
   it('a print order deleted on the print service (order_deleted) flags the PO for an operator', async () => {

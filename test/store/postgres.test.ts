@@ -1,7 +1,7 @@
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { createPostgresStore } from '../../src/store/postgres.ts';
-import { postgresMigrations } from '../../src/store/postgres-sql.ts';
+import { postgresMigrations, postgresSchemaVersion } from '../../src/store/postgres-sql.ts';
 import { createManualClock } from './manual-clock.ts';
 import { describeWithPostgres, useTestSchemas } from './postgres-test-database.ts';
 import { cxmlSession, expectStoreError, runStoreSuite, T0 } from './store-suite.ts';
@@ -21,6 +21,63 @@ describeWithPostgres('PostgreSQL store', (url) => {
       try {
         const { rows } = await client.query(`SELECT version FROM ${schema}.schema_version ORDER BY version`);
         expect(rows.map((r) => r.version)).toEqual(postgresMigrations.map((_, i) => i + 1));
+      } finally {
+        await client.end();
+      }
+    });
+
+    it('migrates a version 1 schema: existing orders get their dedupe keys, later changes their own rows', async () => {
+      const schema = schemas.fresh();
+      const client = new pg.Client({ connectionString: url });
+      await client.connect();
+      try {
+        await client.query(`CREATE SCHEMA ${schema}`);
+        await client.query(`SET search_path = ${schema}`);
+        await client.query(postgresSchemaVersion.create);
+        await client.query(postgresMigrations[0]!);
+        await client.query(postgresSchemaVersion.record, [1, 0]);
+        const request = (orderVersion?: string) => JSON.stringify({ request: { orderVersion }, lines: [] });
+        for (const [id, payloadId, orderId, type, document] of [
+          [7, 'p-new', 'PO-1', 'new', request('1')],
+          [8, 'p-change', 'PO-1', 'update', request('2')],
+          [9, 'p-cancel', 'PO-1', 'delete', request()],
+          [10, 'p-change-unversioned', 'PO-2', 'update', request()],
+          [11, 'p-odd', 'PO-3', 'new', '"a JSON string"'],
+        ] as const) {
+          await client.query(
+            `INSERT INTO purchase_orders (id, buyer_id, payload_id, order_id, type, state, raw, document,
+              answer_code, answer_text, print_order_ids, flags, created_at, updated_at)
+            VALUES ($1, 'acme', $2, $3, $4, 'ordered', '<cXML/>', $5, 200, 'OK', '[5001]', '[]', 0, 0)`,
+            [id, payloadId, orderId, type, document],
+          );
+        }
+        const store = await schemas.open(schema, { clock: createManualClock(T0) });
+        const { rows } = await client.query(
+          'SELECT id::integer AS id, order_version, revision_key FROM purchase_orders ORDER BY id',
+        );
+        expect(rows).toEqual([
+          { id: 7, order_version: '1', revision_key: '' },
+          { id: 8, order_version: '2', revision_key: 'version:2' },
+          { id: 9, order_version: null, revision_key: '' },
+          { id: 10, order_version: null, revision_key: 'payload:p-change-unversioned' },
+          { id: 11, order_version: null, revision_key: '' },
+        ]);
+        const order = (payloadId: string, type: 'new' | 'update', orderId: string, orderVersion?: string) =>
+          store.orders.accept({
+            buyerId: 'acme',
+            payloadId,
+            orderId,
+            type,
+            ...(orderVersion !== undefined && { orderVersion }),
+            raw: '<cXML/>',
+            document: {},
+            answer: { code: 200, text: 'OK' },
+          });
+        expect((await order('p-new-again', 'new', 'PO-1')).order.id).toBe('7');
+        expect((await order('p-change-again', 'update', 'PO-1', '2')).order.id).toBe('8');
+        expect((await order('p-change-3', 'update', 'PO-1', '3')).created).toBe(true);
+        expect((await order('p-change-unversioned-2', 'update', 'PO-2')).created).toBe(true);
+        await store.close();
       } finally {
         await client.end();
       }

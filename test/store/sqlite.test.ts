@@ -7,7 +7,7 @@ import { promisify } from 'node:util';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSqliteStore } from '../../src/store/sqlite.ts';
-import { sqliteMigrations } from '../../src/store/sqlite-sql.ts';
+import { sqliteMigrations, sqliteSchemaVersion } from '../../src/store/sqlite-sql.ts';
 import { createManualClock } from './manual-clock.ts';
 import { at, cxmlSession, expectStoreError, runStoreSuite, T0 } from './store-suite.ts';
 
@@ -141,6 +141,73 @@ describe('SQLite store', () => {
     } finally {
       raw.close();
     }
+  });
+
+  it('migrates a version 1 database: existing orders get their dedupe keys, later changes their own rows', async () => {
+    const path = freshPath();
+    const old = new Database(path);
+    old.exec(sqliteSchemaVersion.create);
+    old.exec(sqliteMigrations[0]!);
+    old.prepare(sqliteSchemaVersion.record).run(1, 0);
+    const insert =
+      old.prepare(`INSERT INTO purchase_orders (id, buyer_id, payload_id, order_id, type, state, raw,
+        document, answer_code, answer_text, print_order_ids, flags, created_at, updated_at)
+      VALUES (?, 'acme', ?, ?, ?, 'ordered', '<cXML/>', ?, 200, 'OK', '[5001]', '[]', 0, 0)`);
+    const request = (orderVersion?: string) => JSON.stringify({ request: { orderVersion }, lines: [] });
+    insert.run(7, 'p-new', 'PO-1', 'new', request('1'));
+    insert.run(8, 'p-change', 'PO-1', 'update', request('2'));
+    insert.run(9, 'p-cancel', 'PO-1', 'delete', request());
+    insert.run(10, 'p-change-unversioned', 'PO-2', 'update', request());
+    insert.run(11, 'p-odd', 'PO-3', 'new', 'not json');
+    old.close();
+
+    const store = createSqliteStore({ path, clock: createManualClock(T0) });
+    const raw = new Database(path, { readonly: true });
+    try {
+      expect(
+        raw.prepare('SELECT id, order_version, revision_key FROM purchase_orders ORDER BY id').all(),
+      ).toEqual([
+        { id: 7, order_version: '1', revision_key: '' },
+        { id: 8, order_version: '2', revision_key: 'version:2' },
+        { id: 9, order_version: null, revision_key: '' },
+        { id: 10, order_version: null, revision_key: 'payload:p-change-unversioned' },
+        { id: 11, order_version: null, revision_key: '' },
+      ]);
+      expect(raw.prepare('SELECT version FROM schema_version ORDER BY version').pluck().all()).toEqual(
+        sqliteMigrations.map((_, i) => i + 1),
+      );
+    } finally {
+      raw.close();
+    }
+    expect(await store.orders.get('8')).toMatchObject({
+      type: 'update',
+      orderVersion: '2',
+      printOrderIds: [5001],
+    });
+    const order = (
+      payloadId: string,
+      type: 'new' | 'update' | 'delete',
+      orderId: string,
+      orderVersion?: string,
+    ) =>
+      store.orders.accept({
+        buyerId: 'acme',
+        payloadId,
+        orderId,
+        type,
+        ...(orderVersion !== undefined && { orderVersion }),
+        raw: '<cXML/>',
+        document: {},
+        answer: { code: 200, text: 'OK' },
+      });
+    expect((await order('p-new-again', 'new', 'PO-1')).order.id).toBe('7');
+    expect((await order('p-change-again', 'update', 'PO-1', '2')).order.id).toBe('8');
+    expect((await order('p-cancel-again', 'delete', 'PO-1')).order.id).toBe('9');
+    const next = await order('p-change-3', 'update', 'PO-1', '3');
+    expect(next.created).toBe(true);
+    expect(Number(next.order.id)).toBeGreaterThan(11);
+    expect((await order('p-change-unversioned-2', 'update', 'PO-2')).created).toBe(true);
+    await store.close();
   });
 
   it('refuses a database written by a newer schema', async () => {

@@ -533,6 +533,85 @@ export function runStoreSuite(name: string, makeStore: (deps: { clock: Clock }) 
         expect(await store.orders.getByPayloadId('initech', first.payloadId)).toBeUndefined();
       });
 
+      it('records each orderVersion of a change as a change of its own', async () => {
+        const original = (await store.orders.accept(purchaseOrder())).order;
+        const update = (payloadId: string, orderVersion?: string) =>
+          store.orders.accept(
+            purchaseOrder({ payloadId, type: 'update', ...(orderVersion !== undefined && { orderVersion }) }),
+          );
+        const v2 = await update('change-v2@buyer', '2');
+        clock.advance(MINUTE);
+        const v3 = await update('change-v3@buyer', '3');
+        expect(v2.created).toBe(true);
+        expect(v3.created).toBe(true);
+        expect(v3.order.id).not.toBe(v2.order.id);
+        expect(v2.order.orderVersion).toBe('2');
+        expect(await store.orders.get(v3.order.id)).toStrictEqual(v3.order);
+        expect(v3.order).toMatchObject({ type: 'update', orderVersion: '3', payloadId: 'change-v3@buyer' });
+
+        expect(await update('change-v3@buyer', '3')).toStrictEqual({ created: false, order: v3.order });
+        expect(await update('change-v3-resent@buyer', '3')).toStrictEqual({
+          created: false,
+          order: v3.order,
+        });
+        expect(await update('change-v2@buyer', '4')).toStrictEqual({ created: false, order: v2.order });
+        expect((await store.orders.list()).items.map((o) => o.id)).toEqual([
+          v3.order.id,
+          v2.order.id,
+          original.id,
+        ]);
+      });
+
+      it('dedupes a change without orderVersion on its payloadID alone', async () => {
+        const first = await store.orders.accept(
+          purchaseOrder({ payloadId: 'change-a@buyer', type: 'update' }),
+        );
+        const second = await store.orders.accept(
+          purchaseOrder({ payloadId: 'change-b@buyer', type: 'update' }),
+        );
+        expect(second.created).toBe(true);
+        expect(second.order.id).not.toBe(first.order.id);
+        expect(second.order.orderVersion).toBeUndefined();
+        expect(
+          await store.orders.accept(purchaseOrder({ payloadId: 'change-a@buyer', type: 'update' })),
+        ).toStrictEqual({ created: false, order: first.order });
+        expect((await store.orders.list()).items).toHaveLength(2);
+      });
+
+      it('keeps one new order and one cancellation per orderID, whatever their orderVersion', async () => {
+        const first = await store.orders.accept(purchaseOrder({ orderVersion: '1' }));
+        const resent = await store.orders.accept(
+          purchaseOrder({ payloadId: 'resent@buyer', orderVersion: '2' }),
+        );
+        expect(resent).toStrictEqual({ created: false, order: first.order });
+        const cancel = await store.orders.accept(
+          purchaseOrder({ payloadId: 'cancel-1@buyer', type: 'delete' }),
+        );
+        expect(cancel.created).toBe(true);
+        const again = await store.orders.accept(
+          purchaseOrder({ payloadId: 'cancel-2@buyer', type: 'delete', orderVersion: '3' }),
+        );
+        expect(again).toStrictEqual({ created: false, order: cancel.order });
+        expect((await store.orders.list()).items).toHaveLength(2);
+      });
+
+      it('creates exactly one order per orderVersion from concurrent deliveries of two changes', async () => {
+        const results = await Promise.all(
+          Array.from({ length: 40 }, (_, i) =>
+            store.orders.accept(
+              purchaseOrder({
+                payloadId: `change-${i}@buyer`,
+                type: 'update',
+                orderVersion: i % 2 === 0 ? '2' : '3',
+              }),
+            ),
+          ),
+        );
+        expect(results.filter((r) => r.created)).toHaveLength(2);
+        expect(new Set(results.map((r) => `${r.order.orderVersion}:${r.order.id}`)).size).toBe(2);
+        expect((await store.orders.list()).items).toHaveLength(2);
+      });
+
       it('prefers the payloadID match when the two keys point at different orders', async () => {
         const x = (await store.orders.accept(purchaseOrder({ payloadId: 'px', orderId: 'PO-X' }))).order;
         const y = (await store.orders.accept(purchaseOrder({ payloadId: 'py', orderId: 'PO-Y' }))).order;

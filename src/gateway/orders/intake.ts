@@ -2,8 +2,9 @@
  * OrderRequest intake: the purchase order is checked against the punch-out carts, stored whole and queued
  * for processing before the buyer gets its answer, because buyers retry anything that is not a quick
  * cXML 200 (Coupa waits 60 seconds). The answer given is stored with the PO, so a retried or concurrent
- * copy of the document — same payloadID, or same buyer and orderID — gets the very same Status and never a
- * second print order.
+ * copy of the document — same payloadID, or same buyer, orderID and type — gets the very same Status and
+ * never a second print order. Changes are the exception: each `orderVersion` of an update is a change of
+ * its own, recorded and answered separately.
  */
 import type { OrderRequest } from '../../cxml/index.ts';
 import type { CartLine, PurchaseOrder } from '../../store/types.ts';
@@ -171,6 +172,7 @@ export function createOrderIntake(ctx: GatewayContext): OrderRequestHandler {
       payloadId: request.payloadID,
       orderId: request.orderID,
       type: request.type,
+      ...(request.orderVersion !== undefined && { orderVersion: request.orderVersion }),
       raw: redactSecrets(request.raw),
       document: toJson(document),
       answer: ACCEPTED,
