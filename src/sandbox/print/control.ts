@@ -1,11 +1,13 @@
 /**
  * The sandbox's control surface, not part of the v2 interface: what an admin or the storefront would do
- * (checkout, status changes, deletions, customer CRUD, API key deletion), the virtual clock, merges, and
- * views of what the service recorded (webhook deliveries, order history and e-mails, PIPO users and
- * projects). `createSandbox` returns it for in-process use; `/_sandbox/...` serves the same over HTTP.
+ * (checkout, status changes, shipment splits, deletions, customer CRUD, API key deletion), the virtual
+ * clock, merges, and views of what the service recorded (webhook deliveries, order history and e-mails,
+ * PIPO users and projects). `createSandbox` returns it for in-process use; `/_sandbox/...` serves the same
+ * over HTTP.
  */
+import type { z } from 'zod';
 import type { Customer, Order } from '../../../schemas/print-api.ts';
-import type { SeedPayment } from '../../../schemas/sandbox-seed.ts';
+import { SeedAddress, type SeedPayment } from '../../../schemas/sandbox-seed.ts';
 import {
   type CustomerChanges,
   createCustomer,
@@ -13,7 +15,15 @@ import {
   updateCustomer,
 } from './customer-operations.ts';
 import { deleteApiKey } from './hook-operations.ts';
-import { changeStatus, checkout, deleteOrder, finishMerges, type NewOrderLine } from './order-operations.ts';
+import {
+  changeStatus,
+  checkout,
+  deleteOrder,
+  finishMerges,
+  type NewOrderLine,
+  splitShipment,
+} from './order-operations.ts';
+import { describeIssues } from './request-input.ts';
 import { customerResource, orderResource, projectResource } from './resources.ts';
 import { SandboxError } from './sandbox-error.ts';
 import type { SandboxService } from './service.ts';
@@ -33,6 +43,16 @@ export interface StatusChangeRequest {
   readonly itemId?: number | undefined;
   readonly comments?: string | undefined;
   readonly notifyCustomer?: boolean | undefined;
+}
+
+export interface ShipmentSplitRequest {
+  /** The items that move into the new shipment; the primary shipment must keep at least one. */
+  readonly itemIds: readonly number[];
+  /** The new shipment's destination, camelCase like the seed; defaults to a copy of the primary's. */
+  readonly shipTo?: z.input<typeof SeedAddress> | undefined;
+  /** Carrier and service level of the new shipment; null when not given. */
+  readonly provider?: string | undefined;
+  readonly service?: string | undefined;
 }
 
 export interface NewCustomerRequest {
@@ -136,6 +156,14 @@ export interface SandboxControl {
   checkout(request: CheckoutRequest): Order;
   /** The admin changes an order's or an item's status: order_updated (N02). */
   setOrderStatus(orderId: number, request: StatusChangeRequest): Order;
+  /**
+   * The admin moves items of an order into a new shipment of their own (split shipping): order_updated.
+   *
+   * @example
+   * const order = control.splitShipment(1003, { itemIds: [5005], provider: 'FedEx', service: '2Day' });
+   * order.items.find((i) => i.id === 5005)?.shipment_index; // 2
+   */
+  splitShipment(orderId: number, request: ShipmentSplitRequest): Order;
   /** The admin deletes an order (soft): order_deleted (N03). */
   deleteOrder(orderId: number): Order;
   orderHistory(orderId: number): OrderHistoryView;
@@ -204,6 +232,24 @@ export function createControl(service: SandboxService): SandboxControl {
         },
         'admin',
       );
+      return orderResource(service.state, order);
+    },
+    splitShipment(orderId, request) {
+      const order = orderById(service, orderId);
+      let address = structuredClone(order.shipments[0]!.address);
+      if (request.shipTo !== undefined) {
+        const parsed = SeedAddress.safeParse(request.shipTo);
+        if (!parsed.success) {
+          throw SandboxError.invalid(`shipTo is not an address: ${describeIssues(parsed.error)}.`);
+        }
+        address = parsed.data;
+      }
+      splitShipment(service, order, {
+        itemIds: request.itemIds,
+        address,
+        provider: request.provider ?? null,
+        service: request.service ?? null,
+      });
       return orderResource(service.state, order);
     },
     deleteOrder(orderId) {

@@ -1,6 +1,7 @@
 /**
  * What happens to orders: mark shipped (T01, T02, T07), status changes through the API or the admin
- * (T03, T04), PIPO order create and file processing (T05, T06), storefront checkout and admin deletion.
+ * (T03, T04), PIPO order create and file processing (T05, T06), storefront checkout, the admin's
+ * shipment split and admin deletion.
  * Each operation checks everything first and mutates last, then fires its webhook event.
  */
 import type { StatusBody } from '../../../schemas/print-api.ts';
@@ -406,4 +407,71 @@ export function deleteOrder(service: SandboxService, order: OrderRecord, keepAli
     trackingNumbers: [],
   });
   emitOrderEvent(service, 'order_deleted', order, keepAlive);
+}
+
+/** What the admin's split says: the items that move, and the new shipment's destination and carrier. */
+export interface ShipmentSplit {
+  readonly itemIds: readonly number[];
+  readonly address: SeedAddress;
+  readonly provider: string | null;
+  readonly service: string | null;
+}
+
+/**
+ * The admin splits an order (control API): the given items move into a new shipment, the next index, which
+ * ships independently of the others (T02). Every existing shipment keeps at least one item, so the primary
+ * shipment the flat shipping_* fields reflect always holds some of the order; a shipped item stays where it
+ * shipped. order_updated, since the order changed. Answers the new shipment's index.
+ */
+export function splitShipment(
+  service: SandboxService,
+  order: OrderRecord,
+  split: ShipmentSplit,
+  keepAlive?: KeepAlive,
+): number {
+  const ids = [...new Set(split.itemIds)];
+  if (ids.length === 0) throw SandboxError.invalid('itemIds must list at least one item of the order.');
+  const moving = ids.map((id) => {
+    const item = order.items.find((i) => i.id === id);
+    if (item === undefined) throw SandboxError.own('notFound', `Order ${order.id} has no item ${id}.`);
+    const shipment = order.shipments[item.shipmentIndex - 1];
+    if (shipment !== undefined && shipment.shippedOn !== null) {
+      throw SandboxError.invalid(
+        `Item ${id} is in shipment ${item.shipmentIndex}, which has shipped already; a shipped item cannot move.`,
+      );
+    }
+    return item;
+  });
+  for (let index = 1; index <= order.shipments.length; index++) {
+    if (order.items.every((i) => i.shipmentIndex !== index || moving.includes(i))) {
+      throw SandboxError.invalid(
+        `Shipment ${index} of order ${order.id} would keep no item; every shipment keeps at least one${
+          index === 1 ? ' (shipment 1 is the primary one)' : ''
+        }.`,
+      );
+    }
+  }
+  const index = order.shipments.length + 1;
+  order.shipments.push({
+    provider: split.provider,
+    service: split.service,
+    shippingTotal: 0,
+    taxTotal: 0,
+    trackingNumbers: [],
+    shippedOn: null,
+    address: structuredClone(split.address),
+  });
+  for (const item of moving) item.shipmentIndex = index;
+  order.history.push({
+    at: service.now(),
+    itemId: moving.length === 1 ? moving[0]!.id : null,
+    source: 'admin',
+    status: null,
+    note: `${moving.length === 1 ? 'Item' : 'Items'} ${ids.join(', ')} moved to new shipment ${index} by the admin`,
+    comments: null,
+    userInitials: null,
+    trackingNumbers: [],
+  });
+  emitOrderEvent(service, 'order_updated', order, keepAlive);
+  return index;
 }

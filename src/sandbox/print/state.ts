@@ -118,7 +118,8 @@ export interface ItemRecord {
   readonly dueOn: number | null;
   readonly notes: string;
   readonly reorderRef: string;
-  readonly shipmentIndex: number;
+  /** Changes when the admin moves the item into a new shipment (control API split). */
+  shipmentIndex: number;
   readonly options: readonly OptionRecord[];
   readonly uploads: readonly string[];
   /** The external_id given to PIPO order create (rule P03). */

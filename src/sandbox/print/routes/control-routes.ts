@@ -4,7 +4,7 @@
  */
 import { type Context, Hono } from 'hono';
 import { z } from 'zod';
-import { SeedPayment } from '../../../../schemas/sandbox-seed.ts';
+import { SeedAddress, SeedPayment } from '../../../../schemas/sandbox-seed.ts';
 import type { SandboxControl } from '../control.ts';
 import { pathId, readId, readJsonBody } from '../request-input.ts';
 import { SandboxError } from '../sandbox-error.ts';
@@ -38,6 +38,13 @@ const StatusChangeBody = z.strictObject({
   itemId: Id.optional(),
   comments: z.string().optional(),
   notifyCustomer: z.boolean().optional(),
+});
+
+const ShipmentSplitBody = z.strictObject({
+  itemIds: z.array(Id).min(1),
+  shipTo: SeedAddress.optional(),
+  provider: z.string().min(1).optional(),
+  service: z.string().min(1).optional(),
 });
 
 const NewCustomerBody = z.strictObject({
@@ -125,6 +132,12 @@ export function controlRoutes(service: SandboxService, control: SandboxControl):
     const id = orderId(c);
     const body = await readJsonBody(c, StatusChangeBody);
     return c.json(control.setOrderStatus(id, body));
+  });
+
+  routes.post('/orders/:orderId/shipments', async (c) => {
+    const id = orderId(c);
+    const body = await readJsonBody(c, ShipmentSplitBody);
+    return c.json(control.splitShipment(id, body), 201);
   });
 
   routes.delete('/orders/:orderId', (c) => c.json(control.deleteOrder(orderId(c))));
