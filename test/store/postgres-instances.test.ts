@@ -19,7 +19,7 @@ import {
   startUrlOf,
   statusOf,
 } from '../support/punchout-flow.ts';
-import { type BrowserResponse, GATEWAY_ORIGIN, resolveTestConfig, testConfig } from '../support/stack.ts';
+import { followRedirects, GATEWAY_ORIGIN, resolveTestConfig, testConfig } from '../support/stack.ts';
 import { createManualClock } from './manual-clock.ts';
 import { describeWithPostgres, useTestSchemas } from './postgres-test-database.ts';
 import { at, T0 } from './store-suite.ts';
@@ -166,32 +166,17 @@ describeWithPostgres('two instances on one PostgreSQL database', () => {
 
     /** A browser behind a round-robin load balancer: each request to the gateway goes to the other instance. */
     const browser = {
-      async browse(url: string, init?: RequestInit): Promise<BrowserResponse> {
-        let current = url;
-        let currentInit = init;
-        for (let hop = 0; hop < 10; hop++) {
-          let res: Response;
-          if (current.startsWith(GATEWAY_ORIGIN)) {
-            const pick = (served[0]! + served[1]!) % 2;
-            served[pick]!++;
-            const gateway: Gateway = instances[pick]!.gateway;
-            res = await gateway.app.request(current, { ...currentInit, redirect: 'manual' });
-          } else if (current.startsWith(sandbox.url)) {
-            res = await fetch(current, { ...currentInit, redirect: 'manual' });
-          } else {
-            // The buyer's return URL is not ours to call; the test reads the form instead.
-            return { url: current, status: 200, headers: new Headers(), text: '' };
-          }
-          const location = res.headers.get('Location');
-          if (res.status >= 300 && res.status < 400 && location) {
-            current = new URL(location, current).toString();
-            currentInit = undefined;
-            continue;
-          }
-          return { url: current, status: res.status, headers: res.headers, text: await res.text() };
+      browse: followRedirects(async (url, init) => {
+        if (url.startsWith(GATEWAY_ORIGIN)) {
+          const pick = (served[0]! + served[1]!) % 2;
+          served[pick]!++;
+          const gateway: Gateway = instances[pick]!.gateway;
+          return gateway.app.request(url, { ...init, redirect: 'manual' });
         }
-        throw new Error('too many redirects');
-      },
+        if (url.startsWith(sandbox.url)) return fetch(url, { ...init, redirect: 'manual' });
+        // The buyer's return URL is not ours to call; the test reads the form instead.
+        return new Response('');
+      }),
     };
 
     it('starts on one instance, designs, and transfers the cart through the other', async () => {
