@@ -56,6 +56,11 @@ export async function createGateway(deps: GatewayDeps, extensions: GatewayExtens
     }
   });
 
+  // Counts only; expose it to the monitoring network, not to the internet.
+  app.get('/metrics', (c) =>
+    c.text(ctx.metrics.render(), 200, { 'Content-Type': 'text/plain; version=0.0.4; charset=utf-8' }),
+  );
+
   app.route('/cxml', createCxmlRoute(ctx, extensions.onOrder?.(ctx)));
   app.route('/punchout', createPunchoutRoutes(ctx, extensions.ociForms));
   extensions.routes?.(app, ctx);

@@ -20,6 +20,7 @@ import {
   socketClientAddress,
 } from './deps.ts';
 import { GatewayError } from './errors.ts';
+import { createMetrics, type Metrics } from './metrics.ts';
 import { createPipoAccounts, type PipoAccounts } from './pipo-accounts.ts';
 import { createSecretThrottle, type SecretThrottle, UNKNOWN_ADDRESS } from './throttle.ts';
 import { createTokenService, type TokenService } from './tokens.ts';
@@ -44,6 +45,7 @@ export interface GatewayContext {
   buyer(id: string): ResolvedBuyer;
   /** Failed-secret throttling per (buyer, client address), shared by every protocol's authentication. */
   secretThrottle: SecretThrottle;
+  metrics: Metrics;
   /** The caller's address (`unknown` when the runtime cannot tell). */
   clientAddress(c: Context): string;
   /** The session's buyer and storefront, which must still be configured. */
@@ -94,6 +96,7 @@ export async function createGatewayContext(deps: GatewayDeps): Promise<GatewayCo
     storefront,
     buyer,
     secretThrottle: createSecretThrottle({ clock: deps.clock }),
+    metrics: createMetrics(),
     clientAddress: (c) =>
       clientAddressBehindProxies(
         (deps.clientAddress ?? socketClientAddress)(c),

@@ -3,7 +3,7 @@
  * whose Status says what happened, because buyers' systems treat anything else as a transport failure
  * and retry it for hours.
  */
-import { Hono } from 'hono';
+import { type Context, Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import {
   buildProfileResponse,
@@ -39,65 +39,80 @@ export function createCxmlRoute(ctx: GatewayContext, onOrder: OrderRequestHandle
   const answer = (xml: string) =>
     new Response(xml, { status: 200, headers: { 'Content-Type': 'text/xml; charset=UTF-8' } });
 
-  const status = (code: number, detail?: string, inReplyTo?: string) => {
+  /** What a request came to: its kind (or why it could not be read), the Status code and the document. */
+  interface Outcome {
+    kind: string;
+    code: number;
+    xml: string;
+  }
+
+  const status = (kind: string, code: number, detail?: string, inReplyTo?: string): Outcome => {
     const now = ctx.clock.now();
-    ctx.logger.info('cxml answer', { code, inReplyTo });
-    return answer(
-      buildStatusResponse({
-        payloadID: newPayloadId(() => ctx.randomId(12), ctx.payloadHost, now),
-        timestamp: now,
-        code,
-        text: CXML_STATUS_TEXT[code] ?? (code < 300 ? 'OK' : 'Error'),
-        ...(detail !== undefined && { detail }),
-      }),
-    );
+    ctx.logger.info('cxml answer', { kind, code, inReplyTo });
+    const xml = buildStatusResponse({
+      payloadID: newPayloadId(() => ctx.randomId(12), ctx.payloadHost, now),
+      timestamp: now,
+      code,
+      text: CXML_STATUS_TEXT[code] ?? (code < 300 ? 'OK' : 'Error'),
+      ...(detail !== undefined && { detail }),
+    });
+    return { kind, code, xml };
+  };
+
+  const send = (outcome: Outcome): Response => {
+    ctx.metrics.count('punchgate_cxml_requests_total', { kind: outcome.kind, status: String(outcome.code) });
+    return answer(outcome.xml);
   };
 
   app.post(
     '/',
     bodyLimit({
       maxSize: MAX_CXML_BYTES,
-      onError: () => status(406, `The document is larger than ${MAX_CXML_BYTES / 1024 / 1024} MB.`),
+      onError: () =>
+        send(status('too_large', 406, `The document is larger than ${MAX_CXML_BYTES / 1024 / 1024} MB.`)),
     }),
-    async (c) => {
-      let request: CxmlRequest;
-      try {
-        request = parseCxmlRequest(new Uint8Array(await c.req.arrayBuffer()), { maxBytes: MAX_CXML_BYTES });
-      } catch (error) {
-        if (error instanceof CxmlError) return status(cxmlStatusFor(error).code, error.message);
-        throw error;
-      }
-      try {
-        const buyer = authenticate(request.header, ctx.clientAddress(c));
-        if (buyer.protocol !== 'cxml' && request.kind === 'PunchOutSetupRequest') {
-          throw new GatewayError('bad_request', `Buyer ${buyer.id} punches out with OCI, not cXML.`);
-        }
-        switch (request.kind) {
-          case 'PunchOutSetupRequest':
-            return answer(await setup(request, buyer as ResolvedCxmlBuyer));
-          case 'ProfileRequest':
-            return answer(profile());
-          case 'OrderRequest': {
-            if (onOrder === undefined) {
-              return status(450, 'This gateway does not accept OrderRequest documents.', request.payloadID);
-            }
-            const result = await onOrder(request, buyer);
-            return status(result.code, result.detail, request.payloadID);
-          }
-        }
-      } catch (error) {
-        if (error instanceof GatewayError) {
-          ctx.logger.warn('cxml request refused', { code: error.code, payloadID: request.payloadID });
-          return status(ERROR_ANSWERS[error.code].cxml, error.message, request.payloadID);
-        }
-        ctx.logger.error('cxml request failed', {
-          payloadID: request.payloadID,
-          error: error instanceof Error ? error.name : 'unknown',
-        });
-        return status(500, 'The gateway could not handle this request now; it is safe to send it again.');
-      }
-    },
+    async (c) => send(await handle(c)),
   );
+
+  async function handle(c: Context): Promise<Outcome> {
+    let request: CxmlRequest;
+    try {
+      request = parseCxmlRequest(new Uint8Array(await c.req.arrayBuffer()), { maxBytes: MAX_CXML_BYTES });
+    } catch (error) {
+      if (error instanceof CxmlError) return status(error.code, cxmlStatusFor(error).code, error.message);
+      throw error;
+    }
+    const { kind, payloadID } = request;
+    try {
+      const buyer = authenticate(request.header, ctx.clientAddress(c));
+      if (buyer.protocol !== 'cxml' && request.kind === 'PunchOutSetupRequest') {
+        throw new GatewayError('bad_request', `Buyer ${buyer.id} punches out with OCI, not cXML.`);
+      }
+      switch (request.kind) {
+        case 'PunchOutSetupRequest':
+          return { kind, code: 200, xml: await setup(request, buyer as ResolvedCxmlBuyer) };
+        case 'ProfileRequest':
+          return { kind, code: 200, xml: profile() };
+        case 'OrderRequest': {
+          if (onOrder === undefined) {
+            return status(kind, 450, 'This gateway does not accept OrderRequest documents.', payloadID);
+          }
+          const result = await onOrder(request, buyer);
+          return status(kind, result.code, result.detail, payloadID);
+        }
+      }
+    } catch (error) {
+      if (error instanceof GatewayError) {
+        ctx.logger.warn('cxml request refused', { code: error.code, payloadID });
+        return status(kind, ERROR_ANSWERS[error.code].cxml, error.message, payloadID);
+      }
+      ctx.logger.error('cxml request failed', {
+        payloadID,
+        error: error instanceof Error ? error.name : 'unknown',
+      });
+      return status(kind, 500, 'The gateway could not handle this request now; it is safe to send it again.');
+    }
+  }
 
   /** The buyer proven by the header, unless its (buyer, address) pair is throttled for failed secrets. */
   function authenticate(header: CxmlRequest['header'], address: string) {

@@ -300,6 +300,7 @@ export function createPunchoutRoutes(ctx: GatewayContext, ociForms: ReturnFormBu
     message: string,
   ): Promise<Response> {
     await ctx.store.sessions.update(s.session.id, { state });
+    ctx.metrics.count('punchgate_carts_returned_total', { protocol: s.session.protocol, outcome: state });
     if (s.buyer.protocol === 'oci' && ociForms?.sendReturnPage) {
       return ociForms.sendReturnPage(c, form, frameAncestorsFor(s.buyer));
     }

@@ -94,6 +94,10 @@ export async function openSession(ctx: GatewayContext, input: OpenSessionInput):
     startTtl,
     now,
   );
+  ctx.metrics.count('punchgate_sessions_opened_total', {
+    protocol: input.protocol,
+    operation: input.operation,
+  });
   ctx.logger.info('punch-out session opened', {
     buyer: buyer.id,
     protocol: input.protocol,
