@@ -76,7 +76,10 @@ export const StorefrontConfig = z.strictObject({
   id: z.string().regex(/^[a-z0-9][a-z0-9_-]*$/, 'must be a lower-case slug'),
   storefrontId: z.number().int().positive().describe('Storefront id on the print service'),
   name: z.string().optional(),
-  apiBaseUrl: HttpUrl.describe('{base_url} of the print service (without /api/v2)'),
+  apiBaseUrl: HttpUrl.refine(
+    (url) => !/\/api\/v2\/*$/i.test(url),
+    "must be the service's {base_url} without /api/v2 (the client adds it to every call)",
+  ).describe('{base_url} of the print service (without /api/v2)'),
   editorUrl: HttpUrl.describe('{editor_url} of the editor host'),
   apiToken: z.string().regex(/^[0-9a-fA-F]+$/, 'must be the hex API token'),
   apiKey: SecretRef,
@@ -159,96 +162,87 @@ export type OciBuyerConfig = z.infer<typeof OciBuyerConfig>;
 export const BuyerConfig = z.discriminatedUnion('protocol', [CxmlBuyerConfig, OciBuyerConfig]);
 export type BuyerConfig = z.infer<typeof BuyerConfig>;
 
-export const GatewayConfig = z
-  .strictObject({
-    $schema: z.string().optional(),
-    publicUrl: HttpUrl.describe('The URL buyers and browsers reach the gateway at'),
-    store: StoreConfig.default({ kind: 'sqlite', path: '.punchgate/gateway.db' }),
-    trustedProxies: z
-      .array(z.union([z.ipv4(), z.ipv6()]))
-      .default([])
-      .describe(
-        'Addresses of reverse proxies in front of the gateway, whose X-Forwarded-For names the client',
-      ),
-    signingKey: SecretRef.describe('Signs session URLs and event tokens; encrypts stored credentials'),
-    adminToken: SecretRef.describe('Bearer token of the /admin API'),
-    supplier: z
-      .strictObject({
-        credentials: z.array(Credential).min(1),
-        sharedSecret: SecretRef.optional(),
-        userAgent: z.string().default('punchgate'),
-      })
-      .default({ credentials: [{ domain: 'NetworkID', identity: 'punchgate' }], userAgent: 'punchgate' })
-      .describe('Our own identity in the cXML we send'),
-    sessions: z
-      .strictObject({
-        startPageTtlSeconds: z.number().int().min(30).max(3600).default(300),
-        sessionTtlSeconds: z.number().int().min(300).max(86400).default(14400),
-        pipoTokenReuseSeconds: z.number().int().min(0).max(1800).default(600),
-      })
-      .default({ startPageTtlSeconds: 300, sessionTtlSeconds: 14400, pipoTokenReuseSeconds: 600 }),
-    orders: z
-      .strictObject({
-        maxAttempts: z.number().int().min(1).max(50).default(6),
-        reconcileIntervalSeconds: z.number().int().min(10).default(300),
-        outboxMaxAttempts: z.number().int().min(1).max(50).default(10),
-      })
-      .default({ maxAttempts: 6, reconcileIntervalSeconds: 300, outboxMaxAttempts: 10 }),
-    storefronts: z.array(StorefrontConfig).min(1),
-    buyers: z.array(BuyerConfig).min(1),
-  })
-  .superRefine((config, ctx) => {
-    const storefrontIds = new Set<string>();
-    config.storefronts.forEach((s, i) => {
-      if (storefrontIds.has(s.id)) {
-        ctx.addIssue({
-          code: 'custom',
-          path: ['storefronts', i, 'id'],
-          message: `duplicate storefront id "${s.id}"`,
-        });
-      }
-      storefrontIds.add(s.id);
-      const skus = new Set<string>();
-      s.products.forEach((p, j) => {
-        if (skus.has(p.sku)) {
-          ctx.addIssue({
-            code: 'custom',
-            path: ['storefronts', i, 'products', j, 'sku'],
-            message: `duplicate sku "${p.sku}"`,
-          });
-        }
-        skus.add(p.sku);
-      });
-    });
-    const buyerIds = new Set<string>();
-    const fromKeys = new Map<string, string>();
-    config.buyers.forEach((b, i) => {
-      if (buyerIds.has(b.id)) {
-        ctx.addIssue({ code: 'custom', path: ['buyers', i, 'id'], message: `duplicate buyer id "${b.id}"` });
-      }
-      buyerIds.add(b.id);
-      if (!storefrontIds.has(b.storefront)) {
-        ctx.addIssue({
-          code: 'custom',
-          path: ['buyers', i, 'storefront'],
-          message: `no storefront with id "${b.storefront}"`,
-        });
-      }
-      b.from.forEach((cred, j) => {
-        // A From credential must name exactly one buyer, or a setup could be authenticated as another buyer.
-        const key = `${cred.domain.toLowerCase()}\u0000${cred.identity}`;
-        const owner = fromKeys.get(key);
-        if (owner !== undefined && owner !== b.id) {
-          ctx.addIssue({
-            code: 'custom',
-            path: ['buyers', i, 'from', j],
-            message: `credential ${cred.domain}/${cred.identity} already identifies buyer "${owner}"`,
-          });
-        }
-        fromKeys.set(key, b.id);
-      });
-    });
-  });
+export const GatewayConfig = z.strictObject({
+  $schema: z.string().optional(),
+  publicUrl: HttpUrl.describe('The URL buyers and browsers reach the gateway at'),
+  store: StoreConfig.default({ kind: 'sqlite', path: '.punchgate/gateway.db' }),
+  trustedProxies: z
+    .array(z.union([z.ipv4(), z.ipv6()]))
+    .default([])
+    .describe('Addresses of reverse proxies in front of the gateway, whose X-Forwarded-For names the client'),
+  signingKey: SecretRef.describe('Signs session URLs and event tokens; encrypts stored credentials'),
+  adminToken: SecretRef.describe('Bearer token of the /admin API'),
+  supplier: z
+    .strictObject({
+      credentials: z.array(Credential).min(1),
+      sharedSecret: SecretRef.optional(),
+      userAgent: z.string().default('punchgate'),
+    })
+    .default({ credentials: [{ domain: 'NetworkID', identity: 'punchgate' }], userAgent: 'punchgate' })
+    .describe('Our own identity in the cXML we send'),
+  sessions: z
+    .strictObject({
+      startPageTtlSeconds: z.number().int().min(30).max(3600).default(300),
+      sessionTtlSeconds: z.number().int().min(300).max(86400).default(14400),
+      pipoTokenReuseSeconds: z.number().int().min(0).max(1800).default(600),
+    })
+    .default({ startPageTtlSeconds: 300, sessionTtlSeconds: 14400, pipoTokenReuseSeconds: 600 }),
+  orders: z
+    .strictObject({
+      maxAttempts: z.number().int().min(1).max(50).default(6),
+      reconcileIntervalSeconds: z.number().int().min(10).default(300),
+      outboxMaxAttempts: z.number().int().min(1).max(50).default(10),
+    })
+    .default({ maxAttempts: 6, reconcileIntervalSeconds: 300, outboxMaxAttempts: 10 }),
+  background: z
+    .strictObject({
+      intervalSeconds: z
+        .number()
+        .int()
+        .min(1)
+        .max(3600)
+        .default(5)
+        .describe('Seconds between background rounds on Node (on Workers the Cron Trigger sets the pace)'),
+      staleAfterSeconds: z
+        .number()
+        .int()
+        .min(10)
+        .default(300)
+        .describe('/readyz fails when no background round has completed for this long'),
+    })
+    .default({ intervalSeconds: 5, staleAfterSeconds: 300 })
+    .describe('The background round: PO jobs, webhooks, reconciliation, documents to buyers, housekeeping'),
+  housekeeping: z
+    .strictObject({
+      expiredSessionDays: z.number().min(0).default(1).describe('Punch-out sessions, after they expire'),
+      staleCartLineDays: z
+        .number()
+        .min(1)
+        .default(30)
+        .describe('Cart lines never ordered, after last change'),
+      finishedJobDays: z.number().min(0).default(7).describe('Completed background jobs'),
+      deliveredMessageDays: z
+        .number()
+        .min(0)
+        .default(30)
+        .describe('Delivery-queue state of documents delivered to buyers (the documents stay with the PO)'),
+      processedEventDays: z
+        .number()
+        .min(0)
+        .default(7)
+        .describe('Print-service webhook deliveries, once processed'),
+    })
+    .default({
+      expiredSessionDays: 1,
+      staleCartLineDays: 30,
+      finishedJobDays: 7,
+      deliveredMessageDays: 30,
+      processedEventDays: 7,
+    })
+    .describe('Retention periods of working data; purchase orders and their documents are never purged'),
+  storefronts: z.array(StorefrontConfig).min(1),
+  buyers: z.array(BuyerConfig).min(1),
+});
 export type GatewayConfig = z.infer<typeof GatewayConfig>;
 export type GatewayConfigInput = z.input<typeof GatewayConfig>;
 
@@ -283,6 +277,125 @@ export function parseGatewayConfig(value: unknown): ConfigResult {
       message: issue.message,
     })),
   };
+}
+
+type Loose = Record<string, unknown>;
+const asRecord = (value: unknown): Loose | undefined =>
+  typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Loose) : undefined;
+const asArray = (value: unknown): unknown[] => (Array.isArray(value) ? value : []);
+
+/**
+ * The checks across sections (ids that must be unique or exist, SKUs, credentials, OCI login names), run on
+ * the raw JSON so they are reported in the same pass as the schema's own problems: a zod refinement would
+ * only run once every field is valid, and the user would fix the file in rounds.
+ */
+export function crossReferenceProblems(value: unknown): ConfigProblem[] {
+  const problems: ConfigProblem[] = [];
+  const add = (path: PropertyKey[], message: string) =>
+    problems.push({ path: formatConfigPath(path), message });
+  const root = asRecord(value) ?? {};
+  const storefrontIds = new Set<string>();
+  asArray(root.storefronts).forEach((raw, i) => {
+    const storefront = asRecord(raw) ?? {};
+    if (typeof storefront.id === 'string') {
+      if (storefrontIds.has(storefront.id))
+        add(['storefronts', i, 'id'], `duplicate storefront id "${storefront.id}"`);
+      storefrontIds.add(storefront.id);
+    }
+    const skus = new Set<string>();
+    asArray(storefront.products).forEach((product, j) => {
+      const sku = asRecord(product)?.sku;
+      if (typeof sku !== 'string') return;
+      if (skus.has(sku)) add(['storefronts', i, 'products', j, 'sku'], `duplicate sku "${sku}"`);
+      skus.add(sku);
+    });
+  });
+  const buyerIds = new Set<string>();
+  const credentialOwners = new Map<string, string>();
+  asArray(root.buyers).forEach((raw, i) => {
+    const buyer = asRecord(raw) ?? {};
+    const id = typeof buyer.id === 'string' ? buyer.id : `#${i}`;
+    if (typeof buyer.id === 'string') {
+      if (buyerIds.has(buyer.id)) add(['buyers', i, 'id'], `duplicate buyer id "${buyer.id}"`);
+      buyerIds.add(buyer.id);
+    }
+    if (typeof buyer.storefront === 'string' && !storefrontIds.has(buyer.storefront)) {
+      add(['buyers', i, 'storefront'], `no storefront with id "${buyer.storefront}"`);
+    }
+    asArray(buyer.from).forEach((rawCredential, j) => {
+      const credential = asRecord(rawCredential);
+      if (typeof credential?.domain !== 'string' || typeof credential.identity !== 'string') return;
+      // A From credential must name exactly one buyer, or a setup could be authenticated as another buyer.
+      const key = `${credential.domain.toLowerCase()}\u0000${credential.identity}`;
+      const owner = credentialOwners.get(key);
+      if (owner !== undefined && owner !== id) {
+        add(
+          ['buyers', i, 'from', j],
+          `credential ${credential.domain}/${credential.identity} already identifies buyer "${owner}"`,
+        );
+      }
+      credentialOwners.set(key, id);
+    });
+    const loginFields = asRecord(buyer.loginFields);
+    if (
+      buyer.protocol === 'oci' &&
+      typeof loginFields?.username === 'string' &&
+      typeof loginFields.password === 'string' &&
+      loginFields.username.trim().toLowerCase() === loginFields.password.trim().toLowerCase()
+    ) {
+      add(
+        ['buyers', i, 'loginFields', 'password'],
+        `must differ from loginFields.username ("${loginFields.username}"): SAP sends the login parameters ` +
+          'with names compared without case, so one field would hide the other',
+      );
+    }
+  });
+  return problems;
+}
+
+/** Secrets whose strength the gateway relies on, with why a short one is refused. */
+const STRONG_SECRETS: readonly { field: 'signingKey' | 'adminToken'; why: string }[] = [
+  {
+    field: 'signingKey',
+    why: 'it signs the links buyers follow and encrypts the stored print-service passwords, so a short key can be guessed offline',
+  },
+  { field: 'adminToken', why: 'it is the only credential of the /admin API' },
+];
+export const MIN_SECRET_LENGTH = 32;
+
+/**
+ * Validates and resolves a config in one pass: schema problems, cross-section problems, environment
+ * variables that are referenced but not set, and secrets too short — every one by path, so `check-config`
+ * and every runtime list the same problems and a user fixes the file once.
+ *
+ * @example
+ * const result = loadGatewayConfig(JSON.parse(text), process.env);
+ * if (!result.ok) for (const p of result.problems) console.error(`${p.path}: ${p.message}`);
+ */
+export function loadGatewayConfig(
+  value: unknown,
+  env: Readonly<Record<string, string | undefined>>,
+): { ok: true; config: ResolvedConfig } | { ok: false; problems: ConfigProblem[] } {
+  const parsed = parseGatewayConfig(value);
+  const problems = [...(parsed.ok ? [] : parsed.problems), ...crossReferenceProblems(value)];
+  // Resolved from the raw value so unset variables are listed even when other fields are wrong.
+  const secrets = resolveConfigSecrets(value as GatewayConfig, env);
+  if (!secrets.ok) problems.push(...secrets.problems);
+  for (const { field, why } of STRONG_SECRETS) {
+    const raw = asRecord(value)?.[field];
+    const secret = isSecretRef(raw) ? env[raw.env] : raw;
+    if (typeof secret === 'string' && secret !== '' && secret.length < MIN_SECRET_LENGTH) {
+      problems.push({
+        path: field,
+        message: `must be at least ${MIN_SECRET_LENGTH} characters (${why}); this one has ${secret.length}`,
+      });
+    }
+  }
+  const unique = problems.filter(
+    (p, i) => problems.findIndex((q) => q.path === p.path && q.message === p.message) === i,
+  );
+  if (unique.length > 0 || !parsed.ok) return { ok: false, problems: unique };
+  return resolveConfigSecrets(parsed.config, env);
 }
 
 /** The configuration with every secret reference replaced by its value. */

@@ -8,7 +8,7 @@ import { readFile } from 'node:fs/promises';
 import { type ParseArgsOptionsConfig, parseArgs } from 'node:util';
 import { startDemo } from './runtime/demo.ts';
 import { createNodeGateway, readConfigFile } from './runtime/gateway-node.ts';
-import { createConsoleLogger, readSeedFile, serveNode } from './runtime/node.ts';
+import { createConsoleLogger, type RunningServer, readSeedFile, serveNode } from './runtime/node.ts';
 import { createSandbox, deriveSandboxKey } from './sandbox/print/index.ts';
 
 interface Command {
@@ -180,7 +180,7 @@ Options:
         `  Buyer simulator (start here): ${demo.urls.buyer}`,
         `  Gateway cXML endpoint:        ${demo.urls.gateway}`,
         `  Sandbox print service API:    ${demo.urls.sandbox}`,
-        `  Admin API (Bearer demo-admin-token): ${demo.urls.admin}/orders`,
+        `  Admin API (Bearer demo-admin-token-for-local-use-only): ${demo.urls.admin}/orders`,
         '',
       ].join('\n'),
     );
@@ -229,7 +229,10 @@ const serveCommand: Command = {
   help: `Usage: punchgate serve --config FILE [--port 8080] [--host HOST]
 
 Runs the punch-out gateway: POST /cxml, GET|POST /oci/:buyer, the punch-out pages under /punchout,
-/healthz and /readyz. Secrets written as {"env": "NAME"} in the config are read from the environment.
+/events, /admin, /metrics, /healthz and /readyz, and its background work (purchase orders to print orders,
+webhooks and reconciliation, documents to buyers, housekeeping) every background.intervalSeconds.
+Secrets written as {"env": "NAME"} in the config are read from the environment. A config with problems
+is refused (exit 1) with every problem listed, as check-config lists them.
 
 Options:
   --config FILE   the gateway config (JSON; see schemas/config.schema.json)
@@ -250,13 +253,26 @@ Options:
       printProblems('serve', file, result.problems);
       return 1;
     }
+    if (result.config.store.kind === 'd1') {
+      printProblems('serve', file, [
+        {
+          path: 'store.kind',
+          message: '"d1" is a Cloudflare D1 binding: use it on Workers (docs/workers.md)',
+        },
+      ]);
+      return 1;
+    }
     const logger = createConsoleLogger('gateway');
     const node = await createNodeGateway(result.config, { logger });
     const host = text(values.host);
-    const server = await serveNode(node.gateway.app, {
-      port,
-      ...(host === undefined ? {} : { hostname: host }),
-    });
+    let server: RunningServer;
+    try {
+      server = await serveNode(node.gateway.app, { port, ...(host === undefined ? {} : { hostname: host }) });
+    } catch (error) {
+      await node.close();
+      throw error;
+    }
+    node.startBackground();
     process.stdout.write(
       `punchgate gateway on ${server.url} (public URL ${result.config.publicUrl})\n  cXML endpoint: ${result.config.publicUrl}/cxml\n`,
     );

@@ -7,11 +7,11 @@
 import { rmSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { Hono } from 'hono';
-import { parseGatewayConfig, resolveConfigSecrets } from '../../schemas/config.ts';
 import { createPrintApi } from '../print-api/index.ts';
 import { createBuyerSimulator } from '../sandbox/buyer/simulator.ts';
 import { createSandbox } from '../sandbox/print/index.ts';
 import { createNodeGateway } from './gateway-node.ts';
+import { loadConfig } from './host.ts';
 import { createConsoleLogger, type RunningServer, readSeedFile, serveNode } from './node.ts';
 
 const DEMO_CONFIG = new URL('../../fixtures/demo.config.json', import.meta.url);
@@ -58,11 +58,9 @@ export async function startDemo(options: DemoOptions): Promise<RunningDemo> {
   const authority = new URL(base).host;
 
   const configText = (await readFile(DEMO_CONFIG, 'utf8')).replaceAll(WRITTEN_FOR, authority);
-  const parsed = parseGatewayConfig(JSON.parse(configText));
-  if (!parsed.ok)
-    throw new Error(`demo config: ${parsed.problems.map((p) => `${p.path}: ${p.message}`).join('; ')}`);
-  const resolved = resolveConfigSecrets(parsed.config, {});
-  if (!resolved.ok) throw new Error('demo config: unresolved secrets');
+  const resolved = loadConfig(JSON.parse(configText), {});
+  if (!resolved.ok)
+    throw new Error(`demo config: ${resolved.problems.map((p) => `${p.path}: ${p.message}`).join('; ')}`);
   const storePath =
     options.storePath ?? (resolved.config.store.kind === 'sqlite' ? resolved.config.store.path : undefined);
   if (storePath === undefined) throw new Error('the demo config must use a sqlite store');
@@ -116,7 +114,7 @@ export async function startDemo(options: DemoOptions): Promise<RunningDemo> {
   app.all('*', (c) => node.gateway.app.fetch(c.req.raw, c.env));
   root = app;
 
-  await node.startBackground({ tickMs: 1000 });
+  node.startBackground({ tickMs: 1000 });
 
   return {
     server,

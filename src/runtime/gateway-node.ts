@@ -4,31 +4,22 @@
  * server. `punchgate serve` and the demo start the gateway through here.
  */
 import { readFile } from 'node:fs/promises';
-import {
-  type ConfigProblem,
-  parseGatewayConfig,
-  type ResolvedConfig,
-  resolveConfigSecrets,
-} from '../../schemas/config.ts';
-import type { GatewayDeps, Logger } from '../gateway/deps.ts';
-import { createPunchgate, type Gateway } from '../gateway/index.ts';
-import { createOrderWorker } from '../gateway/orders/index.ts';
-import { createPrintApi, type PrintApi } from '../print-api/index.ts';
+import type { ResolvedConfig } from '../../schemas/config.ts';
+import type { Logger } from '../gateway/deps.ts';
+import type { Gateway } from '../gateway/index.ts';
 import { createNodeFetch, type NodeFetch } from '../print-api/node-fetch.ts';
 import { withSessionCache } from '../store/cached.ts';
-import { systemClock } from '../store/clock.ts';
 import { createMemoryStore } from '../store/memory.ts';
 import type { Store } from '../store/port.ts';
 import { createPostgresStore } from '../store/postgres.ts';
 import { createSqliteStore } from '../store/sqlite.ts';
+import { createGatewayHost, describe, type GatewayHost, type LoadedConfig, loadConfig } from './host.ts';
 
-export type ConfigFileResult =
-  | { ok: true; config: ResolvedConfig }
-  | { ok: false; problems: ConfigProblem[] };
+export type ConfigFileResult = LoadedConfig;
 
 /**
- * Reads, validates and resolves a config file: every problem is listed by path (`buyers[1].sharedSecret`),
- * including environment variables that are referenced but not set.
+ * Reads, validates and resolves a config file: every problem any runtime would refuse is listed by path
+ * (`buyers[1].sharedSecret`), including environment variables that are referenced but not set.
  */
 export async function readConfigFile(
   path: string,
@@ -50,9 +41,7 @@ export async function readConfigFile(
       problems: [{ path: '(file)', message: `${path} is not valid JSON: ${(error as Error).message}` }],
     };
   }
-  const parsed = parseGatewayConfig(json);
-  if (!parsed.ok) return parsed;
-  return resolveConfigSecrets(parsed.config, env);
+  return loadConfig(json, env);
 }
 
 /**
@@ -85,11 +74,13 @@ export async function openStore(store: ResolvedConfig['store']): Promise<Store> 
 export interface NodeGateway {
   gateway: Gateway;
   store: Store;
+  host: GatewayHost;
   /**
-   * Starts the background work once the server listens: registers the print service webhooks, then runs
-   * the order worker (PO jobs, buyer outbox, reconciliation) every `tickMs` and deletes expired sessions.
+   * Starts the background rounds once the server listens: the first at once (it registers the print service
+   * webhooks), then every `config.background.intervalSeconds` (or `tickMs`), each after the last finished.
    */
-  startBackground(options?: { tickMs?: number }): Promise<void>;
+  startBackground(options?: { tickMs?: number }): void;
+  /** Stops the rounds, waits for the one in progress, closes the transports and the store. */
   close(): Promise<void>;
 }
 
@@ -99,66 +90,47 @@ export async function createNodeGateway(
   options: { logger: Logger; store?: Store; fetch?: typeof fetch },
 ): Promise<NodeGateway> {
   const store = options.store ?? (await openStore(config.store));
-  const transports = new Map<string, NodeFetch>();
-  const clients = new Map<string, PrintApi>();
-  const deps: GatewayDeps = {
+  const transports: NodeFetch[] = [];
+  const host = await createGatewayHost({
     config,
     store,
-    clock: systemClock,
     logger: options.logger,
     ...(options.fetch !== undefined && { fetch: options.fetch }),
-    printApiFor(storefront) {
-      let client = clients.get(storefront.id);
-      if (client === undefined) {
-        const transport = createNodeFetch();
-        transports.set(storefront.id, transport);
-        client = createPrintApi({
-          baseUrl: storefront.apiBaseUrl,
-          token: storefront.apiToken,
-          key: storefront.apiKey,
-          fetch: transport,
-        });
-        clients.set(storefront.id, client);
-      }
-      return client;
+    printFetchFor() {
+      const transport = createNodeFetch();
+      transports.push(transport);
+      return transport;
     },
-  };
-  const gateway = await createPunchgate(deps);
-  const worker = createOrderWorker(gateway.context);
+  });
   let timer: NodeJS.Timeout | undefined;
+  let stopped = false;
   let running: Promise<unknown> = Promise.resolve();
   return {
-    gateway,
+    gateway: host.gateway,
     store,
-    async startBackground({ tickMs = 2000 } = {}) {
-      try {
-        await worker.startup();
-      } catch (error) {
-        // The print service may be down at start; reconciliation still finds the orders' progress later.
-        options.logger.warn('webhook registration failed; relying on reconciliation', {
-          error: error instanceof Error ? error.message : 'unknown',
-        });
-      }
+    host,
+    startBackground({ tickMs = config.background.intervalSeconds * 1000 } = {}) {
       const round = async () => {
         try {
-          await worker.tick();
-          await store.sessions.expire(systemClock.now());
+          await host.runBackgroundRound();
         } catch (error) {
-          options.logger.error('background round failed', {
-            error: error instanceof Error ? error.name : 'unknown',
-          });
+          // The store or the print service is away: the next round tries again, /readyz and the metrics
+          // show how long rounds have been failing.
+          options.logger.error('background round failed', { error: describe(error) });
+        }
+        if (!stopped) {
+          timer = setTimeout(() => {
+            running = round();
+          }, tickMs);
         }
       };
-      timer = setInterval(() => {
-        running = round();
-      }, tickMs);
-      timer.unref();
       running = round();
     },
     async close() {
-      if (timer !== undefined) clearInterval(timer);
+      stopped = true;
+      if (timer !== undefined) clearTimeout(timer);
       await running;
-      await Promise.all([...transports.values()].map((t) => t.close()));
+      await Promise.all(transports.map((t) => t.close()));
       await store.close();
     },
   };

@@ -32,11 +32,12 @@ describe('punchgate check-config', () => {
     expect(result.status).toBe(1);
     expect(result.stderr).toBe(
       [
-        `punchgate check-config: ${file} has 4 problems:`,
+        `punchgate check-config: ${file} has 5 problems:`,
         '  publicUrl: must be an absolute http(s) URL',
         '  adminToken: is required',
         '  storefronts: is required',
         "  buyers[0].protocol: Invalid discriminator value. Expected 'cxml' | 'oci'",
+        '  signingKey: environment variable PUNCHGATE_TEST_UNSET is not set',
         '',
       ].join('\n'),
     );

@@ -1,6 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { configJsonSchema, parseGatewayConfig, resolveConfigSecrets } from '../../schemas/config.ts';
+import {
+  configJsonSchema,
+  loadGatewayConfig,
+  parseGatewayConfig,
+  resolveConfigSecrets,
+} from '../../schemas/config.ts';
 import { testConfig } from '../support/stack.ts';
 
 const read = (path: string) => JSON.parse(readFileSync(new URL(`../../${path}`, import.meta.url), 'utf8'));
@@ -47,14 +52,62 @@ describe('gateway config', () => {
     );
   });
 
-  it('checks references once the shapes are right', () => {
+  it('checks references between sections', () => {
     const config = testConfig();
     config.buyers = config.buyers.map((b, i) => (i === 1 ? { ...b, storefront: 'nowhere' } : b));
-    const result = parseGatewayConfig(config);
-    expect(result).toEqual({
+    expect(loadGatewayConfig(config, {})).toEqual({
       ok: false,
       problems: [{ path: 'buyers[1].storefront', message: 'no storefront with id "nowhere"' }],
     });
+  });
+
+  it('lists schema problems, reference problems, unset variables and weak secrets in one pass', () => {
+    const config = testConfig({ signingKey: 'short-key', adminToken: { env: 'ADMIN' } }) as Record<
+      string,
+      unknown
+    > & { buyers: Record<string, unknown>[]; storefronts: Record<string, unknown>[] };
+    config.publicUrl = 'not a url';
+    config.buyers[1] = { ...config.buyers[1], storefront: 'nowhere' };
+    config.storefronts[0] = { ...config.storefronts[0], apiBaseUrl: 'https://print.example/api/v2/' };
+    expect(loadGatewayConfig(config, { ADMIN: 'admin-token-from-the-env' })).toEqual({
+      ok: false,
+      problems: [
+        { path: 'publicUrl', message: 'must be an absolute http(s) URL' },
+        {
+          path: 'storefronts[0].apiBaseUrl',
+          message: "must be the service's {base_url} without /api/v2 (the client adds it to every call)",
+        },
+        { path: 'buyers[1].storefront', message: 'no storefront with id "nowhere"' },
+        {
+          path: 'signingKey',
+          message:
+            'must be at least 32 characters (it signs the links buyers follow and encrypts the stored ' +
+            'print-service passwords, so a short key can be guessed offline); this one has 9',
+        },
+        {
+          path: 'adminToken',
+          message:
+            'must be at least 32 characters (it is the only credential of the /admin API); this one has 24',
+        },
+      ],
+    });
+  });
+
+  it('refuses OCI login parameters that differ only in case', () => {
+    const config = testConfig();
+    const index = config.buyers.findIndex((b) => b.protocol === 'oci');
+    config.buyers = config.buyers.map((b, i) =>
+      i === index ? { ...b, loginFields: { username: 'USER', password: 'user ' } } : b,
+    );
+    const result = loadGatewayConfig(config, {});
+    expect(result.ok === false && result.problems).toEqual([
+      {
+        path: `buyers[${index}].loginFields.password`,
+        message:
+          'must differ from loginFields.username ("USER"): SAP sends the login parameters with names compared ' +
+          'without case, so one field would hide the other',
+      },
+    ]);
   });
 
   it('refuses a From credential that would identify two buyers', () => {
@@ -63,7 +116,7 @@ describe('gateway config', () => {
       ...config.buyers,
       { ...config.buyers[0], id: 'acme2' } as (typeof config.buyers)[number],
     ];
-    const result = parseGatewayConfig(config);
+    const result = loadGatewayConfig(config, {});
     expect(result.ok).toBe(false);
     if (result.ok) return;
     expect(result.problems).toContainEqual({

@@ -260,7 +260,7 @@ describe('refused OCI punch-ins: a clear HTML page, the right status, no session
       b.id === 's4' ? { ...b, loginFields: { username: 'USER', password: 'user' } } : b,
     );
     await expect(createOciStack(config)).rejects.toThrow(
-      'loginFields must name two different parameters, not "USER" twice.',
+      'loginFields.password: must differ from loginFields.username ("USER")',
     );
   });
 
@@ -270,7 +270,7 @@ describe('refused OCI punch-ins: a clear HTML page, the right status, no session
       b.id === 's4' ? { ...b, custFields: ['KOSTENSTELLE-4711'] } : b,
     );
     await expect(createOciStack(config)).rejects.toThrow(
-      /^buyers\[\d+\] \(s4\): its configuration cannot fill NEW_ITEM-CUST_FIELD1: CUST_FIELD1 "KOSTENSTELLE-4711", longer than SAP's 10 characters\.$/,
+      /^buyers\[\d+\]: \(s4\) its configuration cannot fill NEW_ITEM-CUST_FIELD1: CUST_FIELD1 "KOSTENSTELLE-4711", longer than SAP's 10 characters\.$/,
     );
   });
 });

@@ -31,7 +31,7 @@ import {
 } from '../support/stack.ts';
 
 export const ORDER_STATUS_URL = 'https://s1-eu.ariba.example/cxml/order-status';
-export const ADMIN_TOKEN = 'test-admin-token';
+export const ADMIN_TOKEN = 'test-admin-token-0123456789abcdef';
 
 /** The test config with order-status URLs, our SharedSecret, a cancel status and short retry budgets. */
 export function orderConfig(overrides: Partial<GatewayConfigInput> = {}): GatewayConfigInput {
@@ -142,7 +142,7 @@ export interface PunchOutUser {
 
 /** A whole punch-out by one user: each product designed in the sandbox editor, the cart transferred. */
 export async function punchOut(
-  stack: Stack,
+  stack: Pick<Stack, 'postCxml' | 'browse'>,
   products: readonly string[],
   user: PunchOutUser = {},
 ): Promise<CartLineOut[]> {
@@ -285,7 +285,10 @@ export async function sendOrder(stack: Stack, options: OrderOptions) {
 }
 
 /** The documents the buyer's order-status endpoint received, parsed, of one request type. */
-export function receivedDocuments(stack: Stack, request: 'ConfirmationRequest' | 'ShipNoticeRequest') {
+export function receivedDocuments(
+  stack: Pick<Stack, 'orderStatusPosts'>,
+  request: 'ConfirmationRequest' | 'ShipNoticeRequest',
+) {
   return stack.orderStatusPosts
     .map((post) => ({ post, doc: parseXml(post.body).cXML }))
     .filter(({ doc }) => doc?.Request?.[request] !== undefined);

@@ -57,7 +57,7 @@ export function testConfig(overrides: Partial<GatewayConfigInput> = {}): Gateway
     publicUrl: GATEWAY_ORIGIN,
     store: { kind: 'memory' },
     signingKey: 'test-signing-key-0123456789abcdef',
-    adminToken: 'test-admin-token',
+    adminToken: 'test-admin-token-0123456789abcdef',
     supplier: { credentials: [{ domain: 'DUNS', identity: 'PRINTCO' }], userAgent: 'punchgate test' },
     storefronts: [
       {

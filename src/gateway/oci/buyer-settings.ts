@@ -11,6 +11,7 @@ import {
   OciError,
   type OciItemsOptions,
 } from '../../oci/index.ts';
+import { type ConfigProblem, crossReferenceProblems } from '../../../schemas/config.ts';
 import type { ResolvedConfig, ResolvedOciBuyer } from '../deps.ts';
 
 /** What `acceptOciPunchIn` checks a punch-in against. */
@@ -37,22 +38,14 @@ export function itemOptions(buyer: ResolvedOciBuyer, charset: OciCharset): OciIt
 }
 
 /**
- * Throws a TypeError naming the buyer when its login field names clash (SAP compares names without case) or
- * its configured NEW_ITEM-* values cannot be sent (a customer field longer than SAP's CUST_FIELD length, a
- * unit mapped to an empty code).
- *
- * @example
- * checkOciBuyers(ctx.config); // at mount time
+ * The OCI buyers whose configured NEW_ITEM-* values cannot be sent (a customer field longer than SAP's
+ * CUST_FIELD length, a unit mapped to an empty code), by config path. Part of loading the config, so
+ * `check-config` and every runtime refuse the same files.
  */
-export function checkOciBuyers(config: ResolvedConfig): void {
+export function ociBuyerProblems(config: ResolvedConfig): ConfigProblem[] {
+  const problems: ConfigProblem[] = [];
   config.buyers.forEach((buyer, index) => {
     if (buyer.protocol !== 'oci') return;
-    const { username, password } = buyer.loginFields;
-    if (username.trim().toLowerCase() === password.trim().toLowerCase()) {
-      throw new TypeError(
-        `buyers[${index}] (${buyer.id}): loginFields must name two different parameters, not "${username}" twice.`,
-      );
-    }
     const units = Object.keys(buyer.unitMap);
     try {
       buildOciItems(
@@ -74,9 +67,23 @@ export function checkOciBuyers(config: ResolvedConfig): void {
       if (!(error instanceof OciError)) throw error;
       const field = error.param?.replace(/^NEW_ITEM-|\[\d+\]$/g, '') ?? 'a field';
       const problem = error.message.replace(/^Cart line \d+ \([^)]*\) (has )?/, '');
-      throw new TypeError(
-        `buyers[${index}] (${buyer.id}): its configuration cannot fill NEW_ITEM-${field}: ${problem}`,
-      );
+      problems.push({
+        path: `buyers[${index}]`,
+        message: `(${buyer.id}) its configuration cannot fill NEW_ITEM-${field}: ${problem}`,
+      });
     }
   });
+  return problems;
+}
+
+/**
+ * Throws a TypeError listing the OCI configuration problems: for gateways built from a config that did not
+ * go through `loadGatewayConfig` (tests, embedders), so they fail at mount rather than on every transfer.
+ *
+ * @example
+ * checkOciBuyers(ctx.config); // at mount time
+ */
+export function checkOciBuyers(config: ResolvedConfig): void {
+  const problems = [...crossReferenceProblems(config), ...ociBuyerProblems(config)];
+  if (problems.length > 0) throw new TypeError(problems.map((p) => `${p.path}: ${p.message}`).join('; '));
 }
