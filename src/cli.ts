@@ -216,8 +216,9 @@ Options:
     }
     const { config } = result;
     const protocols = config.buyers.map((b) => `${b.id} (${b.protocol})`).join(', ');
+    const runtime = config.store.kind === 'd1' ? ' (for the Worker; punchgate serve needs another store)' : '';
     process.stdout.write(
-      `${file} is valid: ${config.storefronts.length} storefront(s), ${config.buyers.length} buyer(s): ${protocols}; store ${config.store.kind}\n`,
+      `${file} is valid: ${config.storefronts.length} storefront(s), ${config.buyers.length} buyer(s): ${protocols}; store ${config.store.kind}${runtime}\n`,
     );
     return 0;
   },
@@ -263,6 +264,9 @@ Options:
       return 1;
     }
     const logger = createConsoleLogger('gateway');
+    if (result.config.store.kind === 'memory') {
+      logger.warn('store.kind "memory": sessions, carts and purchase orders are lost when the process stops');
+    }
     const node = await createNodeGateway(result.config, { logger });
     const host = text(values.host);
     let server: RunningServer;
