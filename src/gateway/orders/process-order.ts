@@ -9,8 +9,10 @@
  * - `delete`: the print orders get the storefront's cancel status and the order is marked cancelled.
  *
  * Every step is safe to run again after a crash: print order ids are recorded as soon as they exist, a
- * marker flag makes a cut-off create go to an operator instead of ordering twice, and buyer documents are
- * queued under dedupe keys. When the last attempt fails, a `new` PO fails and the buyer gets a `reject`.
+ * marker flag makes the next attempt after a cut-off create look for the order it may have made before
+ * creating again (find-print-order.ts), and buyer documents are queued under dedupe keys. When the last
+ * attempt fails, a `new` PO fails and the buyer gets a `reject` — unless a create may have gone through, which
+ * an operator settles.
  */
 import { isPrintApiError } from '../../print-api/index.ts';
 import { StoreError } from '../../store/store-error.ts';
@@ -22,7 +24,12 @@ import { upstreamError } from '../pipo-accounts.ts';
 import { queueConfirmation } from './buyer-documents.ts';
 import { changeComment, printOrderComment } from './history-comment.ts';
 import {
-  creatingFlag,
+  type CreateAttempt,
+  createAttemptFlag,
+  findCreateAttempt,
+  searchPrintOrder,
+} from './find-print-order.ts';
+import {
   FLAG,
   findOriginalOrder,
   isCreatingFlag,
@@ -110,6 +117,121 @@ async function addFlags(ctx: GatewayContext, poId: string, flags: readonly strin
   if (next !== undefined) await ctx.store.orders.update(poId, { flags: next });
 }
 
+/** Inconclusive searches for the print order of a cut-off create before an operator decides. */
+export const MAX_INCONCLUSIVE_SEARCHES = 3;
+
+/**
+ * An order id of the storefront known to exist now, the higher the better: a print order created after
+ * this moment gets a higher id, so a search for it can start above this one. Read from the open print
+ * orders and the latest POs, which hold the newest ids; any id is correct, a lower one only costs probes.
+ */
+async function knownPrintOrderFloor(ctx: GatewayContext, storefrontId: string): Promise<number | undefined> {
+  let highest: number | undefined;
+  const consider = (id: number) => {
+    if (highest === undefined || id > highest) highest = id;
+  };
+  for (const tracked of await ctx.store.printOrders.listOpen({ limit: 100 })) {
+    if (tracked.storefrontId === storefrontId) consider(tracked.printOrderId);
+  }
+  const { items } = await ctx.store.orders.list({ limit: 20 });
+  for (const po of items) {
+    if (po.type !== 'new' || po.printOrderIds.length === 0) continue;
+    const groups = ownerGroups(poDocument(po).lines);
+    po.printOrderIds.forEach((id, i) => {
+      if (groups[i]?.storefrontId === storefrontId) consider(id);
+    });
+  }
+  return highest;
+}
+
+/** Tracks the print order of the group and clears the group's marker in one PO update. */
+async function recordPrintOrder(
+  ctx: GatewayContext,
+  poId: string,
+  storefront: ResolvedStorefront,
+  printOrderId: number,
+  marker: string,
+): Promise<void> {
+  await ctx.store.printOrders.add({ storefrontId: storefront.id, printOrderId, poId });
+  const after = await loadOrder(ctx, poId);
+  await ctx.store.orders.update(poId, {
+    printOrderIds: [...after.printOrderIds, printOrderId],
+    flags: after.flags.filter((f) => f !== marker),
+  });
+}
+
+/**
+ * An earlier create of the group's print order was cut off: look for the order it may have made. Answers
+ * the adopted print order id, or the floor to create again above when the order is conclusively absent;
+ * throws when the search is inconclusive (retry later, or an operator after the bound).
+ */
+async function settleCutOffCreate(
+  ctx: GatewayContext,
+  order: PurchaseOrder,
+  group: OwnerGroup,
+  buyer: ResolvedBuyer,
+  storefront: ResolvedStorefront,
+  cutOff: { flag: string; attempt: CreateAttempt },
+): Promise<{ adopted: number } | { absent: true; floor: number }> {
+  const { attempt } = cutOff;
+  const owner = await ctx.store.users.get(buyer.id, group.userRef);
+  const outcome = await searchPrintOrder({
+    api: ctx.printApiFor(storefront),
+    externalId: order.orderId,
+    customerId: owner?.pipoUserId,
+    storefrontId: storefront.storefrontId,
+    since: order.createdAt,
+    after: attempt.after,
+    async trackedElsewhere(printOrderId) {
+      const tracked = await ctx.store.printOrders.get(storefront.id, printOrderId);
+      return tracked !== undefined && tracked.poId !== order.id;
+    },
+  });
+  const subject = `the print order for PO ${order.orderId} (designs of ${group.userRef})`;
+  switch (outcome.kind) {
+    case 'found': {
+      const printOrderId = outcome.order.id;
+      await recordPrintOrder(ctx, order.id, storefront, printOrderId, cutOff.flag);
+      ctx.logger.info('print order of a cut-off create found and adopted', {
+        po: order.id,
+        printOrder: printOrderId,
+        owner: group.userRef,
+      });
+      return { adopted: printOrderId };
+    }
+    case 'absent':
+      ctx.logger.info('print order of a cut-off create not made; creating it again', {
+        po: order.id,
+        owner: group.userRef,
+        searched: `${outcome.after + 1}-${outcome.through}`,
+      });
+      return { absent: true, floor: outcome.after };
+    case 'inconclusive': {
+      const searches = attempt.searches + 1;
+      const ruledOut =
+        outcome.after === undefined ? 'no id is ruled out' : `every id up to ${outcome.after} is ruled out`;
+      if (searches >= MAX_INCONCLUSIVE_SEARCHES) {
+        throw new GatewayError(
+          'needs_operator',
+          `An earlier attempt to create ${subject} was cut off, and ${searches} searches for it stayed ` +
+            `inconclusive (last one: ${outcome.searched} searched, ${outcome.reason}; ${ruledOut}): look for ` +
+            `an order with external id ${order.orderId} before retrying.`,
+        );
+      }
+      const current = await loadOrder(ctx, order.id);
+      const marker = createAttemptFlag({ index: group.index, after: outcome.after, searches });
+      await ctx.store.orders.update(order.id, {
+        flags: current.flags.map((f) => (f === cutOff.flag ? marker : f)),
+      });
+      throw new GatewayError(
+        'upstream_unavailable',
+        `The search for ${subject}, whose create was cut off, was inconclusive (${outcome.searched} searched, ` +
+          `${outcome.reason}); it goes on later.`,
+      );
+    }
+  }
+}
+
 async function createPrintOrder(
   ctx: GatewayContext,
   order: PurchaseOrder,
@@ -117,16 +239,20 @@ async function createPrintOrder(
   buyer: ResolvedBuyer,
   storefront: ResolvedStorefront,
 ): Promise<number> {
-  const marker = creatingFlag(group.index);
   const before = await loadOrder(ctx, order.id);
-  if (before.flags.includes(marker)) {
-    throw new GatewayError(
-      'needs_operator',
-      `An earlier attempt to create the print order for the designs of ${group.userRef} was cut off, so the ` +
-        `print service may have it already: look for an order with external id ${order.orderId} before retrying.`,
-    );
+  const cutOff = findCreateAttempt(before.flags, group.index);
+  let floor = await knownPrintOrderFloor(ctx, storefront.id);
+  if (cutOff !== undefined) {
+    const settled = await settleCutOffCreate(ctx, before, group, buyer, storefront, cutOff);
+    if ('adopted' in settled) return settled.adopted;
+    floor = Math.max(floor ?? 0, settled.floor);
   }
-  await ctx.store.orders.update(order.id, { flags: [...before.flags, marker] });
+  // The marker stays only if the outcome of the create is unknown; the floor is where a search starts.
+  const marker = createAttemptFlag({ index: group.index, after: floor, searches: 0 });
+  const current = cutOff === undefined ? before : await loadOrder(ctx, order.id);
+  await ctx.store.orders.update(order.id, {
+    flags: [...current.flags.filter((f) => f !== cutOff?.flag), marker],
+  });
   let printOrderId: number;
   try {
     printOrderId = await ctx.accounts.withToken(buyer, storefront, group.userRef, (token) =>
@@ -138,17 +264,12 @@ async function createPrintOrder(
     );
   } catch (error) {
     if (!mayHaveHappened(error)) {
-      const current = await loadOrder(ctx, order.id);
-      await ctx.store.orders.update(order.id, { flags: current.flags.filter((f) => f !== marker) });
+      const latest = await loadOrder(ctx, order.id);
+      await ctx.store.orders.update(order.id, { flags: latest.flags.filter((f) => f !== marker) });
     }
     throw upstreamError(error, 'create the print order');
   }
-  await ctx.store.printOrders.add({ storefrontId: storefront.id, printOrderId, poId: order.id });
-  const after = await loadOrder(ctx, order.id);
-  await ctx.store.orders.update(order.id, {
-    printOrderIds: [...after.printOrderIds, printOrderId],
-    flags: after.flags.filter((f) => f !== marker),
-  });
+  await recordPrintOrder(ctx, order.id, storefront, printOrderId, marker);
   ctx.logger.info('print order created', { po: order.id, printOrder: printOrderId, owner: group.userRef });
   return printOrderId;
 }
@@ -358,9 +479,17 @@ async function rejectionKey(ctx: GatewayContext, order: PurchaseOrder): Promise<
 export async function giveUpPurchaseOrder(ctx: GatewayContext, poId: string, error: unknown): Promise<void> {
   const order = await ctx.store.orders.get(poId);
   if (order === undefined) return;
-  const reason = error instanceof Error ? error.message : String(error);
   const open: PurchaseOrder['state'][] = ['received', 'processing'];
-  if (error instanceof GatewayError && error.code === 'needs_operator') {
+  const message = error instanceof Error ? error.message : String(error);
+  // A create cut off on the last attempt may have made the print order: rejecting the PO could leave the
+  // buyer told "no" about an order in production.
+  const uncertain = order.type === 'new' && order.flags.some(isCreatingFlag);
+  const reason =
+    uncertain && !(error instanceof GatewayError && error.code === 'needs_operator')
+      ? `${message} The print order may have been created by an attempt that was cut off: look for an order ` +
+        `with external id ${order.orderId} before retrying.`
+      : message;
+  if (uncertain || (error instanceof GatewayError && error.code === 'needs_operator')) {
     await moveOrder(
       ctx,
       order,
