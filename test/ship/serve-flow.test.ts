@@ -1,0 +1,176 @@
+/**
+ * What ships, run as a print shop runs it: `punchgate sandbox` and `punchgate serve --config FILE` as
+ * separate processes, the config written from the README's reference with its secrets in the environment,
+ * and a buyer's procurement system on its own port. The buyer punches out, designs in the sandbox's editor,
+ * gets the cart back, orders it; with nothing else running, `serve` turns the PO into a print order and
+ * sends the accept, and once the print shop marks the order shipped, the ship notice.
+ */
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createPrintApi } from '../../src/print-api/index.ts';
+import { linesOf, orderRequest, punchOut, receivedDocuments, type XmlTree } from '../orders/order-flow.ts';
+import { followRedirects } from '../support/stack.ts';
+import { type BuyerSystem, startBuyerSystem } from './buyer-system.ts';
+import {
+  childEnv,
+  eventually,
+  freePort,
+  type SandboxProcess,
+  type ServeProcess,
+  startSandboxCommand,
+  startServeCommand,
+  stopAllCommands,
+} from './processes.ts';
+import {
+  ADMIN_TOKEN,
+  BUYER_IDENTITY,
+  freshFolder,
+  SUPPLIER_SECRET,
+  secretEnv,
+  userConfig,
+  writeConfigFile,
+} from './user-config.ts';
+
+describe('punchgate serve as a process, with punchgate sandbox as the print service', () => {
+  let buyer: BuyerSystem;
+  let sandbox: SandboxProcess;
+  let serve: ServeProcess;
+
+  beforeAll(async () => {
+    buyer = await startBuyerSystem();
+    sandbox = await startSandboxCommand();
+    const gatewayKey = sandbox.apiKeys.find((k) => k.label === 'punchgate gateway demo');
+    if (gatewayKey === undefined) throw new Error(`no gateway key printed\n${sandbox.process.tail()}`);
+    // The gateway's public URL goes into the config before it listens, as a user writes it.
+    const port = await freePort();
+    const folder = freshFolder();
+    const configFile = writeConfigFile(
+      folder,
+      userConfig({
+        publicUrl: `http://127.0.0.1:${port}`,
+        printService: { apiBaseUrl: sandbox.url, editorUrl: sandbox.editorUrl, apiToken: gatewayKey.token },
+        buyerSystem: { returnHost: buyer.host, orderStatusUrl: buyer.orderStatusUrl },
+        store: { kind: 'sqlite', path: join(folder, 'gateway.db') },
+      }),
+    );
+    serve = await startServeCommand('serve', configFile, port, childEnv(secretEnv(gatewayKey.key)));
+  });
+
+  afterAll(async () => {
+    await stopAllCommands();
+    await buyer?.close();
+  });
+
+  /** The buyer's user's browser: follows redirects between the gateway, the editor and back. */
+  const browser = {
+    browse: followRedirects((url, init) => fetch(url, { ...init, redirect: 'manual' })),
+    async postCxml(body: string) {
+      const answer = await fetch(`${serve.url}/cxml`, {
+        method: 'POST',
+        body,
+        headers: { 'Content-Type': 'text/xml' },
+      });
+      const text = await answer.text();
+      if (answer.status !== 200) throw new Error(`POST /cxml answered ${answer.status}: ${text}`);
+      return text;
+    },
+  };
+
+  it('turns a punch-out and its PO into a print order, an accept and, once shipped, a ship notice', async () => {
+    const processes = [serve.process, sandbox.process];
+    const cart = await punchOut(browser, ['Business cards', 'A5 flyer'], {
+      browserFormPost: buyer.returnUrl,
+    });
+    expect(cart.map((line) => [line.sku, line.quantity, line.unitPrice])).toEqual([
+      ['BC-STD', '100', '0.12'],
+      ['FLY-A5', '1', '0.35'],
+    ]);
+
+    const payloadID = `po-ship-${Date.now()}@acme.example`;
+    const answer = await browser.postCxml(
+      orderRequest({ payloadID, orderID: 'PO-SHIP-1', lines: linesOf(cart) }),
+    );
+    expect(answer).toMatch(/<Status code="200" text="OK"/);
+
+    // serve's own background rounds create the print order and send the accept; nothing else runs.
+    const accept = await eventually(
+      'the ConfirmationRequest accept at the buyer',
+      () =>
+        receivedDocuments(buyer, 'ConfirmationRequest').find(
+          ({ doc }) => doc.Request.ConfirmationRequest.ConfirmationHeader['@type'] === 'accept',
+        ),
+      { processes },
+    );
+    expect(accept.post.contentType).toBe('text/xml; charset=UTF-8');
+    const confirmation = accept.doc.Request.ConfirmationRequest;
+    const printOrderId = Number(confirmation.ConfirmationHeader['@confirmID']);
+    expect(Number.isInteger(printOrderId) && printOrderId > 0, `confirmID ${printOrderId}`).toBe(true);
+    expect(confirmation.OrderReference['@orderID']).toBe('PO-SHIP-1');
+    expect(confirmation.OrderReference.DocumentReference['@payloadID']).toBe(payloadID);
+    expect(accept.doc.Header.From.Credential[0].Identity).toBe('PRINTCO');
+    expect(accept.doc.Header.To.Credential[0].Identity).toBe(BUYER_IDENTITY);
+    expect(accept.doc.Header.Sender.Credential[0].SharedSecret).toBe(SUPPLIER_SECRET);
+
+    // The print order on the print service, seen by the print shop's staff with their own key.
+    const staffKey = sandbox.apiKeys.find((k) => k.label === 'reporting');
+    if (staffKey === undefined)
+      throw new Error(`no second Enterprise key printed\n${sandbox.process.tail()}`);
+    const printShop = createPrintApi({ baseUrl: sandbox.url, token: staffKey.token, key: staffKey.key });
+    const printOrder = await printShop.getOrder(printOrderId);
+    expect(printOrder.integration_id).toBe('PO-SHIP-1');
+    expect(printOrder.items.map((item) => item.product_id)).toEqual(cart.map((line) => line.designId));
+
+    // The shop ships it: the sandbox tells serve by webhook, serve tells the buyer.
+    await printShop.markShipped(printOrderId, { trackingNumber: '1Z999AA10123456784' });
+    const shipped = await eventually(
+      'the ShipNoticeRequest at the buyer',
+      () => receivedDocuments(buyer, 'ShipNoticeRequest')[0],
+      { processes },
+    );
+    const notice = shipped.doc.Request.ShipNoticeRequest;
+    expect(notice.ShipNoticeHeader['@shipmentID']).toBe(`${printOrderId}-1`);
+    expect(notice.ShipControl.ShipmentIdentifier).toEqual([
+      { '#text': '1Z999AA10123456784', '@domain': 'trackingNumber' },
+    ]);
+    expect(notice.ShipNoticePortion.OrderReference['@orderID']).toBe('PO-SHIP-1');
+    expect(
+      notice.ShipNoticePortion.ShipNoticeItem.map((item: XmlTree) => [
+        item['@lineNumber'],
+        item['@quantity'],
+      ]),
+    ).toEqual([
+      ['1', '100'],
+      ['2', '1'],
+    ]);
+    expect(shipped.doc.Header.Sender.Credential[0].SharedSecret).toBe(SUPPLIER_SECRET);
+
+    // The admin API of the same process: the PO ordered as that one print order; nothing doubled.
+    const admin = await fetch(`${serve.url}/admin/orders`, {
+      headers: { Authorization: `Bearer ${ADMIN_TOKEN}` },
+    });
+    expect(admin.status).toBe(200);
+    const { items } = (await admin.json()) as { items: XmlTree[] };
+    expect(items.map((po) => [po.orderId, po.state, po.printOrderIds])).toEqual([
+      ['PO-SHIP-1', 'ordered', [printOrderId]],
+    ]);
+    const types = receivedDocuments(buyer, 'ConfirmationRequest').map(
+      ({ doc }) => doc.Request.ConfirmationRequest.ConfirmationHeader['@type'],
+    );
+    expect(types).toEqual(['accept']);
+    expect(receivedDocuments(buyer, 'ShipNoticeRequest')).toHaveLength(1);
+  });
+
+  it('is healthy and ready, and /metrics shows its background rounds completing', async () => {
+    expect((await fetch(`${serve.url}/healthz`)).status).toBe(200);
+    expect((await fetch(`${serve.url}/readyz`)).status).toBe(200);
+    const metrics = await (await fetch(`${serve.url}/metrics`)).text();
+    expect(metrics).toMatch(/^punchgate_background_round_last_completed_timestamp_seconds \d/m);
+    expect(metrics).toMatch(/^punchgate_background_round_overdue 0$/m);
+  });
+
+  it('stops cleanly on SIGTERM', async () => {
+    const exit = await serve.process.stop();
+    expect(exit, serve.process.tail()).toEqual({ code: 0, signal: null });
+    await sandbox.process.stop();
+  });
+});
