@@ -9,6 +9,8 @@ import { createCxmlRoute, type OrderRequestHandler } from './cxml-route.ts';
 import type { GatewayDeps } from './deps.ts';
 import { GatewayError } from './errors.ts';
 import { renderMessagePage } from './pages/punchout-pages.ts';
+import { createReadinessProbe, STORE_DEADLINE_MS, withinDeadline } from './readiness.ts';
+import { requestIdOf, requestLogging } from './request-id.ts';
 import {
   createPunchoutRoutes,
   punchoutErrorPage,
@@ -37,7 +39,11 @@ export interface GatewayExtensions {
  */
 export async function createGateway(deps: GatewayDeps, extensions: GatewayExtensions = {}): Promise<Gateway> {
   const ctx = await createGatewayContext(deps);
+  const readiness = createReadinessProbe(ctx, deps.lastBackgroundRoundAt);
   const app = new Hono();
+
+  // First, so the id and the access line cover everything below, error pages and 404s included.
+  app.use(requestLogging(ctx));
 
   // Our URLs carry tokens, so no page may leak them in a Referer; nothing is sniffed into another type.
   app.use(async (c, next) => {
@@ -48,18 +54,30 @@ export async function createGateway(deps: GatewayDeps, extensions: GatewayExtens
 
   app.get('/healthz', (c) => c.json({ status: 'ok' }));
   app.get('/readyz', async (c) => {
-    try {
-      await ctx.store.ping();
-      return c.json({ status: 'ready' });
-    } catch {
-      return c.json({ status: 'unavailable', store: 'not answering' }, 503);
-    }
+    c.header('Cache-Control', 'no-store');
+    const { ready, reasons } = await readiness.check();
+    return ready ? c.json({ status: 'ready' }) : c.json({ status: 'unavailable', reasons }, 503);
   });
 
-  // Counts only; expose it to the monitoring network, not to the internet.
-  app.get('/metrics', (c) =>
-    c.text(ctx.metrics.render(), 200, { 'Content-Type': 'text/plain; version=0.0.4; charset=utf-8' }),
-  );
+  // Counts only; expose it to the monitoring network, not to the internet. The order-flow figures are
+  // read now; a store that is away still gets an answer, with the counters and punchgate_store_up 0.
+  app.get('/metrics', async (c) => {
+    const now = ctx.clock.now();
+    const stats = await withinDeadline(ctx.store.stats(now), STORE_DEADLINE_MS, 'store stats').catch(
+      (error: unknown) => {
+        // The error's name only: driver messages may quote connection details.
+        ctx.logger.warn('metrics: store figures unavailable', {
+          error: error instanceof Error ? error.name : 'unknown',
+        });
+        return undefined;
+      },
+    );
+    const backgroundRoundOverdue = await readiness.backgroundRoundOverdue(now);
+    return c.text(ctx.metrics.render({ now, stats, backgroundRoundOverdue }), 200, {
+      'Content-Type': 'text/plain; version=0.0.4; charset=utf-8',
+      'Cache-Control': 'no-store',
+    });
+  });
 
   app.route('/cxml', createCxmlRoute(ctx, extensions.onOrder?.(ctx)));
   app.route('/punchout', createPunchoutRoutes(ctx, extensions.ociForms));
@@ -84,6 +102,7 @@ export async function createGateway(deps: GatewayDeps, extensions: GatewayExtens
       if (c.req.path.startsWith('/punchout/')) return punchoutErrorPage(ctx, c, error, extensions.ociForms);
     }
     ctx.logger.error('request failed', {
+      requestId: requestIdOf(c),
       path: c.req.routePath,
       error: error instanceof Error ? error.name : 'unknown',
       message: error instanceof GatewayError ? error.message : undefined,

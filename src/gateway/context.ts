@@ -96,7 +96,7 @@ export async function createGatewayContext(deps: GatewayDeps): Promise<GatewayCo
     storefront,
     buyer,
     secretThrottle: createSecretThrottle({ clock: deps.clock }),
-    metrics: createMetrics(),
+    metrics: deps.metrics ?? createMetrics(),
     clientAddress: (c) =>
       clientAddressBehindProxies(
         (deps.clientAddress ?? socketClientAddress)(c),

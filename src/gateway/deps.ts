@@ -8,6 +8,7 @@ import type { BuyerConfig, ResolvedConfig } from '../../schemas/config.ts';
 export type { ResolvedConfig };
 
 import type { PrintApi } from '../print-api/index.ts';
+import type { Metrics } from './metrics.ts';
 import type { Clock, Store } from '../store/port.ts';
 
 export type ResolvedStorefront = ResolvedConfig['storefronts'][number];
@@ -22,9 +23,18 @@ export interface LogFields {
 
 /** Structured logging; never hand it secrets, passwords or PIPO tokens. */
 export interface Logger {
+  /** Detail an operator turns on with `LOG_LEVEL=debug` (probe requests, for one); optional for old loggers. */
+  debug?(message: string, fields?: LogFields): void;
   info(message: string, fields?: LogFields): void;
   warn(message: string, fields?: LogFields): void;
   error(message: string, fields?: LogFields): void;
+  /**
+   * Runs `work` with `fields` (the request id) added to every line this logger writes until `work` settles,
+   * however deep the call. Only loggers that can follow asynchronous work (Node's AsyncLocalStorage) have
+   * it; elsewhere the lines that matter name the request themselves, and Workers Logs groups an
+   * invocation's lines anyway.
+   */
+  withFields?<T>(fields: LogFields, work: () => T): T;
 }
 
 export interface GatewayDeps {
@@ -43,6 +53,17 @@ export interface GatewayDeps {
    * `c.env.incoming`; behind a proxy or on Workers, read the trusted header instead (e.g. CF-Connecting-IP).
    */
   clientAddress?: (c: Context) => string | undefined;
+  /**
+   * Counters and the background round's heartbeat, created by the host before the gateway so the
+   * print-service transports it instruments count into the same object. Default: a fresh one.
+   */
+  metrics?: Metrics;
+  /**
+   * Where `/readyz` reads when the last background round completed. Default: this instance's metrics,
+   * right wherever the instance runs its own rounds (Node). On Workers the Cron invocation may run in
+   * another isolate than the one answering `/readyz`, so the Worker hands in a heartbeat both can read.
+   */
+  lastBackgroundRoundAt?: () => Promise<Date | undefined>;
 }
 
 export function socketClientAddress(c: Context): string | undefined {
