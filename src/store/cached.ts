@@ -60,6 +60,7 @@ export function withSessionCache(store: Store, options: SessionCacheOptions): St
     outbox: store.outbox,
     printOrders: store.printOrders,
     events: store.events,
+    stats: (now) => store.stats(now),
     ping: () => store.ping(),
     close: () => store.close(),
     sessions: {
@@ -84,8 +85,8 @@ export function withSessionCache(store: Store, options: SessionCacheOptions): St
           throw error;
         }
       },
-      async expire(now) {
-        const expired = await store.sessions.expire(now);
+      async expire(now, expireOptions) {
+        const expired = await store.sessions.expire(now, expireOptions);
         for (const [id, session] of [...cache.entries()]) {
           if (session.expiresAt.getTime() <= now.getTime()) cache.delete(id);
         }

@@ -6,7 +6,7 @@
  */
 import { type Clock, systemClock } from './clock.ts';
 import { orderRevisionKey } from './order-revision.ts';
-import { batchSize, pageSize, parseCursor, toPage } from './paging.ts';
+import { batchSize, pageSize, parseCursor, purgeLimit, toPage } from './paging.ts';
 import { ONE_TIME_TOKEN_SWEEP_GRACE_MS, type Store } from './port.ts';
 import { StoreError } from './store-error.ts';
 import {
@@ -14,9 +14,12 @@ import {
   type Claim,
   DEFAULT_MAX_ATTEMPTS,
   type InboxEvent,
+  JOB_STATES,
   type Job,
+  ORDER_STATES,
   type OutboxMessage,
   type Page,
+  type PurgeOptions,
   type PunchoutSession,
   type PurchaseOrder,
   type TrackedPrintOrder,
@@ -39,6 +42,8 @@ export function createMemoryStore(options: { clock?: Clock } = {}): Store {
   const orders = new Map<string, PurchaseOrder>();
   const jobs = new Map<string, Job>();
   const outbox = new Map<string, OutboxMessage>();
+  /** Ids of the messages whose delivery-queue row exists (every message until its row is purged). */
+  const deliveryQueue = new Set<string>();
   const printOrders = new Map<string, TrackedPrintOrder>();
   const events = new Map<string, InboxEvent>();
   let lastId = 0;
@@ -89,8 +94,8 @@ export function createMemoryStore(options: { clock?: Clock } = {}): Store {
         session.updatedAt = now();
         return copy(session);
       },
-      async expire(at) {
-        return deleteWhere(sessions, (s) => s.expiresAt.getTime() <= at.getTime());
+      async expire(at, options) {
+        return deleteWhere(sessions, (s) => s.expiresAt.getTime() <= at.getTime(), options);
       },
     },
 
@@ -210,10 +215,11 @@ export function createMemoryStore(options: { clock?: Clock } = {}): Store {
         }
         return marked;
       },
-      async purgeStale(updatedBefore) {
+      async purgeStale(updatedBefore, options) {
         return deleteWhere(
           lines,
           (line) => line.state !== 'ordered' && line.updatedAt.getTime() < updatedBefore.getTime(),
+          options,
         );
       },
     },
@@ -326,6 +332,11 @@ export function createMemoryStore(options: { clock?: Clock } = {}): Store {
         });
         return copy(next);
       },
+      async renewLease(claim, leaseUntil) {
+        const job = claimed(jobs, claim, 'running');
+        if (!job) return undefined;
+        return copy(Object.assign(job, { leaseUntil: new Date(leaseUntil), updatedAt: now() }));
+      },
       async complete(claim) {
         const job = claimed(jobs, claim, 'running');
         return job && copy(finish(job, { state: 'done' }));
@@ -354,6 +365,13 @@ export function createMemoryStore(options: { clock?: Clock } = {}): Store {
         if (job?.state !== 'dead') return undefined;
         return copy(finish(job, { state: 'pending', attempts: 0, runAt: now() }));
       },
+      async purgeFinished(finishedBefore, options) {
+        return deleteWhere(
+          jobs,
+          (j) => j.state === 'done' && j.updatedAt.getTime() < finishedBefore.getTime(),
+          options,
+        );
+      },
     },
 
     outbox: {
@@ -371,6 +389,7 @@ export function createMemoryStore(options: { clock?: Clock } = {}): Store {
           updatedAt: at,
         };
         outbox.set(message.id, message);
+        deliveryQueue.add(message.id);
         return { created: true, message: copy(message) };
       },
       async get(id) {
@@ -432,6 +451,18 @@ export function createMemoryStore(options: { clock?: Clock } = {}): Store {
         const message = outbox.get(id);
         if (message?.state !== 'dead') return undefined;
         return copy(finish(message, { state: 'pending', attempts: 0, nextAttemptAt: now() }));
+      },
+      async purgeDelivered(deliveredBefore, options) {
+        const bound = rowBound(options);
+        let purged = 0;
+        for (const id of deliveryQueue) {
+          if (purged >= bound) break;
+          const delivered = outbox.get(id)?.deliveredAt;
+          if (delivered === undefined || delivered.getTime() >= deliveredBefore.getTime()) continue;
+          deliveryQueue.delete(id);
+          purged += 1;
+        }
+        return purged;
       },
     },
 
@@ -519,11 +550,42 @@ export function createMemoryStore(options: { clock?: Clock } = {}): Store {
         event.processed = true;
         return true;
       },
-      async purgeProcessed(receivedBefore) {
-        return deleteWhere(events, (e) => e.processed && e.receivedAt.getTime() < receivedBefore.getTime());
+      async purgeProcessed(receivedBefore, options) {
+        return deleteWhere(
+          events,
+          (e) => e.processed && e.receivedAt.getTime() < receivedBefore.getTime(),
+          options,
+        );
       },
     },
 
+    async stats() {
+      const ordersByState = countBy(ORDER_STATES, orders.values());
+      const jobsByState = countBy(JOB_STATES, jobs.values());
+      const messages = countBy(['pending', 'sending', 'delivered', 'dead'] as const, outbox.values());
+      const oldest = (records: Iterable<{ createdAt: Date }>) =>
+        [...records].reduce<Date | undefined>(
+          (min, r) => (min === undefined || r.createdAt < min ? r.createdAt : min),
+          undefined,
+        );
+      const oldestUnorderedAt = oldest(
+        [...orders.values()].filter((o) => o.state === 'received' || o.state === 'processing'),
+      );
+      const oldestPendingAt = oldest(
+        [...outbox.values()].filter((m) => m.state === 'pending' || m.state === 'sending'),
+      );
+      return {
+        ordersByState,
+        ...(oldestUnorderedAt && { oldestUnorderedAt: new Date(oldestUnorderedAt) }),
+        jobsByState,
+        outbox: {
+          pending: messages.pending,
+          sending: messages.sending,
+          dead: messages.dead,
+          ...(oldestPendingAt && { oldestPendingAt: new Date(oldestPendingAt) }),
+        },
+      };
+    },
     async ping() {},
     async close() {},
   };
@@ -569,15 +631,34 @@ function find<T>(records: Map<string, T>, matches: (record: T) => boolean): T | 
   return undefined;
 }
 
-function deleteWhere<T>(records: Map<string, T>, matches: (record: T) => boolean): number {
+function deleteWhere<T>(
+  records: Map<string, T>,
+  matches: (record: T) => boolean,
+  options?: PurgeOptions,
+): number {
+  const bound = rowBound(options);
   let deleted = 0;
   for (const [key, record] of records) {
+    if (deleted >= bound) break;
     if (matches(record)) {
       records.delete(key);
       deleted += 1;
     }
   }
   return deleted;
+}
+
+function rowBound(options: PurgeOptions | undefined): number {
+  return purgeLimit(options?.limit) ?? Number.POSITIVE_INFINITY;
+}
+
+function countBy<S extends string>(
+  states: readonly S[],
+  records: Iterable<{ state: string }>,
+): Record<S, number> {
+  const counts = Object.fromEntries(states.map((s) => [s, 0])) as Record<S, number>;
+  for (const { state } of records) if (state in counts) counts[state as S] += 1;
+  return counts;
 }
 
 function byDueThenId(a: OutboxMessage, b: OutboxMessage): number {

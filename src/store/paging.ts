@@ -20,6 +20,13 @@ export function batchSize(limit: number | undefined): number {
   return clampLimit(limit, DEFAULT_BATCH_SIZE);
 }
 
+/** Rows a purge call deletes at most: all due ones unless asked (undefined), else at least 1. */
+export function purgeLimit(limit: number | undefined): number | undefined {
+  if (limit === undefined) return undefined;
+  if (!Number.isFinite(limit)) throw new StoreError('invalid', `limit must be a finite number, got ${limit}`);
+  return Math.max(1, Math.trunc(limit));
+}
+
 function clampLimit(limit: number | undefined, fallback: number): number {
   if (limit === undefined) return fallback;
   if (!Number.isFinite(limit)) throw new StoreError('invalid', `limit must be a finite number, got ${limit}`);

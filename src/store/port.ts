@@ -6,8 +6,9 @@
  *
  * - **Async, copies out.** Every method returns a Promise. Records handed out are fresh copies; mutating one
  *   changes nothing stored.
- * - **Time.** Methods whose whole job is time-driven take `now` (`sessions.expire`, `jobs.claim`,
- *   `outbox.claimDue`); everything else reads the injected {@link Clock} (stamps, expiry checks). A session
+ * - **Time.** Methods whose whole job is time-driven take `now` or a cut-off (`sessions.expire`, `jobs.claim`,
+ *   `outbox.claimDue`, the purges, `stats`); everything else reads the injected {@link Clock} (stamps, expiry
+ *   checks). A session
  *   or one-time token is expired once now reaches its `expiresAt`.
  * - **Idempotent intake.** `orders.accept`, `jobs.enqueue`, `outbox.enqueue` and `printOrders.add` insert
  *   unless their dedupe key exists, atomically, and answer `{ created, <record> }` with the record that
@@ -17,8 +18,8 @@
  *   next claim after `leaseUntil` takes the work again. So a job or message can run more than once: handlers
  *   must be idempotent (the print order carries the PO number as `external_id`; outbox messages carry
  *   payloadIDs the buyer dedupes on).
- * - **Fencing.** Finishing calls (`complete`, `retry`, `kill`, `markDelivered`, `markRetry`, `markDead`)
- *   take the {@link Claim} (`{ id, attempts }`, e.g. the claimed record itself) and apply only while that
+ * - **Fencing.** Finishing calls (`complete`, `retry`, `kill`, `markDelivered`, `markRetry`, `markDead`) and
+ *   `jobs.renewLease` take the {@link Claim} (`{ id, attempts }`, e.g. the claimed record itself) and apply only while that
  *   claim is still the current one; a worker whose lease ran out and whose work was re-claimed gets
  *   `undefined` and must not assume its outcome was recorded.
  * - **Dead letters.** A job whose attempts reach `maxAttempts` goes `dead` on `retry`, or on the next claim
@@ -30,6 +31,12 @@
  *   writers patching different fields never undo each other. A field cannot be cleared by a patch. Updates
  *   of a record that does not exist answer `undefined`; a failed condition (`ifVersion`, `ifState`) throws
  *   `StoreError` `conflict`.
+ * - **Housekeeping.** `sessions.expire`, `cart.purgeStale`, `jobs.purgeFinished`, `outbox.purgeDelivered` and
+ *   `events.purgeProcessed` delete what is no longer needed and answer how many rows went; with
+ *   `{ limit }` ({@link PurgeOptions}) at most that many, so a bounded round (Workers) leaves the rest for
+ *   the next. Purchase orders, print orders, user mappings and every document sent to a buyer are kept
+ *   forever: `outbox.purgeDelivered` deletes only the delivery-queue rows of delivered messages, the
+ *   message itself (and its dedupe key) stays readable with its purchase order.
  * - **Errors.** Only {@link StoreError} codes escape adapters (`duplicate`, `conflict`, `invalid`,
  *   `unavailable`, `incompatible_schema`); anything else is a bug.
  *
@@ -63,10 +70,12 @@ import type {
   OutboxFilter,
   OutboxMessage,
   Page,
+  PurgeOptions,
   PunchoutSession,
   PurchaseOrder,
   PurchaseOrderPatch,
   SessionPatch,
+  StoreStats,
   TrackedPrintOrder,
   TrackedPrintOrderPatch,
   UserMapping,
@@ -92,7 +101,7 @@ export interface SessionStore {
     options?: { ifVersion?: number },
   ): Promise<PunchoutSession | undefined>;
   /** Deletes sessions expired at `now`; answers how many. Cart lines stay. */
-  expire(now: Date): Promise<number>;
+  expire(now: Date, options?: PurgeOptions): Promise<number>;
 }
 
 export interface OneTimeTokenStore {
@@ -120,7 +129,7 @@ export interface CartStore {
   /** Marks the known lines among `lineRefs` ordered by `poId` (whatever their state); answers them. */
   markOrdered(lineRefs: readonly string[], poId: string): Promise<CartLine[]>;
   /** Deletes lines never ordered and untouched since `updatedBefore`; answers how many. */
-  purgeStale(updatedBefore: Date): Promise<number>;
+  purgeStale(updatedBefore: Date, options?: PurgeOptions): Promise<number>;
 }
 
 export interface OrderStore {
@@ -143,7 +152,12 @@ export interface OrderStore {
 }
 
 export interface JobQueue {
-  /** Queues a pending job unless one with the same key is pending, running or dead. */
+  /**
+   * Queues a pending job unless one with the same key is pending, running or dead. A `done` job never
+   * blocks its key (so purging done jobs changes nothing here): work that must not run twice is guarded
+   * by its caller and handler, e.g. a purchase order's job is queued only while the order is `received` or
+   * `processing`, and its handler does nothing once the order has moved on.
+   */
   enqueue(job: NewJob): Promise<{ created: boolean; job: Job }>;
   get(id: string): Promise<Job | undefined>;
   /**
@@ -151,6 +165,12 @@ export interface JobQueue {
    * given: it becomes `running`, `attempts` +1, leased until `now + leaseMs`.
    */
   claim(now: Date, leaseMs: number, kinds?: readonly string[]): Promise<Job | undefined>;
+  /**
+   * Moves the lease of a running job to `leaseUntil` (the worker's heartbeat, so leases can be short and a
+   * dead worker's job is taken over soon), only while `claim` is the current claim; `undefined` otherwise.
+   * A claim whose lease ran out but that nobody has taken over yet is still current and may renew.
+   */
+  renewLease(claim: Claim, leaseUntil: Date): Promise<Job | undefined>;
   complete(claim: Claim): Promise<Job | undefined>;
   /** Back to pending, due at `runAt`; dead instead once `attempts` has reached `maxAttempts`. */
   retry(claim: Claim, error: string, runAt: Date): Promise<Job | undefined>;
@@ -158,10 +178,18 @@ export interface JobQueue {
   list(filter?: JobFilter): Promise<Page<Job>>;
   /** Dead → pending, due now, attempts 0. `undefined` unless the job is dead. */
   resurrect(id: string): Promise<Job | undefined>;
+  /** Deletes `done` jobs last updated before `finishedBefore`; answers how many. Dead jobs stay. */
+  purgeFinished(finishedBefore: Date, options?: PurgeOptions): Promise<number>;
 }
 
+/**
+ * Documents to buyers and their delivery queue. A message is a document kept forever with its purchase
+ * order (buyer, kind, url, body, dedupe key, and once delivered its delivery record) plus a row in the
+ * delivery queue (state, attempts, lease, next attempt). Only the queue rows of delivered messages are ever
+ * purged; a purged message reads exactly as it did before, `delivered`.
+ */
 export interface Outbox {
-  /** Queues a message unless one with the same `dedupeKey` was ever queued. */
+  /** Queues a message unless one with the same `dedupeKey` was ever queued (purged or not). */
   enqueue(message: NewOutboxMessage): Promise<{ created: boolean; message: OutboxMessage }>;
   get(id: string): Promise<OutboxMessage | undefined>;
   /** Takes up to `limit` (default 1) due messages, oldest first, one purchase order's in queue order. */
@@ -172,6 +200,8 @@ export interface Outbox {
   list(filter?: OutboxFilter): Promise<Page<OutboxMessage>>;
   /** Dead → pending, due now, attempts 0. `undefined` unless the message is dead. */
   resurrect(id: string): Promise<OutboxMessage | undefined>;
+  /** Deletes the queue rows of messages delivered before `deliveredBefore`; answers how many. */
+  purgeDelivered(deliveredBefore: Date, options?: PurgeOptions): Promise<number>;
 }
 
 export interface PrintOrderStore {
@@ -196,7 +226,7 @@ export interface EventInbox {
   /** False if the event is unknown. */
   markProcessed(id: string): Promise<boolean>;
   /** Deletes processed events received before `receivedBefore`; answers how many. */
-  purgeProcessed(receivedBefore: Date): Promise<number>;
+  purgeProcessed(receivedBefore: Date, options?: PurgeOptions): Promise<number>;
 }
 
 export interface Store {
@@ -209,6 +239,11 @@ export interface Store {
   readonly outbox: Outbox;
   readonly printOrders: PrintOrderStore;
   readonly events: EventInbox;
+  /**
+   * Counts by state for `/metrics`, each a cheap aggregate over an index. `now` is the instant the figures
+   * are taken at (adapters need it for nothing else today).
+   */
+  stats(now: Date): Promise<StoreStats>;
   /** Resolves when the backing database answers (for `/readyz`). */
   ping(): Promise<void>;
   close(): Promise<void>;

@@ -185,6 +185,50 @@ export const postgresMigrations: readonly string[] = [
   ALTER TABLE purchase_orders ADD CONSTRAINT purchase_orders_revision
     UNIQUE (buyer_id, order_id, type, revision_key);
   `,
+  // 3: housekeeping (see the SQLite migration 3). The outbox table becomes buyer_documents, kept forever
+  // (its identity goes on numbering messages), and its queue columns move to outbox_queue, whose rows of
+  // delivered messages are purged; a delivered document keeps its delivery record.
+  `
+  CREATE TABLE outbox_queue (
+    id BIGINT PRIMARY KEY,
+    po_id TEXT NOT NULL,
+    state TEXT NOT NULL,
+    attempts INTEGER NOT NULL,
+    next_attempt_at BIGINT NOT NULL,
+    lease_until BIGINT,
+    last_error TEXT,
+    delivered_at BIGINT,
+    updated_at BIGINT NOT NULL
+  );
+  INSERT INTO outbox_queue (id, po_id, state, attempts, next_attempt_at, lease_until, last_error, delivered_at,
+      updated_at)
+    SELECT id, po_id, state, attempts, next_attempt_at, lease_until, last_error, delivered_at, updated_at
+    FROM outbox;
+  CREATE INDEX outbox_queue_due ON outbox_queue (state, next_attempt_at);
+  CREATE INDEX outbox_queue_po ON outbox_queue (po_id, id);
+
+  ALTER TABLE outbox RENAME TO buyer_documents;
+  ALTER INDEX outbox_po RENAME TO buyer_documents_po;
+  ALTER TABLE buyer_documents ALTER COLUMN attempts DROP NOT NULL,
+    ALTER COLUMN next_attempt_at DROP NOT NULL, ALTER COLUMN updated_at DROP NOT NULL;
+  UPDATE buyer_documents SET attempts = NULL, next_attempt_at = NULL, last_error = NULL, delivered_at = NULL,
+      updated_at = NULL
+    WHERE state <> 'delivered';
+  ALTER TABLE buyer_documents DROP COLUMN state, DROP COLUMN lease_until;
+
+  CREATE VIEW outbox_messages AS
+    SELECT d.id, d.buyer_id, d.po_id, d.kind, d.dedupe_key, d.url, d.body, d.created_at,
+      CASE WHEN q.id IS NULL THEN 'delivered' ELSE q.state END AS state,
+      CASE WHEN q.id IS NULL THEN d.attempts ELSE q.attempts END AS attempts,
+      CASE WHEN q.id IS NULL THEN d.next_attempt_at ELSE q.next_attempt_at END AS next_attempt_at,
+      q.lease_until,
+      CASE WHEN q.id IS NULL THEN d.last_error ELSE q.last_error END AS last_error,
+      CASE WHEN q.id IS NULL THEN d.delivered_at ELSE q.delivered_at END AS delivered_at,
+      CASE WHEN q.id IS NULL THEN d.updated_at ELSE q.updated_at END AS updated_at
+    FROM buyer_documents d LEFT JOIN outbox_queue q ON q.id = d.id;
+
+  CREATE INDEX jobs_finished ON jobs (state, updated_at);
+  `,
 ];
 
 /** Bookkeeping of applied migrations; `lock` serialises instances that start at once on a fresh schema. */
@@ -211,6 +255,16 @@ function optionalEquals(column: string, a: number, b: number, type = 'text'): st
   return `($${a}::${type} IS NULL OR ${column} = $${b}::${type})`;
 }
 
+/** A purge's row bound `$n`: NULL deletes every due row (PostgreSQL reads `LIMIT NULL` as none). */
+function upTo(n: number): string {
+  return `LIMIT $${n}::bigint`;
+}
+
+/** The document fields of the queue row an outbox UPDATE returns, so it hands back a whole message. */
+const WITH_DOCUMENT = ['buyer_id', 'kind', 'dedupe_key', 'url', 'body', 'created_at']
+  .map((column) => `(SELECT ${column} FROM buyer_documents d WHERE d.id = outbox_queue.id) AS ${column}`)
+  .join(', ');
+
 export const postgresStatements: StoreStatements = {
   ping: 'SELECT 1 AS ok',
 
@@ -224,7 +278,7 @@ export const postgresStatements: StoreStatements = {
       pipo_token = COALESCE($3, pipo_token), pipo_token_obtained_at = COALESCE($4, pipo_token_obtained_at),
       pipo_user_ref = COALESCE($5, pipo_user_ref), version = version + 1, updated_at = $6
     WHERE id = $7 AND expires_at > $8 AND ($9::integer IS NULL OR version = $10::integer) RETURNING *`,
-  sessionsExpire: 'DELETE FROM sessions WHERE expires_at <= $1',
+  sessionsExpire: `DELETE FROM sessions WHERE id IN (SELECT id FROM sessions WHERE expires_at <= $1 ${upTo(2)})`,
 
   tokensSweep: 'DELETE FROM one_time_tokens WHERE expires_at <= $1',
   tokenInsert: 'INSERT INTO one_time_tokens (jti, expires_at) VALUES ($1, $2) ON CONFLICT (jti) DO NOTHING',
@@ -254,7 +308,8 @@ export const postgresStatements: StoreStatements = {
     WHERE line_ref = $10 RETURNING *`,
   cartMarkOrdered: `UPDATE cart_lines SET state = 'ordered', po_id = $1, updated_at = $2
     WHERE line_ref IN (SELECT jsonb_array_elements_text($3::jsonb)) RETURNING *`,
-  cartPurgeStale: `DELETE FROM cart_lines WHERE state <> 'ordered' AND updated_at < $1`,
+  cartPurgeStale: `DELETE FROM cart_lines WHERE line_ref IN (SELECT line_ref FROM cart_lines
+    WHERE state <> 'ordered' AND updated_at < $1 ${upTo(2)})`,
 
   orderInsert: `INSERT INTO purchase_orders (buyer_id, payload_id, order_id, type, order_version, revision_key,
       state, raw, document, answer_code, answer_text, print_order_ids, flags, created_at, updated_at)
@@ -287,6 +342,8 @@ export const postgresStatements: StoreStatements = {
         AND ${inList('kind', 5, 6)}
       ORDER BY run_at, id LIMIT 1 FOR UPDATE SKIP LOCKED)
     RETURNING *`,
+  jobRenewLease: `UPDATE jobs SET lease_until = $1, updated_at = $2
+    WHERE id = ${idParam(3)} AND state = 'running' AND attempts = $4 RETURNING *`,
   jobComplete: `UPDATE jobs SET state = 'done', lease_until = NULL, updated_at = $1
     WHERE id = ${idParam(2)} AND state = 'running' AND attempts = $3 RETURNING *`,
   jobRetry: `UPDATE jobs SET state = CASE WHEN attempts >= max_attempts THEN 'dead' ELSE 'pending' END,
@@ -300,33 +357,50 @@ export const postgresStatements: StoreStatements = {
   jobResurrect: `UPDATE jobs SET state = 'pending', attempts = 0, run_at = $1, lease_until = NULL, updated_at = $2
     WHERE id = ${idParam(3)} AND state = 'dead' RETURNING *`,
 
-  outboxInsert: `INSERT INTO outbox (buyer_id, po_id, kind, dedupe_key, url, body, attempts, next_attempt_at, state,
-      created_at, updated_at)
-    VALUES ($1, $2, $3, $4, $5, $6, 0, $7, 'pending', $8, $9) ON CONFLICT (dedupe_key) DO NOTHING RETURNING *`,
-  outboxFindByDedupeKey: 'SELECT * FROM outbox WHERE dedupe_key = $1',
-  outboxGet: `SELECT * FROM outbox WHERE id = ${idParam(1)}`,
-  outboxClaimDue: `UPDATE outbox SET state = 'sending', attempts = attempts + 1, lease_until = $1, updated_at = $2
+  jobPurgeFinished: `DELETE FROM jobs WHERE id IN (SELECT id FROM jobs
+    WHERE state = 'done' AND updated_at < $1 ${upTo(2)})`,
+
+  outboxInsert: `INSERT INTO buyer_documents (buyer_id, po_id, kind, dedupe_key, url, body, created_at)
+    VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (dedupe_key) DO NOTHING`,
+  outboxQueueInsert: `INSERT INTO outbox_queue (id, po_id, state, attempts, next_attempt_at, updated_at)
+    SELECT d.id, d.po_id, 'pending', 0, $1::bigint, d.created_at FROM buyer_documents d
+    WHERE d.dedupe_key = $2 AND d.delivered_at IS NULL
+      AND NOT EXISTS (SELECT 1 FROM outbox_queue q WHERE q.id = d.id)
+    RETURNING id`,
+  outboxFindByDedupeKey: 'SELECT * FROM outbox_messages WHERE dedupe_key = $1',
+  outboxGet: `SELECT * FROM outbox_messages WHERE id = ${idParam(1)}`,
+  outboxClaimDue: `UPDATE outbox_queue SET state = 'sending', attempts = attempts + 1, lease_until = $1,
+      updated_at = $2
     WHERE id IN (
-      SELECT o.id FROM outbox o
+      SELECT o.id FROM outbox_queue o
       WHERE ((o.state = 'pending' AND o.next_attempt_at <= $3) OR (o.state = 'sending' AND o.lease_until <= $4))
-        AND NOT EXISTS (SELECT 1 FROM outbox e
+        AND NOT EXISTS (SELECT 1 FROM outbox_queue e
           WHERE e.po_id = o.po_id AND e.id < o.id AND e.state IN ('pending', 'sending'))
       ORDER BY o.next_attempt_at, o.id LIMIT $5 FOR UPDATE OF o SKIP LOCKED)
-    RETURNING *`,
-  outboxDelivered: `UPDATE outbox SET state = 'delivered', delivered_at = $1, lease_until = NULL, updated_at = $2
-    WHERE id = ${idParam(3)} AND state = 'sending' AND attempts = $4 RETURNING *`,
-  outboxRetry: `UPDATE outbox SET state = 'pending', next_attempt_at = $1, last_error = $2, lease_until = NULL,
+    RETURNING *, ${WITH_DOCUMENT}`,
+  outboxDelivered: `UPDATE outbox_queue SET state = 'delivered', delivered_at = $1, lease_until = NULL,
+      updated_at = $2
+    WHERE id = ${idParam(3)} AND state = 'sending' AND attempts = $4 RETURNING *, ${WITH_DOCUMENT}`,
+  outboxRecordDelivery: `UPDATE buyer_documents
+    SET (attempts, next_attempt_at, last_error, delivered_at, updated_at) = (SELECT q.attempts,
+      q.next_attempt_at, q.last_error, q.delivered_at, q.updated_at FROM outbox_queue q WHERE q.id = buyer_documents.id)
+    WHERE id = ${idParam(1)} AND delivered_at IS NULL AND EXISTS (SELECT 1 FROM outbox_queue q
+      WHERE q.id = buyer_documents.id AND q.state = 'delivered' AND q.attempts = $2)`,
+  outboxRetry: `UPDATE outbox_queue SET state = 'pending', next_attempt_at = $1, last_error = $2, lease_until = NULL,
       updated_at = $3
-    WHERE id = ${idParam(4)} AND state = 'sending' AND attempts = $5 RETURNING *`,
-  outboxDead: `UPDATE outbox SET state = 'dead', last_error = $1, lease_until = NULL, updated_at = $2
-    WHERE id = ${idParam(3)} AND state = 'sending' AND attempts = $4 RETURNING *`,
-  outboxList: `SELECT * FROM outbox
+    WHERE id = ${idParam(4)} AND state = 'sending' AND attempts = $5 RETURNING *, ${WITH_DOCUMENT}`,
+  outboxDead: `UPDATE outbox_queue SET state = 'dead', last_error = $1, lease_until = NULL, updated_at = $2
+    WHERE id = ${idParam(3)} AND state = 'sending' AND attempts = $4 RETURNING *, ${WITH_DOCUMENT}`,
+  outboxList: `SELECT * FROM outbox_messages
     WHERE ${optionalEquals('state', 1, 2)} AND ${optionalEquals('buyer_id', 3, 4)}
       AND ${optionalEquals('po_id', 5, 6)} AND ($7::bigint IS NULL OR id < $8::bigint)
     ORDER BY id DESC LIMIT $9`,
-  outboxResurrect: `UPDATE outbox SET state = 'pending', attempts = 0, next_attempt_at = $1, lease_until = NULL,
+  outboxResurrect: `UPDATE outbox_queue SET state = 'pending', attempts = 0, next_attempt_at = $1, lease_until = NULL,
       updated_at = $2
-    WHERE id = ${idParam(3)} AND state = 'dead' RETURNING *`,
+    WHERE id = ${idParam(3)} AND state = 'dead' RETURNING *, ${WITH_DOCUMENT}`,
+  outboxPurgeDelivered: `DELETE FROM outbox_queue WHERE id IN (SELECT q.id FROM outbox_queue q
+    JOIN buyer_documents d ON d.id = q.id
+    WHERE q.state = 'delivered' AND d.delivered_at < $1 ${upTo(2)})`,
 
   printOrderInsert: `INSERT INTO print_orders (storefront_id, print_order_id, po_id, state, shipments_notified,
       confirmed, created_at, updated_at)
@@ -346,5 +420,15 @@ export const postgresStatements: StoreStatements = {
   eventGet: `SELECT * FROM inbox_events WHERE id = ${idParam(1)}`,
   eventListUnprocessed: 'SELECT * FROM inbox_events WHERE processed = 0 ORDER BY id LIMIT $1',
   eventMarkProcessed: `UPDATE inbox_events SET processed = 1 WHERE id = ${idParam(1)}`,
-  eventPurgeProcessed: 'DELETE FROM inbox_events WHERE processed = 1 AND received_at < $1',
+  eventPurgeProcessed: `DELETE FROM inbox_events WHERE id IN (SELECT id FROM inbox_events
+    WHERE processed = 1 AND received_at < $1 ${upTo(2)})`,
+
+  stats: `SELECT 'order' AS kind, state, COUNT(*) AS count, NULL::bigint AS oldest FROM purchase_orders
+      GROUP BY state
+    UNION ALL SELECT 'unordered', NULL, NULL, MIN(created_at) FROM purchase_orders
+      WHERE state IN ('received', 'processing')
+    UNION ALL SELECT 'job', state, COUNT(*), NULL FROM jobs GROUP BY state
+    UNION ALL SELECT 'message', state, COUNT(*), NULL FROM outbox_queue WHERE state <> 'delivered' GROUP BY state
+    UNION ALL SELECT 'undelivered', NULL, NULL, MIN(d.created_at) FROM outbox_queue q
+      JOIN buyer_documents d ON d.id = q.id WHERE q.state IN ('pending', 'sending')`,
 };

@@ -8,7 +8,7 @@
  */
 import type { Clock } from './clock.ts';
 import { orderRevisionKey } from './order-revision.ts';
-import { batchSize, pageSize, parseCursor, toPage } from './paging.ts';
+import { batchSize, pageSize, parseCursor, purgeLimit, toPage } from './paging.ts';
 import { ONE_TIME_TOKEN_SWEEP_GRACE_MS, type Store } from './port.ts';
 import type { sqliteStatements } from './sqlite-sql.ts';
 import { StoreError } from './store-error.ts';
@@ -18,10 +18,12 @@ import {
   type CxmlAnswer,
   DEFAULT_MAX_ATTEMPTS,
   type InboxEvent,
+  JOB_STATES,
   type Job,
   type JobState,
   type JsonObject,
   type JsonValue,
+  ORDER_STATES,
   type OrderState,
   type OrderType,
   type OutboxKind,
@@ -31,9 +33,11 @@ import {
   type PrintOrderState,
   type Protocol,
   type PunchoutSession,
+  type PurgeOptions,
   type PurchaseOrder,
   type SessionOperation,
   type SessionState,
+  type StoreStats,
   type TrackedPrintOrder,
   type UserMapping,
 } from './types.ts';
@@ -79,6 +83,9 @@ export function createSqlStore(driver: SqlDriver, sql: StoreStatements, clock: C
   const rows = async (text: string, ...params: SqlValue[]) =>
     (await driver.run(statement(text, ...params))).rows;
   const first = async (text: string, ...params: SqlValue[]) => (await rows(text, ...params))[0];
+  /** Runs a purge statement (cut-off, row bound) and answers how many rows it deleted. */
+  const purge = async (text: string, before: Date, options: PurgeOptions | undefined) =>
+    (await driver.run(statement(text, before.getTime(), purgeLimit(options?.limit) ?? null))).changes;
   const pageOf = <T extends { id: string }>(
     found: SqlRow[],
     size: number,
@@ -140,8 +147,8 @@ export function createSqlStore(driver: SqlDriver, sql: StoreStatements, clock: C
         }
         return undefined;
       },
-      async expire(at) {
-        return (await driver.run(statement(sql.sessionsExpire, at.getTime()))).changes;
+      async expire(at, options) {
+        return purge(sql.sessionsExpire, at, options);
       },
     },
 
@@ -237,8 +244,8 @@ export function createSqlStore(driver: SqlDriver, sql: StoreStatements, clock: C
         const order = new Map(lineRefs.map((ref, index) => [ref, index] as const).reverse());
         return marked.sort((a, b) => order.get(a.lineRef)! - order.get(b.lineRef)!);
       },
-      async purgeStale(updatedBefore) {
-        return (await driver.run(statement(sql.cartPurgeStale, updatedBefore.getTime()))).changes;
+      async purgeStale(updatedBefore, options) {
+        return purge(sql.cartPurgeStale, updatedBefore, options);
       },
     },
 
@@ -347,6 +354,10 @@ export function createSqlStore(driver: SqlDriver, sql: StoreStatements, clock: C
         const row = claimed!.rows[0];
         return row && toJob(row);
       },
+      async renewLease(claim, leaseUntil) {
+        const row = await first(sql.jobRenewLease, leaseUntil.getTime(), now(), claim.id, claim.attempts);
+        return row && toJob(row);
+      },
       async complete(claim) {
         const row = await first(sql.jobComplete, now(), claim.id, claim.attempts);
         return row && toJob(row);
@@ -372,28 +383,20 @@ export function createSqlStore(driver: SqlDriver, sql: StoreStatements, clock: C
         const row = await first(sql.jobResurrect, at, at, id);
         return row && toJob(row);
       },
+      async purgeFinished(finishedBefore, options) {
+        return purge(sql.jobPurgeFinished, finishedBefore, options);
+      },
     },
 
     outbox: {
       async enqueue(m) {
         const at = now();
-        const [inserted, existing] = await driver.batch([
-          statement(
-            sql.outboxInsert,
-            m.buyerId,
-            m.poId,
-            m.kind,
-            m.dedupeKey,
-            m.url,
-            m.body,
-            m.nextAttemptAt?.getTime() ?? at,
-            at,
-            at,
-          ),
+        const [, queued, stored] = await driver.batch([
+          statement(sql.outboxInsert, m.buyerId, m.poId, m.kind, m.dedupeKey, m.url, m.body, at),
+          statement(sql.outboxQueueInsert, m.nextAttemptAt?.getTime() ?? at, m.dedupeKey),
           statement(sql.outboxFindByDedupeKey, m.dedupeKey),
         ]);
-        const created = inserted!.rows[0];
-        return { created: created !== undefined, message: toOutboxMessage(created ?? existing!.rows[0]!) };
+        return { created: queued!.rows.length > 0, message: toOutboxMessage(stored!.rows[0]!) };
       },
       async get(id) {
         const row = await first(sql.outboxGet, id);
@@ -410,7 +413,11 @@ export function createSqlStore(driver: SqlDriver, sql: StoreStatements, clock: C
       },
       async markDelivered(claim) {
         const at = now();
-        const row = await first(sql.outboxDelivered, at, at, claim.id, claim.attempts);
+        const [delivered] = await driver.batch([
+          statement(sql.outboxDelivered, at, at, claim.id, claim.attempts),
+          statement(sql.outboxRecordDelivery, claim.id, claim.attempts),
+        ]);
+        const row = delivered!.rows[0];
         return row && toOutboxMessage(row);
       },
       async markRetry(claim, error, nextAttemptAt) {
@@ -452,6 +459,9 @@ export function createSqlStore(driver: SqlDriver, sql: StoreStatements, clock: C
         const at = now();
         const row = await first(sql.outboxResurrect, at, at, id);
         return row && toOutboxMessage(row);
+      },
+      async purgeDelivered(deliveredBefore, options) {
+        return purge(sql.outboxPurgeDelivered, deliveredBefore, options);
       },
     },
 
@@ -506,9 +516,13 @@ export function createSqlStore(driver: SqlDriver, sql: StoreStatements, clock: C
       async markProcessed(id) {
         return (await driver.run(statement(sql.eventMarkProcessed, id))).changes > 0;
       },
-      async purgeProcessed(receivedBefore) {
-        return (await driver.run(statement(sql.eventPurgeProcessed, receivedBefore.getTime()))).changes;
+      async purgeProcessed(receivedBefore, options) {
+        return purge(sql.eventPurgeProcessed, receivedBefore, options);
       },
+    },
+
+    async stats() {
+      return toStats(await rows(sql.stats));
     },
 
     async ping() {
@@ -671,6 +685,26 @@ function toEvent(r: SqlRow): InboxEvent {
     body: json<JsonValue>(r.body),
     receivedAt: date(r.received_at),
     processed: bool(r.processed),
+  };
+}
+
+/** The rows of the `stats` statement: (kind, state, count) per state, (kind, oldest) per oldest instant. */
+function toStats(found: SqlRow[]): StoreStats {
+  const counts = <S extends string>(kind: string, states: readonly S[]): Record<S, number> => {
+    const byState = Object.fromEntries(states.map((s) => [s, 0])) as Record<S, number>;
+    for (const r of found) {
+      if (r.kind === kind && text(r.state) in byState) byState[text(r.state) as S] = Number(r.count);
+    }
+    return byState;
+  };
+  const oldest = <K extends string>(kind: string, key: K) =>
+    optional(key, found.find((r) => r.kind === kind)?.oldest, date);
+  const messages = counts('message', ['pending', 'sending', 'dead'] as const);
+  return {
+    ordersByState: counts('order', ORDER_STATES),
+    ...oldest('unordered', 'oldestUnorderedAt'),
+    jobsByState: counts('job', JOB_STATES),
+    outbox: { ...messages, ...oldest('undelivered', 'oldestPendingAt') },
   };
 }
 

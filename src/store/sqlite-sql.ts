@@ -205,6 +205,69 @@ export const sqliteMigrations: readonly string[] = [
   ALTER TABLE purchase_orders_v2 RENAME TO purchase_orders;
   CREATE INDEX purchase_orders_state ON purchase_orders (state, id);
   `,
+  // 3: housekeeping. The outbox splits into the documents sent to buyers, kept forever with their purchase
+  // order (the delivery record is written into the document when it is delivered), and the delivery queue,
+  // whose rows of delivered messages are purged. Ids are copied, so message ids stay as they were. The
+  // outbox_messages view reads a message from its queue row while there is one, else from the document.
+  // Done jobs are purged by their last update.
+  `
+  CREATE TABLE buyer_documents (
+    id INTEGER PRIMARY KEY,
+    buyer_id TEXT NOT NULL,
+    po_id TEXT NOT NULL,
+    kind TEXT NOT NULL,
+    dedupe_key TEXT NOT NULL UNIQUE,
+    url TEXT NOT NULL,
+    body TEXT NOT NULL,
+    created_at INTEGER NOT NULL,
+    attempts INTEGER,
+    next_attempt_at INTEGER,
+    last_error TEXT,
+    delivered_at INTEGER,
+    updated_at INTEGER
+  );
+  CREATE INDEX buyer_documents_po ON buyer_documents (po_id, id);
+
+  CREATE TABLE outbox_queue (
+    id INTEGER PRIMARY KEY,
+    po_id TEXT NOT NULL,
+    state TEXT NOT NULL,
+    attempts INTEGER NOT NULL,
+    next_attempt_at INTEGER NOT NULL,
+    lease_until INTEGER,
+    last_error TEXT,
+    delivered_at INTEGER,
+    updated_at INTEGER NOT NULL
+  );
+  CREATE INDEX outbox_queue_due ON outbox_queue (state, next_attempt_at);
+  CREATE INDEX outbox_queue_po ON outbox_queue (po_id, id);
+
+  INSERT INTO buyer_documents (id, buyer_id, po_id, kind, dedupe_key, url, body, created_at, attempts,
+      next_attempt_at, last_error, delivered_at, updated_at)
+    SELECT id, buyer_id, po_id, kind, dedupe_key, url, body, created_at,
+      CASE WHEN state = 'delivered' THEN attempts END, CASE WHEN state = 'delivered' THEN next_attempt_at END,
+      CASE WHEN state = 'delivered' THEN last_error END, CASE WHEN state = 'delivered' THEN delivered_at END,
+      CASE WHEN state = 'delivered' THEN updated_at END
+    FROM outbox;
+  INSERT INTO outbox_queue (id, po_id, state, attempts, next_attempt_at, lease_until, last_error, delivered_at,
+      updated_at)
+    SELECT id, po_id, state, attempts, next_attempt_at, lease_until, last_error, delivered_at, updated_at
+    FROM outbox;
+  DROP TABLE outbox;
+
+  CREATE VIEW outbox_messages AS
+    SELECT d.id, d.buyer_id, d.po_id, d.kind, d.dedupe_key, d.url, d.body, d.created_at,
+      CASE WHEN q.id IS NULL THEN 'delivered' ELSE q.state END AS state,
+      CASE WHEN q.id IS NULL THEN d.attempts ELSE q.attempts END AS attempts,
+      CASE WHEN q.id IS NULL THEN d.next_attempt_at ELSE q.next_attempt_at END AS next_attempt_at,
+      q.lease_until,
+      CASE WHEN q.id IS NULL THEN d.last_error ELSE q.last_error END AS last_error,
+      CASE WHEN q.id IS NULL THEN d.delivered_at ELSE q.delivered_at END AS delivered_at,
+      CASE WHEN q.id IS NULL THEN d.updated_at ELSE q.updated_at END AS updated_at
+    FROM buyer_documents d LEFT JOIN outbox_queue q ON q.id = d.id;
+
+  CREATE INDEX jobs_finished ON jobs (state, updated_at);
+  `,
 ];
 
 /** Bookkeeping of applied migrations, created before anything else. */
@@ -217,6 +280,12 @@ export const sqliteSchemaVersion = {
 
 const JOB_DUE = `((state = 'pending' AND run_at <= ?) OR (state = 'running' AND lease_until <= ?))`;
 const OF_KINDS = `(? IS NULL OR kind IN (SELECT value FROM json_each(?)))`;
+/** A purge's row bound: NULL deletes every due row (SQLite takes a negative LIMIT as none). */
+const UP_TO = 'LIMIT COALESCE(?, -1)';
+/** The document fields of the queue row an outbox UPDATE returns, so it hands back a whole message. */
+const WITH_DOCUMENT = ['buyer_id', 'kind', 'dedupe_key', 'url', 'body', 'created_at']
+  .map((column) => `(SELECT ${column} FROM buyer_documents d WHERE d.id = outbox_queue.id) AS ${column}`)
+  .join(', ');
 
 /** The statements of the Store port; `createSqlStore` binds the `?`s in the order they appear. */
 export const sqliteStatements = {
@@ -231,7 +300,7 @@ export const sqliteStatements = {
       pipo_token = COALESCE(?, pipo_token), pipo_token_obtained_at = COALESCE(?, pipo_token_obtained_at),
       pipo_user_ref = COALESCE(?, pipo_user_ref), version = version + 1, updated_at = ?
     WHERE id = ? AND expires_at > ? AND (? IS NULL OR version = ?) RETURNING *`,
-  sessionsExpire: 'DELETE FROM sessions WHERE expires_at <= ?',
+  sessionsExpire: `DELETE FROM sessions WHERE id IN (SELECT id FROM sessions WHERE expires_at <= ? ${UP_TO})`,
 
   tokensSweep: 'DELETE FROM one_time_tokens WHERE expires_at <= ?',
   tokenInsert: 'INSERT INTO one_time_tokens (jti, expires_at) VALUES (?, ?) ON CONFLICT (jti) DO NOTHING',
@@ -259,7 +328,8 @@ export const sqliteStatements = {
     WHERE line_ref = ? RETURNING *`,
   cartMarkOrdered: `UPDATE cart_lines SET state = 'ordered', po_id = ?, updated_at = ?
     WHERE line_ref IN (SELECT value FROM json_each(?)) RETURNING *`,
-  cartPurgeStale: `DELETE FROM cart_lines WHERE state <> 'ordered' AND updated_at < ?`,
+  cartPurgeStale: `DELETE FROM cart_lines WHERE line_ref IN (SELECT line_ref FROM cart_lines
+    WHERE state <> 'ordered' AND updated_at < ? ${UP_TO})`,
 
   orderInsert: `INSERT INTO purchase_orders (buyer_id, payload_id, order_id, type, order_version, revision_key,
       state, raw, document, answer_code, answer_text, print_order_ids, flags, created_at, updated_at)
@@ -286,6 +356,8 @@ export const sqliteStatements = {
   jobClaim: `UPDATE jobs SET state = 'running', attempts = attempts + 1, lease_until = ?, updated_at = ?
     WHERE id = (SELECT id FROM jobs WHERE ${JOB_DUE} AND ${OF_KINDS} ORDER BY run_at, id LIMIT 1)
     RETURNING *`,
+  jobRenewLease: `UPDATE jobs SET lease_until = ?, updated_at = ?
+    WHERE id = ? AND state = 'running' AND attempts = ? RETURNING *`,
   jobComplete: `UPDATE jobs SET state = 'done', lease_until = NULL, updated_at = ?
     WHERE id = ? AND state = 'running' AND attempts = ? RETURNING *`,
   jobRetry: `UPDATE jobs SET state = CASE WHEN attempts >= max_attempts THEN 'dead' ELSE 'pending' END,
@@ -297,34 +369,53 @@ export const sqliteStatements = {
     ORDER BY id DESC LIMIT ?`,
   jobResurrect: `UPDATE jobs SET state = 'pending', attempts = 0, run_at = ?, lease_until = NULL, updated_at = ?
     WHERE id = ? AND state = 'dead' RETURNING *`,
+  jobPurgeFinished: `DELETE FROM jobs WHERE id IN (SELECT id FROM jobs
+    WHERE state = 'done' AND updated_at < ? ${UP_TO})`,
 
-  outboxInsert: `INSERT INTO outbox (buyer_id, po_id, kind, dedupe_key, url, body, attempts, next_attempt_at, state,
-      created_at, updated_at)
-    VALUES (?, ?, ?, ?, ?, ?, 0, ?, 'pending', ?, ?) ON CONFLICT (dedupe_key) DO NOTHING RETURNING *`,
-  outboxFindByDedupeKey: 'SELECT * FROM outbox WHERE dedupe_key = ?',
-  outboxGet: 'SELECT * FROM outbox WHERE id = ?',
-  outboxClaimDue: `UPDATE outbox SET state = 'sending', attempts = attempts + 1, lease_until = ?, updated_at = ?
+  // A message is a buyer document plus its delivery-queue row (see migration 3). Enqueue inserts the
+  // document unless its dedupe key exists, then the queue row only for a document that never had one: an
+  // undelivered document without a queue row is the one just inserted (purged rows were delivered ones).
+  outboxInsert: `INSERT INTO buyer_documents (buyer_id, po_id, kind, dedupe_key, url, body, created_at)
+    VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (dedupe_key) DO NOTHING`,
+  outboxQueueInsert: `INSERT INTO outbox_queue (id, po_id, state, attempts, next_attempt_at, updated_at)
+    SELECT d.id, d.po_id, 'pending', 0, ?, d.created_at FROM buyer_documents d
+    WHERE d.dedupe_key = ? AND d.delivered_at IS NULL
+      AND NOT EXISTS (SELECT 1 FROM outbox_queue q WHERE q.id = d.id)
+    RETURNING id`,
+  outboxFindByDedupeKey: 'SELECT * FROM outbox_messages WHERE dedupe_key = ?',
+  outboxGet: 'SELECT * FROM outbox_messages WHERE id = ?',
+  outboxClaimDue: `UPDATE outbox_queue SET state = 'sending', attempts = attempts + 1, lease_until = ?, updated_at = ?
     WHERE id IN (
-      SELECT o.id FROM outbox o
+      SELECT o.id FROM outbox_queue o
       WHERE ((o.state = 'pending' AND o.next_attempt_at <= ?) OR (o.state = 'sending' AND o.lease_until <= ?))
-        AND NOT EXISTS (SELECT 1 FROM outbox e
+        AND NOT EXISTS (SELECT 1 FROM outbox_queue e
           WHERE e.po_id = o.po_id AND e.id < o.id AND e.state IN ('pending', 'sending'))
       ORDER BY o.next_attempt_at, o.id LIMIT ?)
-    RETURNING *`,
-  outboxDelivered: `UPDATE outbox SET state = 'delivered', delivered_at = ?, lease_until = NULL, updated_at = ?
-    WHERE id = ? AND state = 'sending' AND attempts = ? RETURNING *`,
-  outboxRetry: `UPDATE outbox SET state = 'pending', next_attempt_at = ?, last_error = ?, lease_until = NULL,
+    RETURNING *, ${WITH_DOCUMENT}`,
+  outboxDelivered: `UPDATE outbox_queue SET state = 'delivered', delivered_at = ?, lease_until = NULL, updated_at = ?
+    WHERE id = ? AND state = 'sending' AND attempts = ? RETURNING *, ${WITH_DOCUMENT}`,
+  /** Copies the delivery record into the document, in the batch right after the claim's `outboxDelivered`. */
+  outboxRecordDelivery: `UPDATE buyer_documents
+    SET (attempts, next_attempt_at, last_error, delivered_at, updated_at) = (SELECT q.attempts,
+      q.next_attempt_at, q.last_error, q.delivered_at, q.updated_at FROM outbox_queue q WHERE q.id = buyer_documents.id)
+    WHERE id = ? AND delivered_at IS NULL AND EXISTS (SELECT 1 FROM outbox_queue q
+      WHERE q.id = buyer_documents.id AND q.state = 'delivered' AND q.attempts = ?)`,
+  outboxRetry: `UPDATE outbox_queue SET state = 'pending', next_attempt_at = ?, last_error = ?, lease_until = NULL,
       updated_at = ?
-    WHERE id = ? AND state = 'sending' AND attempts = ? RETURNING *`,
-  outboxDead: `UPDATE outbox SET state = 'dead', last_error = ?, lease_until = NULL, updated_at = ?
-    WHERE id = ? AND state = 'sending' AND attempts = ? RETURNING *`,
-  outboxList: `SELECT * FROM outbox
+    WHERE id = ? AND state = 'sending' AND attempts = ? RETURNING *, ${WITH_DOCUMENT}`,
+  outboxDead: `UPDATE outbox_queue SET state = 'dead', last_error = ?, lease_until = NULL, updated_at = ?
+    WHERE id = ? AND state = 'sending' AND attempts = ? RETURNING *, ${WITH_DOCUMENT}`,
+  outboxList: `SELECT * FROM outbox_messages
     WHERE (? IS NULL OR state = ?) AND (? IS NULL OR buyer_id = ?) AND (? IS NULL OR po_id = ?)
       AND (? IS NULL OR id < ?)
     ORDER BY id DESC LIMIT ?`,
-  outboxResurrect: `UPDATE outbox SET state = 'pending', attempts = 0, next_attempt_at = ?, lease_until = NULL,
+  outboxResurrect: `UPDATE outbox_queue SET state = 'pending', attempts = 0, next_attempt_at = ?, lease_until = NULL,
       updated_at = ?
-    WHERE id = ? AND state = 'dead' RETURNING *`,
+    WHERE id = ? AND state = 'dead' RETURNING *, ${WITH_DOCUMENT}`,
+  /** Only queue rows whose document holds its delivery record go (that record is what stays). */
+  outboxPurgeDelivered: `DELETE FROM outbox_queue WHERE id IN (SELECT q.id FROM outbox_queue q
+    JOIN buyer_documents d ON d.id = q.id
+    WHERE q.state = 'delivered' AND d.delivered_at < ? ${UP_TO})`,
 
   printOrderInsert: `INSERT INTO print_orders (storefront_id, print_order_id, po_id, state, shipments_notified,
       confirmed, created_at, updated_at)
@@ -343,5 +434,15 @@ export const sqliteStatements = {
   eventGet: 'SELECT * FROM inbox_events WHERE id = ?',
   eventListUnprocessed: 'SELECT * FROM inbox_events WHERE processed = 0 ORDER BY id LIMIT ?',
   eventMarkProcessed: 'UPDATE inbox_events SET processed = 1 WHERE id = ?',
-  eventPurgeProcessed: 'DELETE FROM inbox_events WHERE processed = 1 AND received_at < ?',
+  eventPurgeProcessed: `DELETE FROM inbox_events WHERE id IN (SELECT id FROM inbox_events
+    WHERE processed = 1 AND received_at < ? ${UP_TO})`,
+
+  /** Every figure of `stats` in one statement (one round trip, one snapshot): kind, state, count, oldest. */
+  stats: `SELECT 'order' AS kind, state, COUNT(*) AS count, NULL AS oldest FROM purchase_orders GROUP BY state
+    UNION ALL SELECT 'unordered', NULL, NULL, MIN(created_at) FROM purchase_orders
+      WHERE state IN ('received', 'processing')
+    UNION ALL SELECT 'job', state, COUNT(*), NULL FROM jobs GROUP BY state
+    UNION ALL SELECT 'message', state, COUNT(*), NULL FROM outbox_queue WHERE state <> 'delivered' GROUP BY state
+    UNION ALL SELECT 'undelivered', NULL, NULL, MIN(d.created_at) FROM outbox_queue q
+      JOIN buyer_documents d ON d.id = q.id WHERE q.state IN ('pending', 'sending')`,
 } as const;

@@ -155,6 +155,14 @@ export interface CartLinePatch {
 
 export type OrderType = 'new' | 'update' | 'delete';
 export type OrderState = 'received' | 'processing' | 'ordered' | 'failed' | 'cancelled' | 'needs_operator';
+export const ORDER_STATES: readonly OrderState[] = [
+  'received',
+  'processing',
+  'ordered',
+  'failed',
+  'cancelled',
+  'needs_operator',
+];
 
 /** The cXML Status given to the buyer, kept so a retried document gets the very same answer. */
 export interface CxmlAnswer {
@@ -218,6 +226,7 @@ export interface OrderFilter extends PageRequest {
 // Jobs (durable work queue)
 
 export type JobState = 'pending' | 'running' | 'done' | 'dead';
+export const JOB_STATES: readonly JobState[] = ['pending', 'running', 'done', 'dead'];
 
 export interface NewJob {
   /** What to do, e.g. `process_order`, `process_event`, `reconcile`. */
@@ -348,4 +357,27 @@ export interface InboxEvent extends NewInboxEvent {
   id: string;
   receivedAt: Date;
   processed: boolean;
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Housekeeping and figures
+
+/** Bounds one purge call: at most `limit` rows are deleted (default: all that are due); the rest wait. */
+export interface PurgeOptions {
+  limit?: number;
+}
+
+/** Aggregate figures of the order flow, for `/metrics`. Every state is present, counted 0 when empty. */
+export interface StoreStats {
+  ordersByState: Record<OrderState, number>;
+  /** `createdAt` of the oldest purchase order in state `received` or `processing`; absent when none. */
+  oldestUnorderedAt?: Date;
+  jobsByState: Record<JobState, number>;
+  outbox: {
+    pending: number;
+    sending: number;
+    dead: number;
+    /** `createdAt` of the oldest message still to deliver (pending or sending); absent when none. */
+    oldestPendingAt?: Date;
+  };
 }

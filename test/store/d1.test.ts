@@ -26,14 +26,17 @@ afterAll(async () => {
   await mf?.dispose();
 });
 
-/** Drops every table, so the next store starts from an empty, unmigrated database. */
+/** Drops every view and table, so the next store starts from an empty, unmigrated database. */
 async function emptyDatabase(): Promise<void> {
-  const tables = await database
+  const objects = await database
     .prepare(
-      "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '_cf_%'",
+      "SELECT type, name FROM sqlite_master WHERE type IN ('view', 'table') AND name NOT LIKE 'sqlite_%' " +
+        "AND name NOT LIKE '_cf_%' ORDER BY type = 'table'",
     )
     .all();
-  const drops = (tables.results ?? []).map((t) => database.prepare(`DROP TABLE "${String(t.name)}"`));
+  const drops = (objects.results ?? []).map((o) =>
+    database.prepare(`DROP ${o.type === 'view' ? 'VIEW' : 'TABLE'} "${String(o.name)}"`),
+  );
   if (drops.length > 0) await database.batch(drops);
 }
 
