@@ -106,7 +106,9 @@ export type SearchOutcome =
 
 const DAY_MS = 86_400_000;
 
+/** The failure by its code and status, as upstream errors are told elsewhere (no service bodies). */
 function describe(error: unknown): string {
+  if (isPrintApiError(error)) return `${error.code}${error.status === undefined ? '' : ` ${error.status}`}`;
   return error instanceof Error ? error.message : String(error);
 }
 
@@ -201,7 +203,7 @@ export async function searchPrintOrder(search: PrintOrderSearch): Promise<Search
     } catch (error) {
       return {
         kind: 'inconclusive',
-        reason: `order ${id}, which the order_details report lists under ${search.externalId}, could not be read: ${describe(error)}`,
+        reason: `order ${id}, which the order_details report lists under ${search.externalId}, could not be read (${describe(error)})`,
         after: search.after,
         searched: `id ${id} (from the report)`,
       };
@@ -218,7 +220,7 @@ export async function searchPrintOrder(search: PrintOrderSearch): Promise<Search
     } catch (error) {
       return {
         kind: 'inconclusive',
-        reason: `order ${id}, the newest the report dates from before the PO, could not be read: ${describe(error)}`,
+        reason: `order ${id}, the newest the report dates from before the PO, could not be read (${describe(error)})`,
         after: undefined,
         searched: 'none',
       };
@@ -253,7 +255,7 @@ async function probeUpward(
     } catch (error) {
       return {
         kind: 'inconclusive',
-        reason: `order ${id} could not be read: ${describe(error)}`,
+        reason: `order ${id} could not be read (${describe(error)})`,
         after,
         searched: range(first, id - 1),
       };
