@@ -11,8 +11,14 @@ import { fileURLToPath } from 'node:url';
 const BIN = fileURLToPath(new URL('../../bin/punchgate.js', import.meta.url));
 const REPOSITORY = fileURLToPath(new URL('../../', import.meta.url));
 
-/** How long a command may take to print that it is ready (a cold Node start plus migrations). */
-const START_TIMEOUT_MS = 15_000;
+/**
+ * How long a command may take to print that it is ready or to finish (a cold Node start loading the
+ * TypeScript sources, plus migrations). Generous: on a loaded two-core machine a start takes seconds, and
+ * this bound only turns a hang into a readable failure; nothing here asserts how fast anything is.
+ */
+export const COMMAND_TIMEOUT_MS = 60_000;
+/** A test or hook that waits on a few commands in a row gets this long before vitest gives up on it. */
+export const SHIP_TEST_TIMEOUT_MS = 3 * COMMAND_TIMEOUT_MS;
 /** Grace between SIGTERM and SIGKILL when stopping a child. */
 const STOP_GRACE_MS = 5_000;
 /** What a child wrote is kept up to this many characters per stream (the start matters, then the tail). */
@@ -100,7 +106,7 @@ export function startPunchgate(name: string, args: readonly string[], env: Child
     stderr: () => err,
     tail,
     exited,
-    waitForStdout(pattern, timeoutMs = START_TIMEOUT_MS) {
+    waitForStdout(pattern, timeoutMs = COMMAND_TIMEOUT_MS) {
       return new Promise((resolve, reject) => {
         let settled = false;
         const finish = (outcome: () => void) => {
@@ -153,7 +159,7 @@ export function startPunchgate(name: string, args: readonly string[], env: Child
 export async function runPunchgate(
   args: readonly string[],
   env: ChildEnv,
-  timeoutMs = START_TIMEOUT_MS,
+  timeoutMs = COMMAND_TIMEOUT_MS,
 ): Promise<CommandExit & { stdout: string; stderr: string; timedOut: boolean }> {
   const command = startPunchgate(`punchgate ${args.join(' ')}`, args, env);
   let timedOut = false;
@@ -211,7 +217,7 @@ export async function eventually<T>(
   probe: () => T | undefined | Promise<T | undefined>,
   options: { timeoutMs?: number; intervalMs?: number; processes?: readonly PunchgateProcess[] } = {},
 ): Promise<T> {
-  const { timeoutMs = 20_000, intervalMs = 100, processes = [] } = options;
+  const { timeoutMs = COMMAND_TIMEOUT_MS, intervalMs = 100, processes = [] } = options;
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await probe();

@@ -17,6 +17,7 @@ import {
   freePort,
   type SandboxProcess,
   type ServeProcess,
+  SHIP_TEST_TIMEOUT_MS,
   startSandboxCommand,
   startServeCommand,
   stopAllCommands,
@@ -31,7 +32,9 @@ import {
   writeConfigFile,
 } from './user-config.ts';
 
-describe('punchgate serve as a process, with punchgate sandbox as the print service', () => {
+describe('punchgate serve as a process, with punchgate sandbox as the print service', {
+  timeout: SHIP_TEST_TIMEOUT_MS,
+}, () => {
   let buyer: BuyerSystem;
   let sandbox: SandboxProcess;
   let serve: ServeProcess;
@@ -54,12 +57,12 @@ describe('punchgate serve as a process, with punchgate sandbox as the print serv
       }),
     );
     serve = await startServeCommand('serve', configFile, port, childEnv(secretEnv(gatewayKey.key)));
-  });
+  }, SHIP_TEST_TIMEOUT_MS);
 
   afterAll(async () => {
     await stopAllCommands();
     await buyer?.close();
-  });
+  }, SHIP_TEST_TIMEOUT_MS);
 
   /** The buyer's user's browser: follows redirects between the gateway, the editor and back. */
   const browser = {
