@@ -28,6 +28,7 @@ export interface Metrics {
    * Wraps one storefront's print-service transport so every call (each retry is a call) is counted by
    * endpoint, method and outcome, with its latency. Endpoints are path patterns (`/api/v2/order/{id}`).
    */
+  instrumentFetch(send: typeof fetch, storefrontId: string): typeof fetch;
   instrumentFetch(send: FetchLike, storefrontId: string): FetchLike;
   /** Records that a background round finished (the heartbeat `/readyz` and the metrics watch). */
   backgroundRoundCompleted(at: Date): void;
@@ -168,17 +169,21 @@ export function createMetrics(options: MetricsOptions = {}): Metrics {
 
   return {
     count,
-    instrumentFetch(send, storefrontId) {
-      return async (input, init) => {
+    instrumentFetch(send: typeof fetch | FetchLike, storefrontId: string) {
+      // Called the way it was called: FetchLike callers pass strings, fetch callers anything fetch takes.
+      const forward = send as typeof fetch;
+      return async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
+        const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
+        const method = init?.method ?? (input instanceof Request ? input.method : 'GET');
         const labels = {
           storefront: storefrontId,
-          endpoint: printApiEndpoint(input),
-          method: (init.method ?? 'GET').toUpperCase(),
+          endpoint: printApiEndpoint(url),
+          method: method.toUpperCase(),
         };
         const started = now();
         let outcome = 'error';
         try {
-          const response = await send(input, init);
+          const response = await forward(input, init);
           outcome = `${Math.floor(response.status / 100)}xx`;
           return response;
         } catch (error) {
