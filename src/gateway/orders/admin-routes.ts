@@ -23,6 +23,7 @@ import type {
 } from '../../store/types.ts';
 import type { GatewayContext } from '../context.ts';
 import { GatewayError } from '../errors.ts';
+import { requestIdOf } from '../request-id.ts';
 import { mismatchSummary } from './history-comment.ts';
 import { jsonError } from './json-answers.ts';
 import { poDocument, storedRequest } from './po-record.ts';
@@ -174,6 +175,21 @@ export function createAdminRoutes(ctx: GatewayContext): Hono {
   const app = new Hono();
   const { store } = ctx;
   app.onError((error, c) => jsonError(ctx, c, error));
+
+  // The audit trail: every call with how it ended, refused ones included. Never the token; the path
+  // names records, not secrets, and is cut short since a refused caller chooses it.
+  app.use('*', async (c, next) => {
+    await next();
+    const fields = {
+      requestId: requestIdOf(c),
+      method: c.req.method,
+      path: c.req.path.slice(0, 200),
+      status: c.res.status,
+      address: ctx.clientAddress(c),
+    };
+    if (c.res.status === 401) ctx.logger.warn('admin api call refused', fields);
+    else ctx.logger.info('admin api call', fields);
+  });
 
   app.use('*', async (c, next) => {
     const header = c.req.header('Authorization') ?? '';
