@@ -209,7 +209,8 @@ export const sqliteMigrations: readonly string[] = [
   // order (the delivery record is written into the document when it is delivered), and the delivery queue,
   // whose rows of delivered messages are purged. Ids are copied, so message ids stay as they were. The
   // outbox_messages view reads a message from its queue row while there is one, else from the document.
-  // Done jobs are purged by their last update.
+  // Jobs and webhook deliveries are purged now: their tables are rebuilt with AUTOINCREMENT so SQLite
+  // never hands a purged id out again (an event's id is its sync job's key; admin links name job ids).
   `
   CREATE TABLE buyer_documents (
     id INTEGER PRIMARY KEY,
@@ -266,7 +267,44 @@ export const sqliteMigrations: readonly string[] = [
       CASE WHEN q.id IS NULL THEN d.updated_at ELSE q.updated_at END AS updated_at
     FROM buyer_documents d LEFT JOIN outbox_queue q ON q.id = d.id;
 
+  CREATE TABLE jobs_v3 (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    kind TEXT NOT NULL,
+    key TEXT NOT NULL,
+    payload TEXT NOT NULL,
+    run_at INTEGER NOT NULL,
+    attempts INTEGER NOT NULL,
+    max_attempts INTEGER NOT NULL,
+    state TEXT NOT NULL,
+    lease_until INTEGER,
+    last_error TEXT,
+    created_at INTEGER NOT NULL,
+    updated_at INTEGER NOT NULL
+  );
+  INSERT INTO jobs_v3 (id, kind, key, payload, run_at, attempts, max_attempts, state, lease_until, last_error,
+      created_at, updated_at)
+    SELECT id, kind, key, payload, run_at, attempts, max_attempts, state, lease_until, last_error, created_at,
+      updated_at
+    FROM jobs;
+  DROP TABLE jobs;
+  ALTER TABLE jobs_v3 RENAME TO jobs;
+  CREATE UNIQUE INDEX jobs_open_key ON jobs (key) WHERE state <> 'done';
+  CREATE INDEX jobs_due ON jobs (state, run_at);
   CREATE INDEX jobs_finished ON jobs (state, updated_at);
+
+  CREATE TABLE inbox_events_v3 (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    storefront_id TEXT NOT NULL,
+    event TEXT NOT NULL,
+    body TEXT NOT NULL,
+    received_at INTEGER NOT NULL,
+    processed INTEGER NOT NULL
+  );
+  INSERT INTO inbox_events_v3 (id, storefront_id, event, body, received_at, processed)
+    SELECT id, storefront_id, event, body, received_at, processed FROM inbox_events;
+  DROP TABLE inbox_events;
+  ALTER TABLE inbox_events_v3 RENAME TO inbox_events;
+  CREATE INDEX inbox_events_unprocessed ON inbox_events (processed, id);
   `,
 ];
 

@@ -4,6 +4,7 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Clock } from '../../src/store/clock.ts';
+import { purgeExpired, type Retention } from '../../src/store/housekeeping.ts';
 import type { Store } from '../../src/store/port.ts';
 import { StoreError, type StoreErrorCode } from '../../src/store/store-error.ts';
 import type {
@@ -12,6 +13,7 @@ import type {
   NewPunchoutSession,
   NewPurchaseOrder,
   NewUserMapping,
+  OrderState,
 } from '../../src/store/types.ts';
 import { createManualClock, type ManualClock } from './manual-clock.ts';
 
@@ -908,6 +910,73 @@ export function runStoreSuite(name: string, makeStore: (deps: { clock: Clock }) 
           (await store.jobs.list({ kind: 'process_order', state: 'pending' })).items.map((j) => j.id),
         ).toEqual([ids[4], ids[2]]);
       });
+
+      it('renews the lease of the current claim only, so a heartbeating worker keeps its job', async () => {
+        const { job } = await store.jobs.enqueue({ kind: 'k', key: 'a', payload: {}, runAt: T0 });
+        expect(await store.jobs.renewLease({ id: job.id, attempts: 0 }, at(HOUR))).toBeUndefined();
+        const first = await store.jobs.claim(T0, lease);
+        clock.set(at(20 * SECOND));
+        const renewed = await store.jobs.renewLease(first!, at(80 * SECOND));
+        expect(renewed).toStrictEqual({ ...first, leaseUntil: at(80 * SECOND), updatedAt: at(20 * SECOND) });
+        expect(await store.jobs.get(job.id)).toStrictEqual(renewed);
+        // The first lease's end no longer frees the job; the renewed lease's end does.
+        expect(await store.jobs.claim(at(lease), lease)).toBeUndefined();
+        const second = await store.jobs.claim(at(80 * SECOND), lease);
+        expect(second).toMatchObject({ id: job.id, attempts: 2, leaseUntil: at(80 * SECOND + lease) });
+        expect(await store.jobs.renewLease(first!, at(HOUR))).toBeUndefined();
+        expect((await store.jobs.get(job.id))?.leaseUntil).toEqual(at(80 * SECOND + lease));
+        await store.jobs.complete(second!);
+        expect(await store.jobs.renewLease(second!, at(HOUR))).toBeUndefined();
+        expect((await store.jobs.get(job.id))?.state).toBe('done');
+        expect(await store.jobs.renewLease({ id: '424242', attempts: 1 }, at(HOUR))).toBeUndefined();
+      });
+
+      it('lets a claim whose lease ran out renew while nobody has taken its job over', async () => {
+        await store.jobs.enqueue({ kind: 'k', key: 'a', payload: {}, runAt: T0 });
+        const claimed = await store.jobs.claim(T0, lease);
+        clock.set(at(2 * lease));
+        expect(await store.jobs.renewLease(claimed!, at(3 * lease))).toStrictEqual({
+          ...claimed,
+          leaseUntil: at(3 * lease),
+          updatedAt: at(2 * lease),
+        });
+        expect(await store.jobs.claim(at(2 * lease), lease)).toBeUndefined();
+        expect(await store.jobs.complete(claimed!)).toMatchObject({ state: 'done', attempts: 1 });
+      });
+
+      it('purges done jobs finished before the cut-off, never pending, running or dead ones', async () => {
+        const make = async (key: string, kind = 'k') =>
+          (await store.jobs.enqueue({ kind, key, payload: {}, runAt: T0 })).job;
+        const doneOld = await make('done-old');
+        const deadOld = await make('dead-old');
+        const running = await make('running');
+        const claims = [];
+        for (let i = 0; i < 3; i++) claims.push(await store.jobs.claim(T0, HOUR, ['k']));
+        await store.jobs.complete(claims[0]!);
+        await store.jobs.kill(claims[1]!, 'PO references unknown line');
+        const pending = await make('pending');
+        clock.set(at(HOUR));
+        const doneRecent = await make('done-recent', 'other');
+        await store.jobs.complete((await store.jobs.claim(at(HOUR), lease, ['other']))!);
+
+        expect(await store.jobs.purgeFinished(at(HOUR))).toBe(1);
+        expect(await store.jobs.get(doneOld.id)).toBeUndefined();
+        expect(await store.jobs.get(doneRecent.id)).toMatchObject({ state: 'done' });
+        expect(await store.jobs.get(deadOld.id)).toMatchObject({ state: 'dead' });
+        expect(await store.jobs.get(running.id)).toMatchObject({ state: 'running' });
+        expect(await store.jobs.get(pending.id)).toMatchObject({ state: 'pending' });
+        expect(await store.jobs.purgeFinished(at(HOUR))).toBe(0);
+        expect(await store.jobs.purgeFinished(at(HOUR + 1))).toBe(1);
+        expect(await store.jobs.get(doneRecent.id)).toBeUndefined();
+        expect(await store.jobs.purgeFinished(at(100 * HOUR))).toBe(0);
+
+        // A purged done job frees its key exactly as the done job did; a dead job's key stays taken.
+        const dead = await store.jobs.enqueue({ kind: 'k', key: 'dead-old', payload: {}, runAt: T0 });
+        expect(dead).toStrictEqual({ created: false, job: await store.jobs.get(deadOld.id) });
+        const again = await store.jobs.enqueue({ kind: 'k', key: 'done-old', payload: {}, runAt: T0 });
+        expect(again.created).toBe(true);
+        expect(Number(again.job.id)).toBeGreaterThan(Number(doneRecent.id));
+      });
     });
 
     describe('outbox', () => {
@@ -1072,6 +1141,105 @@ export function runStoreSuite(name: string, makeStore: (deps: { clock: Clock }) 
           (await store.outbox.list({ limit: 2, cursor: page.nextCursor! })).items.map((m) => m.id),
         ).toEqual([a.id]);
       });
+
+      it('purges the queue rows of messages delivered before the cut-off; the documents stay with their PO', async () => {
+        const confirm = (await store.outbox.enqueue(outboxMessage({ poId: '7', dedupeKey: 'confirm:7' })))
+          .message;
+        const ship = (
+          await store.outbox.enqueue(
+            outboxMessage({ poId: '7', kind: 'ship_notice', dedupeKey: 'ship:7:0', body: '<ship/>' }),
+          )
+        ).message;
+        const dead = (await store.outbox.enqueue(outboxMessage({ poId: '8', dedupeKey: 'confirm:8' })))
+          .message;
+        const later = (
+          await store.outbox.enqueue(
+            outboxMessage({ poId: '9', dedupeKey: 'confirm:9', nextAttemptAt: at(HOUR) }),
+          )
+        ).message;
+        const firstRound = await store.outbox.claimDue(T0, lease, 10);
+        expect(firstRound.map((m) => m.id)).toEqual([confirm.id, dead.id]);
+        clock.set(at(MINUTE));
+        const confirmFailure = await store.outbox.markRetry(firstRound[0]!, 'HTTP 503', at(MINUTE));
+        expect(confirmFailure?.state).toBe('pending');
+        await store.outbox.markDead(firstRound[1]!, 'HTTP 400: unknown order');
+        const [confirmAgain] = await store.outbox.claimDue(at(MINUTE), lease, 10);
+        const deliveredConfirm = await store.outbox.markDelivered(confirmAgain!);
+        expect(deliveredConfirm).toMatchObject({
+          attempts: 2,
+          lastError: 'HTTP 503',
+          deliveredAt: at(MINUTE),
+        });
+        clock.set(at(HOUR));
+        const secondRound = await store.outbox.claimDue(at(HOUR), lease, 10);
+        expect(secondRound.map((m) => m.id)).toEqual([ship.id, later.id]);
+        const deliveredShip = await store.outbox.markDelivered(secondRound[0]!);
+        const listed = await store.outbox.list({ poId: '7' });
+        expect(listed.items).toStrictEqual([deliveredShip, deliveredConfirm]);
+
+        expect(await store.outbox.purgeDelivered(at(MINUTE))).toBe(0);
+        expect(await store.outbox.purgeDelivered(at(HOUR))).toBe(1);
+        expect(await store.outbox.purgeDelivered(at(HOUR))).toBe(0);
+        expect(await store.outbox.get(confirm.id)).toStrictEqual(deliveredConfirm);
+        expect(await store.outbox.list({ poId: '7' })).toStrictEqual(listed);
+        expect(await store.outbox.purgeDelivered(at(HOUR + 1))).toBe(1);
+        expect(await store.outbox.get(ship.id)).toStrictEqual(deliveredShip);
+        expect(await store.outbox.list({ poId: '7' })).toStrictEqual(listed);
+        expect((await store.outbox.list({ state: 'delivered' })).items).toStrictEqual(listed.items);
+        expect((await store.outbox.list({ buyerId: 'acme' })).items.map((m) => m.id)).toEqual([
+          later.id,
+          dead.id,
+          ship.id,
+          confirm.id,
+        ]);
+        expect((await store.outbox.list({ limit: 3, cursor: dead.id })).items).toStrictEqual(listed.items);
+
+        // Dead and undelivered messages keep their queue rows, and their state.
+        expect(await store.outbox.purgeDelivered(at(100 * HOUR))).toBe(0);
+        expect(await store.outbox.get(dead.id)).toMatchObject({
+          state: 'dead',
+          lastError: 'HTTP 400: unknown order',
+        });
+        expect(await store.outbox.get(later.id)).toMatchObject({ state: 'sending', attempts: 1 });
+        // A purged message's claim has nothing left to finish.
+        expect(await store.outbox.markDelivered(secondRound[0]!)).toBeUndefined();
+        expect(await store.outbox.markDead(secondRound[0]!, 'late')).toBeUndefined();
+        expect(await store.outbox.resurrect(ship.id)).toBeUndefined();
+        expect(await store.outbox.get(ship.id)).toStrictEqual(deliveredShip);
+      });
+
+      it('keeps deduplicating a delivered message after its queue row is purged', async () => {
+        const { message } = await store.outbox.enqueue(
+          outboxMessage({ poId: '7', kind: 'ship_notice', dedupeKey: 'ship:5001:0' }),
+        );
+        const [claimed] = await store.outbox.claimDue(T0, lease);
+        const delivered = await store.outbox.markDelivered(claimed!);
+        expect(await store.outbox.purgeDelivered(at(1))).toBe(1);
+
+        const again = await store.outbox.enqueue(
+          outboxMessage({ poId: '7', kind: 'ship_notice', dedupeKey: 'ship:5001:0', body: '<changed/>' }),
+        );
+        expect(again).toStrictEqual({ created: false, message: delivered });
+        const racing = await Promise.all(
+          Array.from({ length: 10 }, () =>
+            store.outbox.enqueue(outboxMessage({ poId: '7', kind: 'ship_notice', dedupeKey: 'ship:5001:0' })),
+          ),
+        );
+        expect(racing.filter((r) => r.created)).toHaveLength(0);
+        expect(await store.outbox.claimDue(at(HOUR), lease, 10)).toEqual([]);
+        expect(await store.outbox.purgeDelivered(at(HOUR))).toBe(0);
+        expect((await store.outbox.list({ poId: '7' })).items).toStrictEqual([delivered]);
+
+        // The purchase order's next document is queued and claimed as usual.
+        const next = await store.outbox.enqueue(
+          outboxMessage({ poId: '7', kind: 'ship_notice', dedupeKey: 'ship:5001:1' }),
+        );
+        expect(next.created).toBe(true);
+        expect(Number(next.message.id)).toBeGreaterThan(Number(message.id));
+        expect((await store.outbox.claimDue(at(HOUR), lease, 10)).map((m) => m.id)).toEqual([
+          next.message.id,
+        ]);
+      });
     });
 
     describe('print orders', () => {
@@ -1197,6 +1365,188 @@ export function runStoreSuite(name: string, makeStore: (deps: { clock: Clock }) 
         expect(await store.events.get(old.id)).toBeUndefined();
         expect(await store.events.get(oldPending.id)).toBeDefined();
         expect(await store.events.get(recent.id)).toBeDefined();
+      });
+    });
+
+    describe('stats', () => {
+      it('counts every state, 0 when empty, with no oldest instants', async () => {
+        expect(await store.stats(T0)).toStrictEqual({
+          ordersByState: {
+            received: 0,
+            processing: 0,
+            ordered: 0,
+            failed: 0,
+            cancelled: 0,
+            needs_operator: 0,
+          },
+          jobsByState: { pending: 0, running: 0, done: 0, dead: 0 },
+          outbox: { pending: 0, sending: 0, dead: 0 },
+        });
+      });
+
+      it('counts orders, jobs and undelivered messages by state, with the oldest still waiting', async () => {
+        const order = (n: number, state: OrderState) =>
+          store.orders.accept(purchaseOrder({ payloadId: `p-${n}`, orderId: `PO-${n}`, state }));
+        await order(1, 'ordered');
+        const first = (await store.outbox.enqueue(outboxMessage({ poId: '1', dedupeKey: 'a' }))).message;
+        const dead = (await store.outbox.enqueue(outboxMessage({ poId: '4', dedupeKey: 'd' }))).message;
+        const [claimedFirst, claimedDead] = await store.outbox.claimDue(T0, MINUTE, 10);
+        expect([claimedFirst?.id, claimedDead?.id]).toEqual([first.id, dead.id]);
+        await store.outbox.markDelivered(claimedFirst!);
+        await store.outbox.markDead(claimedDead!, 'HTTP 400');
+        for (const key of ['j-done', 'j-dead', 'j-running']) {
+          await store.jobs.enqueue({ kind: 'k', key, payload: {}, runAt: T0 });
+        }
+        await store.jobs.complete((await store.jobs.claim(T0, MINUTE))!);
+        await store.jobs.kill((await store.jobs.claim(T0, MINUTE))!, 'bad');
+        await store.jobs.claim(T0, MINUTE);
+
+        clock.set(at(MINUTE));
+        await order(2, 'received');
+        await store.jobs.enqueue({ kind: 'k', key: 'j-pending-1', payload: {}, runAt: at(HOUR) });
+        await store.jobs.enqueue({ kind: 'k', key: 'j-pending-2', payload: {}, runAt: at(HOUR) });
+        clock.set(at(2 * MINUTE));
+        await order(3, 'processing');
+        await order(4, 'failed');
+        await order(5, 'failed');
+        await order(6, 'needs_operator');
+        await store.outbox.enqueue(outboxMessage({ poId: '2', dedupeKey: 'b' }));
+        expect(await store.outbox.claimDue(at(2 * MINUTE), MINUTE, 10)).toHaveLength(1);
+        clock.set(at(3 * MINUTE));
+        await store.outbox.enqueue(outboxMessage({ poId: '3', dedupeKey: 'c', nextAttemptAt: at(HOUR) }));
+
+        const expected = {
+          ordersByState: {
+            received: 1,
+            processing: 1,
+            ordered: 1,
+            failed: 2,
+            cancelled: 0,
+            needs_operator: 1,
+          },
+          oldestUnorderedAt: at(MINUTE),
+          jobsByState: { pending: 2, running: 1, done: 1, dead: 1 },
+          outbox: { pending: 1, sending: 1, dead: 1, oldestPendingAt: at(2 * MINUTE) },
+        };
+        expect(await store.stats(at(3 * MINUTE))).toStrictEqual(expected);
+        expect(await store.outbox.purgeDelivered(at(HOUR))).toBe(1);
+        expect(await store.jobs.purgeFinished(at(HOUR))).toBe(1);
+        expect(await store.stats(at(3 * MINUTE))).toStrictEqual({
+          ...expected,
+          jobsByState: { ...expected.jobsByState, done: 0 },
+        });
+      });
+    });
+
+    describe('housekeeping', () => {
+      const DAY = 24 * HOUR;
+      const retention: Retention = {
+        expiredSessionDays: 1,
+        staleCartLineDays: 30,
+        finishedJobDays: 7,
+        deliveredMessageDays: 30,
+        processedEventDays: 7,
+      };
+
+      /** One record of every purgeable kind, each made (and finished) at the clock's current instant. */
+      async function oneOfEach(tag: string, sessionExpiresAt: Date): Promise<void> {
+        await store.sessions.create(cxmlSession({ id: `sess-${tag}`, expiresAt: sessionExpiresAt }));
+        await store.cart.add(cartLine({ lineRef: `L-${tag}`, sessionId: `sess-${tag}` }));
+        await store.cart.add(cartLine({ lineRef: `L-${tag}-ordered`, sessionId: `sess-${tag}` }));
+        await store.cart.markOrdered([`L-${tag}-ordered`], '1');
+        const now = clock.now();
+        await store.jobs.enqueue({ kind: tag, key: `job-${tag}`, payload: {}, runAt: now });
+        await store.jobs.complete((await store.jobs.claim(now, MINUTE, [tag]))!);
+        await store.outbox.enqueue(outboxMessage({ poId: `po-${tag}`, dedupeKey: `msg-${tag}` }));
+        const [message] = await store.outbox.claimDue(now, MINUTE, 1);
+        await store.outbox.markDelivered(message!);
+        const event = await store.events.add({ storefrontId: 'demo', event: 'order_updated', body: [] });
+        await store.events.markProcessed(event.id);
+      }
+
+      it('purges each kind after its retention and keeps everything younger, ordered lines and documents', async () => {
+        await oneOfEach('old', at(HOUR));
+        clock.set(at(10 * DAY));
+        await oneOfEach('mid', at(10 * DAY + HOUR));
+        clock.set(at(40 * DAY));
+
+        expect(await purgeExpired(store, at(40 * DAY), retention)).toStrictEqual({
+          expiredSessions: 2,
+          staleCartLines: 1,
+          finishedJobs: 2,
+          deliveredMessages: 1,
+          processedEvents: 2,
+          moreDue: false,
+        });
+        expect(await store.cart.get('L-old')).toBeUndefined();
+        expect(await store.cart.get('L-mid')).toBeDefined();
+        expect(await store.cart.get('L-old-ordered')).toMatchObject({ state: 'ordered', poId: '1' });
+        expect((await store.outbox.list({ poId: 'po-old' })).items).toEqual([
+          expect.objectContaining({ dedupeKey: 'msg-old', state: 'delivered', deliveredAt: T0 }),
+        ]);
+        expect(await purgeExpired(store, at(40 * DAY), retention)).toStrictEqual({
+          expiredSessions: 0,
+          staleCartLines: 0,
+          finishedJobs: 0,
+          deliveredMessages: 0,
+          processedEvents: 0,
+          moreDue: false,
+        });
+        // A session is kept for its grace after expiry, and goes once the grace is over.
+        await store.sessions.create(cxmlSession({ id: 'sess-new', expiresAt: at(40 * DAY) }));
+        const inGrace = await purgeExpired(store, at(40 * DAY + 23 * HOUR), retention);
+        expect(inGrace.expiredSessions).toBe(0);
+        const afterGrace = await purgeExpired(store, at(41 * DAY), retention);
+        expect(afterGrace.expiredSessions).toBe(1);
+      });
+
+      it('deletes at most the bound per kind and call, and says when more is due', async () => {
+        for (const tag of ['a', 'b', 'c']) await oneOfEach(tag, at(HOUR));
+        const now = at(100 * DAY);
+        const options = { maxRowsPerKind: 2 };
+        expect(await purgeExpired(store, now, retention, options)).toStrictEqual({
+          expiredSessions: 2,
+          staleCartLines: 2,
+          finishedJobs: 2,
+          deliveredMessages: 2,
+          processedEvents: 2,
+          moreDue: true,
+        });
+        expect(await purgeExpired(store, now, retention, options)).toStrictEqual({
+          expiredSessions: 1,
+          staleCartLines: 1,
+          finishedJobs: 1,
+          deliveredMessages: 1,
+          processedEvents: 1,
+          moreDue: false,
+        });
+        expect((await store.outbox.list()).items.map((m) => m.state)).toEqual([
+          'delivered',
+          'delivered',
+          'delivered',
+        ]);
+      });
+
+      it('bounds each purge by its limit, and refuses a limit that is not a number', async () => {
+        let lastEventId = 0;
+        for (let i = 0; i < 3; i++) {
+          const event = await store.events.add({ storefrontId: 'demo', event: 'order_updated', body: [] });
+          await store.events.markProcessed(event.id);
+          lastEventId = Number(event.id);
+          await store.sessions.create(cxmlSession({ id: `s-${i}`, expiresAt: at(MINUTE) }));
+        }
+        expect(await store.events.purgeProcessed(at(HOUR), { limit: 2 })).toBe(2);
+        expect(await store.events.purgeProcessed(at(HOUR), { limit: 2 })).toBe(1);
+        // A purged id is never handed out again (an event's id is its sync job's key).
+        const next = await store.events.add({ storefrontId: 'demo', event: 'order_updated', body: [] });
+        expect(Number(next.id)).toBeGreaterThan(lastEventId);
+        expect(await store.sessions.expire(at(HOUR), { limit: 0 })).toBe(1);
+        expect(await store.sessions.expire(at(HOUR))).toBe(2);
+        await expectStoreError(store.jobs.purgeFinished(at(HOUR), { limit: Number.NaN }), 'invalid');
+        await expectStoreError(
+          store.outbox.purgeDelivered(at(HOUR), { limit: Number.POSITIVE_INFINITY }),
+          'invalid',
+        );
       });
     });
   });
