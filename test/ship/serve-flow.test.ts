@@ -38,6 +38,7 @@ describe('punchgate serve as a process, with punchgate sandbox as the print serv
   let buyer: BuyerSystem;
   let sandbox: SandboxProcess;
   let serve: ServeProcess;
+  let secrets: Record<string, string>;
 
   beforeAll(async () => {
     buyer = await startBuyerSystem();
@@ -56,7 +57,8 @@ describe('punchgate serve as a process, with punchgate sandbox as the print serv
         store: { kind: 'sqlite', path: join(folder, 'gateway.db') },
       }),
     );
-    serve = await startServeCommand('serve', configFile, port, childEnv(secretEnv(gatewayKey.key)));
+    secrets = secretEnv(gatewayKey.key);
+    serve = await startServeCommand('serve', configFile, port, childEnv(secrets));
   }, SHIP_TEST_TIMEOUT_MS);
 
   afterAll(async () => {
@@ -171,9 +173,14 @@ describe('punchgate serve as a process, with punchgate sandbox as the print serv
     expect(metrics).toMatch(/^punchgate_background_round_overdue 0$/m);
   });
 
-  it('stops cleanly on SIGTERM', async () => {
+  it('stops cleanly on SIGTERM, having logged no secret and no stack trace', async () => {
     const exit = await serve.process.stop();
     expect(exit, serve.process.tail()).toEqual({ code: 0, signal: null });
+    const log = serve.process.stderr() + serve.process.stdout();
+    for (const [name, value] of Object.entries(secrets)) {
+      expect(log.includes(value), `${name}'s value in serve's output`).toBe(false);
+    }
+    expect(log).not.toMatch(/^\s+at .+:\d+:\d+\)?$/m);
     await sandbox.process.stop();
   });
 });
