@@ -1,22 +1,28 @@
 /**
- * The gateway on Cloudflare Workers: the config JSON from the `PUNCHGATE_CONFIG` variable, its secrets from
- * the Worker environment (`wrangler secret put`), the D1 store from the binding the config names, and the
- * global `fetch` for the print service and the buyers. A Cron Trigger (`scheduled`) does the housekeeping
- * that no request does.
+ * The gateway on Cloudflare Workers. The config file is bundled into the Worker when wrangler builds it (the
+ * `punchgate-worker-config` alias in wrangler.toml names the file): a Worker variable or secret holds at most
+ * 5 KB, a print shop's catalog and buyers take more. The secrets the file refers to with {"env": "NAME"} are
+ * Worker secrets (`wrangler secret put NAME`), the store is the D1 binding the file names, and the print
+ * service and the buyers are reached with the runtime's `fetch`. The Cron Trigger (`scheduled`) runs the
+ * host's background round within the subrequests one invocation may make.
  *
- * One gateway is built per isolate and environment and reused by its requests; a build that fails (a bad
+ * One host is built per isolate and environment and reused by its requests; a build that fails (a broken
  * config, D1 not answering) is not cached, so the next request tries again.
  */
-import { parseGatewayConfig, type ResolvedConfig, resolveConfigSecrets } from '../../schemas/config.ts';
+import bundledConfig from 'punchgate-worker-config';
+import type { ResolvedConfig } from '../../schemas/config.ts';
 import type { Logger } from '../gateway/deps.ts';
-import { createPunchgate, type Gateway } from '../gateway/index.ts';
-import { createOrderWorker, type OrderWorker, type TickResult } from '../gateway/orders/index.ts';
-import { createPrintApi, type PrintApi } from '../print-api/index.ts';
 import { systemClock } from '../store/clock.ts';
-import { createD1Store, isD1Database } from '../store/d1.ts';
-import type { Store } from '../store/port.ts';
+import { createD1Store, type D1Database, isD1Database } from '../store/d1.ts';
+import {
+  type BackgroundRoundReport,
+  createGatewayHost,
+  describe,
+  type GatewayHost,
+  loadConfig,
+} from './host.ts';
 
-/** The Worker's bindings: `PUNCHGATE_CONFIG`, the D1 database, and the secrets the config refers to. */
+/** The Worker's bindings: the D1 database and the secrets the config refers to. */
 export type WorkerEnv = Record<string, unknown>;
 
 /** The parts of the Workers runtime's `ExecutionContext` and `ScheduledController` used here. */
@@ -28,15 +34,7 @@ export interface WorkerScheduledController {
   readonly cron: string;
 }
 
-export interface WorkerGateway {
-  gateway: Gateway;
-  store: Store;
-  orders: OrderWorker;
-  /** The order worker's start-up (webhook registration), run once per isolate before its first tick. */
-  started?: Promise<unknown> | undefined;
-}
-
-/** Why the Worker cannot start; listed by config path, never with a secret's value. */
+/** Why the Worker refuses to serve: every problem, by config path, never with a secret's value. */
 export class WorkerConfigError extends Error {
   readonly problems: readonly string[];
   constructor(problems: readonly string[]) {
@@ -46,7 +44,23 @@ export class WorkerConfigError extends Error {
   }
 }
 
-const CONFIG_VARIABLE = 'PUNCHGATE_CONFIG';
+/** Where older versions read the whole config from; now it would be a silently ignored leftover. */
+const LEGACY_CONFIG_VARIABLE = 'PUNCHGATE_CONFIG';
+
+/**
+ * Subrequests (outbound fetches) one Cron invocation may make on the Workers Free plan. Paid plans allow
+ * more; 50 keeps one deployment right for both, and a round that runs out leaves the rest for the next one.
+ * (Not exported: workerd takes every export of the entry module for a handler.)
+ */
+const SUBREQUESTS_PER_ROUND = 50;
+/**
+ * What a round keeps in hand before it claims more work. A PO job makes about five calls per print order
+ * (log-in, create, process, read, history) and a cut-off create's search a bounded number more; a document
+ * batch posts up to ten; the reconciliation reads one print order per call.
+ */
+const ROOM_FOR = { job: 15, reconcile: 1, message: 10 } as const;
+/** Jobs stop while this much is left, so the buyers' documents are not starved by a queue of POs. */
+const KEPT_FOR_MESSAGES = ROOM_FOR.message;
 
 /** Console lines as JSON: Workers Logs and `wrangler tail` index their fields. */
 const workerLogger: Logger = {
@@ -55,138 +69,168 @@ const workerLogger: Logger = {
   error: (message, fields) => console.error(JSON.stringify({ level: 'error', message, ...fields })),
 };
 
-/** Reads the config from the environment and resolves its secrets there. */
-export function readWorkerConfig(env: WorkerEnv): ResolvedConfig {
-  const text = env[CONFIG_VARIABLE];
-  if (typeof text !== 'string' || text.trim() === '') {
-    throw new WorkerConfigError([`${CONFIG_VARIABLE}: is not set (the gateway config as JSON text)`]);
+/** What the store section must say on Workers, checked on the raw file so it is listed with every other problem. */
+function storeProblems(json: unknown, env: WorkerEnv): string[] {
+  const store = (json as { store?: { kind?: unknown; binding?: unknown } } | null)?.store;
+  if (store?.kind !== 'd1') {
+    return [`store.kind: must be "d1" on Workers, not ${JSON.stringify(store?.kind ?? 'sqlite')}`];
   }
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch (error) {
-    throw new WorkerConfigError([`${CONFIG_VARIABLE}: is not valid JSON: ${(error as Error).message}`]);
+  if (typeof store.binding === 'string' && !isD1Database(env[store.binding])) {
+    return [`store.binding: the Worker has no D1 binding named "${store.binding}" (see wrangler.toml)`];
   }
-  const parsed = parseGatewayConfig(json);
-  if (!parsed.ok) throw new WorkerConfigError(parsed.problems.map((p) => `${p.path}: ${p.message}`));
-  const strings: Record<string, string> = {};
-  for (const [name, value] of Object.entries(env)) if (typeof value === 'string') strings[name] = value;
-  const resolved = resolveConfigSecrets(parsed.config, strings);
-  if (!resolved.ok) throw new WorkerConfigError(resolved.problems.map((p) => `${p.path}: ${p.message}`));
-  return resolved.config;
+  return [];
 }
 
 /**
- * Builds the gateway for a Worker environment (what `fetch` and `scheduled` use, once per isolate).
+ * Checks the bundled config against the Worker's environment the way `punchgate check-config` checks a file,
+ * plus what only a Worker can be missing (its D1 binding), and resolves the secrets.
+ */
+export function readWorkerConfig(
+  env: WorkerEnv,
+  json: unknown = bundledConfig,
+): { config: ResolvedConfig; database: D1Database } {
+  const problems: string[] = [];
+  if (env[LEGACY_CONFIG_VARIABLE] !== undefined) {
+    problems.push(
+      `${LEGACY_CONFIG_VARIABLE}: the config is no longer read from a variable; it is bundled from the file ` +
+        'wrangler.toml names (docs/workers.md). Delete it: npx wrangler secret delete PUNCHGATE_CONFIG',
+    );
+  }
+  const strings: Record<string, string> = {};
+  for (const [name, value] of Object.entries(env)) if (typeof value === 'string') strings[name] = value;
+  const loaded = loadConfig(json, strings);
+  if (!loaded.ok) problems.push(...loaded.problems.map((p) => `${p.path}: ${p.message}`));
+  problems.push(...storeProblems(json, env));
+  if (!loaded.ok || problems.length > 0) throw new WorkerConfigError(problems);
+  const { config } = loaded;
+  return { config, database: env[(config.store as { binding: string }).binding] as D1Database };
+}
+
+/**
+ * Counts the subrequests of a background round: the host's outbound fetches go through `fetch`, and the
+ * order worker asks `hasRoomFor` before claiming more. Requests served while a round runs share the isolate
+ * and are counted too, which only ends the round early.
+ */
+export function createSubrequestBudget(
+  limit: number,
+  underlying: typeof fetch = (i, init) => fetch(i, init),
+) {
+  let used = 0;
+  let inRound = false;
+  const remaining = () => limit - used;
+  return {
+    remaining,
+    fetch: ((input: RequestInfo | URL, init?: RequestInit) => {
+      if (inRound && used >= limit) {
+        // The runtime would refuse it anyway; refusing here says why in the log, and the work is retried.
+        return Promise.reject(new Error(`subrequest budget of this round (${limit}) is spent`));
+      }
+      used++;
+      return underlying(input, init);
+    }) as typeof fetch,
+    hasRoomFor(work: keyof typeof ROOM_FOR): boolean {
+      const kept = work === 'message' ? 0 : KEPT_FOR_MESSAGES;
+      return remaining() - kept >= ROOM_FOR[work];
+    },
+    async during<T>(round: () => Promise<T>): Promise<T & { subrequests: number }> {
+      used = 0;
+      inRound = true;
+      try {
+        const result = await round();
+        return { ...result, subrequests: used };
+      } finally {
+        inRound = false;
+      }
+    },
+  };
+}
+
+export interface WorkerHost {
+  host: GatewayHost;
+  runRound(): Promise<BackgroundRoundReport & { subrequests: number }>;
+}
+
+/**
+ * Builds the gateway host for a Worker environment (what `fetch` and `scheduled` use, once per isolate).
  *
  * @example
- * ```ts
- * const { gateway } = await createWorkerGateway(env);
- * return gateway.app.fetch(request);
- * ```
+ * const { host } = await createWorkerHost(env);
+ * return host.gateway.app.fetch(request);
  */
-export async function createWorkerGateway(env: WorkerEnv): Promise<WorkerGateway> {
-  const config = readWorkerConfig(env);
-  if (config.store.kind !== 'd1') {
-    throw new WorkerConfigError([`store.kind: must be "d1" on Workers, not "${config.store.kind}"`]);
-  }
-  const database = env[config.store.binding];
-  if (!isD1Database(database)) {
-    throw new WorkerConfigError([
-      `store.binding: the Worker has no D1 binding named "${config.store.binding}" (see wrangler.toml)`,
-    ]);
-  }
+export async function createWorkerHost(env: WorkerEnv, json: unknown = bundledConfig): Promise<WorkerHost> {
+  const { config, database } = readWorkerConfig(env, json);
   const store = await createD1Store({ database, clock: systemClock });
-  const clients = new Map<string, PrintApi>();
-  const gateway = await createPunchgate({
+  const budget = createSubrequestBudget(SUBREQUESTS_PER_ROUND);
+  const host = await createGatewayHost({
     config,
     store,
-    clock: systemClock,
     logger: workerLogger,
     // Cloudflare puts the visitor's address in this header; the throttle counts failures per address.
     clientAddress: (c) => c.req.header('CF-Connecting-IP'),
-    // Through an arrow: the runtime's fetch refuses to be called with another `this`.
-    fetch: (input, init) => fetch(input, init),
-    printApiFor(storefront) {
-      let client = clients.get(storefront.id);
-      if (client === undefined) {
-        client = createPrintApi({
-          baseUrl: storefront.apiBaseUrl,
-          token: storefront.apiToken,
-          key: storefront.apiKey,
-        });
-        clients.set(storefront.id, client);
-      }
-      return client;
-    },
+    fetch: budget.fetch,
+    printFetchFor: () => budget.fetch,
+    worker: { maxJobsPerTick: 10, maxMessagesPerTick: 20, hasRoomFor: budget.hasRoomFor },
   });
-  return { gateway, store, orders: createOrderWorker(gateway.context) };
+  return { host, runRound: () => budget.during(() => host.runBackgroundRound()) };
 }
 
-const built = new WeakMap<object, Promise<WorkerGateway>>();
+const built = new WeakMap<object, Promise<WorkerHost>>();
 
-function gatewayFor(env: WorkerEnv): Promise<WorkerGateway> {
+function hostFor(env: WorkerEnv): Promise<WorkerHost> {
   let pending = built.get(env);
   if (pending === undefined) {
-    pending = createWorkerGateway(env);
+    pending = createWorkerHost(env);
     built.set(env, pending);
     pending.catch(() => built.delete(env));
   }
   return pending;
 }
 
-function startFailure(error: unknown): Response {
+function logStartFailure(error: unknown): void {
   if (error instanceof WorkerConfigError) {
-    workerLogger.error('punchgate cannot start', { problems: error.problems.join('; ') });
-  } else {
     workerLogger.error('punchgate cannot start', {
-      error: error instanceof Error ? error.message : String(error),
+      problemCount: error.problems.length,
+      problems: error.problems.join('; '),
     });
+  } else {
+    workerLogger.error('punchgate cannot start', { error: describe(error) });
   }
+}
+
+function startFailure(error: unknown): Response {
+  logStartFailure(error);
   return new Response('punchgate is not available; the operator has been told why in the Worker logs.\n', {
     status: 503,
     headers: { 'Content-Type': 'text/plain; charset=utf-8', 'Retry-After': '30' },
   });
 }
 
-/**
- * The scheduled work of one Cron Trigger run: the order worker's round (webhook deliveries, purchase order
- * jobs, the reconciliation poll, documents to buyers), and sessions past their expiry deleted (cart lines
- * stay for the purchase order that may still come).
- */
-export async function runScheduledWork(
-  target: WorkerGateway,
-  now: Date,
-): Promise<TickResult & { expiredSessions: number }> {
-  target.started ??= target.orders.startup().catch((error: unknown) => {
-    // Registration is retried by the next isolate; the reconciliation poll covers missed webhooks meanwhile.
-    target.started = undefined;
-    workerLogger.warn('order webhooks not registered', {
-      error: error instanceof Error ? error.message : String(error),
-    });
-  });
-  await target.started;
-  const round = await target.orders.tick();
-  const expiredSessions = await target.store.sessions.expire(now);
-  return { ...round, expiredSessions };
-}
-
 export default {
   async fetch(request: Request, env: WorkerEnv): Promise<Response> {
-    let target: WorkerGateway;
+    let target: WorkerHost;
     try {
-      target = await gatewayFor(env);
+      target = await hostFor(env);
     } catch (error) {
       return startFailure(error);
     }
-    return target.gateway.app.fetch(request);
+    return target.host.gateway.app.fetch(request);
   },
 
   async scheduled(controller: WorkerScheduledController, env: WorkerEnv, ctx: WorkerExecutionContext) {
-    const work = gatewayFor(env).then(async (target) => {
-      const result = await runScheduledWork(target, new Date(controller.scheduledTime));
-      workerLogger.info('scheduled work done', { cron: controller.cron, ...result });
-    });
+    const work = (async () => {
+      let target: WorkerHost;
+      try {
+        target = await hostFor(env);
+      } catch (error) {
+        logStartFailure(error);
+        throw error;
+      }
+      const { purged, ...report } = await target.runRound();
+      const purgedFields = Object.fromEntries(
+        Object.entries(purged).map(([what, n]) => [`purged.${what}`, n]),
+      );
+      workerLogger.info('background round done', { cron: controller.cron, ...report, ...purgedFields });
+    })();
     ctx.waitUntil(work);
     await work;
   },

@@ -1,7 +1,8 @@
 /**
- * The Worker build under workerd (Miniflare): the bundle a deploy uploads, a D1 database, secrets from the
- * Worker environment, and the print service reached with the runtime's own fetch — the sandbox on a Node
- * port. The buyer's browser talks to the Worker through Miniflare's dispatchFetch.
+ * The Worker as `wrangler deploy --dry-run` builds it, under workerd (Miniflare): the bundle a deploy uploads
+ * with a config of 100 products and 50 buyers bundled in, a D1 database, secrets from the Worker environment,
+ * and the print service reached with the runtime's own fetch — the sandbox on a Node port. The buyer's
+ * browser talks to the Worker through Miniflare's dispatchFetch; the Cron Trigger runs the background round.
  */
 import { readFileSync } from 'node:fs';
 import type { Readable } from 'node:stream';
@@ -28,53 +29,127 @@ import {
   statusOf,
 } from '../support/punchout-flow.ts';
 import { followRedirects, GATEWAY_KEY, GATEWAY_ORIGIN, GATEWAY_TOKEN } from '../support/stack.ts';
-import { bundleWorker } from './bundle-worker.ts';
+import { buildWorker, compatibilityDate, type WorkerBundle } from './bundle-worker.ts';
 
-const SECRETS = {
+const PRODUCTS = 100;
+const BUYERS = 50;
+
+const SECRETS: Record<string, string> = {
   DEMO_API_KEY: GATEWAY_KEY,
   PUNCHGATE_SIGNING_KEY: 'worker-signing-key-0123456789abcdef',
 };
+for (let n = 1; n <= BUYERS; n++) SECRETS[`BUYER_${n}_SECRET`] = `buyer-${n}-shared-secret`;
 
+/** The order-flow config on D1 with secrets in the environment, grown to a print shop's size. */
 function workerConfig(sandboxUrl: string) {
   const base = orderConfig();
+  const [first, ...rest] = base.storefronts.map((s) => ({
+    ...s,
+    apiBaseUrl: sandboxUrl,
+    editorUrl: `${sandboxUrl}/editor`,
+    apiKey: { env: 'DEMO_API_KEY' },
+  }));
+  if (first === undefined) throw new Error('orderConfig has no storefront');
+  const products = [...first.products];
+  for (let n = 1; products.length + rest.reduce((sum, s) => sum + s.products.length, 0) < PRODUCTS; n++) {
+    products.push({
+      productId: 101,
+      sku: `GEN-${String(n).padStart(3, '0')}`,
+      name: `Generated product ${n}`,
+      description: 'A product of a print shop with a full catalog, 350 g matte, printed both sides',
+      uom: 'EA',
+      unspsc: '82121512',
+      leadTimeDays: 5,
+      prices: [
+        { minQuantity: 1, unitPrice: 0.5 },
+        { minQuantity: 500, unitPrice: 0.4 },
+      ],
+    });
+  }
+  const buyers: unknown[] = [...base.buyers];
+  for (let n = 1; buyers.length < BUYERS; n++) {
+    buyers.push({
+      id: `buyer-${n}`,
+      name: `Generated buyer ${n}`,
+      storefront: first.id,
+      protocol: 'cxml',
+      from: [{ domain: 'NetworkID', identity: `AN-GEN-${n}` }],
+      sharedSecret: { env: `BUYER_${n}_SECRET` },
+      returnUrlHosts: ['buyer.example'],
+      orderStatusUrl: `https://buyer-${n}.example/cxml/status`,
+    });
+  }
   return {
     ...base,
     store: { kind: 'd1', binding: 'DB' },
     signingKey: { env: 'PUNCHGATE_SIGNING_KEY' },
-    storefronts: base.storefronts.map((s) => ({
-      ...s,
-      apiBaseUrl: sandboxUrl,
-      editorUrl: `${sandboxUrl}/editor`,
-      apiKey: { env: 'DEMO_API_KEY' },
-    })),
+    storefronts: [{ ...first, products }, ...rest],
+    buyers,
   };
 }
 
-describe('the gateway as a Cloudflare Worker under workerd', () => {
+/** A config with several problems at once, each of a different kind. */
+function brokenConfig(sandboxUrl: string) {
+  const good = workerConfig(sandboxUrl);
+  return {
+    ...good,
+    adminToken: 'too-short',
+    store: { kind: 'd1', binding: 'NO_SUCH_DB' },
+    buyers: good.buyers.map((b, i) => (i === 0 ? { ...(b as object), storefront: 'nowhere' } : b)),
+  };
+}
+
+/** Collects what the Worker writes to the console: its JSON log lines. */
+function logCollector() {
+  let text = '';
+  return {
+    handleRuntimeStdio(stdout: Readable, stderr: Readable) {
+      for (const stream of [stdout, stderr]) {
+        stream.on('data', (chunk: Buffer) => {
+          text += chunk.toString('utf8');
+        });
+      }
+    },
+    text: () => text,
+    /** The JSON lines with this message. */
+    lines(message: string): Record<string, unknown>[] {
+      return text
+        .split('\n')
+        .filter((line) => line.includes(`"message":"${message}"`))
+        .map((line) => JSON.parse(line.slice(line.indexOf('{'))) as Record<string, unknown>);
+    },
+  };
+}
+
+describe('the Worker as wrangler builds it, under workerd', () => {
   let sandbox: RunningServer;
   let mf: Miniflare;
-  let script: string;
+  let example: WorkerBundle;
+  let shop: WorkerBundle;
+  let broken: WorkerBundle;
+  let date: string;
+  const logs = logCollector();
 
   beforeAll(async () => {
     const seed = JSON.parse(
       readFileSync(new URL('../../fixtures/sandbox-seed.json', import.meta.url), 'utf8'),
     );
     sandbox = await serveNode(createSandbox(seed).app, { port: 0 });
-    script = (await bundleWorker()).code;
+    date = await compatibilityDate();
+    // One after the other: each build is a wrangler process, and the machine running the tests is shared.
+    example = await buildWorker();
+    shop = await buildWorker(workerConfig(sandbox.url));
+    broken = await buildWorker(brokenConfig(sandbox.url));
     mf = new Miniflare({
       modules: true,
-      script,
-      compatibilityDate: '2026-07-01',
+      script: shop.code,
+      compatibilityDate: date,
       d1Databases: { DB: 'punchgate-worker-test' },
-      bindings: { PUNCHGATE_CONFIG: JSON.stringify(workerConfig(sandbox.url)), ...SECRETS },
-      // The Worker's JSON log lines are not this test's output.
-      handleRuntimeStdio(stdout: Readable, stderr: Readable) {
-        stdout.resume();
-        stderr.resume();
-      },
+      bindings: SECRETS,
+      handleRuntimeStdio: logs.handleRuntimeStdio,
     });
     await mf.ready;
-  });
+  }, 300_000);
 
   afterAll(async () => {
     await mf?.dispose();
@@ -95,18 +170,18 @@ describe('the gateway as a Cloudflare Worker under workerd', () => {
     }),
   };
 
-  async function runCron(scheduledTime: Date): Promise<string> {
+  async function runCron(target: Miniflare, scheduledTime = new Date()): Promise<string> {
     // Miniflare's Fetcher type lacks `scheduled`, which its worker proxy has.
-    const worker = (await mf.getWorker()) as unknown as {
+    const worker = (await target.getWorker()) as unknown as {
       scheduled(options: { cron: string; scheduledTime: Date }): Promise<{ outcome: string }>;
     };
     return (await worker.scheduled({ cron: '* * * * *', scheduledTime })).outcome;
   }
 
-  async function postSetup(): Promise<string> {
+  async function postSetup(options: Parameters<typeof setupRequest>[0] = {}): Promise<string> {
     const setup = await browser.browse(`${GATEWAY_ORIGIN}/cxml`, {
       method: 'POST',
-      body: setupRequest(),
+      body: setupRequest(options),
       headers: { 'Content-Type': 'text/xml' },
     });
     expect(setup.status).toBe(200);
@@ -114,10 +189,39 @@ describe('the gateway as a Cloudflare Worker under workerd', () => {
     return startUrlOf(setup.text);
   }
 
+  it('builds with the example config the repository ships, minified, within 250 KB gzip as wrangler measures it', () => {
+    expect(example.wranglerGzipKiB).toBeLessThanOrEqual(250);
+    // esbuild marks every module with a `// src/…` comment unless it minifies.
+    expect(example.code).not.toMatch(/^\/\/ src\//m);
+    expect(example.code).toContain('Example Print Shop');
+    // The bundled shop config is more than a Worker variable or secret could hold (5 KB).
+    expect(JSON.stringify(workerConfig(sandbox.url)).length).toBeGreaterThan(25_000);
+    expect(shop.wranglerGzipKiB).toBeLessThanOrEqual(250);
+  });
+
   it('answers readiness with D1 behind it', async () => {
     const ready = await browser.browse(`${GATEWAY_ORIGIN}/readyz`);
     expect(ready.status).toBe(200);
-    expect(JSON.parse(ready.text)).toEqual({ status: 'ready' });
+    expect(JSON.parse(ready.text)).toMatchObject({ status: 'ready' });
+  });
+
+  it('serves the 50th buyer, with its secret from the environment, a catalog of 100 products', async () => {
+    const config = workerConfig(sandbox.url);
+    expect(config.buyers).toHaveLength(BUYERS);
+    expect(config.storefronts.flatMap((s) => s.products)).toHaveLength(PRODUCTS);
+    const last = config.buyers.at(-1) as { from: { identity: string }[]; sharedSecret: { env: string } };
+    const identity = last.from[0]?.identity;
+    const catalog = await browser.browse(
+      await postSetup({ identity, secret: SECRETS[last.sharedSecret.env] as string }),
+    );
+    expect(catalog.status).toBe(200);
+    expect(catalog.text).toContain(config.storefronts[0]?.products.at(-1)?.name);
+    const wrongSecret = await browser.browse(`${GATEWAY_ORIGIN}/cxml`, {
+      method: 'POST',
+      body: setupRequest({ identity, secret: 'buyer-1-shared-secret' }),
+      headers: { 'Content-Type': 'text/xml' },
+    });
+    expect(statusOf(wrongSecret.text).code).toBe(401);
   });
 
   it('setup → catalog → sandbox editor → cart → PunchOutOrderMessage → OrderRequest → one print order', async () => {
@@ -161,55 +265,78 @@ describe('the gateway as a Cloudflare Worker under workerd', () => {
     for (const answer of answers) expect(statusOf(answer.text).code).toBe(200);
     // The buyer's order-status host does not resolve here; workerd reports the failed DNS lookup as the
     // run's outcome even though the outbox caught it and will retry. The print order is what counts.
-    await runCron(new Date());
+    await runCron(mf);
     const api = createPrintApi({ baseUrl: sandbox.url, token: GATEWAY_TOKEN, key: GATEWAY_KEY });
     expect(await printOrdersFor({ api } as unknown as OrderStack, 'PO-WORKER-1')).toHaveLength(1);
     // What the Worker stored went to D1.
     const db = await mf.getD1Database('DB');
     const lines = await db.prepare("SELECT sku, state FROM cart_lines WHERE sku = 'FLY-A5'").all();
     expect(lines.results.length).toBeGreaterThanOrEqual(1);
+    // The round reported its work and stayed within the Free plan's subrequests per invocation.
+    await expect.poll(() => logs.lines('background round done').length).toBeGreaterThanOrEqual(1);
+    for (const round of logs.lines('background round done')) {
+      expect(round.subrequests).toBeLessThanOrEqual(50);
+    }
+    const round = logs.lines('background round done').at(-1);
+    expect(round).toMatchObject({ level: 'info', cron: '* * * * *' });
+    expect(round?.jobs).toBeGreaterThanOrEqual(1);
   });
 
-  it('deletes expired sessions when the Cron Trigger fires', async () => {
+  it('deletes sessions past their expiry when the Cron Trigger fires', async () => {
     const startUrl = await postSetup();
     const db = await mf.getD1Database('DB');
     const open = await db.prepare('SELECT COUNT(*) AS n FROM sessions').first<{ n: number }>();
     expect(open?.n).toBeGreaterThanOrEqual(1);
-    // A run a week from now: every session of this test is past its expiry by then.
-    expect(await runCron(new Date(Date.now() + 7 * 86_400_000))).toBe('ok');
+    // The clock of workerd cannot be moved: every session's expiry is moved into the past instead.
+    await db.prepare('UPDATE sessions SET expires_at = 0').run();
+    await runCron(mf);
     const left = await db.prepare('SELECT COUNT(*) AS n FROM sessions').first<{ n: number }>();
     expect(left?.n).toBe(0);
     const page = await browser.browse(startUrl);
     expect(page.status).not.toBe(200);
   });
 
-  it('answers 503 and logs the problems by path when a secret is missing', async () => {
-    let log = '';
-    const broken = new Miniflare({
+  it('refuses to serve a broken config with 503 and Retry-After, and logs every problem by path', async () => {
+    const brokenLogs = logCollector();
+    const { PUNCHGATE_SIGNING_KEY: _missing, ...withoutSigningKey } = SECRETS;
+    const refusing = new Miniflare({
       modules: true,
-      script,
-      compatibilityDate: '2026-07-01',
+      script: broken.code,
+      compatibilityDate: date,
       d1Databases: { DB: 'punchgate-worker-broken' },
-      bindings: { PUNCHGATE_CONFIG: JSON.stringify(workerConfig(sandbox.url)), DEMO_API_KEY: GATEWAY_KEY },
-      handleRuntimeStdio(stdout: Readable, stderr: Readable) {
-        stdout.resume();
-        stderr.on('data', (chunk: Buffer) => {
-          log += chunk.toString('utf8');
-        });
-      },
+      // A secret missing too, and a leftover of the time the config was a variable.
+      bindings: { ...withoutSigningKey, PUNCHGATE_CONFIG: '{}' },
+      handleRuntimeStdio: brokenLogs.handleRuntimeStdio,
     });
     try {
-      const res = await broken.dispatchFetch(`${GATEWAY_ORIGIN}/healthz`);
-      expect(res.status).toBe(503);
-      expect(res.headers.get('Retry-After')).toBe('30');
-      expect(await res.text()).toBe(
-        'punchgate is not available; the operator has been told why in the Worker logs.\n',
+      for (const path of ['/healthz', '/cxml']) {
+        const res = await refusing.dispatchFetch(`${GATEWAY_ORIGIN}${path}`);
+        expect(res.status).toBe(503);
+        expect(res.headers.get('Retry-After')).toBe('30');
+        expect(await res.text()).toBe(
+          'punchgate is not available; the operator has been told why in the Worker logs.\n',
+        );
+      }
+      // The Cron Trigger does no half work either.
+      expect(await runCron(refusing)).not.toBe('ok');
+      await expect.poll(() => brokenLogs.lines('punchgate cannot start').length).toBeGreaterThanOrEqual(3);
+      const [line] = brokenLogs.lines('punchgate cannot start');
+      const problems = String(line?.problems).split('; ');
+      expect(line?.level).toBe('error');
+      expect(problems).toEqual(
+        expect.arrayContaining([
+          expect.stringMatching(/^PUNCHGATE_CONFIG: the config is no longer read from a variable/),
+          'signingKey: environment variable PUNCHGATE_SIGNING_KEY is not set',
+          expect.stringMatching(/^adminToken: /),
+          expect.stringMatching(/^buyers\[0\]\.storefront: /),
+          'store.binding: the Worker has no D1 binding named "NO_SUCH_DB" (see wrangler.toml)',
+        ]),
       );
-      await expect
-        .poll(() => log)
-        .toContain('"problems":"signingKey: environment variable PUNCHGATE_SIGNING_KEY is not set"');
+      expect(line?.problemCount).toBeGreaterThanOrEqual(5);
+      // No secret's value is ever logged.
+      for (const value of Object.values(SECRETS)) expect(brokenLogs.text()).not.toContain(value);
     } finally {
-      await broken.dispose();
+      await refusing.dispose();
     }
   });
 });

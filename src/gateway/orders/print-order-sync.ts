@@ -208,6 +208,7 @@ export async function syncPrintOrder(
  */
 export async function reconcilePrintOrders(
   ctx: GatewayContext,
+  hasRoomForAnother: () => boolean = () => true,
 ): Promise<{ checked: number; failed: number }> {
   const now = ctx.clock.now();
   const cutoff = now.getTime() - ctx.config.orders.reconcileIntervalSeconds * 1000;
@@ -215,6 +216,8 @@ export async function reconcilePrintOrders(
   let failed = 0;
   for (const tracked of await ctx.store.printOrders.listOpen({ limit: 100 })) {
     if (tracked.lastCheckedAt !== undefined && tracked.lastCheckedAt.getTime() > cutoff) break;
+    // The ones left are the longest unchecked at the next run.
+    if (!hasRoomForAnother()) break;
     try {
       await syncPrintOrder(ctx, tracked.storefrontId, tracked.printOrderId);
       checked++;

@@ -36,6 +36,12 @@ export interface OrderWorkerOptions {
   maxJobsPerTick?: number;
   /** Documents posted per tick at most (default 100). */
   maxMessagesPerTick?: number;
+  /**
+   * Asked before each job, each print order the reconciliation reads and each document posted: false ends
+   * that part of the round, the rest waits for the next one. A Worker uses it to stay within the subrequests
+   * one invocation may make.
+   */
+  hasRoomFor?: (work: 'job' | 'reconcile' | 'message') => boolean;
 }
 
 export interface TickResult {
@@ -53,7 +59,7 @@ export interface OrderWorker {
 }
 
 interface JobKind {
-  run(ctx: GatewayContext, job: Job): Promise<void>;
+  run(ctx: GatewayContext, job: Job, options: OrderWorkerOptions): Promise<void>;
   /** After the last attempt (or an error no retry can fix), before the job is dead-lettered. */
   giveUp?(ctx: GatewayContext, job: Job, error: unknown): Promise<void>;
   afterComplete?(ctx: GatewayContext, job: Job): Promise<void>;
@@ -93,8 +99,11 @@ const JOB_KINDS: Record<string, JobKind> = {
       ),
   },
   [RECONCILE]: {
-    async run(ctx) {
-      const { checked, failed } = await reconcilePrintOrders(ctx);
+    async run(ctx, _job, options) {
+      const { checked, failed } = await reconcilePrintOrders(
+        ctx,
+        () => options.hasRoomFor?.('reconcile') ?? true,
+      );
       if (checked + failed > 0) ctx.logger.info('print orders reconciled', { checked, failed });
     },
     async afterComplete(ctx) {
@@ -119,14 +128,14 @@ function describe(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
-async function runJob(ctx: GatewayContext, job: Job): Promise<void> {
+async function runJob(ctx: GatewayContext, job: Job, options: OrderWorkerOptions): Promise<void> {
   const kind = JOB_KINDS[job.kind];
   if (kind === undefined) {
     await ctx.store.jobs.kill(job, `No handler for job kind ${job.kind}.`);
     return;
   }
   try {
-    await kind.run(ctx, job);
+    await kind.run(ctx, job, options);
   } catch (error) {
     await failJob(ctx, job, kind, error);
     return;
@@ -199,10 +208,10 @@ export function createOrderWorker(ctx: GatewayContext, options: OrderWorkerOptio
 
   async function runJobs(): Promise<number> {
     let count = 0;
-    while (count < maxJobs) {
+    while (count < maxJobs && (options.hasRoomFor?.('job') ?? true)) {
       const job = await ctx.store.jobs.claim(ctx.clock.now(), JOB_LEASE_MS, KINDS);
       if (job === undefined) break;
-      await runJob(ctx, job);
+      await runJob(ctx, job, options);
       count++;
     }
     return count;
@@ -210,7 +219,7 @@ export function createOrderWorker(ctx: GatewayContext, options: OrderWorkerOptio
 
   async function postMessages(): Promise<number> {
     let count = 0;
-    while (count < maxMessages) {
+    while (count < maxMessages && (options.hasRoomFor?.('message') ?? true)) {
       const batch = await ctx.store.outbox.claimDue(
         ctx.clock.now(),
         MESSAGE_LEASE_MS,
