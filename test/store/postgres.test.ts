@@ -83,6 +83,93 @@ describeWithPostgres('PostgreSQL store', (url) => {
       }
     });
 
+    it('migrates a version 2 schema: messages keep their ids and read as before, delivered ones can be purged', async () => {
+      const schema = schemas.fresh();
+      const client = new pg.Client({ connectionString: url });
+      await client.connect();
+      try {
+        await client.query(`CREATE SCHEMA ${schema}`);
+        await client.query(`SET search_path = ${schema}`);
+        await client.query(postgresSchemaVersion.create);
+        for (const [index, migration] of postgresMigrations.slice(0, 2).entries()) {
+          await client.query(migration);
+          await client.query(postgresSchemaVersion.record, [index + 1, 0]);
+        }
+        for (const row of [
+          ['7', 'confirm:7', '<accept/>', 2, 1000, 'delivered', null, 'HTTP 503', 5000, 0, 5000],
+          ['7', 'ship:7:0', '<ship/>', 0, 6000, 'pending', null, null, null, 6000, 6000],
+          ['8', 'confirm:8', '<accept/>', 1, 0, 'sending', 9000, null, null, 0, 0],
+          ['9', 'confirm:9', '<accept/>', 3, 0, 'dead', null, 'HTTP 400', null, 0, 7000],
+        ]) {
+          await client.query(
+            `INSERT INTO outbox (buyer_id, po_id, kind, dedupe_key, url, body, attempts, next_attempt_at, state,
+              lease_until, last_error, delivered_at, created_at, updated_at)
+            VALUES ('acme', $1, 'confirmation', $2, 'https://buyer.example.com/cxml', $3, $4, $5, $6, $7, $8, $9,
+              $10, $11)`,
+            row,
+          );
+        }
+        const store = await schemas.open(schema, { clock: createManualClock(T0) });
+        const { rows } = await client.query(
+          "SELECT table_name FROM information_schema.tables WHERE table_schema = $1 AND table_name LIKE 'outbox%' ORDER BY 1",
+          [schema],
+        );
+        expect(rows.map((r) => r.table_name)).toEqual(['outbox_messages', 'outbox_queue']);
+        const delivered = {
+          id: '1',
+          buyerId: 'acme',
+          poId: '7',
+          kind: 'confirmation',
+          dedupeKey: 'confirm:7',
+          url: 'https://buyer.example.com/cxml',
+          body: '<accept/>',
+          attempts: 2,
+          nextAttemptAt: new Date(1000),
+          state: 'delivered',
+          lastError: 'HTTP 503',
+          deliveredAt: new Date(5000),
+          createdAt: new Date(0),
+          updatedAt: new Date(5000),
+        };
+        expect(await store.outbox.get('1')).toStrictEqual(delivered);
+        expect(await store.outbox.get('3')).toMatchObject({
+          state: 'sending',
+          attempts: 1,
+          leaseUntil: new Date(9000),
+        });
+        expect(await store.outbox.get('4')).toMatchObject({
+          state: 'dead',
+          attempts: 3,
+          lastError: 'HTTP 400',
+        });
+        const listed = await store.outbox.list({ poId: '7' });
+        expect(listed.items.map((m) => [m.id, m.state])).toEqual([
+          ['2', 'pending'],
+          ['1', 'delivered'],
+        ]);
+
+        expect(await store.outbox.purgeDelivered(T0)).toBe(1);
+        expect(await store.outbox.get('1')).toStrictEqual(delivered);
+        expect(await store.outbox.list({ poId: '7' })).toStrictEqual(listed);
+        const again = await store.outbox.enqueue({
+          buyerId: 'acme',
+          poId: '7',
+          kind: 'confirmation',
+          dedupeKey: 'confirm:7',
+          url: 'https://buyer.example.com/cxml',
+          body: '<accept/>',
+        });
+        expect(again).toStrictEqual({ created: false, message: delivered });
+        expect((await store.outbox.claimDue(T0, 60_000, 10)).map((m) => m.id)).toEqual(['3', '2']);
+        const fresh = await store.outbox.enqueue({ ...again.message, dedupeKey: 'ship:7:1' });
+        expect(fresh.created).toBe(true);
+        expect(Number(fresh.message.id)).toBeGreaterThan(4);
+        await store.close();
+      } finally {
+        await client.end();
+      }
+    });
+
     it('keeps records across close and reopen', async () => {
       const schema = schemas.fresh();
       const clock = createManualClock(T0);

@@ -210,6 +210,100 @@ describe('SQLite store', () => {
     await store.close();
   });
 
+  it('migrates a version 2 database: messages keep their ids and read as before, delivered ones can be purged', async () => {
+    const path = freshPath();
+    const old = new Database(path);
+    old.exec(sqliteSchemaVersion.create);
+    for (const [index, migration] of sqliteMigrations.slice(0, 2).entries()) {
+      old.exec(migration);
+      old.prepare(sqliteSchemaVersion.record).run(index + 1, 0);
+    }
+    const message =
+      old.prepare(`INSERT INTO outbox (id, buyer_id, po_id, kind, dedupe_key, url, body, attempts,
+        next_attempt_at, state, lease_until, last_error, delivered_at, created_at, updated_at)
+      VALUES (?, 'acme', ?, 'confirmation', ?, 'https://buyer.example.com/cxml', ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
+    message.run(3, '7', 'confirm:7', '<accept/>', 2, 1000, 'delivered', null, 'HTTP 503', 5000, 0, 5000);
+    message.run(5, '7', 'ship:7:0', '<ship/>', 0, 6000, 'pending', null, null, null, 6000, 6000);
+    message.run(6, '8', 'confirm:8', '<accept/>', 1, 0, 'sending', 9000, null, null, 0, 0);
+    message.run(9, '9', 'confirm:9', '<accept/>', 3, 0, 'dead', null, 'HTTP 400', null, 0, 7000);
+    const job = old.prepare(`INSERT INTO jobs (id, kind, key, payload, run_at, attempts, max_attempts, state,
+        last_error, created_at, updated_at) VALUES (?, 'process_order', ?, '{}', 0, 1, 10, ?, ?, 0, 0)`);
+    job.run(4, 'po:1', 'dead', 'gave up');
+    job.run(8, 'po:2', 'done', null);
+    old
+      .prepare(`INSERT INTO inbox_events (id, storefront_id, event, body, received_at, processed)
+      VALUES (2, 'demo', 'order_updated', '[]', 0, 1)`)
+      .run();
+    old.close();
+
+    const store = createSqliteStore({ path, clock: createManualClock(T0) });
+    const raw = new Database(path, { readonly: true });
+    try {
+      expect(raw.prepare('SELECT version FROM schema_version ORDER BY version').pluck().all()).toEqual(
+        sqliteMigrations.map((_, i) => i + 1),
+      );
+      expect(raw.prepare("SELECT name FROM sqlite_master WHERE name = 'outbox'").all()).toEqual([]);
+    } finally {
+      raw.close();
+    }
+    const delivered = {
+      id: '3',
+      buyerId: 'acme',
+      poId: '7',
+      kind: 'confirmation',
+      dedupeKey: 'confirm:7',
+      url: 'https://buyer.example.com/cxml',
+      body: '<accept/>',
+      attempts: 2,
+      nextAttemptAt: new Date(1000),
+      state: 'delivered',
+      lastError: 'HTTP 503',
+      deliveredAt: new Date(5000),
+      createdAt: new Date(0),
+      updatedAt: new Date(5000),
+    };
+    expect(await store.outbox.get('3')).toStrictEqual(delivered);
+    expect(await store.outbox.get('6')).toMatchObject({
+      state: 'sending',
+      attempts: 1,
+      leaseUntil: new Date(9000),
+    });
+    expect(await store.outbox.get('9')).toMatchObject({ state: 'dead', attempts: 3, lastError: 'HTTP 400' });
+    const listed = await store.outbox.list({ poId: '7' });
+    expect(listed.items.map((m) => [m.id, m.state])).toEqual([
+      ['5', 'pending'],
+      ['3', 'delivered'],
+    ]);
+
+    expect(await store.outbox.purgeDelivered(T0)).toBe(1);
+    expect(await store.outbox.get('3')).toStrictEqual(delivered);
+    expect(await store.outbox.list({ poId: '7' })).toStrictEqual(listed);
+    const again = await store.outbox.enqueue({
+      buyerId: 'acme',
+      poId: '7',
+      kind: 'confirmation',
+      dedupeKey: 'confirm:7',
+      url: 'https://buyer.example.com/cxml',
+      body: '<accept/>',
+    });
+    expect(again).toStrictEqual({ created: false, message: delivered });
+    expect((await store.outbox.claimDue(T0, 60_000, 10)).map((m) => m.id)).toEqual(['6', '5']);
+    const fresh = await store.outbox.enqueue({ ...again.message, dedupeKey: 'ship:7:1' });
+    expect(fresh.message.id).toBe('10');
+
+    expect(await store.jobs.get('4')).toMatchObject({ state: 'dead', key: 'po:1' });
+    expect(await store.jobs.purgeFinished(T0)).toBe(1);
+    expect((await store.jobs.enqueue({ kind: 'k', key: 'po:1', payload: {}, runAt: T0 })).created).toBe(
+      false,
+    );
+    // Never a purged id again (the enqueue refused above may use one up: ids only grow, with gaps).
+    const next = await store.jobs.enqueue({ kind: 'k', key: 'po:2', payload: {}, runAt: T0 });
+    expect(Number(next.job.id)).toBeGreaterThan(8);
+    expect(await store.events.purgeProcessed(T0)).toBe(1);
+    expect((await store.events.add({ storefrontId: 'demo', event: 'order_updated', body: [] })).id).toBe('3');
+    await store.close();
+  });
+
   it('refuses a database written by a newer schema', async () => {
     const path = migratedPath();
     const raw = new Database(path);
