@@ -15,6 +15,7 @@ import { LRUCache } from 'lru-cache';
 import type { PrintApi } from '../print-api/index.ts';
 import { PrintApiError } from '../print-api/index.ts';
 import type { Clock, Store } from '../store/port.ts';
+import { StoreError } from '../store/store-error.ts';
 import type { UserMapping } from '../store/types.ts';
 import type { BuyerUser } from './buyer-user.ts';
 import type { ResolvedBuyer, ResolvedStorefront } from './deps.ts';
@@ -91,6 +92,14 @@ export function upstreamError(error: unknown, what: string): GatewayError {
     return new GatewayError(
       temporary ? 'upstream_unavailable' : 'upstream_rejected',
       `The print service could not ${what} (${error.code}${error.status ? ` ${error.status}` : ''}).`,
+      { cause: error },
+    );
+  }
+  // Our own store failing mid-call (the database away) is not the print service's doing: say so.
+  if (error instanceof StoreError) {
+    return new GatewayError(
+      'upstream_unavailable',
+      'Something went wrong on our side. Please try again in a moment.',
       { cause: error },
     );
   }

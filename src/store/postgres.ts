@@ -8,6 +8,12 @@
  * rows `FOR UPDATE SKIP LOCKED`; compare-and-set updates re-check their condition on the latest row version.
  * A deadlock or serialization failure (possible when sweeps touch many rows at once) is retried a few times
  * before it surfaces as `unavailable`.
+ *
+ * Faults: a connection that breaks — the server restarting, a backend terminated, the network gone — fails
+ * the calls on it with `unavailable` and never the process: both the pool's idle connections and the
+ * one a transaction holds have an 'error' listener, and a broken connection is discarded, not pooled again.
+ * A transaction cut off halfway is rolled back by the server when its session ends; nothing half-written
+ * remains. The pool reconnects on the next call once the server answers again, so no restart is needed.
  */
 import pg from 'pg';
 import { type Clock, systemClock } from './clock.ts';
@@ -27,9 +33,29 @@ export interface PostgresStoreOptions {
   clock?: Clock;
   /** Connections in this instance's pool. Default 10. */
   maxConnections?: number;
-  /** How long to wait for a connection before failing `unavailable`. Default 10000 ms. */
+  /** How long to wait for a connection before failing `unavailable`. Default 5000 ms. */
   connectTimeoutMs?: number;
+  /**
+   * How long one statement may run before the server cancels it (`statement_timeout`) and fails it
+   * `unavailable`. Default 15000 ms; punchgate's statements take milliseconds, so only a stuck server or
+   * lock reaches it. Migrations are exempt.
+   */
+  statementTimeoutMs?: number;
 }
+
+/**
+ * A request that waits longer than a buyer would is no use: connections come within 5 s or the call fails
+ * `unavailable` (buyers and workers retry). Idle connections are closed after 30 s so a restarted server's
+ * stale sockets do not linger; TCP keepalive notices a peer that vanished without closing its socket.
+ */
+const DEFAULT_CONNECT_TIMEOUT_MS = 5_000;
+const DEFAULT_STATEMENT_TIMEOUT_MS = 15_000;
+const IDLE_TIMEOUT_MS = 30_000;
+/** The client's own limit on an answer, after the server's statement_timeout had its chance. */
+const ANSWER_GRACE_MS = 5_000;
+/** A session that holds a transaction open this long (a frozen process) is ended and its locks freed. */
+const IDLE_IN_TRANSACTION_TIMEOUT_MS = 60_000;
+const MIGRATION_ANSWER_MS = 3_600_000;
 
 const RETRIES = 5;
 const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
@@ -53,14 +79,21 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
     );
   }
   const clock = options.clock ?? systemClock;
+  const statementTimeoutMs = options.statementTimeoutMs ?? DEFAULT_STATEMENT_TIMEOUT_MS;
   const pool = new pg.Pool({
     connectionString: options.url,
     max: options.maxConnections ?? 10,
-    connectionTimeoutMillis: options.connectTimeoutMs ?? 10_000,
-    options: `-c search_path=${schema}`,
+    connectionTimeoutMillis: options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
+    idleTimeoutMillis: IDLE_TIMEOUT_MS,
+    keepAlive: true,
+    query_timeout: statementTimeoutMs + ANSWER_GRACE_MS,
+    options: [
+      `-c search_path=${schema}`,
+      `-c statement_timeout=${statementTimeoutMs}`,
+      `-c idle_in_transaction_session_timeout=${IDLE_IN_TRANSACTION_TIMEOUT_MS}`,
+    ].join(' '),
   });
-  // An idle connection the server drops must not crash the process; the next query reconnects.
-  pool.on('error', () => {});
+  guardConnections(pool);
   try {
     await migrate(pool, schema, clock);
   } catch (error) {
@@ -75,6 +108,8 @@ async function migrate(pool: pg.Pool, schema: string, clock: Clock): Promise<voi
     // The lock key is the schema: instances starting at once on a fresh database migrate one after another
     // (even CREATE SCHEMA IF NOT EXISTS fails for the second of two concurrent creators).
     await client.query(postgresSchemaVersion.lock, [schema]);
+    // A migration may rebuild an index on a big table: no statement limit for this transaction.
+    await client.query('SET LOCAL statement_timeout = 0');
     await client.query(`CREATE SCHEMA IF NOT EXISTS ${schema}`);
     await client.query(postgresSchemaVersion.create);
     const current = Number((await client.query(postgresSchemaVersion.current)).rows[0].version);
@@ -85,7 +120,9 @@ async function migrate(pool: pg.Pool, schema: string, clock: Clock): Promise<voi
       );
     }
     for (let version = current; version < postgresMigrations.length; version++) {
-      await client.query(postgresMigrations[version]!);
+      // pg reads a per-query `query_timeout` (lib/client.js); its typings do not list it.
+      const migration = { text: postgresMigrations[version]!, query_timeout: MIGRATION_ANSWER_MS };
+      await client.query(migration as pg.QueryConfig);
       await client.query(postgresSchemaVersion.record, [version + 1, clock.now().getTime()]);
     }
   });
@@ -134,24 +171,49 @@ function createPostgresDriver(pool: pg.Pool): SqlDriver {
   };
 }
 
+/** Connections that reported an 'error' event: their socket is gone or about to go. */
+const brokenConnections = new WeakMap<pg.ClientBase, Error>();
+
+/**
+ * A pg client whose connection breaks (server restart, terminated backend, network gone) emits 'error',
+ * and an 'error' event without a listener ends the process. pg-pool listens only while a client is idle;
+ * a client that is checked out — by a transaction, or in the instant between pg-pool handing it over and
+ * its taker attaching a listener, which a termination arriving in the same network read as the
+ * connection's ReadyForQuery hits — has none. So every client gets a listener of its own for its whole
+ * life, from the moment it connects; it records the failure so the holder discards the connection.
+ */
+function guardConnections(pool: pg.Pool): void {
+  pool.on('connect', (client) => {
+    client.on('error', (error) => {
+      if (!brokenConnections.has(client)) brokenConnections.set(client, error);
+    });
+  });
+  // An idle connection that breaks: pg-pool has already discarded it; the next call connects afresh.
+  pool.on('error', () => {});
+}
+
 async function inTransaction<T>(pool: pg.Pool, work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
   const client = await pool.connect();
-  let broken: unknown;
+  let broken: Error | undefined;
   try {
     await client.query('BEGIN');
     const result = await work(client);
     await client.query('COMMIT');
     return result;
   } catch (error) {
-    try {
-      await client.query('ROLLBACK');
-    } catch (rollbackFailure) {
-      broken = rollbackFailure;
+    // A broken connection needs no ROLLBACK: the server rolls back the transaction of a session that ends.
+    broken = brokenConnections.get(client);
+    if (broken === undefined) {
+      try {
+        await client.query('ROLLBACK');
+      } catch (rollbackFailure) {
+        broken = rollbackFailure instanceof Error ? rollbackFailure : new Error(String(rollbackFailure));
+      }
     }
     throw error;
   } finally {
-    // A connection whose rollback failed is in an unknown state: the pool discards it.
-    client.release(broken instanceof Error ? broken : undefined);
+    // A broken connection, or one whose rollback failed, is in an unknown state: the pool discards it.
+    client.release(broken ?? brokenConnections.get(client));
   }
 }
 
@@ -190,7 +252,9 @@ function translate(error: unknown): unknown {
       typeof code === 'string' && /^(ECONN|ENOTFOUND|ETIMEDOUT|EHOSTUNREACH|EPIPE|EAI_)/.test(code);
     if (
       network ||
-      /Connection terminated|timeout exceeded when trying to connect|after calling end/.test(error.message)
+      /Connection terminated|not queryable|Query read timeout|timeout exceeded when trying to connect|after calling end/.test(
+        error.message,
+      )
     ) {
       return new StoreError('unavailable', `PostgreSQL: ${error.message}`, { cause: error });
     }

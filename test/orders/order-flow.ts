@@ -6,6 +6,7 @@
 import { XMLParser } from 'fast-xml-parser';
 import { expect } from 'vitest';
 import type { GatewayConfigInput } from '../../schemas/config.ts';
+import type { GatewayExtensions } from '../../src/gateway/app.ts';
 import { escapeHtml as escapeXml } from '../../src/gateway/html.ts';
 import { createOrderWorker, type OrderWorker, ordersFeature } from '../../src/gateway/orders/index.ts';
 import { createPrintApi, type PrintApi } from '../../src/print-api/index.ts';
@@ -65,8 +66,10 @@ export interface OrderStack extends Stack {
 export async function createOrderStack(
   config: GatewayConfigInput = orderConfig(),
   options: StackOptions = {},
+  /** The gateway's features; default the orders feature alone. */
+  extensions: GatewayExtensions = ordersFeature,
 ): Promise<OrderStack> {
-  const stack = await createStack(config, ordersFeature, options);
+  const stack = await createStack(config, extensions, options);
   const api = createPrintApi({
     baseUrl: SANDBOX_ORIGIN,
     token: GATEWAY_TOKEN,
