@@ -36,10 +36,9 @@ export async function readConfigFile(
   try {
     json = JSON.parse(text);
   } catch (error) {
-    return {
-      ok: false,
-      problems: [{ path: '(file)', message: `${path} is not valid JSON: ${(error as Error).message}` }],
-    };
+    // V8 quotes the source around the mistake, line breaks and all; one problem stays one line.
+    const reason = (error as Error).message.replace(/\s+/g, ' ');
+    return { ok: false, problems: [{ path: '(file)', message: `${path} is not valid JSON: ${reason}` }] };
   }
   return loadConfig(json, env);
 }
