@@ -192,7 +192,7 @@ describe('a search that stays inconclusive', () => {
     });
     expect(po.lastError).toBe(
       'An earlier attempt to create the print order for PO PO-CUT (designs of jroe) was cut off, and 3 ' +
-        `searches for it stayed inconclusive (last one: none searched, order ${next} could not be read ` +
+        `searches for it stayed inconclusive (last one: no id searched, order ${next} could not be read ` +
         `(unavailable 503); every id up to ${floor} is ruled out): look for an order with external id ` +
         'PO-CUT before retrying.',
     );
@@ -216,7 +216,7 @@ describe('a search that stays inconclusive', () => {
     });
     expect(po.lastError).toBe(
       'The search for the print order for PO PO-CUT (designs of jroe), whose create was cut off, was ' +
-        'inconclusive (none searched, no order id of the storefront from before the create is known to ' +
+        'inconclusive (no id searched, no order id of the storefront from before the create is known to ' +
         'search upward from); it goes on later. The print order may have been created by an attempt that ' +
         'was cut off: look for an order with external id PO-CUT before retrying.',
     );

@@ -128,7 +128,7 @@ describe('searching for the print order of a cut-off create', () => {
       kind: 'inconclusive',
       reason: 'no order id of the storefront from before the create is known to search upward from',
       after: undefined,
-      searched: 'none',
+      searched: 'no id',
     });
     expect(reads).toEqual([]);
   });

@@ -180,7 +180,7 @@ async function readReport(search: PrintOrderSearch, limit: number): Promise<Repo
 }
 
 function range(from: number, to: number): string {
-  if (to < from) return 'none';
+  if (to < from) return 'no id';
   return from === to ? `id ${from}` : `ids ${from}–${to}`;
 }
 
@@ -222,7 +222,7 @@ export async function searchPrintOrder(search: PrintOrderSearch): Promise<Search
         kind: 'inconclusive',
         reason: `order ${id}, the newest the report dates from before the PO, could not be read (${describe(error)})`,
         after: undefined,
-        searched: 'none',
+        searched: 'no id',
       };
     }
   }
@@ -231,7 +231,7 @@ export async function searchPrintOrder(search: PrintOrderSearch): Promise<Search
       kind: 'inconclusive',
       reason: 'no order id of the storefront from before the create is known to search upward from',
       after: undefined,
-      searched: 'none',
+      searched: 'no id',
     };
   }
   return probeUpward(search, limits, floor);

@@ -241,12 +241,14 @@ async function createPrintOrder(
 ): Promise<number> {
   const before = await loadOrder(ctx, order.id);
   const cutOff = findCreateAttempt(before.flags, group.index);
-  let floor = await knownPrintOrderFloor(ctx, storefront.id);
+  let searchedUpTo: number | undefined;
   if (cutOff !== undefined) {
     const settled = await settleCutOffCreate(ctx, before, group, buyer, storefront, cutOff);
     if ('adopted' in settled) return settled.adopted;
-    floor = Math.max(floor ?? 0, settled.floor);
+    searchedUpTo = settled.floor;
   }
+  const known = await knownPrintOrderFloor(ctx, storefront.id);
+  const floor = known === undefined ? searchedUpTo : Math.max(known, searchedUpTo ?? known);
   // The marker stays only if the outcome of the create is unknown; the floor is where a search starts.
   const marker = createAttemptFlag({ index: group.index, after: floor, searches: 0 });
   const current = cutOff === undefined ? before : await loadOrder(ctx, order.id);
