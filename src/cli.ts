@@ -6,10 +6,17 @@
 
 import { readFile } from 'node:fs/promises';
 import { type ParseArgsOptionsConfig, parseArgs } from 'node:util';
-import { startDemo } from './runtime/demo.ts';
-import { createNodeGateway, readConfigFile } from './runtime/gateway-node.ts';
-import { createConsoleLogger, type RunningServer, readSeedFile, serveNode } from './runtime/node.ts';
-import { createSandbox, deriveSandboxKey } from './sandbox/print/index.ts';
+import type { RunningServer } from './runtime/node.ts';
+
+// Each command loads what it runs when it runs: `--help` and `check-config` need not load the gateway, the
+// sandbox and the demo (a second of start-up on a small machine).
+const load = {
+  demo: () => import('./runtime/demo.ts'),
+  gateway: () => import('./runtime/gateway-node.ts'),
+  logging: () => import('./runtime/logging.ts'),
+  node: () => import('./runtime/node.ts'),
+  sandbox: () => import('./sandbox/print/index.ts'),
+};
 
 interface Command {
   readonly name: string;
@@ -88,6 +95,8 @@ Options:
     const sessionIdleSeconds = readInteger('session-idle-s', text(values['session-idle-s']), 1, 31_536_000);
     const seedFile = text(values.seed) ?? DEFAULT_SEED;
     const seedName = typeof seedFile === 'string' ? seedFile : 'fixtures/sandbox-seed.json';
+    const [{ readSeedFile, serveNode }, { createSandbox, deriveSandboxKey }, { createNodeLogger }] =
+      await Promise.all([load.node(), load.sandbox(), load.logging()]);
     const seed = await readSeedFile(seedFile);
     if (!seed.ok) {
       process.stderr.write(`punchgate sandbox: the seed ${seedName} has problems:\n`);
@@ -95,7 +104,7 @@ Options:
       return 2;
     }
     const { app } = createSandbox(seed.seed, {
-      logger: createConsoleLogger('sandbox'),
+      logger: createNodeLogger('sandbox'),
       ...(mergeDelayMs === undefined ? {} : { mergeDelayMs }),
       ...(sessionIdleSeconds === undefined ? {} : { sessionIdleSeconds }),
     });
@@ -169,6 +178,7 @@ Options:
     if (publicUrl !== undefined && !/^https?:\/\/[^/]+$/.test(publicUrl)) {
       throw new UsageError(`--public-url must be an http(s) origin without a path (got "${publicUrl}")`);
     }
+    const { startDemo } = await load.demo();
     const demo = await startDemo({
       port,
       ...(host === undefined ? {} : { host }),
@@ -209,6 +219,7 @@ Options:
     }
     if (positionals.length !== 1) throw new UsageError('check-config takes exactly one FILE');
     const file = positionals[0]!;
+    const { readConfigFile } = await load.gateway();
     const result = await readConfigFile(file);
     if (!result.ok) {
       printProblems('check-config', file, result.problems);
@@ -216,7 +227,8 @@ Options:
     }
     const { config } = result;
     const protocols = config.buyers.map((b) => `${b.id} (${b.protocol})`).join(', ');
-    const runtime = config.store.kind === 'd1' ? ' (for the Worker; punchgate serve needs another store)' : '';
+    const runtime =
+      config.store.kind === 'd1' ? ' (for the Worker; punchgate serve needs another store)' : '';
     process.stdout.write(
       `${file} is valid: ${config.storefronts.length} storefront(s), ${config.buyers.length} buyer(s): ${protocols}; store ${config.store.kind}${runtime}\n`,
     );
@@ -249,6 +261,11 @@ Options:
     const file = text(values.config);
     if (file === undefined) throw new UsageError('--config FILE is required');
     const port = readInteger('port', text(values.port) ?? process.env.PORT, 0, 65535) ?? 8080;
+    const [{ createNodeGateway, readConfigFile }, { createNodeLogger }, { serveNode }] = await Promise.all([
+      load.gateway(),
+      load.logging(),
+      load.node(),
+    ]);
     const result = await readConfigFile(file);
     if (!result.ok) {
       printProblems('serve', file, result.problems);
@@ -263,7 +280,7 @@ Options:
       ]);
       return 1;
     }
-    const logger = createConsoleLogger('gateway');
+    const logger = createNodeLogger('gateway');
     if (result.config.store.kind === 'memory') {
       logger.warn('store.kind "memory": sessions, carts and purchase orders are lost when the process stops');
     }
@@ -348,6 +365,7 @@ Options:
     const token = positionals[0]!;
     if (!/^[0-9a-fA-F]+$/.test(token)) throw new UsageError(`TOKEN must be a hex string (got "${token}")`);
     const rounds = readInteger('rounds', text(values.rounds), 1, 100_000) ?? 1000;
+    const { deriveSandboxKey } = await load.sandbox();
     process.stdout.write(`${await deriveSandboxKey(token.toLowerCase(), rounds)}\n`);
     return 0;
   },

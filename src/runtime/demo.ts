@@ -12,7 +12,8 @@ import { createBuyerSimulator } from '../sandbox/buyer/simulator.ts';
 import { createSandbox } from '../sandbox/print/index.ts';
 import { createNodeGateway } from './gateway-node.ts';
 import { loadConfig } from './host.ts';
-import { createConsoleLogger, type RunningServer, readSeedFile, serveNode } from './node.ts';
+import { createNodeLogger } from './logging.ts';
+import { type RunningServer, readSeedFile, serveNode } from './node.ts';
 
 const DEMO_CONFIG = new URL('../../fixtures/demo.config.json', import.meta.url);
 const DEMO_SEED = new URL('../../fixtures/sandbox-seed.json', import.meta.url);
@@ -75,11 +76,11 @@ export async function startDemo(options: DemoOptions): Promise<RunningDemo> {
 
   const quiet = { info() {}, warn() {}, error() {} };
   const sandbox = createSandbox(seed.seed, {
-    logger: options.quiet ? quiet : createConsoleLogger('sandbox'),
+    logger: options.quiet ? quiet : createNodeLogger('sandbox'),
     mergeDelayMs: 3000,
   });
   const node = await createNodeGateway(config, {
-    logger: options.quiet ? quiet : createConsoleLogger('gateway'),
+    logger: options.quiet ? quiet : createNodeLogger('gateway'),
   });
 
   const storefront = config.storefronts[0];

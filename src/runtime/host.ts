@@ -11,10 +11,12 @@ import type { Context } from 'hono';
 import { type ConfigProblem, loadGatewayConfig, type ResolvedConfig } from '../../schemas/config.ts';
 import type { Logger, ResolvedStorefront } from '../gateway/deps.ts';
 import { createPunchgate, type Gateway } from '../gateway/index.ts';
+import { createMetrics, type Metrics } from '../gateway/metrics.ts';
 import { ociBuyerProblems } from '../gateway/oci/buyer-settings.ts';
 import { createOrderWorker, type OrderWorkerOptions, type TickResult } from '../gateway/orders/index.ts';
 import { createPrintApi, type FetchLike, type PrintApi } from '../print-api/index.ts';
 import { systemClock } from '../store/clock.ts';
+import { type HousekeepingReport, purgeExpired } from '../store/housekeeping.ts';
 import type { Clock, Store } from '../store/port.ts';
 
 export type LoadedConfig = { ok: true; config: ResolvedConfig } | { ok: false; problems: ConfigProblem[] };
@@ -43,24 +45,26 @@ export interface GatewayHostOptions {
   clientAddress?: (c: Context) => string | undefined;
   /** Bounds of one round's work (Workers keep them small to stay within their per-invocation limits). */
   worker?: OrderWorkerOptions;
+  /** Default: a fresh one. */
+  metrics?: Metrics;
+  /** Where `/readyz` reads the last round's time when rounds run elsewhere (Workers: the Cron isolate). */
+  lastBackgroundRoundAt?: () => Promise<Date | undefined>;
 }
 
 export interface BackgroundRoundReport extends TickResult {
   /** True once the print service webhooks are registered (tried again every round until they are). */
   webhooksRegistered: boolean;
-  expiredSessions: number;
   purged: HousekeepingReport;
 }
 
 export interface GatewayHost {
   gateway: Gateway;
+  metrics: Metrics;
   /**
-   * One round of background work. Concurrent calls share the round in progress; several instances may run
+   * One round of background work; the heartbeat `/readyz` and the metrics watch is recorded at its end. Concurrent calls share the round in progress; several instances may run
    * rounds at once, since every piece of work is claimed from the store under a lease.
    */
   runBackgroundRound(): Promise<BackgroundRoundReport>;
-  /** When the last round completed (undefined before the first). */
-  lastRoundAt(): Date | undefined;
 }
 
 /**
@@ -73,22 +77,29 @@ export async function createGatewayHost(options: GatewayHostOptions): Promise<Ga
   const { config, store, logger } = options;
   const clock = options.clock ?? systemClock;
   const clients = new Map<string, PrintApi>();
+  // Created before the gateway so the print-service transports count into the same object.
+  const metrics = options.metrics ?? createMetrics();
   const gateway = await createPunchgate({
     config,
     store,
     clock,
     logger,
+    metrics,
+    ...(options.lastBackgroundRoundAt !== undefined && {
+      lastBackgroundRoundAt: options.lastBackgroundRoundAt,
+    }),
     ...(options.fetch !== undefined && { fetch: options.fetch }),
     ...(options.clientAddress !== undefined && { clientAddress: options.clientAddress }),
     printApiFor(storefront) {
       let client = clients.get(storefront.id);
       if (client === undefined) {
-        const transport = options.printFetchFor?.(storefront);
+        const transport: FetchLike =
+          options.printFetchFor?.(storefront) ?? ((input, init) => fetch(input, init));
         client = createPrintApi({
           baseUrl: storefront.apiBaseUrl,
           token: storefront.apiToken,
           key: storefront.apiKey,
-          ...(transport !== undefined && { fetch: transport }),
+          fetch: metrics.instrumentFetch(transport, storefront.id),
         });
         clients.set(storefront.id, client);
       }
@@ -98,7 +109,6 @@ export async function createGatewayHost(options: GatewayHostOptions): Promise<Ga
   const orders = createOrderWorker(gateway.context, options.worker);
   let webhooksRegistered = false;
   let running: Promise<BackgroundRoundReport> | undefined;
-  let lastRoundAt: Date | undefined;
 
   async function registerWebhooks(): Promise<void> {
     try {
@@ -117,35 +127,20 @@ export async function createGatewayHost(options: GatewayHostOptions): Promise<Ga
     if (!webhooksRegistered) await registerWebhooks();
     const work = await orders.tick();
     const now = clock.now();
-    const expiredSessions = await store.sessions.expire(now);
     const purged = await purgeExpired(store, now, config.housekeeping);
-    lastRoundAt = now;
-    return { ...work, webhooksRegistered, expiredSessions, purged };
+    metrics.backgroundRoundCompleted(clock.now());
+    return { ...work, webhooksRegistered, purged };
   }
 
   return {
     gateway,
-    lastRoundAt: () => lastRoundAt,
+    metrics,
     runBackgroundRound() {
       running ??= round().finally(() => {
         running = undefined;
       });
       return running;
     },
-  };
-}
-
-// Until the store's housekeeping module lands: the purges the port has today.
-type HousekeepingReport = Record<string, number>;
-async function purgeExpired(
-  target: Store,
-  now: Date,
-  retention: ResolvedConfig['housekeeping'],
-): Promise<HousekeepingReport> {
-  const before = (days: number) => new Date(now.getTime() - days * 86_400_000);
-  return {
-    cartLines: await target.cart.purgeStale(before(retention.staleCartLineDays)),
-    events: await target.events.purgeProcessed(before(retention.processedEventDays)),
   };
 }
 

@@ -1,6 +1,5 @@
 /**
- * The Node.js runtime adapter: serves a Hono app on a port with @hono/node-server, reads seed files, and
- * logs to the console. The only place besides `src/cli.ts` that knows it runs on Node.
+ * The Node.js runtime adapter: serves a Hono app on a port with @hono/node-server and reads seed files. The only place besides `src/cli.ts` that knows it runs on Node.
  */
 import { readFile } from 'node:fs/promises';
 import type { Server } from 'node:http';
@@ -76,23 +75,4 @@ export async function readSeedFile(path: string | URL): Promise<SeedResult> {
     };
   }
   return parseSandboxSeed(value);
-}
-
-export interface ConsoleLogger {
-  info(message: string, fields?: Record<string, unknown>): void;
-  warn(message: string, fields?: Record<string, unknown>): void;
-  error(message: string, fields?: Record<string, unknown>): void;
-}
-
-/** One line per message on stderr: `name level message {fields}`. */
-export function createConsoleLogger(name: string): ConsoleLogger {
-  const write = (level: string, message: string, fields?: Record<string, unknown>) => {
-    const detail = fields === undefined ? '' : ` ${JSON.stringify(fields)}`;
-    process.stderr.write(`${name} ${level} ${message}${detail}\n`);
-  };
-  return {
-    info: (message, fields) => write('info', message, fields),
-    warn: (message, fields) => write('warn', message, fields),
-    error: (message, fields) => write('error', message, fields),
-  };
 }
