@@ -122,6 +122,37 @@ describe('a print-order create that went through but whose answer was lost', () 
   });
 });
 
+describe('a PO of two design owners whose creates both lose their answers', () => {
+  it('adopts each owner its own print order, in the PO line order, and confirms once', async () => {
+    const faults = faultInjector();
+    const stack = await createOrderStack(undefined, { wrapPrintFetch: faults.wrap, printTimeoutMs: 200 });
+    const jane = await punchOut(stack, ['Business cards'], {
+      uniqueName: 'jroe',
+      userEmail: 'jane.roe@acme.example',
+    });
+    const max = await punchOut(stack, ['A5 flyer'], { uniqueName: 'mmax', userEmail: 'max@acme.example' });
+    faults.inject({ match: CREATE, fault: LOST, times: 2 });
+    expect(
+      await sendOrder(stack, { orderID: 'PO-2OWNERS', lines: linesOf([...jane, ...max]) }),
+    ).toMatchObject({ code: 200 });
+    await settle(stack);
+    const ids = await printOrdersFor(stack, 'PO-2OWNERS');
+    expect(ids).toHaveLength(2);
+    expect(creates(stack)).toBe(2);
+    const orders = await Promise.all(ids.map((id) => stack.api.getOrder(id)));
+    expect(orders.map((o) => o.items.map((i) => i.product_id))).toEqual([
+      [jane[0]?.designId],
+      [max[0]?.designId],
+    ]);
+    expect(await purchaseOrder(stack, 'PO-2OWNERS')).toMatchObject({
+      state: 'ordered',
+      flags: [],
+      printOrderIds: ids,
+    });
+    expect(accepts(stack, 'PO-2OWNERS')).toHaveLength(1);
+  });
+});
+
 describe('a print-order create that did not go through', () => {
   it('is created once after the ids above the last known one end in a run of 404s', async () => {
     const { stack, floor } = await run({

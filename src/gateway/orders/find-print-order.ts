@@ -92,7 +92,10 @@ export interface PrintOrderSearch {
   since: Date;
   /** From the marker: every id up to it is ruled out. */
   after: number | undefined;
-  /** Whether the print order is tracked for another PO already (a PO number can come twice). */
+  /**
+   * Whether the print order is another's already: another PO's (a PO number can come twice) or another
+   * group's of this PO (all carry its number).
+   */
   trackedElsewhere(printOrderId: number): Promise<boolean>;
   limits?: SearchLimits;
 }

@@ -183,6 +183,9 @@ async function settleCutOffCreate(
     since: order.createdAt,
     after: attempt.after,
     async trackedElsewhere(printOrderId) {
+      // Every group's order carries the PO number: another group's is not this one's. One tracked for this
+      // PO but not yet in its list was adopted or created by an attempt cut off right after tracking it.
+      if (order.printOrderIds.includes(printOrderId)) return true;
       const tracked = await ctx.store.printOrders.get(storefront.id, printOrderId);
       return tracked !== undefined && tracked.poId !== order.id;
     },
