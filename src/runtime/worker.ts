@@ -14,6 +14,8 @@ import type { ResolvedConfig } from '../../schemas/config.ts';
 import type { Logger } from '../gateway/deps.ts';
 import { systemClock } from '../store/clock.ts';
 import { createD1Store, type D1Database, isD1Database } from '../store/d1.ts';
+import { createSubrequestBudget, SUBREQUESTS_PER_ROUND } from './subrequest-budget.ts';
+import { createWorkerLogger, LogSettingsError } from './worker-logging.ts';
 import {
   type BackgroundRoundReport,
   createGatewayHost,
@@ -48,26 +50,17 @@ export class WorkerConfigError extends Error {
 const LEGACY_CONFIG_VARIABLE = 'PUNCHGATE_CONFIG';
 
 /**
- * Subrequests (outbound fetches) one Cron invocation may make on the Workers Free plan. Paid plans allow
- * more; 50 keeps one deployment right for both, and a round that runs out leaves the rest for the next one.
- * (Not exported: workerd takes every export of the entry module for a handler.)
+ * JSON lines through `console` at the Worker's `LOG_LEVEL`. A bad `LOG_LEVEL` is one more reason not to
+ * start; it is logged at the default level with the others.
  */
-const SUBREQUESTS_PER_ROUND = 50;
-/**
- * What a round keeps in hand before it claims more work. A PO job makes about five calls per print order
- * (log-in, create, process, read, history) and a cut-off create's search a bounded number more; a document
- * batch posts up to ten; the reconciliation reads one print order per call.
- */
-const ROOM_FOR = { job: 15, reconcile: 1, message: 10 } as const;
-/** Jobs stop while this much is left, so the buyers' documents are not starved by a queue of POs. */
-const KEPT_FOR_MESSAGES = ROOM_FOR.message;
-
-/** Console lines as JSON: Workers Logs and `wrangler tail` index their fields. */
-const workerLogger: Logger = {
-  info: (message, fields) => console.log(JSON.stringify({ level: 'info', message, ...fields })),
-  warn: (message, fields) => console.warn(JSON.stringify({ level: 'warn', message, ...fields })),
-  error: (message, fields) => console.error(JSON.stringify({ level: 'error', message, ...fields })),
-};
+function workerLoggerFor(env: WorkerEnv): { logger: Logger; problems: readonly string[] } {
+  try {
+    return { logger: createWorkerLogger('punchgate', env), problems: [] };
+  } catch (error) {
+    if (!(error instanceof LogSettingsError)) throw error;
+    return { logger: createWorkerLogger('punchgate', {}), problems: error.problems };
+  }
+}
 
 /** What the store section must say on Workers, checked on the raw file so it is listed with every other problem. */
 function storeProblems(json: unknown, env: WorkerEnv): string[] {
@@ -88,8 +81,9 @@ function storeProblems(json: unknown, env: WorkerEnv): string[] {
 export function readWorkerConfig(
   env: WorkerEnv,
   json: unknown = bundledConfig,
-): { config: ResolvedConfig; database: D1Database } {
-  const problems: string[] = [];
+): { config: ResolvedConfig; database: D1Database; logger: Logger } {
+  const { logger, problems: logProblems } = workerLoggerFor(env);
+  const problems = [...logProblems];
   if (env[LEGACY_CONFIG_VARIABLE] !== undefined) {
     problems.push(
       `${LEGACY_CONFIG_VARIABLE}: the config is no longer read from a variable; it is bundled from the file ` +
@@ -103,50 +97,12 @@ export function readWorkerConfig(
   problems.push(...storeProblems(json, env));
   if (!loaded.ok || problems.length > 0) throw new WorkerConfigError(problems);
   const { config } = loaded;
-  return { config, database: env[(config.store as { binding: string }).binding] as D1Database };
-}
-
-/**
- * Counts the subrequests of a background round: the host's outbound fetches go through `fetch`, and the
- * order worker asks `hasRoomFor` before claiming more. Requests served while a round runs share the isolate
- * and are counted too, which only ends the round early.
- */
-export function createSubrequestBudget(
-  limit: number,
-  underlying: typeof fetch = (i, init) => fetch(i, init),
-) {
-  let used = 0;
-  let inRound = false;
-  const remaining = () => limit - used;
-  return {
-    remaining,
-    fetch: ((input: RequestInfo | URL, init?: RequestInit) => {
-      if (inRound && used >= limit) {
-        // The runtime would refuse it anyway; refusing here says why in the log, and the work is retried.
-        return Promise.reject(new Error(`subrequest budget of this round (${limit}) is spent`));
-      }
-      used++;
-      return underlying(input, init);
-    }) as typeof fetch,
-    hasRoomFor(work: keyof typeof ROOM_FOR): boolean {
-      const kept = work === 'message' ? 0 : KEPT_FOR_MESSAGES;
-      return remaining() - kept >= ROOM_FOR[work];
-    },
-    async during<T>(round: () => Promise<T>): Promise<T & { subrequests: number }> {
-      used = 0;
-      inRound = true;
-      try {
-        const result = await round();
-        return { ...result, subrequests: used };
-      } finally {
-        inRound = false;
-      }
-    },
-  };
+  return { config, logger, database: env[(config.store as { binding: string }).binding] as D1Database };
 }
 
 export interface WorkerHost {
   host: GatewayHost;
+  logger: Logger;
   runRound(): Promise<BackgroundRoundReport & { subrequests: number }>;
 }
 
@@ -158,20 +114,20 @@ export interface WorkerHost {
  * return host.gateway.app.fetch(request);
  */
 export async function createWorkerHost(env: WorkerEnv, json: unknown = bundledConfig): Promise<WorkerHost> {
-  const { config, database } = readWorkerConfig(env, json);
+  const { config, database, logger } = readWorkerConfig(env, json);
   const store = await createD1Store({ database, clock: systemClock });
   const budget = createSubrequestBudget(SUBREQUESTS_PER_ROUND);
   const host = await createGatewayHost({
     config,
     store,
-    logger: workerLogger,
+    logger,
     // Cloudflare puts the visitor's address in this header; the throttle counts failures per address.
     clientAddress: (c) => c.req.header('CF-Connecting-IP'),
     fetch: budget.fetch,
     printFetchFor: () => budget.fetch,
     worker: { maxJobsPerTick: 10, maxMessagesPerTick: 20, hasRoomFor: budget.hasRoomFor },
   });
-  return { host, runRound: () => budget.during(() => host.runBackgroundRound()) };
+  return { host, logger, runRound: () => budget.during(() => host.runBackgroundRound()) };
 }
 
 const built = new WeakMap<object, Promise<WorkerHost>>();
@@ -186,19 +142,20 @@ function hostFor(env: WorkerEnv): Promise<WorkerHost> {
   return pending;
 }
 
-function logStartFailure(error: unknown): void {
+function logStartFailure(env: WorkerEnv, error: unknown): void {
+  const { logger } = workerLoggerFor(env);
   if (error instanceof WorkerConfigError) {
-    workerLogger.error('punchgate cannot start', {
+    logger.error('punchgate cannot start', {
       problemCount: error.problems.length,
       problems: error.problems.join('; '),
     });
   } else {
-    workerLogger.error('punchgate cannot start', { error: describe(error) });
+    logger.error('punchgate cannot start', { error: describe(error) });
   }
 }
 
-function startFailure(error: unknown): Response {
-  logStartFailure(error);
+function startFailure(env: WorkerEnv, error: unknown): Response {
+  logStartFailure(env, error);
   return new Response('punchgate is not available; the operator has been told why in the Worker logs.\n', {
     status: 503,
     headers: { 'Content-Type': 'text/plain; charset=utf-8', 'Retry-After': '30' },
@@ -211,7 +168,7 @@ export default {
     try {
       target = await hostFor(env);
     } catch (error) {
-      return startFailure(error);
+      return startFailure(env, error);
     }
     return target.host.gateway.app.fetch(request);
   },
@@ -222,14 +179,14 @@ export default {
       try {
         target = await hostFor(env);
       } catch (error) {
-        logStartFailure(error);
+        logStartFailure(env, error);
         throw error;
       }
       const { purged, ...report } = await target.runRound();
       const purgedFields = Object.fromEntries(
         Object.entries(purged).map(([what, n]) => [`purged.${what}`, n]),
       );
-      workerLogger.info('background round done', { cron: controller.cron, ...report, ...purgedFields });
+      target.logger.info('background round done', { cron: controller.cron, ...report, ...purgedFields });
     })();
     ctx.waitUntil(work);
     await work;

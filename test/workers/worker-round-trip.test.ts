@@ -115,7 +115,7 @@ function logCollector() {
     lines(message: string): Record<string, unknown>[] {
       return text
         .split('\n')
-        .filter((line) => line.includes(`"message":"${message}"`))
+        .filter((line) => line.includes(`"msg":"${message}"`))
         .map((line) => JSON.parse(line.slice(line.indexOf('{'))) as Record<string, unknown>);
     },
   };
@@ -210,7 +210,7 @@ describe('the Worker as wrangler builds it, under workerd', () => {
     expect(config.buyers).toHaveLength(BUYERS);
     expect(config.storefronts.flatMap((s) => s.products)).toHaveLength(PRODUCTS);
     const last = config.buyers.at(-1) as { from: { identity: string }[]; sharedSecret: { env: string } };
-    const identity = last.from[0]?.identity;
+    const identity = last.from[0]?.identity as string;
     const catalog = await browser.browse(
       await postSetup({ identity, secret: SECRETS[last.sharedSecret.env] as string }),
     );
@@ -304,8 +304,8 @@ describe('the Worker as wrangler builds it, under workerd', () => {
       script: broken.code,
       compatibilityDate: date,
       d1Databases: { DB: 'punchgate-worker-broken' },
-      // A secret missing too, and a leftover of the time the config was a variable.
-      bindings: { ...withoutSigningKey, PUNCHGATE_CONFIG: '{}' },
+      // A secret missing too, a bad LOG_LEVEL, and a leftover of the time the config was a variable.
+      bindings: { ...withoutSigningKey, PUNCHGATE_CONFIG: '{}', LOG_LEVEL: 'loud' },
       handleRuntimeStdio: brokenLogs.handleRuntimeStdio,
     });
     try {
@@ -326,6 +326,7 @@ describe('the Worker as wrangler builds it, under workerd', () => {
       expect(problems).toEqual(
         expect.arrayContaining([
           expect.stringMatching(/^PUNCHGATE_CONFIG: the config is no longer read from a variable/),
+          'LOG_LEVEL must be one of debug, info, warn, error (it is "loud")',
           'signingKey: environment variable PUNCHGATE_SIGNING_KEY is not set',
           expect.stringMatching(/^adminToken: /),
           expect.stringMatching(/^buyers\[0\]\.storefront: /),

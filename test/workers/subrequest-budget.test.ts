@@ -1,0 +1,70 @@
+/**
+ * The Worker's background round within the subrequests one invocation may make: work is claimed only while
+ * a job's (or a document batch's) worth is left, documents keep their share, and past the limit a fetch is
+ * refused with a reason instead of by the runtime.
+ */
+import { describe, expect, it } from 'vitest';
+import { createSubrequestBudget, SUBREQUESTS_PER_ROUND } from '../../src/runtime/subrequest-budget.ts';
+
+function countingFetch() {
+  const calls: string[] = [];
+  const fetch = (async (input: RequestInfo | URL) => {
+    calls.push(String(input));
+    return new Response('ok');
+  }) as typeof globalThis.fetch;
+  return { calls, fetch };
+}
+
+describe('the subrequest budget of a background round', () => {
+  it('claims jobs while one fits besides the documents, then documents, and never passes the limit', async () => {
+    const upstream = countingFetch();
+    const budget = createSubrequestBudget(SUBREQUESTS_PER_ROUND, upstream.fetch);
+    // A queue far longer than one round: 100 jobs of five calls each, 100 documents of one call each.
+    const report = await budget.during(async () => {
+      let jobs = 0;
+      let messages = 0;
+      while (jobs < 100 && budget.hasRoomFor('job')) {
+        for (let call = 0; call < 5; call++) await budget.fetch(`https://print.example/job/${jobs}/${call}`);
+        jobs++;
+      }
+      while (messages < 100 && budget.hasRoomFor('message')) {
+        for (let doc = 0; doc < 10; doc++) await budget.fetch(`https://buyer.example/doc/${messages + doc}`);
+        messages += 10;
+      }
+      return { jobs, messages };
+    });
+    expect(report).toEqual({ jobs: 6, messages: 20, subrequests: 50 });
+    expect(upstream.calls).toHaveLength(50);
+  });
+
+  it('refuses the fetch past the limit during a round, with the reason', async () => {
+    const upstream = countingFetch();
+    const budget = createSubrequestBudget(3, upstream.fetch);
+    await expect(
+      budget.during(async () => {
+        for (let n = 0; n < 4; n++) await budget.fetch(`https://print.example/${n}`);
+        return {};
+      }),
+    ).rejects.toThrow('subrequest budget of this round (3) is spent');
+    expect(upstream.calls).toHaveLength(3);
+    // Requests between rounds have their own invocations and limits: not refused.
+    await budget.fetch('https://print.example/request');
+    expect(upstream.calls).toHaveLength(4);
+    // The next round starts with the whole budget again.
+    expect(await budget.during(async () => ({ done: true }))).toEqual({ done: true, subrequests: 0 });
+    expect(budget.remaining()).toBe(3);
+  });
+
+  it('leaves the reconciliation one read at a time while anything beyond the documents share is left', async () => {
+    const budget = createSubrequestBudget(SUBREQUESTS_PER_ROUND, countingFetch().fetch);
+    const reads = await budget.during(async () => {
+      let n = 0;
+      while (budget.hasRoomFor('reconcile')) {
+        await budget.fetch(`https://print.example/order/${n}`);
+        n++;
+      }
+      return { n };
+    });
+    expect(reads).toEqual({ n: 40, subrequests: 40 });
+  });
+});
