@@ -59,21 +59,40 @@ interface BrokenConfig {
   break: (config: ConfigJson) => ConfigJson | string;
   /** Changes to the environment (undefined removes a variable). */
   env?: Record<string, string | undefined>;
-  /** Every problem expected, by path, with a phrase its message must contain. */
-  problems: [path: string, phrase: string][];
+  /**
+   * Every problem expected: its path and its whole message (for an invalid file, a part of it: the rest
+   * is V8's own wording of the JSON mistake).
+   */
+  problems: [path: string, message: string | { containing: string }][];
 }
+
+/** What a user reads for each mistake; the same texts in check-config and serve. */
+const MESSAGES = {
+  signingKey: (length: number) =>
+    `must be at least 32 characters (it signs the links buyers follow and encrypts the stored print-service passwords, so a short key can be guessed offline); this one has ${length}`,
+  adminToken: (length: number) =>
+    `must be at least 32 characters (it is the only credential of the /admin API); this one has ${length}`,
+  loginFields: (username: string) =>
+    `must differ from loginFields.username ("${username}"): SAP sends the login parameters with names compared without case, so one field would hide the other`,
+  unknownStorefront: (id: string) => `no storefront with id "${id}"`,
+  duplicateSku: (sku: string) => `duplicate sku "${sku}"`,
+  credentialTaken: (credential: string, buyer: string) =>
+    `credential ${credential} already identifies buyer "${buyer}"`,
+  apiBaseUrl: "must be the service's {base_url} without /api/v2 (the client adds it to every call)",
+  unset: (name: string) => `environment variable ${name} is not set`,
+};
 
 const BROKEN_CONFIGS: BrokenConfig[] = [
   {
     name: 'a signingKey shorter than 32 characters (from the environment)',
     break: (c) => c,
     env: { PUNCHGATE_SIGNING_KEY: 'only-twenty-one-chars' },
-    problems: [['signingKey', 'at least 32 characters']],
+    problems: [['signingKey', MESSAGES.signingKey(21)]],
   },
   {
     name: 'an adminToken shorter than 32 characters (inline)',
     break: (c) => ({ ...c, adminToken: 'admin-token-2024' }),
-    problems: [['adminToken', 'at least 32 characters']],
+    problems: [['adminToken', MESSAGES.adminToken(16)]],
   },
   {
     name: 'OCI login fields whose names differ only in case',
@@ -81,7 +100,7 @@ const BROKEN_CONFIGS: BrokenConfig[] = [
       c.buyers[1].loginFields = { username: 'LOGIN', password: 'login' };
       return c;
     },
-    problems: [['buyers[1].loginFields.password', 'must differ from loginFields.username']],
+    problems: [['buyers[1].loginFields.password', MESSAGES.loginFields('LOGIN')]],
   },
   {
     name: 'a buyer naming a storefront that does not exist',
@@ -89,7 +108,7 @@ const BROKEN_CONFIGS: BrokenConfig[] = [
       c.buyers[0].storefront = 'printshop';
       return c;
     },
-    problems: [['buyers[0].storefront', 'no storefront with id "printshop"']],
+    problems: [['buyers[0].storefront', MESSAGES.unknownStorefront('printshop')]],
   },
   {
     name: 'one SKU twice in a storefront',
@@ -97,15 +116,15 @@ const BROKEN_CONFIGS: BrokenConfig[] = [
       c.storefronts[0].products[1].sku = 'BC-STD';
       return c;
     },
-    problems: [['storefronts[0].products[1].sku', 'duplicate sku "BC-STD"']],
+    problems: [['storefronts[0].products[1].sku', MESSAGES.duplicateSku('BC-STD')]],
   },
   {
-    name: 'one From credential used by two buyers',
+    name: 'one From credential used by two buyers (domains compared without case)',
     break: (c) => {
       c.buyers[1].from = [{ domain: 'networkid', identity: c.buyers[0].from[0].identity }];
       return c;
     },
-    problems: [['buyers[1].from[0]', 'already identifies buyer "acme"']],
+    problems: [['buyers[1].from[0]', MESSAGES.credentialTaken('networkid/AN01000000001', 'acme')]],
   },
   {
     name: 'an apiBaseUrl that already ends in /api/v2',
@@ -113,41 +132,47 @@ const BROKEN_CONFIGS: BrokenConfig[] = [
       c.storefronts[0].apiBaseUrl = 'https://print.printco.example/api/v2';
       return c;
     },
-    problems: [['storefronts[0].apiBaseUrl', 'without /api/v2']],
+    problems: [['storefronts[0].apiBaseUrl', MESSAGES.apiBaseUrl]],
   },
   {
     name: 'a secret whose environment variable is not set',
     break: (c) => c,
     env: { ACME_SHARED_SECRET: undefined },
-    problems: [['buyers[0].sharedSecret', 'environment variable ACME_SHARED_SECRET is not set']],
+    problems: [['buyers[0].sharedSecret', MESSAGES.unset('ACME_SHARED_SECRET')]],
   },
   {
     name: 'a file that is not JSON',
     break: (c) => JSON.stringify(c, null, 2).replace('"storefronts": [', '"storefronts": [,'),
-    problems: [['(file)', 'is not valid JSON']],
+    problems: [['(file)', { containing: 'punchgate.config.json is not valid JSON: ' }]],
   },
   {
     name: 'schema errors and cross-reference errors at once, all in one pass',
     break: (c) => {
       c.publicUrl = 'punchout.printco.example';
       c.signingKey = 'too-short';
+      c.adminToken = 'admin-token-2024';
       c.storefronts[0].currency = 'dollars';
+      c.storefronts[0].apiBaseUrl = 'https://print.printco.example/api/v2';
       c.storefronts[0].products[1].sku = 'BC-STD';
       c.buyers[0].storefront = 'printshop';
       delete c.buyers[1].hookUrlHosts;
       c.buyers[1].loginFields = { username: 'USER', password: 'User' };
+      c.buyers[1].from = [{ domain: 'NetworkID', identity: 'AN01000000001' }];
       return c;
     },
     env: { SAP1_PASSWORD: undefined },
     problems: [
-      ['publicUrl', 'http(s) URL'],
-      ['signingKey', 'at least 32 characters'],
-      ['storefronts[0].currency', ''],
-      ['storefronts[0].products[1].sku', 'duplicate sku "BC-STD"'],
-      ['buyers[0].storefront', 'no storefront with id "printshop"'],
-      ['buyers[1].hookUrlHosts', ''],
-      ['buyers[1].loginFields.password', 'must differ from loginFields.username'],
-      ['buyers[1].password', 'environment variable SAP1_PASSWORD is not set'],
+      ['publicUrl', 'must be an absolute http(s) URL'],
+      ['signingKey', MESSAGES.signingKey(9)],
+      ['adminToken', MESSAGES.adminToken(16)],
+      ['storefronts[0].currency', 'must be an ISO 4217 code'],
+      ['storefronts[0].apiBaseUrl', MESSAGES.apiBaseUrl],
+      ['storefronts[0].products[1].sku', MESSAGES.duplicateSku('BC-STD')],
+      ['buyers[0].storefront', MESSAGES.unknownStorefront('printshop')],
+      ['buyers[1].hookUrlHosts', 'is required'],
+      ['buyers[1].loginFields.password', MESSAGES.loginFields('USER')],
+      ['buyers[1].from[0]', MESSAGES.credentialTaken('NetworkID/AN01000000001', 'acme')],
+      ['buyers[1].password', MESSAGES.unset('SAP1_PASSWORD')],
     ],
   },
 ];
@@ -213,11 +238,20 @@ describe('check-config and serve agree on broken configs', { timeout: SHIP_TEST_
     const served = problemLines(serve.stderr, 'serve', file);
     expect(served).toEqual(checked);
 
-    const paths = checked.map((line) => line.slice(0, line.indexOf(': ')));
-    expect(paths.toSorted()).toEqual(broken.problems.map(([path]) => path).toSorted());
-    for (const [path, phrase] of broken.problems) {
-      expect(checked.find((line) => line.startsWith(`${path}: `))).toContain(phrase);
-    }
+    // Each problem once, by its path, with its message (the order is the commands' own).
+    const byPath = checked.map((line) => [
+      line.slice(0, line.indexOf(': ')),
+      line.slice(line.indexOf(': ') + 2),
+    ]);
+    expect(new Set(byPath.map(([path]) => path)).size, checked.join('\n')).toBe(byPath.length);
+    expect(Object.fromEntries(byPath)).toEqual(
+      Object.fromEntries(
+        broken.problems.map(([path, message]) => [
+          path,
+          typeof message === 'string' ? message : expect.stringContaining(message.containing),
+        ]),
+      ),
+    );
     // No secret's value is ever echoed in a problem.
     for (const value of Object.values(env)) {
       if (value.length >= 8 && value !== env.PATH) expect(check.stderr).not.toContain(value);
