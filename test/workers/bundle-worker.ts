@@ -22,6 +22,8 @@ export const OFFLINE_WRANGLER_ENV = {
   WRANGLER_SEND_ERROR_REPORTS: 'false',
   // The banner would look for a newer wrangler on npm.
   WRANGLER_HIDE_BANNER: 'true',
+  // A build is not worth a debug log under the user's home directory.
+  WRANGLER_WRITE_LOGS: 'false',
 } as const;
 
 export interface WorkerBundle {
