@@ -188,23 +188,35 @@ export async function stopAllCommands(): Promise<void> {
 }
 
 /**
- * A port nothing listens on right now. `serve` must know its public URL before it listens, as a user
- * writing the config does, so the port is chosen first (another process could take it in between; on
+ * Ports nothing listens on right now, all different. `serve` must know its public URL before it listens,
+ * as a user writing the config does, so ports are chosen first: each is held until all are chosen (so two
+ * never coincide), then released for the commands (another process could take one in between; on
  * loopback in a test run that does not happen in practice).
  */
+export async function freePorts(count: number): Promise<number[]> {
+  const servers = Array.from({ length: count }, () => createServer());
+  try {
+    return await Promise.all(
+      servers.map(
+        (server) =>
+          new Promise<number>((resolve, reject) => {
+            server.once('error', reject);
+            server.listen(0, '127.0.0.1', () => {
+              const address = server.address();
+              if (typeof address === 'object' && address !== null) resolve(address.port);
+              else reject(new Error('no port'));
+            });
+          }),
+      ),
+    );
+  } finally {
+    await Promise.all(servers.map((server) => new Promise((resolve) => server.close(resolve))));
+  }
+}
+
 export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() =>
-        typeof address === 'object' && address !== null
-          ? resolve(address.port)
-          : reject(new Error('no port')),
-      );
-    });
-  });
+  const [port] = await freePorts(1);
+  return port as number;
 }
 
 /**

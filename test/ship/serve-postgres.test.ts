@@ -15,7 +15,7 @@ import { type BuyerSystem, startBuyerSystem } from './buyer-system.ts';
 import {
   childEnv,
   eventually,
-  freePort,
+  freePorts,
   type SandboxProcess,
   type ServeProcess,
   SHIP_TEST_TIMEOUT_MS,
@@ -69,7 +69,7 @@ describeWithPostgres('two punchgate serve processes on one PostgreSQL database',
     sandbox = await startSandboxCommand();
     const gatewayKey = sandbox.apiKeys.find((k) => k.label === 'punchgate gateway demo');
     if (gatewayKey === undefined) throw new Error(`no gateway key printed\n${sandbox.process.tail()}`);
-    const [portA, portB] = [await freePort(), await freePort()];
+    const [portA = 0, portB = 0] = await freePorts(2);
     const configFile = writeConfigFile(
       freshFolder(),
       userConfig({
