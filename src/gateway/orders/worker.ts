@@ -12,7 +12,7 @@ import type { Job } from '../../store/types.ts';
 import type { GatewayContext } from '../context.ts';
 import { GatewayError } from '../errors.ts';
 import { drainEventInbox, type HookRegistration, registerEventHooks } from './events.ts';
-import { deliverMessage } from './outbox-delivery.ts';
+import { deliverMessage, POST_TIMEOUT_MS } from './outbox-delivery.ts';
 import { RECONCILE, reconcilePrintOrders, SYNC_PRINT_ORDER, syncPrintOrder } from './print-order-sync.ts';
 import {
   giveUpPurchaseOrder,
@@ -22,9 +22,19 @@ import {
 } from './process-order.ts';
 import { type Backoff, retryDelayMs } from './retry-delay.ts';
 
-/** Longer than any job takes (every upstream call has its own timeout), short enough to recover quickly. */
-const JOB_LEASE_MS = 5 * 60_000;
-const MESSAGE_LEASE_MS = 2 * 60_000;
+/**
+ * A job's lease is short so that the job of a worker that died or lost its database is taken over within a
+ * minute; a worker that is alive keeps its lease by renewing it every LEASE_RENEWAL_MS while the job runs,
+ * however long its upstream calls take.
+ */
+export const JOB_LEASE_MS = 60_000;
+const LEASE_RENEWAL_MS = JOB_LEASE_MS / 3;
+/**
+ * Outbox messages have no heartbeat: one claim must cover its posts. So a claim takes only as many messages
+ * as can be posted, each within its timeout, well inside the lease (one now: 30 s of 60).
+ */
+const MESSAGE_LEASE_MS = 60_000;
+const MESSAGES_PER_CLAIM = Math.max(1, Math.floor(MESSAGE_LEASE_MS / POST_TIMEOUT_MS) - 1);
 /** Job backoff: 30 seconds doubling up to an hour. */
 export const JOB_BACKOFF: Backoff = { baseMs: 30_000, maxMs: 3_600_000 };
 const RECONCILE_KEY = 'reconcile';
@@ -36,6 +46,8 @@ export interface OrderWorkerOptions {
   maxJobsPerTick?: number;
   /** Documents posted per tick at most (default 100). */
   maxMessagesPerTick?: number;
+  /** How often a running job's lease is renewed (default a third of the lease); tests shorten it. */
+  leaseRenewalMs?: number;
   /**
    * Asked before each job, each print order the reconciliation reads and each document posted: false ends
    * that part of the round, the rest waits for the next one. A Worker uses it to stay within the subrequests
@@ -128,22 +140,84 @@ function describe(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
+/** A claimed job's hold on its lease while it runs. */
+interface LeaseKeeper {
+  /** Another worker took the job over (our claim is no longer current): its outcome is not ours to record. */
+  readonly lost: boolean;
+  /** Renews now and answers whether the claim is still ours; rejects when the store cannot say. */
+  confirm(): Promise<boolean>;
+  stop(): void;
+}
+
+/**
+ * Renews the job's lease every `renewalMs` of real time while it runs (the only timer the worker has; it
+ * never keeps a Node process alive). A renewal the store refuses means another worker has taken the job
+ * over after our lease ran out — we were cut off from the database, or stalled: from then on this worker
+ * leaves the job alone. A renewal that fails (the store away) is tried again at the next beat.
+ */
+function keepLease(ctx: GatewayContext, job: Job, renewalMs: number): LeaseKeeper {
+  let lost = false;
+  let renewing: Promise<boolean> | undefined;
+  const renew = (): Promise<boolean> => {
+    renewing ??= ctx.store.jobs
+      .renewLease(job, new Date(ctx.clock.now().getTime() + JOB_LEASE_MS))
+      .then((renewed) => {
+        if (renewed === undefined && !lost) {
+          lost = true;
+          ctx.logger.warn('job lease lost to another worker; leaving the job to it', {
+            job: job.id,
+            kind: job.kind,
+            attempt: job.attempts,
+          });
+        }
+        return !lost;
+      })
+      .finally(() => {
+        renewing = undefined;
+      });
+    return renewing;
+  };
+  const timer = setInterval(() => {
+    renew().catch(() => {});
+  }, renewalMs);
+  (timer as { unref?: () => void }).unref?.();
+  return {
+    get lost() {
+      return lost;
+    },
+    confirm: renew,
+    stop: () => clearInterval(timer),
+  };
+}
+
 async function runJob(ctx: GatewayContext, job: Job, options: OrderWorkerOptions): Promise<void> {
   const kind = JOB_KINDS[job.kind];
   if (kind === undefined) {
     await ctx.store.jobs.kill(job, `No handler for job kind ${job.kind}.`);
     return;
   }
+  const lease = keepLease(ctx, job, options.leaseRenewalMs ?? LEASE_RENEWAL_MS);
   try {
-    await kind.run(ctx, job, options);
-  } catch (error) {
-    await failJob(ctx, job, kind, error);
-    return;
+    try {
+      await kind.run(ctx, job, options);
+    } catch (error) {
+      if (!lease.lost) await failJob(ctx, job, kind, error, lease);
+      return;
+    }
+    // complete() is fenced by the claim, so a worker that lost the job records nothing here either.
+    if ((await ctx.store.jobs.complete(job)) !== undefined) await kind.afterComplete?.(ctx, job);
+  } finally {
+    lease.stop();
   }
-  if ((await ctx.store.jobs.complete(job)) !== undefined) await kind.afterComplete?.(ctx, job);
 }
 
-async function failJob(ctx: GatewayContext, job: Job, kind: JobKind, error: unknown): Promise<void> {
+async function failJob(
+  ctx: GatewayContext,
+  job: Job,
+  kind: JobKind,
+  error: unknown,
+  lease: LeaseKeeper,
+): Promise<void> {
   const reason = describe(error);
   const fields = { job: job.id, kind: job.kind, attempt: job.attempts, error: reason };
   if (isRetryable(error) && job.attempts < job.maxAttempts) {
@@ -153,6 +227,8 @@ async function failJob(ctx: GatewayContext, job: Job, kind: JobKind, error: unkn
     return;
   }
   try {
+    // Giving up acts on the PO (a reject to the buyer): only the worker that still holds the job may.
+    if (!(await lease.confirm())) return;
     await kind.giveUp?.(ctx, job, error);
   } catch (giveUpError) {
     // Recording the failure failed too (the store is away): try the job again rather than lose the outcome.
@@ -174,7 +250,8 @@ async function queueReceivedOrders(ctx: GatewayContext): Promise<void> {
 /**
  * Purchase orders left in `processing` by a job the store declared dead when its lease ran out on the last
  * attempt (the process was killed mid-job): no giveUp ran for them, so nothing else would ever move them.
- * The create call may have gone through, so an operator decides.
+ * The create call may have gone through, so an operator decides. Orders touched within a lease period are
+ * skipped: their job may still be running (or just retried) and will move them itself.
  */
 async function settleAbandonedOrders(ctx: GatewayContext): Promise<void> {
   const now = ctx.clock.now().getTime();
@@ -223,7 +300,7 @@ export function createOrderWorker(ctx: GatewayContext, options: OrderWorkerOptio
       const batch = await ctx.store.outbox.claimDue(
         ctx.clock.now(),
         MESSAGE_LEASE_MS,
-        Math.min(10, maxMessages - count),
+        Math.min(MESSAGES_PER_CLAIM, maxMessages - count),
       );
       if (batch.length === 0) break;
       for (const message of batch) await deliverMessage(ctx, message);
