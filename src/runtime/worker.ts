@@ -46,7 +46,7 @@ export class WorkerConfigError extends Error {
   }
 }
 
-/** Where older versions read the whole config from; now it would be a silently ignored leftover. */
+/** Where older versions read the whole config from: refused while set, so it is never silently ignored. */
 const LEGACY_CONFIG_VARIABLE = 'PUNCHGATE_CONFIG';
 
 /**
@@ -125,6 +125,7 @@ export async function createWorkerHost(env: WorkerEnv, json: unknown = bundledCo
     clientAddress: (c) => c.req.header('CF-Connecting-IP'),
     fetch: budget.fetch,
     printFetchFor: () => budget.fetch,
+    // The budget is what bounds a round; the counts only cap a round of cheap work.
     worker: { maxJobsPerTick: 10, maxMessagesPerTick: 20, hasRoomFor: budget.hasRoomFor },
   });
   return { host, logger, runRound: () => budget.during(() => host.runBackgroundRound()) };
