@@ -124,6 +124,18 @@ describe('punchgate serve as a process, with punchgate sandbox as the print serv
     const printOrder = await printShop.getOrder(printOrderId);
     expect(printOrder.integration_id).toBe('PO-SHIP-1');
     expect(printOrder.items.map((item) => item.product_id)).toEqual(cart.map((line) => line.designId));
+    // The PO's lines in the print order's history, for the shop's staff, and the print-ready files.
+    const history = (await (
+      await fetch(`${sandbox.url}/_sandbox/orders/${printOrderId}/history`)
+    ).json()) as { history: { comments: string | null }[] };
+    const note = history.history.find((h) => h.comments?.startsWith('Purchase order PO-SHIP-1'));
+    expect(note?.comments).toContain(
+      `1. ${cart[0]?.lineRef} BC-STD (design ${cart[0]?.designId}) — 100 EA at 0.12 USD`,
+    );
+    const files = await printShop.downloadOrder(printOrderId);
+    expect([files.filename, files.contentType]).toEqual([`order-${printOrderId}.zip`, 'application/zip']);
+    const zip = new Uint8Array(await new Response(files.body).arrayBuffer());
+    expect(new TextDecoder().decode(zip.subarray(0, 2))).toBe('PK');
 
     // The shop ships it: the sandbox tells serve by webhook, serve tells the buyer.
     await printShop.markShipped(printOrderId, { trackingNumber: '1Z999AA10123456784' });
