@@ -3,6 +3,7 @@
  * database, so these tests must not share one with the other PostgreSQL tests that run beside them; a
  * schema is not enough. Created in the test cluster (`PUNCHGATE_TEST_PG_URL`), dropped after the file.
  */
+import { type AddressInfo, connect, createServer, type Socket } from 'node:net';
 import pg from 'pg';
 import { afterAll, beforeAll } from 'vitest';
 import { pgUrl } from './postgres-test-database.ts';
@@ -61,4 +62,59 @@ async function withAdmin(work: (admin: pg.Client) => Promise<unknown>): Promise<
   } finally {
     await admin.end();
   }
+}
+
+export interface CuttableLink {
+  /** The database URL through the link. */
+  url: string;
+  /** Cuts every connection through the link and refuses new ones, like a network partition. */
+  cut(): void;
+  restore(): void;
+  close(): Promise<void>;
+}
+
+/**
+ * A TCP relay in front of PostgreSQL for one instance: cutting it takes that instance off the database
+ * while the others keep theirs, which `pg_terminate_backend` cannot do (it ends every session at once).
+ */
+export async function createCuttableLink(databaseUrl: string): Promise<CuttableLink> {
+  const target = new URL(databaseUrl);
+  const sockets = new Set<Socket>();
+  let open = true;
+  const server = createServer((incoming) => {
+    if (!open) {
+      incoming.destroy();
+      return;
+    }
+    const outgoing = connect(Number(target.port || 5432), target.hostname);
+    for (const socket of [incoming, outgoing]) {
+      sockets.add(socket);
+      socket.on('error', () => {});
+      socket.on('close', () => {
+        sockets.delete(socket);
+        incoming.destroy();
+        outgoing.destroy();
+      });
+    }
+    incoming.pipe(outgoing);
+    outgoing.pipe(incoming);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const through = new URL(databaseUrl);
+  through.hostname = '127.0.0.1';
+  through.port = String((server.address() as AddressInfo).port);
+  return {
+    url: through.toString(),
+    cut() {
+      open = false;
+      for (const socket of sockets) socket.destroy();
+    },
+    restore() {
+      open = true;
+    },
+    async close() {
+      for (const socket of sockets) socket.destroy();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
 }

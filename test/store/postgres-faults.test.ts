@@ -14,6 +14,7 @@ import type { GatewayExtensions } from '../../src/gateway/app.ts';
 import type { Gateway } from '../../src/gateway/index.ts';
 import { ociGateway } from '../../src/gateway/oci/index.ts';
 import { createOrderWorker, type OrderWorker, ordersFeature } from '../../src/gateway/orders/index.ts';
+import { JOB_LEASE_MS } from '../../src/gateway/orders/worker.ts';
 import type { Store } from '../../src/store/port.ts';
 import { createPostgresStore } from '../../src/store/postgres.ts';
 import { StoreError } from '../../src/store/store-error.ts';
@@ -31,7 +32,7 @@ import {
 import { setupRequest } from '../support/cxml-documents.ts';
 import { startUrlOf, statusOf } from '../support/punchout-flow.ts';
 import { GATEWAY_ORIGIN, START } from '../support/stack.ts';
-import { useFaultDatabase } from './postgres-faults-database.ts';
+import { createCuttableLink, useFaultDatabase } from './postgres-faults-database.ts';
 import { describeWithPostgres } from './postgres-test-database.ts';
 
 const PIPO_ORDER_CREATE = 'POST /api/v2/pipo/order/create';
@@ -66,7 +67,7 @@ const ALL_FEATURES: GatewayExtensions = {
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
-describeWithPostgres('PostgreSQL backends terminated while two gateways work', () => {
+describeWithPostgres('PostgreSQL faults under two gateways', () => {
   const database = useFaultDatabase();
   const stores: Store[] = [];
 
@@ -242,4 +243,81 @@ describeWithPostgres('PostgreSQL backends terminated while two gateways work', (
     }
     console.info('postgres storm', { kills, killed, reposts, ...tally });
   }, 50_000);
+
+  it('takes over, after one lease and no longer, the job of a worker cut off from the database mid-job', async () => {
+    // Instance A reaches the database through a link the test can cut; B directly.
+    const link = await createCuttableLink(database.url());
+    let current: OrderStack | undefined;
+    const clock = { now: () => current?.clock.now() ?? new Date(START) };
+    const open = async (url: string) => {
+      const store = await createPostgresStore({ url, clock, connectTimeoutMs: 1000 });
+      stores.push(store);
+      return store;
+    };
+    // A is cut off right after it asked the print service to start the file merge: the print order exists
+    // and is recorded, the rest of the job is not.
+    let cutOnMerge = true;
+    const stack = await createOrderStack(orderConfig(), {
+      store: await open(link.url),
+      wrapPrintFetch: (fetch) => async (input, init) => {
+        const response = await fetch(input, init);
+        if (cutOnMerge && new URL(new Request(input).url).pathname.endsWith('/process')) {
+          cutOnMerge = false;
+          link.cut();
+        }
+        return response;
+      },
+    });
+    current = stack;
+    const a = stack.gateway;
+    try {
+      const cart = await punchOut(stack, ['Business cards']);
+      const answer = statusOf(
+        await (await postCxml(a, orderRequest({ orderID: 'PO-CUT-OFF', lines: linesOf(cart) }))).text(),
+      );
+      expect(answer.code).toBe(200);
+      const b = await stack.restartGateway(await open(database.url()));
+      const [workerA, workerB] = [createOrderWorker(a.context), createOrderWorker(b.context)];
+
+      await expect(workerA.tick()).rejects.toMatchObject({ name: 'StoreError', code: 'unavailable' });
+      const job = async () => {
+        const { items } = await b.context.store.jobs.list({ kind: 'process_order' });
+        expect(items).toHaveLength(1);
+        return items[0]!;
+      };
+      const heldByA = await job();
+      expect(heldByA).toMatchObject({ state: 'running', attempts: 1 });
+
+      // Within A's lease B leaves the job alone.
+      stack.clock.advance(JOB_LEASE_MS / 2000);
+      await workerB.tick();
+      expect(await job()).toMatchObject({ state: 'running', attempts: 1 });
+
+      // Once the lease has run out, B takes the job over and finishes the PO.
+      stack.clock.advance(JOB_LEASE_MS / 2000 + 1);
+      for (let round = 0; round < 10; round++) {
+        await workerB.tick();
+        await stack.sandbox.control.idle();
+        stack.clock.advance(60);
+      }
+      expect(await job()).toMatchObject({ state: 'done', attempts: 2 });
+      const [po] = (await b.context.store.orders.list()).items;
+      expect(po?.state).toBe('ordered');
+      expect(await printOrdersFor(stack, 'PO-CUT-OFF')).toHaveLength(1);
+      expect(stack.upstreamCalls.filter((call) => call === PIPO_ORDER_CREATE)).toHaveLength(1);
+      const accepts = receivedDocuments(stack, 'ConfirmationRequest');
+      expect(accepts.map(({ doc }) => doc.Request.ConfirmationRequest.ConfirmationHeader['@type'])).toEqual([
+        'accept',
+      ]);
+
+      // A is back: its old claim is fenced off — it can neither renew nor finish the job — and it works on.
+      link.restore();
+      expect(await a.context.store.jobs.renewLease(heldByA, stack.clock.now())).toBeUndefined();
+      expect(await a.context.store.jobs.complete(heldByA)).toBeUndefined();
+      await workerA.tick();
+      expect(await job()).toMatchObject({ state: 'done', attempts: 2 });
+    } finally {
+      await link.close();
+    }
+  });
 });
