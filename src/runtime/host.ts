@@ -19,6 +19,9 @@ import { systemClock } from '../store/clock.ts';
 import { type HousekeepingReport, purgeExpired } from '../store/housekeeping.ts';
 import type { Clock, Store } from '../store/port.ts';
 
+/** How long after a failed webhook registration the next round tries again. */
+const WEBHOOK_RETRY_MS = 60_000;
+
 export type LoadedConfig = { ok: true; config: ResolvedConfig } | { ok: false; problems: ConfigProblem[] };
 
 /**
@@ -108,23 +111,28 @@ export async function createGatewayHost(options: GatewayHostOptions): Promise<Ga
   });
   const orders = createOrderWorker(gateway.context, options.worker);
   let webhooksRegistered = false;
+  let nextRegistrationAt = 0;
   let running: Promise<BackgroundRoundReport> | undefined;
 
+  /**
+   * Registers the order webhooks until every storefront has them. A failure is logged by the registration
+   * itself; it is tried again a minute later rather than every round, so an unreachable print service is
+   * not asked every few seconds. Reconciliation finds the orders' progress meanwhile.
+   */
   async function registerWebhooks(): Promise<void> {
+    const now = clock.now().getTime();
+    if (webhooksRegistered || now < nextRegistrationAt) return;
     try {
-      await orders.startup();
-      webhooksRegistered = true;
+      const results = await orders.startup();
+      webhooksRegistered = results.every((result) => result.outcome !== 'failed');
     } catch (error) {
-      // The print service may be down; reconciliation finds the orders' progress meanwhile, and the next
-      // round tries again.
-      logger.warn('print service webhooks not registered yet; relying on reconciliation', {
-        error: describe(error),
-      });
+      logger.warn('print service webhooks not registered', { error: describe(error) });
     }
+    if (!webhooksRegistered) nextRegistrationAt = now + WEBHOOK_RETRY_MS;
   }
 
   async function round(): Promise<BackgroundRoundReport> {
-    if (!webhooksRegistered) await registerWebhooks();
+    await registerWebhooks();
     const work = await orders.tick();
     const now = clock.now();
     const purged = await purgeExpired(store, now, config.housekeeping);
