@@ -14,6 +14,7 @@
  *   With SKIP LOCKED the second passes over the row and takes the next one, without waiting.
  */
 import type { StoreStatements } from './sql-store.ts';
+import { WITH_DOCUMENT } from './sqlite-sql.ts';
 
 /** Schema migrations; entry `i` brings a schema from version `i` to `i + 1`. Never edit a shipped one. */
 export const postgresMigrations: readonly string[] = [
@@ -259,11 +260,6 @@ function optionalEquals(column: string, a: number, b: number, type = 'text'): st
 function upTo(n: number): string {
   return `LIMIT $${n}::bigint`;
 }
-
-/** The document fields of the queue row an outbox UPDATE returns, so it hands back a whole message. */
-const WITH_DOCUMENT = ['buyer_id', 'kind', 'dedupe_key', 'url', 'body', 'created_at']
-  .map((column) => `(SELECT ${column} FROM buyer_documents d WHERE d.id = outbox_queue.id) AS ${column}`)
-  .join(', ');
 
 export const postgresStatements: StoreStatements = {
   ping: 'SELECT 1 AS ok',

@@ -5,7 +5,8 @@
  *
  * Conventions that keep the text portable: instants are INTEGER milliseconds since the epoch, booleans
  * INTEGER 0/1, JSON is TEXT, ids the store assigns are INTEGER PRIMARY KEYs, parameters are positional `?`,
- * and every statement that hands back a record does so with `RETURNING *` (SQLite 3.35+, D1, PostgreSQL).
+ * and every statement that hands back a record does so with `RETURNING *` (SQLite 3.35+, D1, PostgreSQL;
+ * an outbox queue row adds its document's fields).
  * A list parameter (job kinds, line references, states) travels as one JSON array text read by `json_each`.
  * Patches use `COALESCE(?, column)`: a NULL parameter leaves the column as it is.
  */
@@ -320,8 +321,11 @@ const JOB_DUE = `((state = 'pending' AND run_at <= ?) OR (state = 'running' AND 
 const OF_KINDS = `(? IS NULL OR kind IN (SELECT value FROM json_each(?)))`;
 /** A purge's row bound: NULL deletes every due row (SQLite takes a negative LIMIT as none). */
 const UP_TO = 'LIMIT COALESCE(?, -1)';
-/** The document fields of the queue row an outbox UPDATE returns, so it hands back a whole message. */
-const WITH_DOCUMENT = ['buyer_id', 'kind', 'dedupe_key', 'url', 'body', 'created_at']
+/**
+ * The document fields of the queue row an outbox UPDATE returns, so it hands back a whole message (SQLite
+ * lets `RETURNING` read other tables only through subqueries). PostgreSQL takes the same text.
+ */
+export const WITH_DOCUMENT = ['buyer_id', 'kind', 'dedupe_key', 'url', 'body', 'created_at']
   .map((column) => `(SELECT ${column} FROM buyer_documents d WHERE d.id = outbox_queue.id) AS ${column}`)
   .join(', ');
 

@@ -5,7 +5,7 @@
 import { Miniflare } from 'miniflare';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createD1Store, type D1Database } from '../../src/store/d1.ts';
-import { sqliteMigrations } from '../../src/store/sqlite-sql.ts';
+import { sqliteMigrations, sqliteSchemaVersion } from '../../src/store/sqlite-sql.ts';
 import { createManualClock } from './manual-clock.ts';
 import { cxmlSession, expectStoreError, runStoreSuite, T0 } from './store-suite.ts';
 
@@ -55,6 +55,49 @@ describe('D1 store', () => {
     expect((versions.results ?? []).map((r) => r.version)).toEqual(sqliteMigrations.map((_, i) => i + 1));
     const reopened = await createD1Store({ database, clock });
     expect(await reopened.sessions.get(session.id)).toStrictEqual(session);
+  });
+
+  it('migrates a version 2 database: messages read as before, a delivered one can be purged', async () => {
+    await emptyDatabase();
+    const oldSchema = [sqliteSchemaVersion.create, ...sqliteMigrations.slice(0, 2)]
+      .flatMap((migration) => migration.split(/;\s*(?:\n|$)/))
+      .map((sql) => sql.trim())
+      .filter((sql) => sql !== '');
+    await database.batch([
+      ...oldSchema.map((sql) => database.prepare(sql)),
+      database.prepare(sqliteSchemaVersion.record).bind(1, 0),
+      database.prepare(sqliteSchemaVersion.record).bind(2, 0),
+      database.prepare(`INSERT INTO outbox (id, buyer_id, po_id, kind, dedupe_key, url, body, attempts,
+          next_attempt_at, state, lease_until, last_error, delivered_at, created_at, updated_at)
+        VALUES (3, 'acme', '7', 'confirmation', 'confirm:7', 'https://buyer.example.com/cxml', '<accept/>', 1, 0,
+          'delivered', NULL, NULL, 5000, 0, 5000),
+        (5, 'acme', '7', 'ship_notice', 'ship:7:0', 'https://buyer.example.com/cxml', '<ship/>', 0, 6000,
+          'pending', NULL, NULL, NULL, 6000, 6000)`),
+    ]);
+    const store = await createD1Store({ database, clock: createManualClock(T0) });
+    const delivered = await store.outbox.get('3');
+    expect(delivered).toStrictEqual({
+      id: '3',
+      buyerId: 'acme',
+      poId: '7',
+      kind: 'confirmation',
+      dedupeKey: 'confirm:7',
+      url: 'https://buyer.example.com/cxml',
+      body: '<accept/>',
+      attempts: 1,
+      nextAttemptAt: new Date(0),
+      state: 'delivered',
+      deliveredAt: new Date(5000),
+      createdAt: new Date(0),
+      updatedAt: new Date(5000),
+    });
+    expect(await store.outbox.purgeDelivered(T0)).toBe(1);
+    expect(await store.outbox.get('3')).toStrictEqual(delivered);
+    expect((await store.outbox.list({ poId: '7' })).items.map((m) => [m.id, m.state])).toEqual([
+      ['5', 'pending'],
+      ['3', 'delivered'],
+    ]);
+    expect((await store.outbox.claimDue(T0, 60_000, 10)).map((m) => m.id)).toEqual(['5']);
   });
 
   it('refuses a database written by a newer schema', async () => {
