@@ -79,7 +79,12 @@ describeWithPostgres('PostgreSQL faults under two gateways', () => {
     let current: OrderStack | undefined;
     const clock = { now: () => current?.clock.now() ?? new Date(START) };
     const open = async () => {
-      const store = await createPostgresStore({ url: database.url(), clock, connectTimeoutMs: 2000 });
+      const store = await createPostgresStore({
+        url: database.url(),
+        schema: 'storm',
+        clock,
+        connectTimeoutMs: 2000,
+      });
       stores.push(store);
       return store;
     };
@@ -250,7 +255,8 @@ describeWithPostgres('PostgreSQL faults under two gateways', () => {
     let current: OrderStack | undefined;
     const clock = { now: () => current?.clock.now() ?? new Date(START) };
     const open = async (url: string) => {
-      const store = await createPostgresStore({ url, clock, connectTimeoutMs: 1000 });
+      // A schema of its own: the storm test's records are in the same database.
+      const store = await createPostgresStore({ url, schema: 'takeover', clock, connectTimeoutMs: 1000 });
       stores.push(store);
       return store;
     };
