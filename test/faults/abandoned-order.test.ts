@@ -27,4 +27,44 @@ describe('a PO whose job died with the process on its last attempt', () => {
     });
     expect(stack.upstreamCalls).not.toContain('POST /api/v2/pipo/order/create');
   });
+
+  it('gets its job back once when its create may have been cut off, and the search settles it', async () => {
+    const base = orderConfig();
+    const stack = await createOrderStack(orderConfig({ orders: { ...base.orders, maxAttempts: 1 } }));
+    const cart = await punchOut(stack, ['Business cards']);
+    await sendOrder(stack, { orderID: 'PO-CRASHED', lines: linesOf(cart) });
+    const [po] = (await stack.store.orders.list()).items;
+    // Killed right after marking the create (the sandbox's newest order is 1020): the create never left.
+    await stack.store.jobs.claim(stack.clock.now(), 60_000, ['process_order']);
+    await stack.store.orders.update(po?.id ?? '', { state: 'processing', flags: ['creating:0:after=1020'] });
+    stack.clock.advance(10 * 60);
+    await drain(stack);
+
+    expect(await stack.store.orders.get(po?.id ?? '')).toMatchObject({
+      state: 'ordered',
+      flags: ['resumed_after_crash'],
+    });
+    expect(stack.upstreamCalls.filter((call) => call === 'POST /api/v2/pipo/order/create')).toHaveLength(1);
+    expect((await stack.store.jobs.list({ kind: 'process_order' })).items[0]).toMatchObject({
+      state: 'done',
+    });
+  });
+
+  it('goes to an operator when the resumed job dies too', async () => {
+    const base = orderConfig();
+    const stack = await createOrderStack(orderConfig({ orders: { ...base.orders, maxAttempts: 1 } }));
+    const cart = await punchOut(stack, ['Business cards']);
+    await sendOrder(stack, { orderID: 'PO-CRASHED-TWICE', lines: linesOf(cart) });
+    const [po] = (await stack.store.orders.list()).items;
+    await stack.store.jobs.claim(stack.clock.now(), 60_000, ['process_order']);
+    await stack.store.orders.update(po?.id ?? '', {
+      state: 'processing',
+      flags: ['creating:0:after=1020', 'resumed_after_crash'],
+    });
+    stack.clock.advance(10 * 60);
+    await drain(stack);
+
+    expect(await stack.store.orders.get(po?.id ?? '')).toMatchObject({ state: 'needs_operator' });
+    expect(stack.upstreamCalls).not.toContain('POST /api/v2/pipo/order/create');
+  });
 });

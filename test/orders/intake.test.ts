@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { StoreError } from '../../src/store/store-error.ts';
 import { statusOf } from '../support/punchout-flow.ts';
 import {
   adminJson,
@@ -78,6 +79,30 @@ describe('OrderRequest intake refuses what it cannot order, with the exact reaso
 });
 
 describe('OrderRequest intake is idempotent', () => {
+  it('a copy sent after the store went away between accept and marking the cart marks the lines then', async () => {
+    const stack = await createOrderStack();
+    const cart = await punchOut(stack, ['Business cards']);
+    const document = orderRequest({
+      payloadID: 'po-cut@ariba.example',
+      orderID: 'PO-CUT',
+      lines: linesOf(cart),
+    });
+    const markOrdered = stack.store.cart.markOrdered;
+    stack.store.cart.markOrdered = () => Promise.reject(new StoreError('unavailable', 'connection lost'));
+    expect(statusOf(await stack.postCxml(document))).toMatchObject({ code: 500 });
+    expect(await stack.store.cart.get(cart[0]?.lineRef ?? '')).toMatchObject({ state: 'cart' });
+
+    stack.store.cart.markOrdered = markOrdered;
+    expect(statusOf(await stack.postCxml(document))).toEqual({ code: 200, text: 'OK', detail: '' });
+    const [order] = (await stack.store.orders.list()).items;
+    expect(await stack.store.cart.get(cart[0]?.lineRef ?? '')).toMatchObject({
+      state: 'ordered',
+      poId: order?.id,
+    });
+    await drain(stack);
+    expect(await printOrdersFor(stack, 'PO-CUT')).toHaveLength(1);
+  });
+
   it('50 concurrent copies of one PO: 50 identical answers and exactly one print order', async () => {
     const stack = await createOrderStack();
     const cart = await punchOut(stack, ['Business cards']);

@@ -18,6 +18,7 @@ import {
   type PoDocument,
   type PoLine,
   redactSecrets,
+  poDocument,
   requestForStorage,
   toJson,
 } from './po-record.ts';
@@ -179,12 +180,7 @@ export function createOrderIntake(ctx: GatewayContext): OrderRequestHandler {
       flags,
     });
     if (!created) return answerAgain(ctx, order);
-    if (request.type === 'new') {
-      await ctx.store.cart.markOrdered(
-        resolved.lines.map((line) => line.lineRef),
-        order.id,
-      );
-    }
+    await markLinesOrdered(ctx, order);
     await queueProcessing(ctx, order);
     ctx.logger.info('purchase order accepted', {
       buyer: buyer.id,
@@ -198,11 +194,29 @@ export function createOrderIntake(ctx: GatewayContext): OrderRequestHandler {
   };
 }
 
-/** A copy of a document already stored: the same answer, and its processing queued in case it was lost. */
+/**
+ * A copy of a document already stored: the same answer, and what followed the first accept done again in
+ * case it was cut off (the store went away between the accept and the next step): its cart lines marked
+ * ordered, so housekeeping never purges them, and its processing queued.
+ */
 async function answerAgain(
   ctx: GatewayContext,
   order: PurchaseOrder,
 ): Promise<{ code: number; text: string }> {
-  if (order.state === 'received') await queueProcessing(ctx, order);
+  if (order.state === 'received') {
+    await markLinesOrdered(ctx, order);
+    await queueProcessing(ctx, order);
+  }
   return { code: order.answer.code, text: order.answer.text };
+}
+
+/** Marks the cart lines a new PO orders (idempotent: a line ordered by this PO already stays so). */
+async function markLinesOrdered(ctx: GatewayContext, order: PurchaseOrder): Promise<void> {
+  if (order.type !== 'new') return;
+  const { lines } = poDocument(order);
+  if (lines.length > 0)
+    await ctx.store.cart.markOrdered(
+      lines.map((line) => line.lineRef),
+      order.id,
+    );
 }

@@ -68,6 +68,8 @@ export const FLAG = {
   cancelledBySupplier: 'cancelled_by_supplier',
   uncertainPrintOrder: 'uncertain_print_order',
   noOrderStatusUrl: 'no_order_status_url',
+  /** The PO's job died with its worker on the last attempt and was given one more run to settle it. */
+  resumedAfterCrash: 'resumed_after_crash',
 } as const;
 
 export const MISMATCH_FLAGS: Record<MismatchField, string> = {
@@ -79,8 +81,8 @@ export const MISMATCH_FLAGS: Record<MismatchField, string> = {
 
 /**
  * Marks that the print order of group `index` is being created. It stays only if the gateway could not
- * tell whether the print service made the order (a timeout, a crash), so the next attempt asks an operator
- * instead of possibly ordering twice.
+ * tell whether the print service made the order (a timeout, a crash), so the next attempt searches for it
+ * (`find-print-order.ts`) instead of possibly ordering twice.
  */
 export function creatingFlag(index: number): string {
   return `creating:${index}`;

@@ -13,6 +13,7 @@ import type { GatewayContext } from '../context.ts';
 import { GatewayError } from '../errors.ts';
 import { drainEventInbox, type HookRegistration, registerEventHooks } from './events.ts';
 import { deliverMessage, POST_TIMEOUT_MS } from './outbox-delivery.ts';
+import { FLAG, isCreatingFlag, withFlags } from './po-record.ts';
 import { RECONCILE, reconcilePrintOrders, SYNC_PRINT_ORDER, syncPrintOrder } from './print-order-sync.ts';
 import {
   giveUpPurchaseOrder,
@@ -250,8 +251,10 @@ async function queueReceivedOrders(ctx: GatewayContext): Promise<void> {
 /**
  * Purchase orders left in `processing` by a job the store declared dead when its lease ran out on the last
  * attempt (the process was killed mid-job): no giveUp ran for them, so nothing else would ever move them.
- * The create call may have gone through, so an operator decides. Orders touched within a lease period are
- * skipped: their job may still be running (or just retried) and will move them itself.
+ * A PO whose create may have been cut off gets its job back once, with fresh attempts: the next attempt
+ * searches for the print order before creating, so the crash settles by itself. A second death, or a PO
+ * without that marker, goes to an operator. Orders touched within a lease period are skipped: their job may
+ * still be running (or just retried) and will move them itself.
  */
 async function settleAbandonedOrders(ctx: GatewayContext): Promise<void> {
   const now = ctx.clock.now().getTime();
@@ -260,6 +263,18 @@ async function settleAbandonedOrders(ctx: GatewayContext): Promise<void> {
     if (now - order.updatedAt.getTime() < JOB_LEASE_MS) continue;
     const job = await queueProcessing(ctx, order);
     if (job.state !== 'dead') continue;
+    const resumable = order.flags.some(isCreatingFlag) && !order.flags.includes(FLAG.resumedAfterCrash);
+    if (resumable) {
+      const marked = await ctx.store.orders.update(
+        order.id,
+        { flags: withFlags(order.flags, [FLAG.resumedAfterCrash]) ?? [...order.flags] },
+        { ifState: ['processing'] },
+      );
+      if (marked !== undefined && (await ctx.store.jobs.resurrect(job.id)) !== undefined) {
+        ctx.logger.warn('purchase order job resumed after its worker died', { po: order.id, job: job.id });
+        continue;
+      }
+    }
     await giveUpPurchaseOrder(
       ctx,
       order.id,
