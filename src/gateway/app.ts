@@ -18,6 +18,9 @@ import {
   sendPage,
 } from './punchout-routes.ts';
 
+/** What a 503 answer tells the client to wait: a database failover or a restart takes about this long. */
+const RETRY_AFTER_SECONDS = 30;
+
 export interface Gateway {
   app: Hono;
   context: GatewayContext;
@@ -46,10 +49,14 @@ export async function createGateway(deps: GatewayDeps, extensions: GatewayExtens
   app.use(requestLogging(ctx));
 
   // Our URLs carry tokens, so no page may leak them in a Referer; nothing is sniffed into another type.
+  // A 503 (the store or the print service away) says when to come back, for browsers, proxies and monitors.
   app.use(async (c, next) => {
     await next();
     c.res.headers.set('X-Content-Type-Options', 'nosniff');
     c.res.headers.set('Referrer-Policy', 'no-referrer');
+    if (c.res.status === 503 && !c.res.headers.has('Retry-After')) {
+      c.res.headers.set('Retry-After', String(RETRY_AFTER_SECONDS));
+    }
   });
 
   app.get('/healthz', (c) => c.json({ status: 'ok' }));

@@ -165,6 +165,7 @@ describe('GET /metrics: the order flow, read from the store at scrape time', () 
 
     const ready = await stack.request(`${GATEWAY_ORIGIN}/readyz`);
     expect(ready.status).toBe(503);
+    expect(ready.headers.get('Retry-After')).toBe('30');
     expect(await ready.json()).toEqual({ status: 'unavailable', reasons: ['the store is not answering'] });
   });
 });

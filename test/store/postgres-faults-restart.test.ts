@@ -183,6 +183,7 @@ describeWithPostgres('a PostgreSQL server stopped and started under load', () =>
     for (let i = 0; i < 2; i++) {
       const ready = await gateway(i).app.request(`${GATEWAY_ORIGIN}/readyz`);
       expect(ready.status).toBe(503);
+      expect(ready.headers.get('Retry-After')).toBe('30');
       expect((await ready.json()).reasons).toContain('the store is not answering');
     }
     await sleep(1000);
