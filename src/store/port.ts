@@ -19,9 +19,9 @@
  *   must be idempotent (the print order carries the PO number as `external_id`; outbox messages carry
  *   payloadIDs the buyer dedupes on).
  * - **Fencing.** Finishing calls (`complete`, `retry`, `kill`, `markDelivered`, `markRetry`, `markDead`) and
- *   `jobs.renewLease` take the {@link Claim} (`{ id, attempts }`, e.g. the claimed record itself) and apply only while that
- *   claim is still the current one; a worker whose lease ran out and whose work was re-claimed gets
- *   `undefined` and must not assume its outcome was recorded.
+ *   `jobs.renewLease` take the {@link Claim} (`{ id, attempts }`, e.g. the claimed record itself) and apply
+ *   only while that claim is still the current one; a worker whose lease ran out and whose work was
+ *   re-claimed gets `undefined` and must not assume its outcome was recorded.
  * - **Dead letters.** A job whose attempts reach `maxAttempts` goes `dead` on `retry`, or on the next claim
  *   once its lease expires (a job that kills its worker cannot loop forever). Outbox messages go dead only
  *   when the caller says so. `resurrect` puts a dead record back to pending, due now, attempts reset.
