@@ -21,9 +21,6 @@ export const RECONCILE = 'reconcile';
 /** The carrier named for a tracked shipment whose carrier the print service does not record. */
 export const UNNAMED_CARRIER = 'Carrier not specified';
 
-/** How long handled webhook deliveries are kept (for operators looking into an order). */
-const EVENT_RETENTION_MS = 7 * 86_400_000;
-
 function nonEmpty(text: string | null | undefined): string | undefined {
   return text === null || text === undefined || text.trim() === '' ? undefined : text.trim();
 }
@@ -229,6 +226,5 @@ export async function reconcilePrintOrders(
       });
     }
   }
-  await ctx.store.events.purgeProcessed(new Date(now.getTime() - EVENT_RETENTION_MS));
   return { checked, failed };
 }
