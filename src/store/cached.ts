@@ -60,6 +60,7 @@ export function withSessionCache(store: Store, options: SessionCacheOptions): St
     outbox: store.outbox,
     printOrders: store.printOrders,
     events: store.events,
+    heartbeat: store.heartbeat,
     stats: (now) => store.stats(now),
     ping: () => store.ping(),
     close: () => store.close(),

@@ -46,6 +46,8 @@ export function createMemoryStore(options: { clock?: Clock } = {}): Store {
   const deliveryQueue = new Set<string>();
   const printOrders = new Map<string, TrackedPrintOrder>();
   const events = new Map<string, InboxEvent>();
+  /** Milliseconds since the epoch, by heartbeat name. */
+  const heartbeats = new Map<string, number>();
   let lastId = 0;
   const nextId = () => String(++lastId);
   const now = () => clock.now();
@@ -518,6 +520,15 @@ export function createMemoryStore(options: { clock?: Clock } = {}): Store {
           .slice(0, batchSize(options.limit))
           .map(copy);
       },
+      async highestId(storefrontId) {
+        let highest: number | undefined;
+        for (const p of printOrders.values()) {
+          if (p.storefrontId === storefrontId && (highest === undefined || p.printOrderId > highest)) {
+            highest = p.printOrderId;
+          }
+        }
+        return highest;
+      },
     },
 
     events: {
@@ -556,6 +567,17 @@ export function createMemoryStore(options: { clock?: Clock } = {}): Store {
           (e) => e.processed && e.receivedAt.getTime() < receivedBefore.getTime(),
           options,
         );
+      },
+    },
+
+    heartbeat: {
+      async beat(name, at) {
+        const stored = heartbeats.get(name);
+        if (stored === undefined || at.getTime() > stored) heartbeats.set(name, at.getTime());
+      },
+      async last(name) {
+        const stored = heartbeats.get(name);
+        return stored === undefined ? undefined : new Date(stored);
       },
     },
 

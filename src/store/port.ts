@@ -216,6 +216,11 @@ export interface PrintOrderStore {
   ): Promise<TrackedPrintOrder | undefined>;
   /** Open print orders, least recently checked first (never checked before all), up to `limit` (100). */
   listOpen(options?: { limit?: number }): Promise<TrackedPrintOrder[]>;
+  /**
+   * The highest print order id tracked for the storefront, open or closed; `undefined` if none. The print
+   * service numbers orders upwards, so an order created after this one was tracked has a higher id.
+   */
+  highestId(storefrontId: string): Promise<number | undefined>;
 }
 
 export interface EventInbox {
@@ -229,6 +234,17 @@ export interface EventInbox {
   purgeProcessed(receivedBefore: Date, options?: PurgeOptions): Promise<number>;
 }
 
+/**
+ * When recurring work last completed, by name, readable from every instance (on Workers the Cron round
+ * runs in another isolate than the one answering `/readyz`, so a timestamp in memory would not be seen).
+ */
+export interface HeartbeatStore {
+  /** Records that `name` completed at `at`, unless a later time is stored: a late writer never moves it back. */
+  beat(name: string, at: Date): Promise<void>;
+  /** When `name` last completed; `undefined` if it never has. */
+  last(name: string): Promise<Date | undefined>;
+}
+
 export interface Store {
   readonly sessions: SessionStore;
   readonly tokens: OneTimeTokenStore;
@@ -239,6 +255,7 @@ export interface Store {
   readonly outbox: Outbox;
   readonly printOrders: PrintOrderStore;
   readonly events: EventInbox;
+  readonly heartbeat: HeartbeatStore;
   /**
    * Counts by state for `/metrics`, each a cheap aggregate over an index. `now` is the instant the figures
    * are taken at (adapters need it for nothing else today).

@@ -230,6 +230,13 @@ export const postgresMigrations: readonly string[] = [
 
   CREATE INDEX jobs_finished ON jobs (state, updated_at);
   `,
+  // 4: heartbeats of recurring work (see the SQLite migration 4).
+  `
+  CREATE TABLE heartbeats (
+    name TEXT PRIMARY KEY,
+    at BIGINT NOT NULL
+  );
+  `,
 ];
 
 /** Bookkeeping of applied migrations; `lock` serialises instances that start at once on a fresh schema. */
@@ -410,6 +417,7 @@ export const postgresStatements: StoreStatements = {
     WHERE storefront_id = $7 AND print_order_id = $8 RETURNING *`,
   printOrderListOpen: `SELECT * FROM print_orders WHERE state = 'open'
     ORDER BY COALESCE(last_checked_at, 0), print_order_id, storefront_id LIMIT $1`,
+  printOrderHighestId: 'SELECT MAX(print_order_id) AS highest FROM print_orders WHERE storefront_id = $1',
 
   eventInsert: `INSERT INTO inbox_events (storefront_id, event, body, received_at, processed)
     VALUES ($1, $2, $3, $4, 0) RETURNING *`,
@@ -418,6 +426,10 @@ export const postgresStatements: StoreStatements = {
   eventMarkProcessed: `UPDATE inbox_events SET processed = 1 WHERE id = ${idParam(1)}`,
   eventPurgeProcessed: `DELETE FROM inbox_events WHERE id IN (SELECT id FROM inbox_events
     WHERE processed = 1 AND received_at < $1 ${upTo(2)})`,
+
+  heartbeatBeat: `INSERT INTO heartbeats (name, at) VALUES ($1, $2)
+    ON CONFLICT (name) DO UPDATE SET at = excluded.at WHERE excluded.at > heartbeats.at`,
+  heartbeatLast: 'SELECT at FROM heartbeats WHERE name = $1',
 
   stats: `SELECT 'order' AS kind, state, COUNT(*) AS count, NULL::bigint AS oldest FROM purchase_orders
       GROUP BY state

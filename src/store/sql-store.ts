@@ -499,6 +499,10 @@ export function createSqlStore(driver: SqlDriver, sql: StoreStatements, clock: C
       async listOpen(options = {}) {
         return (await rows(sql.printOrderListOpen, batchSize(options.limit))).map(toPrintOrder);
       },
+      async highestId(storefrontId) {
+        const highest = (await first(sql.printOrderHighestId, storefrontId))?.highest;
+        return highest === null || highest === undefined ? undefined : Number(highest);
+      },
     },
 
     events: {
@@ -518,6 +522,16 @@ export function createSqlStore(driver: SqlDriver, sql: StoreStatements, clock: C
       },
       async purgeProcessed(receivedBefore, options) {
         return purge(sql.eventPurgeProcessed, receivedBefore, options);
+      },
+    },
+
+    heartbeat: {
+      async beat(name, at) {
+        await driver.run(statement(sql.heartbeatBeat, name, at.getTime()));
+      },
+      async last(name) {
+        const row = await first(sql.heartbeatLast, name);
+        return row && date(row.at);
       },
     },
 

@@ -307,6 +307,14 @@ export const sqliteMigrations: readonly string[] = [
   ALTER TABLE inbox_events_v3 RENAME TO inbox_events;
   CREATE INDEX inbox_events_unprocessed ON inbox_events (processed, id);
   `,
+  // 4: heartbeats of recurring work, so every instance sees when the background round last completed (on
+  // Workers the Cron round runs in another isolate than the one answering /readyz).
+  `
+  CREATE TABLE heartbeats (
+    name TEXT PRIMARY KEY,
+    at INTEGER NOT NULL
+  );
+  `,
 ];
 
 /** Bookkeeping of applied migrations, created before anything else. */
@@ -470,6 +478,8 @@ export const sqliteStatements = {
     WHERE storefront_id = ? AND print_order_id = ? RETURNING *`,
   printOrderListOpen: `SELECT * FROM print_orders WHERE state = 'open'
     ORDER BY COALESCE(last_checked_at, 0), print_order_id, storefront_id LIMIT ?`,
+  /** Read from the primary key's index (storefront_id, print_order_id) alone. */
+  printOrderHighestId: 'SELECT MAX(print_order_id) AS highest FROM print_orders WHERE storefront_id = ?',
 
   eventInsert: `INSERT INTO inbox_events (storefront_id, event, body, received_at, processed)
     VALUES (?, ?, ?, ?, 0) RETURNING *`,
@@ -478,6 +488,11 @@ export const sqliteStatements = {
   eventMarkProcessed: 'UPDATE inbox_events SET processed = 1 WHERE id = ?',
   eventPurgeProcessed: `DELETE FROM inbox_events WHERE id IN (SELECT id FROM inbox_events
     WHERE processed = 1 AND received_at < ? ${UP_TO})`,
+
+  /** An earlier time than the stored one changes nothing, so a round that finishes late never moves it back. */
+  heartbeatBeat: `INSERT INTO heartbeats (name, at) VALUES (?, ?)
+    ON CONFLICT (name) DO UPDATE SET at = excluded.at WHERE excluded.at > heartbeats.at`,
+  heartbeatLast: 'SELECT at FROM heartbeats WHERE name = ?',
 
   /** Every figure of `stats` in one statement (one round trip, one snapshot): kind, state, count, oldest. */
   stats: `SELECT 'order' AS kind, state, COUNT(*) AS count, NULL AS oldest FROM purchase_orders GROUP BY state

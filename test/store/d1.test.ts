@@ -100,6 +100,30 @@ describe('D1 store', () => {
     expect((await store.outbox.claimDue(T0, 60_000, 10)).map((m) => m.id)).toEqual(['5']);
   });
 
+  it('migrates a version 3 database: print orders tracked before give the highest id, heartbeats start empty', async () => {
+    await emptyDatabase();
+    const oldSchema = [sqliteSchemaVersion.create, ...sqliteMigrations.slice(0, 3)]
+      .flatMap((migration) => migration.split(/;\s*(?:\n|$)/))
+      .map((sql) => sql.trim())
+      .filter((sql) => sql !== '');
+    await database.batch([
+      ...oldSchema.map((sql) => database.prepare(sql)),
+      ...[1, 2, 3].map((version) => database.prepare(sqliteSchemaVersion.record).bind(version, 0)),
+      database.prepare(`INSERT INTO print_orders (storefront_id, print_order_id, po_id, state,
+          shipments_notified, confirmed, created_at, updated_at)
+        VALUES ('demo', 5007, '7', 'closed', '[]', 1, 0, 0), ('demo', 5001, '7', 'closed', '[]', 1, 0, 0),
+          ('demo', 5004, '7', 'open', '[]', 1, 0, 0)`),
+    ]);
+    const store = await createD1Store({ database, clock: createManualClock(T0) });
+    const versions = await database.prepare('SELECT version FROM schema_version ORDER BY version').all();
+    expect((versions.results ?? []).map((r) => r.version)).toEqual(sqliteMigrations.map((_, i) => i + 1));
+    expect(await store.printOrders.highestId('demo')).toBe(5007);
+    expect(await store.printOrders.get('demo', 5004)).toMatchObject({ state: 'open', confirmed: true });
+    expect(await store.heartbeat.last('background-round')).toBeUndefined();
+    await store.heartbeat.beat('background-round', T0);
+    expect(await store.heartbeat.last('background-round')).toStrictEqual(T0);
+  });
+
   it('refuses a database written by a newer schema', async () => {
     await emptyDatabase();
     await createD1Store({ database });

@@ -170,6 +170,43 @@ describeWithPostgres('PostgreSQL store', (url) => {
       }
     });
 
+    it('migrates a version 3 schema: print orders tracked before give the highest id, heartbeats start empty', async () => {
+      const schema = schemas.fresh();
+      const client = new pg.Client({ connectionString: url });
+      await client.connect();
+      try {
+        await client.query(`CREATE SCHEMA ${schema}`);
+        await client.query(`SET search_path = ${schema}`);
+        await client.query(postgresSchemaVersion.create);
+        for (const [index, migration] of postgresMigrations.slice(0, 3).entries()) {
+          await client.query(migration);
+          await client.query(postgresSchemaVersion.record, [index + 1, 0]);
+        }
+        for (const [printOrderId, state] of [
+          [5007, 'closed'],
+          [5001, 'closed'],
+          [5004, 'open'],
+        ] as const) {
+          await client.query(
+            `INSERT INTO print_orders (storefront_id, print_order_id, po_id, state, shipments_notified,
+              confirmed, created_at, updated_at) VALUES ('demo', $1, '7', $2, '[]', 1, 0, 0)`,
+            [printOrderId, state],
+          );
+        }
+        const store = await schemas.open(schema, { clock: createManualClock(T0) });
+        const { rows } = await client.query('SELECT version FROM schema_version ORDER BY version');
+        expect(rows.map((r) => r.version)).toEqual(postgresMigrations.map((_, i) => i + 1));
+        expect(await store.printOrders.highestId('demo')).toBe(5007);
+        expect(await store.printOrders.get('demo', 5004)).toMatchObject({ state: 'open', confirmed: true });
+        expect(await store.heartbeat.last('background-round')).toBeUndefined();
+        await store.heartbeat.beat('background-round', T0);
+        expect(await store.heartbeat.last('background-round')).toStrictEqual(T0);
+        await store.close();
+      } finally {
+        await client.end();
+      }
+    });
+
     it('keeps records across close and reopen', async () => {
       const schema = schemas.fresh();
       const clock = createManualClock(T0);

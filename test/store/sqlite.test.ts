@@ -304,6 +304,38 @@ describe('SQLite store', () => {
     await store.close();
   });
 
+  it('migrates a version 3 database: print orders tracked before give the highest id, heartbeats start empty', async () => {
+    const path = freshPath();
+    const old = new Database(path);
+    old.exec(sqliteSchemaVersion.create);
+    for (const [index, migration] of sqliteMigrations.slice(0, 3).entries()) {
+      old.exec(migration);
+      old.prepare(sqliteSchemaVersion.record).run(index + 1, 0);
+    }
+    const printOrder = old.prepare(`INSERT INTO print_orders (storefront_id, print_order_id, po_id, state,
+        shipments_notified, confirmed, created_at, updated_at) VALUES ('demo', ?, '7', ?, '[]', 1, 0, 0)`);
+    printOrder.run(5007, 'closed');
+    printOrder.run(5001, 'closed');
+    printOrder.run(5004, 'open');
+    old.close();
+
+    const store = createSqliteStore({ path, clock: createManualClock(T0) });
+    const raw = new Database(path, { readonly: true });
+    try {
+      expect(raw.prepare('SELECT version FROM schema_version ORDER BY version').pluck().all()).toEqual(
+        sqliteMigrations.map((_, i) => i + 1),
+      );
+    } finally {
+      raw.close();
+    }
+    expect(await store.printOrders.highestId('demo')).toBe(5007);
+    expect(await store.printOrders.get('demo', 5004)).toMatchObject({ state: 'open', confirmed: true });
+    expect(await store.heartbeat.last('background-round')).toBeUndefined();
+    await store.heartbeat.beat('background-round', T0);
+    expect(await store.heartbeat.last('background-round')).toStrictEqual(T0);
+    await store.close();
+  });
+
   it('refuses a database written by a newer schema', async () => {
     const path = migratedPath();
     const raw = new Database(path);

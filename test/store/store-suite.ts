@@ -1318,6 +1318,41 @@ export function runStoreSuite(name: string, makeStore: (deps: { clock: Clock }) 
         expect((await store.printOrders.listOpen()).map((p) => p.printOrderId)).toEqual([2, 3, 1]);
         expect((await store.printOrders.listOpen({ limit: 2 })).map((p) => p.printOrderId)).toEqual([2, 3]);
       });
+
+      it('answers the highest print order id tracked per storefront, open or closed', async () => {
+        expect(await store.printOrders.highestId('demo')).toBeUndefined();
+        await store.printOrders.add({ storefrontId: 'demo', printOrderId: 5003, poId: '1' });
+        await store.printOrders.add({ storefrontId: 'demo', printOrderId: 5001, poId: '2' });
+        // Beyond 32 bits, as a print service's ids may grow (PostgreSQL hands BIGINT back as text).
+        await store.printOrders.add({ storefrontId: 'other', printOrderId: 3_000_000_001, poId: '3' });
+        await store.printOrders.update('demo', 5003, { state: 'closed' });
+        expect(await store.printOrders.highestId('demo')).toBe(5003);
+        expect(await store.printOrders.highestId('other')).toBe(3_000_000_001);
+        expect(await store.printOrders.highestId('nowhere')).toBeUndefined();
+      });
+    });
+
+    describe('heartbeats', () => {
+      it('answers the latest beat by name; an earlier one never moves it back', async () => {
+        expect(await store.heartbeat.last('background-round')).toBeUndefined();
+        // The given time counts, not the store's clock (still at T0).
+        await store.heartbeat.beat('background-round', at(HOUR));
+        expect(await store.heartbeat.last('background-round')).toStrictEqual(at(HOUR));
+        await store.heartbeat.beat('background-round', at(MINUTE));
+        await store.heartbeat.beat('background-round', at(HOUR));
+        expect(await store.heartbeat.last('background-round')).toStrictEqual(at(HOUR));
+        await store.heartbeat.beat('background-round', at(HOUR + SECOND));
+        expect(await store.heartbeat.last('background-round')).toStrictEqual(at(HOUR + SECOND));
+        expect(await store.heartbeat.last('other')).toBeUndefined();
+        await store.heartbeat.beat('other', at(MINUTE));
+        expect(await store.heartbeat.last('other')).toStrictEqual(at(MINUTE));
+        expect(await store.heartbeat.last('background-round')).toStrictEqual(at(HOUR + SECOND));
+      });
+
+      it('keeps the latest of beats that arrive at once, in any order', async () => {
+        await Promise.all([3, 5, 1, 4, 2].map((n) => store.heartbeat.beat('round', at(n * MINUTE))));
+        expect(await store.heartbeat.last('round')).toStrictEqual(at(5 * MINUTE));
+      });
     });
 
     describe('events inbox', () => {
