@@ -48,6 +48,8 @@ interface Scenario {
   /** Faults that stay on after the create's, e.g. an order_details report that always fails. */
   lasting?: { match: RegExp; fault: Fault }[];
   maxAttempts?: number;
+  /** Runs before the PO whose create is cut off arrives, with the earlier PO's print order id. */
+  beforeCut?: (stack: OrderStack, floor: number | undefined) => Promise<void>;
 }
 
 async function run(scenario: Scenario) {
@@ -66,6 +68,7 @@ async function run(scenario: Scenario) {
     await drain(stack);
     [floor] = await printOrdersFor(stack, 'PO-EARLIER');
   }
+  await scenario.beforeCut?.(stack, floor);
   const cart = await punchOut(stack, ['Business cards']);
   faults.inject({ match: CREATE, fault: scenario.createFault, times: 1 });
   for (const rule of scenario.lasting ?? []) faults.inject(rule);
@@ -101,6 +104,47 @@ describe('a print-order create that went through but whose answer was lost', () 
     // Adopted and carried on: the merge started and the PO went into the order's history.
     const history = await stack.sandbox.control.orderHistory(found[0] ?? 0);
     expect(history.history.some((h) => h.comments?.includes('PO-CUT'))).toBe(true);
+  });
+
+  it('is found above the last print order of a quiet storefront, though it has shipped and newer POs came since', async () => {
+    const { stack, floor } = await run({
+      earlierPo: true,
+      createFault: LOST,
+      lasting: [{ match: REPORT, fault: OUTAGE }],
+      async beforeCut(stack, floor) {
+        // The earlier print order is closed (shipped), and its PO is no longer among the newest: 25 POs
+        // since, none with a print order (cancellations here; another storefront's POs alike).
+        const [tracked] = await stack.store.printOrders.listOpen();
+        expect(tracked?.printOrderId).toBe(floor);
+        const { storefrontId, printOrderId, poId } = tracked!;
+        await stack.store.printOrders.update(storefrontId, printOrderId, { state: 'closed' });
+        const { buyerId } = (await stack.store.orders.get(poId))!;
+        for (let n = 1; n <= 25; n++) {
+          await stack.store.orders.accept({
+            buyerId,
+            payloadId: `cancel-${n}@buyer.example`,
+            orderId: `PO-GONE-${n}`,
+            type: 'delete',
+            state: 'cancelled',
+            raw: '<cXML/>',
+            document: {},
+            answer: { code: 200, text: 'OK' },
+          });
+        }
+        expect(await stack.store.printOrders.listOpen()).toEqual([]);
+      },
+    });
+    await settle(stack);
+    const found = await printOrdersFor(stack, 'PO-CUT');
+    expect(found).toHaveLength(1);
+    expect(creates(stack)).toBe(2);
+    expect(stack.upstreamCalls).toContain(`GET /api/v2/order/${(floor ?? 0) + 1}`);
+    expect(await purchaseOrder(stack, 'PO-CUT')).toMatchObject({
+      state: 'ordered',
+      flags: [],
+      printOrderIds: found,
+    });
+    expect(accepts(stack, 'PO-CUT')).toHaveLength(1);
   });
 
   it('is found through the order_details report by a gateway that knows no print order id yet', async () => {

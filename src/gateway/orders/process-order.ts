@@ -120,30 +120,6 @@ async function addFlags(ctx: GatewayContext, poId: string, flags: readonly strin
 /** Inconclusive searches for the print order of a cut-off create before an operator decides. */
 export const MAX_INCONCLUSIVE_SEARCHES = 3;
 
-/**
- * An order id of the storefront known to exist now, the higher the better: a print order created after
- * this moment gets a higher id, so a search for it can start above this one. Read from the open print
- * orders and the latest POs, which hold the newest ids; any id is correct, a lower one only costs probes.
- */
-async function knownPrintOrderFloor(ctx: GatewayContext, storefrontId: string): Promise<number | undefined> {
-  let highest: number | undefined;
-  const consider = (id: number) => {
-    if (highest === undefined || id > highest) highest = id;
-  };
-  for (const tracked of await ctx.store.printOrders.listOpen({ limit: 100 })) {
-    if (tracked.storefrontId === storefrontId) consider(tracked.printOrderId);
-  }
-  const { items } = await ctx.store.orders.list({ limit: 20 });
-  for (const po of items) {
-    if (po.type !== 'new' || po.printOrderIds.length === 0) continue;
-    const groups = ownerGroups(poDocument(po).lines);
-    po.printOrderIds.forEach((id, i) => {
-      if (groups[i]?.storefrontId === storefrontId) consider(id);
-    });
-  }
-  return highest;
-}
-
 /** Tracks the print order of the group and clears the group's marker in one PO update. */
 async function recordPrintOrder(
   ctx: GatewayContext,
@@ -250,7 +226,10 @@ async function createPrintOrder(
     if ('adopted' in settled) return settled.adopted;
     searchedUpTo = settled.floor;
   }
-  const known = await knownPrintOrderFloor(ctx, storefront.id);
+  // Any print order of the storefront that exists now bounds the search from below (one created later gets
+  // a higher id); the highest tracked, open or closed, leaves the fewest ids to read, also for a quiet
+  // storefront whose print orders have all shipped long ago.
+  const known = await ctx.store.printOrders.highestId(storefront.id);
   const floor = known === undefined ? searchedUpTo : Math.max(known, searchedUpTo ?? known);
   // The marker stays only if the outcome of the create is unknown; the floor is where a search starts.
   const marker = createAttemptFlag({ index: group.index, after: floor, searches: 0 });
