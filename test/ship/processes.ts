@@ -43,6 +43,8 @@ export interface PunchgateProcess {
   waitForStdout(pattern: RegExp, timeoutMs?: number): Promise<RegExpExecArray>;
   /** Settles when the child has exited. */
   readonly exited: Promise<CommandExit>;
+  /** How the child ended, or undefined while it runs (asks without waiting, unlike `exited`). */
+  exit(): CommandExit | undefined;
   /** SIGTERM (the commands close their servers and stores on it), SIGKILL after a grace period. */
   stop(): Promise<CommandExit>;
 }
@@ -73,6 +75,7 @@ export function startPunchgate(name: string, args: readonly string[], env: Child
   running.add(child);
   let out = '';
   let err = '';
+  let exit: CommandExit | undefined;
   const listeners = new Set<() => void>();
   child.stdout.setEncoding('utf8');
   child.stderr.setEncoding('utf8');
@@ -87,12 +90,14 @@ export function startPunchgate(name: string, args: readonly string[], env: Child
     // 'close' (not 'exit'): the pipes are drained, so stdout and stderr are complete.
     child.once('close', (code, signal) => {
       running.delete(child);
-      resolve({ code, signal });
+      exit = { code, signal };
+      resolve(exit);
     });
     child.once('error', (error) => {
       running.delete(child);
       err += `\n(spawn failed: ${error.message})`;
-      resolve({ code: null, signal: null });
+      exit = { code: null, signal: null };
+      resolve(exit);
     });
   });
 
@@ -106,6 +111,7 @@ export function startPunchgate(name: string, args: readonly string[], env: Child
     stderr: () => err,
     tail,
     exited,
+    exit: () => exit,
     waitForStdout(pattern, timeoutMs = COMMAND_TIMEOUT_MS) {
       return new Promise((resolve, reject) => {
         let settled = false;

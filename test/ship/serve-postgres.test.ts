@@ -5,12 +5,15 @@
  * rounds. Purchase orders delivered several times to both become exactly one print order and exactly one
  * accept each, with nothing but the two processes and the print service running.
  */
-import pg from 'pg';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createPrintApi } from '../../src/print-api/index.ts';
 import { linesOf, orderRequest, punchOut, receivedDocuments, type XmlTree } from '../orders/order-flow.ts';
-import { describeWithPostgres, pgUrl } from '../store/postgres-test-database.ts';
-import { followRedirects } from '../support/stack.ts';
+import { useFaultDatabase } from '../store/postgres-faults-database.ts';
+import { describeWithPostgres } from '../store/postgres-test-database.ts';
+import { setupRequest } from '../support/cxml-documents.ts';
+import { startUrlOf, statusOf } from '../support/punchout-flow.ts';
+import { type BrowserResponse, followRedirects } from '../support/stack.ts';
 import { type BuyerSystem, startBuyerSystem } from './buyer-system.ts';
 import {
   childEnv,
@@ -25,40 +28,40 @@ import {
 } from './processes.ts';
 import { ADMIN_TOKEN, freshFolder, secretEnv, userConfig, writeConfigFile } from './user-config.ts';
 
+/** The storm: kills of every backend of the database, 50 to 200 ms apart (about four seconds). */
+const KILLS = 30;
+/** Purchase orders whose punch-out and sending run through the storm. */
+const STORM_POS = 4;
+/** How often a buyer sends a document again, or a user starts a punch-out again, before the test gives up. */
+const MAX_TRIES = 100;
+const RETRY_PAUSE_MS = 100;
 /**
- * A database of its own for this file (the instances use the default `public` schema, as `serve` does),
- * so it runs beside every other PostgreSQL test; dropped afterwards, connections and all.
+ * The bound on settling after the storm (README: what a fault leaves behind settles within two minutes of
+ * the database being back: a job or message whose worker lost its connection waits out a 60 s lease).
  */
-function useFreshDatabase(): { url(): string } {
-  const name = `punchgate_ship_${process.pid}_${Date.now().toString(36)}`;
-  let created = false;
-  const admin = async <T>(run: (client: pg.Client) => Promise<T>): Promise<T> => {
-    const client = new pg.Client({ connectionString: pgUrl });
-    await client.connect();
-    try {
-      return await run(client);
-    } finally {
-      await client.end();
-    }
-  };
-  beforeAll(async () => {
-    await admin((client) => client.query(`CREATE DATABASE ${name}`));
-    created = true;
-  });
-  afterAll(async () => {
-    if (created) await admin((client) => client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`));
-  });
-  return {
-    url() {
-      const url = new URL(pgUrl ?? '');
-      url.pathname = `/${name}`;
-      return url.toString();
-    },
-  };
+const SETTLE_TIMEOUT_MS = 150_000;
+const STORM_TEST_TIMEOUT_MS = SETTLE_TIMEOUT_MS + SHIP_TEST_TIMEOUT_MS;
+/** cXML's retryable answer (README, cXML Status codes): the buyer's system sends the same document again. */
+const RETRYABLE_CXML = {
+  code: 500,
+  text: 'Internal Server Error',
+  detail: 'The gateway could not handle this request now; it is safe to send it again.',
+};
+/** What a page says with its 503 while the store is away. */
+const RETRYABLE_PAGE = 'Please try again in a moment.';
+
+/** A retryable answer, which the buyer's system or user meets by trying again. */
+class RetryableAnswer extends Error {}
+
+/** Neither a stack trace nor an internal error name reaches a buyer or a browser. */
+function expectNoInternals(text: string): void {
+  expect(text).not.toMatch(/\bat .*\.(ts|js):\d+|StoreError|DatabaseError|PostgreSQL|terminating connection/);
 }
 
 describeWithPostgres('two punchgate serve processes on one PostgreSQL database', () => {
-  const database = useFreshDatabase();
+  // A database of its own (the instances use its default `public` schema, as `serve` does), dropped
+  // afterwards; the storm below ends every session of it, so it must not be shared with other tests.
+  const database = useFaultDatabase();
   let buyer: BuyerSystem;
   let sandbox: SandboxProcess;
   let a: ServeProcess;
@@ -87,7 +90,7 @@ describeWithPostgres('two punchgate serve processes on one PostgreSQL database',
     ]);
   }, SHIP_TEST_TIMEOUT_MS);
 
-  // Before the database is dropped (useFreshDatabase's afterAll runs after this one).
+  // Before the database is dropped (useFaultDatabase's afterAll runs after this one).
   afterAll(async () => {
     await stopAllCommands();
     await buyer?.close();
@@ -193,5 +196,197 @@ describeWithPostgres('two punchgate serve processes on one PostgreSQL database',
       expect(summaries.map((po) => po.printOrderIds.length)).toEqual([1, 1]);
     },
     SHIP_TEST_TIMEOUT_MS,
+  );
+
+  it(
+    'keeps both instances serving while every database connection is killed again and again, and confirms each PO exactly once',
+    async () => {
+      const processes = [a.process, b.process, sandbox.process];
+      const tally = { kills: 0, killed: 0, answered: 0, retryCxml: 0, retryPages: 0, ready503: 0 };
+
+      /** A /cxml answer: HTTP 200 with either its result or the documented retryable Status. */
+      function isAnswered(httpStatus: number, text: string): boolean {
+        expect(httpStatus).toBe(200);
+        expectNoInternals(text);
+        const status = statusOf(text);
+        if (status.code === 200) {
+          tally.answered++;
+          return true;
+        }
+        expect(status).toEqual(RETRYABLE_CXML);
+        tally.retryCxml++;
+        return false;
+      }
+
+      // The buyer's side during the storm: setups to both instances in turn, pages through the address in
+      // the config (A). A retryable answer ends the attempt with RetryableAnswer; anything else is asserted.
+      let setups = 0;
+      const stormBrowser = {
+        async browse(url: string, init?: RequestInit): Promise<BrowserResponse> {
+          const page = await browser.browse(url, init);
+          expectNoInternals(page.text);
+          if (page.status !== 503) return page;
+          expect(page.text).toContain(RETRYABLE_PAGE);
+          expect(page.headers.get('Retry-After')).toBe('30');
+          tally.retryPages++;
+          throw new RetryableAnswer(`${url}: 503`);
+        },
+        async postCxml(body: string): Promise<string> {
+          const res = await postTo([a, b][setups++ % 2]!, body);
+          const text = await res.text();
+          if (!isAnswered(res.status, text)) throw new RetryableAnswer('cXML Status 500');
+          return text;
+        },
+      };
+
+      /** Starts again from the setup after a retryable answer, as the buyer's user would; bounded. */
+      async function punchOutThroughStorm(products: string[]) {
+        for (let attempt = 0; attempt < MAX_TRIES; attempt++) {
+          try {
+            return await punchOut(stormBrowser, products, { browserFormPost: buyer.returnUrl });
+          } catch (error) {
+            if (!(error instanceof RetryableAnswer)) throw error;
+            await sleep(RETRY_PAUSE_MS);
+          }
+        }
+        throw new Error(`no punch-out got through in ${MAX_TRIES} tries`);
+      }
+
+      /** Sends one document until an instance accepts it, alternating as a load balancer would; bounded. */
+      async function sendUntilAnswered(document: string, first: number): Promise<void> {
+        for (let attempt = 0; attempt < MAX_TRIES; attempt++) {
+          const res = await postTo([a, b][(first + attempt) % 2]!, document);
+          if (isAnswered(res.status, await res.text())) return;
+          await sleep(RETRY_PAUSE_MS);
+        }
+        throw new Error(`a document was not accepted in ${MAX_TRIES} tries`);
+      }
+
+      // The storm: a bounded number of kills, 50 to 200 ms apart, each ending every session of the
+      // database (both instances' pools, their background rounds' connections, whatever is mid-query).
+      let storming = true;
+      const storm = (async () => {
+        for (let round = 0; round < KILLS; round++) {
+          await sleep(50 + (round % 4) * 50);
+          tally.killed += await database.terminateBackends();
+          tally.kills++;
+        }
+        storming = false;
+      })();
+
+      // Each buyer's user punches out, then the buyer's system sends the PO until it is accepted and once
+      // more to the other instance (a retry whose answer was lost), all while the storm lasts.
+      const runId = Date.now().toString(36);
+      const orderIDs = Array.from({ length: STORM_POS }, (_, i) => `PO-STORM-${runId}-${i}`);
+      const buyers = orderIDs.map(async (orderID, i) => {
+        await sleep(i * 300);
+        const cart = await punchOutThroughStorm([i % 2 === 0 ? 'Business cards' : 'A5 flyer']);
+        const document = orderRequest({
+          payloadID: `${orderID.toLowerCase()}@acme.example`,
+          orderID,
+          lines: linesOf(cart),
+        });
+        await sendUntilAnswered(document, i);
+        await sendUntilAnswered(document, i + 1);
+      });
+
+      // More setups and start pages, and /readyz of both, for as long as the storm lasts.
+      const browsing = (async () => {
+        for (let round = 0; storming && round < 500; round++) {
+          try {
+            const setup = await stormBrowser.postCxml(setupRequest({ browserFormPost: buyer.returnUrl }));
+            expect((await stormBrowser.browse(startUrlOf(setup))).status).toBe(200);
+          } catch (error) {
+            if (!(error instanceof RetryableAnswer)) throw error;
+          }
+          for (const instance of [a, b]) {
+            const ready = await fetch(`${instance.url}/readyz`);
+            await ready.text();
+            expect([200, 503]).toContain(ready.status);
+            if (ready.status === 503) tally.ready503++;
+          }
+        }
+      })();
+
+      await Promise.all([storm, ...buyers, browsing]);
+      expect(tally.killed).toBeGreaterThan(0);
+
+      // Neither instance died or let an error escape: no exit, nothing unhandled, no stack trace.
+      for (const instance of [a, b]) {
+        expect(instance.process.exit(), instance.process.tail()).toBeUndefined();
+        expect(instance.process.stderr()).not.toMatch(/unhandled|uncaught|\bat \S+ \(?\S+:\d+:\d+\)?/i);
+      }
+
+      // What the kills left behind settles by itself: on both instances every storm PO is ordered, nothing
+      // waits to be sent, and each has reached the buyer. (A job or a message whose worker lost its
+      // connection mid-way is taken over once its lease runs out, so this may take a minute.)
+      const accepts = (orderID: string) =>
+        receivedDocuments(buyer, 'ConfirmationRequest').filter(
+          ({ doc }) => doc.Request.ConfirmationRequest.OrderReference['@orderID'] === orderID,
+        );
+      const stormOrders = async (instance: ServeProcess): Promise<XmlTree[] | undefined> => {
+        const res = await fetch(`${instance.url}/admin/orders`, {
+          headers: { Authorization: `Bearer ${ADMIN_TOKEN}` },
+        });
+        if (res.status !== 200) return undefined;
+        const { items } = (await res.json()) as { items: XmlTree[] };
+        return items.filter((po) => orderIDs.includes(po.orderId));
+      };
+      const waiting = async (instance: ServeProcess, state: string): Promise<number | undefined> => {
+        const res = await fetch(`${instance.url}/admin/outbox?state=${state}`, {
+          headers: { Authorization: `Bearer ${ADMIN_TOKEN}` },
+        });
+        return res.status === 200 ? ((await res.json()) as { items: unknown[] }).items.length : undefined;
+      };
+      await eventually(
+        'every storm PO ordered on both instances, confirmed, with nothing left to send',
+        async () => {
+          for (const instance of [a, b]) {
+            const orders = await stormOrders(instance);
+            if (orders?.length !== STORM_POS || orders.some((po) => po.state !== 'ordered')) return undefined;
+            if ((await waiting(instance, 'pending')) !== 0 || (await waiting(instance, 'sending')) !== 0) {
+              return undefined;
+            }
+          }
+          return orderIDs.every((orderID) => accepts(orderID).length > 0) ? true : undefined;
+        },
+        { timeoutMs: SETTLE_TIMEOUT_MS, intervalMs: 500, processes },
+      );
+
+      // Exactly one print order per PO, and exactly one accept naming it. Delivery is at least once: a post
+      // whose outcome could not be recorded is sent again, the very same document (same payloadID, which
+      // buyers dedupe on), so documents are counted, not posts.
+      const staffKey = sandbox.apiKeys.find((k) => k.label === 'reporting');
+      if (staffKey === undefined)
+        throw new Error(`no second Enterprise key printed\n${sandbox.process.tail()}`);
+      const printShop = createPrintApi({ baseUrl: sandbox.url, token: staffKey.token, key: staffKey.key });
+      const records = (await printShop.report('order_details')) as XmlTree[];
+      let reposts = 0;
+      for (const orderID of orderIDs) {
+        const printOrders = records.filter((r) => r.po_number === orderID).map((r) => r.order_id);
+        expect(printOrders, orderID).toHaveLength(1);
+        const posts = accepts(orderID);
+        expect(new Set(posts.map(({ doc }) => doc['@payloadID'])).size, orderID).toBe(1);
+        for (const { doc } of posts) {
+          expect(doc.Request.ConfirmationRequest.ConfirmationHeader['@type']).toBe('accept');
+          expect(doc.Request.ConfirmationRequest.ConfirmationHeader['@confirmID']).toBe(
+            String(printOrders[0]),
+          );
+        }
+        reposts += posts.length - 1;
+      }
+      expect((await stormOrders(a))?.map((po) => po.printOrderIds.length)).toEqual(Array(STORM_POS).fill(1));
+
+      // Both are ready again (the store answers and a background round has completed since).
+      for (const instance of [a, b]) {
+        await eventually(
+          `${instance.process.name} /readyz to answer 200`,
+          async () => ((await fetch(`${instance.url}/readyz`)).status === 200 ? true : undefined),
+          { processes },
+        );
+      }
+      console.info('serve storm', { ...tally, reposts });
+    },
+    STORM_TEST_TIMEOUT_MS,
   );
 });
