@@ -79,8 +79,14 @@ export async function createGateway(deps: GatewayDeps, extensions: GatewayExtens
         return undefined;
       },
     );
-    const backgroundRoundOverdue = await readiness.backgroundRoundOverdue(now);
-    return c.text(ctx.metrics.render({ now, stats, backgroundRoundOverdue }), 200, {
+    const round = await readiness.backgroundRound(now);
+    const figures = {
+      now,
+      stats,
+      backgroundRoundOverdue: round.overdue,
+      lastBackgroundRoundAt: round.lastCompletedAt,
+    };
+    return c.text(ctx.metrics.render(figures), 200, {
       'Content-Type': 'text/plain; version=0.0.4; charset=utf-8',
       'Cache-Control': 'no-store',
     });

@@ -19,6 +19,11 @@ export interface ScrapeFigures {
   stats: StoreStats | undefined;
   /** The readiness rule's verdict on the background round (see `backgroundRoundOverdue`). */
   backgroundRoundOverdue: boolean;
+  /**
+   * When the last background round completed, as the readiness rule read it: this instance's own rounds,
+   * or on Workers the heartbeat in the store (the Cron round runs in another isolate).
+   */
+  lastBackgroundRoundAt: Date | undefined;
 }
 
 export interface Metrics {
@@ -206,7 +211,7 @@ export function createMetrics(options: MetricsOptions = {}): Metrics {
         for (const [key, entry] of counters.get(name) ?? []) lines.push(`${name}${key} ${entry.value}`);
       }
       renderLatency(lines);
-      if (figures !== undefined) renderFigures(lines, figures, lastRoundAt);
+      if (figures !== undefined) renderFigures(lines, figures);
       return `${lines.join('\n')}\n`;
     },
   };
@@ -225,8 +230,8 @@ function byState(counts: Readonly<Record<string, number>>): [Labels, number][] {
   return Object.entries(counts).map(([state, value]) => [{ state }, value]);
 }
 
-function renderFigures(lines: string[], figures: ScrapeFigures, lastRoundAt: Date | undefined): void {
-  const { now, stats } = figures;
+function renderFigures(lines: string[], figures: ScrapeFigures): void {
+  const { now, stats, lastBackgroundRoundAt: lastRoundAt } = figures;
   gauge(lines, 'punchgate_store_up', 'Whether the store answered this scrape (1) or not (0)', [
     [{}, stats === undefined ? 0 : 1],
   ]);
@@ -256,7 +261,7 @@ function renderFigures(lines: string[], figures: ScrapeFigures, lastRoundAt: Dat
   gauge(
     lines,
     'punchgate_background_round_last_completed_timestamp_seconds',
-    'Unix time the last background round of this instance completed; absent before the first',
+    'Unix time the last background round completed (on Workers: the last Cron round, whichever isolate ran it); absent before the first',
     lastRoundAt === undefined ? [] : [[{}, Math.floor(lastRoundAt.getTime() / 1000)]],
   );
   gauge(

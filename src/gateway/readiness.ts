@@ -43,8 +43,10 @@ export interface Readiness {
 
 export interface ReadinessProbe {
   check(): Promise<Readiness>;
-  /** The background-round verdict alone (no store call), for `/metrics`. */
-  backgroundRoundOverdue(now: Date): Promise<boolean>;
+  /**
+   * The background-round verdict alone, with the time it was judged by (no store ping), for `/metrics`.
+   */
+  backgroundRound(now: Date): Promise<{ overdue: boolean; lastCompletedAt: Date | undefined }>;
 }
 
 /**
@@ -58,12 +60,14 @@ export function createReadinessProbe(
   // Read defensively: configs built by hand in older tests may lack the section.
   const staleAfterSeconds = ctx.config.background?.staleAfterSeconds ?? DEFAULT_STALE_AFTER_SECONDS;
 
-  async function roundOverdue(now: Date): Promise<{ overdue: boolean; last: Date | undefined }> {
+  async function backgroundRound(
+    now: Date,
+  ): Promise<{ overdue: boolean; lastCompletedAt: Date | undefined }> {
     // A heartbeat kept in the store is unknown while the store is away; the store reason says so already.
-    const last = await lastRoundAt().catch(() => undefined);
+    const lastCompletedAt = await lastRoundAt().catch(() => undefined);
     return {
-      overdue: backgroundRoundOverdue({ lastCompletedAt: last, since, now, staleAfterSeconds }),
-      last,
+      overdue: backgroundRoundOverdue({ lastCompletedAt, since, now, staleAfterSeconds }),
+      lastCompletedAt,
     };
   }
 
@@ -76,7 +80,7 @@ export function createReadinessProbe(
         reasons.push('the store is not answering');
       }
       const now = ctx.clock.now();
-      const { overdue, last } = await roundOverdue(now);
+      const { overdue, lastCompletedAt: last } = await backgroundRound(now);
       if (overdue) {
         const seconds = Math.floor((now.getTime() - (last ?? since).getTime()) / 1000);
         reasons.push(
@@ -87,6 +91,6 @@ export function createReadinessProbe(
       }
       return { ready: reasons.length === 0, reasons, backgroundRoundOverdue: overdue };
     },
-    backgroundRoundOverdue: async (now) => (await roundOverdue(now)).overdue,
+    backgroundRound,
   };
 }
