@@ -178,6 +178,16 @@ describe('the Worker as wrangler builds it, under workerd', () => {
     return (await worker.scheduled({ cron: '* * * * *', scheduledTime })).outcome;
   }
 
+  /** A sample without labels from the Worker's /metrics, or undefined when the series is absent. */
+  async function metric(name: string): Promise<number | undefined> {
+    const { text } = await browser.browse(`${GATEWAY_ORIGIN}/metrics`);
+    const line = text.split('\n').find((l) => l.startsWith(`${name} `));
+    return line === undefined ? undefined : Number(line.slice(name.length + 1));
+  }
+
+  const LAST_ROUND = 'punchgate_background_round_last_completed_timestamp_seconds';
+  const ROUND_OVERDUE = 'punchgate_background_round_overdue';
+
   async function postSetup(options: Parameters<typeof setupRequest>[0] = {}): Promise<string> {
     const setup = await browser.browse(`${GATEWAY_ORIGIN}/cxml`, {
       method: 'POST',
@@ -265,6 +275,7 @@ describe('the Worker as wrangler builds it, under workerd', () => {
     for (const answer of answers) expect(statusOf(answer.text).code).toBe(200);
     // The buyer's order-status host does not resolve here; workerd reports the failed DNS lookup as the
     // run's outcome even though the outbox caught it and will retry. The print order is what counts.
+    const roundStartedAt = Math.floor(Date.now() / 1000);
     await runCron(mf);
     const api = createPrintApi({ baseUrl: sandbox.url, token: GATEWAY_TOKEN, key: GATEWAY_KEY });
     expect(await printOrdersFor({ api } as unknown as OrderStack, 'PO-WORKER-1')).toHaveLength(1);
@@ -280,6 +291,47 @@ describe('the Worker as wrangler builds it, under workerd', () => {
     const round = logs.lines('background round done').at(-1);
     expect(round).toMatchObject({ level: 'info', cron: '* * * * *' });
     expect(round?.jobs).toBeGreaterThanOrEqual(1);
+    // The round's heartbeat is in D1, where /readyz and /metrics read it whichever isolate answers them.
+    const heartbeat = await db
+      .prepare("SELECT at FROM heartbeats WHERE name = 'background-round'")
+      .first<{ at: number }>();
+    const ready = await browser.browse(`${GATEWAY_ORIGIN}/readyz`);
+    expect(ready.status).toBe(200);
+    const lastRound = await metric(LAST_ROUND);
+    expect(lastRound).toBe(Math.floor((heartbeat?.at ?? 0) / 1000));
+    expect(lastRound).toBeGreaterThanOrEqual(roundStartedAt);
+    expect(lastRound).toBeLessThanOrEqual(Date.now() / 1000);
+    expect(await metric(ROUND_OVERDUE)).toBe(0);
+  });
+
+  it('fails /readyz while Cron rounds have stopped, and is ready again after the next one', async () => {
+    const db = await mf.getD1Database('DB');
+    // The clock of workerd cannot be moved: the last round's heartbeat goes an hour back instead.
+    const anHourAgo = Date.now() - 3_600_000;
+    await db
+      .prepare(`INSERT INTO heartbeats (name, at) VALUES ('background-round', ?)
+        ON CONFLICT (name) DO UPDATE SET at = excluded.at`)
+      .bind(anHourAgo)
+      .run();
+    const stale = await browser.browse(`${GATEWAY_ORIGIN}/readyz`);
+    expect(stale.status).toBe(503);
+    expect(stale.headers.get('Retry-After')).toBe('30');
+    expect(JSON.parse(stale.text)).toEqual({
+      status: 'unavailable',
+      reasons: [
+        expect.stringMatching(
+          /^the last background round completed 36\d\d s ago \(background\.staleAfterSeconds is 300\)$/,
+        ),
+      ],
+    });
+    expect(await metric(LAST_ROUND)).toBe(Math.floor(anHourAgo / 1000));
+    expect(await metric(ROUND_OVERDUE)).toBe(1);
+
+    const roundStartedAt = Math.floor(Date.now() / 1000);
+    await runCron(mf);
+    expect((await browser.browse(`${GATEWAY_ORIGIN}/readyz`)).status).toBe(200);
+    expect(await metric(LAST_ROUND)).toBeGreaterThanOrEqual(roundStartedAt);
+    expect(await metric(ROUND_OVERDUE)).toBe(0);
   });
 
   it('deletes sessions past their expiry when the Cron Trigger fires', async () => {
