@@ -273,6 +273,7 @@ export interface JobFilter extends PageRequest {
 
 export type OutboxKind = 'confirmation' | 'ship_notice' | 'status_update';
 export type OutboxState = 'pending' | 'sending' | 'delivered' | 'dead';
+export const OUTBOX_STATES: readonly OutboxState[] = ['pending', 'sending', 'delivered', 'dead'];
 
 export interface NewOutboxMessage {
   buyerId: string;

@@ -12,14 +12,14 @@
  */
 import { Hono } from 'hono';
 import { constantTimeEqual } from '../../oci/constant-time.ts';
-import type {
-  Job,
-  JobState,
-  OrderState,
-  OutboxMessage,
-  OutboxState,
-  PurchaseOrder,
-  TrackedPrintOrder,
+import {
+  type Job,
+  JOB_STATES,
+  ORDER_STATES,
+  OUTBOX_STATES,
+  type OutboxMessage,
+  type PurchaseOrder,
+  type TrackedPrintOrder,
 } from '../../store/types.ts';
 import type { GatewayContext } from '../context.ts';
 import { GatewayError } from '../errors.ts';
@@ -28,17 +28,6 @@ import { mismatchSummary } from './history-comment.ts';
 import { jsonError } from './json-answers.ts';
 import { poDocument, storedRequest } from './po-record.ts';
 import { retryPurchaseOrder } from './process-order.ts';
-
-const ORDER_STATES: readonly OrderState[] = [
-  'received',
-  'processing',
-  'ordered',
-  'failed',
-  'cancelled',
-  'needs_operator',
-];
-const OUTBOX_STATES: readonly OutboxState[] = ['pending', 'sending', 'delivered', 'dead'];
-const JOB_STATES: readonly JobState[] = ['pending', 'running', 'done', 'dead'];
 
 function oneOf<T extends string>(
   name: string,
