@@ -3,7 +3,10 @@
  * balancer: one config file for both (its publicUrl is the address the buyers use, here instance A's),
  * `"store": {"kind": "postgres", "url": {"env": "DATABASE_URL"}}`, each process with its own background
  * rounds. Purchase orders delivered several times to both become exactly one print order and exactly one
- * accept each, with nothing but the two processes and the print service running.
+ * accept each, with nothing but the two processes and the print service running. The same holds while
+ * every connection to the database is killed again and again (`pg_terminate_backend`, as an operator, a
+ * failover or a connection-killing proxy does): both processes live on, every request gets its answer or
+ * the documented retryable one, and what the kills cut off settles by itself afterwards.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -36,8 +39,9 @@ const STORM_POS = 4;
 const MAX_TRIES = 100;
 const RETRY_PAUSE_MS = 100;
 /**
- * The bound on settling after the storm (README: what a fault leaves behind settles within two minutes of
- * the database being back: a job or message whose worker lost its connection waits out a 60 s lease).
+ * The bound on settling after the storm. A job whose worker lost its connection before it could record the
+ * outcome (typically a cut-off print-order create) is taken over once its 60 s lease runs out (README,
+ * PostgreSQL), then settled by the print-order search; what a fault leaves must settle within two minutes.
  */
 const SETTLE_TIMEOUT_MS = 150_000;
 const STORM_TEST_TIMEOUT_MS = SETTLE_TIMEOUT_MS + SHIP_TEST_TIMEOUT_MS;
@@ -309,12 +313,16 @@ describeWithPostgres('two punchgate serve processes on one PostgreSQL database',
       })();
 
       await Promise.all([storm, ...buyers, browsing]);
+      const stormOver = Date.now(); // for the figure logged at the end; nothing asserts how long settling takes
       expect(tally.killed).toBeGreaterThan(0);
 
-      // Neither instance died or let an error escape: no exit, nothing unhandled, no stack trace.
+      // Neither instance died or let an error escape: no exit, nothing unhandled, no stack trace, and no
+      // programming error among the failures it logged (a fault may only ever show as the store's error).
       for (const instance of [a, b]) {
         expect(instance.process.exit(), instance.process.tail()).toBeUndefined();
-        expect(instance.process.stderr()).not.toMatch(/unhandled|uncaught|\bat \S+ \(?\S+:\d+:\d+\)?/i);
+        expect(instance.process.stderr()).not.toMatch(
+          /unhandled|uncaught|TypeError|ReferenceError|\bat \S+ \(?\S+:\d+:\d+\)?/i,
+        );
       }
 
       // What the kills left behind settles by itself: on both instances every storm PO is ordered, nothing
@@ -352,6 +360,7 @@ describeWithPostgres('two punchgate serve processes on one PostgreSQL database',
         },
         { timeoutMs: SETTLE_TIMEOUT_MS, intervalMs: 500, processes },
       );
+      const settledAt = Date.now();
 
       // Exactly one print order per PO, and exactly one accept naming it. Delivery is at least once: a post
       // whose outcome could not be recorded is sent again, the very same document (same payloadID, which
@@ -385,7 +394,7 @@ describeWithPostgres('two punchgate serve processes on one PostgreSQL database',
           { processes },
         );
       }
-      console.info('serve storm', { ...tally, reposts });
+      console.info('serve storm', { ...tally, reposts, settledAfterMs: settledAt - stormOver });
     },
     STORM_TEST_TIMEOUT_MS,
   );
