@@ -50,9 +50,16 @@ export interface GatewayHostOptions {
   worker?: OrderWorkerOptions;
   /** Default: a fresh one. */
   metrics?: Metrics;
-  /** Where `/readyz` reads the last round's time when rounds run elsewhere (Workers: the Cron isolate). */
-  lastBackgroundRoundAt?: () => Promise<Date | undefined>;
+  /**
+   * Where the round's heartbeat lives: `instance` (memory; each Node process answers for its own rounds, so a
+   * stuck instance fails its own `/readyz`) or `store` (Workers: the Cron round runs in another isolate than
+   * the ones answering `/readyz` and `/metrics`, which read it from the store). Default `instance`.
+   */
+  heartbeat?: 'instance' | 'store';
 }
+
+/** The store heartbeat's name for the background round. */
+export const BACKGROUND_ROUND_HEARTBEAT = 'background-round';
 
 export interface BackgroundRoundReport extends TickResult {
   /** True once the print service webhooks are registered (tried again every round until they are). */
@@ -82,15 +89,14 @@ export async function createGatewayHost(options: GatewayHostOptions): Promise<Ga
   const clients = new Map<string, PrintApi>();
   // Created before the gateway so the print-service transports count into the same object.
   const metrics = options.metrics ?? createMetrics();
+  const sharedHeartbeat = options.heartbeat === 'store';
   const gateway = await createPunchgate({
     config,
     store,
     clock,
     logger,
     metrics,
-    ...(options.lastBackgroundRoundAt !== undefined && {
-      lastBackgroundRoundAt: options.lastBackgroundRoundAt,
-    }),
+    ...(sharedHeartbeat && { lastBackgroundRoundAt: () => store.heartbeat.last(BACKGROUND_ROUND_HEARTBEAT) }),
     ...(options.fetch !== undefined && { fetch: options.fetch }),
     ...(options.clientAddress !== undefined && { clientAddress: options.clientAddress }),
     printApiFor(storefront) {
@@ -136,7 +142,10 @@ export async function createGatewayHost(options: GatewayHostOptions): Promise<Ga
     const work = await orders.tick();
     const now = clock.now();
     const purged = await purgeExpired(store, now, config.housekeeping);
-    metrics.backgroundRoundCompleted(clock.now());
+    // Only a round that completed beats; one that threw leaves the heartbeat to age into a failing /readyz.
+    const completedAt = clock.now();
+    metrics.backgroundRoundCompleted(completedAt);
+    if (sharedHeartbeat) await store.heartbeat.beat(BACKGROUND_ROUND_HEARTBEAT, completedAt);
     return { ...work, webhooksRegistered, purged };
   }
 

@@ -46,12 +46,6 @@ export class WorkerConfigError extends Error {
   }
 }
 
-/**
- * The heartbeat of the background round in the store: the Cron round runs in another isolate than the ones
- * answering `/readyz` and `/metrics`, so a time kept in memory would never be seen there.
- */
-const BACKGROUND_ROUND = 'background-round';
-
 /** Where older versions read the whole config from: refused while set, so it is never silently ignored. */
 const LEGACY_CONFIG_VARIABLE = 'PUNCHGATE_CONFIG';
 
@@ -133,14 +127,9 @@ export async function createWorkerHost(env: WorkerEnv, json: unknown = bundledCo
     printFetchFor: () => budget.fetch,
     // The budget is what bounds a round; the counts only cap a round of cheap work.
     worker: { maxJobsPerTick: 10, maxMessagesPerTick: 20, hasRoomFor: budget.hasRoomFor },
-    lastBackgroundRoundAt: () => store.heartbeat.last(BACKGROUND_ROUND),
+    heartbeat: 'store',
   });
-  async function runRound() {
-    const report = await budget.during(() => host.runBackgroundRound());
-    // Only a round that completed beats; one that threw leaves the heartbeat to age into a failing /readyz.
-    await store.heartbeat.beat(BACKGROUND_ROUND, systemClock.now());
-    return report;
-  }
+  const runRound = () => budget.during(() => host.runBackgroundRound());
   return { host, logger, runRound };
 }
 
