@@ -14,7 +14,7 @@
  *   With SKIP LOCKED the second passes over the row and takes the next one, without waiting.
  */
 import type { StoreStatements } from './sql-store.ts';
-import { WITH_DOCUMENT } from './sqlite-sql.ts';
+import { OUTBOX_MESSAGES_VIEW, WITH_DOCUMENT } from './sqlite-sql.ts';
 
 /** Schema migrations; entry `i` brings a schema from version `i` to `i + 1`. Never edit a shipped one. */
 export const postgresMigrations: readonly string[] = [
@@ -217,16 +217,7 @@ export const postgresMigrations: readonly string[] = [
     WHERE state <> 'delivered';
   ALTER TABLE buyer_documents DROP COLUMN state, DROP COLUMN lease_until;
 
-  CREATE VIEW outbox_messages AS
-    SELECT d.id, d.buyer_id, d.po_id, d.kind, d.dedupe_key, d.url, d.body, d.created_at,
-      CASE WHEN q.id IS NULL THEN 'delivered' ELSE q.state END AS state,
-      CASE WHEN q.id IS NULL THEN d.attempts ELSE q.attempts END AS attempts,
-      CASE WHEN q.id IS NULL THEN d.next_attempt_at ELSE q.next_attempt_at END AS next_attempt_at,
-      q.lease_until,
-      CASE WHEN q.id IS NULL THEN d.last_error ELSE q.last_error END AS last_error,
-      CASE WHEN q.id IS NULL THEN d.delivered_at ELSE q.delivered_at END AS delivered_at,
-      CASE WHEN q.id IS NULL THEN d.updated_at ELSE q.updated_at END AS updated_at
-    FROM buyer_documents d LEFT JOIN outbox_queue q ON q.id = d.id;
+${OUTBOX_MESSAGES_VIEW}
 
   CREATE INDEX jobs_finished ON jobs (state, updated_at);
   `,

@@ -11,6 +11,22 @@
  * Patches use `COALESCE(?, column)`: a NULL parameter leaves the column as it is.
  */
 
+/**
+ * The outbox as one record per message (schema 3 on): the queue row while a message has one, else its kept
+ * document, which reads as delivered once its queue row is purged. Portable SQL, shared by every dialect.
+ */
+export const OUTBOX_MESSAGES_VIEW = `
+  CREATE VIEW outbox_messages AS
+    SELECT d.id, d.buyer_id, d.po_id, d.kind, d.dedupe_key, d.url, d.body, d.created_at,
+      CASE WHEN q.id IS NULL THEN 'delivered' ELSE q.state END AS state,
+      CASE WHEN q.id IS NULL THEN d.attempts ELSE q.attempts END AS attempts,
+      CASE WHEN q.id IS NULL THEN d.next_attempt_at ELSE q.next_attempt_at END AS next_attempt_at,
+      q.lease_until,
+      CASE WHEN q.id IS NULL THEN d.last_error ELSE q.last_error END AS last_error,
+      CASE WHEN q.id IS NULL THEN d.delivered_at ELSE q.delivered_at END AS delivered_at,
+      CASE WHEN q.id IS NULL THEN d.updated_at ELSE q.updated_at END AS updated_at
+    FROM buyer_documents d LEFT JOIN outbox_queue q ON q.id = d.id;`;
+
 /** Schema migrations; entry `i` brings a database from version `i` to `i + 1`. Never edit a shipped one. */
 export const sqliteMigrations: readonly string[] = [
   `
@@ -257,16 +273,7 @@ export const sqliteMigrations: readonly string[] = [
     FROM outbox;
   DROP TABLE outbox;
 
-  CREATE VIEW outbox_messages AS
-    SELECT d.id, d.buyer_id, d.po_id, d.kind, d.dedupe_key, d.url, d.body, d.created_at,
-      CASE WHEN q.id IS NULL THEN 'delivered' ELSE q.state END AS state,
-      CASE WHEN q.id IS NULL THEN d.attempts ELSE q.attempts END AS attempts,
-      CASE WHEN q.id IS NULL THEN d.next_attempt_at ELSE q.next_attempt_at END AS next_attempt_at,
-      q.lease_until,
-      CASE WHEN q.id IS NULL THEN d.last_error ELSE q.last_error END AS last_error,
-      CASE WHEN q.id IS NULL THEN d.delivered_at ELSE q.delivered_at END AS delivered_at,
-      CASE WHEN q.id IS NULL THEN d.updated_at ELSE q.updated_at END AS updated_at
-    FROM buyer_documents d LEFT JOIN outbox_queue q ON q.id = d.id;
+${OUTBOX_MESSAGES_VIEW}
 
   CREATE TABLE jobs_v3 (
     id INTEGER PRIMARY KEY AUTOINCREMENT,
