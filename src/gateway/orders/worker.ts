@@ -38,6 +38,8 @@ const MESSAGE_LEASE_MS = 60_000;
 const MESSAGES_PER_CLAIM = Math.max(1, Math.floor(MESSAGE_LEASE_MS / POST_TIMEOUT_MS) - 1);
 /** Job backoff: 30 seconds doubling up to an hour. */
 export const JOB_BACKOFF: Backoff = { baseMs: 30_000, maxMs: 3_600_000 };
+/** A job that failed only because the store was away is tried again this soon. */
+const STORE_OUTAGE_RETRY_MS = 5_000;
 const RECONCILE_KEY = 'reconcile';
 /** The poll is rescheduled after every run; this only bounds a run that keeps failing. */
 const RECONCILE_MAX_ATTEMPTS = 50;
@@ -191,25 +193,79 @@ function keepLease(ctx: GatewayContext, job: Job, renewalMs: number): LeaseKeepe
   };
 }
 
-async function runJob(ctx: GatewayContext, job: Job, options: OrderWorkerOptions): Promise<void> {
+/**
+ * A job's outcome this worker could not write because the store went away. Kept in memory and written at
+ * the start of the next rounds (fenced by the claim, so it is dropped if another worker took the job over
+ * meanwhile): the job moves on about a round after the store is back instead of waiting out its lease.
+ */
+interface UnrecordedOutcome {
+  job: Job;
+  record(): Promise<unknown>;
+}
+
+/** Outcomes remembered at most; past it the lease settles the rest, as it would after a crash. */
+const MAX_UNRECORDED = 200;
+
+async function runJob(
+  ctx: GatewayContext,
+  job: Job,
+  options: OrderWorkerOptions,
+  unrecorded: UnrecordedOutcome[],
+): Promise<void> {
   const kind = JOB_KINDS[job.kind];
   if (kind === undefined) {
     await ctx.store.jobs.kill(job, `No handler for job kind ${job.kind}.`);
     return;
   }
   const lease = keepLease(ctx, job, options.leaseRenewalMs ?? LEASE_RENEWAL_MS);
+  let record: () => Promise<unknown>;
   try {
-    try {
-      await kind.run(ctx, job, options);
-    } catch (error) {
-      if (!lease.lost) await failJob(ctx, job, kind, error, lease);
-      return;
-    }
+    await kind.run(ctx, job, options);
     // complete() is fenced by the claim, so a worker that lost the job records nothing here either.
-    if ((await ctx.store.jobs.complete(job)) !== undefined) await kind.afterComplete?.(ctx, job);
+    record = async () => {
+      if ((await ctx.store.jobs.complete(job)) !== undefined) await kind.afterComplete?.(ctx, job);
+    };
+  } catch (error) {
+    record = () => (lease.lost ? Promise.resolve() : failJob(ctx, job, kind, error, lease));
   } finally {
     lease.stop();
   }
+  try {
+    await record();
+  } catch (error) {
+    if (!isStoreOutage(error)) throw error;
+    if (unrecorded.length < MAX_UNRECORDED) unrecorded.push({ job, record });
+    ctx.logger.warn('job outcome not recorded; the store is away, trying again next round', {
+      job: job.id,
+      kind: job.kind,
+      error: describe(error),
+    });
+  }
+}
+
+function isStoreOutage(error: unknown): boolean {
+  return error instanceof StoreError && error.code === 'unavailable';
+}
+
+/** Writes the outcomes an earlier round could not; those the store still cannot take stay for the next. */
+async function recordUnrecorded(unrecorded: UnrecordedOutcome[]): Promise<void> {
+  for (const outcome of unrecorded.splice(0)) {
+    try {
+      await outcome.record();
+    } catch (error) {
+      if (!isStoreOutage(error)) throw error;
+      unrecorded.push(outcome);
+    }
+  }
+}
+
+/**
+ * When the next attempt is due: soon after a store outage (the store answering again is all the job needs,
+ * and the attempt it spent says nothing about the PO), else the backoff.
+ */
+function nextAttemptAt(ctx: GatewayContext, job: Job, error: unknown): Date {
+  const delay = isStoreOutage(error) ? STORE_OUTAGE_RETRY_MS : retryDelayMs(job.attempts, JOB_BACKOFF);
+  return new Date(ctx.clock.now().getTime() + delay);
 }
 
 async function failJob(
@@ -222,8 +278,7 @@ async function failJob(
   const reason = describe(error);
   const fields = { job: job.id, kind: job.kind, attempt: job.attempts, error: reason };
   if (isRetryable(error) && job.attempts < job.maxAttempts) {
-    const runAt = new Date(ctx.clock.now().getTime() + retryDelayMs(job.attempts, JOB_BACKOFF));
-    await ctx.store.jobs.retry(job, reason, runAt);
+    await ctx.store.jobs.retry(job, reason, nextAttemptAt(ctx, job, error));
     ctx.logger.warn('job failed; will retry', fields);
     return;
   }
@@ -234,8 +289,7 @@ async function failJob(
   } catch (giveUpError) {
     // Recording the failure failed too (the store is away): try the job again rather than lose the outcome.
     ctx.logger.error('job could not record its failure', { ...fields, cause: describe(giveUpError) });
-    const runAt = new Date(ctx.clock.now().getTime() + retryDelayMs(job.attempts, JOB_BACKOFF));
-    await ctx.store.jobs.retry(job, reason, runAt);
+    await ctx.store.jobs.retry(job, reason, nextAttemptAt(ctx, job, giveUpError));
     return;
   }
   await ctx.store.jobs.kill(job, reason);
@@ -297,13 +351,14 @@ export function createOrderWorker(ctx: GatewayContext, options: OrderWorkerOptio
   const maxJobs = options.maxJobsPerTick ?? 50;
   const maxMessages = options.maxMessagesPerTick ?? 100;
   let running: Promise<TickResult> | undefined;
+  const unrecorded: UnrecordedOutcome[] = [];
 
   async function runJobs(): Promise<number> {
     let count = 0;
     while (count < maxJobs && (options.hasRoomFor?.('job') ?? true)) {
       const job = await ctx.store.jobs.claim(ctx.clock.now(), JOB_LEASE_MS, KINDS);
       if (job === undefined) break;
-      await runJob(ctx, job, options);
+      await runJob(ctx, job, options, unrecorded);
       count++;
     }
     return count;
@@ -325,6 +380,7 @@ export function createOrderWorker(ctx: GatewayContext, options: OrderWorkerOptio
   }
 
   async function round(): Promise<TickResult> {
+    await recordUnrecorded(unrecorded);
     await scheduleReconcile(ctx, ctx.clock.now());
     await queueReceivedOrders(ctx);
     await settleAbandonedOrders(ctx);
