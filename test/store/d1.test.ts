@@ -4,9 +4,10 @@
  */
 import { Miniflare } from 'miniflare';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createD1Store, type D1Database } from '../../src/store/d1.ts';
+import { createD1Store, type D1Database, type D1PreparedStatement } from '../../src/store/d1.ts';
 import { sqliteMigrations, sqliteSchemaVersion } from '../../src/store/sqlite-sql.ts';
 import { createManualClock } from './manual-clock.ts';
+import { expectVersion3Migrated, version3PrintOrders } from './migration-checks.ts';
 import { cxmlSession, expectStoreError, runStoreSuite, T0 } from './store-suite.ts';
 
 let mf: Miniflare;
@@ -40,6 +41,23 @@ async function emptyDatabase(): Promise<void> {
   if (drops.length > 0) await database.batch(drops);
 }
 
+/**
+ * The statements that build an empty database at an older schema version, for one batch with that
+ * version's rows: D1 runs one statement a `prepare`, so the migrations' scripts are split into theirs.
+ */
+function schemaAtVersion(version: number): D1PreparedStatement[] {
+  const statements = [sqliteSchemaVersion.create, ...sqliteMigrations.slice(0, version)]
+    .flatMap((script) => script.split(/;\s*(?:\n|$)/))
+    .map((sql) => sql.trim())
+    .filter((sql) => sql !== '');
+  return [
+    ...statements.map((sql) => database.prepare(sql)),
+    ...sqliteMigrations
+      .slice(0, version)
+      .map((_, index) => database.prepare(sqliteSchemaVersion.record).bind(index + 1, 0)),
+  ];
+}
+
 runStoreSuite('d1', async ({ clock }) => {
   await emptyDatabase();
   return createD1Store({ database, clock });
@@ -59,14 +77,8 @@ describe('D1 store', () => {
 
   it('migrates a version 2 database: messages read as before, a delivered one can be purged', async () => {
     await emptyDatabase();
-    const oldSchema = [sqliteSchemaVersion.create, ...sqliteMigrations.slice(0, 2)]
-      .flatMap((migration) => migration.split(/;\s*(?:\n|$)/))
-      .map((sql) => sql.trim())
-      .filter((sql) => sql !== '');
     await database.batch([
-      ...oldSchema.map((sql) => database.prepare(sql)),
-      database.prepare(sqliteSchemaVersion.record).bind(1, 0),
-      database.prepare(sqliteSchemaVersion.record).bind(2, 0),
+      ...schemaAtVersion(2),
       database.prepare(`INSERT INTO outbox (id, buyer_id, po_id, kind, dedupe_key, url, body, attempts,
           next_attempt_at, state, lease_until, last_error, delivered_at, created_at, updated_at)
         VALUES (3, 'acme', '7', 'confirmation', 'confirm:7', 'https://buyer.example.com/cxml', '<accept/>', 1, 0,
@@ -102,26 +114,17 @@ describe('D1 store', () => {
 
   it('migrates a version 3 database: print orders tracked before give the highest id, heartbeats start empty', async () => {
     await emptyDatabase();
-    const oldSchema = [sqliteSchemaVersion.create, ...sqliteMigrations.slice(0, 3)]
-      .flatMap((migration) => migration.split(/;\s*(?:\n|$)/))
-      .map((sql) => sql.trim())
-      .filter((sql) => sql !== '');
-    await database.batch([
-      ...oldSchema.map((sql) => database.prepare(sql)),
-      ...[1, 2, 3].map((version) => database.prepare(sqliteSchemaVersion.record).bind(version, 0)),
+    const printOrder =
       database.prepare(`INSERT INTO print_orders (storefront_id, print_order_id, po_id, state,
-          shipments_notified, confirmed, created_at, updated_at)
-        VALUES ('demo', 5007, '7', 'closed', '[]', 1, 0, 0), ('demo', 5001, '7', 'closed', '[]', 1, 0, 0),
-          ('demo', 5004, '7', 'open', '[]', 1, 0, 0)`),
+        shipments_notified, confirmed, created_at, updated_at) VALUES ('demo', ?, '7', ?, '[]', 1, 0, 0)`);
+    await database.batch([
+      ...schemaAtVersion(3),
+      ...version3PrintOrders.map((row) => printOrder.bind(...row)),
     ]);
     const store = await createD1Store({ database, clock: createManualClock(T0) });
     const versions = await database.prepare('SELECT version FROM schema_version ORDER BY version').all();
     expect((versions.results ?? []).map((r) => r.version)).toEqual(sqliteMigrations.map((_, i) => i + 1));
-    expect(await store.printOrders.highestId('demo')).toBe(5007);
-    expect(await store.printOrders.get('demo', 5004)).toMatchObject({ state: 'open', confirmed: true });
-    expect(await store.heartbeat.last('background-round')).toBeUndefined();
-    await store.heartbeat.beat('background-round', T0);
-    expect(await store.heartbeat.last('background-round')).toStrictEqual(T0);
+    await expectVersion3Migrated(store);
   });
 
   it('refuses a database written by a newer schema', async () => {

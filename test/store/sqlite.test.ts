@@ -9,6 +9,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSqliteStore } from '../../src/store/sqlite.ts';
 import { sqliteMigrations, sqliteSchemaVersion } from '../../src/store/sqlite-sql.ts';
 import { createManualClock } from './manual-clock.ts';
+import {
+  acceptOrderIn,
+  expectVersion2MessagesMigrated,
+  expectVersion3Migrated,
+  version1Orders,
+  version1OrdersMigrated,
+  version2Messages,
+  version3PrintOrders,
+} from './migration-checks.ts';
 import { at, cxmlSession, expectStoreError, runStoreSuite, T0 } from './store-suite.ts';
 
 let dir: string;
@@ -32,6 +41,32 @@ beforeAll(async () => {
 afterAll(() => {
   rmSync(dir, { recursive: true, force: true });
 });
+
+/** A new database file at an older schema version, open for the test to write that version's rows. */
+function databaseAtVersion(version: number): { path: string; old: Database.Database } {
+  const path = freshPath();
+  const old = new Database(path);
+  old.exec(sqliteSchemaVersion.create);
+  for (const [index, migration] of sqliteMigrations.slice(0, version).entries()) {
+    old.exec(migration);
+    old.prepare(sqliteSchemaVersion.record).run(index + 1, 0);
+  }
+  return { path, old };
+}
+
+/** Looks into the file beside the store, read-only, and closes it again whatever `check` throws. */
+function inspect(path: string, check: (raw: Database.Database) => void): void {
+  const raw = new Database(path, { readonly: true });
+  try {
+    check(raw);
+  } finally {
+    raw.close();
+  }
+}
+
+const recordedVersions = (raw: Database.Database) =>
+  raw.prepare('SELECT version FROM schema_version ORDER BY version').pluck().all();
+const everyVersion = sqliteMigrations.map((_, i) => i + 1);
 
 runStoreSuite('sqlite', async ({ clock }) => createSqliteStore({ path: migratedPath(), clock }));
 
@@ -132,74 +167,34 @@ describe('SQLite store', () => {
     await createSqliteStore({ path }).close();
     await createSqliteStore({ path }).close();
     expect(existsSync(path)).toBe(true);
-    const raw = new Database(path);
-    try {
+    inspect(path, (raw) => {
       expect(raw.pragma('journal_mode', { simple: true })).toBe('wal');
-      expect(raw.prepare('SELECT version FROM schema_version ORDER BY version').pluck().all()).toEqual(
-        sqliteMigrations.map((_, i) => i + 1),
-      );
-    } finally {
-      raw.close();
-    }
+      expect(recordedVersions(raw)).toEqual(everyVersion);
+    });
   });
 
   it('migrates a version 1 database: existing orders get their dedupe keys, later changes their own rows', async () => {
-    const path = freshPath();
-    const old = new Database(path);
-    old.exec(sqliteSchemaVersion.create);
-    old.exec(sqliteMigrations[0]!);
-    old.prepare(sqliteSchemaVersion.record).run(1, 0);
+    const { path, old } = databaseAtVersion(1);
     const insert =
       old.prepare(`INSERT INTO purchase_orders (id, buyer_id, payload_id, order_id, type, state, raw,
         document, answer_code, answer_text, print_order_ids, flags, created_at, updated_at)
       VALUES (?, 'acme', ?, ?, ?, 'ordered', '<cXML/>', ?, 200, 'OK', '[5001]', '[]', 0, 0)`);
-    const request = (orderVersion?: string) => JSON.stringify({ request: { orderVersion }, lines: [] });
-    insert.run(7, 'p-new', 'PO-1', 'new', request('1'));
-    insert.run(8, 'p-change', 'PO-1', 'update', request('2'));
-    insert.run(9, 'p-cancel', 'PO-1', 'delete', request());
-    insert.run(10, 'p-change-unversioned', 'PO-2', 'update', request());
-    insert.run(11, 'p-odd', 'PO-3', 'new', 'not json');
+    for (const row of version1Orders('not json')) insert.run(...row);
     old.close();
 
     const store = createSqliteStore({ path, clock: createManualClock(T0) });
-    const raw = new Database(path, { readonly: true });
-    try {
+    inspect(path, (raw) => {
       expect(
         raw.prepare('SELECT id, order_version, revision_key FROM purchase_orders ORDER BY id').all(),
-      ).toEqual([
-        { id: 7, order_version: '1', revision_key: '' },
-        { id: 8, order_version: '2', revision_key: 'version:2' },
-        { id: 9, order_version: null, revision_key: '' },
-        { id: 10, order_version: null, revision_key: 'payload:p-change-unversioned' },
-        { id: 11, order_version: null, revision_key: '' },
-      ]);
-      expect(raw.prepare('SELECT version FROM schema_version ORDER BY version').pluck().all()).toEqual(
-        sqliteMigrations.map((_, i) => i + 1),
-      );
-    } finally {
-      raw.close();
-    }
+      ).toEqual(version1OrdersMigrated);
+      expect(recordedVersions(raw)).toEqual(everyVersion);
+    });
     expect(await store.orders.get('8')).toMatchObject({
       type: 'update',
       orderVersion: '2',
       printOrderIds: [5001],
     });
-    const order = (
-      payloadId: string,
-      type: 'new' | 'update' | 'delete',
-      orderId: string,
-      orderVersion?: string,
-    ) =>
-      store.orders.accept({
-        buyerId: 'acme',
-        payloadId,
-        orderId,
-        type,
-        ...(orderVersion !== undefined && { orderVersion }),
-        raw: '<cXML/>',
-        document: {},
-        answer: { code: 200, text: 'OK' },
-      });
+    const order = acceptOrderIn(store);
     expect((await order('p-new-again', 'new', 'PO-1')).order.id).toBe('7');
     expect((await order('p-change-again', 'update', 'PO-1', '2')).order.id).toBe('8');
     expect((await order('p-cancel-again', 'delete', 'PO-1')).order.id).toBe('9');
@@ -211,21 +206,14 @@ describe('SQLite store', () => {
   });
 
   it('migrates a version 2 database: messages keep their ids and read as before, delivered ones can be purged', async () => {
-    const path = freshPath();
-    const old = new Database(path);
-    old.exec(sqliteSchemaVersion.create);
-    for (const [index, migration] of sqliteMigrations.slice(0, 2).entries()) {
-      old.exec(migration);
-      old.prepare(sqliteSchemaVersion.record).run(index + 1, 0);
-    }
+    const { path, old } = databaseAtVersion(2);
     const message =
       old.prepare(`INSERT INTO outbox (id, buyer_id, po_id, kind, dedupe_key, url, body, attempts,
         next_attempt_at, state, lease_until, last_error, delivered_at, created_at, updated_at)
       VALUES (?, 'acme', ?, 'confirmation', ?, 'https://buyer.example.com/cxml', ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
-    message.run(3, '7', 'confirm:7', '<accept/>', 2, 1000, 'delivered', null, 'HTTP 503', 5000, 0, 5000);
-    message.run(5, '7', 'ship:7:0', '<ship/>', 0, 6000, 'pending', null, null, null, 6000, 6000);
-    message.run(6, '8', 'confirm:8', '<accept/>', 1, 0, 'sending', 9000, null, null, 0, 0);
-    message.run(9, '9', 'confirm:9', '<accept/>', 3, 0, 'dead', null, 'HTTP 400', null, 0, 7000);
+    // Ids with gaps: the migration must keep each message's own.
+    const ids = { delivered: '3', pending: '5', sending: '6', dead: '9' };
+    for (const [role, ...row] of version2Messages) message.run(ids[role], ...row);
     const job = old.prepare(`INSERT INTO jobs (id, kind, key, payload, run_at, attempts, max_attempts, state,
         last_error, created_at, updated_at) VALUES (?, 'process_order', ?, '{}', 0, 1, 10, ?, ?, 0, 0)`);
     job.run(4, 'po:1', 'dead', 'gave up');
@@ -237,58 +225,11 @@ describe('SQLite store', () => {
     old.close();
 
     const store = createSqliteStore({ path, clock: createManualClock(T0) });
-    const raw = new Database(path, { readonly: true });
-    try {
-      expect(raw.prepare('SELECT version FROM schema_version ORDER BY version').pluck().all()).toEqual(
-        sqliteMigrations.map((_, i) => i + 1),
-      );
+    inspect(path, (raw) => {
+      expect(recordedVersions(raw)).toEqual(everyVersion);
       expect(raw.prepare("SELECT name FROM sqlite_master WHERE name = 'outbox'").all()).toEqual([]);
-    } finally {
-      raw.close();
-    }
-    const delivered = {
-      id: '3',
-      buyerId: 'acme',
-      poId: '7',
-      kind: 'confirmation',
-      dedupeKey: 'confirm:7',
-      url: 'https://buyer.example.com/cxml',
-      body: '<accept/>',
-      attempts: 2,
-      nextAttemptAt: new Date(1000),
-      state: 'delivered',
-      lastError: 'HTTP 503',
-      deliveredAt: new Date(5000),
-      createdAt: new Date(0),
-      updatedAt: new Date(5000),
-    };
-    expect(await store.outbox.get('3')).toStrictEqual(delivered);
-    expect(await store.outbox.get('6')).toMatchObject({
-      state: 'sending',
-      attempts: 1,
-      leaseUntil: new Date(9000),
     });
-    expect(await store.outbox.get('9')).toMatchObject({ state: 'dead', attempts: 3, lastError: 'HTTP 400' });
-    const listed = await store.outbox.list({ poId: '7' });
-    expect(listed.items.map((m) => [m.id, m.state])).toEqual([
-      ['5', 'pending'],
-      ['3', 'delivered'],
-    ]);
-
-    expect(await store.outbox.purgeDelivered(T0)).toBe(1);
-    expect(await store.outbox.get('3')).toStrictEqual(delivered);
-    expect(await store.outbox.list({ poId: '7' })).toStrictEqual(listed);
-    const again = await store.outbox.enqueue({
-      buyerId: 'acme',
-      poId: '7',
-      kind: 'confirmation',
-      dedupeKey: 'confirm:7',
-      url: 'https://buyer.example.com/cxml',
-      body: '<accept/>',
-    });
-    expect(again).toStrictEqual({ created: false, message: delivered });
-    expect((await store.outbox.claimDue(T0, 60_000, 10)).map((m) => m.id)).toEqual(['6', '5']);
-    const fresh = await store.outbox.enqueue({ ...again.message, dedupeKey: 'ship:7:1' });
+    const fresh = await expectVersion2MessagesMigrated(store, ids);
     expect(fresh.message.id).toBe('10');
 
     expect(await store.jobs.get('4')).toMatchObject({ state: 'dead', key: 'po:1' });
@@ -305,34 +246,15 @@ describe('SQLite store', () => {
   });
 
   it('migrates a version 3 database: print orders tracked before give the highest id, heartbeats start empty', async () => {
-    const path = freshPath();
-    const old = new Database(path);
-    old.exec(sqliteSchemaVersion.create);
-    for (const [index, migration] of sqliteMigrations.slice(0, 3).entries()) {
-      old.exec(migration);
-      old.prepare(sqliteSchemaVersion.record).run(index + 1, 0);
-    }
+    const { path, old } = databaseAtVersion(3);
     const printOrder = old.prepare(`INSERT INTO print_orders (storefront_id, print_order_id, po_id, state,
         shipments_notified, confirmed, created_at, updated_at) VALUES ('demo', ?, '7', ?, '[]', 1, 0, 0)`);
-    printOrder.run(5007, 'closed');
-    printOrder.run(5001, 'closed');
-    printOrder.run(5004, 'open');
+    for (const row of version3PrintOrders) printOrder.run(...row);
     old.close();
 
     const store = createSqliteStore({ path, clock: createManualClock(T0) });
-    const raw = new Database(path, { readonly: true });
-    try {
-      expect(raw.prepare('SELECT version FROM schema_version ORDER BY version').pluck().all()).toEqual(
-        sqliteMigrations.map((_, i) => i + 1),
-      );
-    } finally {
-      raw.close();
-    }
-    expect(await store.printOrders.highestId('demo')).toBe(5007);
-    expect(await store.printOrders.get('demo', 5004)).toMatchObject({ state: 'open', confirmed: true });
-    expect(await store.heartbeat.last('background-round')).toBeUndefined();
-    await store.heartbeat.beat('background-round', T0);
-    expect(await store.heartbeat.last('background-round')).toStrictEqual(T0);
+    inspect(path, (raw) => expect(recordedVersions(raw)).toEqual(everyVersion));
+    await expectVersion3Migrated(store);
     await store.close();
   });
 
