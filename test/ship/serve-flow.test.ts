@@ -27,8 +27,7 @@ import {
   BUYER_IDENTITY,
   freshFolder,
   SUPPLIER_SECRET,
-  secretEnv,
-  userConfig,
+  serveConfig,
   writeConfigFile,
 } from './user-config.ts';
 
@@ -43,21 +42,17 @@ describe('punchgate serve as a process, with punchgate sandbox as the print serv
   beforeAll(async () => {
     buyer = await startBuyerSystem();
     sandbox = await startSandboxCommand();
-    const gatewayKey = sandbox.apiKeys.find((k) => k.label === 'punchgate gateway demo');
-    if (gatewayKey === undefined) throw new Error(`no gateway key printed\n${sandbox.process.tail()}`);
     // The gateway's public URL goes into the config before it listens, as a user writes it.
     const port = await freePort();
     const folder = freshFolder();
-    const configFile = writeConfigFile(
-      folder,
-      userConfig({
-        publicUrl: `http://127.0.0.1:${port}`,
-        printService: { apiBaseUrl: sandbox.url, editorUrl: sandbox.editorUrl, apiToken: gatewayKey.token },
-        buyerSystem: { returnHost: buyer.host, orderStatusUrl: buyer.orderStatusUrl },
-        store: { kind: 'sqlite', path: join(folder, 'gateway.db') },
-      }),
-    );
-    secrets = secretEnv(gatewayKey.key);
+    const serving = serveConfig({
+      publicUrl: `http://127.0.0.1:${port}`,
+      sandbox,
+      buyer,
+      store: { kind: 'sqlite', path: join(folder, 'gateway.db') },
+    });
+    secrets = serving.secrets;
+    const configFile = writeConfigFile(folder, serving.config);
     serve = await startServeCommand('serve', configFile, port, childEnv(secrets));
   }, SHIP_TEST_TIMEOUT_MS);
 

@@ -29,7 +29,7 @@ import {
   startServeCommand,
   stopAllCommands,
 } from './processes.ts';
-import { ADMIN_TOKEN, freshFolder, secretEnv, userConfig, writeConfigFile } from './user-config.ts';
+import { ADMIN_TOKEN, freshFolder, serveConfig, writeConfigFile } from './user-config.ts';
 
 /** The storm: kills of every backend of the database, 50 to 200 ms apart (about four seconds). */
 const KILLS = 30;
@@ -74,19 +74,15 @@ describeWithPostgres('two punchgate serve processes on one PostgreSQL database',
   beforeAll(async () => {
     buyer = await startBuyerSystem();
     sandbox = await startSandboxCommand();
-    const gatewayKey = sandbox.apiKeys.find((k) => k.label === 'punchgate gateway demo');
-    if (gatewayKey === undefined) throw new Error(`no gateway key printed\n${sandbox.process.tail()}`);
     const [portA = 0, portB = 0] = await freePorts(2);
-    const configFile = writeConfigFile(
-      freshFolder(),
-      userConfig({
-        publicUrl: `http://127.0.0.1:${portA}`,
-        printService: { apiBaseUrl: sandbox.url, editorUrl: sandbox.editorUrl, apiToken: gatewayKey.token },
-        buyerSystem: { returnHost: buyer.host, orderStatusUrl: buyer.orderStatusUrl },
-        store: { kind: 'postgres', url: { env: 'DATABASE_URL' } },
-      }),
-    );
-    const env = childEnv({ ...secretEnv(gatewayKey.key), DATABASE_URL: database.url() });
+    const { config, secrets } = serveConfig({
+      publicUrl: `http://127.0.0.1:${portA}`,
+      sandbox,
+      buyer,
+      store: { kind: 'postgres', url: { env: 'DATABASE_URL' } },
+    });
+    const configFile = writeConfigFile(freshFolder(), config);
+    const env = childEnv({ ...secrets, DATABASE_URL: database.url() });
     // Both start at once on the empty database: the store's migration lock lets one create the tables.
     [a, b] = await Promise.all([
       startServeCommand('serve A', configFile, portA, env),

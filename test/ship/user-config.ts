@@ -7,7 +7,8 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { ChildEnv } from './processes.ts';
+import type { BuyerSystem } from './buyer-system.ts';
+import type { ChildEnv, SandboxProcess } from './processes.ts';
 
 /** The buyer's identity and secret as `setupRequest` and `orderRequest` send them by default. */
 export const BUYER_IDENTITY = 'AN01000000001';
@@ -96,6 +97,29 @@ export function userConfig(options: UserConfigOptions): ConfigJson {
       },
     ],
   };
+}
+
+/**
+ * The config and its secrets for `serve` beside a running `punchgate sandbox` and buyer's system: the
+ * storefront uses the Enterprise key the sandbox printed for the gateway, the buyer returns to and receives
+ * order-status documents at the buyer's system.
+ */
+export function serveConfig(options: {
+  publicUrl: string;
+  sandbox: SandboxProcess;
+  buyer: BuyerSystem;
+  store: UserConfigOptions['store'];
+}): { config: ConfigJson; secrets: ChildEnv } {
+  const { sandbox, buyer } = options;
+  const gatewayKey = sandbox.apiKeys.find((k) => k.label === 'punchgate gateway demo');
+  if (gatewayKey === undefined) throw new Error(`no gateway key printed\n${sandbox.process.tail()}`);
+  const config = userConfig({
+    publicUrl: options.publicUrl,
+    printService: { apiBaseUrl: sandbox.url, editorUrl: sandbox.editorUrl, apiToken: gatewayKey.token },
+    buyerSystem: { returnHost: buyer.host, orderStatusUrl: buyer.orderStatusUrl },
+    store: options.store,
+  });
+  return { config, secrets: secretEnv(gatewayKey.key) };
 }
 
 /** A fresh temporary folder for one test's config file and SQLite database. */
