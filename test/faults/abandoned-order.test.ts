@@ -1,25 +1,45 @@
 import { describe, expect, it } from 'vitest';
-import { createOrderStack, drain, linesOf, orderConfig, punchOut, sendOrder } from '../orders/order-flow.ts';
+import {
+  createOrderStack,
+  drain,
+  linesOf,
+  type OrderStack,
+  orderConfig,
+  punchOut,
+  sendOrder,
+} from '../orders/order-flow.ts';
+
+/**
+ * A PO sent to a gateway whose jobs get one attempt, and a worker that claimed its job, marked the PO
+ * processing with `flags`, and was killed (SIGKILL): nothing more happens until `restartAfterLease`.
+ */
+async function poOfKilledWorker(orderID: string, flags?: string[]) {
+  const base = orderConfig();
+  const stack = await createOrderStack(orderConfig({ orders: { ...base.orders, maxAttempts: 1 } }));
+  const cart = await punchOut(stack, ['Business cards']);
+  const answer = await sendOrder(stack, { orderID, lines: linesOf(cart) });
+  const [po] = (await stack.store.orders.list()).items;
+  const claimed = await stack.store.jobs.claim(stack.clock.now(), 60_000, ['process_order']);
+  await stack.store.orders.update(po?.id ?? '', { state: 'processing', ...(flags && { flags }) });
+  return { stack, poId: po?.id ?? '', answer, claimed };
+}
+
+/** A restarted worker's round, once the killed worker's lease has run out. */
+async function restartAfterLease(stack: OrderStack): Promise<void> {
+  stack.clock.advance(10 * 60);
+  await drain(stack);
+}
 
 describe('a PO whose job died with the process on its last attempt', () => {
   it('is handed to an operator instead of staying in processing forever', async () => {
-    const base = orderConfig();
-    const stack = await createOrderStack(orderConfig({ orders: { ...base.orders, maxAttempts: 1 } }));
-    const cart = await punchOut(stack, ['Business cards']);
-    expect(await sendOrder(stack, { orderID: 'PO-ABANDONED', lines: linesOf(cart) })).toMatchObject({
-      code: 200,
-    });
-    const [po] = (await stack.store.orders.list()).items;
-    // A worker claims the job, moves the PO to processing, and is killed (SIGKILL): nothing more happens.
-    const claimed = await stack.store.jobs.claim(stack.clock.now(), 60_000, ['process_order']);
+    const { stack, poId, answer, claimed } = await poOfKilledWorker('PO-ABANDONED');
+    expect(answer).toMatchObject({ code: 200 });
     expect(claimed).toMatchObject({ attempts: 1, maxAttempts: 1 });
-    await stack.store.orders.update(po?.id ?? '', { state: 'processing' });
-    // A restarted worker finds the lease expired on the last attempt.
-    stack.clock.advance(10 * 60);
-    await drain(stack);
+    // The restarted worker finds the lease expired on the last attempt.
+    await restartAfterLease(stack);
     const job = (await stack.store.jobs.list({ kind: 'process_order' })).items[0];
     expect(job).toMatchObject({ state: 'dead', lastError: 'lease expired on attempt 1' });
-    const settled = await stack.store.orders.get(po?.id ?? '');
+    const settled = await stack.store.orders.get(poId);
     expect(settled).toMatchObject({
       state: 'needs_operator',
       lastError:
@@ -29,18 +49,11 @@ describe('a PO whose job died with the process on its last attempt', () => {
   });
 
   it('gets its job back once when its create may have been cut off, and the search settles it', async () => {
-    const base = orderConfig();
-    const stack = await createOrderStack(orderConfig({ orders: { ...base.orders, maxAttempts: 1 } }));
-    const cart = await punchOut(stack, ['Business cards']);
-    await sendOrder(stack, { orderID: 'PO-CRASHED', lines: linesOf(cart) });
-    const [po] = (await stack.store.orders.list()).items;
     // Killed right after marking the create (the sandbox's newest order is 1020): the create never left.
-    await stack.store.jobs.claim(stack.clock.now(), 60_000, ['process_order']);
-    await stack.store.orders.update(po?.id ?? '', { state: 'processing', flags: ['creating:0:after=1020'] });
-    stack.clock.advance(10 * 60);
-    await drain(stack);
+    const { stack, poId } = await poOfKilledWorker('PO-CRASHED', ['creating:0:after=1020']);
+    await restartAfterLease(stack);
 
-    expect(await stack.store.orders.get(po?.id ?? '')).toMatchObject({
+    expect(await stack.store.orders.get(poId)).toMatchObject({
       state: 'ordered',
       flags: ['resumed_after_crash'],
     });
@@ -51,20 +64,13 @@ describe('a PO whose job died with the process on its last attempt', () => {
   });
 
   it('goes to an operator when the resumed job dies too', async () => {
-    const base = orderConfig();
-    const stack = await createOrderStack(orderConfig({ orders: { ...base.orders, maxAttempts: 1 } }));
-    const cart = await punchOut(stack, ['Business cards']);
-    await sendOrder(stack, { orderID: 'PO-CRASHED-TWICE', lines: linesOf(cart) });
-    const [po] = (await stack.store.orders.list()).items;
-    await stack.store.jobs.claim(stack.clock.now(), 60_000, ['process_order']);
-    await stack.store.orders.update(po?.id ?? '', {
-      state: 'processing',
-      flags: ['creating:0:after=1020', 'resumed_after_crash'],
-    });
-    stack.clock.advance(10 * 60);
-    await drain(stack);
+    const { stack, poId } = await poOfKilledWorker('PO-CRASHED-TWICE', [
+      'creating:0:after=1020',
+      'resumed_after_crash',
+    ]);
+    await restartAfterLease(stack);
 
-    expect(await stack.store.orders.get(po?.id ?? '')).toMatchObject({ state: 'needs_operator' });
+    expect(await stack.store.orders.get(poId)).toMatchObject({ state: 'needs_operator' });
     expect(stack.upstreamCalls).not.toContain('POST /api/v2/pipo/order/create');
   });
 });

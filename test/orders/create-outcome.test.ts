@@ -82,6 +82,24 @@ async function purchaseOrder(stack: OrderStack, orderID: string) {
   return (await adminJson(stack, `/admin/orders/${po?.id}`)).body;
 }
 
+/**
+ * What a cut-off create of PO-CUT must settle to: exactly one print order, recorded on the PO, which is
+ * ordered and unflagged, and exactly one accept. `createsInAll` counts every create the print service got,
+ * PO-EARLIER's included. Answers the print order's id, in a list of one.
+ */
+async function expectOnePrintOrderOneAccept(stack: OrderStack, createsInAll: number): Promise<number[]> {
+  const found = await printOrdersFor(stack, 'PO-CUT');
+  expect(found).toHaveLength(1);
+  expect(creates(stack)).toBe(createsInAll);
+  expect(await purchaseOrder(stack, 'PO-CUT')).toMatchObject({
+    state: 'ordered',
+    flags: [],
+    printOrderIds: found,
+  });
+  expect(accepts(stack, 'PO-CUT')).toHaveLength(1);
+  return found;
+}
+
 describe('a print-order create that went through but whose answer was lost', () => {
   it('is found by reading the ids above the last known print order, and adopted: one print order, one accept', async () => {
     // The report fails throughout: the ids alone find it.
@@ -91,16 +109,8 @@ describe('a print-order create that went through but whose answer was lost', () 
       lasting: [{ match: REPORT, fault: OUTAGE }],
     });
     await settle(stack);
-    const found = await printOrdersFor(stack, 'PO-CUT');
-    expect(found).toHaveLength(1);
-    expect(creates(stack)).toBe(2); // PO-EARLIER's and PO-CUT's one
+    const found = await expectOnePrintOrderOneAccept(stack, 2); // PO-EARLIER's create and PO-CUT's one
     expect(stack.upstreamCalls).toContain(`GET /api/v2/order/${(floor ?? 0) + 1}`);
-    expect(await purchaseOrder(stack, 'PO-CUT')).toMatchObject({
-      state: 'ordered',
-      flags: [],
-      printOrderIds: found,
-    });
-    expect(accepts(stack, 'PO-CUT')).toHaveLength(1);
     // Adopted and carried on: the merge started and the PO went into the order's history.
     const history = await stack.sandbox.control.orderHistory(found[0] ?? 0);
     expect(history.history.some((h) => h.comments?.includes('PO-CUT'))).toBe(true);
@@ -135,16 +145,8 @@ describe('a print-order create that went through but whose answer was lost', () 
       },
     });
     await settle(stack);
-    const found = await printOrdersFor(stack, 'PO-CUT');
-    expect(found).toHaveLength(1);
-    expect(creates(stack)).toBe(2);
+    await expectOnePrintOrderOneAccept(stack, 2);
     expect(stack.upstreamCalls).toContain(`GET /api/v2/order/${(floor ?? 0) + 1}`);
-    expect(await purchaseOrder(stack, 'PO-CUT')).toMatchObject({
-      state: 'ordered',
-      flags: [],
-      printOrderIds: found,
-    });
-    expect(accepts(stack, 'PO-CUT')).toHaveLength(1);
   });
 
   it('is found through the order_details report by a gateway that knows no print order id yet', async () => {
@@ -221,16 +223,8 @@ describe('a print-order create that did not go through', () => {
     });
     expect(other.id).toBeGreaterThan(floor ?? 0);
     await settle(stack);
-    const found = await printOrdersFor(stack, 'PO-CUT');
-    expect(found).toHaveLength(1);
+    const found = await expectOnePrintOrderOneAccept(stack, 2);
     expect(found[0]).toBeGreaterThan(other.id);
-    expect(creates(stack)).toBe(2);
-    expect(await purchaseOrder(stack, 'PO-CUT')).toMatchObject({
-      state: 'ordered',
-      flags: [],
-      printOrderIds: found,
-    });
-    expect(accepts(stack, 'PO-CUT')).toHaveLength(1);
   });
 
   it('is created once by a gateway that knows no print order id, from the newest order dated before the PO', async () => {
