@@ -15,6 +15,7 @@ import type { Gateway } from '../../src/gateway/index.ts';
 import { ociGateway } from '../../src/gateway/oci/index.ts';
 import { createOrderWorker, type OrderWorker, ordersFeature } from '../../src/gateway/orders/index.ts';
 import { JOB_LEASE_MS } from '../../src/gateway/orders/worker.ts';
+import type { Clock } from '../../src/store/clock.ts';
 import type { Store } from '../../src/store/port.ts';
 import { createPostgresStore } from '../../src/store/postgres.ts';
 import { StoreError } from '../../src/store/store-error.ts';
@@ -34,6 +35,7 @@ import { startUrlOf, statusOf } from '../support/punchout-flow.ts';
 import { GATEWAY_ORIGIN, START } from '../support/stack.ts';
 import { createCuttableLink, useFaultDatabase } from './postgres-faults-database.ts';
 import { describeWithPostgres } from './postgres-test-database.ts';
+import { postCxml, startInstanceA } from './two-instances.ts';
 
 const PIPO_ORDER_CREATE = 'POST /api/v2/pipo/order/create';
 const POS = 8;
@@ -43,12 +45,6 @@ const KILLS = 50;
 const RETRYABLE = { code: 500, text: 'Internal Server Error' };
 const OCI_PUNCH_IN =
   '/oci/s4?username=s4&password=s4-secret&hook_url=https%3A%2F%2Fs4.acme.example%3A44300%2Freturn&oci_version=5.0';
-
-async function postCxml(gateway: Gateway, body: string): Promise<Response> {
-  return await gateway.app.fetch(
-    new Request(`${GATEWAY_ORIGIN}/cxml`, { method: 'POST', body, headers: { 'Content-Type': 'text/xml' } }),
-  );
-}
 
 /** Neither a stack trace nor an internal error name reaches a buyer or a browser. */
 function expectNoInternals(text: string): void {
@@ -76,9 +72,7 @@ describeWithPostgres('PostgreSQL faults under two gateways', () => {
   });
 
   async function twoGateways(): Promise<{ stack: OrderStack; a: Gateway; b: Gateway }> {
-    let current: OrderStack | undefined;
-    const clock = { now: () => current?.clock.now() ?? new Date(START) };
-    const open = async () => {
+    const open = async (clock: Clock) => {
       const store = await createPostgresStore({
         url: database.url(),
         schema: 'storm',
@@ -92,11 +86,8 @@ describeWithPostgres('PostgreSQL faults under two gateways', () => {
     const config = orderConfig({
       orders: { maxAttempts: 10, reconcileIntervalSeconds: 300, outboxMaxAttempts: 10 },
     });
-    const stack = await createOrderStack(config, { store: await open() }, ALL_FEATURES);
-    current = stack;
-    const a = stack.gateway;
-    const b = await stack.restartGateway(await open());
-    return { stack, a, b };
+    const { stack, a, startB } = await startInstanceA(open, config, ALL_FEATURES);
+    return { stack, a, b: await startB() };
   }
 
   it('answers every request or asks for a retry, then turns each PO into one print order and one accept', async () => {

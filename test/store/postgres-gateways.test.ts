@@ -6,15 +6,12 @@
  * leases, and a punch-out session begun on one carries on on the other.
  */
 import { afterEach, expect, it } from 'vitest';
-import type { Gateway } from '../../src/gateway/index.ts';
 import { createOrderWorker, type OrderWorker } from '../../src/gateway/orders/index.ts';
 import type { Store } from '../../src/store/port.ts';
 import {
   adminJson,
-  createOrderStack,
   linesOf,
   type OrderStack,
-  orderConfig,
   orderRequest,
   printOrdersFor,
   punchOut,
@@ -29,16 +26,10 @@ import {
   startUrlOf,
   statusOf,
 } from '../support/punchout-flow.ts';
-import { GATEWAY_ORIGIN, START } from '../support/stack.ts';
 import { describeWithPostgres, useTestSchemas } from './postgres-test-database.ts';
+import { postCxml, startInstanceA } from './two-instances.ts';
 
 const PIPO_ORDER_CREATE = 'POST /api/v2/pipo/order/create';
-
-async function postCxml(gateway: Gateway, body: string): Promise<Response> {
-  return gateway.app.fetch(
-    new Request(`${GATEWAY_ORIGIN}/cxml`, { method: 'POST', body, headers: { 'Content-Type': 'text/xml' } }),
-  );
-}
 
 describeWithPostgres('two gateways with the order flow on one PostgreSQL database', () => {
   const schemas = useTestSchemas();
@@ -50,32 +41,20 @@ describeWithPostgres('two gateways with the order flow on one PostgreSQL databas
     for (const store of stores.splice(0)) await store.close();
   });
 
-  /**
-   * Instance A on a fresh schema, in an order stack (print service, buyer endpoint, frozen clock), and a
-   * way to start instance B beside it. Until B starts, the stack's browser reaches A; from then on the
-   * browser and the print service's webhooks reach B, and tests reach A directly.
-   */
-  async function startInstanceA(): Promise<{ stack: OrderStack; a: Gateway; startB(): Promise<Gateway> }> {
+  /** Instance A on a fresh schema and a way to start instance B beside it (see `startInstanceA`). */
+  async function startOnFreshSchema(): ReturnType<typeof startInstanceA> {
     const schema = schemas.fresh();
-    // Both stores read the stack's frozen clock, so record times follow the test's time like the workers'.
-    let current: OrderStack | undefined;
-    const clock = { now: () => current?.clock.now() ?? new Date(START) };
-    const open = async () => {
+    const started = await startInstanceA(async (clock) => {
       const store = await schemas.open(schema, { clock });
       stores.push(store);
       return store;
-    };
-    const stack = await createOrderStack(orderConfig(), { store: await open() });
-    current = stack;
-    stacks.push(stack);
-    const a = stack.gateway;
-    // Beside A, not instead of it: same config, signing key, print service, buyer endpoint and clock; its
-    // own pool on the same schema.
-    return { stack, a, startB: async () => stack.restartGateway(await open()) };
+    });
+    stacks.push(started.stack);
+    return started;
   }
 
   it('turns 50 copies of one purchase order spread across both into one print order and one accept', async () => {
-    const { stack, a, startB } = await startInstanceA();
+    const { stack, a, startB } = await startOnFreshSchema();
     // The buyer punched out through instance A: the cart line is in the shared database.
     const cart = await punchOut(stack, ['Business cards']);
     expect(cart).toHaveLength(1);
@@ -150,7 +129,7 @@ describeWithPostgres('two gateways with the order flow on one PostgreSQL databas
   });
 
   it('continues on instance B a punch-out session started on instance A', async () => {
-    const { stack, a, startB } = await startInstanceA();
+    const { stack, a, startB } = await startOnFreshSchema();
     await startB();
     const setup = await (await postCxml(a, setupRequest())).text();
     expect(statusOf(setup).code).toBe(200);
