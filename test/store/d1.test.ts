@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createD1Store, type D1Database, type D1PreparedStatement } from '../../src/store/d1.ts';
 import { sqliteMigrations, sqliteSchemaVersion } from '../../src/store/sqlite-sql.ts';
 import { createManualClock } from './manual-clock.ts';
-import { expectVersion3Migrated, version3PrintOrders } from './migration-checks.ts';
+import { expectVersion3Migrated, po7Confirmation, version3PrintOrders } from './migration-checks.ts';
 import { cxmlSession, expectStoreError, runStoreSuite, T0 } from './store-suite.ts';
 
 let mf: Miniflare;
@@ -90,12 +90,7 @@ describe('D1 store', () => {
     const delivered = await store.outbox.get('3');
     expect(delivered).toStrictEqual({
       id: '3',
-      buyerId: 'acme',
-      poId: '7',
-      kind: 'confirmation',
-      dedupeKey: 'confirm:7',
-      url: 'https://buyer.example.com/cxml',
-      body: '<accept/>',
+      ...po7Confirmation,
       attempts: 1,
       nextAttemptAt: new Date(0),
       state: 'delivered',

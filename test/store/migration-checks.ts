@@ -5,7 +5,7 @@
  */
 import { expect } from 'vitest';
 import type { Store } from '../../src/store/port.ts';
-import type { OrderType, OutboxMessage } from '../../src/store/types.ts';
+import type { NewOutboxMessage, OrderType, OutboxMessage } from '../../src/store/types.ts';
 import { T0 } from './store-suite.ts';
 
 /** A version 1 order document: the parsed request, where migration 2 finds the order's version. */
@@ -50,6 +50,16 @@ export function acceptOrderIn(store: Store) {
     });
 }
 
+/** The accept for PO 7 as enqueued: the old outboxes hold it, delivered. */
+export const po7Confirmation: NewOutboxMessage = {
+  buyerId: 'acme',
+  poId: '7',
+  kind: 'confirmation',
+  dedupeKey: 'confirm:7',
+  url: 'https://buyer.example.com/cxml',
+  body: '<accept/>',
+};
+
 /**
  * Outbox messages as version 2 wrote them, oldest first: `[role, poId, dedupeKey, body, attempts,
  * nextAttemptAt, state, leaseUntil, lastError, deliveredAt, createdAt, updatedAt]`, each a confirmation for
@@ -76,12 +86,7 @@ export async function expectVersion2MessagesMigrated(
 ): Promise<{ created: boolean; message: OutboxMessage }> {
   const delivered = {
     id: ids.delivered,
-    buyerId: 'acme',
-    poId: '7',
-    kind: 'confirmation',
-    dedupeKey: 'confirm:7',
-    url: 'https://buyer.example.com/cxml',
-    body: '<accept/>',
+    ...po7Confirmation,
     attempts: 2,
     nextAttemptAt: new Date(1000),
     state: 'delivered',
@@ -110,14 +115,7 @@ export async function expectVersion2MessagesMigrated(
   expect(await store.outbox.purgeDelivered(T0)).toBe(1);
   expect(await store.outbox.get(ids.delivered)).toStrictEqual(delivered);
   expect(await store.outbox.list({ poId: '7' })).toStrictEqual(listed);
-  const again = await store.outbox.enqueue({
-    buyerId: 'acme',
-    poId: '7',
-    kind: 'confirmation',
-    dedupeKey: 'confirm:7',
-    url: 'https://buyer.example.com/cxml',
-    body: '<accept/>',
-  });
+  const again = await store.outbox.enqueue(po7Confirmation);
   expect(again).toStrictEqual({ created: false, message: delivered });
   expect((await store.outbox.claimDue(T0, 60_000, 10)).map((m) => m.id)).toEqual([ids.sending, ids.pending]);
   return await store.outbox.enqueue({ ...again.message, dedupeKey: 'ship:7:1' });

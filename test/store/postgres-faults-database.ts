@@ -6,7 +6,7 @@
 import { type AddressInfo, connect, createServer, type Socket } from 'node:net';
 import pg from 'pg';
 import { afterAll, beforeAll } from 'vitest';
-import { pgUrl } from './postgres-test-database.ts';
+import { pgUrl, withClient } from './postgres-test-database.ts';
 
 export interface FaultDatabase {
   /** The connection URL of the file's own database. */
@@ -25,7 +25,8 @@ export function useFaultDatabase(): FaultDatabase {
 
   beforeAll(async () => {
     if (!pgUrl) return;
-    await withAdmin((admin) => admin.query(`CREATE DATABASE ${name}`));
+    // The test database's client creates and drops this one beside it in the cluster.
+    await withClient((admin) => admin.query(`CREATE DATABASE ${name}`));
     const target = new URL(pgUrl);
     target.pathname = `/${name}`;
     url = target.toString();
@@ -34,7 +35,7 @@ export function useFaultDatabase(): FaultDatabase {
   afterAll(async () => {
     if (!pgUrl || url === '') return;
     await killer?.end().catch(() => {});
-    await withAdmin((admin) => admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`));
+    await withClient((admin) => admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`));
   });
 
   return {
@@ -52,16 +53,6 @@ export function useFaultDatabase(): FaultDatabase {
       return result.rows[0].ended as number;
     },
   };
-}
-
-async function withAdmin(work: (admin: pg.Client) => Promise<unknown>): Promise<void> {
-  const admin = new pg.Client({ connectionString: pgUrl });
-  await admin.connect();
-  try {
-    await work(admin);
-  } finally {
-    await admin.end();
-  }
 }
 
 export interface CuttableLink {

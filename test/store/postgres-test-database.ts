@@ -26,6 +26,17 @@ export function describeWithPostgres(name: string, body: (url: string) => void):
   }
 }
 
+/** A client of the test database for `use` alone, ended whatever `use` throws. */
+export async function withClient<T>(use: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: pgUrl });
+  await client.connect();
+  try {
+    return await use(client);
+  } finally {
+    await client.end();
+  }
+}
+
 /**
  * Hands out fresh schemas in the test database, one per call, and drops them after the file's tests.
  */
@@ -40,13 +51,9 @@ export function useTestSchemas(): {
   const prefix = `t${process.pid}_${Date.now().toString(36)}`;
   afterAll(async () => {
     if (!pgUrl || created.length === 0) return;
-    const client = new pg.Client({ connectionString: pgUrl });
-    await client.connect();
-    try {
+    await withClient(async (client) => {
       for (const schema of created) await client.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
-    } finally {
-      await client.end();
-    }
+    });
   });
   return {
     fresh() {

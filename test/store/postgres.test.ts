@@ -1,4 +1,4 @@
-import pg from 'pg';
+import type pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { createPostgresStore } from '../../src/store/postgres.ts';
 import { postgresMigrations, postgresSchemaVersion } from '../../src/store/postgres-sql.ts';
@@ -12,24 +12,13 @@ import {
   version2Messages,
   version3PrintOrders,
 } from './migration-checks.ts';
-import { describeWithPostgres, useTestSchemas } from './postgres-test-database.ts';
+import { describeWithPostgres, useTestSchemas, withClient } from './postgres-test-database.ts';
 import { cxmlSession, expectStoreError, runStoreSuite, T0 } from './store-suite.ts';
 
 describeWithPostgres('PostgreSQL store', (url) => {
   const schemas = useTestSchemas();
 
   runStoreSuite('postgres', async ({ clock }) => schemas.open(schemas.fresh(), { clock }));
-
-  /** A client of the test database of its own for `use`, ended whatever `use` throws. */
-  async function withClient(use: (client: pg.Client) => Promise<void>): Promise<void> {
-    const client = new pg.Client({ connectionString: url });
-    await client.connect();
-    try {
-      await use(client);
-    } finally {
-      await client.end();
-    }
-  }
 
   /** Creates `schema` at an older version and leaves the client's search path on it, for that version's rows. */
   async function createSchemaAtVersion(client: pg.Client, schema: string, version: number): Promise<void> {
