@@ -2,18 +2,10 @@
  * `purgeExpired`'s own rules; what each purge deletes is pinned per adapter by the Store contract suite.
  */
 import { describe, expect, it } from 'vitest';
-import { HOUSEKEEPING_ROWS_PER_KIND, purgeExpired, type Retention } from '../../src/store/housekeeping.ts';
+import { HOUSEKEEPING_ROWS_PER_KIND, purgeExpired } from '../../src/store/housekeeping.ts';
 import { createMemoryStore } from '../../src/store/memory.ts';
 import { createManualClock } from './manual-clock.ts';
-import { at, T0 } from './store-suite.ts';
-
-const retention: Retention = {
-  expiredSessionDays: 1,
-  staleCartLineDays: 30,
-  finishedJobDays: 7,
-  deliveredMessageDays: 30,
-  processedEventDays: 7,
-};
+import { at, T0, TEST_RETENTION as retention } from './store-suite.ts';
 
 describe('purgeExpired', () => {
   it('answers zero counts on an empty store', async () => {

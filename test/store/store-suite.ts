@@ -22,6 +22,15 @@ const SECOND = 1000;
 const MINUTE = 60 * SECOND;
 const HOUR = 60 * MINUTE;
 
+/** The retention the housekeeping tests purge with: a day for sessions, a week or a month for the rest. */
+export const TEST_RETENTION: Retention = {
+  expiredSessionDays: 1,
+  staleCartLineDays: 30,
+  finishedJobDays: 7,
+  deliveredMessageDays: 30,
+  processedEventDays: 7,
+};
+
 export function at(offsetMs: number): Date {
   return new Date(T0.getTime() + offsetMs);
 }
@@ -1475,13 +1484,6 @@ export function runStoreSuite(name: string, makeStore: (deps: { clock: Clock }) 
 
     describe('housekeeping', () => {
       const DAY = 24 * HOUR;
-      const retention: Retention = {
-        expiredSessionDays: 1,
-        staleCartLineDays: 30,
-        finishedJobDays: 7,
-        deliveredMessageDays: 30,
-        processedEventDays: 7,
-      };
 
       /** One record of every purgeable kind, each made (and finished) at the clock's current instant. */
       async function oneOfEach(tag: string, sessionExpiresAt: Date): Promise<void> {
@@ -1505,7 +1507,7 @@ export function runStoreSuite(name: string, makeStore: (deps: { clock: Clock }) 
         await oneOfEach('mid', at(10 * DAY + HOUR));
         clock.set(at(40 * DAY));
 
-        expect(await purgeExpired(store, at(40 * DAY), retention)).toStrictEqual({
+        expect(await purgeExpired(store, at(40 * DAY), TEST_RETENTION)).toStrictEqual({
           expiredSessions: 2,
           staleCartLines: 1,
           finishedJobs: 2,
@@ -1519,7 +1521,7 @@ export function runStoreSuite(name: string, makeStore: (deps: { clock: Clock }) 
         expect((await store.outbox.list({ poId: 'po-old' })).items).toEqual([
           expect.objectContaining({ dedupeKey: 'msg-old', state: 'delivered', deliveredAt: T0 }),
         ]);
-        expect(await purgeExpired(store, at(40 * DAY), retention)).toStrictEqual({
+        expect(await purgeExpired(store, at(40 * DAY), TEST_RETENTION)).toStrictEqual({
           expiredSessions: 0,
           staleCartLines: 0,
           finishedJobs: 0,
@@ -1529,9 +1531,9 @@ export function runStoreSuite(name: string, makeStore: (deps: { clock: Clock }) 
         });
         // A session is kept for its grace after expiry, and goes once the grace is over.
         await store.sessions.create(cxmlSession({ id: 'sess-new', expiresAt: at(40 * DAY) }));
-        const inGrace = await purgeExpired(store, at(40 * DAY + 23 * HOUR), retention);
+        const inGrace = await purgeExpired(store, at(40 * DAY + 23 * HOUR), TEST_RETENTION);
         expect(inGrace.expiredSessions).toBe(0);
-        const afterGrace = await purgeExpired(store, at(41 * DAY), retention);
+        const afterGrace = await purgeExpired(store, at(41 * DAY), TEST_RETENTION);
         expect(afterGrace.expiredSessions).toBe(1);
       });
 
@@ -1539,7 +1541,7 @@ export function runStoreSuite(name: string, makeStore: (deps: { clock: Clock }) 
         for (const tag of ['a', 'b', 'c']) await oneOfEach(tag, at(HOUR));
         const now = at(100 * DAY);
         const options = { maxRowsPerKind: 2 };
-        expect(await purgeExpired(store, now, retention, options)).toStrictEqual({
+        expect(await purgeExpired(store, now, TEST_RETENTION, options)).toStrictEqual({
           expiredSessions: 2,
           staleCartLines: 2,
           finishedJobs: 2,
@@ -1547,7 +1549,7 @@ export function runStoreSuite(name: string, makeStore: (deps: { clock: Clock }) 
           processedEvents: 2,
           moreDue: true,
         });
-        expect(await purgeExpired(store, now, retention, options)).toStrictEqual({
+        expect(await purgeExpired(store, now, TEST_RETENTION, options)).toStrictEqual({
           expiredSessions: 1,
           staleCartLines: 1,
           finishedJobs: 1,
