@@ -17,7 +17,6 @@ import {
   type ResolvedConfig,
   type ResolvedStorefront,
   silentLogger,
-  socketClientAddress,
 } from './deps.ts';
 import { GatewayError } from './errors.ts';
 import { createMetrics, type Metrics } from './metrics.ts';
@@ -98,11 +97,8 @@ export async function createGatewayContext(deps: GatewayDeps): Promise<GatewayCo
     secretThrottle: createSecretThrottle({ clock: deps.clock }),
     metrics: deps.metrics ?? createMetrics(),
     clientAddress: (c) =>
-      clientAddressBehindProxies(
-        (deps.clientAddress ?? socketClientAddress)(c),
-        c.req.header('X-Forwarded-For'),
-        trustedProxies,
-      ) ?? UNKNOWN_ADDRESS,
+      clientAddressBehindProxies(deps.clientAddress?.(c), c.req.header('X-Forwarded-For'), trustedProxies) ??
+      UNKNOWN_ADDRESS,
     sessionParties: (session) => ({
       buyer: buyer(session.buyerId),
       storefront: storefront(session.storefrontId),

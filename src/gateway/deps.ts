@@ -49,8 +49,9 @@ export interface GatewayDeps {
   /** Outbound HTTP to buyers (order status documents). */
   fetch?: typeof fetch;
   /**
-   * The caller's address, for failed-secret throttling. Default: the socket @hono/node-server hands in as
-   * `c.env.incoming`; behind a proxy or on Workers, read the trusted header instead (e.g. CF-Connecting-IP).
+   * The caller's address, for failed-secret throttling, as the runtime adapter knows it (Node: the socket,
+   * through Hono's connection info; Workers: CF-Connecting-IP). Default: unknown, so every caller shares one
+   * throttle bucket — fine in process, never in production, where the runtime hands this in.
    */
   clientAddress?: (c: Context) => string | undefined;
   /**
@@ -64,12 +65,6 @@ export interface GatewayDeps {
    * another isolate than the one answering `/readyz`, so the Worker hands in a heartbeat both can read.
    */
   lastBackgroundRoundAt?: () => Promise<Date | undefined>;
-}
-
-export function socketClientAddress(c: Context): string | undefined {
-  const incoming = (c.env as { incoming?: { socket?: { remoteAddress?: unknown } } } | undefined)?.incoming;
-  const address = incoming?.socket?.remoteAddress;
-  return typeof address === 'string' ? address : undefined;
 }
 
 export const silentLogger: Logger = { info() {}, warn() {}, error() {} };

@@ -13,6 +13,7 @@ import { createMemoryStore } from '../store/memory.ts';
 import type { Store } from '../store/port.ts';
 import { createPostgresStore } from '../store/postgres.ts';
 import { createSqliteStore } from '../store/sqlite.ts';
+import { nodeClientAddress } from './node.ts';
 import { createGatewayHost, describe, type GatewayHost, type LoadedConfig, loadConfig } from './host.ts';
 
 export type ConfigFileResult = LoadedConfig;
@@ -95,6 +96,7 @@ export async function createNodeGateway(
     store,
     logger: options.logger,
     ...(options.fetch !== undefined && { fetch: options.fetch }),
+    clientAddress: nodeClientAddress,
     printFetchFor() {
       const transport = createNodeFetch();
       transports.push(transport);

@@ -5,6 +5,8 @@ import { readFile } from 'node:fs/promises';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
+import { getConnInfo } from '@hono/node-server/conninfo';
+import type { Context } from 'hono';
 import { parseSandboxSeed, type SeedResult } from '../../schemas/sandbox-seed.ts';
 
 /** What a served app needs: Hono apps fit (`app.fetch`). */
@@ -54,6 +56,18 @@ export function serveNode(
       });
     });
   });
+}
+
+/**
+ * The caller's socket address under @hono/node-server (Hono's connection-info helper); undefined for a
+ * request that did not come through a socket (an in-process `app.request`).
+ */
+export function nodeClientAddress(c: Context): string | undefined {
+  try {
+    return getConnInfo(c).remote.address;
+  } catch {
+    return undefined;
+  }
 }
 
 /** Reads and validates a seed file; an unreadable file or bad JSON is one problem at `(file)`. */
