@@ -261,6 +261,10 @@ export function createMemoryStore(options: { clock?: Clock } = {}): Store {
         const order = find(orders, (o) => o.buyerId === buyerId && o.payloadId === payloadId);
         return order && copy(order);
       },
+      async getByOrderId(buyerId, orderId) {
+        const order = find(orders, (o) => o.buyerId === buyerId && o.orderId === orderId && o.type === 'new');
+        return order && copy(order);
+      },
       async list(filter = {}) {
         return listPage(
           orders,

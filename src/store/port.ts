@@ -142,6 +142,11 @@ export interface OrderStore {
   accept(order: NewPurchaseOrder): Promise<{ created: boolean; order: PurchaseOrder }>;
   get(id: string): Promise<PurchaseOrder | undefined>;
   getByPayloadId(buyerId: string, payloadId: string): Promise<PurchaseOrder | undefined>;
+  /**
+   * The buyer's `new` order with this orderID: the original that an update or delete of the order refers
+   * to. There is at most one (`accept` keeps one `new` per orderID), and the lookup is indexed by that key.
+   */
+  getByOrderId(buyerId: string, orderId: string): Promise<PurchaseOrder | undefined>;
   list(filter?: OrderFilter): Promise<Page<PurchaseOrder>>;
   /** With `ifState`, applies only while the order is in one of those states. */
   update(

@@ -313,6 +313,8 @@ export const postgresStatements: StoreStatements = {
     ORDER BY CASE WHEN payload_id = $6 THEN 0 ELSE 1 END, id LIMIT 1`,
   orderGet: `SELECT * FROM purchase_orders WHERE id = ${idParam(1)}`,
   orderGetByPayloadId: 'SELECT * FROM purchase_orders WHERE buyer_id = $1 AND payload_id = $2',
+  orderGetNew: `SELECT * FROM purchase_orders
+    WHERE buyer_id = $1 AND order_id = $2 AND type = 'new' AND revision_key = ''`,
   orderList: `SELECT * FROM purchase_orders
     WHERE ${optionalEquals('state', 1, 2)} AND ${optionalEquals('buyer_id', 3, 4)}
       AND ($5::bigint IS NULL OR id < $6::bigint)

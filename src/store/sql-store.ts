@@ -291,6 +291,10 @@ export function createSqlStore(driver: SqlDriver, sql: StoreStatements, clock: C
         const row = await first(sql.orderGetByPayloadId, buyerId, payloadId);
         return row && toOrder(row);
       },
+      async getByOrderId(buyerId, orderId) {
+        const row = await first(sql.orderGetNew, buyerId, orderId);
+        return row && toOrder(row);
+      },
       async list(filter = {}) {
         const size = pageSize(filter.limit);
         const below = parseCursor(filter.cursor) ?? null;

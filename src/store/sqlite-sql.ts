@@ -396,6 +396,10 @@ export const sqliteStatements = {
     ORDER BY CASE WHEN payload_id = ? THEN 0 ELSE 1 END, id LIMIT 1`,
   orderGet: 'SELECT * FROM purchase_orders WHERE id = ?',
   orderGetByPayloadId: 'SELECT * FROM purchase_orders WHERE buyer_id = ? AND payload_id = ?',
+  // The whole UNIQUE (buyer_id, order_id, type, revision_key) key, so the lookup is that index's (a `new`
+  // order's revision key is always '').
+  orderGetNew: `SELECT * FROM purchase_orders
+    WHERE buyer_id = ? AND order_id = ? AND type = 'new' AND revision_key = ''`,
   orderList: `SELECT * FROM purchase_orders
     WHERE (? IS NULL OR state = ?) AND (? IS NULL OR buyer_id = ?) AND (? IS NULL OR id < ?)
     ORDER BY id DESC LIMIT ?`,

@@ -634,6 +634,26 @@ export function runStoreSuite(name: string, makeStore: (deps: { clock: Clock }) 
         ).toBe(y.id);
       });
 
+      it("finds a buyer's new order by its orderID, never a change, a cancellation or another buyer's", async () => {
+        const before = await store.orders.accept(
+          purchaseOrder({ payloadId: 'before@buyer', orderId: 'PO-0' }),
+        );
+        const change = purchaseOrder({ payloadId: 'change@buyer', type: 'update', orderVersion: '2' });
+        await store.orders.accept(change);
+        await store.orders.accept(purchaseOrder({ payloadId: 'cancel@buyer', type: 'delete' }));
+        await store.orders.accept(
+          purchaseOrder({ payloadId: 'other@buyer', buyerId: 'globex', orderId: 'PO-G' }),
+        );
+        expect(await store.orders.getByOrderId('acme', 'PO-1001')).toBeUndefined();
+        const { order } = await store.orders.accept(purchaseOrder());
+        await store.orders.accept(purchaseOrder({ payloadId: 'after@buyer', orderId: 'PO-2' }));
+        expect(await store.orders.getByOrderId('acme', 'PO-1001')).toStrictEqual(order);
+        expect(await store.orders.getByOrderId('acme', 'PO-0')).toStrictEqual(before.order);
+        expect(await store.orders.getByOrderId('globex', 'PO-1001')).toBeUndefined();
+        expect(await store.orders.getByOrderId('acme', 'PO-G')).toBeUndefined();
+        expect(await store.orders.getByOrderId('acme', 'po-1001')).toBeUndefined();
+      });
+
       it('answers undefined for unknown ids', async () => {
         expect(await store.orders.get('987654')).toBeUndefined();
         expect(await store.orders.update('987654', { state: 'failed' })).toBeUndefined();
