@@ -26,7 +26,7 @@ import { checkBody, checkId } from './call-arguments.ts';
 import { isPrintApiError, PrintApiError } from './error.ts';
 import { createPipoApi, type PipoApi } from './pipo.ts';
 import { fileReader, jsonReader, type PrintApiFile, readNothing } from './read-answer.ts';
-import { type CallSpec, createTransport, type PrintApiOptions } from './transport.ts';
+import { type CallSpec, createTransport, type PrintApiOptions, type Transport } from './transport.ts';
 
 /** The query a report takes; viewBy only for the `order` report. */
 export type ReportQueryFor<T extends ReportType> = T extends 'order'
@@ -101,32 +101,15 @@ const readReport = jsonReader(z.array(ReportRecord));
 const ShippedOptions = z.object({ trackingNumber: z.string().optional(), itemId: z.number().optional() });
 const HookTarget = z.url({ protocol: /^https?$/ });
 
+function orderPath(orderId: number): string {
+  return `/api/v2/order/${checkId('orderId', orderId)}`;
+}
+
 /**
- * Creates a client. Options are checked here (misuse throws TypeError); the Authorization header is
- * computed once.
- *
- * @example
- * import { createPrintApi } from 'punchgate';
- * import { createNodeFetch } from './print-api/node-fetch.ts'; // Node only
- *
- * const api = createPrintApi({
- *   baseUrl: 'https://print.example.com',
- *   token: process.env.PRINT_API_TOKEN!,
- *   key: process.env.PRINT_API_KEY!,
- *   fetch: createNodeFetch(),
- * });
- * await api.ping();
- * const order = await api.getOrder(1042);
+ * The print-ready files of an order or one item, once or polled until the merge is done: the methods that
+ * share the download call and its reader with the documented file name.
  */
-export function createPrintApi(options: PrintApiOptions): PrintApi {
-  const transport = createTransport(options);
-  const { call, now, sleep } = transport;
-  const pingSpec: CallSpec = { method: 'GET', path: '/api/v2/ping', retry: true };
-
-  function orderPath(orderId: number): string {
-    return `/api/v2/order/${checkId('orderId', orderId)}`;
-  }
-
+function createDownloads({ call, now, sleep }: Transport) {
   /** The print-ready files of an order or one item: the call, and its reader with the documented name. */
   function downloadRequest(orderId: number, itemId: number | undefined) {
     const base = `${orderPath(orderId)}/download`;
@@ -193,6 +176,60 @@ export function createPrintApi(options: PrintApiOptions): PrintApi {
       }
     }
   }
+
+  return { download, waitForFiles };
+}
+
+/** `GET /report/{type}` with its query checked, read as that report's records. */
+function requestReport<T extends ReportType>(
+  call: Transport['call'],
+  type: T,
+  query?: ReportQueryFor<T>,
+): Promise<ReportRecordFor<T>[]> {
+  if (!(REPORT_TYPES as readonly string[]).includes(type)) {
+    throw new TypeError(`report: type must be one of ${REPORT_TYPES.join(', ')}`);
+  }
+  const checked = checkBody('report query', ReportQuery, query ?? {});
+  if (checked.viewBy !== undefined && type !== 'order') {
+    throw new TypeError('report: viewBy applies only to the order report');
+  }
+  const params = new URLSearchParams();
+  for (const [name, value] of Object.entries(checked)) {
+    if (value !== undefined) params.set(name, String(value));
+  }
+  const search = params.toString();
+  const spec: CallSpec = {
+    method: 'GET',
+    path: `/api/v2/report/${type}`,
+    ...(search === '' ? {} : { query: `?${search}` }),
+    retry: true,
+  };
+  // The conditional return type cannot be narrowed from `type` by the compiler; the reader matches it.
+  return call(spec, type === 'sales' ? readSalesReport : readReport) as Promise<ReportRecordFor<T>[]>;
+}
+
+/**
+ * Creates a client. Options are checked here (misuse throws TypeError); the Authorization header is
+ * computed once.
+ *
+ * @example
+ * import { createPrintApi } from 'punchgate';
+ * import { createNodeFetch } from './print-api/node-fetch.ts'; // Node only
+ *
+ * const api = createPrintApi({
+ *   baseUrl: 'https://print.example.com',
+ *   token: process.env.PRINT_API_TOKEN!,
+ *   key: process.env.PRINT_API_KEY!,
+ *   fetch: createNodeFetch(),
+ * });
+ * await api.ping();
+ * const order = await api.getOrder(1042);
+ */
+export function createPrintApi(options: PrintApiOptions): PrintApi {
+  const transport = createTransport(options);
+  const { call } = transport;
+  const { download, waitForFiles } = createDownloads(transport);
+  const pingSpec: CallSpec = { method: 'GET', path: '/api/v2/ping', retry: true };
 
   return {
     ping: () => call(pingSpec, readNothing),
@@ -271,28 +308,7 @@ export function createPrintApi(options: PrintApiOptions): PrintApi {
         readNothing,
       ),
 
-    report<T extends ReportType>(type: T, query?: ReportQueryFor<T>): Promise<ReportRecordFor<T>[]> {
-      if (!(REPORT_TYPES as readonly string[]).includes(type)) {
-        throw new TypeError(`report: type must be one of ${REPORT_TYPES.join(', ')}`);
-      }
-      const checked = checkBody('report query', ReportQuery, query ?? {});
-      if (checked.viewBy !== undefined && type !== 'order') {
-        throw new TypeError('report: viewBy applies only to the order report');
-      }
-      const params = new URLSearchParams();
-      for (const [name, value] of Object.entries(checked)) {
-        if (value !== undefined) params.set(name, String(value));
-      }
-      const search = params.toString();
-      const spec: CallSpec = {
-        method: 'GET',
-        path: `/api/v2/report/${type}`,
-        ...(search === '' ? {} : { query: `?${search}` }),
-        retry: true,
-      };
-      // The conditional return type cannot be narrowed from `type` by the compiler; the reader matches it.
-      return call(spec, type === 'sales' ? readSalesReport : readReport) as Promise<ReportRecordFor<T>[]>;
-    },
+    report: (type, query) => requestReport(call, type, query),
 
     pipo: createPipoApi(transport),
   };

@@ -10,8 +10,8 @@
  * - `GET /admin/dead-letters` — dead documents and dead jobs;
  * - `GET /admin/jobs[?state&kind&limit&cursor]`.
  */
-import { Hono } from 'hono';
-import { constantTimeEqual } from '../../oci/constant-time.ts';
+import { Hono, type MiddlewareHandler } from 'hono';
+import { constantTimeEqual } from '../../kernel/constant-time.ts';
 import {
   type Job,
   JOB_STATES,
@@ -160,14 +160,12 @@ function timeline(
   return entries.sort((a, b) => a.at.getTime() - b.at.getTime());
 }
 
-export function createAdminRoutes(ctx: GatewayContext): Hono {
-  const app = new Hono();
-  const { store } = ctx;
-  app.onError((error, c) => jsonError(ctx, c, error));
-
-  // The audit trail: every call with how it ended, refused ones included. Never the token; the path
-  // names records, not secrets, and is cut short since a refused caller chooses it.
-  app.use('*', async (c, next) => {
+/**
+ * The audit trail: every call with how it ended, refused ones included. Never the token; the path names
+ * records, not secrets, and is cut short since a refused caller chooses it.
+ */
+function auditTrail(ctx: GatewayContext): MiddlewareHandler {
+  return async (c, next) => {
     await next();
     const fields = {
       requestId: requestIdOf(c),
@@ -178,9 +176,11 @@ export function createAdminRoutes(ctx: GatewayContext): Hono {
     };
     if (c.res.status === 401) ctx.logger.warn('admin api call refused', fields);
     else ctx.logger.info('admin api call', fields);
-  });
+  };
+}
 
-  app.use('*', async (c, next) => {
+function requireAdminToken(ctx: GatewayContext): MiddlewareHandler {
+  return async (c, next) => {
     const header = c.req.header('Authorization') ?? '';
     const sent = /^Bearer[ \t]+(\S+)\s*$/i.exec(header)?.[1] ?? '';
     // Compared even when nothing was sent, so the answer takes as long either way.
@@ -190,7 +190,50 @@ export function createAdminRoutes(ctx: GatewayContext): Hono {
     }
     await next();
     c.header('Cache-Control', 'no-store');
-  });
+  };
+}
+
+/** `GET /admin/orders/:id`: the PO with its request header, lines, differences, timeline and documents. */
+async function orderDetail(ctx: GatewayContext, order: PurchaseOrder) {
+  const { store } = ctx;
+  const printOrders = await store.printOrders.listByPo(order.id);
+  const messages = (await store.outbox.list({ poId: order.id, limit: 500 })).items;
+  const document = poDocument(order);
+  const request = storedRequest(order);
+  return {
+    ...orderSummary(order, printOrders),
+    request: {
+      orderDate: request.orderDate?.raw ?? null,
+      orderVersion: request.orderVersion ?? null,
+      previousPayloadID: request.previousPayloadID ?? null,
+      total: request.total ?? null,
+      shipTo: request.shipTo ?? null,
+      billTo: request.billTo ?? null,
+      shipping: request.shipping ?? null,
+      tax: request.tax ?? null,
+      contacts: request.contacts ?? [],
+      comments: request.comments ?? '',
+      extrinsics: request.extrinsics?.list ?? [],
+      requestedDeliveryDate: request.requestedDeliveryDate?.raw ?? null,
+    },
+    lines: document.lines,
+    mismatches: document.mismatches.map((m, i) => ({
+      ...m,
+      text: mismatchSummary(document.mismatches)[i],
+    })),
+    timeline: timeline(order, printOrders, messages),
+    outbox: messages.map((m) => messageView(m, false)),
+    raw: order.raw,
+  };
+}
+
+export function createAdminRoutes(ctx: GatewayContext): Hono {
+  const app = new Hono();
+  const { store } = ctx;
+  app.onError((error, c) => jsonError(ctx, c, error));
+
+  app.use('*', auditTrail(ctx));
+  app.use('*', requireAdminToken(ctx));
 
   async function orderOr404(id: string): Promise<PurchaseOrder> {
     const order = await store.orders.get(id);
@@ -214,35 +257,7 @@ export function createAdminRoutes(ctx: GatewayContext): Hono {
 
   app.get('/orders/:id', async (c) => {
     const order = await orderOr404(c.req.param('id'));
-    const printOrders = await store.printOrders.listByPo(order.id);
-    const messages = (await store.outbox.list({ poId: order.id, limit: 500 })).items;
-    const document = poDocument(order);
-    const request = storedRequest(order);
-    return c.json({
-      ...orderSummary(order, printOrders),
-      request: {
-        orderDate: request.orderDate?.raw ?? null,
-        orderVersion: request.orderVersion ?? null,
-        previousPayloadID: request.previousPayloadID ?? null,
-        total: request.total ?? null,
-        shipTo: request.shipTo ?? null,
-        billTo: request.billTo ?? null,
-        shipping: request.shipping ?? null,
-        tax: request.tax ?? null,
-        contacts: request.contacts ?? [],
-        comments: request.comments ?? '',
-        extrinsics: request.extrinsics?.list ?? [],
-        requestedDeliveryDate: request.requestedDeliveryDate?.raw ?? null,
-      },
-      lines: document.lines,
-      mismatches: document.mismatches.map((m, i) => ({
-        ...m,
-        text: mismatchSummary(document.mismatches)[i],
-      })),
-      timeline: timeline(order, printOrders, messages),
-      outbox: messages.map((m) => messageView(m, false)),
-      raw: order.raw,
-    });
+    return c.json(await orderDetail(ctx, order));
   });
 
   app.post('/orders/:id/retry', async (c) => {
