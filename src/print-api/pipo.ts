@@ -22,7 +22,7 @@ import {
 import { checkBody, checkId, checkSessionToken } from './call-arguments.ts';
 import { isPrintApiError } from './error.ts';
 import { jsonReader, readNothing } from './read-answer.ts';
-import type { CallSpec, Transport } from './transport.ts';
+import type { HttpMethod, ReadAnswer, Transport } from './transport.ts';
 
 /**
  * The createtemp answer: a PIPO User "with system-generated credentials". The interface does not name the
@@ -78,6 +78,24 @@ export function createPipoApi(transport: Transport): PipoApi {
   const { call } = transport;
   const base = '/api/v2/pipo';
 
+  /** A call in a PIPO user's session (Basic and X-PN-TOKEN); `retry` only where sending twice is harmless. */
+  function asUser<T>(
+    sessionToken: string,
+    spec: { method: HttpMethod; path: string; retry: boolean; body?: unknown },
+    read: ReadAnswer<T>,
+  ): Promise<T> {
+    return call(
+      {
+        method: spec.method,
+        path: `${base}${spec.path}`,
+        sessionToken: checkSessionToken(sessionToken),
+        retry: spec.retry,
+        ...(spec.body !== undefined && { body: JSON.stringify(spec.body) }),
+      },
+      read,
+    );
+  }
+
   return {
     login(credentials) {
       const body = checkBody('login credentials', PipoLoginBody, credentials);
@@ -86,50 +104,23 @@ export function createPipoApi(transport: Transport): PipoApi {
         readToken,
       );
     },
-    logout(sessionToken) {
-      return call(
-        {
-          method: 'GET',
-          path: `${base}/user/logout`,
-          sessionToken: checkSessionToken(sessionToken),
-          retry: false,
-        },
-        readNothing,
-      );
-    },
+    logout: (sessionToken) =>
+      asUser(sessionToken, { method: 'GET', path: '/user/logout', retry: false }, readNothing),
     isLoggedIn(sessionToken) {
-      const spec: CallSpec = {
-        method: 'GET',
-        path: `${base}/user/loggedin`,
-        sessionToken: checkSessionToken(sessionToken),
-        retry: true,
-      };
-      return call(spec, readBoolean).catch((error: unknown) => {
-        if (isPrintApiError(error) && error.code === 'forbidden') return false;
-        throw error;
-      });
-    },
-    getUser(sessionToken) {
-      return call(
-        {
-          method: 'GET',
-          path: `${base}/user/info`,
-          sessionToken: checkSessionToken(sessionToken),
-          retry: true,
+      return asUser(sessionToken, { method: 'GET', path: '/user/loggedin', retry: true }, readBoolean).catch(
+        (error: unknown) => {
+          if (isPrintApiError(error) && error.code === 'forbidden') return false;
+          throw error;
         },
-        readUser,
       );
     },
+    getUser: (sessionToken) =>
+      asUser(sessionToken, { method: 'GET', path: '/user/info', retry: true }, readUser),
     updateUser(sessionToken, body) {
       const checked = checkBody('updateUser body', PipoUpdateUserBody, body);
-      return call(
-        {
-          method: 'POST',
-          path: `${base}/user/info`,
-          sessionToken: checkSessionToken(sessionToken),
-          body: JSON.stringify(checked),
-          retry: false,
-        },
+      return asUser(
+        sessionToken,
+        { method: 'POST', path: '/user/info', body: checked, retry: false },
         readNothing,
       );
     },
@@ -146,103 +137,43 @@ export function createPipoApi(transport: Transport): PipoApi {
     },
     convertUser(sessionToken, body) {
       const checked = checkBody('convertUser body', PipoConvertUserBody, body);
-      return call(
-        {
-          method: 'POST',
-          path: `${base}/user/convert`,
-          sessionToken: checkSessionToken(sessionToken),
-          body: JSON.stringify(checked),
-          retry: false,
-        },
+      return asUser(
+        sessionToken,
+        { method: 'POST', path: '/user/convert', body: checked, retry: false },
         readNothing,
       );
     },
     transferUser(sessionToken, credentials) {
       const checked = checkBody('transferUser credentials', PipoTransferUserBody, credentials);
-      return call(
-        {
-          method: 'POST',
-          path: `${base}/user/transfer`,
-          sessionToken: checkSessionToken(sessionToken),
-          body: JSON.stringify(checked),
-          retry: false,
-        },
+      return asUser(
+        sessionToken,
+        { method: 'POST', path: '/user/transfer', body: checked, retry: false },
         readNothing,
       );
     },
-    isTemp(sessionToken) {
-      return call(
-        {
-          method: 'GET',
-          path: `${base}/user/istemp`,
-          sessionToken: checkSessionToken(sessionToken),
-          retry: true,
-        },
-        readBoolean,
-      );
-    },
-    listProjects(sessionToken) {
-      return call(
-        {
-          method: 'GET',
-          path: `${base}/project/all`,
-          sessionToken: checkSessionToken(sessionToken),
-          retry: true,
-        },
-        readProjects,
-      );
-    },
+    isTemp: (sessionToken) =>
+      asUser(sessionToken, { method: 'GET', path: '/user/istemp', retry: true }, readBoolean),
+    listProjects: (sessionToken) =>
+      asUser(sessionToken, { method: 'GET', path: '/project/all', retry: true }, readProjects),
     getProject(sessionToken, projectId) {
-      return call(
-        {
-          method: 'GET',
-          path: `${base}/project/${checkId('projectId', projectId)}`,
-          sessionToken: checkSessionToken(sessionToken),
-          retry: true,
-        },
-        readProject,
-      );
+      const path = `/project/${checkId('projectId', projectId)}`;
+      return asUser(sessionToken, { method: 'GET', path, retry: true }, readProject);
     },
     deleteProject(sessionToken, projectId) {
-      return call(
-        {
-          method: 'DELETE',
-          path: `${base}/project/${checkId('projectId', projectId)}`,
-          sessionToken: checkSessionToken(sessionToken),
-          retry: false,
-        },
-        readNothing,
-      );
+      const path = `/project/${checkId('projectId', projectId)}`;
+      return asUser(sessionToken, { method: 'DELETE', path, retry: false }, readNothing);
     },
     createOrder(sessionToken, productIds, externalId) {
       const product_id = checkBody('createOrder productIds', ProductIds, productIds);
       if (externalId !== undefined && typeof externalId !== 'string') {
         throw new TypeError('createOrder externalId must be a string');
       }
-      const body = JSON.stringify(
-        externalId === undefined ? { product_id } : { product_id, external_id: externalId },
-      );
-      return call(
-        {
-          method: 'POST',
-          path: `${base}/order/create`,
-          sessionToken: checkSessionToken(sessionToken),
-          body,
-          retry: false,
-        },
-        readOrderId,
-      );
+      const body = externalId === undefined ? { product_id } : { product_id, external_id: externalId };
+      return asUser(sessionToken, { method: 'POST', path: '/order/create', body, retry: false }, readOrderId);
     },
     processOrder(sessionToken, orderId) {
-      return call(
-        {
-          method: 'GET',
-          path: `${base}/order/${checkId('orderId', orderId)}/process`,
-          sessionToken: checkSessionToken(sessionToken),
-          retry: false,
-        },
-        readNothing,
-      );
+      const path = `/order/${checkId('orderId', orderId)}/process`;
+      return asUser(sessionToken, { method: 'GET', path, retry: false }, readNothing);
     },
   };
 }
