@@ -3,7 +3,7 @@
  * amounts and quantities stay exact decimals, and a 1.1-style order without BillTo or line numbers is
  * still read: a purchase order must never be lost to strictness.
  */
-import { readCharge, readMoney } from './decimal.ts';
+import { readCharge, readMoney } from './read-money.ts';
 import { CxmlError } from './error.ts';
 import { readExtrinsics } from './extrinsics.ts';
 import { readAddress, readContacts } from './read-address.ts';

@@ -2,7 +2,7 @@
  * Reading `<ItemOut>` lines, in a setup request (edit/inspect carries the current cart) and in an
  * OrderRequest (where price and unit of measure are required).
  */
-import { readMoney, readQuantity } from './decimal.ts';
+import { readMoney, readQuantity } from './read-money.ts';
 import { CxmlError } from './error.ts';
 import { readExtrinsics } from './extrinsics.ts';
 import { readAddress } from './read-address.ts';

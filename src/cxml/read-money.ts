@@ -1,14 +1,17 @@
 /**
  * Amounts and quantities, kept as the exact decimal string the buyer sent (a float would turn
- * `1505.0` into `1505` and `0.1 + 0.2` into trouble) next to a parsed number.
+ * `1505.0` into `1505` and `0.1 + 0.2` into trouble) next to a parsed number. Whether the text is a
+ * decimal is the kernel's one grammar, in the spellings cXML allows.
  */
+import { type DecimalSyntax, readDecimal } from '../kernel/decimal.ts';
 import { CxmlError } from './error.ts';
 import type { Charge, Money } from './request-types.ts';
 import { attr, child, text, type XmlNode } from './xml-node.ts';
 
-const MONEY = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)$/;
-/** cXML `%r8;`: a non-negative real, exponent allowed. */
-const QUANTITY = /^\+?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/;
+/** Money may be a credit (`-5.00`) and is written `5.`, `.5` or `+5` by some buyers. */
+const MONEY: DecimalSyntax = { signed: true, barePoint: true };
+/** cXML `%r8;`: a real with an exponent; a quantity is never negative, so only `+` is a sign it may carry. */
+const QUANTITY: DecimalSyntax = { signed: true, barePoint: true, exponent: true };
 
 /** `<Money currency>` inside `container`; `where` names the container in errors (`ItemOut 2/UnitPrice`). */
 export function readMoney(container: XmlNode | undefined, where: string): Money {
@@ -16,7 +19,7 @@ export function readMoney(container: XmlNode | undefined, where: string): Money 
   if (money === undefined) throw new CxmlError('missing_field', `${where} has no Money`);
   const value = text(money);
   if (value === '') throw new CxmlError('missing_field', `${where}/Money is empty`);
-  if (!MONEY.test(value)) {
+  if (readDecimal(value, MONEY) === undefined) {
     throw new CxmlError('invalid_value', `${where}/Money "${value}" is not a decimal number`);
   }
   const currency = attr(money, 'currency');
@@ -36,7 +39,7 @@ export function readQuantity(value: string | undefined, where: string): { text: 
   if (value === undefined || value === '') {
     throw new CxmlError('missing_field', `${where} has no quantity attribute`);
   }
-  if (!QUANTITY.test(value)) {
+  if (value.startsWith('-') || readDecimal(value, QUANTITY) === undefined) {
     throw new CxmlError('invalid_value', `${where} quantity "${value}" is not a non-negative number`);
   }
   return { text: value, number: Number(value) };

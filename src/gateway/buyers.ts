@@ -3,7 +3,7 @@
  * as real buyers write NetworkID, NetworkId and networkid) and proven by a Sender SharedSecret.
  */
 import type { Credential, CxmlHeader } from '../cxml/index.ts';
-import { constantTimeEqual } from '../oci/constant-time.ts';
+import { constantTimeEqual } from '../kernel/constant-time.ts';
 import type { ResolvedBuyer, ResolvedConfig } from './deps.ts';
 import { GatewayError } from './errors.ts';
 

@@ -3,20 +3,7 @@
  * Pages never concatenate strings into markup by hand, so a buyer name, an extrinsic or a design name can
  * only ever reach a page as text.
  */
-
-const ESCAPES: Record<string, string> = {
-  '&': '&amp;',
-  '<': '&lt;',
-  '>': '&gt;',
-  '"': '&quot;',
-  "'": '&#39;',
-  '`': '&#96;',
-};
-
-/** Escapes text for element content and for quoted attribute values alike. */
-export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"'`]/g, (c) => ESCAPES[c] ?? c);
-}
+import { escapeHtml } from '../kernel/html-escape.ts';
 
 /** Markup that is known to be safe: produced by `html` or deliberately marked with `trustedHtml`. */
 export class SafeHtml {

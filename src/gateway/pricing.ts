@@ -1,10 +1,25 @@
 /**
- * Prices of catalog products, from the tiers in the config. Amounts are computed in ten-thousandths so
- * that a line total never shows binary floating-point noise (0.12 × 3 is 0.36, not 0.36000000000000004).
+ * Prices of catalog products, from the tiers in the config. Amounts are computed as exact decimals (the
+ * kernel's BigInt `Decimal`) at four decimals, so that a line total never shows binary floating-point noise
+ * (0.12 × 3 is 0.36, not 0.36000000000000004). A config price is a JSON number and a cart keeps its unit
+ * price as text; both are read as the decimal they spell.
  */
 import type { CatalogProduct } from '../../schemas/config.ts';
+import {
+  addDecimals,
+  type Decimal,
+  decimalFromNumber,
+  formatDecimal,
+  multiplyDecimal,
+  parseDecimal,
+  roundDecimal,
+} from '../kernel/decimal.ts';
 
-const SCALE = 10_000;
+/** The precision prices are kept at: cXML and OCI (SAP) both carry four decimals. */
+const AMOUNT_DECIMALS = 4;
+
+/** A money amount: a config number or the decimal text a cart line stores. */
+export type Amount = number | string;
 
 /** The unit price for a quantity: the tier with the highest minQuantity not above it. */
 export function unitPriceFor(product: Pick<CatalogProduct, 'prices'>, quantity: number): number {
@@ -21,20 +36,26 @@ export function unitPriceFor(product: Pick<CatalogProduct, 'prices'>, quantity: 
   return best;
 }
 
-export function toScaled(amount: number): number {
-  return Math.round(amount * SCALE);
+/** The amount rounded half up to four decimals. */
+function toDecimal(amount: Amount): Decimal {
+  const exact =
+    typeof amount === 'number' ? decimalFromNumber(amount) : parseDecimal(amount.trim(), { signed: true });
+  return roundDecimal(exact, AMOUNT_DECIMALS);
 }
 
-export function lineTotal(unitPrice: number, quantity: number): number {
-  return (toScaled(unitPrice) * quantity) / SCALE;
+function toNumber(amount: Decimal): number {
+  return Number(formatDecimal(amount));
 }
 
-export function sumAmounts(amounts: readonly number[]): number {
-  return amounts.reduce((sum, a) => sum + toScaled(a), 0) / SCALE;
+export function lineTotal(unitPrice: Amount, quantity: number): number {
+  return toNumber(multiplyDecimal(toDecimal(unitPrice), quantity));
+}
+
+export function sumAmounts(amounts: readonly Amount[]): number {
+  return toNumber(addDecimals(amounts.map(toDecimal)));
 }
 
 /** A money amount as cXML and OCI write it: a decimal point, at least two decimals, at most four. */
-export function formatAmount(amount: number): string {
-  const fixed = (toScaled(amount) / SCALE).toFixed(4);
-  return fixed.replace(/(\.\d\d\d?)0+$/, '$1').replace(/(\.\d\d)0$/, '$1');
+export function formatAmount(amount: Amount): string {
+  return formatDecimal(toDecimal(amount), { minDecimals: 2, maxDecimals: AMOUNT_DECIMALS });
 }

@@ -7,7 +7,7 @@
  */
 
 export { charsetLabel, type OciCharset, parseCharsetLabel } from './charset.ts';
-export { constantTimeEqual } from './constant-time.ts';
+export { constantTimeEqual } from '../kernel/constant-time.ts';
 export { encodeHtml } from './encode-html.ts';
 export { OciError, type OciErrorCode } from './error.ts';
 export { fitToCharset } from './fit-to-charset.ts';

@@ -22,7 +22,7 @@
  */
 
 import type { OciCharset } from './charset.ts';
-import { formatDecimal, plainDecimal } from './decimal.ts';
+import { decimalFromNumber, formatDecimal, readDecimal } from '../kernel/decimal.ts';
 import { OciError, type OciErrorCode } from './error.ts';
 import { fitToCharset } from './fit-to-charset.ts';
 
@@ -229,7 +229,7 @@ class ItemFields {
     const quantity = this.#line.quantity;
     const formatted =
       Number.isFinite(quantity) && quantity > 0
-        ? formatDecimal(plainDecimal(quantity), { minDecimals: 0, maxDecimals: 3 })
+        ? formatDecimal(decimalFromNumber(quantity), { minDecimals: 0, maxDecimals: 3 })
         : undefined;
     if (formatted === undefined || formatted === '0' || formatted.split('.')[0]!.length > 11) {
       this.#fail(
@@ -254,10 +254,11 @@ class ItemFields {
 
   #price(): string {
     const { min, max } = this.#options.priceDecimals ?? { min: 2, max: 4 };
-    const price = formatDecimal(this.#line.unitPrice.trim(), {
-      minDecimals: min,
-      maxDecimals: Math.max(min, max),
-    });
+    const parsed = readDecimal(this.#line.unitPrice.trim());
+    const price =
+      parsed === undefined
+        ? undefined
+        : formatDecimal(parsed, { minDecimals: min, maxDecimals: Math.max(min, max) });
     if (price === undefined) {
       this.#fail(
         'bad_price',

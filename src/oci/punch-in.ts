@@ -20,7 +20,7 @@ import {
   type OciCharset,
   parseCharsetLabel,
 } from './charset.ts';
-import { constantTimeEqual } from './constant-time.ts';
+import { constantTimeEqual } from '../kernel/constant-time.ts';
 import { parseContentType } from './content-type.ts';
 import { OciError } from './error.ts';
 import { parseUrlencodedBytes } from './form-urlencoded.ts';

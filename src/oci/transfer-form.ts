@@ -11,7 +11,7 @@
  */
 
 import { charsetLabel, type OciCharset } from './charset.ts';
-import { escapeHtml } from './html-escape.ts';
+import { escapeHtml } from '../kernel/html-escape.ts';
 import type { OciFormField } from './new-items.ts';
 
 /** The form's id, which the auto-submit script looks up. */

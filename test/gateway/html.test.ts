@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { escapeHtml, html, trustedHtml } from '../../src/gateway/html.ts';
+import { html, trustedHtml } from '../../src/gateway/html.ts';
+import { escapeHtml } from '../../src/kernel/html-escape.ts';
 
 describe('html', () => {
   it('escapes every interpolated string, in text and in attributes', () => {

@@ -6,7 +6,6 @@ import {
   parseCharsetLabel,
   windows1252ByteOf,
 } from '../../src/oci/charset.ts';
-import { formatDecimal, plainDecimal } from '../../src/oci/decimal.ts';
 import { fitToCharset } from '../../src/oci/fit-to-charset.ts';
 
 describe('parseCharsetLabel', () => {
@@ -78,36 +77,5 @@ describe('fitToCharset', () => {
         }
       }),
     );
-  });
-});
-
-describe('decimal formatting', () => {
-  it.each([
-    [1, '1'],
-    [1.5, '1.5'],
-    [1e-7, '0.0000001'],
-    [1.5e-7, '0.00000015'],
-    [1e21, '1000000000000000000000'],
-    [1.25e21, '1250000000000000000000'],
-    [123.456, '123.456'],
-  ])('plainDecimal(%s) → %s', (value, text) => {
-    expect(plainDecimal(value)).toBe(text);
-  });
-
-  it.each([
-    ['1.2345', 0, 3, '1.235'],
-    ['1.2344', 0, 3, '1.234'],
-    ['9.9995', 0, 3, '10'],
-    ['9.9995', 2, 3, '10.00'],
-    ['0.0004', 0, 3, '0'],
-    ['000012.500', 0, 3, '12.5'],
-    ['12', 2, 4, '12.00'],
-    ['99999999999999999999.99999', 2, 4, '100000000000000000000.00'],
-  ])('formatDecimal(%s, min %s, max %s) → %s', (value, minDecimals, maxDecimals, text) => {
-    expect(formatDecimal(value, { minDecimals, maxDecimals })).toBe(text);
-  });
-
-  it.each(['', '-1', '+1', '1e3', '1,5', ' 1', '1.', '.5', 'NaN'])('formatDecimal rejects %j', (value) => {
-    expect(formatDecimal(value, { minDecimals: 0, maxDecimals: 3 })).toBeUndefined();
   });
 });

@@ -7,7 +7,7 @@ import { XMLParser } from 'fast-xml-parser';
 import { expect } from 'vitest';
 import type { GatewayConfigInput } from '../../schemas/config.ts';
 import type { GatewayExtensions } from '../../src/gateway/app.ts';
-import { escapeHtml as escapeXml } from '../../src/gateway/html.ts';
+import { escapeHtml as escapeXml } from '../../src/kernel/html-escape.ts';
 import { createOrderWorker, type OrderWorker, ordersFeature } from '../../src/gateway/orders/index.ts';
 import { createPrintApi, type PrintApi } from '../../src/print-api/index.ts';
 import { setupRequest } from '../support/cxml-documents.ts';

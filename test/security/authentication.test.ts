@@ -3,15 +3,15 @@ import { join } from 'node:path';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { ociGateway } from '../../src/gateway/oci/index.ts';
 import { ordersFeature } from '../../src/gateway/orders/index.ts';
-import { constantTimeEqual } from '../../src/oci/constant-time.ts';
+import { constantTimeEqual } from '../../src/kernel/constant-time.ts';
 import { ADMIN_TOKEN, adminRequest } from '../orders/order-flow.ts';
 import { setupRequest } from '../support/cxml-documents.ts';
 import { statusOf } from '../support/punchout-flow.ts';
 import { createStack, GATEWAY_ORIGIN, testConfig } from '../support/stack.ts';
 
 // Every secret check goes through the one constant-time comparison; the spy records what it compared.
-vi.mock('../../src/oci/constant-time.ts', async (importOriginal) => {
-  const original = await importOriginal<typeof import('../../src/oci/constant-time.ts')>();
+vi.mock('../../src/kernel/constant-time.ts', async (importOriginal) => {
+  const original = await importOriginal<typeof import('../../src/kernel/constant-time.ts')>();
   return { constantTimeEqual: vi.fn(original.constantTimeEqual) };
 });
 const compared = vi.mocked(constantTimeEqual);

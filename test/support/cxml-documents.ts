@@ -2,7 +2,7 @@
  * cXML requests for gateway tests, in the shape real buyers send (Ariba-like by default), with the parts
  * a test varies as options. The fixture trees cover the odd shapes; these cover the flows.
  */
-import { escapeHtml as escapeXml } from '../../src/gateway/html.ts';
+import { escapeHtml as escapeXml } from '../../src/kernel/html-escape.ts';
 
 export interface SetupOptions {
   operation?: 'create' | 'edit' | 'inspect';

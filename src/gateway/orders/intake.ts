@@ -7,6 +7,7 @@
  * its own, recorded and answered separately.
  */
 import type { OrderRequest } from '../../cxml/index.ts';
+import { equalDecimals, readDecimal } from '../../kernel/decimal.ts';
 import type { CartLine, PurchaseOrder } from '../../store/types.ts';
 import type { GatewayContext } from '../context.ts';
 import type { OrderRequestHandler } from '../cxml-route.ts';
@@ -26,17 +27,16 @@ import { queueProcessing } from './process-order.ts';
 
 const ACCEPTED = { code: 200, text: 'OK' } as const;
 
-/** Two decimals as text are the same amount (`0.12` = `0.120`), compared without floating point. */
+/**
+ * Two decimals as text are the same amount (`0.12` = `0.120`), compared without floating point; text that
+ * is not a decimal only matches itself.
+ */
 export function sameDecimal(a: string, b: string): boolean {
-  const normal = (text: string) => {
-    const match = /^(-?)(\d*)(?:\.(\d*))?$/.exec(text.trim());
-    if (match === null) return text.trim();
-    const whole = (match[2] ?? '').replace(/^0+(?=\d)/, '') || '0';
-    const fraction = (match[3] ?? '').replace(/0+$/, '');
-    const sign = match[1] === '-' && (whole !== '0' || fraction !== '') ? '-' : '';
-    return `${sign}${whole}${fraction === '' ? '' : `.${fraction}`}`;
-  };
-  return normal(a) === normal(b);
+  const syntax = { signed: true, barePoint: true };
+  const left = readDecimal(a.trim(), syntax);
+  const right = readDecimal(b.trim(), syntax);
+  if (left === undefined || right === undefined) return a.trim() === b.trim();
+  return equalDecimals(left, right);
 }
 
 function describeLine(item: OrderRequest['items'][number]): string {

@@ -6,7 +6,7 @@
  */
 import { el } from '../../cxml/xml-writer.ts';
 import { addressElement, buyerTimestamp, extrinsicElements, writeBuyerDocument } from './cxml-document.ts';
-import { addDecimals, multiplyDecimals } from './decimal.ts';
+import { addDecimals, multiplyDecimals } from './amount-text.ts';
 import type { DemoUser } from './demo-users.ts';
 import { fullName } from './demo-users.ts';
 import { itemOutElement } from './item-out.ts';

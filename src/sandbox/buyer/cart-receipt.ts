@@ -11,7 +11,7 @@
  *
  * OCI carts are always added (OCI has no edit). Every received document is kept verbatim, readable or not.
  */
-import { addDecimals, multiplyDecimals } from './decimal.ts';
+import { addDecimals, multiplyDecimals } from './amount-text.ts';
 import type { FormBody } from './form-body.ts';
 import { formField } from './form-body.ts';
 import { readOciCart } from './read-oci-cart.ts';

@@ -3,7 +3,7 @@
  * (holes allowed, order by number), long text from `NEW_ITEM-LONGTEXT_<n>:132[]` and its variants, and the
  * `~` fields SAP expects echoed. PRICE is per PRICEUNIT units, so the unit price is PRICE ÷ PRICEUNIT.
  */
-import { divideDecimals, isDecimal } from './decimal.ts';
+import { divideDecimals, isDecimal } from './amount-text.ts';
 import type { FormBody } from './form-body.ts';
 import { formField } from './form-body.ts';
 import type { OciBuyerProfile } from './profiles.ts';

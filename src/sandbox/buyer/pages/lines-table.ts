@@ -5,7 +5,7 @@
  */
 import { html } from 'hono/html';
 import { orderTotal } from '../build-order-request.ts';
-import { multiplyDecimals } from '../decimal.ts';
+import { multiplyDecimals } from '../amount-text.ts';
 import type { BuyerProfile } from '../profiles.ts';
 import type { Requisition, RequisitionLine } from '../requisition.ts';
 import { requisitionUrl, type SimulatorContext } from '../simulator-context.ts';

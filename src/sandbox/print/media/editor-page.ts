@@ -23,7 +23,7 @@ import {
   textFieldName,
 } from './editor-form.ts';
 import { type EditorSize, isWebUrl } from './editor-params.ts';
-import { escapeHtml } from './html-escape.ts';
+import { escapeHtml } from '../../../kernel/html-escape.ts';
 import { previewImageId, previewTextId, renderPreviewSvg } from './preview-svg.ts';
 import { layoutScene } from './scene.ts';
 

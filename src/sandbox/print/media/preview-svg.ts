@@ -6,7 +6,7 @@
 
 import { formatHexColor } from './colors.ts';
 import type { MediaDesign } from './design.ts';
-import { escapeHtml } from './html-escape.ts';
+import { escapeHtml } from '../../../kernel/html-escape.ts';
 import { layoutScene, type SceneBox } from './scene.ts';
 
 export const previewTextId = (index: number): string => `preview-text-${index}`;

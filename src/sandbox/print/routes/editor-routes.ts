@@ -10,7 +10,7 @@
 import { type Context, Hono } from 'hono';
 import { resumeSession } from '../authentication.ts';
 import { isWebUrl } from '../media/editor-params.ts';
-import { escapeHtml } from '../media/html-escape.ts';
+import { escapeHtml } from '../../../kernel/html-escape.ts';
 import {
   buildReturnUrl,
   cspSourceHash,

@@ -1,9 +1,10 @@
 /**
  * Secret comparison whose running time does not depend on where two strings differ.
  *
- * Shared by every layer that checks a credential (OCI passwords, cXML shared secrets, signed tokens), so it
- * knows nothing about OCI. JavaScript gives no hard timing guarantees, but a loop without early exit over
- * padded byte arrays removes the data-dependent branches an attacker could measure.
+ * Shared by every layer that checks a credential (OCI passwords, cXML shared secrets, the admin token, signed
+ * tokens), so it lives in the kernel and knows nothing about any protocol. JavaScript gives no hard timing
+ * guarantees, but a loop without early exit over padded byte arrays removes the data-dependent branches an
+ * attacker could measure.
  */
 
 const utf8 = new TextEncoder();

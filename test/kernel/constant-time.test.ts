@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { constantTimeEqual } from '../../src/oci/constant-time.ts';
+import { constantTimeEqual } from '../../src/kernel/constant-time.ts';
 
 describe('constantTimeEqual', () => {
   it.each([
