@@ -192,6 +192,68 @@ function customerById(service: SandboxService, customerId: number): CustomerReco
   return customer;
 }
 
+/** An order's history and the e-mails it sent, as the control API shows them. */
+function orderHistoryView(service: SandboxService, orderId: number) {
+  const order = orderById(service, orderId);
+  return {
+    orderId: order.id,
+    history: order.history.map((h) => ({
+      at: iso(h.at),
+      itemId: h.itemId,
+      source: h.source,
+      status: h.status,
+      note: h.note,
+      comments: h.comments,
+      userInitials: h.userInitials,
+      trackingNumbers: [...h.trackingNumbers],
+    })),
+    emails: order.emails.map((e) => ({
+      at: iso(e.at),
+      template: e.template,
+      to: e.to,
+      itemId: e.itemId,
+    })),
+  };
+}
+
+/** Every license with its keys (and their derived keys), storefronts, statuses and products. */
+async function overviewOf(service: SandboxService) {
+  const { state } = service;
+  const licenses = [];
+  for (const license of state.licenses.values()) {
+    const apiKeys = [];
+    for (const key of state.apiKeys.values()) {
+      if (key.licenseId !== license.id) continue;
+      apiKeys.push({
+        token: key.token,
+        key: await service.keyOf(key.token),
+        label: key.label,
+        active: key.active,
+        deleted: key.deleted,
+      });
+    }
+    const storefronts = license.storefrontIds.map((id) => {
+      const sf = state.storefronts.get(id)!;
+      return {
+        id: sf.id,
+        name: sf.name,
+        statuses: sf.statuses.map((s) => ({ ...s })),
+        products: [...state.templates.values()]
+          .filter((t) => t.storefrontId === sf.id)
+          .map((t) => ({
+            id: t.id,
+            name: t.name,
+            integrationId: t.integrationId,
+            itemNumber: t.itemNumber,
+            customSize: t.customSize,
+          })),
+      };
+    });
+    licenses.push({ id: license.id, name: license.name, tier: license.tier, apiKeys, storefronts });
+  }
+  return { now: iso(service.now()), clockOffsetSeconds: service.clock.offsetSeconds, licenses };
+}
+
 export function createControl(service: SandboxService): SandboxControl {
   return {
     reset: () => service.reset(),
@@ -257,28 +319,7 @@ export function createControl(service: SandboxService): SandboxControl {
       deleteOrder(service, order);
       return orderResource(service.state, order);
     },
-    orderHistory(orderId) {
-      const order = orderById(service, orderId);
-      return {
-        orderId: order.id,
-        history: order.history.map((h) => ({
-          at: iso(h.at),
-          itemId: h.itemId,
-          source: h.source,
-          status: h.status,
-          note: h.note,
-          comments: h.comments,
-          userInitials: h.userInitials,
-          trackingNumbers: [...h.trackingNumbers],
-        })),
-        emails: order.emails.map((e) => ({
-          at: iso(e.at),
-          template: e.template,
-          to: e.to,
-          itemId: e.itemId,
-        })),
-      };
-    },
+    orderHistory: (orderId) => orderHistoryView(service, orderId),
     createCustomer(request) {
       if (!service.state.storefronts.has(request.storefrontId)) {
         throw SandboxError.invalid(`No storefront ${request.storefrontId}.`);
@@ -342,42 +383,7 @@ export function createControl(service: SandboxService): SandboxControl {
           createdOn: iso(p.createdOn),
           design: structuredClone(p.design),
         })),
-    async overview() {
-      const { state } = service;
-      const licenses = [];
-      for (const license of state.licenses.values()) {
-        const apiKeys = [];
-        for (const key of state.apiKeys.values()) {
-          if (key.licenseId !== license.id) continue;
-          apiKeys.push({
-            token: key.token,
-            key: await service.keyOf(key.token),
-            label: key.label,
-            active: key.active,
-            deleted: key.deleted,
-          });
-        }
-        const storefronts = license.storefrontIds.map((id) => {
-          const sf = state.storefronts.get(id)!;
-          return {
-            id: sf.id,
-            name: sf.name,
-            statuses: sf.statuses.map((s) => ({ ...s })),
-            products: [...state.templates.values()]
-              .filter((t) => t.storefrontId === sf.id)
-              .map((t) => ({
-                id: t.id,
-                name: t.name,
-                integrationId: t.integrationId,
-                itemNumber: t.itemNumber,
-                customSize: t.customSize,
-              })),
-          };
-        });
-        licenses.push({ id: license.id, name: license.name, tier: license.tier, apiKeys, storefronts });
-      }
-      return { now: iso(service.now()), clockOffsetSeconds: service.clock.offsetSeconds, licenses };
-    },
+    overview: () => overviewOf(service),
     idle: () => service.webhooks.idle(),
   };
 }
