@@ -7,7 +7,7 @@ import type { GatewayContext } from './context.ts';
 import { createGatewayContext } from './context.ts';
 import { createCxmlRoute, type OrderRequestHandler } from './cxml-route.ts';
 import type { GatewayDeps } from './deps.ts';
-import { GatewayError } from './errors.ts';
+import { logFailure, toGatewayError } from './errors.ts';
 import { renderMessagePage } from './pages/punchout-pages.ts';
 import { createReadinessProbe, STORE_DEADLINE_MS, withinDeadline } from './readiness.ts';
 import { requestIdOf, requestLogging } from './request-id.ts';
@@ -110,24 +110,12 @@ export async function createGateway(deps: GatewayDeps, extensions: GatewayExtens
     ),
   );
 
+  // The HTML surface's funnel: a bug is a 500 page with a generic text, its stack only in the log.
   app.onError(async (error, c) => {
-    if (error instanceof GatewayError) {
-      if (c.req.path.startsWith('/punchout/')) return punchoutErrorPage(ctx, c, error, extensions.ociForms);
-    }
-    ctx.logger.error('request failed', {
-      requestId: requestIdOf(c),
-      path: c.req.routePath,
-      error: error instanceof Error ? error.name : 'unknown',
-      message: error instanceof GatewayError ? error.message : undefined,
-    });
-    const gatewayError =
-      error instanceof GatewayError
-        ? error
-        : new GatewayError(
-            'upstream_unavailable',
-            'Something went wrong on our side. Please try again in a moment.',
-          );
-    return punchoutErrorPage(ctx, c, gatewayError, extensions.ociForms);
+    const known = toGatewayError(error);
+    // The route pattern, not the path: punch-out URLs carry their token.
+    logFailure(ctx.logger, 'request failed', known, { requestId: requestIdOf(c), path: c.req.routePath });
+    return punchoutErrorPage(ctx, c, known, extensions.ociForms);
   });
 
   return { app, context: ctx };

@@ -21,7 +21,7 @@ import { buyerUserFromSetup } from './buyer-user.ts';
 import { isHostAllowed } from './buyers.ts';
 import type { GatewayContext } from './context.ts';
 import type { ResolvedCxmlBuyer } from './deps.ts';
-import { CXML_STATUS_TEXT, ERROR_ANSWERS, GatewayError } from './errors.ts';
+import { CXML_STATUS_TEXT, cxmlStatusOf, GatewayError, logFailure, toGatewayError } from './errors.ts';
 import { LINE_REF_PATTERN } from './line-refs.ts';
 import { openSession } from './sessions.ts';
 
@@ -102,15 +102,11 @@ export function createCxmlRoute(ctx: GatewayContext, onOrder: OrderRequestHandle
         }
       }
     } catch (error) {
-      if (error instanceof GatewayError) {
-        ctx.logger.warn('cxml request refused', { code: error.code, payloadID });
-        return status(kind, ERROR_ANSWERS[error.code].cxml, error.message, payloadID);
-      }
-      ctx.logger.error('cxml request failed', {
-        payloadID,
-        error: error instanceof Error ? error.name : 'unknown',
-      });
-      return status(kind, 500, 'The gateway could not handle this request now; it is safe to send it again.');
+      // The cXML surface's funnel: the Status the code table gives, a bug's cause only in the log.
+      const known = toGatewayError(error);
+      logFailure(ctx.logger, 'cxml request failed', known, { kind, payloadID });
+      const answer = cxmlStatusOf(known);
+      return status(kind, answer.code, answer.detail, payloadID);
     }
   }
 

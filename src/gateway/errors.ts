@@ -1,8 +1,14 @@
 /**
- * The gateway's one error type. Every failure a buyer, a browser or an operator can meet has a stable
- * `code`; `ERROR_ANSWERS` is the single place that turns a code into an HTTP status and a cXML Status code,
- * so the same failure reads the same on a cXML Response, an HTML page and the admin JSON.
+ * The gateway's one error type and its one funnel. Every failure a buyer, a browser or an operator can meet
+ * has a stable `code`; `ERROR_ANSWERS` is the single place that turns a code into an HTTP status and a cXML
+ * Status code, so the same failure reads the same on a cXML Response, an HTML page and the admin JSON.
+ * `toGatewayError` turns anything thrown into one of these codes (a bug is `internal`, never an outage of
+ * the print service), `publicMessage` says what a user may read of it, and `logFailure` logs it: 5xx and
+ * bugs at error level with their cause, refusals (4xx) at info.
  */
+import { PrintApiError } from '../print-api/index.ts';
+import { StoreError } from '../store/store-error.ts';
+import type { LogFields, Logger } from './deps.ts';
 
 export type GatewayErrorCode =
   // Links and sessions
@@ -28,6 +34,10 @@ export type GatewayErrorCode =
   // The print service
   | 'upstream_unavailable'
   | 'upstream_rejected'
+  // Our own database away (StoreError 'unavailable'): retryable, and not the print service's doing
+  | 'store_unavailable'
+  // A bug: anything thrown that is none of the above
+  | 'internal'
   // Purchase orders: a step the gateway will not guess at (e.g. whether a cut-off order create went through)
   | 'needs_operator'
   // Operators
@@ -72,6 +82,8 @@ export const ERROR_ANSWERS: Record<GatewayErrorCode, ErrorAnswer> = {
   // 500 tells a buyer's system the failure is temporary, so it tries again later.
   upstream_unavailable: { http: 503, cxml: 500 },
   upstream_rejected: { http: 502, cxml: 500 },
+  store_unavailable: { http: 503, cxml: 500 },
+  internal: { http: 500, cxml: 500 },
   needs_operator: { http: 409, cxml: 409 },
   unauthorized: { http: 401, cxml: 401 },
   not_found: { http: 404, cxml: 404 },
@@ -94,3 +106,98 @@ export const CXML_STATUS_TEXT: Record<number, string> = {
   450: 'Not Implemented',
   500: 'Internal Server Error',
 };
+
+/** What a page or JSON answer says while the store is away (the monitors' and the buyers' cue to retry). */
+const STORE_AWAY_TEXT = 'Something went wrong on our side. Please try again in a moment.';
+/** The same for a cXML Status: buyers' systems resend a document after a 500. */
+const STORE_AWAY_CXML_TEXT = 'The gateway could not handle this request now; it is safe to send it again.';
+/** What a bug looks like to a user: no cause, no stack, no promise that trying again helps. */
+const INTERNAL_TEXT = 'Something went wrong on our side; the error has been logged for the operators.';
+
+/**
+ * Any thrown value as a GatewayError: a GatewayError as it is, the store's and the print service's errors
+ * translated, anything else `internal` with the original as its `cause` (for the log, never for a user).
+ */
+export function toGatewayError(error: unknown): GatewayError {
+  if (error instanceof GatewayError) return error;
+  if (error instanceof StoreError) {
+    switch (error.code) {
+      case 'unavailable':
+        return new GatewayError('store_unavailable', STORE_AWAY_TEXT, { cause: error });
+      case 'conflict':
+        return new GatewayError('conflict', 'The record changed meanwhile; read it again and retry.', {
+          cause: error,
+        });
+      case 'invalid':
+        return new GatewayError('bad_request', error.message, { cause: error });
+      case 'duplicate':
+      case 'incompatible_schema':
+        break;
+    }
+  }
+  if (error instanceof PrintApiError) return upstreamError(error, 'answer') as GatewayError;
+  return new GatewayError('internal', INTERNAL_TEXT, { cause: error });
+}
+
+/**
+ * What to throw when a call to the print service failed: its PrintApiError as `upstream_unavailable`
+ * (retryable) when it timed out, was away or answered nonsense, `upstream_rejected` when it said no. `what`
+ * completes "The print service could not …"; `outageMessage`, when given, replaces the whole text of a
+ * retryable outage (pages say it their own way). Anything else (the store failing mid-call, a bug) goes on
+ * as it is, so the worker still sees a store outage and the surface's funnel a bug with its stack.
+ */
+export function upstreamError(error: unknown, what: string, outageMessage?: string): unknown {
+  if (!(error instanceof PrintApiError)) return error;
+  const temporary =
+    error.code === 'timeout' || error.code === 'unavailable' || error.code === 'invalid_response';
+  const message =
+    temporary && outageMessage !== undefined
+      ? outageMessage
+      : `The print service could not ${what} (${error.code}${error.status ? ` ${error.status}` : ''}).`;
+  return new GatewayError(temporary ? 'upstream_unavailable' : 'upstream_rejected', message, {
+    cause: error,
+  });
+}
+
+/** What a user may read of an error: its message, except the fixed texts of a store outage and of a bug. */
+export function publicMessage(error: GatewayError, surface: 'cxml' | 'page' | 'json'): string {
+  switch (error.code) {
+    case 'internal':
+      return INTERNAL_TEXT;
+    case 'store_unavailable':
+      return surface === 'cxml' ? STORE_AWAY_CXML_TEXT : STORE_AWAY_TEXT;
+    default:
+      return error.message;
+  }
+}
+
+/** The Status of a cXML Response that answers this error. */
+export function cxmlStatusOf(error: GatewayError): { code: number; detail: string } {
+  return { code: ERROR_ANSWERS[error.code].cxml, detail: publicMessage(error, 'cxml') };
+}
+
+/**
+ * Logs a failed request once, as every surface does: a bug at error level with its cause's name, message
+ * and stack (here only, never in an answer); another 5xx at error level with its code and the cause's
+ * name; a refusal (4xx) at info, since it is the buyer's or the operator's doing, not ours.
+ */
+export function logFailure(logger: Logger, message: string, error: GatewayError, fields: LogFields): void {
+  const at = { ...fields, code: error.code };
+  if (error.code === 'internal') {
+    const cause = error.cause;
+    logger.error(message, {
+      ...at,
+      error: cause instanceof Error ? cause.name : typeof cause,
+      message: cause instanceof Error ? cause.message : String(cause),
+      stack: cause instanceof Error ? cause.stack : undefined,
+    });
+  } else if (ERROR_ANSWERS[error.code].http >= 500) {
+    logger.error(message, {
+      ...at,
+      message: error.message,
+      error: error.cause instanceof Error ? error.cause.name : undefined,
+    });
+  } else {
+    logger.info(message, at);
+  }
+}

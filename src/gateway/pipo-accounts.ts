@@ -15,11 +15,10 @@ import { LRUCache } from 'lru-cache';
 import type { PrintApi } from '../print-api/index.ts';
 import { PrintApiError } from '../print-api/index.ts';
 import type { Clock, Store } from '../store/port.ts';
-import { StoreError } from '../store/store-error.ts';
 import type { UserMapping } from '../store/types.ts';
 import type { BuyerUser } from './buyer-user.ts';
 import type { ResolvedBuyer, ResolvedStorefront } from './deps.ts';
-import { GatewayError } from './errors.ts';
+import { GatewayError, upstreamError } from './errors.ts';
 import type { TokenService } from './tokens.ts';
 
 export interface PipoLogin {
@@ -81,29 +80,6 @@ async function hmacHex(key: string, message: string): Promise<string> {
 
 function isUnauthorized(error: unknown): boolean {
   return error instanceof PrintApiError && error.code === 'unauthorized';
-}
-
-/** Maps print-service failures to the gateway's codes; anything unexpected is "unavailable" (retryable). */
-export function upstreamError(error: unknown, what: string): GatewayError {
-  if (error instanceof GatewayError) return error;
-  if (error instanceof PrintApiError) {
-    const temporary =
-      error.code === 'timeout' || error.code === 'unavailable' || error.code === 'invalid_response';
-    return new GatewayError(
-      temporary ? 'upstream_unavailable' : 'upstream_rejected',
-      `The print service could not ${what} (${error.code}${error.status ? ` ${error.status}` : ''}).`,
-      { cause: error },
-    );
-  }
-  // Our own store failing mid-call (the database away) is not the print service's doing: say so.
-  if (error instanceof StoreError) {
-    return new GatewayError(
-      'upstream_unavailable',
-      'Something went wrong on our side. Please try again in a moment.',
-      { cause: error },
-    );
-  }
-  return new GatewayError('upstream_unavailable', `The print service could not ${what}.`, { cause: error });
 }
 
 export function createPipoAccounts(deps: Deps): PipoAccounts {

@@ -11,7 +11,7 @@ import { checkQuantity, priceText, productBySku } from './catalog.ts';
 import type { GatewayContext } from './context.ts';
 import { cxmlCancelForm, cxmlCartForm } from './cxml-transfer.ts';
 import type { ResolvedBuyer, ResolvedStorefront } from './deps.ts';
-import { ERROR_ANSWERS, GatewayError } from './errors.ts';
+import { ERROR_ANSWERS, GatewayError, publicMessage, upstreamError } from './errors.ts';
 import { newLineRef } from './line-refs.ts';
 import { contentSecurityPolicy, type PageSecurity } from './pages/layout.ts';
 import {
@@ -29,6 +29,9 @@ import {
   parseStartTargetRef,
   sessionUrlTtl,
 } from './sessions.ts';
+
+/** What a page says while the print service times out, is away or answers nonsense. */
+const PRINT_SERVICE_AWAY = 'The print service is not answering; please try again.';
 
 /** Builds the cart form for an OCI session; provided by the OCI module so this file stays protocol-neutral. */
 export interface ReturnFormBuilders {
@@ -129,14 +132,7 @@ export function createPunchoutRoutes(ctx: GatewayContext, ociForms: ReturnFormBu
       if (!alive)
         token = (await ctx.accounts.tokenFor(s.buyer, s.storefront, s.session.pipoUserRef, token)).token;
     } catch (error) {
-      if (error instanceof GatewayError) throw error;
-      throw new GatewayError(
-        'upstream_unavailable',
-        'The print service is not answering; please try again.',
-        {
-          cause: error,
-        },
-      );
+      throw upstreamError(error, 'open the editor', PRINT_SERVICE_AWAY);
     }
     await ctx.store.sessions.update(s.session.id, { pipoToken: { token: token ?? '', obtainedAt: now } });
     return token ?? '';
@@ -360,14 +356,7 @@ export function createPunchoutRoutes(ctx: GatewayContext, ociForms: ReturnFormBu
             `Design ${designId} does not belong to this punch-out user.`,
           );
         }
-        if (error instanceof GatewayError) throw error;
-        throw new GatewayError(
-          'upstream_unavailable',
-          'The print service is not answering; please try again.',
-          {
-            cause: error,
-          },
-        );
+        throw upstreamError(error, 'read the design', PRINT_SERVICE_AWAY);
       });
 
     const ref = claims.ref ?? '';
@@ -441,7 +430,7 @@ export async function punchoutErrorPage(
     heading: expired ? 'Your punch-out session has expired' : 'This page cannot be shown',
     message: expired
       ? 'For your security, catalog sessions end after a while. Return to your procurement system and punch out again; nothing in your requisition has changed.'
-      : error.message,
+      : publicMessage(error, 'page'),
     kind: 'error',
     back,
   });

@@ -1,13 +1,13 @@
 /**
  * The one place that turns a failed OCI punch-in into its HTML error page: an HTTP status and a heading per
  * OciError code, the codec's message (which names the parameter at fault but never a login value), and for
- * GatewayErrors the status of ERROR_ANSWERS. Nothing unexpected reaches the page: no stack, no request
- * values beyond what the message names.
+ * anything else what the gateway's funnel (`toGatewayError`, ERROR_ANSWERS) makes of it. Nothing unexpected
+ * reaches the page: no stack, no request values beyond what the message names.
  */
 import type { Context } from 'hono';
 import { OciError, type OciErrorCode } from '../../oci/index.ts';
 import type { GatewayContext } from '../context.ts';
-import { ERROR_ANSWERS, GatewayError } from '../errors.ts';
+import { ERROR_ANSWERS, logFailure, publicMessage, toGatewayError } from '../errors.ts';
 import { renderMessagePage } from '../pages/punchout-pages.ts';
 import { sendPage } from '../punchout-routes.ts';
 
@@ -48,7 +48,7 @@ export interface PunchInFailure {
   status: number;
   heading: string;
   message: string;
-  /** OciError or GatewayError code, for the log; `internal` for anything else. */
+  /** OciError or GatewayError code, for the log; `internal` for a bug. */
   code: string;
   param?: string | undefined;
 }
@@ -58,19 +58,12 @@ export function describePunchInError(error: unknown): PunchInFailure {
   if (error instanceof OciError) {
     return { ...OCI_ERROR_ANSWERS[error.code], message: error.message, code: error.code, param: error.param };
   }
-  if (error instanceof GatewayError) {
-    return {
-      status: ERROR_ANSWERS[error.code].http,
-      heading: OPEN,
-      message: error.message,
-      code: error.code,
-    };
-  }
+  const known = toGatewayError(error);
   return {
-    status: 503,
+    status: ERROR_ANSWERS[known.code].http,
     heading: OPEN,
-    message: 'Something went wrong on our side. Please try again in a moment.',
-    code: 'internal',
+    message: publicMessage(known, 'page'),
+    code: known.code,
   };
 }
 
@@ -88,15 +81,12 @@ export async function punchInErrorPage(
   scope: { buyer: string; frameAncestors: readonly string[] },
 ): Promise<Response> {
   const failure = describePunchInError(error);
-  const fields = { buyer: scope.buyer, code: failure.code, param: failure.param };
-  if (failure.code === 'internal') {
-    ctx.logger.error('oci punch-in failed', {
-      ...fields,
-      error: error instanceof Error ? error.name : 'unknown',
-    });
-  } else {
-    ctx.logger.warn('oci punch-in refused', fields);
-  }
+  const fields = { buyer: scope.buyer, param: failure.param };
+  if (error instanceof OciError) {
+    // A 500 here is our configuration of the buyer or the catalog at fault: the operator's to see.
+    const level = failure.status >= 500 ? 'error' : 'info';
+    ctx.logger[level]('oci punch-in refused', { ...fields, code: failure.code });
+  } else logFailure(ctx.logger, 'oci punch-in failed', toGatewayError(error), fields);
   if (failure.status === 405) c.header('Allow', 'GET, POST');
   const page = renderMessagePage({
     title: 'Print catalog',

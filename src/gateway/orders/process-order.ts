@@ -19,8 +19,7 @@ import { StoreError } from '../../store/store-error.ts';
 import type { Job, PurchaseOrder, TrackedPrintOrder } from '../../store/types.ts';
 import type { GatewayContext } from '../context.ts';
 import type { ResolvedBuyer, ResolvedStorefront } from '../deps.ts';
-import { GatewayError } from '../errors.ts';
-import { upstreamError } from '../pipo-accounts.ts';
+import { GatewayError, upstreamError } from '../errors.ts';
 import { queueConfirmation } from './buyer-documents.ts';
 import { changeComment, printOrderComment } from './history-comment.ts';
 import {
