@@ -1,14 +1,17 @@
 /**
- * Child process for the cross-process claim test: opens the store file given on the command line, waits
- * for the shared start instant so the processes overlap, then claims and completes jobs until none is due
- * and prints the ids it claimed as JSON.
+ * Child process for the cross-process claim test: opens the store file given on the command line, tells
+ * the parent it is ready and waits for its go, so every process has its store open before any claims (a
+ * barrier, not a guess at how long starting takes); then claims and completes jobs until none is due and
+ * prints the ids it claimed as JSON.
  */
 import { createSqliteStore } from '../../src/store/sqlite.ts';
 
-const [path, nowIso, startAtMs] = process.argv.slice(2);
+const [path, nowIso] = process.argv.slice(2);
 const now = new Date(nowIso!);
 const store = createSqliteStore({ path: path!, clock: { now: () => now } });
-while (Date.now() < Number(startAtMs)) await new Promise((resolve) => setTimeout(resolve, 5));
+const go = new Promise((resolve) => process.once('message', resolve));
+process.send!('ready');
+await go;
 const claimed: string[] = [];
 for (;;) {
   const job = await store.jobs.claim(now, 60_000);
@@ -18,3 +21,4 @@ for (;;) {
 }
 await store.close();
 process.stdout.write(JSON.stringify(claimed));
+process.disconnect!();

@@ -1,9 +1,9 @@
-import { execFile } from 'node:child_process';
+import { fork } from 'node:child_process';
+import { once } from 'node:events';
 import { copyFileSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSqliteStore } from '../../src/store/sqlite.ts';
@@ -30,6 +30,36 @@ const migratedPath = () => {
   copyFileSync(template, path);
   return path;
 };
+
+/**
+ * Runs `count` claim workers on the file and answers the ids each claimed. Each one opens its store and says
+ * so, and only once all have does one message release them together, so the claims overlap however long a
+ * process takes to start.
+ */
+async function claimInProcesses(count: number, path: string): Promise<string[][]> {
+  const worker = fileURLToPath(new URL('./sqlite-claim-worker.ts', import.meta.url));
+  const children = Array.from({ length: count }, () =>
+    fork(worker, [path, T0.toISOString()], { execArgv: [], stdio: ['ignore', 'pipe', 'inherit', 'ipc'] }),
+  );
+  const outputs = children.map(async (child) => {
+    let stdout = '';
+    child.stdout?.setEncoding('utf8').on('data', (chunk: string) => {
+      stdout += chunk;
+    });
+    const [code] = (await once(child, 'exit')) as [number | null];
+    if (code !== 0) throw new Error(`claim worker exited with ${code}`);
+    return JSON.parse(stdout) as string[];
+  });
+  // A worker that dies before it is ready fails the test instead of leaving the others waiting for the go.
+  try {
+    await Promise.all(children.map((child, i) => Promise.race([once(child, 'message'), outputs[i]])));
+  } catch (error) {
+    for (const child of children) child.kill();
+    throw error;
+  }
+  for (const child of children) child.send('go');
+  return Promise.all(outputs);
+}
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'punchgate-store-'));
@@ -340,12 +370,7 @@ describe('SQLite store', () => {
     }
     await store.close();
 
-    const worker = fileURLToPath(new URL('./sqlite-claim-worker.ts', import.meta.url));
-    const startAt = String(Date.now() + 400);
-    const outputs = await Promise.all(
-      [1, 2, 3].map(() => promisify(execFile)(process.execPath, [worker, path, T0.toISOString(), startAt])),
-    );
-    const claimed = outputs.flatMap(({ stdout }) => JSON.parse(stdout) as string[]);
+    const claimed = (await claimInProcesses(3, path)).flat();
     expect(claimed).toHaveLength(count);
     expect(new Set(claimed)).toEqual(ids);
 
