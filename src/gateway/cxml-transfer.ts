@@ -83,7 +83,7 @@ export function cxmlCartForm(
     buyerCookie: session.buyerCookie ?? '',
     operationAllowed: session.operation === 'inspect' ? 'inspect' : 'edit',
     total: {
-      value: formatAmount(sumAmounts(lines.map((l) => lineTotal(Number(l.unitPrice), l.quantity)))),
+      value: formatAmount(sumAmounts(lines.map((l) => lineTotal(l.unitPrice, l.quantity)))),
       currency: storefront.currency,
     },
     items: orderMessageLines(storefront, lines, proofUrl),

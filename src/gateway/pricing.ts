@@ -2,7 +2,8 @@
  * Prices of catalog products, from the tiers in the config. Amounts are computed as exact decimals (the
  * kernel's BigInt `Decimal`) at four decimals, so that a line total never shows binary floating-point noise
  * (0.12 × 3 is 0.36, not 0.36000000000000004). A config price is a JSON number and a cart keeps its unit
- * price as text; both are read as the decimal they spell.
+ * price as text; both are read as the decimal they spell. `lineTotal` and `sumAmounts` hand back numbers
+ * only as carriers of four-decimal amounts: below 10^11 such a number reads back as the same decimal.
  */
 import type { CatalogProduct } from '../../schemas/config.ts';
 import {

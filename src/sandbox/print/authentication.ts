@@ -8,7 +8,7 @@
  */
 import type { Context, MiddlewareHandler } from 'hono';
 import type { EndpointTier, LicenseTier } from '../../../schemas/print-api.ts';
-import { constantTimeEqual } from './key-derivation.ts';
+import { constantTimeEqual } from '../../kernel/constant-time.ts';
 import { SandboxError } from './sandbox-error.ts';
 import type { SandboxService } from './service.ts';
 import type { ApiKeyRecord, CustomerRecord, LicenseRecord, SessionRecord } from './state.ts';

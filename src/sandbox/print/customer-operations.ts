@@ -8,7 +8,7 @@ import type {
   PipoCreateUserBody,
   PipoUpdateUserBody,
 } from '../../../schemas/print-api.ts';
-import { constantTimeEqual } from './key-derivation.ts';
+import { constantTimeEqual } from '../../kernel/constant-time.ts';
 import { customerResource } from './resources.ts';
 import { SandboxError } from './sandbox-error.ts';
 import type { SandboxService } from './service.ts';

@@ -29,11 +29,3 @@ export async function deriveSandboxKey(token: string, rounds: number): Promise<s
   }
   return value;
 }
-
-/** Compares two strings without an early exit on the first difference (the length is not secret). */
-export function constantTimeEqual(a: string, b: string): boolean {
-  if (a.length !== b.length) return false;
-  let difference = 0;
-  for (let i = 0; i < a.length; i++) difference |= a.charCodeAt(i) ^ b.charCodeAt(i);
-  return difference === 0;
-}
