@@ -17,6 +17,7 @@ import {
   EDITOR_PAGE_SCRIPT,
   EDITOR_PAGE_STYLE,
   type EditorProductRef,
+  type MediaDesign,
   parseEditorQuery,
   parseEditorSaveForm,
   parseThumbnailParams,
@@ -84,6 +85,33 @@ const forbidden = (c: Context) =>
     403,
   );
 const missing = (c: Context, message: string) => c.html(messagePage('Not found', message), 404);
+
+/** A saved design becomes a new project of the user (the editor never changes a project in place). */
+function saveProject(
+  service: SandboxService,
+  user: CustomerRecord,
+  subject: EditorSubject,
+  saved: MediaDesign,
+): ProjectRecord {
+  const { state } = service;
+  const project: ProjectRecord = {
+    id: state.next.product++,
+    storefrontId: user.storefrontId,
+    ownerId: user.id,
+    templateId: subject.template.id,
+    name: subject.project?.name ?? subject.template.name,
+    createdOn: service.now(),
+    deleted: false,
+    design: {
+      widthIn: saved.widthIn,
+      heightIn: saved.heightIn,
+      textFields: saved.textFields.map((f) => ({ name: f.name, value: f.value })),
+      tags: { ...saved.tags },
+    },
+  };
+  state.projects.set(project.id, project);
+  return project;
+}
 
 export function editorRoutes(service: SandboxService): Hono {
   const editor = new Hono();
@@ -183,24 +211,7 @@ export function editorRoutes(service: SandboxService): Hono {
         400,
       );
     }
-    const { state } = service;
-    const saved = save.value.design;
-    const project: ProjectRecord = {
-      id: state.next.product++,
-      storefrontId: pipo.user.storefrontId,
-      ownerId: pipo.user.id,
-      templateId: subject.template.id,
-      name: subject.project?.name ?? subject.template.name,
-      createdOn: service.now(),
-      deleted: false,
-      design: {
-        widthIn: saved.widthIn,
-        heightIn: saved.heightIn,
-        textFields: saved.textFields.map((f) => ({ name: f.name, value: f.value })),
-        tags: { ...saved.tags },
-      },
-    };
-    state.projects.set(project.id, project);
+    const project = saveProject(service, pipo.user, subject, save.value.design);
     if (save.value.returnUrl !== undefined) {
       return c.redirect(buildReturnUrl(save.value.returnUrl, project.id, save.value.returnTags), 303);
     }
