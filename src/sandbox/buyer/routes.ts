@@ -3,7 +3,7 @@
  * redirect is built from `publicUrl`. State changes are POSTs answered with 303 to the requisition page,
  * so reloading a page never repeats an action. HTML pages carry a strict CSP and `no-store`.
  */
-import { type Context, Hono } from 'hono';
+import { type Context, Hono, type MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { receiveCxmlCart, receiveOciCart } from './cart-receipt.ts';
 import { formField, readFormBody } from './form-body.ts';
@@ -53,32 +53,79 @@ function decodeXmlBody(bytes: Uint8Array): string {
   return new TextDecoder('utf-8').decode(bytes);
 }
 
+/**
+ * What the demo's "Advance print order" does: asks the print shop's side (`advanceOrder`) to finish and ship
+ * the requisition's print orders, and says how it went.
+ */
+async function advanceOrder(
+  ctx: SimulatorContext,
+  requisition: Requisition,
+): Promise<{ level: 'success' | 'error'; text: string }> {
+  const order = requisition.order;
+  const profile = findProfile(ctx, requisition.profileId);
+  const advance = ctx.advanceOrder;
+  let level: 'success' | 'error' = 'error';
+  let text: string;
+  if (advance === undefined) text = 'This simulator has no print-order control.';
+  else if (
+    order === undefined ||
+    order.answer.code < 200 ||
+    order.answer.code >= 300 ||
+    profile === undefined
+  ) {
+    text = 'Only an accepted purchase order can be advanced.';
+  } else if (printOrderIds(order).length === 0) {
+    text = "No print order is known yet: the supplier's confirmation names it; wait for it to arrive.";
+  } else {
+    try {
+      const message = await advance(printOrderIds(order), {
+        orderID: order.orderID,
+        payloadID: order.payloadID,
+        profileId: profile.id,
+        gatewayBuyerId: profile.gatewayBuyerId,
+      });
+      level = 'success';
+      text =
+        typeof message === 'string' && message !== ''
+          ? message
+          : `Print order for ${order.orderID} advanced: files merged and shipped. The ship notice arrives when the gateway delivers it.`;
+    } catch (error) {
+      text = `Advancing the print order failed: ${error instanceof Error ? error.message : String(error)}`;
+    }
+  }
+  return { level, text };
+}
+
+/** Pages get the simulator's CSP and are never cached or sniffed. */
+const pageHeaders: MiddlewareHandler = async (c, next) => {
+  await next();
+  if ((c.res.headers.get('content-type') ?? '').startsWith('text/html')) {
+    c.res.headers.set('Content-Security-Policy', await simulatorContentSecurityPolicy());
+    c.res.headers.set('Cache-Control', 'no-store');
+    c.res.headers.set('Referrer-Policy', 'same-origin');
+    c.res.headers.set('X-Content-Type-Options', 'nosniff');
+  }
+};
+
+/** Bodies over 2 MiB are refused: the order-status endpoint in cXML whatever happens, people with a page. */
+function limitBodies(ctx: SimulatorContext): MiddlewareHandler {
+  return bodyLimit({
+    maxSize: MAX_BODY_BYTES,
+    onError: (c) =>
+      c.req.path.endsWith('/order-status')
+        ? c.body(refuseOrderStatus(ctx, 'The document is larger than 2 MiB.'), 200, {
+            'Content-Type': 'text/xml; charset=UTF-8',
+          })
+        : c.html(renderMessagePage(ctx, 'Too large', 'The request body is larger than 2 MiB.'), 413),
+  });
+}
+
 export function createSimulatorRoutes(ctx: SimulatorContext): Hono {
   const app = new Hono({ strict: false });
   const home = ctx.publicUrl;
 
-  app.use('*', async (c, next) => {
-    await next();
-    if ((c.res.headers.get('content-type') ?? '').startsWith('text/html')) {
-      c.res.headers.set('Content-Security-Policy', await simulatorContentSecurityPolicy());
-      c.res.headers.set('Cache-Control', 'no-store');
-      c.res.headers.set('Referrer-Policy', 'same-origin');
-      c.res.headers.set('X-Content-Type-Options', 'nosniff');
-    }
-  });
-  app.use(
-    '*',
-    bodyLimit({
-      maxSize: MAX_BODY_BYTES,
-      // The order-status endpoint answers in cXML whatever happens; people get a page.
-      onError: (c) =>
-        c.req.path.endsWith('/order-status')
-          ? c.body(refuseOrderStatus(ctx, 'The document is larger than 2 MiB.'), 200, {
-              'Content-Type': 'text/xml; charset=UTF-8',
-            })
-          : c.html(renderMessagePage(ctx, 'Too large', 'The request body is larger than 2 MiB.'), 413),
-    }),
-  );
+  app.use('*', pageHeaders);
+  app.use('*', limitBodies(ctx));
 
   const unknown = (c: Context, id: string) =>
     c.html(
@@ -210,38 +257,7 @@ export function createSimulatorRoutes(ctx: SimulatorContext): Hono {
     const id = c.req.param('id');
     const requisition = ctx.store.get(id);
     if (requisition === undefined) return unknown(c, id);
-    const order = requisition.order;
-    const profile = findProfile(ctx, requisition.profileId);
-    const advance = ctx.advanceOrder;
-    let level: 'success' | 'error' = 'error';
-    let text: string;
-    if (advance === undefined) text = 'This simulator has no print-order control.';
-    else if (
-      order === undefined ||
-      order.answer.code < 200 ||
-      order.answer.code >= 300 ||
-      profile === undefined
-    ) {
-      text = 'Only an accepted purchase order can be advanced.';
-    } else if (printOrderIds(order).length === 0) {
-      text = "No print order is known yet: the supplier's confirmation names it; wait for it to arrive.";
-    } else {
-      try {
-        const message = await advance(printOrderIds(order), {
-          orderID: order.orderID,
-          payloadID: order.payloadID,
-          profileId: profile.id,
-          gatewayBuyerId: profile.gatewayBuyerId,
-        });
-        level = 'success';
-        text =
-          typeof message === 'string' && message !== ''
-            ? message
-            : `Print order for ${order.orderID} advanced: files merged and shipped. The ship notice arrives when the gateway delivers it.`;
-      } catch (error) {
-        text = `Advancing the print order failed: ${error instanceof Error ? error.message : String(error)}`;
-      }
-    }
+    const { level, text } = await advanceOrder(ctx, requisition);
     const now = ctx.clock.now();
     ctx.store.update(id, (r) => withNotice(r, now, level, text));
     return backTo(id);
