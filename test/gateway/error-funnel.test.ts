@@ -12,6 +12,7 @@ import {
   toGatewayError,
   upstreamError,
 } from '../../src/gateway/errors.ts';
+import { ociGateway } from '../../src/gateway/oci/index.ts';
 import { jsonError } from '../../src/gateway/orders/json-answers.ts';
 import { PrintApiError } from '../../src/print-api/index.ts';
 import { createMemoryStore } from '../../src/store/memory.ts';
@@ -21,6 +22,8 @@ import { profileRequest, setupRequest } from '../support/cxml-documents.ts';
 import { statusOf } from '../support/punchout-flow.ts';
 import { createStack, GATEWAY_ORIGIN, START } from '../support/stack.ts';
 
+const OCI_PUNCH_IN =
+  '/oci/s4?username=s4&password=s4-secret&hook_url=https%3A%2F%2Fs4.acme.example%3A44300%2Freturn&oci_version=5.0';
 const BUG_PAGE_TEXT = 'Something went wrong on our side; the error has been logged for the operators.';
 const STACK_TRACE = /\bat \S+ \(|\.ts:\d+|node:internal|RangeError|TypeError/;
 
@@ -101,6 +104,35 @@ describe('a bug on each surface', () => {
         fields: {
           kind: 'PunchOutSetupRequest',
           payloadID: expect.any(String),
+          code: 'internal',
+          error: 'TypeError',
+          message: 'session.lines is not iterable',
+          stack: expect.stringContaining('TypeError: session.lines is not iterable'),
+        },
+      },
+    ]);
+  });
+
+  it('an OCI punch-in: a 500 page with the generic text, the cause in one error line', async () => {
+    const logger = capturingLogger();
+    const store = createMemoryStore({ clock: { now: () => new Date(START) } });
+    store.sessions.create = () => {
+      throw new TypeError('session.lines is not iterable');
+    };
+    const stack = await createStack(undefined, ociGateway, { gatewayDeps: { logger }, store });
+    const page = await stack.request(`${GATEWAY_ORIGIN}${OCI_PUNCH_IN}`);
+    const body = await page.text();
+    expect(page.status).toBe(500);
+    expect(body).toContain(BUG_PAGE_TEXT);
+    expect(body).not.toContain('not iterable');
+    expect(body).not.toMatch(STACK_TRACE);
+    expect(logger.lines.filter((l) => l.level === 'error')).toEqual([
+      {
+        level: 'error',
+        message: 'oci punch-in failed',
+        fields: {
+          buyer: 's4',
+          param: undefined,
           code: 'internal',
           error: 'TypeError',
           message: 'session.lines is not iterable',
