@@ -5,47 +5,185 @@
  * per design owner; the groups are derived here, in one deterministic order, so `printOrderIds[i]` is
  * always the print order of group `i`.
  */
-import type { Address, Money, OrderRequest } from '../../cxml/index.ts';
+import { z } from 'zod';
+import type { Address, Credential, OrderRequest, TimestampValue } from '../../cxml/index.ts';
 import type { Store } from '../../store/port.ts';
-import type { JsonObject, JsonValue, PurchaseOrder } from '../../store/types.ts';
+import type { JsonValue, PurchaseOrder } from '../../store/types.ts';
+import { GatewayError } from '../errors.ts';
 
-/** One PO line with its cart line: the buyer's values first, then ours. */
-export interface PoLine {
-  lineNumber: number;
-  lineRef: string;
-  supplierPartID: string;
-  description: string;
+/**
+ * A codec value as the store keeps it, JSON: a Date is its ISO text, a method (`Extrinsics.get`) is gone,
+ * and a property that may be undefined is absent instead. Derived from the codec's own types, so a field
+ * the codec adds or changes shows up here, and in the schemas below through their type checks.
+ */
+export type Stored<T> = T extends Date
+  ? string
+  : T extends readonly (infer Item)[]
+    ? readonly Stored<Item>[]
+    : T extends object
+      ? Flat<
+          {
+            readonly [K in keyof T as Kept<T, K> extends true
+              ? undefined extends T[K]
+                ? never
+                : K
+              : never]: Stored<T[K]>;
+          } & {
+            readonly [K in keyof T as Kept<T, K> extends true
+              ? undefined extends T[K]
+                ? K
+                : never
+              : never]?: Stored<Exclude<T[K], undefined>>;
+          }
+        >
+      : T;
+// biome-ignore lint/complexity/noBannedTypes: any function, whatever its signature, is left out of JSON
+type Kept<T, K extends keyof T> = T[K] extends Function ? false : true;
+type Flat<T> = { [K in keyof T]: T[K] };
+
+/** The parsed OrderRequest as stored: no raw text (it has its own field) and no SharedSecret values. */
+export type StoredRequest = Stored<
+  Omit<OrderRequest, 'raw' | 'header'> & {
+    header: {
+      from: readonly StoredCredential[];
+      to: readonly StoredCredential[];
+      sender: { credentials: readonly StoredCredential[]; userAgent: string };
+    };
+  }
+>;
+type StoredCredential = Omit<Credential, 'sharedSecret'>;
+
+/** True when `A` and `B` accept the same values; `satisfies true` on it fails the typecheck otherwise. */
+type SameShape<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+
+const optional = <T extends z.ZodType>(schema: T) => schema.exactOptional();
+const list = <T extends z.ZodType>(item: T) => z.array(item).readonly();
+
+const credentialSchema = z.object({ domain: z.string(), identity: z.string(), type: optional(z.string()) });
+const timestampSchema = z.object({
+  raw: z.string(),
+  date: optional(z.string()),
+  assumedUtc: z.boolean(),
+  dateOnly: z.boolean(),
+});
+const moneySchema = z.object({ value: z.string(), amount: z.number(), currency: z.string() });
+const chargeSchema = moneySchema.extend({ description: z.string() });
+const extrinsicsSchema = z.object({ list: list(z.object({ name: z.string(), value: z.string() })) });
+const addressSchema = z.object({
+  addressID: optional(z.string()),
+  name: z.string(),
+  deliverTo: list(z.string()),
+  street: list(z.string()),
+  city: optional(z.string()),
+  municipality: optional(z.string()),
+  state: optional(z.string()),
+  postalCode: optional(z.string()),
+  country: optional(z.string()),
+  isoCountryCode: optional(z.string()),
+  email: optional(z.string()),
+  phone: optional(z.string()),
+});
+const contactSchema = z.object({
+  role: optional(z.string()),
+  name: z.string(),
+  emails: list(z.string()),
+  phone: optional(z.string()),
+});
+const itemSchema = z.object({
+  supplierPartID: z.string(),
+  supplierPartAuxiliaryID: optional(z.string()),
+  lineNumber: z.number(),
+  quantity: z.string(),
+  quantityNumber: z.number(),
+  requestedDeliveryDate: optional(timestampSchema),
+  unitPrice: moneySchema,
+  description: z.string(),
+  shortName: optional(z.string()),
+  unitOfMeasure: z.string(),
+  classifications: list(z.object({ domain: z.string(), code: z.string() })),
+  manufacturerPartID: optional(z.string()),
+  manufacturerName: optional(z.string()),
+  extrinsics: extrinsicsSchema,
+  comments: z.string(),
+  shipTo: optional(addressSchema),
+});
+const storedRequestSchema = z.object({
+  kind: z.literal('OrderRequest'),
+  version: optional(z.string()),
+  payloadID: z.string(),
+  timestamp: timestampSchema,
+  lang: optional(z.string()),
+  deploymentMode: z.enum(['production', 'test']),
+  header: z.object({
+    from: list(credentialSchema),
+    to: list(credentialSchema),
+    sender: z.object({ credentials: list(credentialSchema), userAgent: z.string() }),
+  }),
+  orderID: z.string(),
+  orderDate: optional(timestampSchema),
+  type: z.enum(['new', 'update', 'delete']),
+  orderVersion: optional(z.string()),
+  previousPayloadID: optional(z.string()),
+  total: moneySchema,
+  shipTo: optional(addressSchema),
+  billTo: optional(addressSchema),
+  shipping: optional(chargeSchema),
+  tax: optional(chargeSchema),
+  contacts: list(contactSchema),
+  comments: z.string(),
+  extrinsics: extrinsicsSchema,
+  requestedDeliveryDate: optional(timestampSchema),
+  items: list(itemSchema),
+});
+true satisfies SameShape<z.infer<typeof storedRequestSchema>, StoredRequest>;
+true satisfies SameShape<z.infer<typeof addressSchema>, Stored<Address>>;
+
+const poLineSchema = z.object({
+  lineNumber: z.number(),
+  lineRef: z.string(),
+  supplierPartID: z.string(),
+  description: z.string(),
   /** The quantity exactly as the buyer sent it. */
-  quantity: string;
-  unitOfMeasure: string;
-  unitPrice: { value: string; currency: string };
-  requestedDeliveryDate?: string;
-  shipTo?: Address;
-  comments: string;
-  storefrontId: string;
+  quantity: z.string(),
+  unitOfMeasure: z.string(),
+  unitPrice: z.object({ value: z.string(), currency: z.string() }),
+  requestedDeliveryDate: optional(z.string()),
+  shipTo: optional(addressSchema),
+  comments: z.string(),
+  storefrontId: z.string(),
   /** The design owner's user mapping key: whose login places the print order. */
-  userRef: string;
-  designId: number;
-  cart: { sku: string; quantity: number; unitPrice: string; currency: string; state: string; poId?: string };
-}
+  userRef: z.string(),
+  designId: z.number(),
+  cart: z.object({
+    sku: z.string(),
+    quantity: z.number(),
+    unitPrice: z.string(),
+    currency: z.string(),
+    state: z.string(),
+    poId: optional(z.string()),
+  }),
+});
+/** One PO line with its cart line: the buyer's values first, then ours. */
+export type PoLine = z.infer<typeof poLineSchema>;
 
-export type MismatchField = 'quantity' | 'price' | 'sku' | 'already_ordered';
-
+const mismatchSchema = z.object({
+  lineNumber: z.number(),
+  lineRef: z.string(),
+  field: z.enum(['quantity', 'price', 'sku', 'already_ordered']),
+  po: z.string(),
+  cart: z.string(),
+});
 /** A difference between the PO and the punch-out cart, shown to operators and in the print order history. */
-export interface Mismatch {
-  lineNumber: number;
-  lineRef: string;
-  field: MismatchField;
-  po: string;
-  cart: string;
-}
+export type Mismatch = z.infer<typeof mismatchSchema>;
+export type MismatchField = Mismatch['field'];
 
-export interface PoDocument {
+const poDocumentSchema = z.object({
   /** The parsed OrderRequest without its header credentials' secrets or the raw text. */
-  request: JsonObject;
-  lines: PoLine[];
-  mismatches: Mismatch[];
-}
+  request: storedRequestSchema,
+  lines: z.array(poLineSchema),
+  mismatches: z.array(mismatchSchema),
+});
+export type PoDocument = z.infer<typeof poDocumentSchema>;
 
 /** The lines of one print order: one design owner in one storefront. */
 export interface OwnerGroup {
@@ -98,18 +236,44 @@ export function toJson<T>(value: T): JsonValue {
 }
 
 /** The parsed OrderRequest as stored: secrets and the raw text left out (the raw text has its own field). */
-export function requestForStorage(request: OrderRequest): JsonObject {
-  const { raw: _raw, header, ...rest } = request;
+export function requestForStorage(request: OrderRequest): StoredRequest {
+  const {
+    raw: _raw,
+    kind,
+    header,
+    timestamp,
+    orderDate,
+    requestedDeliveryDate,
+    extrinsics,
+    items,
+    ...rest
+  } = request;
   const strip = (credentials: OrderRequest['header']['from']) =>
     credentials.map(({ sharedSecret: _secret, ...credential }) => credential);
-  return toJson({
+  return {
     ...rest,
+    kind,
     header: {
       from: strip(header.from),
       to: strip(header.to),
       sender: { credentials: strip(header.sender.credentials), userAgent: header.sender.userAgent },
     },
-  }) as JsonObject;
+    timestamp: storedTimestamp(timestamp),
+    ...(orderDate !== undefined && { orderDate: storedTimestamp(orderDate) }),
+    ...(requestedDeliveryDate !== undefined && {
+      requestedDeliveryDate: storedTimestamp(requestedDeliveryDate),
+    }),
+    extrinsics: { list: extrinsics.list },
+    items: items.map(({ requestedDeliveryDate: deliverBy, extrinsics: itemExtrinsics, ...item }) => ({
+      ...item,
+      ...(deliverBy !== undefined && { requestedDeliveryDate: storedTimestamp(deliverBy) }),
+      extrinsics: { list: itemExtrinsics.list },
+    })),
+  };
+}
+
+function storedTimestamp({ raw, date, assumedUtc, dateOnly }: TimestampValue): Stored<TimestampValue> {
+  return { raw, ...(date !== undefined && { date: date.toISOString() }), assumedUtc, dateOnly };
 }
 
 /** The document as received, with SharedSecret values blanked: a stored PO must not keep the buyer's secret. */
@@ -117,35 +281,25 @@ export function redactSecrets(raw: string): string {
   return raw.replace(/(<SharedSecret\b[^>]*>)[\s\S]*?(<\/SharedSecret\s*>)/gi, '$1[redacted]$2');
 }
 
+/**
+ * The PO's document, checked like data from the wire: a record that does not hold what the intake wrote
+ * (edited by hand, written by a punchgate this one does not understand) is a bug to report, not to guess at.
+ */
 export function poDocument(order: PurchaseOrder): PoDocument {
-  const document = order.document as unknown as Partial<PoDocument> | null;
-  return {
-    request: (document?.request ?? {}) as JsonObject,
-    lines: document?.lines ?? [],
-    mismatches: document?.mismatches ?? [],
-  };
-}
-
-/** A value of the stored request, typed as the codec typed it (after the JSON round trip). */
-export interface StoredRequest {
-  orderID: string;
-  type: OrderRequest['type'];
-  orderDate?: { raw: string };
-  orderVersion?: string;
-  previousPayloadID?: string;
-  total: Money;
-  shipTo?: Address;
-  billTo?: Address;
-  shipping?: Money & { description: string };
-  tax?: Money & { description: string };
-  contacts: { role?: string; name: string; emails: string[]; phone?: string }[];
-  comments: string;
-  extrinsics: { list: { name: string; value: string }[] };
-  requestedDeliveryDate?: { raw: string };
+  const read = poDocumentSchema.safeParse(order.document);
+  if (read.success) return read.data;
+  const where = read.error.issues
+    .slice(0, 3)
+    .map((issue) => `${issue.path.join('.') || '(document)'}: ${issue.message}`);
+  throw new GatewayError(
+    'internal',
+    `PO record ${order.id} (orderID ${order.orderId}) has a stored document this punchgate cannot read: ${where.join('; ')}`,
+    { cause: read.error },
+  );
 }
 
 export function storedRequest(order: PurchaseOrder): StoredRequest {
-  return poDocument(order).request as unknown as StoredRequest;
+  return poDocument(order).request;
 }
 
 /** Lines grouped by design owner, groups in the order their first line appears on the PO. */
@@ -170,12 +324,9 @@ export function groupOfPrintOrder(order: PurchaseOrder, printOrderId: number): O
   return ownerGroups(poDocument(order).lines)[index];
 }
 
-/** How far back the fallback search for an order's earlier documents looks (pages of 500). */
-const MAX_SCAN_PAGES = 10;
-
 /**
  * The `new` purchase order an update or delete refers to: through the DocumentReference chain (new ←
- * update ← delete) first, then by the buyer's orderID among their recent orders.
+ * update ← delete) first, then by the buyer's orderID.
  */
 export async function findOriginalOrder(
   store: Store,
@@ -190,15 +341,7 @@ export async function findOriginalOrder(
     if (found.type === 'new') return found;
     payloadId = storedRequest(found).previousPayloadID;
   }
-  let cursor: string | undefined;
-  for (let page = 0; page < MAX_SCAN_PAGES; page++) {
-    const result = await store.orders.list({ buyerId, limit: 500, ...(cursor !== undefined && { cursor }) });
-    const match = result.items.find((o) => o.orderId === orderId && o.type === 'new');
-    if (match !== undefined) return match;
-    if (result.nextCursor === undefined) return undefined;
-    cursor = result.nextCursor;
-  }
-  return undefined;
+  return await store.orders.getByOrderId(buyerId, orderId);
 }
 
 /** Adds flags without repeating any; answers the new list, or undefined if nothing changes. */

@@ -1,0 +1,111 @@
+/**
+ * The stored PO document is read back like data from the wire: what the intake writes reads back as the
+ * codec's own values (in their stored, JSON form), and a record that does not match is an `internal` error
+ * naming the PO, never a half-read order.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { type OrderRequest, parseCxmlRequest } from '../../src/cxml/index.ts';
+import { GatewayError } from '../../src/gateway/errors.ts';
+import {
+  type PoDocument,
+  poDocument,
+  requestForStorage,
+  storedRequest,
+  toJson,
+} from '../../src/gateway/orders/po-record.ts';
+import type { PurchaseOrder } from '../../src/store/types.ts';
+
+const VALID = new URL('../../fixtures/cxml/valid/', import.meta.url);
+const ORDER_FIXTURES = readdirSync(VALID).filter((name) => name.startsWith('order-request.'));
+
+function orderRequest(name: string): OrderRequest {
+  const request = parseCxmlRequest(readFileSync(new URL(name, VALID), 'utf8'));
+  if (request.kind !== 'OrderRequest') throw new Error(`${name} is not an OrderRequest`);
+  return request;
+}
+
+function storedOrder(document: unknown): PurchaseOrder {
+  return {
+    id: '42',
+    buyerId: 'acme',
+    payloadId: 'po-42@buyer.example',
+    orderId: 'PO-42',
+    type: 'new',
+    state: 'received',
+    raw: '<cXML/>',
+    document: toJson(document),
+    answer: { code: 200, text: 'OK' },
+    printOrderIds: [],
+    flags: [],
+    createdAt: new Date(0),
+    updatedAt: new Date(0),
+  };
+}
+
+const LINE: PoDocument['lines'][number] = {
+  lineNumber: 1,
+  lineRef: 'L-7K2M9Q',
+  supplierPartID: 'BC-STD',
+  description: 'Business cards',
+  quantity: '500',
+  unitOfMeasure: 'EA',
+  unitPrice: { value: '0.12', currency: 'EUR' },
+  shipTo: { name: 'Acme', deliverTo: ['Jane Roe'], street: ['Main St 1'], city: 'Berlin' },
+  comments: '',
+  storefrontId: 'demo',
+  userRef: 'acme:jroe',
+  designId: 7,
+  cart: { sku: 'BC-STD', quantity: 500, unitPrice: '0.12', currency: 'EUR', state: 'cart' },
+};
+
+describe('the stored PO document', () => {
+  it.each(ORDER_FIXTURES)('reads %s back as stored, without secrets, dates as ISO text', (name) => {
+    const request = orderRequest(name);
+    const stored = requestForStorage(request);
+    const document: PoDocument = {
+      request: stored,
+      lines: [LINE],
+      mismatches: [{ lineNumber: 1, lineRef: 'L-7K2M9Q', field: 'price', po: '0.12 EUR', cart: '0.10 EUR' }],
+    };
+    const order = storedOrder(document);
+    expect(poDocument(order)).toStrictEqual(toJson(document));
+    expect(storedRequest(order)).toStrictEqual(toJson(stored));
+    expect(JSON.stringify(order.document)).not.toMatch(/sharedSecret|"raw":"<\?xml/);
+    expect(storedRequest(order).timestamp).toStrictEqual({
+      raw: request.timestamp.raw,
+      ...(request.timestamp.date !== undefined && { date: request.timestamp.date.toISOString() }),
+      assumedUtc: request.timestamp.assumedUtc,
+      dateOnly: request.timestamp.dateOnly,
+    });
+    expect(storedRequest(order).extrinsics).toStrictEqual({ list: toJson(request.extrinsics.list) });
+  });
+
+  it('refuses a record that does not match with an internal error naming the PO and the fields', () => {
+    const request = requestForStorage(orderRequest('order-request.update.xml'));
+    const order = storedOrder({
+      request: { ...request, total: { value: '1.00', currency: 'EUR' } },
+      lines: [{ ...LINE, quantity: 500 }],
+      mismatches: [],
+    });
+    let thrown: unknown;
+    try {
+      poDocument(order);
+    } catch (error) {
+      thrown = error;
+    }
+    expect(thrown).toBeInstanceOf(GatewayError);
+    expect((thrown as GatewayError).code).toBe('internal');
+    expect((thrown as GatewayError).message).toBe(
+      'PO record 42 (orderID PO-42) has a stored document this punchgate cannot read: ' +
+        'request.total.amount: Invalid input: expected number, received undefined; ' +
+        'lines.0.quantity: Invalid input: expected string, received number',
+    );
+  });
+
+  it('refuses a record without a document', () => {
+    expect(() => poDocument(storedOrder({}))).toThrow(
+      /^PO record 42 \(orderID PO-42\) has a stored document this punchgate cannot read: request: /,
+    );
+  });
+});
