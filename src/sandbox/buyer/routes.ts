@@ -96,6 +96,38 @@ async function advanceOrder(
   return { level, text };
 }
 
+/** A new, empty requisition of a user under a procurement profile, stored. */
+function createRequisition(ctx: SimulatorContext, profileId: string, userId: string): Requisition {
+  const requisition: Requisition = {
+    id: newRequisitionId(ctx),
+    profileId,
+    userId,
+    createdAt: ctx.clock.now().toISOString(),
+    lines: [],
+    punchouts: [],
+    documents: [],
+    notices: [],
+    revision: 0,
+  };
+  ctx.store.create(requisition);
+  return requisition;
+}
+
+/** Why this punch-out cannot start from the requisition as it is, if it cannot. */
+function punchoutRefusal(
+  requisition: Requisition,
+  protocol: string | undefined,
+  operation: string,
+): string | undefined {
+  if (!OPERATIONS.has(operation)) return `Unknown punch-out operation "${operation}".`;
+  if (requisition.order !== undefined) return 'The requisition is ordered; its cart can no longer change.';
+  if (operation !== 'create' && protocol !== 'cxml') {
+    return 'OCI has no edit or inspect punch-out; only cXML profiles reopen a cart.';
+  }
+  if (operation !== 'create' && requisition.lines.length === 0) return `There are no lines to ${operation}.`;
+  return undefined;
+}
+
 /** Pages get the simulator's CSP and are never cached or sniffed. */
 const pageHeaders: MiddlewareHandler = async (c, next) => {
   await next();
@@ -149,18 +181,7 @@ export function createSimulatorRoutes(ctx: SimulatorContext): Hono {
         400,
       );
     }
-    const requisition: Requisition = {
-      id: newRequisitionId(ctx),
-      profileId: profile.id,
-      userId: user.id,
-      createdAt: ctx.clock.now().toISOString(),
-      lines: [],
-      punchouts: [],
-      documents: [],
-      notices: [],
-      revision: 0,
-    };
-    ctx.store.create(requisition);
+    const requisition = createRequisition(ctx, profile.id, user.id);
     return redirectAfterPunchout(requisition.id, await startPunchout(ctx, requisition.id, 'create'));
   });
 
@@ -202,14 +223,8 @@ export function createSimulatorRoutes(ctx: SimulatorContext): Hono {
       ctx.store.update(id, (r) => withNotice(r, now, 'error', text));
       return backTo(id);
     };
-    if (!OPERATIONS.has(operation)) return refuse(`Unknown punch-out operation "${operation}".`);
-    if (requisition.order !== undefined)
-      return refuse('The requisition is ordered; its cart can no longer change.');
-    if (operation !== 'create' && profile?.protocol !== 'cxml') {
-      return refuse('OCI has no edit or inspect punch-out; only cXML profiles reopen a cart.');
-    }
-    if (operation !== 'create' && requisition.lines.length === 0)
-      return refuse(`There are no lines to ${operation}.`);
+    const refusal = punchoutRefusal(requisition, profile?.protocol, operation);
+    if (refusal !== undefined) return refuse(refusal);
     return redirectAfterPunchout(id, await startPunchout(ctx, id, operation as PunchoutOperation));
   });
 
