@@ -81,6 +81,21 @@ describe('the stored PO document', () => {
     expect(storedRequest(order).extrinsics).toStrictEqual({ list: toJson(request.extrinsics.list) });
   });
 
+  it('reads an amount too large for JSON (stored as null) back from its text, as the codec read it', () => {
+    const request = requestForStorage(orderRequest('order-request.update.xml'));
+    const value = '9'.repeat(400);
+    const order = storedOrder({
+      request: { ...request, total: { value, amount: null, currency: 'EUR' } },
+      lines: [],
+      mismatches: [],
+    });
+    expect(storedRequest(order).total).toStrictEqual({
+      value,
+      amount: Number.POSITIVE_INFINITY,
+      currency: 'EUR',
+    });
+  });
+
   it('refuses a record that does not match with an internal error naming the PO and the fields', () => {
     const request = requestForStorage(orderRequest('order-request.update.xml'));
     const order = storedOrder({

@@ -66,8 +66,16 @@ const timestampSchema = z.object({
   assumedUtc: z.boolean(),
   dateOnly: z.boolean(),
 });
-const moneySchema = z.object({ value: z.string(), amount: z.number(), currency: z.string() });
-const chargeSchema = moneySchema.extend({ description: z.string() });
+/**
+ * JSON writes an amount beyond a double's range (a buyer may send 400 digits) as null; the codec's amount is
+ * `Number(value)`, so it is read back from the text then, and such a PO still reads.
+ */
+const moneyFields = { value: z.string(), amount: z.number().nullable(), currency: z.string() };
+function withAmount<T extends { value: string; amount: number | null }>({ amount, ...money }: T) {
+  return { ...money, amount: amount ?? Number(money.value) };
+}
+const moneySchema = z.object(moneyFields).transform(withAmount);
+const chargeSchema = z.object({ ...moneyFields, description: z.string() }).transform(withAmount);
 const extrinsicsSchema = z.object({ list: list(z.object({ name: z.string(), value: z.string() })) });
 const addressSchema = z.object({
   addressID: optional(z.string()),
