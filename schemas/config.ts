@@ -361,7 +361,7 @@ const STRONG_SECRETS: readonly { field: 'signingKey' | 'adminToken'; why: string
   },
   { field: 'adminToken', why: 'it is the only credential of the /admin API' },
 ];
-export const MIN_SECRET_LENGTH = 32;
+const MIN_SECRET_LENGTH = 32;
 
 /**
  * Validates and resolves a config in one pass: schema problems, cross-section problems, environment

@@ -14,9 +14,7 @@ import type { Store } from '../store/port.ts';
 import { createPostgresStore } from '../store/postgres.ts';
 import { createSqliteStore } from '../store/sqlite.ts';
 import { nodeClientAddress } from './node.ts';
-import { createGatewayHost, describe, type GatewayHost, type LoadedConfig, loadConfig } from './host.ts';
-
-export type ConfigFileResult = LoadedConfig;
+import { createGatewayHost, describe, type LoadedConfig, loadConfig } from './host.ts';
 
 /**
  * Reads, validates and resolves a config file: every problem any runtime would refuse is listed by path
@@ -25,7 +23,7 @@ export type ConfigFileResult = LoadedConfig;
 export async function readConfigFile(
   path: string,
   env: Readonly<Record<string, string | undefined>> = process.env,
-): Promise<ConfigFileResult> {
+): Promise<LoadedConfig> {
   let text: string;
   try {
     text = await readFile(path, 'utf8');
@@ -74,7 +72,6 @@ export async function openStore(store: ResolvedConfig['store']): Promise<Store> 
 export interface NodeGateway {
   gateway: Gateway;
   store: Store;
-  host: GatewayHost;
   /**
    * Starts the background rounds once the server listens: the first at once (it registers the print service
    * webhooks), then every `config.background.intervalSeconds` (or `tickMs`), each after the last finished.
@@ -109,7 +106,6 @@ export async function createNodeGateway(
   return {
     gateway: host.gateway,
     store,
-    host,
     startBackground({ tickMs = config.background.intervalSeconds * 1000 } = {}) {
       const round = async () => {
         try {

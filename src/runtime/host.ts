@@ -69,7 +69,6 @@ export interface BackgroundRoundReport extends TickResult {
 
 export interface GatewayHost {
   gateway: Gateway;
-  metrics: Metrics;
   /**
    * One round of background work; the heartbeat `/readyz` and the metrics watch is recorded at its end. Concurrent calls share the round in progress; several instances may run
    * rounds at once, since every piece of work is claimed from the store under a lease.
@@ -151,7 +150,6 @@ export async function createGatewayHost(options: GatewayHostOptions): Promise<Ga
 
   return {
     gateway,
-    metrics,
     runBackgroundRound() {
       running ??= round().finally(() => {
         running = undefined;
