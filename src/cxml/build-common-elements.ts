@@ -1,10 +1,17 @@
 /**
- * Elements several outbound documents share (Money, Shipping/Tax, Extrinsic, Comments, OrderReference)
- * and the checks on the values that go into them. A value the DTD would refuse is a programming error
- * in the caller, so it throws a TypeError rather than producing a document the buyer rejects.
+ * Elements several outbound documents share (Money, Shipping/Tax, Extrinsic, Comments, OrderReference),
+ * the checks on the values that go into them, and the frame of the Fulfill.dtd requests about a buyer's
+ * order. A value the DTD would refuse is a programming error in the caller, so it throws a TypeError
+ * rather than producing a document the buyer rejects.
  */
-import { cxmlTimestampAttribute, requireText } from './envelope.ts';
-import type { Extrinsic } from './request-types.ts';
+import {
+  buildCxmlDocument,
+  type CxmlEnvelopeInput,
+  cxmlTimestampAttribute,
+  headerElement,
+  requireText,
+} from './envelope.ts';
+import type { CxmlHeader, Extrinsic } from './request-types.ts';
 import { el, type XmlElementSpec } from './xml-writer.ts';
 
 export interface MoneyInput {
@@ -98,4 +105,18 @@ export function orderReferenceElement(reference: OrderReferenceInput): XmlElemen
     { orderID: requireText(reference.orderID, 'orderID'), orderDate },
     el('DocumentReference', { payloadID: requireText(reference.orderPayloadID, 'orderPayloadID') }),
   );
+}
+
+/** What every Fulfill.dtd request punchgate sends carries besides its own content: it is about one PO. */
+export interface FulfillRequestInput extends CxmlEnvelopeInput, OrderReferenceInput {
+  /** From = punchgate (the supplier), To = the buyer, Sender = punchgate with its SharedSecret. */
+  readonly header: CxmlHeader;
+}
+
+/**
+ * A Fulfill.dtd document (ConfirmationRequest, ShipNoticeRequest): the Header with punchgate's shared
+ * secret, since it goes server to server, then `<Request>` around `request`.
+ */
+export function buildFulfillRequestDocument(input: FulfillRequestInput, request: XmlElementSpec): string {
+  return buildCxmlDocument(input, 'Fulfill', [headerElement(input.header, true), el('Request', {}, request)]);
 }

@@ -4,25 +4,19 @@
  * follow for changed dates or prices, each line at most once.
  */
 import {
+  buildFulfillRequestDocument,
   type ChargeInput,
   chargeElement,
   commentsElement,
   extrinsicElements,
+  type FulfillRequestInput,
   type MoneyInput,
   moneyElement,
-  type OrderReferenceInput,
   orderReferenceElement,
   quantityAttribute,
 } from './build-common-elements.ts';
-import {
-  buildCxmlDocument,
-  type CxmlEnvelopeInput,
-  cxmlTimestampAttribute,
-  envelopeLang,
-  headerElement,
-  requireText,
-} from './envelope.ts';
-import type { CxmlHeader, Extrinsic } from './request-types.ts';
+import { cxmlTimestampAttribute, envelopeLang, optionalTimestampAttribute, requireText } from './envelope.ts';
+import type { Extrinsic } from './request-types.ts';
 import { el, type XmlElementSpec } from './xml-writer.ts';
 
 export type ConfirmationType =
@@ -85,9 +79,7 @@ export interface ConfirmationItemInput {
   readonly statuses?: readonly ConfirmationStatusInput[];
 }
 
-export interface ConfirmationRequestInput extends CxmlEnvelopeInput, OrderReferenceInput {
-  /** From = punchgate (the supplier), To = the buyer, Sender = punchgate with its SharedSecret. */
-  readonly header: CxmlHeader;
+export interface ConfirmationRequestInput extends FulfillRequestInput {
   readonly type: ConfirmationType;
   /** The supplier's order reference, e.g. the print order id. */
   readonly confirmID?: string;
@@ -115,14 +107,8 @@ function statusElementFor(
     {
       quantity: quantityAttribute(status.quantity ?? item.quantity, `${field}.quantity`),
       type: status.type,
-      shipmentDate:
-        status.shipmentDate === undefined
-          ? undefined
-          : cxmlTimestampAttribute(status.shipmentDate, `${field}.shipmentDate`),
-      deliveryDate:
-        status.deliveryDate === undefined
-          ? undefined
-          : cxmlTimestampAttribute(status.deliveryDate, `${field}.deliveryDate`),
+      shipmentDate: optionalTimestampAttribute(status.shipmentDate, `${field}.shipmentDate`),
+      deliveryDate: optionalTimestampAttribute(status.deliveryDate, `${field}.deliveryDate`),
     },
     el('UnitOfMeasure', {}, item.unitOfMeasure),
     status.unitPrice !== undefined &&
@@ -189,15 +175,11 @@ export function buildConfirmationRequest(input: ConfirmationRequestInput): strin
     extrinsicElements(input.extrinsics),
   );
   const request = el(
-    'Request',
+    'ConfirmationRequest',
     {},
-    el(
-      'ConfirmationRequest',
-      {},
-      header,
-      orderReferenceElement(input),
-      (input.items ?? []).map((item, index) => itemElement(item, index, input.type, lang)),
-    ),
+    header,
+    orderReferenceElement(input),
+    (input.items ?? []).map((item, index) => itemElement(item, index, input.type, lang)),
   );
-  return buildCxmlDocument(input, 'Fulfill', [headerElement(input.header, true), request]);
+  return buildFulfillRequestDocument(input, request);
 }

@@ -8,6 +8,7 @@ import {
   buildCxmlDocument,
   type CxmlEnvelopeInput,
   cxmlTimestampAttribute,
+  optionalTimestampAttribute,
   requireText,
 } from './envelope.ts';
 import { el, type XmlElementSpec } from './xml-writer.ts';
@@ -49,6 +50,14 @@ export function buildStatusResponse(input: CxmlEnvelopeInput & StatusInput): str
   return buildCxmlDocument(input, 'cXML', [el('Response', {}, statusElement(input, lang))]);
 }
 
+/** `<Response>` with `200 OK` and then its payload: per cXML, a payload only ever follows a 2xx Status. */
+function buildOkResponse(input: CxmlEnvelopeInput, payload: XmlElementSpec): string {
+  const lang = input.lang ?? 'en-US';
+  return buildCxmlDocument(input, 'cXML', [
+    el('Response', {}, statusElement({ code: 200, text: 'OK' }, lang), payload),
+  ]);
+}
+
 export interface SetupResponseInput extends CxmlEnvelopeInput {
   /** The session's one-time start URL. */
   readonly startPageUrl: string;
@@ -61,19 +70,8 @@ export interface SetupResponseInput extends CxmlEnvelopeInput {
  * buildSetupResponse({ payloadID, timestamp: clock.now(), startPageUrl: 'https://gw.example/s/abc' });
  */
 export function buildSetupResponse(input: SetupResponseInput): string {
-  const lang = input.lang ?? 'en-US';
-  return buildCxmlDocument(input, 'cXML', [
-    el(
-      'Response',
-      {},
-      statusElement({ code: 200, text: 'OK' }, lang),
-      el(
-        'PunchOutSetupResponse',
-        {},
-        el('StartPage', {}, el('URL', {}, absoluteUrl(input.startPageUrl, 'startPageUrl'))),
-      ),
-    ),
-  ]);
+  const startPage = el('StartPage', {}, el('URL', {}, absoluteUrl(input.startPageUrl, 'startPageUrl')));
+  return buildOkResponse(input, el('PunchOutSetupResponse', {}, startPage));
 }
 
 export interface ProfileOption {
@@ -118,7 +116,6 @@ function optionElements(options: readonly ProfileOption[] | undefined): XmlEleme
 export function buildProfileResponse(input: ProfileResponseInput): string {
   if (input.transactions.length === 0)
     throw new TypeError('A ProfileResponse needs at least one transaction');
-  const lang = input.lang ?? 'en-US';
   const transactions = input.transactions.map((transaction) => {
     if (!NMTOKEN.test(transaction.requestName)) {
       throw new TypeError(`requestName must be an element name, got "${transaction.requestName}"`);
@@ -130,23 +127,14 @@ export function buildProfileResponse(input: ProfileResponseInput): string {
       optionElements(transaction.options),
     );
   });
-  return buildCxmlDocument(input, 'cXML', [
-    el(
-      'Response',
-      {},
-      statusElement({ code: 200, text: 'OK' }, lang),
-      el(
-        'ProfileResponse',
-        {
-          effectiveDate: cxmlTimestampAttribute(input.effectiveDate ?? input.timestamp, 'effectiveDate'),
-          lastRefresh:
-            input.lastRefresh === undefined
-              ? undefined
-              : cxmlTimestampAttribute(input.lastRefresh, 'lastRefresh'),
-        },
-        optionElements(input.options),
-        transactions,
-      ),
-    ),
-  ]);
+  const profile = el(
+    'ProfileResponse',
+    {
+      effectiveDate: cxmlTimestampAttribute(input.effectiveDate ?? input.timestamp, 'effectiveDate'),
+      lastRefresh: optionalTimestampAttribute(input.lastRefresh, 'lastRefresh'),
+    },
+    optionElements(input.options),
+    transactions,
+  );
+  return buildOkResponse(input, profile);
 }

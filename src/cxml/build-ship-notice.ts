@@ -4,21 +4,14 @@
  * whole order shipped" to the buyer.
  */
 import {
+  buildFulfillRequestDocument,
   commentsElement,
+  type FulfillRequestInput,
   lineNumberAttribute,
-  type OrderReferenceInput,
   orderReferenceElement,
   quantityAttribute,
 } from './build-common-elements.ts';
-import {
-  buildCxmlDocument,
-  type CxmlEnvelopeInput,
-  cxmlTimestampAttribute,
-  envelopeLang,
-  headerElement,
-  requireText,
-} from './envelope.ts';
-import type { CxmlHeader } from './request-types.ts';
+import { cxmlTimestampAttribute, envelopeLang, optionalTimestampAttribute, requireText } from './envelope.ts';
 import { el, type XmlElementSpec } from './xml-writer.ts';
 
 export interface ShipNoticeCarrier {
@@ -39,9 +32,7 @@ export interface ShipNoticeLine {
   readonly supplierPartAuxiliaryID?: string;
 }
 
-export interface ShipNoticeRequestInput extends CxmlEnvelopeInput, OrderReferenceInput {
-  /** From = punchgate (the supplier), To = the buyer, Sender = punchgate with its SharedSecret. */
-  readonly header: CxmlHeader;
+export interface ShipNoticeRequestInput extends FulfillRequestInput {
   readonly shipmentID: string;
   readonly operation?: 'new' | 'update' | 'delete';
   readonly noticeDate: Date | string;
@@ -126,28 +117,18 @@ export function buildShipNoticeRequest(input: ShipNoticeRequestInput): string {
       shipmentID: requireText(input.shipmentID, 'shipmentID'),
       operation: input.operation,
       noticeDate: cxmlTimestampAttribute(input.noticeDate, 'noticeDate'),
-      shipmentDate:
-        input.shipmentDate === undefined
-          ? undefined
-          : cxmlTimestampAttribute(input.shipmentDate, 'shipmentDate'),
-      deliveryDate:
-        input.deliveryDate === undefined
-          ? undefined
-          : cxmlTimestampAttribute(input.deliveryDate, 'deliveryDate'),
+      shipmentDate: optionalTimestampAttribute(input.shipmentDate, 'shipmentDate'),
+      deliveryDate: optionalTimestampAttribute(input.deliveryDate, 'deliveryDate'),
     },
     input.service !== undefined && el('ServiceLevel', { 'xml:lang': lang }, input.service),
     commentsElement(input.comments, lang),
   );
   const request = el(
-    'Request',
+    'ShipNoticeRequest',
     {},
-    el(
-      'ShipNoticeRequest',
-      {},
-      header,
-      shipControlElement(input),
-      el('ShipNoticePortion', {}, orderReferenceElement(input), input.lines.map(lineElement)),
-    ),
+    header,
+    shipControlElement(input),
+    el('ShipNoticePortion', {}, orderReferenceElement(input), input.lines.map(lineElement)),
   );
-  return buildCxmlDocument(input, 'Fulfill', [headerElement(input.header, true), request]);
+  return buildFulfillRequestDocument(input, request);
 }

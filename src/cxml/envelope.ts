@@ -40,6 +40,14 @@ export function cxmlTimestampAttribute(value: Date | string, field: string): str
   return value;
 }
 
+/** The same for a date the caller may leave out: left out, the attribute is not written. */
+export function optionalTimestampAttribute(
+  value: Date | string | undefined,
+  field: string,
+): string | undefined {
+  return value === undefined ? undefined : cxmlTimestampAttribute(value, field);
+}
+
 export function envelopeLang(envelope: CxmlEnvelopeInput): string {
   const lang = envelope.lang ?? 'en-US';
   if (!LANG.test(lang)) throw new TypeError(`lang must be a language tag such as en-US, got "${lang}"`);
