@@ -7,8 +7,6 @@ import type { Context } from 'hono';
 import { createEditorUrls, type EditorUrls, type PrintApi } from '../print-api/index.ts';
 import type { Clock, Store } from '../store/port.ts';
 import type { PunchoutSession } from '../store/types.ts';
-import { type BuyerDirectory, createBuyerDirectory } from './buyers.ts';
-import { clientAddressBehindProxies } from './client-address.ts';
 import {
   cryptoRandomId,
   type GatewayDeps,
@@ -18,11 +16,13 @@ import {
   type ResolvedStorefront,
   silentLogger,
 } from './deps.ts';
-import { GatewayError } from './errors.ts';
-import { createMetrics, type Metrics } from './metrics.ts';
-import { createPipoAccounts, type PipoAccounts } from './pipo-accounts.ts';
-import { createSecretThrottle, type SecretThrottle, UNKNOWN_ADDRESS } from './throttle.ts';
-import { createTokenService, type TokenService } from './tokens.ts';
+import { clientAddressBehindProxies } from './http/client-address.ts';
+import { GatewayError } from './http/errors.ts';
+import { createMetrics, type Metrics } from './http/metrics.ts';
+import { type BuyerDirectory, createBuyerDirectory } from './punchout/buyers.ts';
+import { createPipoAccounts, type PipoAccounts } from './punchout/pipo-accounts.ts';
+import { createSecretThrottle, type SecretThrottle, UNKNOWN_ADDRESS } from './punchout/throttle.ts';
+import { createTokenService, type TokenService } from './punchout/tokens.ts';
 
 export interface GatewayContext {
   config: ResolvedConfig;

@@ -8,8 +8,8 @@ import type { BuyerConfig, ResolvedConfig } from '../../schemas/config.ts';
 export type { ResolvedConfig };
 
 import type { PrintApi } from '../print-api/index.ts';
-import type { Metrics } from './metrics.ts';
 import type { Clock, Store } from '../store/port.ts';
+import type { Metrics } from './http/metrics.ts';
 
 export type ResolvedStorefront = ResolvedConfig['storefronts'][number];
 export type ResolvedBuyer = ResolvedConfig['buyers'][number];

@@ -2,15 +2,16 @@
  * The gateway's public entry: `createPunchgate(deps)` builds the app with every protocol and the order
  * flow plugged in. `createGateway` (app.ts) is the core the features extend.
  */
-import { createGateway, type Gateway, type GatewayExtensions } from './app.ts';
+
 import type { GatewayDeps } from './deps.ts';
+import { createGateway, type Gateway, type GatewayExtensions } from './http/app.ts';
 import { ociGateway } from './oci/index.ts';
 import { ordersFeature } from './orders/index.ts';
 
-export type { Gateway, GatewayExtensions } from './app.ts';
 export type { GatewayContext } from './context.ts';
 export type { GatewayDeps, Logger } from './deps.ts';
-export { GatewayError, type GatewayErrorCode } from './errors.ts';
+export type { Gateway, GatewayExtensions } from './http/app.ts';
+export { GatewayError, type GatewayErrorCode } from './http/errors.ts';
 export { createGateway };
 
 /** The features plugged into the core, in the order their routes are mounted. */

@@ -10,8 +10,8 @@
 import type { Context } from 'hono';
 import { type ConfigProblem, loadGatewayConfig, type ResolvedConfig } from '../../schemas/config.ts';
 import type { Logger, ResolvedStorefront } from '../gateway/deps.ts';
+import { createMetrics, type Metrics } from '../gateway/http/metrics.ts';
 import { createPunchgate, type Gateway } from '../gateway/index.ts';
-import { createMetrics, type Metrics } from '../gateway/metrics.ts';
 import { ociBuyerProblems } from '../gateway/oci/buyer-settings.ts';
 import { createOrderWorker, type OrderWorkerOptions, type TickResult } from '../gateway/orders/index.ts';
 import { createPrintApi, type FetchLike, type PrintApi } from '../print-api/index.ts';

@@ -5,11 +5,11 @@
  */
 import { Hono } from 'hono';
 import { describe, expect, it } from 'vitest';
-import type { GatewayExtensions } from '../../src/gateway/app.ts';
+import type { GatewayExtensions } from '../../src/gateway/http/app.ts';
 import { ociGateway } from '../../src/gateway/oci/index.ts';
 import { createOrderWorker, ordersFeature } from '../../src/gateway/orders/index.ts';
 import { createPrintApi } from '../../src/print-api/index.ts';
-import { createBuyerSimulator, createMemoryBuyerStore } from '../../src/sandbox/buyer/index.ts';
+import { createBuyerSimulator, createMemoryBuyerStore } from '@punchgate/sandbox/buyer';
 import { drain, type OrderStack, orderConfig } from '../orders/order-flow.ts';
 import { findForms, type HtmlForm } from '../support/html-forms.ts';
 import { clickButton, designProduct, returnFormOf, submit } from '../support/punchout-flow.ts';

@@ -4,11 +4,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createGateway } from '../../src/gateway/app.ts';
+import { createGateway } from '../../src/gateway/http/app.ts';
 import { ordersFeature } from '../../src/gateway/orders/index.ts';
 import { createPrintApi } from '../../src/print-api/index.ts';
 import { serveNode } from '../../src/runtime/node.ts';
-import { createSandbox } from '../../src/sandbox/print/index.ts';
+import { createSandbox } from '@punchgate/sandbox';
 import { createSqliteStore } from '../../src/store/sqlite.ts';
 import { linesOf, orderConfig, punchOut, sendOrder } from '../orders/order-flow.ts';
 import {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { type PunchOutSetupRequest, parseCxmlRequest } from '../../src/cxml/index.ts';
-import { buyerUserFromSetup } from '../../src/gateway/buyer-user.ts';
+import { buyerUserFromSetup } from '../../src/gateway/punchout/buyer-user.ts';
 import { setupRequest } from '../support/cxml-documents.ts';
 
 const userOf = (options: Parameters<typeof setupRequest>[0]) =>

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { clientAddressBehindProxies } from '../../src/gateway/client-address.ts';
+import { clientAddressBehindProxies } from '../../src/gateway/http/client-address.ts';
 import { setupRequest } from '../support/cxml-documents.ts';
 import { statusOf } from '../support/punchout-flow.ts';
 import { createStack, GATEWAY_ORIGIN, testConfig } from '../support/stack.ts';

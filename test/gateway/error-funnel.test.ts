@@ -11,7 +11,7 @@ import {
   publicMessage,
   toGatewayError,
   upstreamError,
-} from '../../src/gateway/errors.ts';
+} from '../../src/gateway/http/errors.ts';
 import { ociGateway } from '../../src/gateway/oci/index.ts';
 import { jsonError } from '../../src/gateway/orders/json-answers.ts';
 import { PrintApiError } from '../../src/print-api/index.ts';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { html, trustedHtml } from '../../src/gateway/html.ts';
+import { html, trustedHtml } from '../../src/gateway/http/html.ts';
 import { escapeHtml } from '../../src/kernel/html-escape.ts';
 
 describe('html', () => {

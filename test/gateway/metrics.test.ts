@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createMetrics, printApiEndpoint } from '../../src/gateway/metrics.ts';
+import { createMetrics, printApiEndpoint } from '../../src/gateway/http/metrics.ts';
 import { createMemoryStore } from '../../src/store/memory.ts';
 import { StoreError } from '../../src/store/store-error.ts';
 import { createOrderStack, drain, linesOf, orderConfig, punchOut, sendOrder } from '../orders/order-flow.ts';

@@ -6,9 +6,9 @@
 import { XMLParser } from 'fast-xml-parser';
 import { expect } from 'vitest';
 import type { GatewayConfigInput } from '../../schemas/config.ts';
-import type { GatewayExtensions } from '../../src/gateway/app.ts';
-import { escapeHtml as escapeXml } from '../../src/kernel/html-escape.ts';
+import type { GatewayExtensions } from '../../src/gateway/http/app.ts';
 import { createOrderWorker, type OrderWorker, ordersFeature } from '../../src/gateway/orders/index.ts';
+import { escapeHtml as escapeXml } from '../../src/kernel/html-escape.ts';
 import { createPrintApi, type PrintApi } from '../../src/print-api/index.ts';
 import { setupRequest } from '../support/cxml-documents.ts';
 import { findLinks } from '../support/html-forms.ts';

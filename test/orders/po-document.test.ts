@@ -6,7 +6,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { type OrderRequest, parseCxmlRequest } from '../../src/cxml/index.ts';
-import { GatewayError } from '../../src/gateway/errors.ts';
+import { GatewayError } from '../../src/gateway/http/errors.ts';
 import {
   type PoDocument,
   poDocument,

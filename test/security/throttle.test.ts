@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createSecretThrottle } from '../../src/gateway/throttle.ts';
+import { createSecretThrottle } from '../../src/gateway/punchout/throttle.ts';
 import { setupRequest } from '../support/cxml-documents.ts';
 import { statusOf } from '../support/punchout-flow.ts';
 import { createStack, GATEWAY_ORIGIN, START, testConfig } from '../support/stack.ts';

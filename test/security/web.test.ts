@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { XMLValidator } from 'fast-xml-parser';
 import { describe, expect, it } from 'vitest';
-import { createTokenService } from '../../src/gateway/tokens.ts';
+import { createTokenService } from '../../src/gateway/punchout/tokens.ts';
 import { acceptOciPunchIn, OciError, renderOciTransferForm } from '../../src/oci/index.ts';
 import { expectEscapedFormPage } from '../fuzz/answer-checks.ts';
 import { setupRequest } from '../support/cxml-documents.ts';

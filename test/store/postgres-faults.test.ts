@@ -10,7 +10,7 @@
  * Runs in a database of its own: terminating backends ends every session of the database.
  */
 import { afterEach, expect, it } from 'vitest';
-import type { GatewayExtensions } from '../../src/gateway/app.ts';
+import type { GatewayExtensions } from '../../src/gateway/http/app.ts';
 import type { Gateway } from '../../src/gateway/index.ts';
 import { ociGateway } from '../../src/gateway/oci/index.ts';
 import { createOrderWorker, type OrderWorker, ordersFeature } from '../../src/gateway/orders/index.ts';

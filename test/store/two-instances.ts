@@ -2,7 +2,7 @@
  * Two gateways with the order flow on one shared database, as two Node processes behind a load balancer
  * run: for the PostgreSQL tests of instances sharing work and of faults under them.
  */
-import type { GatewayExtensions } from '../../src/gateway/app.ts';
+import type { GatewayExtensions } from '../../src/gateway/http/app.ts';
 import type { Gateway } from '../../src/gateway/index.ts';
 import type { Clock } from '../../src/store/clock.ts';
 import type { Store } from '../../src/store/port.ts';

@@ -10,12 +10,11 @@ import {
   type ResolvedConfig,
   resolveConfigSecrets,
 } from '../../schemas/config.ts';
-import type { SandboxSeedInput } from '../../schemas/sandbox-seed.ts';
-import type { GatewayExtensions } from '../../src/gateway/app.ts';
-import { createGateway, type Gateway } from '../../src/gateway/app.ts';
 import type { GatewayDeps } from '../../src/gateway/deps.ts';
+import type { GatewayExtensions } from '../../src/gateway/http/app.ts';
+import { createGateway, type Gateway } from '../../src/gateway/http/app.ts';
 import { createPrintApi } from '../../src/print-api/index.ts';
-import { createSandbox, type Sandbox } from '../../src/sandbox/print/index.ts';
+import { createSandbox, type Sandbox, type SandboxSeedInput } from '@punchgate/sandbox';
 import { createMemoryStore } from '../../src/store/memory.ts';
 import type { Store } from '../../src/store/port.ts';
 

@@ -5,12 +5,12 @@
  * codec's (`src/oci`); this feature binds them to buyers, sessions, the catalog and the cart.
  *
  * @example
- * import { createGateway } from '../app.ts';
+ * import { createGateway } from '../http/app.ts';
  * import { ociGateway } from './oci/index.ts';
  * const gateway = await createGateway(deps, ociGateway);
  * await gateway.app.request('/oci/sap1', { method: 'POST', body: punchInForm });
  */
-import type { GatewayExtensions } from '../app.ts';
+import type { GatewayExtensions } from '../http/app.ts';
 import { createOciRoutes } from './oci-routes.ts';
 import { ociForms } from './return-forms.ts';
 

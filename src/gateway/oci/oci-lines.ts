@@ -18,11 +18,11 @@ import {
   type OciFormField,
 } from '../../oci/index.ts';
 import type { CartLine } from '../../store/types.ts';
-import type { CatalogEntry } from '../catalog.ts';
-import { findProductBySku, priceText } from '../catalog.ts';
-import { DEFAULT_UNSPSC } from '../cxml-transfer.ts';
+import { DEFAULT_UNSPSC } from '../cxml/transfer.ts';
 import type { ResolvedOciBuyer, ResolvedStorefront } from '../deps.ts';
-import { GatewayError } from '../errors.ts';
+import { GatewayError } from '../http/errors.ts';
+import type { CatalogEntry } from '../punchout/catalog.ts';
+import { findProductBySku, priceText } from '../punchout/catalog.ts';
 import { itemOptions } from './buyer-settings.ts';
 
 /**

@@ -31,15 +31,21 @@ import {
   renderOciTransferForm,
 } from '../../oci/index.ts';
 import type { CartLine, PunchoutSession } from '../../store/types.ts';
-import { type CatalogEntry, checkQuantity, findProductBySku, productBySku } from '../catalog.ts';
 import type { GatewayContext } from '../context.ts';
 import type { ResolvedOciBuyer, ResolvedStorefront } from '../deps.ts';
-import { GatewayError } from '../errors.ts';
-import { LINE_REF_PATTERN } from '../line-refs.ts';
-import { renderMessagePage } from '../pages/punchout-pages.ts';
-import { formatAmount } from '../pricing.ts';
-import { sendPage } from '../punchout-routes.ts';
-import { editorOrigin, frameAncestorsFor, loadOpenSession, openSession, sessionUrlTtl } from '../sessions.ts';
+import { GatewayError } from '../http/errors.ts';
+import { type CatalogEntry, checkQuantity, findProductBySku, productBySku } from '../punchout/catalog.ts';
+import { LINE_REF_PATTERN } from '../punchout/line-refs.ts';
+import { renderMessagePage } from '../punchout/pages.ts';
+import { formatAmount } from '../punchout/pricing.ts';
+import { sendPage } from '../punchout/routes.ts';
+import {
+  editorOrigin,
+  frameAncestorsFor,
+  loadOpenSession,
+  openSession,
+  sessionUrlTtl,
+} from '../punchout/sessions.ts';
 import { checkOciBuyers, punchInSettings } from './buyer-settings.ts';
 import { itemFields, ociLineOfProduct } from './oci-lines.ts';
 import { ociPageResponse } from './oci-page.ts';

@@ -9,7 +9,7 @@
  * (with `userMode: "mapped"`); one that wants separate accounts sends `userid`, or uses temporary users.
  */
 import type { OciPunchIn } from '../../oci/index.ts';
-import type { BuyerUser } from '../buyer-user.ts';
+import type { BuyerUser } from '../punchout/buyer-user.ts';
 
 /** Parameter names that carry the person's SAP user id, compared without case. */
 const USER_ID_PARAMS = ['userid', 'user_id', 'sy-uname', 'uname', 'sap-user'];

@@ -3,8 +3,8 @@
  * search results. Both show products in detail (description, price tiers, minimum quantity, lead time)
  * with a "Design" button into the editor; the rest of the punch-out (cart, transfer) is the usual one.
  */
-import { html } from '../html.ts';
-import { renderPage } from '../pages/layout.ts';
+import { html } from '../http/html.ts';
+import { renderPage } from '../http/layout.ts';
 
 export interface ProductDetailView {
   sku: string;

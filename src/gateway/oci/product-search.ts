@@ -4,8 +4,9 @@
  * and accents (`Grusskarten` does not find `Grußkarten`, but `buro` finds `Büro`). `*` is a wildcard SAP's
  * cross-catalog search sends on its own; a search of only wildcards lists the whole catalog.
  */
-import type { CatalogEntry } from '../catalog.ts';
+
 import type { ResolvedStorefront } from '../deps.ts';
+import type { CatalogEntry } from '../punchout/catalog.ts';
 
 function fold(text: string): string {
   return text.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();

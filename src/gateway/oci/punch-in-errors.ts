@@ -7,9 +7,9 @@
 import type { Context } from 'hono';
 import { OciError, type OciErrorCode } from '../../oci/index.ts';
 import type { GatewayContext } from '../context.ts';
-import { ERROR_ANSWERS, logFailure, publicMessage, toGatewayError } from '../errors.ts';
-import { renderMessagePage } from '../pages/punchout-pages.ts';
-import { sendPage } from '../punchout-routes.ts';
+import { ERROR_ANSWERS, logFailure, publicMessage, toGatewayError } from '../http/errors.ts';
+import { renderMessagePage } from '../punchout/pages.ts';
+import { sendPage } from '../punchout/routes.ts';
 
 const LOGIN = 'The catalog login was refused';
 const HOOK = 'The return address was refused';

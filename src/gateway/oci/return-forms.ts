@@ -17,8 +17,8 @@ import {
 import type { PunchoutSession } from '../../store/types.ts';
 import type { GatewayContext } from '../context.ts';
 import type { ResolvedBuyer, ResolvedOciBuyer } from '../deps.ts';
-import type { ReturnForm } from '../pages/punchout-pages.ts';
-import type { ReturnFormBuilders } from '../punchout-routes.ts';
+import type { ReturnForm } from '../punchout/pages.ts';
+import type { ReturnFormBuilders } from '../punchout/routes.ts';
 import { itemFields, ociLineOfCartLine } from './oci-lines.ts';
 import { ociPageResponse } from './oci-page.ts';
 import { sessionCharset, sessionEchoFields } from './session-fields.ts';

@@ -8,7 +8,7 @@
 import { type OciCharset, type OciPunchIn, parseCharsetLabel } from '../../oci/index.ts';
 import type { PunchoutSession } from '../../store/types.ts';
 import type { ResolvedOciBuyer } from '../deps.ts';
-import type { OpenSessionInput } from '../sessions.ts';
+import type { OpenSessionInput } from '../punchout/sessions.ts';
 
 const CHARSET_KEY = 'ociCharset';
 

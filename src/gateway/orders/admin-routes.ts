@@ -13,8 +13,8 @@
 import { Hono, type MiddlewareHandler } from 'hono';
 import { constantTimeEqual } from '../../kernel/constant-time.ts';
 import {
-  type Job,
   JOB_STATES,
+  type Job,
   ORDER_STATES,
   OUTBOX_STATES,
   type OutboxMessage,
@@ -22,8 +22,8 @@ import {
   type TrackedPrintOrder,
 } from '../../store/types.ts';
 import type { GatewayContext } from '../context.ts';
-import { GatewayError } from '../errors.ts';
-import { requestIdOf } from '../request-id.ts';
+import { GatewayError } from '../http/errors.ts';
+import { requestIdOf } from '../http/request-id.ts';
 import { mismatchSummary } from './history-comment.ts';
 import { jsonError } from './json-answers.ts';
 import { poDocument, storedRequest } from './po-record.ts';

@@ -8,7 +8,7 @@
  * await worker.startup();           // registers the order webhooks
  * await worker.tick();              // from an interval (Node) or a Cron Trigger (Workers)
  */
-import type { GatewayExtensions } from '../app.ts';
+import type { GatewayExtensions } from '../http/app.ts';
 import { createAdminRoutes } from './admin-routes.ts';
 import { createEventRoutes } from './events.ts';
 import { createOrderIntake } from './intake.ts';

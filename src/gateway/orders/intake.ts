@@ -10,16 +10,16 @@ import type { OrderRequest } from '../../cxml/index.ts';
 import { equalDecimals, readDecimal } from '../../kernel/decimal.ts';
 import type { CartLine, PurchaseOrder } from '../../store/types.ts';
 import type { GatewayContext } from '../context.ts';
-import type { OrderRequestHandler } from '../cxml-route.ts';
+import type { OrderRequestHandler } from '../cxml/route.ts';
 import type { ResolvedBuyer } from '../deps.ts';
-import { GatewayError } from '../errors.ts';
+import { GatewayError } from '../http/errors.ts';
 import {
   MISMATCH_FLAGS,
   type Mismatch,
   type PoDocument,
   type PoLine,
-  redactSecrets,
   poDocument,
+  redactSecrets,
   requestForStorage,
   toJson,
 } from './po-record.ts';

@@ -9,7 +9,7 @@ import { z } from 'zod';
 import type { Address, Credential, OrderRequest, TimestampValue } from '../../cxml/index.ts';
 import type { Store } from '../../store/port.ts';
 import type { JsonValue, PurchaseOrder } from '../../store/types.ts';
-import { GatewayError } from '../errors.ts';
+import { GatewayError } from '../http/errors.ts';
 
 /**
  * A codec value as the store keeps it, JSON: a Date is its ISO text, a method (`Extrinsics.get`) is gone,

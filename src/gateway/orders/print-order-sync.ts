@@ -11,7 +11,7 @@ import { isPrintApiError } from '../../print-api/index.ts';
 import type { PurchaseOrder, TrackedPrintOrder, TrackedPrintOrderPatch } from '../../store/types.ts';
 import type { GatewayContext } from '../context.ts';
 import type { ResolvedBuyer } from '../deps.ts';
-import { upstreamError } from '../errors.ts';
+import { upstreamError } from '../http/errors.ts';
 import { queueConfirmation, queueShipNotice } from './buyer-documents.ts';
 import { FLAG, groupOfPrintOrder, type OwnerGroup, type PoLine, withFlags } from './po-record.ts';
 

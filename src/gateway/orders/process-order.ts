@@ -19,15 +19,15 @@ import { StoreError } from '../../store/store-error.ts';
 import type { Job, PurchaseOrder, TrackedPrintOrder } from '../../store/types.ts';
 import type { GatewayContext } from '../context.ts';
 import type { ResolvedBuyer, ResolvedStorefront } from '../deps.ts';
-import { GatewayError, upstreamError } from '../errors.ts';
+import { GatewayError, upstreamError } from '../http/errors.ts';
 import { queueConfirmation } from './buyer-documents.ts';
-import { changeComment, printOrderComment } from './history-comment.ts';
 import {
   type CreateAttempt,
   createAttemptFlag,
   findCreateAttempt,
   searchPrintOrder,
 } from './find-print-order.ts';
+import { changeComment, printOrderComment } from './history-comment.ts';
 import {
   FLAG,
   findOriginalOrder,

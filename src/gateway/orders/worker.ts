@@ -10,7 +10,7 @@ import { isPrintApiError } from '../../print-api/index.ts';
 import { StoreError } from '../../store/store-error.ts';
 import type { Job } from '../../store/types.ts';
 import type { GatewayContext } from '../context.ts';
-import { GatewayError } from '../errors.ts';
+import { GatewayError } from '../http/errors.ts';
 import { drainEventInbox, type HookRegistration, registerEventHooks } from './events.ts';
 import { deliverMessage, POST_TIMEOUT_MS } from './outbox-delivery.ts';
 import { FLAG, isCreatingFlag, withFlags } from './po-record.ts';

@@ -6,14 +6,14 @@
  * Cancel follows the operation: an empty cart on create, Status 204 (no change) on edit and inspect,
  * because an empty cart on edit would make the buyer delete the requisition's lines.
  */
-import type { Credential, CxmlHeader, OrderMessageLine } from '../cxml/index.ts';
-import { buildNoChangeOrderMessage, buildOrderMessage, newPayloadId } from '../cxml/index.ts';
-import type { CartLine, PunchoutSession } from '../store/types.ts';
-import { findProductBySku } from './catalog.ts';
-import type { GatewayContext } from './context.ts';
-import type { ResolvedCxmlBuyer, ResolvedStorefront } from './deps.ts';
-import type { ReturnForm } from './pages/punchout-pages.ts';
-import { formatAmount, lineTotal, sumAmounts } from './pricing.ts';
+import type { Credential, CxmlHeader, OrderMessageLine } from '../../cxml/index.ts';
+import { buildNoChangeOrderMessage, buildOrderMessage, newPayloadId } from '../../cxml/index.ts';
+import type { CartLine, PunchoutSession } from '../../store/types.ts';
+import type { GatewayContext } from '../context.ts';
+import type { ResolvedCxmlBuyer, ResolvedStorefront } from '../deps.ts';
+import { findProductBySku } from '../punchout/catalog.ts';
+import type { ReturnForm } from '../punchout/pages.ts';
+import { formatAmount, lineTotal, sumAmounts } from '../punchout/pricing.ts';
 
 /** UNSPSC 82121500 "Printing": the classification of a product the config gives none. */
 export const DEFAULT_UNSPSC = '82121500';

@@ -6,9 +6,9 @@
  * the print service), `publicMessage` says what a user may read of it, and `logFailure` logs it: 5xx and
  * bugs at error level with their cause, refusals (4xx) at info.
  */
-import { PrintApiError } from '../print-api/index.ts';
-import { StoreError } from '../store/store-error.ts';
-import type { LogFields, Logger } from './deps.ts';
+import { PrintApiError } from '../../print-api/index.ts';
+import { StoreError } from '../../store/store-error.ts';
+import type { LogFields, Logger } from '../deps.ts';
 
 export type GatewayErrorCode =
   // Links and sessions

@@ -5,7 +5,7 @@
  * price as text; both are read as the decimal they spell. `lineTotal` and `sumAmounts` hand back numbers
  * only as carriers of four-decimal amounts: below 10^11 such a number reads back as the same decimal.
  */
-import type { CatalogProduct } from '../../schemas/config.ts';
+import type { CatalogProduct } from '../../../schemas/config.ts';
 import {
   addDecimals,
   type Decimal,
@@ -14,7 +14,7 @@ import {
   multiplyDecimal,
   parseDecimal,
   roundDecimal,
-} from '../kernel/decimal.ts';
+} from '../../kernel/decimal.ts';
 
 /** The precision prices are kept at: cXML and OCI (SAP) both carry four decimals. */
 const AMOUNT_DECIMALS = 4;

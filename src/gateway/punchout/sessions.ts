@@ -3,12 +3,12 @@
  * stored with the buyer's return URL (checked at punch-in and never taken from a later request), lines
  * of an edit or inspect are moved into it, and a one-time start URL is signed.
  */
-import type { JsonObject, PunchoutSession, SessionOperation } from '../store/types.ts';
+import type { JsonObject, PunchoutSession, SessionOperation } from '../../store/types.ts';
+import type { GatewayContext } from '../context.ts';
+import type { ResolvedBuyer, ResolvedStorefront } from '../deps.ts';
+import { GatewayError } from '../http/errors.ts';
 import type { BuyerUser } from './buyer-user.ts';
 import { findProductBySku, priceText } from './catalog.ts';
-import type { GatewayContext } from './context.ts';
-import type { ResolvedBuyer, ResolvedStorefront } from './deps.ts';
-import { GatewayError } from './errors.ts';
 
 /** Where the start URL leads: the catalog, straight into one product's editor (level 2), or the cart. */
 export type StartTarget = { kind: 'catalog' } | { kind: 'design'; sku: string } | { kind: 'cart' };

@@ -15,15 +15,15 @@ import {
   newPayloadId,
   type PunchOutSetupRequest,
   parseCxmlRequest,
-} from '../cxml/index.ts';
-import type { JsonObject } from '../store/types.ts';
-import { buyerUserFromSetup } from './buyer-user.ts';
-import { isHostAllowed } from './buyers.ts';
-import type { GatewayContext } from './context.ts';
-import type { ResolvedCxmlBuyer } from './deps.ts';
-import { CXML_STATUS_TEXT, cxmlStatusOf, GatewayError, logFailure, toGatewayError } from './errors.ts';
-import { LINE_REF_PATTERN } from './line-refs.ts';
-import { openSession } from './sessions.ts';
+} from '../../cxml/index.ts';
+import type { JsonObject } from '../../store/types.ts';
+import type { GatewayContext } from '../context.ts';
+import type { ResolvedCxmlBuyer } from '../deps.ts';
+import { CXML_STATUS_TEXT, cxmlStatusOf, GatewayError, logFailure, toGatewayError } from '../http/errors.ts';
+import { buyerUserFromSetup } from '../punchout/buyer-user.ts';
+import { isHostAllowed } from '../punchout/buyers.ts';
+import { LINE_REF_PATTERN } from '../punchout/line-refs.ts';
+import { openSession } from '../punchout/sessions.ts';
 
 export const MAX_CXML_BYTES = 1024 * 1024;
 

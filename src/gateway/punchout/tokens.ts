@@ -8,7 +8,7 @@
  * weeks later) are encrypted with A256GCM under a key derived separately from the same secret.
  */
 import { CompactEncrypt, compactDecrypt, decodeJwt, errors as joseErrors, jwtVerify, SignJWT } from 'jose';
-import { GatewayError } from './errors.ts';
+import { GatewayError } from '../http/errors.ts';
 
 export type TokenPurpose = 'start' | 'session' | 'return' | 'events';
 

@@ -5,22 +5,22 @@
  */
 import type { Context } from 'hono';
 import { Hono } from 'hono';
-import { PrintApiError } from '../print-api/index.ts';
-import type { CartLine, PunchoutSession } from '../store/types.ts';
+import { PrintApiError } from '../../print-api/index.ts';
+import type { CartLine, PunchoutSession } from '../../store/types.ts';
+import type { GatewayContext } from '../context.ts';
+import { cxmlCancelForm, cxmlCartForm } from '../cxml/transfer.ts';
+import type { ResolvedBuyer, ResolvedStorefront } from '../deps.ts';
+import { ERROR_ANSWERS, GatewayError, publicMessage, upstreamError } from '../http/errors.ts';
+import { contentSecurityPolicy, type PageSecurity } from '../http/layout.ts';
 import { checkQuantity, priceText, productBySku } from './catalog.ts';
-import type { GatewayContext } from './context.ts';
-import { cxmlCancelForm, cxmlCartForm } from './cxml-transfer.ts';
-import type { ResolvedBuyer, ResolvedStorefront } from './deps.ts';
-import { ERROR_ANSWERS, GatewayError, publicMessage, upstreamError } from './errors.ts';
 import { newLineRef } from './line-refs.ts';
-import { contentSecurityPolicy, type PageSecurity } from './pages/layout.ts';
 import {
   type ReturnForm,
   renderCartPage,
   renderCatalogPage,
   renderMessagePage,
   renderReturnFormPage,
-} from './pages/punchout-pages.ts';
+} from './pages.ts';
 import { formatAmount, lineTotal, sumAmounts, unitPriceFor } from './pricing.ts';
 import {
   editorOrigin,

@@ -5,8 +5,8 @@
  * with one access line per request, so a buyer's "it failed at 09:14" meets its log lines.
  */
 import type { Context, MiddlewareHandler } from 'hono';
-import type { GatewayContext } from './context.ts';
-import { cryptoRandomId } from './deps.ts';
+import type { GatewayContext } from '../context.ts';
+import { cryptoRandomId } from '../deps.ts';
 
 declare module 'hono' {
   interface ContextVariableMap {

@@ -3,20 +3,20 @@
  * (`src/runtime/worker.ts`) only hand in the dependencies and serve `app.fetch`.
  */
 import { Hono } from 'hono';
-import type { GatewayContext } from './context.ts';
-import { createGatewayContext } from './context.ts';
-import { createCxmlRoute, type OrderRequestHandler } from './cxml-route.ts';
-import type { GatewayDeps } from './deps.ts';
-import { logFailure, toGatewayError } from './errors.ts';
-import { renderMessagePage } from './pages/punchout-pages.ts';
-import { createReadinessProbe, STORE_DEADLINE_MS, withinDeadline } from './readiness.ts';
-import { requestIdOf, requestLogging } from './request-id.ts';
+import type { GatewayContext } from '../context.ts';
+import { createGatewayContext } from '../context.ts';
+import { createCxmlRoute, type OrderRequestHandler } from '../cxml/route.ts';
+import type { GatewayDeps } from '../deps.ts';
+import { renderMessagePage } from '../punchout/pages.ts';
 import {
   createPunchoutRoutes,
   punchoutErrorPage,
   type ReturnFormBuilders,
   sendPage,
-} from './punchout-routes.ts';
+} from '../punchout/routes.ts';
+import { logFailure, toGatewayError } from './errors.ts';
+import { createReadinessProbe, STORE_DEADLINE_MS, withinDeadline } from './readiness.ts';
+import { requestIdOf, requestLogging } from './request-id.ts';
 
 /** What a 503 answer tells the client to wait: a database failover or a restart takes about this long. */
 const RETRY_AFTER_SECONDS = 30;

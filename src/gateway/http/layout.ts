@@ -5,7 +5,7 @@
  */
 
 import { cspSourceHash } from '../../web/csp-hash.ts';
-import { type HtmlValue, html, type SafeHtml, trustedHtml } from '../html.ts';
+import { type HtmlValue, html, type SafeHtml, trustedHtml } from './html.ts';
 
 const STYLE = `
 :root{color-scheme:light;font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:#1d2433}

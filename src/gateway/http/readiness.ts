@@ -4,7 +4,7 @@
  * completed within `background.staleAfterSeconds`. A gateway that takes POs but never processes them is
  * not ready, whatever its HTTP side says.
  */
-import type { GatewayContext } from './context.ts';
+import type { GatewayContext } from '../context.ts';
 
 /** How long `/readyz` and `/metrics` wait for the store before calling it unreachable. */
 export const STORE_DEADLINE_MS = 3000;

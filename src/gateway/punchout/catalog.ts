@@ -2,8 +2,8 @@
  * A storefront's catalog as the gateway sells it: the products of the config, found by SKU or product id,
  * priced by quantity.
  */
-import type { ResolvedStorefront } from './deps.ts';
-import { GatewayError } from './errors.ts';
+import type { ResolvedStorefront } from '../deps.ts';
+import { GatewayError } from '../http/errors.ts';
 import { formatAmount, unitPriceFor } from './pricing.ts';
 
 export type CatalogEntry = ResolvedStorefront['products'][number];

@@ -12,13 +12,13 @@
  * the service no longer accepts (403) is replaced by logging in again, transparently.
  */
 import { LRUCache } from 'lru-cache';
-import type { PrintApi } from '../print-api/index.ts';
-import { PrintApiError } from '../print-api/index.ts';
-import type { Clock, Store } from '../store/port.ts';
-import type { UserMapping } from '../store/types.ts';
+import type { PrintApi } from '../../print-api/index.ts';
+import { PrintApiError } from '../../print-api/index.ts';
+import type { Clock, Store } from '../../store/port.ts';
+import type { UserMapping } from '../../store/types.ts';
+import type { ResolvedBuyer, ResolvedStorefront } from '../deps.ts';
+import { GatewayError, upstreamError } from '../http/errors.ts';
 import type { BuyerUser } from './buyer-user.ts';
-import type { ResolvedBuyer, ResolvedStorefront } from './deps.ts';
-import { GatewayError, upstreamError } from './errors.ts';
 import type { TokenService } from './tokens.ts';
 
 export interface PipoLogin {

@@ -3,7 +3,7 @@
  * first of the places real procurement systems put it (cxml-notes §0.9); the key must come out the same
  * for the same person on every punch-out, because a mapped user's designs live in one print account.
  */
-import type { PunchOutSetupRequest } from '../cxml/index.ts';
+import type { PunchOutSetupRequest } from '../../cxml/index.ts';
 
 export interface BuyerUser {
   /** Stable, case-folded identifier of the person within the buyer. */

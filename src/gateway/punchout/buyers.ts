@@ -2,10 +2,10 @@
  * Who is calling: a cXML buyer is found by any of its From credentials (domains compared without case,
  * as real buyers write NetworkID, NetworkId and networkid) and proven by a Sender SharedSecret.
  */
-import type { Credential, CxmlHeader } from '../cxml/index.ts';
-import { constantTimeEqual } from '../kernel/constant-time.ts';
-import type { ResolvedBuyer, ResolvedConfig } from './deps.ts';
-import { GatewayError } from './errors.ts';
+import type { Credential, CxmlHeader } from '../../cxml/index.ts';
+import { constantTimeEqual } from '../../kernel/constant-time.ts';
+import type { ResolvedBuyer, ResolvedConfig } from '../deps.ts';
+import { GatewayError } from '../http/errors.ts';
 
 function credentialKey(domain: string, identity: string): string {
   return `${domain.trim().toLowerCase()}\u0000${identity.trim()}`;

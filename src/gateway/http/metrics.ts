@@ -7,8 +7,8 @@
  * the same shared truth and nothing drifts. Counts and ages only — no buyer data, no secrets, no tokens.
  * docs/operations.md lists every metric with its meaning.
  */
-import type { FetchLike } from '../print-api/transport.ts';
-import type { StoreStats } from '../store/types.ts';
+import type { FetchLike } from '../../print-api/transport.ts';
+import type { StoreStats } from '../../store/types.ts';
 
 type Labels = Readonly<Record<string, string>>;
 

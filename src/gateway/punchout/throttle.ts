@@ -7,8 +7,8 @@
  * of made-up buyers or addresses cannot grow memory; the clock is the gateway's, so tests freeze it.
  */
 import { LRUCache } from 'lru-cache';
-import type { Clock } from '../store/port.ts';
-import { GatewayError } from './errors.ts';
+import type { Clock } from '../../store/port.ts';
+import { GatewayError } from '../http/errors.ts';
 
 export interface SecretThrottleOptions {
   clock: Clock;

@@ -3,8 +3,8 @@
  * pages that explain why something did not work. They take plain view models, so the routes decide what
  * is shown and these functions only decide how.
  */
-import { html } from '../html.ts';
-import { renderPage } from './layout.ts';
+import { html } from '../http/html.ts';
+import { renderPage } from '../http/layout.ts';
 
 export interface CatalogProductView {
   sku: string;

@@ -3,7 +3,7 @@
  * Pages never concatenate strings into markup by hand, so a buyer name, an extrinsic or a design name can
  * only ever reach a page as text.
  */
-import { escapeHtml } from '../kernel/html-escape.ts';
+import { escapeHtml } from '../../kernel/html-escape.ts';
 
 /** Markup that is known to be safe: produced by `html` or deliberately marked with `trustedHtml`. */
 export class SafeHtml {
