@@ -5,8 +5,8 @@
 import type { z } from 'zod';
 import { formatFieldPath } from './read-answer.ts';
 
-/** A positive integer id, as every path parameter of the interface is. */
-export function checkId(what: string, value: unknown): number {
+/** A positive integer: every id in a path of the interface, and sizes in pixels. */
+export function checkPositiveInteger(what: string, value: unknown): number {
   if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 1) {
     throw new TypeError(`${what} must be a positive integer`);
   }
@@ -15,6 +15,21 @@ export function checkId(what: string, value: unknown): number {
 
 // Session tokens go into a header: printable ASCII only, so nothing can split it.
 const HEADER_VALUE = /^[\x21-\x7e]+$/;
+
+/**
+ * `value` parsed when it is an absolute http(s) URL, else undefined: the caller refuses it in words that
+ * name its option.
+ */
+export function parseHttpUrl(value: unknown): URL | undefined {
+  if (typeof value !== 'string' || !URL.canParse(value)) return undefined;
+  const url = new URL(value);
+  return url.protocol === 'https:' || url.protocol === 'http:' ? url : undefined;
+}
+
+/** A base URL as the prefix of the paths appended to it: without its trailing slashes. */
+export function urlPrefix(url: URL): string {
+  return url.href.replace(/\/+$/, '');
+}
 
 /** A PIPO session token; the message never repeats the value. */
 export function checkSessionToken(value: unknown): string {

@@ -22,7 +22,7 @@ import {
   SalesReportRecord,
   StatusBody,
 } from '../../schemas/print-api.ts';
-import { checkBody, checkId } from './call-arguments.ts';
+import { checkBody, checkPositiveInteger } from './call-arguments.ts';
 import { isPrintApiError, PrintApiError } from './error.ts';
 import { createPipoApi, type PipoApi } from './pipo.ts';
 import { fileReader, jsonReader, type PrintApiFile, readNothing } from './read-answer.ts';
@@ -102,7 +102,7 @@ const ShippedOptions = z.object({ trackingNumber: z.string().optional(), itemId:
 const HookTarget = z.url({ protocol: /^https?$/ });
 
 function orderPath(orderId: number): string {
-  return `/api/v2/order/${checkId('orderId', orderId)}`;
+  return `/api/v2/order/${checkPositiveInteger('orderId', orderId)}`;
 }
 
 /**
@@ -115,7 +115,7 @@ function createDownloads({ call, now, sleep }: Transport) {
     const base = `${orderPath(orderId)}/download`;
     const spec: CallSpec = {
       method: 'GET',
-      path: itemId === undefined ? base : `${base}/${checkId('itemId', itemId)}`,
+      path: itemId === undefined ? base : `${base}/${checkPositiveInteger('itemId', itemId)}`,
       retry: true,
       file: true,
       mergeGated: true,
@@ -238,10 +238,10 @@ export function createPrintApi(options: PrintApiOptions): PrintApi {
 
     downloadOrder: (orderId) => download(orderId, undefined),
 
-    downloadItem: (orderId, itemId) => download(orderId, checkId('itemId', itemId)),
+    downloadItem: (orderId, itemId) => download(orderId, checkPositiveInteger('itemId', itemId)),
 
     downloadItemAssets(orderId, itemId) {
-      const path = `${orderPath(orderId)}/assets/${checkId('itemId', itemId)}`;
+      const path = `${orderPath(orderId)}/assets/${checkPositiveInteger('itemId', itemId)}`;
       return call({ method: 'GET', path, retry: true, file: true }, fileReader(`item-assets-${itemId}.zip`));
     },
 
@@ -250,7 +250,7 @@ export function createPrintApi(options: PrintApiOptions): PrintApi {
     markShipped(orderId, shipOptions = {}) {
       const { trackingNumber, itemId } = checkBody('markShipped options', ShippedOptions, shipOptions);
       let path = `${orderPath(orderId)}/shipped`;
-      if (itemId !== undefined) path += `/${checkId('itemId', itemId)}`;
+      if (itemId !== undefined) path += `/${checkPositiveInteger('itemId', itemId)}`;
       const spec: CallSpec =
         trackingNumber === undefined
           ? { method: 'PATCH', path, retry: false }
@@ -266,24 +266,33 @@ export function createPrintApi(options: PrintApiOptions): PrintApi {
     setStatus(orderId, body, statusOptions = {}) {
       const checked = checkBody('setStatus body', StatusBody, body);
       let path = `${orderPath(orderId)}/status`;
-      if (statusOptions.itemId !== undefined) path += `/${checkId('itemId', statusOptions.itemId)}`;
+      if (statusOptions.itemId !== undefined)
+        path += `/${checkPositiveInteger('itemId', statusOptions.itemId)}`;
       return call({ method: 'PATCH', path, body: JSON.stringify(checked), retry: false }, readNothing);
     },
 
     getCustomer: (customerId) =>
       call(
-        { method: 'GET', path: `/api/v2/customer/${checkId('customerId', customerId)}`, retry: true },
+        {
+          method: 'GET',
+          path: `/api/v2/customer/${checkPositiveInteger('customerId', customerId)}`,
+          retry: true,
+        },
         readCustomer,
       ),
 
     listRenderings: (productId) =>
       call(
-        { method: 'GET', path: `/api/v2/product/${checkId('productId', productId)}/renderings`, retry: true },
+        {
+          method: 'GET',
+          path: `/api/v2/product/${checkPositiveInteger('productId', productId)}/renderings`,
+          retry: true,
+        },
         readRenderings,
       ),
 
     getRendering(productId, renderingId) {
-      const path = `/api/v2/product/${checkId('productId', productId)}/renderings/${checkId('renderingId', renderingId)}`;
+      const path = `/api/v2/product/${checkPositiveInteger('productId', productId)}/renderings/${checkPositiveInteger('renderingId', renderingId)}`;
       return call(
         { method: 'GET', path, retry: true, file: true },
         fileReader(`rendering-${renderingId}.png`),
@@ -304,7 +313,7 @@ export function createPrintApi(options: PrintApiOptions): PrintApi {
 
     deleteHook: (hookId) =>
       call(
-        { method: 'DELETE', path: `/api/v2/hooks/${checkId('hookId', hookId)}`, retry: false },
+        { method: 'DELETE', path: `/api/v2/hooks/${checkPositiveInteger('hookId', hookId)}`, retry: false },
         readNothing,
       ),
 

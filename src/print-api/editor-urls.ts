@@ -7,6 +7,7 @@
  * throw TypeError. Every name and value is percent-encoded with encodeURIComponent, so the colour map's
  * `,` and `;` and a hex colour's `#` arrive intact after the host decodes the query.
  */
+import { checkPositiveInteger, parseHttpUrl, urlPrefix } from './call-arguments.ts';
 
 /** A colour: RGB hex code (`ff0000`, `#ff0000`, `f00`) or a colour's name in the product's palette. */
 export type EditorColour = string;
@@ -93,7 +94,8 @@ export function createEditorUrls(editorUrl: string): EditorUrls {
       if (productId !== undefined && epi !== undefined) {
         throw new TypeError('onlineEditorUrl: give productId or epi, not both');
       }
-      if (productId !== undefined) query.push(['productid', String(positiveInteger('productId', productId))]);
+      if (productId !== undefined)
+        query.push(['productid', String(checkPositiveInteger('productId', productId))]);
       else if (typeof epi === 'string' && epi !== '') query.push(['epi', epi]);
       else throw new TypeError('onlineEditorUrl: productId (integer) or epi (non-empty string) is required');
       query.push(['tpsc', '1'], ['token', sessionToken('onlineEditorUrl', token)]);
@@ -107,9 +109,11 @@ export function createEditorUrls(editorUrl: string): EditorUrls {
     },
 
     thumbnailUrl(options) {
-      const query: [string, string][] = [['p', String(positiveInteger('productId', options.productId))]];
-      if (options.width !== undefined) query.push(['w', String(positiveInteger('width', options.width))]);
-      if (options.height !== undefined) query.push(['h', String(positiveInteger('height', options.height))]);
+      const query: [string, string][] = [['p', String(checkPositiveInteger('productId', options.productId))]];
+      if (options.width !== undefined)
+        query.push(['w', String(checkPositiveInteger('width', options.width))]);
+      if (options.height !== undefined)
+        query.push(['h', String(checkPositiveInteger('height', options.height))]);
       if (options.border !== undefined) query.push(['b', flag('border', options.border)]);
       if (options.borderWidth !== undefined) {
         query.push(['bw', String(nonNegativeInteger('borderWidth', options.borderWidth))]);
@@ -131,7 +135,7 @@ export function createEditorUrls(editorUrl: string): EditorUrls {
     proofUrl(options) {
       const query: [string, string][] = [
         ['token', sessionToken('proofUrl', options.token)],
-        ['pid', String(positiveInteger('productId', options.productId))],
+        ['pid', String(checkPositiveInteger('productId', options.productId))],
       ];
       return `${base}/download.ashx?${encodeQuery(query)}`;
     },
@@ -143,25 +147,13 @@ function encodeQuery(pairs: readonly (readonly [string, string])[]): string {
 }
 
 function checkEditorUrl(editorUrl: string): string {
-  let url: URL;
-  try {
-    url = new URL(editorUrl);
-  } catch {
-    throw new TypeError('createEditorUrls: editorUrl must be an absolute http(s) URL');
-  }
-  if ((url.protocol !== 'https:' && url.protocol !== 'http:') || url.search !== '' || url.hash !== '') {
+  const url = parseHttpUrl(editorUrl);
+  if (url === undefined || url.search !== '' || url.hash !== '') {
     throw new TypeError(
       'createEditorUrls: editorUrl must be an absolute http(s) URL without query or fragment',
     );
   }
-  return url.href.replace(/\/+$/, '');
-}
-
-function positiveInteger(what: string, value: unknown): number {
-  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 1) {
-    throw new TypeError(`${what} must be a positive integer`);
-  }
-  return value;
+  return urlPrefix(url);
 }
 
 function nonNegativeInteger(what: string, value: unknown): number {
@@ -191,15 +183,7 @@ function sessionToken(where: string, value: unknown): string {
 }
 
 function httpUrl(what: string, value: unknown): string {
-  let url: URL | undefined;
-  try {
-    url = typeof value === 'string' ? new URL(value) : undefined;
-  } catch {
-    url = undefined;
-  }
-  if (url === undefined || (url.protocol !== 'https:' && url.protocol !== 'http:')) {
-    throw new TypeError(`${what} must be an absolute http(s) URL`);
-  }
+  if (parseHttpUrl(value) === undefined) throw new TypeError(`${what} must be an absolute http(s) URL`);
   return value as string;
 }
 

@@ -82,6 +82,14 @@ export function isPrintApiError(value: unknown): value is PrintApiError {
 }
 
 /**
+ * The failures that the same call, sent again later, may well not meet: the service away or overloaded,
+ * or too slow this time. An answer we could not read (`invalid_response`) would most likely read the same.
+ */
+export function isRetryablePrintApiError(error: PrintApiError): boolean {
+  return error.code === 'unavailable' || error.code === 'timeout';
+}
+
+/**
  * The code for a non-2xx status. `download` marks the ZIP download endpoints, where 409 means the merge
  * has not finished rather than a conflict.
  */

@@ -19,7 +19,7 @@ import {
   PipoUpdateUserBody,
   PipoUser,
 } from '../../schemas/print-api.ts';
-import { checkBody, checkId, checkSessionToken } from './call-arguments.ts';
+import { checkBody, checkPositiveInteger, checkSessionToken } from './call-arguments.ts';
 import { isPrintApiError } from './error.ts';
 import { jsonReader, readNothing } from './read-answer.ts';
 import type { HttpMethod, ReadAnswer, Transport } from './transport.ts';
@@ -96,6 +96,11 @@ export function createPipoApi(transport: Transport): PipoApi {
     );
   }
 
+  /** A change to the session's own user (its details, made permanent, moved): sent once, answers nothing. */
+  function changeUser(sessionToken: string, path: string, checkedBody: unknown): Promise<void> {
+    return asUser(sessionToken, { method: 'POST', path, body: checkedBody, retry: false }, readNothing);
+  }
+
   return {
     login(credentials) {
       const body = checkBody('login credentials', PipoLoginBody, credentials);
@@ -116,14 +121,8 @@ export function createPipoApi(transport: Transport): PipoApi {
     },
     getUser: (sessionToken) =>
       asUser(sessionToken, { method: 'GET', path: '/user/info', retry: true }, readUser),
-    updateUser(sessionToken, body) {
-      const checked = checkBody('updateUser body', PipoUpdateUserBody, body);
-      return asUser(
-        sessionToken,
-        { method: 'POST', path: '/user/info', body: checked, retry: false },
-        readNothing,
-      );
-    },
+    updateUser: (sessionToken, body) =>
+      changeUser(sessionToken, '/user/info', checkBody('updateUser body', PipoUpdateUserBody, body)),
     createUser(body) {
       const checked = checkBody('createUser body', PipoCreateUserBody, body);
       return call(
@@ -132,35 +131,27 @@ export function createPipoApi(transport: Transport): PipoApi {
       );
     },
     createTempUser(storefrontId) {
-      const body = JSON.stringify({ storefront_id: checkId('storefrontId', storefrontId) });
+      const body = JSON.stringify({ storefront_id: checkPositiveInteger('storefrontId', storefrontId) });
       return call({ method: 'POST', path: `${base}/user/createtemp`, body, retry: false }, readTempUser);
     },
-    convertUser(sessionToken, body) {
-      const checked = checkBody('convertUser body', PipoConvertUserBody, body);
-      return asUser(
+    convertUser: (sessionToken, body) =>
+      changeUser(sessionToken, '/user/convert', checkBody('convertUser body', PipoConvertUserBody, body)),
+    transferUser: (sessionToken, credentials) =>
+      changeUser(
         sessionToken,
-        { method: 'POST', path: '/user/convert', body: checked, retry: false },
-        readNothing,
-      );
-    },
-    transferUser(sessionToken, credentials) {
-      const checked = checkBody('transferUser credentials', PipoTransferUserBody, credentials);
-      return asUser(
-        sessionToken,
-        { method: 'POST', path: '/user/transfer', body: checked, retry: false },
-        readNothing,
-      );
-    },
+        '/user/transfer',
+        checkBody('transferUser credentials', PipoTransferUserBody, credentials),
+      ),
     isTemp: (sessionToken) =>
       asUser(sessionToken, { method: 'GET', path: '/user/istemp', retry: true }, readBoolean),
     listProjects: (sessionToken) =>
       asUser(sessionToken, { method: 'GET', path: '/project/all', retry: true }, readProjects),
     getProject(sessionToken, projectId) {
-      const path = `/project/${checkId('projectId', projectId)}`;
+      const path = `/project/${checkPositiveInteger('projectId', projectId)}`;
       return asUser(sessionToken, { method: 'GET', path, retry: true }, readProject);
     },
     deleteProject(sessionToken, projectId) {
-      const path = `/project/${checkId('projectId', projectId)}`;
+      const path = `/project/${checkPositiveInteger('projectId', projectId)}`;
       return asUser(sessionToken, { method: 'DELETE', path, retry: false }, readNothing);
     },
     createOrder(sessionToken, productIds, externalId) {
@@ -172,7 +163,7 @@ export function createPipoApi(transport: Transport): PipoApi {
       return asUser(sessionToken, { method: 'POST', path: '/order/create', body, retry: false }, readOrderId);
     },
     processOrder(sessionToken, orderId) {
-      const path = `/order/${checkId('orderId', orderId)}/process`;
+      const path = `/order/${checkPositiveInteger('orderId', orderId)}/process`;
       return asUser(sessionToken, { method: 'GET', path, retry: false }, readNothing);
     },
   };

@@ -8,7 +8,8 @@
  * computed once per client and a call allocates little beyond its AbortController.
  */
 import packageJson from '../../package.json' with { type: 'json' };
-import { codeForStatus, isPrintApiError, PrintApiError } from './error.ts';
+import { parseHttpUrl, urlPrefix } from './call-arguments.ts';
+import { codeForStatus, isPrintApiError, isRetryablePrintApiError, PrintApiError } from './error.ts';
 import { parseRetryAfter } from './retry-after.ts';
 
 /** The part of `fetch` the client uses. Hono's `app.request` fits once wrapped in an arrow. */
@@ -190,7 +191,7 @@ export function createTransport(options: PrintApiOptions): Transport {
             },
           );
         }
-        if (!spec.retry || attempt >= retries || !isRetryable(failure)) throw failure;
+        if (!spec.retry || attempt >= retries || !isRetryablePrintApiError(failure)) throw failure;
         const delay =
           failure.retryAfterSeconds !== undefined
             ? failure.retryAfterSeconds * 1000
@@ -205,10 +206,6 @@ export function createTransport(options: PrintApiOptions): Transport {
   }
 
   return { call, now, sleep };
-}
-
-function isRetryable(failure: PrintApiError): boolean {
-  return failure.code === 'unavailable' || failure.code === 'timeout';
 }
 
 /** A timeout reported by the transport itself (undici connect/headers/body timeouts, ETIMEDOUT). */
@@ -257,22 +254,15 @@ export function serviceMessageOf(text: string): string | undefined {
 }
 
 function checkBaseUrl(baseUrl: string): string {
-  let url: URL;
-  try {
-    url = new URL(baseUrl);
-  } catch {
-    throw new TypeError('createPrintApi: baseUrl must be an absolute http(s) URL');
-  }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') {
-    throw new TypeError('createPrintApi: baseUrl must be an absolute http(s) URL');
-  }
+  const url = parseHttpUrl(baseUrl);
+  if (url === undefined) throw new TypeError('createPrintApi: baseUrl must be an absolute http(s) URL');
   if (url.username !== '' || url.password !== '') {
     throw new TypeError('createPrintApi: baseUrl must not hold credentials; pass token and key');
   }
   if (url.search !== '' || url.hash !== '') {
     throw new TypeError('createPrintApi: baseUrl must not have a query or fragment');
   }
-  return url.href.replace(/\/+$/, '');
+  return urlPrefix(url);
 }
 
 function checkCredential(name: string, value: unknown): void {
