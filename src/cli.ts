@@ -15,7 +15,7 @@ const load = {
   gateway: () => import('./runtime/gateway-node.ts'),
   logging: () => import('./runtime/logging.ts'),
   node: () => import('./runtime/node.ts'),
-  sandbox: () => import('./sandbox/print/index.ts'),
+  sandbox: async () => (await import('./runtime/sandbox-package.ts')).loadSandboxPackage(),
 };
 
 interface Command {
@@ -95,7 +95,7 @@ Options:
     const sessionIdleSeconds = readInteger('session-idle-s', text(values['session-idle-s']), 1, 31_536_000);
     const seedFile = text(values.seed) ?? DEFAULT_SEED;
     const seedName = typeof seedFile === 'string' ? seedFile : 'fixtures/sandbox-seed.json';
-    const [{ readSeedFile, serveNode }, { createSandbox, deriveSandboxKey }, { createNodeLogger }] =
+    const [{ serveNode }, { createSandbox, deriveSandboxKey, readSeedFile }, { createNodeLogger }] =
       await Promise.all([load.node(), load.sandbox(), load.logging()]);
     const seed = await readSeedFile(seedFile);
     if (!seed.ok) {

@@ -7,8 +7,9 @@
  * `GET /__bench/requests` (see harness/sandbox-requests.ts) answers how many requests the sandbox has served so far (that one excluded), so
  * that a case can report the upstream calls a gateway operation costs.
  */
-import { readSeedFile, serveNode } from '../../src/runtime/node.ts';
-import { createSandbox, deriveSandboxKey } from '../../src/sandbox/print/index.ts';
+import { createSandbox, deriveSandboxKey } from '@punchgate/sandbox';
+import { readSeedFile } from '@punchgate/sandbox/node';
+import { serveNode } from '../../src/runtime/node.ts';
 import { REQUEST_COUNT_PATH } from '../harness/sandbox-requests.ts';
 
 export interface SandboxServerReady {

@@ -48,3 +48,4 @@ export { credentialsInDomain } from './read-header.ts';
 export type * from './request-types.ts';
 export { type CxmlStatus, cxmlStatusFor } from './status.ts';
 export { type CxmlTimestamp, formatCxmlTimestamp, parseCxmlTimestamp } from './timestamp.ts';
+export { el, serializeXml, type XmlElementSpec } from './xml-writer.ts';

@@ -8,12 +8,11 @@ import { rmSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { Hono } from 'hono';
 import { createPrintApi } from '../print-api/index.ts';
-import { createBuyerSimulator } from '../sandbox/buyer/simulator.ts';
-import { createSandbox } from '../sandbox/print/index.ts';
 import { createNodeGateway } from './gateway-node.ts';
 import { loadConfig } from './host.ts';
 import { createNodeLogger } from './logging.ts';
-import { type RunningServer, readSeedFile, serveNode } from './node.ts';
+import { type RunningServer, serveNode } from './node.ts';
+import { loadSandboxPackage } from './sandbox-package.ts';
 
 const DEMO_CONFIG = new URL('../../fixtures/demo.config.json', import.meta.url);
 const DEMO_SEED = new URL('../../fixtures/sandbox-seed.json', import.meta.url);
@@ -47,6 +46,7 @@ export interface DemoOptions {
  * await demo.close();
  */
 export async function startDemo(options: DemoOptions): Promise<RunningDemo> {
+  const { createBuyerSimulator, createSandbox, readSeedFile } = await loadSandboxPackage();
   const host = options.host ?? '127.0.0.1';
   // The public URLs are in the config, so the port must be known before anything is built; until the
   // parts are ready, requests get 503.

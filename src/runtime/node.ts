@@ -1,13 +1,11 @@
 /**
- * The Node.js runtime adapter: serves a Hono app on a port with @hono/node-server and reads seed files. The only place besides `src/cli.ts` that knows it runs on Node.
+ * The Node.js runtime adapter: serves a Hono app on a port with @hono/node-server. The only place besides `src/cli.ts` that knows it runs on Node.
  */
-import { readFile } from 'node:fs/promises';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
 import { getConnInfo } from '@hono/node-server/conninfo';
 import type { Context } from 'hono';
-import { parseSandboxSeed, type SeedResult } from '../../schemas/sandbox-seed.ts';
 
 /** What a served app needs: Hono apps fit (`app.fetch`). */
 export interface FetchApp {
@@ -68,25 +66,4 @@ export function nodeClientAddress(c: Context): string | undefined {
   } catch {
     return undefined;
   }
-}
-
-/** Reads and validates a seed file; an unreadable file or bad JSON is one problem at `(file)`. */
-export async function readSeedFile(path: string | URL): Promise<SeedResult> {
-  let text: string;
-  try {
-    text = await readFile(path, 'utf8');
-  } catch (error) {
-    const reason = (error as NodeJS.ErrnoException).code ?? String(error);
-    return { ok: false, problems: [{ path: '(file)', message: `cannot be read (${reason})` }] };
-  }
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch (error) {
-    return {
-      ok: false,
-      problems: [{ path: '(file)', message: `is not valid JSON (${(error as Error).message})` }],
-    };
-  }
-  return parseSandboxSeed(value);
 }

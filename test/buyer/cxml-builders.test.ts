@@ -1,5 +1,3 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type OrderRequest, type PunchOutSetupRequest, parseCxmlRequest } from '../../src/cxml/index.ts';
 import {
   ARIBA_PROFILE,
   buildOrderRequest,
@@ -9,7 +7,9 @@ import {
   DEMO_USERS,
   type RequisitionLine,
   SAP_PROFILE,
-} from '../../src/sandbox/buyer/index.ts';
+} from '@punchgate/sandbox/buyer';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type OrderRequest, type PunchOutSetupRequest, parseCxmlRequest } from '../../src/cxml/index.ts';
 import { removeValidationFiles, requireDtdValidator, validateAgainstDtd } from '../cxml/dtd-validation.ts';
 
 const NOW = new Date('2026-11-22T09:00:00Z');

@@ -4,6 +4,13 @@
  * a StartPage and an OrderRequest with Status 200, or with what the test asks for. Also the documents the
  * real gateway sends back through the browser and to the order-status endpoint, built with src/cxml.
  */
+
+import {
+  type AdvanceOrder,
+  type BuyerProfile,
+  createBuyerSimulator,
+  createMemoryBuyerStore,
+} from '@punchgate/sandbox/buyer';
 import { Hono } from 'hono';
 import {
   buildConfirmationRequest,
@@ -17,9 +24,6 @@ import {
   type OrderMessageLine,
   parseCxmlRequest,
 } from '../../src/cxml/index.ts';
-import { createBuyerSimulator, createMemoryBuyerStore } from '../../src/sandbox/buyer/index.ts';
-import type { BuyerProfile } from '../../src/sandbox/buyer/profiles.ts';
-import type { AdvanceOrder } from '../../src/sandbox/buyer/simulator-context.ts';
 
 export const GATEWAY = 'http://gateway.test';
 export const PUBLIC = 'http://buyer.test/buyer';

@@ -3,13 +3,14 @@
  * sandbox print service and its editor, and a "browser" that follows redirects and posts forms across the
  * simulator, the gateway and the editor. No port, no network.
  */
+
+import { createBuyerSimulator, createMemoryBuyerStore } from '@punchgate/sandbox/buyer';
 import { Hono } from 'hono';
 import { describe, expect, it } from 'vitest';
 import type { GatewayExtensions } from '../../src/gateway/http/app.ts';
 import { ociGateway } from '../../src/gateway/oci/index.ts';
 import { createOrderWorker, ordersFeature } from '../../src/gateway/orders/index.ts';
 import { createPrintApi } from '../../src/print-api/index.ts';
-import { createBuyerSimulator, createMemoryBuyerStore } from '@punchgate/sandbox/buyer';
 import { drain, type OrderStack, orderConfig } from '../orders/order-flow.ts';
 import { findForms, type HtmlForm } from '../support/html-forms.ts';
 import { clickButton, designProduct, returnFormOf, submit } from '../support/punchout-flow.ts';

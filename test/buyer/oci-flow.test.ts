@@ -1,6 +1,6 @@
+import { decodeUrlencoded, readOciCart, SAP_PROFILE } from '@punchgate/sandbox/buyer';
 import { describe, expect, it } from 'vitest';
 import { buildOciItems, type OciCartLine } from '../../src/oci/index.ts';
-import { decodeUrlencoded, readOciCart, SAP_PROFILE } from '../../src/sandbox/buyer/index.ts';
 import { findForms } from '../support/html-forms.ts';
 import { createTestSimulator, form, GATEWAY, PUBLIC } from './fake-gateway.ts';
 

@@ -1,12 +1,7 @@
+import { ARIBA_PROFILE, COUPA_PROFILE, readCxmlResponse, SAP_PROFILE } from '@punchgate/sandbox/buyer';
 import { describe, expect, it } from 'vitest';
 import type { OrderRequest, PunchOutSetupRequest } from '../../src/cxml/index.ts';
 import { buildOciItems } from '../../src/oci/index.ts';
-import {
-  ARIBA_PROFILE,
-  COUPA_PROFILE,
-  readCxmlResponse,
-  SAP_PROFILE,
-} from '../../src/sandbox/buyer/index.ts';
 import {
   base64,
   CARD_LINE,

@@ -1,16 +1,20 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createSandbox, type SandboxSeedInput } from '@punchgate/sandbox';
 import { fetch } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningServer, serveNode } from '../../src/runtime/node.ts';
-import { createSandbox } from '../../src/sandbox/print/index.ts';
-import { basic, FIXTURE_SEED, GATEWAY_KEY, TOKENS } from './sandbox-harness.ts';
+import { GATEWAY_KEY, GATEWAY_TOKEN } from '../support/stack.ts';
+
+const FIXTURE_SEED: SandboxSeedInput = JSON.parse(
+  readFileSync(new URL('../../fixtures/sandbox-seed.json', import.meta.url), 'utf8'),
+);
 
 const CLI = new URL('../../src/cli.ts', import.meta.url).pathname;
 const BIN = new URL('../../bin/punchgate.js', import.meta.url).pathname;
-const auth = { Authorization: basic(TOKENS.gateway, GATEWAY_KEY) };
+const auth = { Authorization: `Basic ${btoa(`${GATEWAY_TOKEN}:${GATEWAY_KEY}`)}` };
 
 interface Run {
   code: number | null;
@@ -89,7 +93,7 @@ describe('punchgate CLI', () => {
 
   it('A02 keygen prints the key of a token; bad input is a usage error naming it (exit 2)', async () => {
     const [run, oneRound, notHex, badRounds, help] = await Promise.all([
-      runCli(['keygen', TOKENS.gateway], BIN),
+      runCli(['keygen', GATEWAY_TOKEN], BIN),
       runCli(['keygen', 'ab', '--rounds', '1']),
       runCli(['keygen', 'xyz']),
       runCli(['keygen', 'ab', '--rounds', '0']),
@@ -155,7 +159,7 @@ describe('punchgate CLI', () => {
       });
       const url = /on (http:\/\/127\.0\.0\.1:\d+)/.exec(banner)![1]!;
       expect(banner).toContain(`Editor URL:   ${url}/editor`);
-      expect(banner).toContain(`${TOKENS.gateway}:${GATEWAY_KEY}`);
+      expect(banner).toContain(`${GATEWAY_TOKEN}:${GATEWAY_KEY}`);
       expect((await fetch(`${url}/api/v2/ping`, { headers: auth })).status).toBe(204);
     } finally {
       const exited = new Promise((resolve) => child.once('exit', resolve));

@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
+import { createSandbox } from '@punchgate/sandbox';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createNodeGateway, type NodeGateway } from '../../src/runtime/gateway-node.ts';
 import { type RunningServer, serveNode } from '../../src/runtime/node.ts';
-import { createSandbox } from '../../src/sandbox/print/index.ts';
 import { setupRequest } from '../support/cxml-documents.ts';
 import {
   clickButton,

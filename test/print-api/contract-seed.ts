@@ -4,7 +4,7 @@
  * for the tier checks, permanent and temporary PIPO users with saved projects, merged and unmerged orders.
  * Kept here rather than in fixtures/sandbox-seed.json so that the demo's seed can change freely.
  */
-import type { SandboxSeedInput } from '../../schemas/sandbox-seed.ts';
+import type { SandboxSeedInput } from '@punchgate/sandbox';
 
 export const ENTERPRISE_TOKEN = 'e0e0e0e0e0e0e0e0e0e0e0e0e0e0e0e0';
 export const OTHER_ENTERPRISE_TOKEN = 'e1e1e1e1e1e1e1e1e1e1e1e1e1e1e1e1';

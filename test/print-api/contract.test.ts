@@ -8,6 +8,7 @@
  */
 import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
+import { createSandbox, deriveSandboxKey } from '@punchgate/sandbox';
 import { unzipSync } from 'fflate';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
@@ -20,7 +21,6 @@ import {
   type PrintApiFile,
 } from '../../src/index.ts';
 import { createNodeFetch } from '../../src/print-api/node-fetch.ts';
-import { createSandbox, deriveSandboxKey } from '../../src/sandbox/print/index.ts';
 import {
   ADA,
   ADA_PROJECT,

@@ -14,10 +14,10 @@ import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createSandbox } from '@punchgate/sandbox';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createNodeGateway, type NodeGateway } from '../../src/runtime/gateway-node.ts';
 import { type RunningServer, serveNode } from '../../src/runtime/node.ts';
-import { createSandbox } from '../../src/sandbox/print/index.ts';
 import { createPostgresStore } from '../../src/store/postgres.ts';
 import { type CartLineOut, linesOf, orderConfig, orderRequest, punchOut } from '../orders/order-flow.ts';
 import { setupRequest } from '../support/cxml-documents.ts';

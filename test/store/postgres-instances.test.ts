@@ -4,11 +4,11 @@
  * Node processes would be.
  */
 import { readFileSync } from 'node:fs';
+import { createSandbox } from '@punchgate/sandbox';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Gateway } from '../../src/gateway/index.ts';
 import { createNodeGateway, type NodeGateway } from '../../src/runtime/gateway-node.ts';
 import { type RunningServer, serveNode } from '../../src/runtime/node.ts';
-import { createSandbox } from '../../src/sandbox/print/index.ts';
 import type { Store } from '../../src/store/port.ts';
 import { setupRequest } from '../support/cxml-documents.ts';
 import {

@@ -4,6 +4,7 @@
  * gateway, the sandbox's editor host and the buyer's return URL, with no port and no network.
  */
 import { readFileSync } from 'node:fs';
+import { createSandbox, type Sandbox, type SandboxSeedInput } from '@punchgate/sandbox';
 import {
   type GatewayConfigInput,
   parseGatewayConfig,
@@ -14,7 +15,6 @@ import type { GatewayDeps } from '../../src/gateway/deps.ts';
 import type { GatewayExtensions } from '../../src/gateway/http/app.ts';
 import { createGateway, type Gateway } from '../../src/gateway/http/app.ts';
 import { createPrintApi } from '../../src/print-api/index.ts';
-import { createSandbox, type Sandbox, type SandboxSeedInput } from '@punchgate/sandbox';
 import { createMemoryStore } from '../../src/store/memory.ts';
 import type { Store } from '../../src/store/port.ts';
 

@@ -6,11 +6,11 @@
  */
 import { readFileSync } from 'node:fs';
 import type { Readable } from 'node:stream';
+import { createSandbox } from '@punchgate/sandbox';
 import { Miniflare } from 'miniflare';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPrintApi } from '../../src/print-api/index.ts';
 import { type RunningServer, serveNode } from '../../src/runtime/node.ts';
-import { createSandbox } from '../../src/sandbox/print/index.ts';
 import {
   linesOf,
   type OrderStack,

@@ -10,9 +10,10 @@
  *
  * Pure module: no I/O, no Node globals.
  */
+
+import { formatConfigPath } from 'punchgate/schemas/config';
+import { IsoDateTime, LicenseTier, PRINT_API_LIMITS } from 'punchgate/schemas/print-api';
 import { z } from 'zod';
-import { formatConfigPath } from './config.ts';
-import { IsoDateTime, LicenseTier, PRINT_API_LIMITS } from './print-api.ts';
 
 const Id = z.number().int().min(1).max(2_147_483_647);
 const Money = z.number().min(0);

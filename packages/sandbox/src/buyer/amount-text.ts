@@ -11,7 +11,7 @@ import {
   formatDecimal,
   multiplyDecimals as multiplyExact,
   readDecimal,
-} from '../../kernel/decimal.ts';
+} from 'punchgate/kernel';
 
 function read(text: string): Decimal | undefined {
   return readDecimal(text.trim(), { signed: true, barePoint: true });

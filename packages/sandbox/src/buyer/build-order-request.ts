@@ -4,9 +4,9 @@
  * Contact, Comments, Extrinsic*; lines numbered from 1, since confirmations and ship notices refer to them
  * by lineNumber.
  */
-import { el } from '../../cxml/xml-writer.ts';
-import { addressElement, buyerTimestamp, extrinsicElements, writeBuyerDocument } from './cxml-document.ts';
+import { el } from 'punchgate/cxml';
 import { addDecimals, multiplyDecimals } from './amount-text.ts';
+import { addressElement, buyerTimestamp, extrinsicElements, writeBuyerDocument } from './cxml-document.ts';
 import type { DemoUser } from './demo-users.ts';
 import { fullName } from './demo-users.ts';
 import { itemOutElement } from './item-out.ts';

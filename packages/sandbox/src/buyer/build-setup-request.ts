@@ -4,7 +4,7 @@
  * and the quantity, plus the detail the catalog sent), in DTD order: BuyerCookie, Extrinsic*,
  * BrowserFormPost, Contact*, ShipTo?, ItemOut*.
  */
-import { el } from '../../cxml/xml-writer.ts';
+import { el } from 'punchgate/cxml';
 import { addressElement, extrinsicElements, writeBuyerDocument } from './cxml-document.ts';
 import type { DemoUser } from './demo-users.ts';
 import { fullName } from './demo-users.ts';

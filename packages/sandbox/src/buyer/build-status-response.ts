@@ -2,7 +2,7 @@
  * The simulator's answer to a document the supplier posts to its order-status endpoint: a bare cXML
  * Response with a Status, and the reason as the Status text content when the code is not 2xx.
  */
-import { el } from '../../cxml/xml-writer.ts';
+import { el } from 'punchgate/cxml';
 import { writeBuyerDocument } from './cxml-document.ts';
 import type { CxmlDocumentStyle } from './profiles.ts';
 import type { StatusAnswer } from './requisition.ts';

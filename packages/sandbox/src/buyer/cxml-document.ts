@@ -4,8 +4,7 @@
  * or `Z`, and, for Ariba, the encoder's comment inside every element that holds elements. Elements and
  * escaping come from the project's xml-writer, so text and attributes are escaped in one place.
  */
-import { formatCxmlTimestamp, newPayloadId } from '../../cxml/index.ts';
-import { el, serializeXml, type XmlElementSpec } from '../../cxml/xml-writer.ts';
+import { el, formatCxmlTimestamp, newPayloadId, serializeXml, type XmlElementSpec } from 'punchgate/cxml';
 import type { AddressSpec, CxmlDocumentStyle, CxmlIdentity, NamedValue } from './profiles.ts';
 
 const OFFSET = /^([+-])(\d{2}):(\d{2})$/;

@@ -5,7 +5,7 @@
  * echoed, in the DTD's order: UnitPrice, Description, UnitOfMeasure, Classification+, ManufacturerPartID,
  * ManufacturerName, URL, LeadTime, Extrinsic*.
  */
-import { el, type XmlElementSpec } from '../../cxml/xml-writer.ts';
+import { el, type XmlElementSpec } from 'punchgate/cxml';
 import type { RequisitionLine } from './requisition.ts';
 
 /** What an OCI line has instead of a cXML classification: its UNSPSC, else its material group. */

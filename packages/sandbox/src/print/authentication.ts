@@ -7,8 +7,8 @@
  * This is every request's hot path: keys are precomputed, lookups are maps, nothing is schema-parsed.
  */
 import type { Context, MiddlewareHandler } from 'hono';
-import type { EndpointTier, LicenseTier } from '../../../schemas/print-api.ts';
-import { constantTimeEqual } from '../../kernel/constant-time.ts';
+import { constantTimeEqual } from 'punchgate/kernel';
+import type { EndpointTier, LicenseTier } from 'punchgate/schemas/print-api';
 import { SandboxError } from './sandbox-error.ts';
 import type { SandboxService } from './service.ts';
 import type { ApiKeyRecord, CustomerRecord, LicenseRecord, SessionRecord } from './state.ts';

@@ -5,9 +5,10 @@
  * PIPO users and projects). `createSandbox` returns it for in-process use; `/_sandbox/...` serves the same
  * over HTTP.
  */
+
+import type { Customer, Order } from 'punchgate/schemas/print-api';
 import type { z } from 'zod';
-import type { Customer, Order } from '../../../schemas/print-api.ts';
-import { SeedAddress, type SeedPayment } from '../../../schemas/sandbox-seed.ts';
+import { SeedAddress, type SeedPayment } from '../sandbox-seed.ts';
 import {
   type CustomerChanges,
   createCustomer,

@@ -3,12 +3,13 @@
  * create and createtemp, convert (T08), transfer (T09, P04), info updates (P01, P02), logout (T10), and the
  * admin's customer CRUD with its customer_* events (N04–N06).
  */
+
+import { constantTimeEqual } from 'punchgate/kernel';
 import type {
   PipoConvertUserBody,
   PipoCreateUserBody,
   PipoUpdateUserBody,
-} from '../../../schemas/print-api.ts';
-import { constantTimeEqual } from '../../kernel/constant-time.ts';
+} from 'punchgate/schemas/print-api';
 import { customerResource } from './resources.ts';
 import { SandboxError } from './sandbox-error.ts';
 import type { SandboxService } from './service.ts';

@@ -2,7 +2,7 @@
  * Webhook registrations: they belong to the API token that created them (A08); a target_url is
  * registered once per token (X19); DELETE soft-deletes (T13); deleting the owning key disables them (T15).
  */
-import { EventName, type HookEntry } from '../../../schemas/print-api.ts';
+import { EventName, type HookEntry } from 'punchgate/schemas/print-api';
 import { SandboxError } from './sandbox-error.ts';
 import type { SandboxService } from './service.ts';
 import type { HookRecord } from './state.ts';

@@ -9,7 +9,7 @@
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { HTTPException } from 'hono/http-exception';
-import { parseSandboxSeed, type SandboxSeedInput } from '../../../schemas/sandbox-seed.ts';
+import { parseSandboxSeed, type SandboxSeedInput } from '../sandbox-seed.ts';
 import { createControl, type SandboxControl } from './control.ts';
 import { apiRoutes } from './routes/api-routes.ts';
 import { controlRoutes } from './routes/control-routes.ts';

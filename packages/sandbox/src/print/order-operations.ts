@@ -4,8 +4,8 @@
  * shipment split and admin deletion.
  * Each operation checks everything first and mutates last, then fires its webhook event.
  */
-import type { StatusBody } from '../../../schemas/print-api.ts';
-import type { SeedAddress, SeedPayment } from '../../../schemas/sandbox-seed.ts';
+import type { StatusBody } from 'punchgate/schemas/print-api';
+import type { SeedAddress, SeedPayment } from '../sandbox-seed.ts';
 import { orderResource, templateOf } from './resources.ts';
 import { SandboxError } from './sandbox-error.ts';
 import type { SandboxService } from './service.ts';

@@ -3,12 +3,7 @@
  * `sales` has the interface's record; the other shapes are the sandbox's own (SANDBOX_REPORT_RECORDS in
  * schemas/print-api.ts, documented in README). Deleted orders are left out; dates compare by UTC day.
  */
-import {
-  REPORT_TYPES,
-  type ReportType,
-  type SandboxReportRecord,
-  ViewBy,
-} from '../../../schemas/print-api.ts';
+import { REPORT_TYPES, type ReportType, type SandboxReportRecord, ViewBy } from 'punchgate/schemas/print-api';
 import { readId } from './request-input.ts';
 import { itemSubTotal, orderGrandTotal, templateOf } from './resources.ts';
 import { SandboxError } from './sandbox-error.ts';

@@ -3,9 +3,9 @@
  * SandboxError with a message that names the field. Nothing is mutated before these have passed.
  */
 import type { Context } from 'hono';
+import { formatConfigPath } from 'punchgate/schemas/config';
+import type { PrintApiErrorName } from 'punchgate/schemas/print-api';
 import type { z } from 'zod';
-import { formatConfigPath } from '../../../schemas/config.ts';
-import type { PrintApiErrorName } from '../../../schemas/print-api.ts';
 import { SandboxError } from './sandbox-error.ts';
 
 /** The largest id the service's 32-bit integer ids can hold. */

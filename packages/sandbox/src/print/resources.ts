@@ -12,8 +12,8 @@ import {
   type PipoUser,
   paymentPaypal,
   type Shipment,
-} from '../../../schemas/print-api.ts';
-import type { SeedAddress } from '../../../schemas/sandbox-seed.ts';
+} from 'punchgate/schemas/print-api';
+import type { SeedAddress } from '../sandbox-seed.ts';
 import {
   type CustomerRecord,
   type ItemRecord,

@@ -4,7 +4,7 @@
  * what the interface leaves open (bad bodies, query values, unknown statuses...). One function turns it
  * into the HTTP answer: `{"Message": text}`, or an empty body where the interface shows no message.
  */
-import { PRINT_API_ERRORS, type PrintApiErrorName } from '../../../schemas/print-api.ts';
+import { PRINT_API_ERRORS, type PrintApiErrorName } from 'punchgate/schemas/print-api';
 
 export type SandboxOwnErrorCode =
   /** A malformed body, path or query value (400). */

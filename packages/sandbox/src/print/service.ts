@@ -4,7 +4,7 @@
  * nothing of HTTP.
  */
 import type { Context } from 'hono';
-import type { SandboxSeed } from '../../../schemas/sandbox-seed.ts';
+import type { SandboxSeed } from '../sandbox-seed.ts';
 import { VirtualClock } from './clock.ts';
 import { deriveSandboxKey } from './key-derivation.ts';
 import { type SandboxLogger, silentLogger } from './logger.ts';

@@ -5,14 +5,14 @@
  * the interface's JSON. Operations validate first and mutate last, so a rejected request leaves no trace.
  */
 
-import type { EventName, LicenseTier } from '../../../schemas/print-api.ts';
+import type { EventName, LicenseTier } from 'punchgate/schemas/print-api';
 import type {
   SandboxSeed,
   SeedAddress,
   SeedParametricProperty,
   SeedPayment,
   SeedProduct,
-} from '../../../schemas/sandbox-seed.ts';
+} from '../sandbox-seed.ts';
 
 export interface LicenseRecord {
   readonly id: number;

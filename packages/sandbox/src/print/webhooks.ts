@@ -8,7 +8,7 @@
  * Deliveries run after the API has answered; `idle()` resolves once every started delivery has finished, so
  * tests can wait for them deterministically.
  */
-import type { EventName } from '../../../schemas/print-api.ts';
+import type { EventName } from 'punchgate/schemas/print-api';
 import type { SandboxLogger } from './logger.ts';
 import type { DeliveryRecord, HookRecord, SandboxState } from './state.ts';
 

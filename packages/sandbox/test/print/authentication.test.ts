@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { deriveSandboxKey } from '../../src/sandbox/print/index.ts';
+import { deriveSandboxKey } from '../../src/print/index.ts';
 import { basic, errorOf, GATEWAY_KEY, keyOf, makeHarness, TOKENS } from './sandbox-harness.ts';
 
 const MISSING = { status: 401, message: 'Authorization credentials missing.' };

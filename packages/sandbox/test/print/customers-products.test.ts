@@ -1,5 +1,5 @@
+import { Customer, Rendering } from 'punchgate/schemas/print-api';
 import { describe, expect, it } from 'vitest';
-import { Customer, Rendering } from '../../schemas/print-api.ts';
 import { errorOf, makeHarness } from './sandbox-harness.ts';
 
 const RENDERINGS_404 = { status: 404, message: 'Product renderings not the service.' };

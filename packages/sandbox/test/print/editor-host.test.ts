@@ -1,5 +1,5 @@
+import type { Order, PipoProject } from 'punchgate/schemas/print-api';
 import { describe, expect, it } from 'vitest';
-import type { Order, PipoProject } from '../../schemas/print-api.ts';
 import { type Harness, makeHarness } from './sandbox-harness.ts';
 
 const decodeEntities = (text: string) =>

@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 
-const ROWS = new URL('../../../shared/design/INTERFACE-ROWS.md', import.meta.url);
+const ROWS = new URL('../../../../../shared/design/INTERFACE-ROWS.md', import.meta.url);
 const TESTS = new URL('./', import.meta.url);
 
 /** The row ids a test name starts with: `it('T03 E08 order status …')` shows T03 and E08. */

@@ -1,6 +1,6 @@
 import { unzipSync } from 'fflate';
+import { Order } from 'punchgate/schemas/print-api';
 import { describe, expect, it } from 'vitest';
-import { Order } from '../../schemas/print-api.ts';
 import { errorOf, makeHarness, NOW } from './sandbox-harness.ts';
 
 const NOW_ISO = new Date(NOW).toISOString();

@@ -1,5 +1,5 @@
+import { type Customer, Order, PipoTempUser, PipoUser } from 'punchgate/schemas/print-api';
 import { describe, expect, it } from 'vitest';
-import { type Customer, Order, PipoTempUser, PipoUser } from '../../schemas/print-api.ts';
 import { errorOf, type Harness, makeHarness, TOKENS } from './sandbox-harness.ts';
 
 const EMPTY_403 = { status: 403, message: null };

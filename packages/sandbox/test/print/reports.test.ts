@@ -1,10 +1,10 @@
-import { describe, expect, it } from 'vitest';
 import {
   type Order,
   REPORT_TYPES,
   SANDBOX_REPORT_RECORDS,
   type SalesReportRecord,
-} from '../../schemas/print-api.ts';
+} from 'punchgate/schemas/print-api';
+import { describe, expect, it } from 'vitest';
 import { errorOf, type Harness, makeHarness } from './sandbox-harness.ts';
 
 async function report<T = Record<string, unknown>>(h: Harness, query: string): Promise<T[]> {

@@ -4,11 +4,11 @@
  * stands in for the network.
  */
 import { readFileSync } from 'node:fs';
-import type { SandboxSeedInput } from '../../schemas/sandbox-seed.ts';
-import { createSandbox, deriveSandboxKey, type SandboxDeps } from '../../src/sandbox/print/index.ts';
+import { createSandbox, deriveSandboxKey, type SandboxDeps } from '../../src/print/index.ts';
+import type { SandboxSeedInput } from '../../src/sandbox-seed.ts';
 
 export const FIXTURE_SEED: SandboxSeedInput = JSON.parse(
-  readFileSync(new URL('../../fixtures/sandbox-seed.json', import.meta.url), 'utf8'),
+  readFileSync(new URL('../../../../fixtures/sandbox-seed.json', import.meta.url), 'utf8'),
 );
 
 /** The frozen base time of every test sandbox. */

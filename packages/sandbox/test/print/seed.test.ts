@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { parseSandboxSeed, type SandboxSeedInput } from '../../schemas/sandbox-seed.ts';
-import { createSandbox } from '../../src/sandbox/print/index.ts';
+import { createSandbox } from '../../src/print/index.ts';
+import { parseSandboxSeed, type SandboxSeedInput } from '../../src/sandbox-seed.ts';
 import { FIXTURE_SEED, makeHarness } from './sandbox-harness.ts';
 
 const clone = (): { licenses: Record<string, unknown>[] } & Record<string, unknown> =>

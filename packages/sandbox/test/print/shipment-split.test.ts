@@ -1,5 +1,5 @@
+import { Order } from 'punchgate/schemas/print-api';
 import { describe, expect, it } from 'vitest';
-import { Order } from '../../schemas/print-api.ts';
 import { errorOf, type Harness, makeHarness, NOW } from './sandbox-harness.ts';
 
 const NOW_ISO = new Date(NOW).toISOString();

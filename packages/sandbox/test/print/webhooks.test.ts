@@ -1,13 +1,13 @@
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { describe, expect, it } from 'vitest';
 import {
   type Customer,
   CustomerEventBody,
   type HookEntry,
   type Order,
   OrderEventBody,
-} from '../../schemas/print-api.ts';
+} from 'punchgate/schemas/print-api';
+import { describe, expect, it } from 'vitest';
 import { errorOf, type Harness, makeHarness, TOKENS } from './sandbox-harness.ts';
 
 async function hook(

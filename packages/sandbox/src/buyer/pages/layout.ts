@@ -9,7 +9,7 @@
  * when the requisition changes (order-status documents arriving).
  */
 import { html, raw } from 'hono/html';
-import { cspSourceHash } from '../../../web/csp-hash.ts';
+import { cspSourceHash } from 'punchgate/web/csp-hash';
 
 export type Html = ReturnType<typeof html>;
 

@@ -4,8 +4,8 @@
  * with per-line Edit and Inspect for cXML profiles (which reopen the whole cart, as Ariba does).
  */
 import { html } from 'hono/html';
-import { orderTotal } from '../build-order-request.ts';
 import { multiplyDecimals } from '../amount-text.ts';
+import { orderTotal } from '../build-order-request.ts';
 import type { BuyerProfile } from '../profiles.ts';
 import type { Requisition, RequisitionLine } from '../requisition.ts';
 import { requisitionUrl, type SimulatorContext } from '../simulator-context.ts';

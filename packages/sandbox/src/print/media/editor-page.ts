@@ -12,6 +12,7 @@
  * `cartReturnUrl` field; `parseEditorSaveForm` prefers it over `cru`.
  */
 
+import { escapeHtml } from 'punchgate/kernel';
 import { colorForImageId, formatHexColor } from './colors.ts';
 import type { MediaDesign, MediaImageTag, MediaProduct } from './design.ts';
 import {
@@ -23,7 +24,6 @@ import {
   textFieldName,
 } from './editor-form.ts';
 import { type EditorSize, isWebUrl } from './editor-params.ts';
-import { escapeHtml } from '../../../kernel/html-escape.ts';
 import { previewImageId, previewTextId, renderPreviewSvg } from './preview-svg.ts';
 import { layoutScene } from './scene.ts';
 
@@ -76,7 +76,7 @@ button { font: inherit; font-weight: 600; padding: 0.6rem 1rem; border: 0; borde
 .preview { width: 100%; max-width: 40rem; height: auto; box-shadow: 0 2px 10px rgba(0, 0, 0, 0.2); background: #fff; }
 `;
 
-export { cspSourceHash } from '../../../web/csp-hash.ts';
+export { cspSourceHash } from 'punchgate/web/csp-hash';
 
 export interface EditorPageInput {
   readonly product: MediaProduct;

@@ -4,9 +4,9 @@
  * update it by element id (`preview-text-<i>` per text field, `preview-image-<i>` per image item).
  */
 
+import { escapeHtml } from 'punchgate/kernel';
 import { formatHexColor } from './colors.ts';
 import type { MediaDesign } from './design.ts';
-import { escapeHtml } from '../../../kernel/html-escape.ts';
 import { layoutScene, type SceneBox } from './scene.ts';
 
 export const previewTextId = (index: number): string => `preview-text-${index}`;

@@ -5,7 +5,7 @@
  * its path and body, then acts.
  */
 import { type Context, Hono } from 'hono';
-import { CreateHookBody, ShippedBody, StatusBody } from '../../../../schemas/print-api.ts';
+import { CreateHookBody, ShippedBody, StatusBody } from 'punchgate/schemas/print-api';
 import { requireApiKey, type SandboxEnv } from '../authentication.ts';
 import { createHook, deleteHook, hookEntry, listHooks } from '../hook-operations.ts';
 import {

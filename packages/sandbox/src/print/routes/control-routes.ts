@@ -4,7 +4,7 @@
  */
 import { type Context, Hono } from 'hono';
 import { z } from 'zod';
-import { SeedAddress, SeedPayment } from '../../../../schemas/sandbox-seed.ts';
+import { SeedAddress, SeedPayment } from '../../sandbox-seed.ts';
 import type { SandboxControl } from '../control.ts';
 import { pathId, readId, readJsonBody } from '../request-input.ts';
 import { SandboxError } from '../sandbox-error.ts';

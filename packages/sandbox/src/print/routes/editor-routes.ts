@@ -8,9 +8,9 @@
  * the interface says "the new product id is passed back".
  */
 import { type Context, Hono } from 'hono';
+import { escapeHtml } from 'punchgate/kernel';
 import { resumeSession } from '../authentication.ts';
 import { isWebUrl } from '../media/editor-params.ts';
-import { escapeHtml } from '../../../kernel/html-escape.ts';
 import {
   buildReturnUrl,
   cspSourceHash,

@@ -12,7 +12,7 @@ import {
   PipoLoginBody,
   PipoTransferUserBody,
   PipoUpdateUserBody,
-} from '../../../../schemas/print-api.ts';
+} from 'punchgate/schemas/print-api';
 import { requireSession, type SandboxEnv } from '../authentication.ts';
 import {
   convertUser,

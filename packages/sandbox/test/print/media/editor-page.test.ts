@@ -10,7 +10,7 @@ import {
   renderEditorPage,
   renderEditorRedirect,
   renderEditorSavedPage,
-} from '../../src/sandbox/print/media/index.ts';
+} from '../../../src/print/media/index.ts';
 import { banner, businessCard } from './sample-products.ts';
 
 const hostile = '<script>alert(1)</script>';

@@ -5,7 +5,7 @@ import {
   type MediaInputErrorCode,
   type MediaProduct,
   parseEditorQuery,
-} from '../../src/sandbox/print/media/index.ts';
+} from '../../../src/print/media/index.ts';
 import { banner, businessCard } from './sample-products.ts';
 
 const products: readonly MediaProduct[] = [businessCard, banner];

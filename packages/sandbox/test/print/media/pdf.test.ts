@@ -1,6 +1,6 @@
 import { decodePDFRawStream, PDFArray, PDFDocument, type PDFPage, type PDFRawStream } from 'pdf-lib';
 import { describe, expect, it } from 'vitest';
-import { BLEED_POINTS, renderPrintPdf, renderProofPdf } from '../../src/sandbox/print/media/pdf.ts';
+import { BLEED_POINTS, renderPrintPdf, renderProofPdf } from '../../../src/print/media/pdf.ts';
 import { savedCard } from './sample-products.ts';
 
 const producedAt = new Date('2025-03-01T12:00:00Z');

@@ -1,6 +1,6 @@
 /** Templates and designs the media tests draw; the palette sets paper, ink and accent explicitly. */
 
-import type { MediaDesign, MediaProduct } from '../../src/sandbox/print/media/index.ts';
+import type { MediaDesign, MediaProduct } from '../../../src/print/media/index.ts';
 
 export const PAPER = '#FFFBE6';
 export const INK = '#112233';

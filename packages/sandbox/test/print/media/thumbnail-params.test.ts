@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseThumbnailParams } from '../../src/sandbox/print/media/index.ts';
+import { parseThumbnailParams } from '../../../src/print/media/index.ts';
 
 describe('parseThumbnailParams', () => {
   it('takes the interface defaults when only p is given', () => {

@@ -7,7 +7,7 @@ import {
   renderThumbnailPng,
   type ThumbnailOptions,
   thumbnailGeometry,
-} from '../../src/sandbox/print/media/index.ts';
+} from '../../../src/print/media/index.ts';
 import { ACCENT, banner, businessCard, PAPER, savedCard } from './sample-products.ts';
 
 const BORDER = '#777777';

@@ -9,7 +9,7 @@ import {
   itemAssetsZipFileName,
   itemZipFileName,
   orderZipFileName,
-} from '../../src/sandbox/print/media/index.ts';
+} from '../../../src/print/media/index.ts';
 import { savedCard } from './sample-products.ts';
 
 const bytes = (text: string) => new TextEncoder().encode(text);
