@@ -1,6 +1,6 @@
 /**
- * The Store on Cloudflare Workers: D1 through its binding, with the SQLite dialect's SQL text and
- * `createSqlStore` unchanged. D1 runs each statement on its own and `batch` as one transaction, which is
+ * The Store on Cloudflare Workers: D1 through its binding, with the SQLite dialect of the shared SQL text
+ * (`sql/`) and `createSqlStore` unchanged. D1 runs each statement on its own and `batch` as one transaction, which is
  * all the SQL store needs (it never holds an interactive transaction). Runs on Workers: no `node:*`.
  *
  * The schema is migrated by the store itself on first use in an isolate, as the SQLite file is on Node:
@@ -9,8 +9,10 @@
  */
 import { type Clock, systemClock } from './clock.ts';
 import type { Store } from './port.ts';
-import { createSqlStore, type SqlDriver, type SqlResult, type SqlStatement } from './sql-store.ts';
-import { sqliteMigrations, sqliteSchemaVersion, sqliteStatements } from './sqlite-sql.ts';
+import { sqliteDialect } from './sql/dialect.ts';
+import type { SqlDriver, SqlResult, SqlStatement } from './sql/driver.ts';
+import { sqliteMigrations, sqliteSchemaVersion } from './sql/migrations.ts';
+import { createSqlStore } from './sql/store.ts';
 import { StoreError } from './store-error.ts';
 
 /** The part of the Workers runtime's `D1Database` binding this adapter uses. */
@@ -57,7 +59,7 @@ export async function createD1Store(options: D1StoreOptions): Promise<Store> {
   const clock = options.clock ?? systemClock;
   const driver = createD1Driver(options.database);
   await migrate(options.database, driver, clock);
-  return createSqlStore(driver, sqliteStatements, clock);
+  return createSqlStore(driver, sqliteDialect, clock);
 }
 
 async function migrate(database: D1Database, driver: SqlDriver, clock: Clock): Promise<void> {

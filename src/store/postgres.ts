@@ -1,7 +1,9 @@
 /**
  * The Store for several Node instances sharing state: PostgreSQL through `pg`. Node only. The port's
  * semantics live in `createSqlStore`; this module provides the driver (a connection pool, atomic batches in
- * one transaction) and the migrations, and `postgres-sql.ts` the SQL text.
+ * one transaction) and runs the migrations; the SQL text is shared with SQLite and D1 (`sql/`), spelled by
+ * `postgresDialect`. Store-assigned ids arrive as text and instants (BIGINT) leave pg as text; the row
+ * mappers take `Number()`.
  *
  * Concurrency: every transaction runs at READ COMMITTED. Idempotent intake relies on unique keys with
  * `ON CONFLICT DO NOTHING` (a second inserter waits for the first and then reads the winner); claims take
@@ -18,8 +20,10 @@
 import pg from 'pg';
 import { type Clock, systemClock } from './clock.ts';
 import type { Store } from './port.ts';
-import { postgresMigrations, postgresSchemaVersion, postgresStatements } from './postgres-sql.ts';
-import { createSqlStore, type SqlDriver, type SqlResult, type SqlStatement } from './sql-store.ts';
+import { postgresDialect } from './sql/dialect.ts';
+import type { SqlDriver, SqlResult, SqlStatement } from './sql/driver.ts';
+import { postgresMigrations, postgresSchemaVersion } from './sql/migrations.ts';
+import { createSqlStore } from './sql/store.ts';
 import { StoreError } from './store-error.ts';
 
 export interface PostgresStoreOptions {
@@ -56,6 +60,9 @@ const ANSWER_GRACE_MS = 5_000;
 /** A session that holds a transaction open this long (a frozen process) is ended and its locks freed. */
 const IDLE_IN_TRANSACTION_TIMEOUT_MS = 60_000;
 const MIGRATION_ANSWER_MS = 3_600_000;
+
+/** Serialises instances that start at once on a fresh schema (the key is the schema's name). */
+const MIGRATION_LOCK = `SELECT pg_advisory_xact_lock(hashtext('punchgate:' || $1::text))`;
 
 const RETRIES = 5;
 const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
@@ -100,14 +107,14 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
     await pool.end();
     throw translate(error);
   }
-  return createSqlStore(createPostgresDriver(pool), postgresStatements, clock);
+  return createSqlStore(createPostgresDriver(pool), postgresDialect, clock);
 }
 
 async function migrate(pool: pg.Pool, schema: string, clock: Clock): Promise<void> {
   await inTransaction(pool, async (client) => {
     // The lock key is the schema: instances starting at once on a fresh database migrate one after another
     // (even CREATE SCHEMA IF NOT EXISTS fails for the second of two concurrent creators).
-    await client.query(postgresSchemaVersion.lock, [schema]);
+    await client.query(MIGRATION_LOCK, [schema]);
     // A migration may rebuild an index on a big table: no statement limit for this transaction.
     await client.query('SET LOCAL statement_timeout = 0');
     await client.query(`CREATE SCHEMA IF NOT EXISTS ${schema}`);

@@ -1,6 +1,7 @@
 /**
  * The Node default Store: one SQLite file through better-sqlite3. Node only (the one file of the store that
- * imports `node:*` or a native module); Workers use the D1 adapter over the same SQL text.
+ * imports `node:*` or a native module); Workers use the D1 adapter over the same SQL text and dialect
+ * (`sql/`), which PostgreSQL shares too.
  *
  * Durability choices, for "nothing lost":
  * - `journal_mode = WAL`: readers never block the writer, and several processes can share the file.
@@ -18,8 +19,10 @@ import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import { type Clock, systemClock } from './clock.ts';
 import type { Store } from './port.ts';
-import { createSqlStore, type SqlDriver, type SqlResult, type SqlStatement } from './sql-store.ts';
-import { sqliteMigrations, sqliteSchemaVersion, sqliteStatements } from './sqlite-sql.ts';
+import { sqliteDialect } from './sql/dialect.ts';
+import type { SqlDriver, SqlResult, SqlStatement } from './sql/driver.ts';
+import { sqliteMigrations, sqliteSchemaVersion } from './sql/migrations.ts';
+import { createSqlStore } from './sql/store.ts';
 import { StoreError } from './store-error.ts';
 
 export interface SqliteStoreOptions {
@@ -49,7 +52,7 @@ export function createSqliteStore(options: SqliteStoreOptions): Store {
     db.close();
     throw error;
   }
-  return createSqlStore(createSqliteDriver(db), sqliteStatements, clock);
+  return createSqlStore(createSqliteDriver(db), sqliteDialect, clock);
 }
 
 type Connection = InstanceType<typeof Database>;

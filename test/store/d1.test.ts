@@ -5,7 +5,7 @@
 import { Miniflare } from 'miniflare';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createD1Store, type D1Database, type D1PreparedStatement } from '../../src/store/d1.ts';
-import { sqliteMigrations, sqliteSchemaVersion } from '../../src/store/sqlite-sql.ts';
+import { sqliteMigrations, sqliteSchemaVersion } from '../../src/store/sql/migrations.ts';
 import { createManualClock } from './manual-clock.ts';
 import { expectVersion3Migrated, po7Confirmation, version3PrintOrders } from './migration-checks.ts';
 import { cxmlSession, expectStoreError, runStoreSuite, T0 } from './store-suite.ts';

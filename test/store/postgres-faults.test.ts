@@ -10,10 +10,8 @@
  * Runs in a database of its own: terminating backends ends every session of the database.
  */
 import { afterEach, expect, it } from 'vitest';
-import type { GatewayExtensions } from '../../src/gateway/http/app.ts';
 import type { Gateway } from '../../src/gateway/index.ts';
-import { ociGateway } from '../../src/gateway/oci/index.ts';
-import { createOrderWorker, type OrderWorker, ordersFeature } from '../../src/gateway/orders/index.ts';
+import { createOrderWorker, type OrderWorker } from '../../src/gateway/orders/index.ts';
 import { JOB_LEASE_MS } from '../../src/gateway/orders/worker.ts';
 import type { Clock } from '../../src/store/clock.ts';
 import type { Store } from '../../src/store/port.ts';
@@ -51,16 +49,6 @@ function expectNoInternals(text: string): void {
   expect(text).not.toMatch(/\bat .*\.(ts|js):\d+|StoreError|DatabaseError|PostgreSQL|terminating connection/);
 }
 
-/** What `punchgate serve` mounts: OCI punch-in and the order flow. */
-const ALL_FEATURES: GatewayExtensions = {
-  ...ociGateway,
-  ...ordersFeature,
-  routes(app, ctx) {
-    ociGateway.routes?.(app, ctx);
-    ordersFeature.routes?.(app, ctx);
-  },
-};
-
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 describeWithPostgres('PostgreSQL faults under two gateways', () => {
@@ -86,7 +74,7 @@ describeWithPostgres('PostgreSQL faults under two gateways', () => {
     const config = orderConfig({
       orders: { maxAttempts: 10, reconcileIntervalSeconds: 300, outboxMaxAttempts: 10 },
     });
-    const { stack, a, startB } = await startInstanceA(open, config, ALL_FEATURES);
+    const { stack, a, startB } = await startInstanceA(open, config);
     return { stack, a, b: await startB() };
   }
 

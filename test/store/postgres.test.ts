@@ -1,7 +1,7 @@
 import type pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { createPostgresStore } from '../../src/store/postgres.ts';
-import { postgresMigrations, postgresSchemaVersion } from '../../src/store/postgres-sql.ts';
+import { postgresMigrations, postgresSchemaVersion } from '../../src/store/sql/migrations.ts';
 import { createManualClock } from './manual-clock.ts';
 import {
   acceptOrderIn,

@@ -2,7 +2,6 @@
  * Two gateways with the order flow on one shared database, as two Node processes behind a load balancer
  * run: for the PostgreSQL tests of instances sharing work and of faults under them.
  */
-import type { GatewayExtensions } from '../../src/gateway/http/app.ts';
 import type { Gateway } from '../../src/gateway/index.ts';
 import type { Clock } from '../../src/store/clock.ts';
 import type { Store } from '../../src/store/port.ts';
@@ -24,13 +23,12 @@ export async function postCxml(gateway: Gateway, body: string): Promise<Response
 export async function startInstanceA(
   openStore: (clock: Clock) => Promise<Store>,
   config = orderConfig(),
-  extensions?: GatewayExtensions,
 ): Promise<{ stack: OrderStack; a: Gateway; startB(): Promise<Gateway> }> {
   // Both stores read the stack's frozen clock, so record times follow the test's time like the workers';
   // A's store opens before the stack exists.
   let current: OrderStack | undefined;
   const clock = { now: () => current?.clock.now() ?? new Date(START) };
-  const stack = await createOrderStack(config, { store: await openStore(clock) }, extensions);
+  const stack = await createOrderStack(config, { store: await openStore(clock) });
   current = stack;
   // Beside A, not instead of it: same config, signing key, print service, buyer endpoint and clock; its
   // own store (a pool of its own) on the same database.

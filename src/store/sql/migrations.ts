@@ -1,0 +1,386 @@
+/**
+ * The schema's migrations, written once for SQLite, D1 and PostgreSQL: entry `i` brings a database from
+ * version `i` to `i + 1`, and `schema_version` records each one applied. Column types come from the dialect
+ * (`int64` for instants and the print service's ids, `float64`, `serialKey` for ids the database assigns);
+ * migrations 2 and 3 are spelled per database because SQLite cannot drop a constraint or a column's
+ * NOT NULL and rebuilds the table instead, where PostgreSQL alters it in place.
+ *
+ * Never edit a shipped migration: a database migrated by an older punchgate must come out the same. A new
+ * column is one new entry at the end (an `ALTER TABLE … ADD COLUMN`, its type from the dialect where it is
+ * an instant or an id) plus its place in `statements.ts` and in the row mapper.
+ */
+import { postgresDialect, type SqlDialect, sqliteDialect } from './dialect.ts';
+
+/**
+ * The outbox as one record per message (schema 3 on): the queue row while a message has one, else its kept
+ * document, which reads as delivered once its queue row is purged. Portable SQL, shared by every dialect.
+ */
+const OUTBOX_MESSAGES_VIEW = `
+  CREATE VIEW outbox_messages AS
+    SELECT d.id, d.buyer_id, d.po_id, d.kind, d.dedupe_key, d.url, d.body, d.created_at,
+      CASE WHEN q.id IS NULL THEN 'delivered' ELSE q.state END AS state,
+      CASE WHEN q.id IS NULL THEN d.attempts ELSE q.attempts END AS attempts,
+      CASE WHEN q.id IS NULL THEN d.next_attempt_at ELSE q.next_attempt_at END AS next_attempt_at,
+      q.lease_until,
+      CASE WHEN q.id IS NULL THEN d.last_error ELSE q.last_error END AS last_error,
+      CASE WHEN q.id IS NULL THEN d.delivered_at ELSE q.delivered_at END AS delivered_at,
+      CASE WHEN q.id IS NULL THEN d.updated_at ELSE q.updated_at END AS updated_at
+    FROM buyer_documents d LEFT JOIN outbox_queue q ON q.id = d.id;`;
+
+/** Migration 3's delivery queue, the same on every database but for its integer type. */
+const outboxQueue = (d: SqlDialect) => `  CREATE TABLE outbox_queue (
+    id ${d.int64} PRIMARY KEY,
+    po_id TEXT NOT NULL,
+    state TEXT NOT NULL,
+    attempts INTEGER NOT NULL,
+    next_attempt_at ${d.int64} NOT NULL,
+    lease_until ${d.int64},
+    last_error TEXT,
+    delivered_at ${d.int64},
+    updated_at ${d.int64} NOT NULL
+  );
+  CREATE INDEX outbox_queue_due ON outbox_queue (state, next_attempt_at);
+  CREATE INDEX outbox_queue_po ON outbox_queue (po_id, id);`;
+
+const FILL_OUTBOX_QUEUE = `  INSERT INTO outbox_queue (id, po_id, state, attempts, next_attempt_at, lease_until, last_error, delivered_at,
+      updated_at)
+    SELECT id, po_id, state, attempts, next_attempt_at, lease_until, last_error, delivered_at, updated_at
+    FROM outbox;`;
+
+type Migration = (d: SqlDialect) => string;
+
+const MIGRATIONS: readonly Migration[] = [
+  (d) => `
+  CREATE TABLE sessions (
+    id TEXT PRIMARY KEY,
+    buyer_id TEXT NOT NULL,
+    storefront_id TEXT NOT NULL,
+    protocol TEXT NOT NULL,
+    operation TEXT NOT NULL,
+    buyer_cookie TEXT,
+    return_url TEXT NOT NULL,
+    return_target TEXT,
+    oci_echo TEXT,
+    buyer_user_key TEXT NOT NULL,
+    pipo_user_ref TEXT NOT NULL,
+    extrinsics TEXT,
+    contact TEXT,
+    ship_to TEXT,
+    state TEXT NOT NULL,
+    pipo_token TEXT,
+    pipo_token_obtained_at ${d.int64},
+    version INTEGER NOT NULL,
+    created_at ${d.int64} NOT NULL,
+    updated_at ${d.int64} NOT NULL,
+    expires_at ${d.int64} NOT NULL
+  );
+  CREATE INDEX sessions_expires_at ON sessions (expires_at);
+
+  CREATE TABLE one_time_tokens (
+    jti TEXT PRIMARY KEY,
+    expires_at ${d.int64} NOT NULL
+  );
+  CREATE INDEX one_time_tokens_expires_at ON one_time_tokens (expires_at);
+
+  CREATE TABLE users (
+    buyer_id TEXT NOT NULL,
+    user_key TEXT NOT NULL,
+    storefront_id TEXT NOT NULL,
+    pipo_user_id ${d.int64} NOT NULL,
+    username TEXT NOT NULL,
+    email TEXT NOT NULL,
+    password_enc TEXT NOT NULL,
+    is_temp INTEGER NOT NULL,
+    created_at ${d.int64} NOT NULL,
+    updated_at ${d.int64} NOT NULL,
+    PRIMARY KEY (buyer_id, user_key)
+  );
+
+  CREATE TABLE cart_lines (
+    line_ref TEXT PRIMARY KEY,
+    session_id TEXT NOT NULL,
+    buyer_id TEXT NOT NULL,
+    storefront_id TEXT NOT NULL,
+    user_ref TEXT NOT NULL,
+    design_id ${d.int64} NOT NULL,
+    product_id ${d.int64} NOT NULL,
+    sku TEXT NOT NULL,
+    name TEXT NOT NULL,
+    quantity ${d.float64} NOT NULL,
+    unit_price TEXT NOT NULL,
+    currency TEXT NOT NULL,
+    uom TEXT NOT NULL,
+    unspsc TEXT,
+    lead_time_days INTEGER,
+    position INTEGER NOT NULL,
+    state TEXT NOT NULL,
+    po_id TEXT,
+    created_at ${d.int64} NOT NULL,
+    updated_at ${d.int64} NOT NULL
+  );
+  CREATE INDEX cart_lines_session ON cart_lines (session_id, position);
+  CREATE INDEX cart_lines_updated_at ON cart_lines (updated_at);
+
+  CREATE TABLE purchase_orders (
+    id ${d.serialKey},
+    buyer_id TEXT NOT NULL,
+    payload_id TEXT NOT NULL,
+    order_id TEXT NOT NULL,
+    type TEXT NOT NULL,
+    state TEXT NOT NULL,
+    raw TEXT NOT NULL,
+    document TEXT NOT NULL,
+    answer_code INTEGER NOT NULL,
+    answer_text TEXT NOT NULL,
+    print_order_ids TEXT NOT NULL,
+    flags TEXT NOT NULL,
+    last_error TEXT,
+    created_at ${d.int64} NOT NULL,
+    updated_at ${d.int64} NOT NULL,
+    UNIQUE (buyer_id, payload_id),
+    UNIQUE (buyer_id, order_id, type)
+  );
+  CREATE INDEX purchase_orders_state ON purchase_orders (state, id);
+
+  CREATE TABLE jobs (
+    id ${d.serialKey},
+    kind TEXT NOT NULL,
+    key TEXT NOT NULL,
+    payload TEXT NOT NULL,
+    run_at ${d.int64} NOT NULL,
+    attempts INTEGER NOT NULL,
+    max_attempts INTEGER NOT NULL,
+    state TEXT NOT NULL,
+    lease_until ${d.int64},
+    last_error TEXT,
+    created_at ${d.int64} NOT NULL,
+    updated_at ${d.int64} NOT NULL
+  );
+  CREATE UNIQUE INDEX jobs_open_key ON jobs (key) WHERE state <> 'done';
+  CREATE INDEX jobs_due ON jobs (state, run_at);
+
+  CREATE TABLE outbox (
+    id ${d.serialKey},
+    buyer_id TEXT NOT NULL,
+    po_id TEXT NOT NULL,
+    kind TEXT NOT NULL,
+    dedupe_key TEXT NOT NULL UNIQUE,
+    url TEXT NOT NULL,
+    body TEXT NOT NULL,
+    attempts INTEGER NOT NULL,
+    next_attempt_at ${d.int64} NOT NULL,
+    state TEXT NOT NULL,
+    lease_until ${d.int64},
+    last_error TEXT,
+    delivered_at ${d.int64},
+    created_at ${d.int64} NOT NULL,
+    updated_at ${d.int64} NOT NULL
+  );
+  CREATE INDEX outbox_due ON outbox (state, next_attempt_at);
+  CREATE INDEX outbox_po ON outbox (po_id, id);
+
+  CREATE TABLE print_orders (
+    storefront_id TEXT NOT NULL,
+    print_order_id ${d.int64} NOT NULL,
+    po_id TEXT NOT NULL,
+    state TEXT NOT NULL,
+    last_status TEXT,
+    shipments_notified TEXT NOT NULL,
+    confirmed INTEGER NOT NULL,
+    last_checked_at ${d.int64},
+    created_at ${d.int64} NOT NULL,
+    updated_at ${d.int64} NOT NULL,
+    PRIMARY KEY (storefront_id, print_order_id)
+  );
+  CREATE INDEX print_orders_po ON print_orders (po_id);
+  CREATE INDEX print_orders_open ON print_orders (state, last_checked_at);
+
+  CREATE TABLE inbox_events (
+    id ${d.serialKey},
+    storefront_id TEXT NOT NULL,
+    event TEXT NOT NULL,
+    body TEXT NOT NULL,
+    received_at ${d.int64} NOT NULL,
+    processed INTEGER NOT NULL
+  );
+  CREATE INDEX inbox_events_unprocessed ON inbox_events (processed, id);
+  `,
+  // 2 (SQLite): updates are deduped per orderVersion instead of one per order (see order-revision.ts). SQLite cannot
+  // drop a table's UNIQUE constraint, so the table is rebuilt; ids are copied, so references keep working.
+  // Existing rows take their orderVersion from the stored request, as the intake wrote it.
+  // PostgreSQL alters the table in place.
+  (d) =>
+    d.name === 'sqlite'
+      ? `
+  CREATE TABLE purchase_orders_v2 (
+    id INTEGER PRIMARY KEY,
+    buyer_id TEXT NOT NULL,
+    payload_id TEXT NOT NULL,
+    order_id TEXT NOT NULL,
+    type TEXT NOT NULL,
+    order_version TEXT,
+    revision_key TEXT NOT NULL,
+    state TEXT NOT NULL,
+    raw TEXT NOT NULL,
+    document TEXT NOT NULL,
+    answer_code INTEGER NOT NULL,
+    answer_text TEXT NOT NULL,
+    print_order_ids TEXT NOT NULL,
+    flags TEXT NOT NULL,
+    last_error TEXT,
+    created_at INTEGER NOT NULL,
+    updated_at INTEGER NOT NULL,
+    UNIQUE (buyer_id, payload_id),
+    UNIQUE (buyer_id, order_id, type, revision_key)
+  );
+  INSERT INTO purchase_orders_v2 (id, buyer_id, payload_id, order_id, type, order_version, revision_key, state,
+      raw, document, answer_code, answer_text, print_order_ids, flags, last_error, created_at, updated_at)
+    SELECT id, buyer_id, payload_id, order_id, type, version,
+      CASE WHEN type <> 'update' THEN '' WHEN version IS NOT NULL THEN 'version:' || version
+        ELSE 'payload:' || payload_id END,
+      state, raw, document, answer_code, answer_text, print_order_ids, flags, last_error, created_at, updated_at
+    FROM (SELECT *, CASE WHEN json_valid(document)
+        THEN CAST(json_extract(document, '$.request.orderVersion') AS TEXT) END AS version
+      FROM purchase_orders);
+  DROP TABLE purchase_orders;
+  ALTER TABLE purchase_orders_v2 RENAME TO purchase_orders;
+  CREATE INDEX purchase_orders_state ON purchase_orders (state, id);
+  `
+      : `
+  ALTER TABLE purchase_orders ADD COLUMN order_version TEXT;
+  ALTER TABLE purchase_orders ADD COLUMN revision_key TEXT;
+  UPDATE purchase_orders SET order_version = document::jsonb #>> '{request,orderVersion}';
+  UPDATE purchase_orders SET revision_key = CASE WHEN type <> 'update' THEN ''
+    WHEN order_version IS NOT NULL THEN 'version:' || order_version ELSE 'payload:' || payload_id END;
+  ALTER TABLE purchase_orders ALTER COLUMN revision_key SET NOT NULL;
+  ALTER TABLE purchase_orders DROP CONSTRAINT purchase_orders_buyer_id_order_id_type_key;
+  ALTER TABLE purchase_orders ADD CONSTRAINT purchase_orders_revision
+    UNIQUE (buyer_id, order_id, type, revision_key);
+  `,
+  // 3: housekeeping. The outbox splits into the documents sent to buyers, kept forever with their purchase
+  // order (the delivery record is written into the document when it is delivered), and the delivery queue,
+  // whose rows of delivered messages are purged. Ids are copied, so message ids stay as they were. The
+  // outbox_messages view reads a message from its queue row while there is one, else from the document.
+  // Jobs and webhook deliveries are purged now: their tables are rebuilt with AUTOINCREMENT so SQLite
+  // never hands a purged id out again (an event's id is its sync job's key; admin links name job ids).
+  // PostgreSQL: The outbox table becomes buyer_documents, kept forever
+  // (its identity goes on numbering messages), and its queue columns move to outbox_queue, whose rows of
+  // delivered messages are purged; a delivered document keeps its delivery record.
+  (d) =>
+    d.name === 'sqlite'
+      ? `
+  CREATE TABLE buyer_documents (
+    id INTEGER PRIMARY KEY,
+    buyer_id TEXT NOT NULL,
+    po_id TEXT NOT NULL,
+    kind TEXT NOT NULL,
+    dedupe_key TEXT NOT NULL UNIQUE,
+    url TEXT NOT NULL,
+    body TEXT NOT NULL,
+    created_at INTEGER NOT NULL,
+    attempts INTEGER,
+    next_attempt_at INTEGER,
+    last_error TEXT,
+    delivered_at INTEGER,
+    updated_at INTEGER
+  );
+  CREATE INDEX buyer_documents_po ON buyer_documents (po_id, id);
+
+${outboxQueue(d)}
+
+  INSERT INTO buyer_documents (id, buyer_id, po_id, kind, dedupe_key, url, body, created_at, attempts,
+      next_attempt_at, last_error, delivered_at, updated_at)
+    SELECT id, buyer_id, po_id, kind, dedupe_key, url, body, created_at,
+      CASE WHEN state = 'delivered' THEN attempts END, CASE WHEN state = 'delivered' THEN next_attempt_at END,
+      CASE WHEN state = 'delivered' THEN last_error END, CASE WHEN state = 'delivered' THEN delivered_at END,
+      CASE WHEN state = 'delivered' THEN updated_at END
+    FROM outbox;
+${FILL_OUTBOX_QUEUE}
+  DROP TABLE outbox;
+
+${OUTBOX_MESSAGES_VIEW}
+
+  CREATE TABLE jobs_v3 (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    kind TEXT NOT NULL,
+    key TEXT NOT NULL,
+    payload TEXT NOT NULL,
+    run_at INTEGER NOT NULL,
+    attempts INTEGER NOT NULL,
+    max_attempts INTEGER NOT NULL,
+    state TEXT NOT NULL,
+    lease_until INTEGER,
+    last_error TEXT,
+    created_at INTEGER NOT NULL,
+    updated_at INTEGER NOT NULL
+  );
+  INSERT INTO jobs_v3 (id, kind, key, payload, run_at, attempts, max_attempts, state, lease_until, last_error,
+      created_at, updated_at)
+    SELECT id, kind, key, payload, run_at, attempts, max_attempts, state, lease_until, last_error, created_at,
+      updated_at
+    FROM jobs;
+  DROP TABLE jobs;
+  ALTER TABLE jobs_v3 RENAME TO jobs;
+  CREATE UNIQUE INDEX jobs_open_key ON jobs (key) WHERE state <> 'done';
+  CREATE INDEX jobs_due ON jobs (state, run_at);
+  CREATE INDEX jobs_finished ON jobs (state, updated_at);
+
+  CREATE TABLE inbox_events_v3 (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    storefront_id TEXT NOT NULL,
+    event TEXT NOT NULL,
+    body TEXT NOT NULL,
+    received_at INTEGER NOT NULL,
+    processed INTEGER NOT NULL
+  );
+  INSERT INTO inbox_events_v3 (id, storefront_id, event, body, received_at, processed)
+    SELECT id, storefront_id, event, body, received_at, processed FROM inbox_events;
+  DROP TABLE inbox_events;
+  ALTER TABLE inbox_events_v3 RENAME TO inbox_events;
+  CREATE INDEX inbox_events_unprocessed ON inbox_events (processed, id);
+  `
+      : `
+${outboxQueue(d)}
+${FILL_OUTBOX_QUEUE}
+
+  ALTER TABLE outbox RENAME TO buyer_documents;
+  ALTER INDEX outbox_po RENAME TO buyer_documents_po;
+  ALTER TABLE buyer_documents ALTER COLUMN attempts DROP NOT NULL,
+    ALTER COLUMN next_attempt_at DROP NOT NULL, ALTER COLUMN updated_at DROP NOT NULL;
+  UPDATE buyer_documents SET attempts = NULL, next_attempt_at = NULL, last_error = NULL, delivered_at = NULL,
+      updated_at = NULL
+    WHERE state <> 'delivered';
+  ALTER TABLE buyer_documents DROP COLUMN state, DROP COLUMN lease_until;
+
+${OUTBOX_MESSAGES_VIEW}
+
+  CREATE INDEX jobs_finished ON jobs (state, updated_at);
+  `,
+  // 4: heartbeats of recurring work, so every instance sees when the background round last completed (on
+  // Workers the Cron round runs in another isolate than the one answering /readyz).
+  (d) => `
+  CREATE TABLE heartbeats (
+    name TEXT PRIMARY KEY,
+    at ${d.int64} NOT NULL
+  );
+  `,
+];
+
+/** The migrations in `dialect`'s spelling. */
+export function migrationsFor(d: SqlDialect): readonly string[] {
+  return MIGRATIONS.map((migration) => migration(d));
+}
+
+/** Bookkeeping of applied migrations, created before anything else. */
+export function schemaVersionFor(d: SqlDialect) {
+  return {
+    create: `CREATE TABLE IF NOT EXISTS schema_version (version INTEGER PRIMARY KEY, applied_at ${d.int64} NOT NULL)`,
+    current: 'SELECT COALESCE(MAX(version), 0) AS version FROM schema_version',
+    record: d.compile('INSERT INTO schema_version (version, applied_at) VALUES ($1, $2)').sql,
+  } as const;
+}
+
+export const sqliteMigrations = migrationsFor(sqliteDialect);
+export const sqliteSchemaVersion = schemaVersionFor(sqliteDialect);
+export const postgresMigrations = migrationsFor(postgresDialect);
+export const postgresSchemaVersion = schemaVersionFor(postgresDialect);

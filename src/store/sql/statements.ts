@@ -1,0 +1,261 @@
+/**
+ * Every statement the SQL store runs, written once for SQLite, D1 and PostgreSQL and grouped by sub-store.
+ * The few real differences come from the dialect (`dialect.ts`): JSON array expansion, store-id matching
+ * and `SKIP LOCKED`; placeholders are `$n` (reused where a value is needed twice), compiled to the
+ * database's spelling once, when the store is created.
+ *
+ * Conventions that keep the text portable: instants are integer milliseconds since the epoch, booleans
+ * 0/1, JSON is TEXT, every statement that hands back a record does so with `RETURNING *` (SQLite 3.35+, D1,
+ * PostgreSQL; an outbox queue row adds its document's fields). A list parameter (job kinds, line references,
+ * states) travels as one JSON array text. Patches use `COALESCE($n, column)`: a NULL parameter leaves the
+ * column as it is. An optional filter is `($n IS NULL OR column = $n)`.
+ *
+ * Adding a column: one migration in `migrations.ts`, the column in the INSERT/UPDATE here, and its field in
+ * the row mapper (`rows.ts`).
+ */
+import type { CompiledSql, SqlDialect } from './dialect.ts';
+
+/** A purge's row bound `$n`: NULL deletes every due row (the largest 64-bit integer is no bound). */
+const upTo = (n: number) => `LIMIT COALESCE($${n}, 9223372036854775807)`;
+
+/** `$n` (a JSON array text) is NULL, no filter, or holds `column`. */
+const inList = (d: SqlDialect, column: string, n: number) =>
+  `($${n}::text IS NULL OR ${column} IN (${d.jsonArrayElements(n)}))`;
+
+/** The "optional equality" filter: `$n` NULL matches every row. */
+const optionalEquals = (column: string, n: number) => `($${n}::text IS NULL OR ${column} = $${n})`;
+
+/**
+ * The document fields of the queue row an outbox UPDATE returns, so it hands back a whole message (SQLite
+ * lets `RETURNING` read other tables only through subqueries).
+ */
+const WITH_DOCUMENT = ['buyer_id', 'kind', 'dedupe_key', 'url', 'body', 'created_at']
+  .map((column) => `(SELECT ${column} FROM buyer_documents d WHERE d.id = outbox_queue.id) AS ${column}`)
+  .join(', ');
+
+const sessionSql = {
+  insert: `INSERT INTO sessions (id, buyer_id, storefront_id, protocol, operation, buyer_cookie, return_url,
+      return_target, oci_echo, buyer_user_key, pipo_user_ref, extrinsics, contact, ship_to, state, pipo_token,
+      pipo_token_obtained_at, version, created_at, updated_at, expires_at)
+    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, 'open', $15, $16, 1, $17, $17, $18)
+    RETURNING *`,
+  get: 'SELECT * FROM sessions WHERE id = $1 AND expires_at > $2',
+  update: `UPDATE sessions SET state = COALESCE($1, state), expires_at = COALESCE($2, expires_at),
+      pipo_token = COALESCE($3, pipo_token), pipo_token_obtained_at = COALESCE($4, pipo_token_obtained_at),
+      pipo_user_ref = COALESCE($5, pipo_user_ref), version = version + 1, updated_at = $6
+    WHERE id = $7 AND expires_at > $6 AND ($8::integer IS NULL OR version = $8) RETURNING *`,
+  expire: `DELETE FROM sessions WHERE id IN (SELECT id FROM sessions WHERE expires_at <= $1 ${upTo(2)})`,
+};
+
+const tokenSql = {
+  sweep: 'DELETE FROM one_time_tokens WHERE expires_at <= $1',
+  insert: 'INSERT INTO one_time_tokens (jti, expires_at) VALUES ($1, $2) ON CONFLICT (jti) DO NOTHING',
+};
+
+const userSql = {
+  get: 'SELECT * FROM users WHERE buyer_id = $1 AND user_key = $2',
+  upsert: `INSERT INTO users (buyer_id, user_key, storefront_id, pipo_user_id, username, email, password_enc,
+      is_temp, created_at, updated_at)
+    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $9)
+    ON CONFLICT (buyer_id, user_key) DO UPDATE SET storefront_id = excluded.storefront_id,
+      pipo_user_id = excluded.pipo_user_id, username = excluded.username, email = excluded.email,
+      password_enc = excluded.password_enc, is_temp = excluded.is_temp, updated_at = excluded.updated_at
+    RETURNING *`,
+};
+
+const cartSql = (d: SqlDialect) => ({
+  insert: `INSERT INTO cart_lines (line_ref, session_id, buyer_id, storefront_id, user_ref, design_id, product_id,
+      sku, name, quantity, unit_price, currency, uom, unspsc, lead_time_days, position, state, created_at, updated_at)
+    SELECT $1::text, $2::text, $3::text, $4::text, $5::text, $6::bigint, $7::bigint, $8::text, $9::text,
+      $10::float8, $11::text, $12::text, $13::text, $14::text, $15::integer,
+      COALESCE(MAX(position), 0) + 1, 'cart', $16::bigint, $16
+    FROM cart_lines WHERE session_id = $2 RETURNING *`,
+  get: 'SELECT * FROM cart_lines WHERE line_ref = $1',
+  listBySession: `SELECT * FROM cart_lines WHERE session_id = $1 AND state = 'cart'
+    ORDER BY position, created_at, line_ref`,
+  update: `UPDATE cart_lines SET session_id = COALESCE($1, session_id), design_id = COALESCE($2, design_id),
+      name = COALESCE($3, name), quantity = COALESCE($4, quantity), unit_price = COALESCE($5, unit_price),
+      currency = COALESCE($6, currency), position = COALESCE($7, position), state = COALESCE($8, state),
+      updated_at = $9
+    WHERE line_ref = $10 RETURNING *`,
+  markOrdered: `UPDATE cart_lines SET state = 'ordered', po_id = $1, updated_at = $2
+    WHERE line_ref IN (${d.jsonArrayElements(3)}) RETURNING *`,
+  purgeStale: `DELETE FROM cart_lines WHERE line_ref IN (SELECT line_ref FROM cart_lines
+    WHERE state <> 'ordered' AND updated_at < $1 ${upTo(2)})`,
+});
+
+const orderSql = (d: SqlDialect) => ({
+  insert: `INSERT INTO purchase_orders (buyer_id, payload_id, order_id, type, order_version, revision_key,
+      state, raw, document, answer_code, answer_text, print_order_ids, flags, created_at, updated_at)
+    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, '[]', $12, $13, $13) ON CONFLICT DO NOTHING RETURNING *`,
+  findDuplicate: `SELECT * FROM purchase_orders
+    WHERE buyer_id = $1 AND (payload_id = $2 OR (order_id = $3 AND type = $4 AND revision_key = $5))
+    ORDER BY CASE WHEN payload_id = $2 THEN 0 ELSE 1 END, id LIMIT 1`,
+  get: `SELECT * FROM purchase_orders WHERE id = ${d.storeId(1)}`,
+  getByPayloadId: 'SELECT * FROM purchase_orders WHERE buyer_id = $1 AND payload_id = $2',
+  // The whole UNIQUE (buyer_id, order_id, type, revision_key) key, so the lookup is that index's (a `new`
+  // order's revision key is always '').
+  getNew: `SELECT * FROM purchase_orders
+    WHERE buyer_id = $1 AND order_id = $2 AND type = 'new' AND revision_key = ''`,
+  list: `SELECT * FROM purchase_orders
+    WHERE ${optionalEquals('state', 1)} AND ${optionalEquals('buyer_id', 2)} AND ($3::bigint IS NULL OR id < $3)
+    ORDER BY id DESC LIMIT $4`,
+  update: `UPDATE purchase_orders SET state = COALESCE($1, state), print_order_ids = COALESCE($2, print_order_ids),
+      flags = COALESCE($3, flags), last_error = COALESCE($4, last_error), updated_at = $5
+    WHERE id = ${d.storeId(6)} AND ${inList(d, 'state', 7)} RETURNING *`,
+});
+
+/** Due: pending and due, or running with a lease that ran out (its worker is presumed dead). */
+const JOB_DUE = `((state = 'pending' AND run_at <= $3) OR (state = 'running' AND lease_until <= $3))`;
+
+const jobSql = (d: SqlDialect) => ({
+  insert: `INSERT INTO jobs (kind, key, payload, run_at, attempts, max_attempts, state, created_at, updated_at)
+    VALUES ($1, $2, $3, $4, 0, $5, 'pending', $6, $6) ON CONFLICT DO NOTHING RETURNING *`,
+  findOpen: `SELECT * FROM jobs WHERE key = $1 AND state <> 'done'`,
+  get: `SELECT * FROM jobs WHERE id = ${d.storeId(1)}`,
+  buryExhausted: `UPDATE jobs SET state = 'dead', lease_until = NULL,
+      last_error = 'lease expired on attempt ' || attempts, updated_at = $1
+    WHERE id IN (SELECT id FROM jobs
+      WHERE state = 'running' AND lease_until <= $2 AND attempts >= max_attempts AND ${inList(d, 'kind', 3)}
+      ${d.skipLocked()})`,
+  claim: `UPDATE jobs SET state = 'running', attempts = attempts + 1, lease_until = $1, updated_at = $2
+    WHERE id = (SELECT id FROM jobs WHERE ${JOB_DUE} AND ${inList(d, 'kind', 4)}
+      ORDER BY run_at, id LIMIT 1${d.skipLocked()})
+    RETURNING *`,
+  renewLease: `UPDATE jobs SET lease_until = $1, updated_at = $2
+    WHERE id = ${d.storeId(3)} AND state = 'running' AND attempts = $4 RETURNING *`,
+  complete: `UPDATE jobs SET state = 'done', lease_until = NULL, updated_at = $1
+    WHERE id = ${d.storeId(2)} AND state = 'running' AND attempts = $3 RETURNING *`,
+  retry: `UPDATE jobs SET state = CASE WHEN attempts >= max_attempts THEN 'dead' ELSE 'pending' END,
+      run_at = $1, last_error = $2, lease_until = NULL, updated_at = $3
+    WHERE id = ${d.storeId(4)} AND state = 'running' AND attempts = $5 RETURNING *`,
+  kill: `UPDATE jobs SET state = 'dead', last_error = $1, lease_until = NULL, updated_at = $2
+    WHERE id = ${d.storeId(3)} AND state = 'running' AND attempts = $4 RETURNING *`,
+  list: `SELECT * FROM jobs WHERE ${optionalEquals('state', 1)} AND ${optionalEquals('kind', 2)}
+      AND ($3::bigint IS NULL OR id < $3)
+    ORDER BY id DESC LIMIT $4`,
+  resurrect: `UPDATE jobs SET state = 'pending', attempts = 0, run_at = $1, lease_until = NULL, updated_at = $1
+    WHERE id = ${d.storeId(2)} AND state = 'dead' RETURNING *`,
+  purgeFinished: `DELETE FROM jobs WHERE id IN (SELECT id FROM jobs
+    WHERE state = 'done' AND updated_at < $1 ${upTo(2)})`,
+});
+
+// A message is a buyer document plus its delivery-queue row (see migration 3). Enqueue inserts the document
+// unless its dedupe key exists, then the queue row only for a document that never had one: an undelivered
+// document without a queue row is the one just inserted (purged rows were delivered ones).
+const outboxSql = (d: SqlDialect) => ({
+  insert: `INSERT INTO buyer_documents (buyer_id, po_id, kind, dedupe_key, url, body, created_at)
+    VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (dedupe_key) DO NOTHING`,
+  queueInsert: `INSERT INTO outbox_queue (id, po_id, state, attempts, next_attempt_at, updated_at)
+    SELECT d.id, d.po_id, 'pending', 0, $1::bigint, d.created_at FROM buyer_documents d
+    WHERE d.dedupe_key = $2 AND d.delivered_at IS NULL
+      AND NOT EXISTS (SELECT 1 FROM outbox_queue q WHERE q.id = d.id)
+    RETURNING id`,
+  findByDedupeKey: 'SELECT * FROM outbox_messages WHERE dedupe_key = $1',
+  get: `SELECT * FROM outbox_messages WHERE id = ${d.storeId(1)}`,
+  claimDue: `UPDATE outbox_queue SET state = 'sending', attempts = attempts + 1, lease_until = $1,
+      updated_at = $2
+    WHERE id IN (
+      SELECT o.id FROM outbox_queue o
+      WHERE ((o.state = 'pending' AND o.next_attempt_at <= $3) OR (o.state = 'sending' AND o.lease_until <= $3))
+        AND NOT EXISTS (SELECT 1 FROM outbox_queue e
+          WHERE e.po_id = o.po_id AND e.id < o.id AND e.state IN ('pending', 'sending'))
+      ORDER BY o.next_attempt_at, o.id LIMIT $4${d.skipLocked('o')})
+    RETURNING *, ${WITH_DOCUMENT}`,
+  delivered: `UPDATE outbox_queue SET state = 'delivered', delivered_at = $1, lease_until = NULL, updated_at = $1
+    WHERE id = ${d.storeId(2)} AND state = 'sending' AND attempts = $3 RETURNING *, ${WITH_DOCUMENT}`,
+  /** Copies the delivery record into the document, in the batch right after the claim's `delivered`. */
+  recordDelivery: `UPDATE buyer_documents
+    SET (attempts, next_attempt_at, last_error, delivered_at, updated_at) = (SELECT q.attempts,
+      q.next_attempt_at, q.last_error, q.delivered_at, q.updated_at FROM outbox_queue q WHERE q.id = buyer_documents.id)
+    WHERE id = ${d.storeId(1)} AND delivered_at IS NULL AND EXISTS (SELECT 1 FROM outbox_queue q
+      WHERE q.id = buyer_documents.id AND q.state = 'delivered' AND q.attempts = $2)`,
+  retry: `UPDATE outbox_queue SET state = 'pending', next_attempt_at = $1, last_error = $2, lease_until = NULL,
+      updated_at = $3
+    WHERE id = ${d.storeId(4)} AND state = 'sending' AND attempts = $5 RETURNING *, ${WITH_DOCUMENT}`,
+  dead: `UPDATE outbox_queue SET state = 'dead', last_error = $1, lease_until = NULL, updated_at = $2
+    WHERE id = ${d.storeId(3)} AND state = 'sending' AND attempts = $4 RETURNING *, ${WITH_DOCUMENT}`,
+  list: `SELECT * FROM outbox_messages
+    WHERE ${optionalEquals('state', 1)} AND ${optionalEquals('buyer_id', 2)} AND ${optionalEquals('po_id', 3)}
+      AND ($4::bigint IS NULL OR id < $4)
+    ORDER BY id DESC LIMIT $5`,
+  resurrect: `UPDATE outbox_queue SET state = 'pending', attempts = 0, next_attempt_at = $1, lease_until = NULL,
+      updated_at = $1
+    WHERE id = ${d.storeId(2)} AND state = 'dead' RETURNING *, ${WITH_DOCUMENT}`,
+  /** Only queue rows whose document holds its delivery record go (that record is what stays). */
+  purgeDelivered: `DELETE FROM outbox_queue WHERE id IN (SELECT q.id FROM outbox_queue q
+    JOIN buyer_documents d ON d.id = q.id
+    WHERE q.state = 'delivered' AND d.delivered_at < $1 ${upTo(2)})`,
+});
+
+const printOrderSql = {
+  insert: `INSERT INTO print_orders (storefront_id, print_order_id, po_id, state, shipments_notified,
+      confirmed, created_at, updated_at)
+    VALUES ($1, $2, $3, 'open', '[]', 0, $4, $4) ON CONFLICT (storefront_id, print_order_id) DO NOTHING
+    RETURNING *`,
+  get: 'SELECT * FROM print_orders WHERE storefront_id = $1 AND print_order_id = $2',
+  listByPo: 'SELECT * FROM print_orders WHERE po_id = $1 ORDER BY created_at, print_order_id',
+  update: `UPDATE print_orders SET state = COALESCE($1, state), last_status = COALESCE($2, last_status),
+      shipments_notified = COALESCE($3, shipments_notified), confirmed = COALESCE($4, confirmed),
+      last_checked_at = COALESCE($5, last_checked_at), updated_at = $6
+    WHERE storefront_id = $7 AND print_order_id = $8 RETURNING *`,
+  listOpen: `SELECT * FROM print_orders WHERE state = 'open'
+    ORDER BY COALESCE(last_checked_at, 0), print_order_id, storefront_id LIMIT $1`,
+  /** Read from the primary key's index (storefront_id, print_order_id) alone. */
+  highestId: 'SELECT MAX(print_order_id) AS highest FROM print_orders WHERE storefront_id = $1',
+};
+
+const eventSql = (d: SqlDialect) => ({
+  insert: `INSERT INTO inbox_events (storefront_id, event, body, received_at, processed)
+    VALUES ($1, $2, $3, $4, 0) RETURNING *`,
+  get: `SELECT * FROM inbox_events WHERE id = ${d.storeId(1)}`,
+  listUnprocessed: 'SELECT * FROM inbox_events WHERE processed = 0 ORDER BY id LIMIT $1',
+  markProcessed: `UPDATE inbox_events SET processed = 1 WHERE id = ${d.storeId(1)}`,
+  purgeProcessed: `DELETE FROM inbox_events WHERE id IN (SELECT id FROM inbox_events
+    WHERE processed = 1 AND received_at < $1 ${upTo(2)})`,
+});
+
+const heartbeatSql = {
+  /** An earlier time than the stored one changes nothing, so a round that finishes late never moves it back. */
+  beat: `INSERT INTO heartbeats (name, at) VALUES ($1, $2)
+    ON CONFLICT (name) DO UPDATE SET at = excluded.at WHERE excluded.at > heartbeats.at`,
+  last: 'SELECT at FROM heartbeats WHERE name = $1',
+};
+
+/** Every figure of `stats` in one statement (one round trip, one snapshot): kind, state, count, oldest. */
+const STATS = `SELECT 'order' AS kind, state, COUNT(*) AS count, CAST(NULL AS BIGINT) AS oldest FROM purchase_orders
+      GROUP BY state
+    UNION ALL SELECT 'unordered', NULL, NULL, MIN(created_at) FROM purchase_orders
+      WHERE state IN ('received', 'processing')
+    UNION ALL SELECT 'job', state, COUNT(*), NULL FROM jobs GROUP BY state
+    UNION ALL SELECT 'message', state, COUNT(*), NULL FROM outbox_queue WHERE state <> 'delivered' GROUP BY state
+    UNION ALL SELECT 'undelivered', NULL, NULL, MIN(d.created_at) FROM outbox_queue q
+      JOIN buyer_documents d ON d.id = q.id WHERE q.state IN ('pending', 'sending')`;
+
+type Compiled<Texts> = { readonly [Name in keyof Texts]: CompiledSql };
+
+function compileAll<Texts extends Record<string, string>>(d: SqlDialect, texts: Texts): Compiled<Texts> {
+  return Object.fromEntries(
+    Object.entries(texts).map(([name, text]) => [name, d.compile(text)]),
+  ) as Compiled<Texts>;
+}
+
+/** The statements of the Store port in `dialect`'s spelling, one group per sub-store. */
+export function storeStatements(d: SqlDialect) {
+  return {
+    ping: d.compile('SELECT 1 AS ok'),
+    stats: d.compile(STATS),
+    sessions: compileAll(d, sessionSql),
+    tokens: compileAll(d, tokenSql),
+    users: compileAll(d, userSql),
+    cart: compileAll(d, cartSql(d)),
+    orders: compileAll(d, orderSql(d)),
+    jobs: compileAll(d, jobSql(d)),
+    outbox: compileAll(d, outboxSql(d)),
+    printOrders: compileAll(d, printOrderSql),
+    events: compileAll(d, eventSql(d)),
+    heartbeat: compileAll(d, heartbeatSql),
+  };
+}
+
+export type StoreStatements = ReturnType<typeof storeStatements>;

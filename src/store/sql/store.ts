@@ -1,0 +1,529 @@
+/**
+ * The Store port over any SQL database reached through a small async {@link SqlDriver}: one implementation
+ * of the port's semantics for SQLite (better-sqlite3), D1 and PostgreSQL, which differ only in their driver
+ * and their dialect (`dialect.ts`); the SQL text is written once (`statements.ts`). Every operation is one
+ * statement, or a driver batch that runs atomically, so nothing here needs an interactive transaction (D1
+ * has none). One factory per sub-store over a shared {@link SqlContext}, as `memory.ts` has.
+ *
+ * This module is pure: no `node:*`, no I/O of its own.
+ */
+import type { Clock } from '../clock.ts';
+import { orderRevisionKey } from '../order-revision.ts';
+import { batchSize, pageSize, parseCursor, purgeLimit, toPage } from '../paging.ts';
+import {
+  type CartStore,
+  type EventInbox,
+  type HeartbeatStore,
+  type JobQueue,
+  ONE_TIME_TOKEN_SWEEP_GRACE_MS,
+  type OneTimeTokenStore,
+  type OrderStore,
+  type Outbox,
+  type PrintOrderStore,
+  type SessionStore,
+  type Store,
+  type UserStore,
+} from '../port.ts';
+import { StoreError } from '../store-error.ts';
+import { DEFAULT_MAX_ATTEMPTS, type Page, type PurgeOptions } from '../types.ts';
+import type { CompiledSql, SqlDialect } from './dialect.ts';
+import type { SqlDriver, SqlRow, SqlValue } from './driver.ts';
+import {
+  date,
+  flag,
+  jsonOrNull,
+  msOrNull,
+  toCartLine,
+  toEvent,
+  toJob,
+  toOrder,
+  toOutboxMessage,
+  toPrintOrder,
+  toSession,
+  toStats,
+  toUser,
+} from './rows.ts';
+import { type StoreStatements, storeStatements } from './statements.ts';
+
+/**
+ * @example
+ * ```ts
+ * const store = createSqlStore(myD1Driver, sqliteDialect, systemClock);
+ * ```
+ */
+export function createSqlStore(driver: SqlDriver, dialect: SqlDialect, clock: Clock): Store {
+  const context = createSqlContext(driver, storeStatements(dialect), clock);
+  return {
+    sessions: sqlSessions(context),
+    tokens: sqlTokens(context),
+    users: sqlUsers(context),
+    cart: sqlCart(context),
+    orders: sqlOrders(context),
+    jobs: sqlJobs(context),
+    outbox: sqlOutbox(context),
+    printOrders: sqlPrintOrders(context),
+    events: sqlEvents(context),
+    heartbeat: sqlHeartbeat(context),
+    async stats() {
+      return toStats(await context.rows(context.sql.stats));
+    },
+    async ping() {
+      await context.rows(context.sql.ping);
+    },
+    async close() {
+      await driver.close();
+    },
+  };
+}
+
+/** What every sub-store shares: the driver, the compiled statements, the clock and small run helpers. */
+interface SqlContext {
+  driver: SqlDriver;
+  sql: StoreStatements;
+  /** Milliseconds since the epoch. */
+  now(): number;
+  rows(statement: CompiledSql, ...params: SqlValue[]): Promise<SqlRow[]>;
+  first(statement: CompiledSql, ...params: SqlValue[]): Promise<SqlRow | undefined>;
+  /** Runs a purge statement (cut-off, row bound) and answers how many rows it deleted. */
+  purge(statement: CompiledSql, before: Date, options: PurgeOptions | undefined): Promise<number>;
+}
+
+function createSqlContext(driver: SqlDriver, sql: StoreStatements, clock: Clock): SqlContext {
+  const rows = async (statement: CompiledSql, ...params: SqlValue[]) =>
+    (await driver.run(statement.bind(...params))).rows;
+  return {
+    driver,
+    sql,
+    now: () => clock.now().getTime(),
+    rows,
+    first: async (statement, ...params) => (await rows(statement, ...params))[0],
+    purge: async (statement, before, options) =>
+      (await driver.run(statement.bind(before.getTime(), purgeLimit(options?.limit) ?? null))).changes,
+  };
+}
+
+/** A newest-first listing fetched with one extra row, as a page. */
+function pageOf<T extends { id: string }>(
+  found: SqlRow[],
+  size: number,
+  toRecord: (row: SqlRow) => T,
+): Page<T> {
+  return toPage(found.map(toRecord), size);
+}
+
+function sqlSessions({ sql: { sessions: sql }, now, first, purge }: SqlContext): SessionStore {
+  return {
+    async create(s) {
+      const row = await first(
+        sql.insert,
+        s.id,
+        s.buyerId,
+        s.storefrontId,
+        s.protocol,
+        s.operation,
+        s.buyerCookie ?? null,
+        s.returnUrl,
+        s.returnTarget ?? null,
+        jsonOrNull(s.ociEcho),
+        s.buyerUserKey,
+        s.pipoUserRef,
+        jsonOrNull(s.extrinsics),
+        jsonOrNull(s.contact),
+        jsonOrNull(s.shipTo),
+        s.pipoToken?.token ?? null,
+        msOrNull(s.pipoToken?.obtainedAt),
+        now(),
+        s.expiresAt.getTime(),
+      );
+      return toSession(row!);
+    },
+    async get(id) {
+      const row = await first(sql.get, id, now());
+      return row && toSession(row);
+    },
+    async update(id, patch, options = {}) {
+      const at = now();
+      const ifVersion = options.ifVersion ?? null;
+      const row = await first(
+        sql.update,
+        patch.state ?? null,
+        msOrNull(patch.expiresAt),
+        patch.pipoToken?.token ?? null,
+        msOrNull(patch.pipoToken?.obtainedAt),
+        patch.pipoUserRef ?? null,
+        at,
+        id,
+        ifVersion,
+      );
+      if (row) return toSession(row);
+      const current = await first(sql.get, id, at);
+      if (current && ifVersion !== null) {
+        throw new StoreError('conflict', `session ${id} is at version ${Number(current.version)}`);
+      }
+      return undefined;
+    },
+    async expire(at, options) {
+      return purge(sql.expire, at, options);
+    },
+  };
+}
+
+function sqlTokens({ sql: { tokens: sql }, driver, now }: SqlContext): OneTimeTokenStore {
+  return {
+    async consumeOnce(jti, expiresAt) {
+      const at = now();
+      if (expiresAt.getTime() <= at) return false;
+      const [, inserted] = await driver.batch([
+        sql.sweep.bind(at - ONE_TIME_TOKEN_SWEEP_GRACE_MS),
+        sql.insert.bind(jti, expiresAt.getTime()),
+      ]);
+      return inserted!.changes === 1;
+    },
+  };
+}
+
+function sqlUsers({ sql: { users: sql }, now, first }: SqlContext): UserStore {
+  return {
+    async get(buyerId, userKey) {
+      const row = await first(sql.get, buyerId, userKey);
+      return row && toUser(row);
+    },
+    async put(u) {
+      const row = await first(
+        sql.upsert,
+        u.buyerId,
+        u.userKey,
+        u.storefrontId,
+        u.pipoUserId,
+        u.username,
+        u.email,
+        u.passwordEnc,
+        flag(u.isTemp),
+        now(),
+      );
+      return toUser(row!);
+    },
+  };
+}
+
+function sqlCart({ sql: { cart: sql }, now, rows, first, purge }: SqlContext): CartStore {
+  return {
+    async add(l) {
+      const row = await first(
+        sql.insert,
+        l.lineRef,
+        l.sessionId,
+        l.buyerId,
+        l.storefrontId,
+        l.userRef,
+        l.designId,
+        l.productId,
+        l.sku,
+        l.name,
+        l.quantity,
+        l.unitPrice,
+        l.currency,
+        l.uom,
+        l.unspsc ?? null,
+        l.leadTimeDays ?? null,
+        now(),
+      );
+      return toCartLine(row!);
+    },
+    async get(lineRef) {
+      const row = await first(sql.get, lineRef);
+      return row && toCartLine(row);
+    },
+    async listBySession(sessionId) {
+      return (await rows(sql.listBySession, sessionId)).map(toCartLine);
+    },
+    async update(lineRef, p) {
+      const row = await first(
+        sql.update,
+        p.sessionId ?? null,
+        p.designId ?? null,
+        p.name ?? null,
+        p.quantity ?? null,
+        p.unitPrice ?? null,
+        p.currency ?? null,
+        p.position ?? null,
+        p.state ?? null,
+        now(),
+        lineRef,
+      );
+      return row && toCartLine(row);
+    },
+    async markOrdered(lineRefs, poId) {
+      const marked = (await rows(sql.markOrdered, poId, now(), JSON.stringify(lineRefs))).map(toCartLine);
+      const order = new Map(lineRefs.map((ref, index) => [ref, index] as const).reverse());
+      return marked.sort((a, b) => order.get(a.lineRef)! - order.get(b.lineRef)!);
+    },
+    async purgeStale(updatedBefore, options) {
+      return purge(sql.purgeStale, updatedBefore, options);
+    },
+  };
+}
+
+function sqlOrders({ sql: { orders: sql }, driver, now, rows, first }: SqlContext): OrderStore {
+  return {
+    async accept(o) {
+      const revisionKey = orderRevisionKey(o);
+      const [inserted, existing] = await driver.batch([
+        sql.insert.bind(
+          o.buyerId,
+          o.payloadId,
+          o.orderId,
+          o.type,
+          o.orderVersion ?? null,
+          revisionKey,
+          o.state ?? 'received',
+          o.raw,
+          JSON.stringify(o.document),
+          o.answer.code,
+          o.answer.text,
+          JSON.stringify(o.flags ?? []),
+          now(),
+        ),
+        sql.findDuplicate.bind(o.buyerId, o.payloadId, o.orderId, o.type, revisionKey),
+      ]);
+      const created = inserted!.rows[0];
+      return { created: created !== undefined, order: toOrder(created ?? existing!.rows[0]!) };
+    },
+    async get(id) {
+      const row = await first(sql.get, id);
+      return row && toOrder(row);
+    },
+    async getByPayloadId(buyerId, payloadId) {
+      const row = await first(sql.getByPayloadId, buyerId, payloadId);
+      return row && toOrder(row);
+    },
+    async getByOrderId(buyerId, orderId) {
+      const row = await first(sql.getNew, buyerId, orderId);
+      return row && toOrder(row);
+    },
+    async list(filter = {}) {
+      const size = pageSize(filter.limit);
+      const below = parseCursor(filter.cursor) ?? null;
+      const found = await rows(sql.list, filter.state ?? null, filter.buyerId ?? null, below, size + 1);
+      return pageOf(found, size, toOrder);
+    },
+    async update(id, p, options = {}) {
+      const ifState = options.ifState ? JSON.stringify(options.ifState) : null;
+      const row = await first(
+        sql.update,
+        p.state ?? null,
+        jsonOrNull(p.printOrderIds),
+        jsonOrNull(p.flags),
+        p.lastError ?? null,
+        now(),
+        id,
+        ifState,
+      );
+      if (row) return toOrder(row);
+      const current = await first(sql.get, id);
+      if (current && ifState !== null)
+        throw new StoreError('conflict', `order ${id} is ${String(current.state)}`);
+      return undefined;
+    },
+  };
+}
+
+function sqlJobs({ sql: { jobs: sql }, driver, now, rows, first, purge }: SqlContext): JobQueue {
+  return {
+    async enqueue(j) {
+      const [inserted, open] = await driver.batch([
+        sql.insert.bind(
+          j.kind,
+          j.key,
+          JSON.stringify(j.payload),
+          j.runAt.getTime(),
+          j.maxAttempts ?? DEFAULT_MAX_ATTEMPTS,
+          now(),
+        ),
+        sql.findOpen.bind(j.key),
+      ]);
+      const created = inserted!.rows[0];
+      return { created: created !== undefined, job: toJob(created ?? open!.rows[0]!) };
+    },
+    async get(id) {
+      const row = await first(sql.get, id);
+      return row && toJob(row);
+    },
+    async claim(at, leaseMs, kinds) {
+      const t = at.getTime();
+      const kindList = kinds ? JSON.stringify(kinds) : null;
+      const stamp = now();
+      const [, claimed] = await driver.batch([
+        sql.buryExhausted.bind(stamp, t, kindList),
+        sql.claim.bind(t + leaseMs, stamp, t, kindList),
+      ]);
+      const row = claimed!.rows[0];
+      return row && toJob(row);
+    },
+    async renewLease(claim, leaseUntil) {
+      const row = await first(sql.renewLease, leaseUntil.getTime(), now(), claim.id, claim.attempts);
+      return row && toJob(row);
+    },
+    async complete(claim) {
+      const row = await first(sql.complete, now(), claim.id, claim.attempts);
+      return row && toJob(row);
+    },
+    async retry(claim, error, runAt) {
+      const row = await first(sql.retry, runAt.getTime(), error, now(), claim.id, claim.attempts);
+      return row && toJob(row);
+    },
+    async kill(claim, error) {
+      const row = await first(sql.kill, error, now(), claim.id, claim.attempts);
+      return row && toJob(row);
+    },
+    async list(filter = {}) {
+      const size = pageSize(filter.limit);
+      const below = parseCursor(filter.cursor) ?? null;
+      const found = await rows(sql.list, filter.state ?? null, filter.kind ?? null, below, size + 1);
+      return pageOf(found, size, toJob);
+    },
+    async resurrect(id) {
+      const row = await first(sql.resurrect, now(), id);
+      return row && toJob(row);
+    },
+    async purgeFinished(finishedBefore, options) {
+      return purge(sql.purgeFinished, finishedBefore, options);
+    },
+  };
+}
+
+function sqlOutbox({ sql: { outbox: sql }, driver, now, rows, first, purge }: SqlContext): Outbox {
+  return {
+    async enqueue(m) {
+      const at = now();
+      const [, queued, stored] = await driver.batch([
+        sql.insert.bind(m.buyerId, m.poId, m.kind, m.dedupeKey, m.url, m.body, at),
+        sql.queueInsert.bind(m.nextAttemptAt?.getTime() ?? at, m.dedupeKey),
+        sql.findByDedupeKey.bind(m.dedupeKey),
+      ]);
+      return { created: queued!.rows.length > 0, message: toOutboxMessage(stored!.rows[0]!) };
+    },
+    async get(id) {
+      const row = await first(sql.get, id);
+      return row && toOutboxMessage(row);
+    },
+    async claimDue(at, leaseMs, limit = 1) {
+      const t = at.getTime();
+      const claimed = await rows(sql.claimDue, t + leaseMs, now(), t, batchSize(limit));
+      return claimed
+        .map(toOutboxMessage)
+        .sort((a, b) => a.nextAttemptAt.getTime() - b.nextAttemptAt.getTime() || Number(a.id) - Number(b.id));
+    },
+    async markDelivered(claim) {
+      const [delivered] = await driver.batch([
+        sql.delivered.bind(now(), claim.id, claim.attempts),
+        sql.recordDelivery.bind(claim.id, claim.attempts),
+      ]);
+      const row = delivered!.rows[0];
+      return row && toOutboxMessage(row);
+    },
+    async markRetry(claim, error, nextAttemptAt) {
+      const row = await first(sql.retry, nextAttemptAt.getTime(), error, now(), claim.id, claim.attempts);
+      return row && toOutboxMessage(row);
+    },
+    async markDead(claim, error) {
+      const row = await first(sql.dead, error, now(), claim.id, claim.attempts);
+      return row && toOutboxMessage(row);
+    },
+    async list(filter = {}) {
+      const size = pageSize(filter.limit);
+      const below = parseCursor(filter.cursor) ?? null;
+      const { state = null, buyerId = null, poId = null } = filter;
+      const found = await rows(sql.list, state, buyerId, poId, below, size + 1);
+      return pageOf(found, size, toOutboxMessage);
+    },
+    async resurrect(id) {
+      const row = await first(sql.resurrect, now(), id);
+      return row && toOutboxMessage(row);
+    },
+    async purgeDelivered(deliveredBefore, options) {
+      return purge(sql.purgeDelivered, deliveredBefore, options);
+    },
+  };
+}
+
+function sqlPrintOrders({
+  sql: { printOrders: sql },
+  driver,
+  now,
+  rows,
+  first,
+}: SqlContext): PrintOrderStore {
+  return {
+    async add(p) {
+      const [inserted, existing] = await driver.batch([
+        sql.insert.bind(p.storefrontId, p.printOrderId, p.poId, now()),
+        sql.get.bind(p.storefrontId, p.printOrderId),
+      ]);
+      const created = inserted!.rows[0];
+      return { created: created !== undefined, printOrder: toPrintOrder(created ?? existing!.rows[0]!) };
+    },
+    async get(storefrontId, printOrderId) {
+      const row = await first(sql.get, storefrontId, printOrderId);
+      return row && toPrintOrder(row);
+    },
+    async listByPo(poId) {
+      return (await rows(sql.listByPo, poId)).map(toPrintOrder);
+    },
+    async update(storefrontId, printOrderId, p) {
+      const row = await first(
+        sql.update,
+        p.state ?? null,
+        p.lastStatus ?? null,
+        jsonOrNull(p.shipmentsNotified),
+        p.confirmed === undefined ? null : flag(p.confirmed),
+        msOrNull(p.lastCheckedAt),
+        now(),
+        storefrontId,
+        printOrderId,
+      );
+      return row && toPrintOrder(row);
+    },
+    async listOpen(options = {}) {
+      return (await rows(sql.listOpen, batchSize(options.limit))).map(toPrintOrder);
+    },
+    async highestId(storefrontId) {
+      const highest = (await first(sql.highestId, storefrontId))?.highest;
+      return highest === null || highest === undefined ? undefined : Number(highest);
+    },
+  };
+}
+
+function sqlEvents({ sql: { events: sql }, driver, now, rows, first, purge }: SqlContext): EventInbox {
+  return {
+    async add(e) {
+      const row = await first(sql.insert, e.storefrontId, e.event, JSON.stringify(e.body), now());
+      return toEvent(row!);
+    },
+    async get(id) {
+      const row = await first(sql.get, id);
+      return row && toEvent(row);
+    },
+    async listUnprocessed(options = {}) {
+      return (await rows(sql.listUnprocessed, batchSize(options.limit))).map(toEvent);
+    },
+    async markProcessed(id) {
+      return (await driver.run(sql.markProcessed.bind(id))).changes > 0;
+    },
+    async purgeProcessed(receivedBefore, options) {
+      return purge(sql.purgeProcessed, receivedBefore, options);
+    },
+  };
+}
+
+function sqlHeartbeat({ sql: { heartbeat: sql }, driver, first }: SqlContext): HeartbeatStore {
+  return {
+    async beat(name, at) {
+      await driver.run(sql.beat.bind(name, at.getTime()));
+    },
+    async last(name) {
+      const row = await first(sql.last, name);
+      return row && date(row.at);
+    },
+  };
+}
