@@ -22,6 +22,7 @@ export {
 } from './editor-urls.ts';
 export {
   isPrintApiError,
+  isRetryablePrintApiError,
   PrintApiError,
   type PrintApiErrorCode,
   type PrintApiErrorDetails,

@@ -6,7 +6,7 @@
  * the print service), `publicMessage` says what a user may read of it, and `logFailure` logs it: 5xx and
  * bugs at error level with their cause, refusals (4xx) at info.
  */
-import { PrintApiError } from '../../print-api/index.ts';
+import { isPrintApiError, isRetryablePrintApiError, PrintApiError } from '../../print-api/index.ts';
 import { StoreError } from '../../store/store-error.ts';
 import type { LogFields, Logger } from '../deps.ts';
 
@@ -200,4 +200,26 @@ export function logFailure(logger: Logger, message: string, error: GatewayError,
   } else {
     logger.info(message, at);
   }
+}
+
+/** Codes of a failure that may pass when the same work runs again later: an outage, or a lost race. */
+const RETRYABLE_CODES: ReadonlySet<GatewayErrorCode> = new Set<GatewayErrorCode>([
+  'upstream_unavailable',
+  'store_unavailable',
+  'conflict',
+]);
+
+/**
+ * Whether work that failed with `error` (an order job) may succeed on another attempt: the print service
+ * or the store away, or a record that changed meanwhile; a refusal will not. The store's and the print
+ * service's own errors are judged as this funnel translates them, except that a print-service answer we
+ * could not read is not retried (see isRetryablePrintApiError). Anything unknown is tried again within the
+ * job's attempts, since a step can fail on a passing race the gateway does not name.
+ */
+export function isRetryable(error: unknown): boolean {
+  if (error instanceof GatewayError || error instanceof StoreError) {
+    return RETRYABLE_CODES.has(toGatewayError(error).code);
+  }
+  if (isPrintApiError(error)) return isRetryablePrintApiError(error);
+  return true;
 }

@@ -18,6 +18,7 @@ import {
   ORDER_STATES,
   OUTBOX_STATES,
   type OutboxMessage,
+  type PageRequest,
   type PurchaseOrder,
   type TrackedPrintOrder,
 } from '../../store/types.ts';
@@ -50,6 +51,27 @@ function paging(query: (name: string) => string | undefined): { limit?: number; 
   return {
     ...(limit !== undefined && { limit: Number(limit) }),
     ...(cursor !== undefined && cursor !== '' && { cursor }),
+  };
+}
+
+/**
+ * A list call's filter from the query: paging, `state` (one of `states`), and each text filter that
+ * `fields` maps from its query parameter to its filter field, when given and not empty.
+ */
+function listFilter<S extends string, F extends string>(
+  query: (name: string) => string | undefined,
+  states: readonly S[],
+  fields: Readonly<Record<string, F>>,
+): PageRequest & { state?: S } & Partial<Record<F, string>> {
+  const state = oneOf('state', query('state'), states);
+  const given = Object.entries(fields).flatMap(([name, field]) => {
+    const value = query(name);
+    return value === undefined || value === '' ? [] : [[field, value] as const];
+  });
+  return {
+    ...paging(query),
+    ...(state !== undefined && { state }),
+    ...(Object.fromEntries(given) as Partial<Record<F, string>>),
   };
 }
 
@@ -241,14 +263,16 @@ export function createAdminRoutes(ctx: GatewayContext): Hono {
     return order;
   }
 
+  async function messageOr404(id: string): Promise<OutboxMessage> {
+    const message = await store.outbox.get(id);
+    if (message === undefined) throw new GatewayError('not_found', `No outbox message ${id}.`);
+    return message;
+  }
+
   app.get('/orders', async (c) => {
-    const state = oneOf('state', c.req.query('state'), ORDER_STATES);
-    const buyerId = c.req.query('buyer');
-    const page = await store.orders.list({
-      ...paging((n) => c.req.query(n)),
-      ...(state !== undefined && { state }),
-      ...(buyerId !== undefined && buyerId !== '' && { buyerId }),
-    });
+    const page = await store.orders.list(
+      listFilter((n) => c.req.query(n), ORDER_STATES, { buyer: 'buyerId' }),
+    );
     const items = [];
     for (const order of page.items)
       items.push(orderSummary(order, await store.printOrders.listByPo(order.id)));
@@ -267,31 +291,20 @@ export function createAdminRoutes(ctx: GatewayContext): Hono {
   });
 
   app.get('/outbox', async (c) => {
-    const state = oneOf('state', c.req.query('state'), OUTBOX_STATES);
-    const buyerId = c.req.query('buyer');
-    const poId = c.req.query('po');
-    const page = await store.outbox.list({
-      ...paging((n) => c.req.query(n)),
-      ...(state !== undefined && { state }),
-      ...(buyerId !== undefined && buyerId !== '' && { buyerId }),
-      ...(poId !== undefined && poId !== '' && { poId }),
-    });
+    const page = await store.outbox.list(
+      listFilter((n) => c.req.query(n), OUTBOX_STATES, { buyer: 'buyerId', po: 'poId' }),
+    );
     return c.json({
       items: page.items.map((m) => messageView(m, false)),
       nextCursor: page.nextCursor ?? null,
     });
   });
 
-  app.get('/outbox/:id', async (c) => {
-    const message = await store.outbox.get(c.req.param('id'));
-    if (message === undefined) throw new GatewayError('not_found', `No outbox message ${c.req.param('id')}.`);
-    return c.json(messageView(message, true));
-  });
+  app.get('/outbox/:id', async (c) => c.json(messageView(await messageOr404(c.req.param('id')), true)));
 
   app.post('/outbox/:id/retry', async (c) => {
     const id = c.req.param('id');
-    const message = await store.outbox.get(id);
-    if (message === undefined) throw new GatewayError('not_found', `No outbox message ${id}.`);
+    const message = await messageOr404(id);
     const revived = await store.outbox.resurrect(id);
     if (revived === undefined) {
       throw new GatewayError(
@@ -313,13 +326,7 @@ export function createAdminRoutes(ctx: GatewayContext): Hono {
   });
 
   app.get('/jobs', async (c) => {
-    const state = oneOf('state', c.req.query('state'), JOB_STATES);
-    const kind = c.req.query('kind');
-    const page = await store.jobs.list({
-      ...paging((n) => c.req.query(n)),
-      ...(state !== undefined && { state }),
-      ...(kind !== undefined && kind !== '' && { kind }),
-    });
+    const page = await store.jobs.list(listFilter((n) => c.req.query(n), JOB_STATES, { kind: 'kind' }));
     return c.json({ items: page.items.map(jobView), nextCursor: page.nextCursor ?? null });
   });
 

@@ -125,6 +125,30 @@ async function probe(api: PrintApi, id: number): Promise<Order | 'missing'> {
   }
 }
 
+type Inconclusive = Extract<SearchOutcome, { kind: 'inconclusive' }>;
+
+/**
+ * Reads order `id` for the search: the order or `missing`, or, when the service fails, the inconclusive
+ * outcome that ends the round. `lead` says why the order was read (after "order {id}"), `after` and
+ * `searched` how far the round got.
+ */
+async function probeInRound(
+  api: PrintApi,
+  id: number,
+  unread: { lead: string; after: number | undefined; searched: string },
+): Promise<{ kind: 'read'; answer: Order | 'missing' } | Inconclusive> {
+  try {
+    return { kind: 'read', answer: await probe(api, id) };
+  } catch (error) {
+    return {
+      kind: 'inconclusive',
+      reason: `order ${id}${unread.lead} could not be read (${describe(error)})`,
+      after: unread.after,
+      searched: unread.searched,
+    };
+  }
+}
+
 async function isOurs(search: PrintOrderSearch, order: Order): Promise<boolean> {
   if (order.integration_id !== search.externalId && order.po_number !== search.externalId) return false;
   if (search.customerId !== undefined && order.customer.id !== search.customerId) return false;
@@ -200,34 +224,27 @@ export async function searchPrintOrder(search: PrintOrderSearch): Promise<Search
   const { api } = search;
   const leads = await readReport(search, limits.hints);
   for (const id of leads.hints) {
-    let answer: Order | 'missing';
-    try {
-      answer = await probe(api, id);
-    } catch (error) {
-      return {
-        kind: 'inconclusive',
-        reason: `order ${id}, which the order_details report lists under ${search.externalId}, could not be read (${describe(error)})`,
-        after: search.after,
-        searched: `id ${id} (from the report)`,
-      };
-    }
+    const probed = await probeInRound(api, id, {
+      lead: `, which the order_details report lists under ${search.externalId},`,
+      after: search.after,
+      searched: `id ${id} (from the report)`,
+    });
+    if (probed.kind === 'inconclusive') return probed;
+    const { answer } = probed;
     if (answer !== 'missing' && (await isOurs(search, answer))) return { kind: 'found', order: answer };
   }
   let floor = search.after;
   if (floor === undefined && leads.olderThanPo !== undefined) {
     // The report's word is checked against the order itself before anything is ruled out below it.
     const id = leads.olderThanPo;
-    try {
-      const answer = await probe(api, id);
-      if (answer !== 'missing' && predatesPo(search, answer.created_on)) floor = id;
-    } catch (error) {
-      return {
-        kind: 'inconclusive',
-        reason: `order ${id}, the newest the report dates from before the PO, could not be read (${describe(error)})`,
-        after: undefined,
-        searched: 'no id',
-      };
-    }
+    const probed = await probeInRound(api, id, {
+      lead: ', the newest the report dates from before the PO,',
+      after: undefined,
+      searched: 'no id',
+    });
+    if (probed.kind === 'inconclusive') return probed;
+    const { answer } = probed;
+    if (answer !== 'missing' && predatesPo(search, answer.created_on)) floor = id;
   }
   if (floor === undefined) {
     return {
@@ -252,17 +269,9 @@ async function probeUpward(
   let misses = 0;
   let id = first;
   for (let probes = 0; probes < limits.probes; probes++, id++) {
-    let answer: Order | 'missing';
-    try {
-      answer = await probe(api, id);
-    } catch (error) {
-      return {
-        kind: 'inconclusive',
-        reason: `order ${id} could not be read (${describe(error)})`,
-        after,
-        searched: range(first, id - 1),
-      };
-    }
+    const probed = await probeInRound(api, id, { lead: '', after, searched: range(first, id - 1) });
+    if (probed.kind === 'inconclusive') return probed;
+    const { answer } = probed;
     if (answer === 'missing') {
       misses++;
       if (misses >= limits.missRun) return { kind: 'absent', after: floor, through: id };

@@ -338,11 +338,10 @@ export function groupOfPrintOrder(order: PurchaseOrder, printOrderId: number): O
  */
 export async function findOriginalOrder(
   store: Store,
-  buyerId: string,
-  orderId: string,
-  previousPayloadID: string | undefined,
+  change: PurchaseOrder,
 ): Promise<PurchaseOrder | undefined> {
-  let payloadId = previousPayloadID;
+  const { buyerId, orderId } = change;
+  let payloadId = storedRequest(change).previousPayloadID;
   for (let hop = 0; payloadId !== undefined && hop < 20; hop++) {
     const found = await store.orders.getByPayloadId(buyerId, payloadId);
     if (found === undefined) break;
@@ -352,8 +351,7 @@ export async function findOriginalOrder(
   return await store.orders.getByOrderId(buyerId, orderId);
 }
 
-/** Adds flags without repeating any; answers the new list, or undefined if nothing changes. */
-export function withFlags(existing: readonly string[], added: readonly string[]): string[] | undefined {
-  const missing = added.filter((flag) => !existing.includes(flag));
-  return missing.length === 0 ? undefined : [...existing, ...missing];
+/** A new list of `existing` and those of `added` it lacks, so no flag is repeated. */
+export function withFlags(existing: readonly string[], added: readonly string[]): string[] {
+  return [...existing, ...added.filter((flag) => !existing.includes(flag))];
 }

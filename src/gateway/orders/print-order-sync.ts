@@ -62,10 +62,9 @@ async function flagOrder(
   flag: string,
   lastError: string,
 ): Promise<void> {
-  const flags = withFlags(po.flags, [flag]);
-  if (flags === undefined) return;
+  if (po.flags.includes(flag)) return;
   await ctx.store.orders.update(po.id, {
-    flags,
+    flags: withFlags(po.flags, [flag]),
     lastError,
     ...(po.state === 'ordered' && { state: 'needs_operator' }),
   });

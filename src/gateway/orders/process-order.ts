@@ -95,6 +95,9 @@ function mayHaveHappened(error: unknown): boolean {
   return error.code === 'unavailable' && error.status === undefined && !NEVER_SENT.test(causeCodes(error));
 }
 
+/** The states of a PO whose job has not finished with it: the ones a job acts on. */
+const OPEN_STATES: readonly PurchaseOrder['state'][] = ['received', 'processing'];
+
 /** Sets state (and more) only while the order is in one of `from`; false when it has moved on. */
 async function moveOrder(
   ctx: GatewayContext,
@@ -113,7 +116,7 @@ async function moveOrder(
 async function addFlags(ctx: GatewayContext, poId: string, flags: readonly string[]): Promise<void> {
   const current = await loadOrder(ctx, poId);
   const next = withFlags(current.flags, flags);
-  if (next !== undefined) await ctx.store.orders.update(poId, { flags: next });
+  if (next.length > current.flags.length) await ctx.store.orders.update(poId, { flags: next });
 }
 
 /** Inconclusive searches for the print order of a cut-off create before an operator decides. */
@@ -284,7 +287,7 @@ async function annotatePrintOrder(
 }
 
 async function placePrintOrders(ctx: GatewayContext, received: PurchaseOrder): Promise<void> {
-  if (!(await moveOrder(ctx, received, { state: 'processing' }, ['received', 'processing']))) return;
+  if (!(await moveOrder(ctx, received, { state: 'processing' }, OPEN_STATES))) return;
   const buyer = ctx.buyer(received.buyerId);
   const groups = ownerGroups(poDocument(received).lines);
   const tracked: TrackedPrintOrder[] = [];
@@ -319,15 +322,10 @@ async function placePrintOrders(ctx: GatewayContext, received: PurchaseOrder): P
 }
 
 async function recordUpdate(ctx: GatewayContext, update: PurchaseOrder): Promise<void> {
-  if (update.state !== 'received' && update.state !== 'processing') return;
+  if (!OPEN_STATES.includes(update.state)) return;
   const buyer = ctx.buyer(update.buyerId);
   const request = storedRequest(update);
-  const original = await findOriginalOrder(
-    ctx.store,
-    update.buyerId,
-    update.orderId,
-    request.previousPayloadID,
-  );
+  const original = await findOriginalOrder(ctx.store, update);
   if (original !== undefined) {
     await addFlags(ctx, original.id, [FLAG.changedByBuyer]);
     for (const printOrder of await ctx.store.printOrders.listByPo(original.id)) {
@@ -358,7 +356,7 @@ async function recordUpdate(ctx: GatewayContext, update: PurchaseOrder): Promise
     flags: withFlags(update.flags, [
       FLAG.updateNeedsOperator,
       ...(original === undefined ? [FLAG.unknownOrder] : []),
-    ]) ?? [...update.flags],
+    ]),
   });
   ctx.logger.info('purchase order change recorded', { po: update.id, original: original?.id });
 }
@@ -387,18 +385,12 @@ async function cancelPrintOrder(
 }
 
 async function cancelOrder(ctx: GatewayContext, cancellation: PurchaseOrder): Promise<void> {
-  if (cancellation.state !== 'received' && cancellation.state !== 'processing') return;
-  const request = storedRequest(cancellation);
-  const original = await findOriginalOrder(
-    ctx.store,
-    cancellation.buyerId,
-    cancellation.orderId,
-    request.previousPayloadID,
-  );
+  if (!OPEN_STATES.includes(cancellation.state)) return;
+  const original = await findOriginalOrder(ctx.store, cancellation);
   if (original === undefined) {
     await ctx.store.orders.update(cancellation.id, {
       state: 'cancelled',
-      flags: withFlags(cancellation.flags, [FLAG.unknownOrder]) ?? [...cancellation.flags],
+      flags: withFlags(cancellation.flags, [FLAG.unknownOrder]),
     });
     return;
   }
@@ -417,7 +409,7 @@ async function cancelOrder(ctx: GatewayContext, cancellation: PurchaseOrder): Pr
     await ctx.store.orders.update(cancellation.id, {
       state: 'needs_operator',
       lastError: `No cancel status is configured for the storefront of print order ${ids}; cancel it by hand.`,
-      flags: withFlags(cancellation.flags, [FLAG.noCancelStatus]) ?? [...cancellation.flags],
+      flags: withFlags(cancellation.flags, [FLAG.noCancelStatus]),
     });
     return;
   }
@@ -462,7 +454,6 @@ async function rejectionKey(ctx: GatewayContext, order: PurchaseOrder): Promise<
 export async function giveUpPurchaseOrder(ctx: GatewayContext, poId: string, error: unknown): Promise<void> {
   const order = await ctx.store.orders.get(poId);
   if (order === undefined) return;
-  const open: PurchaseOrder['state'][] = ['received', 'processing'];
   const message = error instanceof Error ? error.message : String(error);
   // A create cut off on the last attempt may have made the print order: rejecting the PO could leave the
   // buyer told "no" about an order in production.
@@ -479,17 +470,17 @@ export async function giveUpPurchaseOrder(ctx: GatewayContext, poId: string, err
       {
         state: 'needs_operator',
         lastError: reason,
-        flags: withFlags(order.flags, [FLAG.uncertainPrintOrder]) ?? [...order.flags],
+        flags: withFlags(order.flags, [FLAG.uncertainPrintOrder]),
       },
-      open,
+      OPEN_STATES,
     );
     return;
   }
   if (order.type !== 'new') {
-    await moveOrder(ctx, order, { state: 'needs_operator', lastError: reason }, open);
+    await moveOrder(ctx, order, { state: 'needs_operator', lastError: reason }, OPEN_STATES);
     return;
   }
-  if (!(await moveOrder(ctx, order, { state: 'failed', lastError: reason }, open))) return;
+  if (!(await moveOrder(ctx, order, { state: 'failed', lastError: reason }, OPEN_STATES))) return;
   const buyer = ctx.buyers.byId(order.buyerId);
   if (buyer === undefined) return;
   await queueConfirmation(ctx, buyer, {

@@ -6,11 +6,10 @@
  * on is claimed from the store under a lease, so several instances can tick at once and a crashed one's
  * work is taken over once its lease runs out.
  */
-import { isPrintApiError } from '../../print-api/index.ts';
 import { StoreError } from '../../store/store-error.ts';
 import type { Job } from '../../store/types.ts';
 import type { GatewayContext } from '../context.ts';
-import { GatewayError } from '../http/errors.ts';
+import { GatewayError, isRetryable } from '../http/errors.ts';
 import { drainEventInbox, type HookRegistration, registerEventHooks } from './events.ts';
 import { deliverMessage, POST_TIMEOUT_MS } from './outbox-delivery.ts';
 import { FLAG, isCreatingFlag, withFlags } from './po-record.ts';
@@ -129,15 +128,6 @@ const JOB_KINDS: Record<string, JobKind> = {
 };
 
 const KINDS = Object.keys(JOB_KINDS);
-
-/** Whether another attempt might succeed: the print service or the store being away, a step not ready. */
-export function isRetryable(error: unknown): boolean {
-  if (error instanceof GatewayError)
-    return error.code === 'upstream_unavailable' || error.code === 'conflict';
-  if (error instanceof StoreError) return error.code === 'unavailable' || error.code === 'conflict';
-  if (isPrintApiError(error)) return error.code === 'unavailable' || error.code === 'timeout';
-  return true;
-}
 
 function describe(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
@@ -321,7 +311,7 @@ async function settleAbandonedOrders(ctx: GatewayContext): Promise<void> {
     if (resumable) {
       const marked = await ctx.store.orders.update(
         order.id,
-        { flags: withFlags(order.flags, [FLAG.resumedAfterCrash]) ?? [...order.flags] },
+        { flags: withFlags(order.flags, [FLAG.resumedAfterCrash]) },
         { ifState: ['processing'] },
       );
       if (marked !== undefined && (await ctx.store.jobs.resurrect(job.id)) !== undefined) {
