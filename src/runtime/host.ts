@@ -11,7 +11,7 @@ import type { Context } from 'hono';
 import { type ConfigProblem, loadGatewayConfig, type ResolvedConfig } from '../../schemas/config.ts';
 import type { Logger, ResolvedStorefront } from '../gateway/deps.ts';
 import { createMetrics, type Metrics } from '../gateway/http/metrics.ts';
-import { createPunchgate, type Gateway } from '../gateway/index.ts';
+import { createGateway, type Gateway } from '../gateway/index.ts';
 import { ociBuyerProblems } from '../gateway/oci/buyer-settings.ts';
 import { createOrderWorker, type OrderWorkerOptions, type TickResult } from '../gateway/orders/index.ts';
 import { createPrintApi, type FetchLike, type PrintApi } from '../print-api/index.ts';
@@ -89,7 +89,7 @@ export async function createGatewayHost(options: GatewayHostOptions): Promise<Ga
   // Created before the gateway so the print-service transports count into the same object.
   const metrics = options.metrics ?? createMetrics();
   const sharedHeartbeat = options.heartbeat === 'store';
-  const gateway = await createPunchgate({
+  const gateway = await createGateway({
     config,
     store,
     clock,

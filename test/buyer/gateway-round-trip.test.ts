@@ -7,9 +7,7 @@
 import { createBuyerSimulator, createMemoryBuyerStore } from '@punchgate/sandbox/buyer';
 import { Hono } from 'hono';
 import { describe, expect, it } from 'vitest';
-import type { GatewayExtensions } from '../../src/gateway/http/app.ts';
-import { ociGateway } from '../../src/gateway/oci/index.ts';
-import { createOrderWorker, ordersFeature } from '../../src/gateway/orders/index.ts';
+import { createOrderWorker } from '../../src/gateway/orders/index.ts';
 import { createPrintApi } from '../../src/print-api/index.ts';
 import { drain, type OrderStack, orderConfig } from '../orders/order-flow.ts';
 import { findForms, type HtmlForm } from '../support/html-forms.ts';
@@ -25,16 +23,6 @@ import {
 } from '../support/stack.ts';
 
 const BUYER = 'http://buyer.example/buyer';
-
-/** The gateway as `npm start` runs it: OCI punch-in and the order flow plugged into the core. */
-const FEATURES: GatewayExtensions = {
-  routes: (app, ctx) => {
-    ociGateway.routes?.(app, ctx);
-    ordersFeature.routes?.(app, ctx);
-  },
-  ...(ociGateway.ociForms !== undefined && { ociForms: ociGateway.ociForms }),
-  ...(ordersFeature.onOrder !== undefined && { onOrder: ordersFeature.onOrder }),
-};
 
 /** The test config with the simulator's host allowed for returns and its order-status endpoint set. */
 function simulatorConfig() {
@@ -65,7 +53,7 @@ function simulatorConfig() {
 }
 
 async function harness() {
-  const base = await createStack(simulatorConfig(), FEATURES);
+  const base = await createStack(simulatorConfig());
   const stack: OrderStack = Object.assign(base, {
     worker: createOrderWorker(base.gateway.context),
     api: createPrintApi({

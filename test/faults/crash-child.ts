@@ -6,7 +6,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { createGateway } from '../../src/gateway/http/app.ts';
-import { createOrderWorker, ordersFeature } from '../../src/gateway/orders/index.ts';
+import { createOrderWorker } from '../../src/gateway/orders/index.ts';
 import { createPrintApi } from '../../src/print-api/index.ts';
 import { createSqliteStore } from '../../src/store/sqlite.ts';
 import { resolveTestConfig } from '../support/stack.ts';
@@ -16,15 +16,12 @@ const offsetMs = Number(process.env.CRASH_OFFSET_MS ?? '0');
 const clock = { now: () => new Date(Date.now() + offsetMs) };
 if (config.store.kind !== 'sqlite') throw new Error('the crash child needs a sqlite store');
 const store = createSqliteStore({ path: config.store.path, clock });
-const gateway = await createGateway(
-  {
-    config,
-    store,
-    clock,
-    printApiFor: (s) => createPrintApi({ baseUrl: s.apiBaseUrl, token: s.apiToken, key: s.apiKey }),
-  },
-  ordersFeature,
-);
+const gateway = await createGateway({
+  config,
+  store,
+  clock,
+  printApiFor: (s) => createPrintApi({ baseUrl: s.apiBaseUrl, token: s.apiToken, key: s.apiKey }),
+});
 // Small rounds, so that a kill can land between two jobs as well as inside one.
 const worker = createOrderWorker(gateway.context, { maxJobsPerTick: 2, maxMessagesPerTick: 2 });
 

@@ -2,13 +2,12 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createSandbox } from '@punchgate/sandbox';
 import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createGateway } from '../../src/gateway/http/app.ts';
-import { ordersFeature } from '../../src/gateway/orders/index.ts';
 import { createPrintApi } from '../../src/print-api/index.ts';
 import { serveNode } from '../../src/runtime/node.ts';
-import { createSandbox } from '@punchgate/sandbox';
 import { createSqliteStore } from '../../src/store/sqlite.ts';
 import { linesOf, orderConfig, punchOut, sendOrder } from '../orders/order-flow.ts';
 import {
@@ -106,15 +105,12 @@ describe('the gateway killed (SIGKILL) at random points of the PO job and the ou
     try {
       // Punch-outs and POs through an in-process gateway on the same file; only the worker is killed.
       const store = createSqliteStore({ path });
-      const gateway = await createGateway(
-        {
-          config,
-          store,
-          clock: { now: () => new Date() },
-          printApiFor: (s) => createPrintApi({ baseUrl: s.apiBaseUrl, token: s.apiToken, key: s.apiKey }),
-        },
-        ordersFeature,
-      );
+      const gateway = await createGateway({
+        config,
+        store,
+        clock: { now: () => new Date() },
+        printApiFor: (s) => createPrintApi({ baseUrl: s.apiBaseUrl, token: s.apiToken, key: s.apiKey }),
+      });
       const request = async (url: string, init?: RequestInit) =>
         url.startsWith(PUBLIC_URL)
           ? gateway.app.fetch(new Request(url, init))

@@ -26,7 +26,7 @@ const FAULTS: [string, Fault][] = [
 
 async function faultyStack() {
   const faults = faultInjector();
-  const stack = await createStack(testConfig(), {}, { wrapPrintFetch: faults.wrap, printTimeoutMs: 200 });
+  const stack = await createStack(testConfig(), { wrapPrintFetch: faults.wrap, printTimeoutMs: 200 });
   return { stack, faults };
 }
 

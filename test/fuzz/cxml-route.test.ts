@@ -20,13 +20,9 @@ const fixtures = readdirSync(VALID)
  */
 async function fuzzStack() {
   const logger = capturingLogger();
-  const stack = await createStack(
-    testConfig(),
-    {},
-    {
-      gatewayDeps: { logger, clientAddress: (c) => c.req.header('X-Fuzz-Client') },
-    },
-  );
+  const stack = await createStack(testConfig(), {
+    gatewayDeps: { logger, clientAddress: (c) => c.req.header('X-Fuzz-Client') },
+  });
   let client = 0;
   const post = (body: Uint8Array<ArrayBuffer> | string) =>
     stack.gateway.app.fetch(

@@ -4,7 +4,6 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { ociGateway } from '../../src/gateway/oci/index.ts';
 import { acceptOciPunchIn, OciError, type OciPunchIn, renderOciTransferForm } from '../../src/oci/index.ts';
 import { loadOciFixtures, OCI_FIXTURE_BUYER, type OciFixture } from '../oci/fixtures.ts';
 import { capturingLogger } from '../security/capturing-logger.ts';
@@ -177,7 +176,7 @@ describe('fuzzing the OCI punch-in codec: OciError or an allowed HOOK_URL, never
         hookUrlHosts: [...OCI_FIXTURE_BUYER.hookUrlHosts],
       },
     ];
-    const stack = await createStack(config, ociGateway, {
+    const stack = await createStack(config, {
       gatewayDeps: { logger, clientAddress: (c) => c.req.header('X-Fuzz-Client') },
     });
     const tally = outcomeTally('OCI over HTTP');

@@ -28,7 +28,7 @@ async function liveSession(stack: Awaited<ReturnType<typeof createStack>>) {
 describe('fuzzing /punchout URLs: a redirect to our pages or the editor, or a clear page under 500', () => {
   it('random methods, tokens (valid, of another purpose, mutated, made up), paths, queries and forms', async () => {
     const logger = capturingLogger();
-    const stack = await createStack(testConfig(), {}, { gatewayDeps: { logger } });
+    const stack = await createStack(testConfig(), { gatewayDeps: { logger } });
     const tally = outcomeTally('/punchout URLs');
     let live = await liveSession(stack);
     let cases = 0;

@@ -18,13 +18,9 @@ describe('the client address behind reverse proxies', () => {
   });
 
   it('the throttle counts clients behind a trusted proxy separately', async () => {
-    const stack = await createStack(
-      testConfig({ trustedProxies: ['10.0.0.2'] }),
-      {},
-      {
-        gatewayDeps: { clientAddress: () => '10.0.0.2' },
-      },
-    );
+    const stack = await createStack(testConfig({ trustedProxies: ['10.0.0.2'] }), {
+      gatewayDeps: { clientAddress: () => '10.0.0.2' },
+    });
     const post = async (from: string, secret: string) => {
       const res = await stack.gateway.app.fetch(
         new Request(`${GATEWAY_ORIGIN}/cxml`, {

@@ -396,7 +396,7 @@ describe('when the print service fails', () => {
     ['answers 503', () => Promise.resolve(new Response('busy', { status: 503 }))],
     ['answers malformed JSON', () => Promise.resolve(new Response('{"id": ', { status: 200 }))],
   ])('a setup while it %s gets Status 500 saying it is temporary', async (_case, fault) => {
-    const stack = await createStack(testConfig(), {}, { wrapPrintFetch: () => fault as typeof fetch });
+    const stack = await createStack(testConfig(), { wrapPrintFetch: () => fault as typeof fetch });
     const answer = await stack.postCxml(setupRequest());
     const status = statusOf(answer);
     expect(status.code).toBe(500);

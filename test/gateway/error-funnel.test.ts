@@ -12,7 +12,6 @@ import {
   toGatewayError,
   upstreamError,
 } from '../../src/gateway/http/errors.ts';
-import { ociGateway } from '../../src/gateway/oci/index.ts';
 import { jsonError } from '../../src/gateway/orders/json-answers.ts';
 import { PrintApiError } from '../../src/print-api/index.ts';
 import { createMemoryStore } from '../../src/store/memory.ts';
@@ -35,21 +34,18 @@ async function failingStack() {
   json.get('/bug', () => {
     throw new TypeError('Cannot read properties of undefined (reading "lines")');
   });
-  const stack = await createStack(
-    undefined,
-    {
-      routes: (app) => {
-        app.get('/bug', () => {
-          throw new RangeError('Invalid time value');
-        });
-        app.get('/store-away', () => {
-          throw new StoreError('unavailable', 'The database is not answering.');
-        });
-        app.route('/json', json);
-      },
+  const stack = await createStack(undefined, {
+    routes: (app: Hono) => {
+      app.get('/bug', () => {
+        throw new RangeError('Invalid time value');
+      });
+      app.get('/store-away', () => {
+        throw new StoreError('unavailable', 'The database is not answering.');
+      });
+      app.route('/json', json);
     },
-    { gatewayDeps: { logger } },
-  );
+    gatewayDeps: { logger },
+  });
   return { stack, logger, errors: () => logger.lines.filter((l) => l.level === 'error') };
 }
 
@@ -87,7 +83,7 @@ describe('a bug on each surface', () => {
     store.sessions.create = () => {
       throw new TypeError('session.lines is not iterable');
     };
-    const stack = await createStack(undefined, {}, { gatewayDeps: { logger }, store });
+    const stack = await createStack(undefined, { gatewayDeps: { logger }, store });
     const answer = await stack.postCxml(setupRequest());
     expect(statusOf(answer)).toEqual({
       code: 500,
@@ -119,7 +115,7 @@ describe('a bug on each surface', () => {
     store.sessions.create = () => {
       throw new TypeError('session.lines is not iterable');
     };
-    const stack = await createStack(undefined, ociGateway, { gatewayDeps: { logger }, store });
+    const stack = await createStack(undefined, { gatewayDeps: { logger }, store });
     const page = await stack.request(`${GATEWAY_ORIGIN}${OCI_PUNCH_IN}`);
     const body = await page.text();
     expect(page.status).toBe(500);

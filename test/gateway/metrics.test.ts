@@ -154,7 +154,7 @@ describe('GET /metrics: the order flow, read from the store at scrape time', () 
   it('answers with the counters and punchgate_store_up 0 when the store does not answer', async () => {
     const store = createMemoryStore({ clock: { now: () => new Date(START) } });
     const down = () => Promise.reject(new StoreError('unavailable', 'connection refused'));
-    const stack = await createStack(testConfig(), {}, { store: { ...store, stats: down, ping: down } });
+    const stack = await createStack(testConfig(), { store: { ...store, stats: down, ping: down } });
     await stack.postCxml(setupRequest());
 
     const text = await scrape(stack);
@@ -175,7 +175,6 @@ describe('GET /readyz and the background round', () => {
     const metrics = createMetrics();
     const stack = await createStack(
       testConfig({ background: { intervalSeconds: 5, staleAfterSeconds: 60 } }),
-      {},
       { gatewayDeps: { metrics } },
     );
     const readyz = async () => {

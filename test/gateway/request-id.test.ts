@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { ordersFeature } from '../../src/gateway/orders/index.ts';
 import { ADMIN_TOKEN, adminRequest, createOrderStack, orderConfig } from '../orders/order-flow.ts';
 import { capturingLogger } from '../security/capturing-logger.ts';
 import { createStack, GATEWAY_ORIGIN } from '../support/stack.ts';
@@ -37,16 +36,13 @@ describe('X-Request-Id', () => {
 
   it('is on 404s, refusals and error pages, and names the request in its access line', async () => {
     const logger = capturingLogger();
-    const stack = await createStack(
-      undefined,
-      {
-        routes: (app) =>
-          app.get('/boom', () => {
-            throw new Error('kaput');
-          }),
-      },
-      { gatewayDeps: { logger } },
-    );
+    const stack = await createStack(undefined, {
+      routes: (app) =>
+        app.get('/boom', () => {
+          throw new Error('kaput');
+        }),
+      gatewayDeps: { logger },
+    });
     const headers = { 'X-Request-Id': 'req-404' };
 
     const missing = await stack.request(`${GATEWAY_ORIGIN}/nowhere/at/all`, { headers });
@@ -106,13 +102,9 @@ describe('X-Request-Id', () => {
   it('probes (/healthz, /readyz, /metrics) log their access line at debug, not info', async () => {
     const logger = capturingLogger();
     const debug: string[] = [];
-    const stack = await createStack(
-      undefined,
-      {},
-      {
-        gatewayDeps: { logger: { ...logger, debug: (_m, fields) => debug.push(String(fields?.route)) } },
-      },
-    );
+    const stack = await createStack(undefined, {
+      gatewayDeps: { logger: { ...logger, debug: (_m, fields) => debug.push(String(fields?.route)) } },
+    });
     for (const path of ['/healthz', '/readyz', '/metrics']) await stack.request(`${GATEWAY_ORIGIN}${path}`);
     expect(debug).toEqual(['/healthz', '/readyz', '/metrics']);
     expect(logger.lines.filter((l) => l.message === 'request')).toEqual([]);
@@ -122,11 +114,9 @@ describe('X-Request-Id', () => {
 describe('the admin API audit trail', () => {
   it('logs every call with method, path, status, address and request id, never the token', async () => {
     const logger = capturingLogger();
-    const stack = await createOrderStack(
-      orderConfig(),
-      { gatewayDeps: { logger, clientAddress: () => '192.0.2.7' } },
-      ordersFeature,
-    );
+    const stack = await createOrderStack(orderConfig(), {
+      gatewayDeps: { logger, clientAddress: () => '192.0.2.7' },
+    });
     const call = (path: string, init: RequestInit, id: string, token?: string) =>
       adminRequest(
         stack,

@@ -5,7 +5,6 @@
  */
 import { readFileSync } from 'node:fs';
 import { expect } from 'vitest';
-import { ociGateway } from '../../src/gateway/oci/index.ts';
 import { fixtureBodyBytes } from '../oci/fixtures.ts';
 import { readForm, readOciItems } from '../oci/html-form-reader.ts';
 import { findForms, formBody } from '../support/html-forms.ts';
@@ -40,7 +39,7 @@ export function loadPunchIn(file: string): PunchInFixture {
 
 /** The stack with the OCI feature plugged in. */
 export function createOciStack(config = testConfig(), options: StackOptions = {}): Promise<Stack> {
-  return createStack(config, ociGateway, options);
+  return createStack(config, options);
 }
 
 /** Sends a punch-in to `/oci/<buyer>`; no redirect is followed. */

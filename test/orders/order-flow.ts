@@ -6,8 +6,7 @@
 import { XMLParser } from 'fast-xml-parser';
 import { expect } from 'vitest';
 import type { GatewayConfigInput } from '../../schemas/config.ts';
-import type { GatewayExtensions } from '../../src/gateway/http/app.ts';
-import { createOrderWorker, type OrderWorker, ordersFeature } from '../../src/gateway/orders/index.ts';
+import { createOrderWorker, type OrderWorker } from '../../src/gateway/orders/index.ts';
 import { escapeHtml as escapeXml } from '../../src/kernel/html-escape.ts';
 import { createPrintApi, type PrintApi } from '../../src/print-api/index.ts';
 import { setupRequest } from '../support/cxml-documents.ts';
@@ -66,10 +65,8 @@ export interface OrderStack extends Stack {
 export async function createOrderStack(
   config: GatewayConfigInput = orderConfig(),
   options: StackOptions = {},
-  /** The gateway's features; default the orders feature alone. */
-  extensions: GatewayExtensions = ordersFeature,
 ): Promise<OrderStack> {
-  const stack = await createStack(config, extensions, options);
+  const stack = await createStack(config, options);
   const api = createPrintApi({
     baseUrl: SANDBOX_ORIGIN,
     token: GATEWAY_TOKEN,

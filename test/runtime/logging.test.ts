@@ -88,7 +88,7 @@ describe('the Node logger (pino)', () => {
 
   it('adds the request id to every line written while the gateway handles that request', async () => {
     const { logger, json } = nodeLogger({ LOG_LEVEL: 'debug', LOG_FORMAT: 'json' });
-    const stack = await createStack(undefined, {}, { gatewayDeps: { logger } });
+    const stack = await createStack(undefined, { gatewayDeps: { logger } });
     const res = await stack.request(`${GATEWAY_ORIGIN}/cxml`, {
       method: 'POST',
       body: setupRequest(),

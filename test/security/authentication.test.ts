@@ -1,8 +1,6 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { ociGateway } from '../../src/gateway/oci/index.ts';
-import { ordersFeature } from '../../src/gateway/orders/index.ts';
 import { constantTimeEqual } from '../../src/kernel/constant-time.ts';
 import { ADMIN_TOKEN, adminRequest } from '../orders/order-flow.ts';
 import { setupRequest } from '../support/cxml-documents.ts';
@@ -17,21 +15,9 @@ vi.mock('../../src/kernel/constant-time.ts', async (importOriginal) => {
 const compared = vi.mocked(constantTimeEqual);
 beforeEach(() => compared.mockClear());
 
-const features = {
-  ...(ociGateway.ociForms !== undefined && { ociForms: ociGateway.ociForms }),
-  ...(ordersFeature.onOrder !== undefined && { onOrder: ordersFeature.onOrder }),
-  routes: (
-    app: Parameters<NonNullable<typeof ociGateway.routes>>[0],
-    ctx: Parameters<NonNullable<typeof ociGateway.routes>>[1],
-  ) => {
-    ociGateway.routes?.(app, ctx);
-    ordersFeature.routes?.(app, ctx);
-  },
-};
-
 describe('secrets are compared in constant time', () => {
   it('the cXML SharedSecret, right or wrong', async () => {
-    const stack = await createStack(testConfig(), features);
+    const stack = await createStack(testConfig());
     expect(statusOf(await stack.postCxml(setupRequest({ secret: 'guess' }))).code).toBe(401);
     expect(compared).toHaveBeenCalledWith('guess', 'acme-secret');
     expect(statusOf(await stack.postCxml(setupRequest())).code).toBe(200);
@@ -39,7 +25,7 @@ describe('secrets are compared in constant time', () => {
   });
 
   it('the OCI password', async () => {
-    const stack = await createStack(testConfig(), features);
+    const stack = await createStack(testConfig());
     const query = new URLSearchParams({
       USERNAME: 'sap1',
       PASSWORD: 'wrong-password',
@@ -51,7 +37,7 @@ describe('secrets are compared in constant time', () => {
   });
 
   it('the admin token', async () => {
-    const stack = await createStack(testConfig(), features);
+    const stack = await createStack(testConfig());
     expect((await adminRequest(stack, '/admin/orders', {}, 'not-the-token')).status).toBe(401);
     expect(compared).toHaveBeenCalledWith('not-the-token', ADMIN_TOKEN);
   });
@@ -91,7 +77,7 @@ describe('the admin API wants its bearer token', () => {
     ['a prefix of the token', ADMIN_TOKEN.slice(0, -1)],
     ['the token in another case', ADMIN_TOKEN.toUpperCase()],
   ])('refuses %s with 401', async (_case, token) => {
-    const stack = await createStack(testConfig(), features);
+    const stack = await createStack(testConfig());
     const res = await adminRequest(stack, '/admin/orders', {}, token);
     expect(res.status).toBe(401);
     const body = await res.text();
@@ -100,7 +86,7 @@ describe('the admin API wants its bearer token', () => {
   });
 
   it('refuses another scheme carrying the right token', async () => {
-    const stack = await createStack(testConfig(), features);
+    const stack = await createStack(testConfig());
     for (const header of [`Basic ${btoa(`admin:${ADMIN_TOKEN}`)}`, ADMIN_TOKEN, `Token ${ADMIN_TOKEN}`]) {
       const res = await stack.gateway.app.fetch(
         new Request(`${GATEWAY_ORIGIN}/admin/orders`, { headers: { Authorization: header } }),
@@ -110,7 +96,7 @@ describe('the admin API wants its bearer token', () => {
   });
 
   it('answers the right token', async () => {
-    const stack = await createStack(testConfig(), features);
+    const stack = await createStack(testConfig());
     expect((await adminRequest(stack, '/admin/orders')).status).toBe(200);
   });
 });

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ociGateway } from '../../src/gateway/oci/index.ts';
-import { createOrderWorker, ordersFeature } from '../../src/gateway/orders/index.ts';
+import { createOrderWorker } from '../../src/gateway/orders/index.ts';
 import {
   ADMIN_TOKEN,
   adminRequest,
@@ -59,18 +58,10 @@ describe('logs never carry secrets, passwords or PIPO tokens', () => {
     const logger = capturingLogger();
     const seen = new Set<string>();
     const config = orderConfig();
-    const stack = await createStack(
-      config,
-      {
-        ...(ociGateway.ociForms !== undefined && { ociForms: ociGateway.ociForms }),
-        ...(ordersFeature.onOrder !== undefined && { onOrder: ordersFeature.onOrder }),
-        routes: (app, ctx) => {
-          ociGateway.routes?.(app, ctx);
-          ordersFeature.routes?.(app, ctx);
-        },
-      },
-      { gatewayDeps: { logger }, wrapPrintFetch: recordingCredentials(seen) },
-    );
+    const stack = await createStack(config, {
+      gatewayDeps: { logger },
+      wrapPrintFetch: recordingCredentials(seen),
+    });
 
     // cXML: punch-out, design, transfer, the PO, and the worker until quiet.
     const cart = await punchOut(stack, ['Business cards']);

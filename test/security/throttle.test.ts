@@ -67,13 +67,9 @@ describe('secret throttle', () => {
 
 describe('POST /cxml throttles failed SharedSecrets per buyer and client address', () => {
   async function stackWithAddresses() {
-    const stack = await createStack(
-      testConfig(),
-      {},
-      {
-        gatewayDeps: { clientAddress: (c) => c.req.header('X-Test-Client') },
-      },
-    );
+    const stack = await createStack(testConfig(), {
+      gatewayDeps: { clientAddress: (c) => c.req.header('X-Test-Client') },
+    });
     const post = async (body: string, address: string) => {
       const res = await stack.gateway.app.fetch(
         new Request(`${GATEWAY_ORIGIN}/cxml`, {

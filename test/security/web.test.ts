@@ -121,7 +121,7 @@ describe('XSS payloads in every value that reaches a page or form come out escap
   it.each(['base64', 'urlencoded'] as const)(
     'buyer, storefront, product and design names, extrinsics, ShipTo, contact, BuyerCookie (cxml-%s)',
     async (encoding) => {
-      const stack = await createStack(hostileConfig(encoding), {}, { wrapPrintFetch: hostileDesignNames });
+      const stack = await createStack(hostileConfig(encoding), { wrapPrintFetch: hostileDesignNames });
       const { catalog, cart, transfer } = await hostileRoundTrip(stack);
       for (const page of [catalog, cart, transfer]) {
         expect(page.status).toBe(200);

@@ -5,6 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { createSandbox, type Sandbox, type SandboxSeedInput } from '@punchgate/sandbox';
+import type { Hono } from 'hono';
 import {
   type GatewayConfigInput,
   parseGatewayConfig,
@@ -12,7 +13,6 @@ import {
   resolveConfigSecrets,
 } from '../../schemas/config.ts';
 import type { GatewayDeps } from '../../src/gateway/deps.ts';
-import type { GatewayExtensions } from '../../src/gateway/http/app.ts';
 import { createGateway, type Gateway } from '../../src/gateway/http/app.ts';
 import { createPrintApi } from '../../src/print-api/index.ts';
 import { createMemoryStore } from '../../src/store/memory.ts';
@@ -268,11 +268,12 @@ export interface StackOptions {
   gatewayDeps?: Pick<GatewayDeps, 'logger' | 'clientAddress' | 'metrics'>;
   /** The gateway's store (default: a memory store on the stack's clock), e.g. a SQLite file. */
   store?: Store;
+  /** Routes a test adds to the gateway's app (e.g. one that throws), under its error funnel and logging. */
+  routes?: (app: Hono) => void;
 }
 
 export async function createStack(
   configInput: GatewayConfigInput = testConfig(),
-  extensions: GatewayExtensions = {},
   options: StackOptions = {},
 ): Promise<Stack> {
   let now = START;
@@ -319,26 +320,26 @@ export async function createStack(
   };
   const store = options.store ?? createMemoryStore({ clock });
   const config = resolveTestConfig(configInput);
-  const buildGateway = (on: Store) =>
-    createGateway(
-      {
-        config,
-        store: on,
-        clock,
-        fetch: buyerFetch,
-        printApiFor: (s) =>
-          createPrintApi({
-            baseUrl: s.apiBaseUrl,
-            token: s.apiToken,
-            key: s.apiKey,
-            fetch: options.wrapPrintFetch ? options.wrapPrintFetch(sandboxFetch) : sandboxFetch,
-            retries: 0,
-            ...(options.printTimeoutMs !== undefined && { timeoutMs: options.printTimeoutMs }),
-          }),
-        ...options.gatewayDeps,
-      },
-      extensions,
-    );
+  const buildGateway = async (on: Store) => {
+    const built = await createGateway({
+      config,
+      store: on,
+      clock,
+      fetch: buyerFetch,
+      printApiFor: (s) =>
+        createPrintApi({
+          baseUrl: s.apiBaseUrl,
+          token: s.apiToken,
+          key: s.apiKey,
+          fetch: options.wrapPrintFetch ? options.wrapPrintFetch(sandboxFetch) : sandboxFetch,
+          retries: 0,
+          ...(options.printTimeoutMs !== undefined && { timeoutMs: options.printTimeoutMs }),
+        }),
+      ...options.gatewayDeps,
+    });
+    options.routes?.(built.app);
+    return built;
+  };
   let gateway = await buildGateway(store);
   deliverToGateway = async (request) => gateway.app.fetch(request);
   const buyerPosts: { url: string; body: string }[] = [];

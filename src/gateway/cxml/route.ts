@@ -33,7 +33,7 @@ export type OrderRequestHandler = (
   buyer: ReturnType<GatewayContext['buyers']['authenticate']>,
 ) => Promise<{ code: number; text: string; detail?: string }>;
 
-export function createCxmlRoute(ctx: GatewayContext, onOrder: OrderRequestHandler | undefined): Hono {
+export function createCxmlRoute(ctx: GatewayContext, onOrder: OrderRequestHandler): Hono {
   const app = new Hono();
 
   const answer = (xml: string) =>
@@ -94,9 +94,6 @@ export function createCxmlRoute(ctx: GatewayContext, onOrder: OrderRequestHandle
         case 'ProfileRequest':
           return { kind, code: 200, xml: profile() };
         case 'OrderRequest': {
-          if (onOrder === undefined) {
-            return status(kind, 450, 'This gateway does not accept OrderRequest documents.', payloadID);
-          }
           const result = await onOrder(request, buyer);
           return status(kind, result.code, result.detail, payloadID);
         }
@@ -113,18 +110,18 @@ export function createCxmlRoute(ctx: GatewayContext, onOrder: OrderRequestHandle
   /** The buyer proven by the header, unless its (buyer, address) pair is throttled for failed secrets. */
   function authenticate(header: CxmlRequest['header'], address: string) {
     const claimed = ctx.buyers.byFrom(header.from);
-    if (claimed !== undefined) ctx.secretThrottle.check(claimed.id, address);
-    try {
-      const buyer = ctx.buyers.authenticate(header);
-      ctx.secretThrottle.succeed(buyer.id, address);
-      return buyer;
-    } catch (error) {
-      if (claimed !== undefined && error instanceof GatewayError && error.code === 'bad_secret') {
-        ctx.secretThrottle.fail(claimed.id, address);
-        ctx.logger.warn('cxml secret refused', { buyer: claimed.id, address });
-      }
-      throw error;
-    }
+    if (claimed === undefined) return ctx.buyers.authenticate(header);
+    const isWrongSecret = (error: unknown) => {
+      const wrong = error instanceof GatewayError && error.code === 'bad_secret';
+      if (wrong) ctx.logger.warn('cxml secret refused', { buyer: claimed.id, address });
+      return wrong;
+    };
+    return ctx.secretThrottle.guard(
+      claimed.id,
+      address,
+      () => ctx.buyers.authenticate(header),
+      isWrongSecret,
+    );
   }
 
   async function setup(request: PunchOutSetupRequest, buyer: ResolvedCxmlBuyer): Promise<string> {
@@ -190,7 +187,7 @@ export function createCxmlRoute(ctx: GatewayContext, onOrder: OrderRequestHandle
           url,
           options: [{ name: 'operationAllowed', value: 'create edit inspect' }],
         },
-        ...(onOrder ? [{ requestName: 'OrderRequest', url }] : []),
+        { requestName: 'OrderRequest', url },
         { requestName: 'ProfileRequest', url },
       ],
     });

@@ -67,13 +67,18 @@ function formFor(buyer: ResolvedCxmlBuyer, session: PunchoutSession, xml: string
   return { action: session.returnUrl, target, fields: [['cxml-base64', btoa(binary)]] };
 }
 
+/** The proof of a cart line's design, opened with the session's PIPO token. */
+function proofUrlOf(ctx: GatewayContext, storefront: ResolvedStorefront, session: PunchoutSession) {
+  const token = session.pipoToken?.token ?? '';
+  return (line: CartLine) => ctx.editorUrlsFor(storefront).proofUrl({ token, productId: line.designId });
+}
+
 export function cxmlCartForm(
   ctx: GatewayContext,
   buyer: ResolvedCxmlBuyer,
   storefront: ResolvedStorefront,
   session: PunchoutSession,
   lines: readonly CartLine[],
-  proofUrl: (line: CartLine) => string,
 ): ReturnForm {
   const now = ctx.clock.now();
   const xml = buildOrderMessage({
@@ -86,7 +91,7 @@ export function cxmlCartForm(
       value: formatAmount(sumAmounts(lines.map((l) => lineTotal(l.unitPrice, l.quantity)))),
       currency: storefront.currency,
     },
-    items: orderMessageLines(storefront, lines, proofUrl),
+    items: orderMessageLines(storefront, lines, proofUrlOf(ctx, storefront, session)),
     asciiOnly: buyer.cartEncoding === 'urlencoded',
   });
   return formFor(buyer, session, xml);
@@ -98,7 +103,7 @@ export function cxmlCancelForm(
   storefront: ResolvedStorefront,
   session: PunchoutSession,
 ): ReturnForm {
-  if (session.operation === 'create') return cxmlCartForm(ctx, buyer, storefront, session, [], () => '');
+  if (session.operation === 'create') return cxmlCartForm(ctx, buyer, storefront, session, []);
   const now = ctx.clock.now();
   const xml = buildNoChangeOrderMessage({
     payloadID: newPayloadId(() => ctx.randomId(12), ctx.payloadHost, now),

@@ -1,22 +1,27 @@
 /**
- * `createGateway(deps)`: the runtime-agnostic gateway app. Node (`src/runtime/node.ts`) and Workers
- * (`src/runtime/worker.ts`) only hand in the dependencies and serve `app.fetch`.
+ * `createGateway(deps)`: the runtime-agnostic gateway app with every feature mounted: health, readiness
+ * and metrics; each protocol's routes; the protocol-neutral punch-out pages; the order webhooks and the
+ * admin API. Node (`src/runtime/node.ts`) and Workers (`src/runtime/worker.ts`) only hand in the
+ * dependencies and serve `app.fetch`.
  */
 import { Hono } from 'hono';
 import type { GatewayContext } from '../context.ts';
 import { createGatewayContext } from '../context.ts';
-import { createCxmlRoute, type OrderRequestHandler } from '../cxml/route.ts';
+import { cxmlProtocol } from '../cxml/index.ts';
 import type { GatewayDeps } from '../deps.ts';
+import { ociProtocol } from '../oci/index.ts';
+import { mountOrderRoutes } from '../orders/index.ts';
+import { punchoutErrorPage } from '../punchout/error-page.ts';
 import { renderMessagePage } from '../punchout/pages.ts';
-import {
-  createPunchoutRoutes,
-  punchoutErrorPage,
-  type ReturnFormBuilders,
-  sendPage,
-} from '../punchout/routes.ts';
+import type { PunchoutProtocols } from '../punchout/protocol.ts';
+import { createPunchoutRoutes } from '../punchout/routes.ts';
 import { logFailure, toGatewayError } from './errors.ts';
 import { createReadinessProbe, STORE_DEADLINE_MS, withinDeadline } from './readiness.ts';
 import { requestIdOf, requestLogging } from './request-id.ts';
+import { sendPage } from './send-page.ts';
+
+/** Every protocol a buyer can punch out with, by the name buyers are configured with. */
+const PUNCHOUT_PROTOCOLS: PunchoutProtocols = { cxml: cxmlProtocol, oci: ociProtocol };
 
 /** What a 503 answer tells the client to wait: a database failover or a restart takes about this long. */
 const RETRY_AFTER_SECONDS = 30;
@@ -26,21 +31,13 @@ export interface Gateway {
   context: GatewayContext;
 }
 
-export interface GatewayExtensions {
-  /** The OCI transfer and cancel forms (issue: OCI punch-in). */
-  ociForms?: ReturnFormBuilders;
-  /** Extra routes mounted on the gateway app (OCI punch-in, orders, events, admin). */
-  routes?: (app: Hono, ctx: GatewayContext) => void;
-  onOrder?: (ctx: GatewayContext) => OrderRequestHandler;
-}
-
 /**
  * @example
  * const gateway = await createGateway({ config, store, clock: systemClock,
  *   printApiFor: (s) => createPrintApi({ baseUrl: s.apiBaseUrl, token: s.apiToken, key: s.apiKey }) });
  * serve({ fetch: gateway.app.fetch, port: 8080 });
  */
-export async function createGateway(deps: GatewayDeps, extensions: GatewayExtensions = {}): Promise<Gateway> {
+export async function createGateway(deps: GatewayDeps): Promise<Gateway> {
   const ctx = await createGatewayContext(deps);
   const readiness = createReadinessProbe(ctx, deps.lastBackgroundRoundAt);
   const app = new Hono();
@@ -92,9 +89,9 @@ export async function createGateway(deps: GatewayDeps, extensions: GatewayExtens
     });
   });
 
-  app.route('/cxml', createCxmlRoute(ctx, extensions.onOrder?.(ctx)));
-  app.route('/punchout', createPunchoutRoutes(ctx, extensions.ociForms));
-  extensions.routes?.(app, ctx);
+  for (const protocol of Object.values(PUNCHOUT_PROTOCOLS)) protocol.mount(app, ctx);
+  app.route('/punchout', createPunchoutRoutes(ctx, PUNCHOUT_PROTOCOLS));
+  mountOrderRoutes(app, ctx);
 
   app.notFound((c) =>
     sendPage(
@@ -115,7 +112,7 @@ export async function createGateway(deps: GatewayDeps, extensions: GatewayExtens
     const known = toGatewayError(error);
     // The route pattern, not the path: punch-out URLs carry their token.
     logFailure(ctx.logger, 'request failed', known, { requestId: requestIdOf(c), path: c.req.routePath });
-    return punchoutErrorPage(ctx, c, known, extensions.ociForms);
+    return punchoutErrorPage(ctx, c, known, PUNCHOUT_PROTOCOLS);
   });
 
   return { app, context: ctx };

@@ -4,6 +4,8 @@
  * when the routes are mounted, so a customer field too long for its SAP field fails at start-up rather than
  * on every transfer.
  */
+
+import { type ConfigProblem, crossReferenceProblems } from '../../../schemas/config.ts';
 import {
   buildOciItems,
   type OciBuyerSettings,
@@ -11,7 +13,6 @@ import {
   OciError,
   type OciItemsOptions,
 } from '../../oci/index.ts';
-import { type ConfigProblem, crossReferenceProblems } from '../../../schemas/config.ts';
 import type { ResolvedConfig, ResolvedOciBuyer } from '../deps.ts';
 
 /** What `acceptOciPunchIn` checks a punch-in against. */

@@ -34,18 +34,18 @@ import type { CartLine, PunchoutSession } from '../../store/types.ts';
 import type { GatewayContext } from '../context.ts';
 import type { ResolvedOciBuyer, ResolvedStorefront } from '../deps.ts';
 import { GatewayError } from '../http/errors.ts';
+import { sendPage } from '../http/send-page.ts';
 import { type CatalogEntry, checkQuantity, findProductBySku, productBySku } from '../punchout/catalog.ts';
 import { LINE_REF_PATTERN } from '../punchout/line-refs.ts';
 import { renderMessagePage } from '../punchout/pages.ts';
 import { formatAmount } from '../punchout/pricing.ts';
-import { sendPage } from '../punchout/routes.ts';
 import {
-  editorOrigin,
-  frameAncestorsFor,
-  loadOpenSession,
-  openSession,
-  sessionUrlTtl,
-} from '../punchout/sessions.ts';
+  sessionPageSecurity,
+  sessionPageUrl,
+  sessionScope,
+  signSessionToken,
+} from '../punchout/session-scope.ts';
+import { frameAncestorsFor, openSession } from '../punchout/sessions.ts';
 import { checkOciBuyers, punchInSettings } from './buyer-settings.ts';
 import { itemFields, ociLineOfProduct } from './oci-lines.ts';
 import { ociPageResponse } from './oci-page.ts';
@@ -131,7 +131,6 @@ export function createOciRoutes(ctx: GatewayContext): Hono {
       const frameAncestors = frameAncestorsFor(buyer);
       const address = ctx.clientAddress(c);
       try {
-        ctx.secretThrottle.check(buyer.id, address);
         const punchIn = acceptLogin(await readRequest(c), buyer, address);
         ctx.logger.info('oci punch-in accepted', {
           buyer: buyer.id,
@@ -170,14 +169,12 @@ export function createOciRoutes(ctx: GatewayContext): Hono {
 
   /** The codec's whole punch-in check, with wrong passwords counted against the (buyer, address) pair. */
   function acceptLogin(request: OciPunchInRequest, buyer: ResolvedOciBuyer, address: string): OciPunchIn {
-    try {
-      const punchIn = acceptOciPunchIn(request, punchInSettings(buyer));
-      ctx.secretThrottle.succeed(buyer.id, address);
-      return punchIn;
-    } catch (error) {
-      if (error instanceof OciError && error.code === 'bad_login') ctx.secretThrottle.fail(buyer.id, address);
-      throw error;
-    }
+    return ctx.secretThrottle.guard(
+      buyer.id,
+      address,
+      () => acceptOciPunchIn(request, punchInSettings(buyer)),
+      (error) => error instanceof OciError && error.code === 'bad_login',
+    );
   }
 
   function open(scope: PunchInScope) {
@@ -192,12 +189,7 @@ export function createOciRoutes(ctx: GatewayContext): Hono {
 
   /** A URL of the session's OCI pages; the token is the same kind the punch-out pages use. */
   async function sessionUrl(session: PunchoutSession, rest: string): Promise<string> {
-    const token = await ctx.tokens.sign(
-      { sid: session.id, pur: 'session' },
-      sessionUrlTtl(ctx, session),
-      ctx.clock.now(),
-    );
-    return `${ctx.publicUrl}/oci/s/${token}/${rest}`;
+    return sessionPageUrl(ctx, await signSessionToken(ctx, session), rest, 'oci');
   }
 
   /**
@@ -284,18 +276,16 @@ export function createOciRoutes(ctx: GatewayContext): Hono {
 
   // The session pages of DETAIL and SOURCING. Their errors (expired or closed sessions, unknown products)
   // go to the gateway's error handler like those of every punch-out page.
-  async function sessionScope(token: string) {
-    const claims = await ctx.tokens.verify(token, 'session', ctx.clock.now());
-    const session = await loadOpenSession(ctx, claims.sid);
-    const { buyer, storefront } = ctx.sessionParties(session);
-    if (buyer.protocol !== 'oci')
+  async function ociSessionScope(token: string) {
+    const scope = await sessionScope(ctx, token);
+    if (scope.buyer.protocol !== 'oci')
       throw new GatewayError('token_invalid', 'This link is not valid for this page.');
-    const punchoutUrl = (rest: string) => `${ctx.publicUrl}/punchout/s/${token}/${rest}`;
-    const cartCount = (await ctx.store.cart.listBySession(session.id)).length;
-    return { session, buyer, storefront, punchoutUrl, cartCount };
+    const punchoutUrl = (rest: string) => sessionPageUrl(ctx, token, rest);
+    const cartCount = (await ctx.store.cart.listBySession(scope.session.id)).length;
+    return { ...scope, punchoutUrl, cartCount };
   }
 
-  type SessionScope = Awaited<ReturnType<typeof sessionScope>>;
+  type SessionScope = Awaited<ReturnType<typeof ociSessionScope>>;
 
   function productView(s: SessionScope, product: CatalogEntry): ProductDetailView {
     return {
@@ -329,14 +319,11 @@ export function createOciRoutes(ctx: GatewayContext): Hono {
       cartCount: s.cartCount,
       ...view,
     });
-    return sendPage(c, page, {
-      frameAncestors: frameAncestorsFor(s.buyer),
-      imageOrigins: [editorOrigin(s.storefront)],
-    });
+    return sendPage(c, page, sessionPageSecurity(s));
   }
 
   app.get('/s/:token/product/:sku', async (c) => {
-    const s = await sessionScope(c.req.param('token'));
+    const s = await ociSessionScope(c.req.param('token'));
     const product = productBySku(s.storefront, c.req.param('sku'));
     const lineRef = c.req.query('line');
     const line = lineRef === undefined ? undefined : await ctx.store.cart.get(lineRef);
@@ -355,7 +342,7 @@ export function createOciRoutes(ctx: GatewayContext): Hono {
   });
 
   app.get('/s/:token/search', async (c) => {
-    const s = await sessionScope(c.req.param('token'));
+    const s = await ociSessionScope(c.req.param('token'));
     const searchString = c.req.query('q') ?? '';
     const hits = searchProducts(s.storefront, searchString);
     return sendProductsPage(c, s, {

@@ -8,8 +8,8 @@ import type { Context } from 'hono';
 import { OciError, type OciErrorCode } from '../../oci/index.ts';
 import type { GatewayContext } from '../context.ts';
 import { ERROR_ANSWERS, logFailure, publicMessage, toGatewayError } from '../http/errors.ts';
+import { type PageStatus, sendPage } from '../http/send-page.ts';
 import { renderMessagePage } from '../punchout/pages.ts';
-import { sendPage } from '../punchout/routes.ts';
 
 const LOGIN = 'The catalog login was refused';
 const HOOK = 'The return address was refused';
@@ -94,10 +94,5 @@ export async function punchInErrorPage(
     message: failure.message,
     kind: 'error',
   });
-  return sendPage(
-    c,
-    page,
-    { frameAncestors: scope.frameAncestors },
-    failure.status as Parameters<typeof sendPage>[3],
-  );
+  return sendPage(c, page, { frameAncestors: scope.frameAncestors }, failure.status as PageStatus);
 }

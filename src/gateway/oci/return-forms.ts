@@ -1,5 +1,5 @@
 /**
- * The OCI hand-back forms the protocol-neutral punch-out routes call for OCI sessions (`ociForms`): the cart
+ * The OCI hand-back forms the protocol-neutral punch-out routes call for OCI sessions: the cart
  * as NEW_ITEM-*[n] fields posted to the HOOK_URL stored at punch-in, into `returntarget` / `~TARGET` (else
  * `_top`), with the `~` fields echoed after the items, in the charset the punch-in was read in.
  *
@@ -14,11 +14,12 @@ import {
   parseCharsetLabel,
   renderOciTransferForm,
 } from '../../oci/index.ts';
-import type { PunchoutSession } from '../../store/types.ts';
+import type { CartLine, PunchoutSession } from '../../store/types.ts';
 import type { GatewayContext } from '../context.ts';
 import type { ResolvedBuyer, ResolvedOciBuyer } from '../deps.ts';
 import type { ReturnForm } from '../punchout/pages.ts';
-import type { ReturnFormBuilders } from '../punchout/routes.ts';
+import type { SessionParties } from '../punchout/protocol.ts';
+import { frameAncestorsFor } from '../punchout/sessions.ts';
 import { itemFields, ociLineOfCartLine } from './oci-lines.ts';
 import { ociPageResponse } from './oci-page.ts';
 import { sessionCharset, sessionEchoFields } from './session-fields.ts';
@@ -48,32 +49,38 @@ function formOf(
   };
 }
 
+export function ociCartForm(
+  _ctx: GatewayContext,
+  { buyer, storefront, session }: SessionParties,
+  lines: readonly CartLine[],
+): ReturnForm {
+  const oci = ociBuyer(buyer);
+  const items = lines.map((line) => ociLineOfCartLine(oci, storefront, line));
+  return formOf(oci, session, itemFields(oci, sessionCharset(session, oci), items));
+}
+
+export function ociCancelForm(_ctx: GatewayContext, { buyer, session }: SessionParties): ReturnForm {
+  return formOf(ociBuyer(buyer), session, []);
+}
+
 /**
- * @example
- * const gateway = await createGateway(deps, { ociForms });
+ * The hand-back page in the buyer's charset (e.g. ISO-8859-1): bytes, meta charset and accept-charset
+ * agree, which the generic UTF-8 page could not do. Its labels are the codec's, so `message` is unused.
  */
-export const ociForms: ReturnFormBuilders = {
-  cart(_ctx: GatewayContext, buyer, storefront, session, lines) {
-    const oci = ociBuyer(buyer);
-    const items = lines.map((line) => ociLineOfCartLine(oci, storefront, line));
-    return formOf(oci, session, itemFields(oci, sessionCharset(session, oci), items));
-  },
-
-  cancel(_ctx: GatewayContext, buyer, _storefront, session) {
-    return formOf(ociBuyer(buyer), session, []);
-  },
-
-  async sendReturnPage(_c: Context, form, frameAncestors) {
-    const charset = parseCharsetLabel(form.acceptCharset ?? '') ?? 'utf-8';
-    const hasItems = form.fields.some(([name]) => name.startsWith('NEW_ITEM-'));
-    const page = renderOciTransferForm({
-      hookUrl: form.action,
-      fields: form.fields,
-      target: form.target,
-      charset,
-      autoSubmit: true,
-      ...(!hasItems && { labels: EMPTY_RETURN_LABELS }),
-    });
-    return ociPageResponse(page, { charset, frameAncestors, autoSubmit: true });
-  },
-};
+export async function sendOciReturnPage(
+  _c: Context,
+  { buyer }: SessionParties,
+  form: ReturnForm,
+): Promise<Response> {
+  const charset = parseCharsetLabel(form.acceptCharset ?? '') ?? 'utf-8';
+  const hasItems = form.fields.some(([name]) => name.startsWith('NEW_ITEM-'));
+  const page = renderOciTransferForm({
+    hookUrl: form.action,
+    fields: form.fields,
+    target: form.target,
+    charset,
+    autoSubmit: true,
+    ...(!hasItems && { labels: EMPTY_RETURN_LABELS }),
+  });
+  return ociPageResponse(page, { charset, frameAncestors: frameAncestorsFor(buyer), autoSubmit: true });
+}

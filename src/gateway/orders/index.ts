@@ -3,15 +3,15 @@
  * /cxml`, the event webhook route, the admin API, and the background worker the runtime ticks.
  *
  * @example
- * const gateway = await createGateway(deps, ordersFeature); // createPunchgate includes it
+ * const gateway = await createGateway(deps);      // mounts the order routes
  * const worker = createOrderWorker(gateway.context);
  * await worker.startup();           // registers the order webhooks
  * await worker.tick();              // from an interval (Node) or a Cron Trigger (Workers)
  */
-import type { GatewayExtensions } from '../http/app.ts';
+import type { Hono } from 'hono';
+import type { GatewayContext } from '../context.ts';
 import { createAdminRoutes } from './admin-routes.ts';
 import { createEventRoutes } from './events.ts';
-import { createOrderIntake } from './intake.ts';
 
 export { createAdminRoutes } from './admin-routes.ts';
 export { createEventRoutes, type HookRegistration, registerEventHooks } from './events.ts';
@@ -19,10 +19,8 @@ export { createOrderIntake } from './intake.ts';
 export { readResponseStatus } from './outbox-delivery.ts';
 export { createOrderWorker, type OrderWorker, type OrderWorkerOptions, type TickResult } from './worker.ts';
 
-export const ordersFeature: GatewayExtensions = {
-  onOrder: createOrderIntake,
-  routes(app, ctx) {
-    app.route('/events', createEventRoutes(ctx));
-    app.route('/admin', createAdminRoutes(ctx));
-  },
-};
+/** The print service's event webhook and the operators' admin API. */
+export function mountOrderRoutes(app: Hono, ctx: GatewayContext): void {
+  app.route('/events', createEventRoutes(ctx));
+  app.route('/admin', createAdminRoutes(ctx));
+}

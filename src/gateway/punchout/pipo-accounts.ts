@@ -15,7 +15,7 @@ import { LRUCache } from 'lru-cache';
 import type { PrintApi } from '../../print-api/index.ts';
 import { PrintApiError } from '../../print-api/index.ts';
 import type { Clock, Store } from '../../store/port.ts';
-import type { UserMapping } from '../../store/types.ts';
+import type { PunchoutSession, UserMapping } from '../../store/types.ts';
 import type { ResolvedBuyer, ResolvedStorefront } from '../deps.ts';
 import { GatewayError, upstreamError } from '../http/errors.ts';
 import type { BuyerUser } from './buyer-user.ts';
@@ -44,6 +44,15 @@ export interface PipoAccounts {
     storefront: ResolvedStorefront,
     userRef: string,
     stale?: string,
+  ): Promise<PipoLogin>;
+  /**
+   * A token the editor will accept for the session's user: the session's own while it is recent; an older
+   * one once the service confirms it is still logged in (which also extends its life); else a new login.
+   */
+  sessionToken(
+    buyer: ResolvedBuyer,
+    storefront: ResolvedStorefront,
+    session: Pick<PunchoutSession, 'pipoToken' | 'pipoUserRef'>,
   ): Promise<PipoLogin>;
   /**
    * Runs `call` with a token for the user and, if the service answers 403 (token expired mid-session),
@@ -76,6 +85,54 @@ async function hmacHex(key: string, message: string): Promise<string> {
   );
   const mac = await crypto.subtle.sign('HMAC', cryptoKey, new TextEncoder().encode(message));
   return Array.from(new Uint8Array(mac), (b) => b.toString(16).padStart(2, '0')).join('');
+}
+
+/**
+ * The username and password of a mapped user's account, derived from the signing key, so the account can
+ * be opened again even if its mapping row were lost.
+ */
+async function derivedCredentials(
+  signingKey: string,
+  buyerId: string,
+  userRef: string,
+): Promise<{ username: string; password: string }> {
+  const secret = await hmacHex(signingKey, `pipo-account\u0000${buyerId}\u0000${userRef}`);
+  return { username: `pg-${buyerId}-${secret.slice(0, 12)}`, password: `Pg!${secret.slice(12, 44)}` };
+}
+
+/**
+ * Creates a mapped user's print-service account; hands back the e-mail it was created with and how many
+ * calls that took. An account that already exists (a lost mapping) is fine: the derived password opens it.
+ */
+async function createMappedAccount(
+  api: PrintApi['pipo'],
+  storefront: ResolvedStorefront,
+  credentials: { username: string; password: string },
+  user: BuyerUser,
+): Promise<{ email: string; calls: number }> {
+  const ownAddress = `${credentials.username}@punchout.invalid`;
+  let email = user.email ?? ownAddress;
+  for (let calls = 1; ; calls++) {
+    try {
+      await api.createUser({
+        storefront_id: storefront.storefrontId,
+        ...credentials,
+        email,
+        first_name: user.firstName,
+        last_name: user.lastName,
+      });
+      return { email, calls };
+    } catch (error) {
+      const message = error instanceof PrintApiError ? error.serviceMessage : undefined;
+      // The person may already have a storefront account under that e-mail: use an address of our own.
+      if (message === 'duplicate email' && email !== ownAddress) {
+        email = ownAddress;
+        continue;
+      }
+      if (message === 'duplicate user name') return { email, calls };
+      throw upstreamError(error, 'create the punch-out user');
+    }
+  }
 }
 
 function isUnauthorized(error: unknown): boolean {
@@ -111,9 +168,12 @@ export function createPipoAccounts(deps: Deps): PipoAccounts {
     stale?: string,
   ): { token: string; obtainedAt: Date } | undefined {
     const hit = recent.get(cacheKey(buyerId, userRef));
-    if (hit === undefined || hit.token === stale) return undefined;
-    const ageMs = deps.clock.now().getTime() - hit.obtainedAt.getTime();
-    return ageMs < deps.reuseSeconds * 1000 ? hit : undefined;
+    return hit !== undefined && hit.token !== stale && isRecent(hit.obtainedAt) ? hit : undefined;
+  }
+
+  /** A token obtained this recently is used without asking the service (which extends it on every call). */
+  function isRecent(obtainedAt: Date): boolean {
+    return deps.clock.now().getTime() - obtainedAt.getTime() < deps.reuseSeconds * 1000;
   }
 
   async function openMapped(
@@ -136,45 +196,18 @@ export function createPipoAccounts(deps: Deps): PipoAccounts {
       }
     }
 
-    const secret = await hmacHex(deps.signingKey, `pipo-account\u0000${buyer.id}\u0000${userRef}`);
-    const username = `pg-${buyer.id}-${secret.slice(0, 12)}`;
-    const password = `Pg!${secret.slice(12, 44)}`;
+    const credentials = await derivedCredentials(deps.signingKey, buyer.id, userRef);
     const api = deps.printApiFor(storefront).pipo;
-    let email = user.email ?? `${username}@punchout.invalid`;
-    let calls = 0;
-    for (let attempt = 0; ; attempt++) {
-      try {
-        calls++;
-        await api.createUser({
-          storefront_id: storefront.storefrontId,
-          username,
-          password,
-          email,
-          first_name: user.firstName,
-          last_name: user.lastName,
-        });
-        break;
-      } catch (error) {
-        const message = error instanceof PrintApiError ? error.serviceMessage : undefined;
-        // The person may already have a storefront account under that e-mail: use an address of our own.
-        if (message === 'duplicate email' && attempt === 0) {
-          email = `${username}@punchout.invalid`;
-          continue;
-        }
-        // The account exists (a lost mapping): the derived password still opens it.
-        if (message === 'duplicate user name') break;
-        throw upstreamError(error, 'create the punch-out user');
-      }
-    }
-    const passwordEnc = await deps.tokens.encrypt(password);
+    const created = await createMappedAccount(api, storefront, credentials, user);
+    let calls = created.calls;
     const mapping = await deps.store.users.put({
       buyerId: buyer.id,
       userKey: userRef,
       storefrontId: storefront.id,
       pipoUserId: 0,
-      username,
-      email,
-      passwordEnc,
+      username: credentials.username,
+      email: created.email,
+      passwordEnc: await deps.tokens.encrypt(credentials.password),
       isTemp: false,
     });
     const token = await login(storefront, mapping);
@@ -240,6 +273,22 @@ export function createPipoAccounts(deps: Deps): PipoAccounts {
         );
       }
       return remember(buyer.id, userRef, await login(storefront, mapping), 1);
+    },
+
+    async sessionToken(buyer, storefront, session) {
+      const current = session.pipoToken;
+      if (current && isRecent(current.obtainedAt))
+        return { userRef: session.pipoUserRef, ...current, upstreamCalls: 0 };
+      // The service's own error on purpose: the caller says what it was doing.
+      if (current && (await deps.printApiFor(storefront).pipo.isLoggedIn(current.token))) {
+        return {
+          userRef: session.pipoUserRef,
+          token: current.token,
+          obtainedAt: deps.clock.now(),
+          upstreamCalls: 1,
+        };
+      }
+      return accounts.tokenFor(buyer, storefront, session.pipoUserRef, current?.token);
     },
 
     async withToken(buyer, storefront, userRef, call) {

@@ -9,9 +9,7 @@ import type { ResolvedBuyer, ResolvedStorefront } from '../deps.ts';
 import { GatewayError } from '../http/errors.ts';
 import type { BuyerUser } from './buyer-user.ts';
 import { findProductBySku, priceText } from './catalog.ts';
-
-/** Where the start URL leads: the catalog, straight into one product's editor (level 2), or the cart. */
-export type StartTarget = { kind: 'catalog' } | { kind: 'design'; sku: string } | { kind: 'cart' };
+import { type StartTarget, startTargetRef } from './link-targets.ts';
 
 /** A line the buyer's system names in an edit or inspect punch-out. */
 export interface ReopenedLine {
@@ -40,15 +38,6 @@ export interface OpenedSession {
   session: PunchoutSession;
   startUrl: string;
   upstreamCalls: number;
-}
-
-export function startTargetRef(target: StartTarget): string {
-  return target.kind === 'design' ? `design:${target.sku}` : target.kind;
-}
-
-export function parseStartTargetRef(ref: string | undefined): StartTarget {
-  if (ref?.startsWith('design:')) return { kind: 'design', sku: ref.slice('design:'.length) };
-  return ref === 'cart' ? { kind: 'cart' } : { kind: 'catalog' };
 }
 
 export async function openSession(ctx: GatewayContext, input: OpenSessionInput): Promise<OpenedSession> {

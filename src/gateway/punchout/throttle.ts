@@ -27,6 +27,16 @@ export interface SecretThrottle {
   fail(buyerId: string, address: string): void;
   /** A right secret: clears this pair's count (and only this pair's). */
   succeed(buyerId: string, address: string): void;
+  /**
+   * The whole rule around one authentication, for every protocol: refused while the pair is throttled;
+   * an error `isWrongSecret` recognises counts against the pair; success clears the pair's count.
+   */
+  guard<T>(
+    buyerId: string,
+    address: string,
+    authenticate: () => T,
+    isWrongSecret: (error: unknown) => boolean,
+  ): T;
 }
 
 /** The key for an address the runtime cannot tell (in-process requests, proxies that hide it). */
@@ -35,8 +45,7 @@ export const UNKNOWN_ADDRESS = 'unknown';
 /**
  * @example
  * const throttle = createSecretThrottle({ clock });
- * throttle.check(buyer.id, address);
- * if (!secretMatches) { throttle.fail(buyer.id, address); throw ... } else throttle.succeed(buyer.id, address);
+ * const buyer = throttle.guard(claimed.id, address, () => checkSecret(request), isBadSecret);
  */
 export function createSecretThrottle(options: SecretThrottleOptions): SecretThrottle {
   const maxFailures = options.maxFailures ?? 5;
@@ -53,7 +62,7 @@ export function createSecretThrottle(options: SecretThrottleOptions): SecretThro
     return times;
   }
 
-  return {
+  const throttle: SecretThrottle = {
     check(buyerId, address) {
       const now = options.clock.now().getTime();
       const times = recent(keyOf(buyerId, address), now);
@@ -74,5 +83,17 @@ export function createSecretThrottle(options: SecretThrottleOptions): SecretThro
     succeed(buyerId, address) {
       failures.delete(keyOf(buyerId, address));
     },
+    guard(buyerId, address, authenticate, isWrongSecret) {
+      throttle.check(buyerId, address);
+      try {
+        const result = authenticate();
+        throttle.succeed(buyerId, address);
+        return result;
+      } catch (error) {
+        if (isWrongSecret(error)) throttle.fail(buyerId, address);
+        throw error;
+      }
+    },
   };
+  return throttle;
 }

@@ -29,10 +29,10 @@ export interface TokenService {
   sign(claims: TokenRequest, ttlSeconds: number, now: Date): Promise<string>;
   verify(token: string, purpose: TokenPurpose, now: Date): Promise<TokenClaims>;
   /**
-   * The claims of a genuine token whose only fault is its age, so an expired page can still name the
-   * session it belonged to and offer the way back to the procurement system.
+   * The claims of a genuine token for one of `purposes` whose only fault is its age, so an expired page
+   * can still name the session it belonged to and offer the way back to the procurement system.
    */
-  verifyExpired(token: string, purpose: TokenPurpose): Promise<TokenClaims | undefined>;
+  verifyExpired(token: string, purposes: readonly TokenPurpose[]): Promise<TokenClaims | undefined>;
   encrypt(plaintext: string): Promise<string>;
   decrypt(ciphertext: string): Promise<string>;
 }
@@ -97,16 +97,17 @@ export async function createTokenService(signingKey: string): Promise<TokenServi
       }
     },
 
-    async verifyExpired(token, purpose) {
-      let exp: unknown;
+    async verifyExpired(token, purposes) {
+      let claimed: { exp?: unknown; pur?: unknown };
       try {
-        exp = decodeJwt(token).exp;
+        claimed = decodeJwt(token);
       } catch {
         return undefined;
       }
-      if (typeof exp !== 'number') return undefined;
+      const purpose = purposes.find((p) => p === claimed.pur);
+      if (typeof claimed.exp !== 'number' || purpose === undefined) return undefined;
       try {
-        return await service.verify(token, purpose, new Date((exp - 1) * 1000));
+        return await service.verify(token, purpose, new Date((claimed.exp - 1) * 1000));
       } catch {
         return undefined;
       }

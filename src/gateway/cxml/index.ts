@@ -1,0 +1,27 @@
+/**
+ * cXML for the gateway: `POST /cxml` with every request a buyer sends (PunchOutSetupRequest,
+ * OrderRequest, ProfileRequest), and the PunchOutOrderMessage a cart goes back as. The documents
+ * themselves are the pure codec's (`src/cxml`); a new request type is a case in route.ts's dispatch.
+ */
+import type { ResolvedBuyer, ResolvedCxmlBuyer } from '../deps.ts';
+import { createOrderIntake } from '../orders/intake.ts';
+import { sendReturnFormPage } from '../punchout/cart-pages.ts';
+import type { PunchoutProtocol } from '../punchout/protocol.ts';
+import { createCxmlRoute } from './route.ts';
+import { cxmlCancelForm, cxmlCartForm } from './transfer.ts';
+
+function cxmlBuyer(buyer: ResolvedBuyer): ResolvedCxmlBuyer {
+  if (buyer.protocol !== 'cxml') throw new TypeError(`buyer ${buyer.id} does not punch out with cXML`);
+  return buyer;
+}
+
+export const cxmlProtocol: PunchoutProtocol = {
+  mount(app, ctx) {
+    app.route('/cxml', createCxmlRoute(ctx, createOrderIntake(ctx)));
+  },
+  cartForm: (ctx, { buyer, storefront, session }, lines) =>
+    cxmlCartForm(ctx, cxmlBuyer(buyer), storefront, session, lines),
+  cancelForm: (ctx, { buyer, storefront, session }) =>
+    cxmlCancelForm(ctx, cxmlBuyer(buyer), storefront, session),
+  sendReturnPage: sendReturnFormPage,
+};

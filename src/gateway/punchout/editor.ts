@@ -1,0 +1,113 @@
+/**
+ * The trip through the print service's editor: the redirect that opens it with a PIPO token and a signed
+ * return URL, and the return, which reads the saved design and puts it in the cart, as a new line or as a
+ * line's new design.
+ */
+import { PrintApiError } from '../../print-api/index.ts';
+import type { CartLine, PunchoutSession } from '../../store/types.ts';
+import type { GatewayContext } from '../context.ts';
+import { GatewayError, upstreamError } from '../http/errors.ts';
+import { productBySku } from './catalog.ts';
+import { newLineRef } from './line-refs.ts';
+import { type ReturnTarget, returnTargetRef } from './link-targets.ts';
+import { formatAmount, unitPriceFor } from './pricing.ts';
+import type { SessionScope } from './session-scope.ts';
+import { sessionUrlTtl } from './sessions.ts';
+
+/** What a page says while the print service times out, is away or answers nonsense. */
+export const PRINT_SERVICE_AWAY = 'The print service is not answering; please try again.';
+
+/** A 303 to the editor for `productId`; the design saved there comes back to `target`. */
+export async function editorRedirect(
+  ctx: GatewayContext,
+  s: SessionScope,
+  productId: number,
+  target: ReturnTarget,
+): Promise<Response> {
+  const pipoToken = await editorToken(ctx, s);
+  const returnToken = await ctx.tokens.sign(
+    { sid: s.session.id, pur: 'return', ref: returnTargetRef(target) },
+    sessionUrlTtl(ctx, s.session),
+    ctx.clock.now(),
+  );
+  const url = ctx.editorUrlsFor(s.storefront).onlineEditorUrl({
+    productId,
+    token: pipoToken,
+    cartReturnUrl: `${ctx.publicUrl}/punchout/return/${returnToken}`,
+  });
+  return new Response(null, { status: 303, headers: { Location: url, 'Cache-Control': 'no-store' } });
+}
+
+/** The session's PIPO token for the editor, kept on the session when it had to be renewed. */
+async function editorToken(ctx: GatewayContext, s: SessionScope): Promise<string> {
+  try {
+    const login = await ctx.accounts.sessionToken(s.buyer, s.storefront, s.session);
+    if (login.upstreamCalls > 0) {
+      await ctx.store.sessions.update(s.session.id, {
+        pipoToken: { token: login.token, obtainedAt: login.obtainedAt },
+      });
+    }
+    return login.token;
+  } catch (error) {
+    throw upstreamError(error, 'open the editor', PRINT_SERVICE_AWAY);
+  }
+}
+
+/** The saved design `productid` of an editor return, read from the print service as the session's user. */
+export async function savedDesign(
+  ctx: GatewayContext,
+  s: SessionScope,
+  rawId: string,
+): Promise<{ designId: number; name: string }> {
+  // Design ids start at 1; the client refuses 0 before asking, which must not read as an outage.
+  if (!/^\d{1,12}$/.test(rawId) || Number(rawId) < 1) {
+    throw new GatewayError(
+      'bad_request',
+      'The editor returned no saved design (productid is missing or not a number).',
+    );
+  }
+  const designId = Number(rawId);
+  const project = await ctx.accounts
+    .withToken(s.buyer, s.storefront, s.session.pipoUserRef, (token) =>
+      ctx.printApiFor(s.storefront).pipo.getProject(token, designId),
+    )
+    .catch((error: unknown) => {
+      if (error instanceof PrintApiError && error.code === 'not_found') {
+        throw new GatewayError(
+          'design_not_owned',
+          `Design ${designId} does not belong to this punch-out user.`,
+        );
+      }
+      throw upstreamError(error, 'read the design', PRINT_SERVICE_AWAY);
+    });
+  return { designId, name: project.name };
+}
+
+/** A new cart line of the product `sku` with the saved design, at the product's minimum quantity. */
+export function addDesignLine(
+  ctx: GatewayContext,
+  s: Pick<SessionScope, 'storefront'> & { session: PunchoutSession },
+  sku: string,
+  design: { designId: number; name: string },
+): Promise<CartLine> {
+  const { session, storefront } = s;
+  const product = productBySku(storefront, sku);
+  const quantity = product.minQuantity;
+  return ctx.store.cart.add({
+    lineRef: newLineRef(),
+    sessionId: session.id,
+    buyerId: session.buyerId,
+    storefrontId: session.storefrontId,
+    userRef: session.pipoUserRef,
+    designId: design.designId,
+    productId: product.productId,
+    sku: product.sku,
+    name: design.name || product.name,
+    quantity,
+    unitPrice: formatAmount(unitPriceFor(product, quantity)),
+    currency: storefront.currency,
+    uom: product.uom,
+    ...(product.unspsc !== undefined && { unspsc: product.unspsc }),
+    ...(product.leadTimeDays !== undefined && { leadTimeDays: product.leadTimeDays }),
+  });
+}

@@ -1,0 +1,31 @@
+/**
+ * What a signed link acts on, carried in its token's `ref` claim as short text: where a start URL leads,
+ * and what an editor return URL does with the design it brings back. One codec per kind, so no route reads
+ * a ref by looking at its prefix.
+ */
+
+/** Where the start URL leads: the catalog, straight into one product's editor (level 2), or the cart. */
+export type StartTarget = { kind: 'catalog' } | { kind: 'design'; sku: string } | { kind: 'cart' };
+
+/** What a saved design coming back from the editor does: a new cart line of a SKU, or a line's new design. */
+export type ReturnTarget = { kind: 'sku'; sku: string } | { kind: 'line'; lineRef: string };
+
+export function startTargetRef(target: StartTarget): string {
+  return target.kind === 'design' ? `design:${target.sku}` : target.kind;
+}
+
+export function parseStartTargetRef(ref: string | undefined): StartTarget {
+  if (ref?.startsWith('design:')) return { kind: 'design', sku: ref.slice('design:'.length) };
+  return ref === 'cart' ? { kind: 'cart' } : { kind: 'catalog' };
+}
+
+export function returnTargetRef(target: ReturnTarget): string {
+  return target.kind === 'sku' ? `sku:${target.sku}` : `line:${target.lineRef}`;
+}
+
+/** The target of a return link, or undefined for a ref no version of the gateway signs. */
+export function parseReturnTargetRef(ref: string | undefined): ReturnTarget | undefined {
+  if (ref?.startsWith('sku:')) return { kind: 'sku', sku: ref.slice('sku:'.length) };
+  if (ref?.startsWith('line:')) return { kind: 'line', lineRef: ref.slice('line:'.length) };
+  return undefined;
+}
