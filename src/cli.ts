@@ -1,7 +1,8 @@
 /**
  * `punchgate <command>`: the command-line entry point (Node only; `bin/punchgate.js` and `npm start` run
- * this file). Each command is one entry of COMMANDS: a name, a one-line summary, its help text and a
- * `run(args)` that answers an exit code. Usage errors name the flag or file and exit 2.
+ * this file). Each command is one entry of COMMANDS: a name, a one-line summary, its help text, the options
+ * (and the one operand) it takes, and a `run` that answers an exit code; `main` parses the arguments and
+ * answers --help for all of them. Usage errors name the flag or file and exit 2.
  */
 
 import { readFile } from 'node:fs/promises';
@@ -22,7 +23,12 @@ interface Command {
   readonly name: string;
   readonly summary: string;
   readonly help: string;
-  run(args: string[]): Promise<number>;
+  /** Its `--name VALUE` options; every command also takes --help. */
+  readonly options: readonly string[];
+  /** The name of its one operand (`FILE`), when it takes exactly one; otherwise it takes none. */
+  readonly operand?: string;
+  /** Runs with the parsed options and operands (checked against `options` and `operand`). */
+  run(values: ParsedArgs['values'], positionals: ParsedArgs['positionals']): Promise<number>;
 }
 
 /** A mistake in how the command was called: printed with a pointer to --help, exit code 2. */
@@ -80,16 +86,8 @@ Options:
   --host HOST          address to bind (default 127.0.0.1; the control API has no authentication,
                        so bind beyond loopback only on a trusted network)
   --help               this text`,
-  async run(args) {
-    const { values } = parseCommandArgs(
-      args,
-      ['port', 'seed', 'merge-delay-ms', 'session-idle-s', 'host'],
-      false,
-    );
-    if (values.help === true) {
-      process.stdout.write(`${this.help}\n`);
-      return 0;
-    }
+  options: ['port', 'seed', 'merge-delay-ms', 'session-idle-s', 'host'],
+  async run(values) {
     const port = readInteger('port', text(values.port), 0, 65535) ?? 8090;
     const mergeDelayMs = readInteger('merge-delay-ms', text(values['merge-delay-ms']), 0, 86_400_000);
     const sessionIdleSeconds = readInteger('session-idle-s', text(values['session-idle-s']), 1, 31_536_000);
@@ -166,12 +164,8 @@ Options:
                       remote machine, 0.0.0.0), e.g. http://localhost:8080; the demo calls
                       itself there too, so it must be reachable from inside as well
   --help              this text`,
-  async run(args) {
-    const { values } = parseCommandArgs(args, ['port', 'host', 'public-url'], false);
-    if (values.help === true) {
-      process.stdout.write(`${this.help}\n`);
-      return 0;
-    }
+  options: ['port', 'host', 'public-url'],
+  async run(values) {
     const port = readInteger('port', text(values.port) ?? process.env.PORT, 0, 65535) ?? 8080;
     const host = text(values.host);
     const publicUrl = text(values['public-url']);
@@ -211,13 +205,9 @@ including the environment variables its {"env": "NAME"} secrets name. Exits 0 wh
 
 Options:
   --help   this text`,
-  async run(args) {
-    const { values, positionals } = parseCommandArgs(args, [], true);
-    if (values.help === true) {
-      process.stdout.write(`${this.help}\n`);
-      return 0;
-    }
-    if (positionals.length !== 1) throw new UsageError('check-config takes exactly one FILE');
+  options: [],
+  operand: 'FILE',
+  async run(_values, positionals) {
     const file = positionals[0]!;
     const { readConfigFile } = await load.gateway();
     const result = await readConfigFile(file);
@@ -252,12 +242,8 @@ Options:
   --port N        port to listen on (default 8080, or PORT from the environment; 0 picks a free one)
   --host HOST     address to bind (default 127.0.0.1; use 0.0.0.0 behind a reverse proxy)
   --help          this text`,
-  async run(args) {
-    const { values } = parseCommandArgs(args, ['config', 'port', 'host'], false);
-    if (values.help === true) {
-      process.stdout.write(`${this.help}\n`);
-      return 0;
-    }
+  options: ['config', 'port', 'host'],
+  async run(values) {
     const file = text(values.config);
     if (file === undefined) throw new UsageError('--config FILE is required');
     const port = readInteger('port', text(values.port) ?? process.env.PORT, 0, 65535) ?? 8080;
@@ -315,13 +301,9 @@ when the answer is a cXML Status in the 200 range, 1 otherwise.
 Options:
   --to URL   where to post, e.g. http://127.0.0.1:8080/cxml
   --help     this text`,
-  async run(args) {
-    const { values, positionals } = parseCommandArgs(args, ['to'], true);
-    if (values.help === true) {
-      process.stdout.write(`${this.help}\n`);
-      return 0;
-    }
-    if (positionals.length !== 1) throw new UsageError('send takes exactly one FILE');
+  options: ['to'],
+  operand: 'FILE',
+  async run(values, positionals) {
     const to = text(values.to);
     if (to === undefined) throw new UsageError('--to URL is required');
     if (!/^https?:\/\//.test(to)) throw new UsageError(`--to must be an http(s) URL (got "${to}")`);
@@ -355,13 +337,9 @@ k(i), key = k(N). The real service's derivation is not published; this is the sa
 Options:
   --rounds N   number of SHA-256 rounds (default 1000, the seed's keyRounds default)
   --help       this text`,
-  async run(args) {
-    const { values, positionals } = parseCommandArgs(args, ['rounds'], true);
-    if (values.help === true) {
-      process.stdout.write(`${this.help}\n`);
-      return 0;
-    }
-    if (positionals.length !== 1) throw new UsageError('keygen takes exactly one TOKEN');
+  options: ['rounds'],
+  operand: 'TOKEN',
+  async run(values, positionals) {
     const token = positionals[0]!;
     if (!/^[0-9a-fA-F]+$/.test(token)) throw new UsageError(`TOKEN must be a hex string (got "${token}")`);
     const rounds = readInteger('rounds', text(values.rounds), 1, 100_000) ?? 1000;
@@ -404,7 +382,15 @@ async function main(argv: string[]): Promise<number> {
     return 2;
   }
   try {
-    return await command.run(args);
+    const { values, positionals } = parseCommandArgs(args, command.options, command.operand !== undefined);
+    if (values.help === true) {
+      process.stdout.write(`${command.help}\n`);
+      return 0;
+    }
+    if (command.operand !== undefined && positionals.length !== 1) {
+      throw new UsageError(`${command.name} takes exactly one ${command.operand}`);
+    }
+    return await command.run(values, positionals);
   } catch (error) {
     if (error instanceof UsageError) {
       process.stderr.write(
