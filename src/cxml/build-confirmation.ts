@@ -19,35 +19,8 @@ import { cxmlTimestampAttribute, envelopeLang, optionalTimestampAttribute, requi
 import type { Extrinsic } from './request-types.ts';
 import { el, type XmlElementSpec } from './xml-writer.ts';
 
-export type ConfirmationType =
-  | 'accept'
-  | 'allDetail'
-  | 'detail'
-  | 'backordered'
-  | 'except'
-  | 'reject'
-  | 'requestToPay'
-  | 'replace';
-
-export type ConfirmationStatusType =
-  | 'accept'
-  | 'allDetail'
-  | 'detail'
-  | 'backordered'
-  | 'reject'
-  | 'unknown'
-  | 'requestToPay';
-
-const STATUS_TYPES: ReadonlySet<string> = new Set<ConfirmationStatusType>([
-  'accept',
-  'allDetail',
-  'detail',
-  'backordered',
-  'reject',
-  'unknown',
-  'requestToPay',
-]);
-const CONFIRMATION_TYPES: ReadonlySet<string> = new Set<ConfirmationType>([
+/** ConfirmationHeader types (Fulfill.dtd); the list and the type are one so they cannot drift apart. */
+const CONFIRMATION_TYPE_LIST = [
   'accept',
   'allDetail',
   'detail',
@@ -56,7 +29,23 @@ const CONFIRMATION_TYPES: ReadonlySet<string> = new Set<ConfirmationType>([
   'reject',
   'requestToPay',
   'replace',
-]);
+] as const;
+export type ConfirmationType = (typeof CONFIRMATION_TYPE_LIST)[number];
+
+/** ConfirmationStatus types: a line's status, which has `unknown` but not `except` or `replace`. */
+const STATUS_TYPE_LIST = [
+  'accept',
+  'allDetail',
+  'detail',
+  'backordered',
+  'reject',
+  'unknown',
+  'requestToPay',
+] as const;
+export type ConfirmationStatusType = (typeof STATUS_TYPE_LIST)[number];
+
+const STATUS_TYPES: ReadonlySet<string> = new Set(STATUS_TYPE_LIST);
+const CONFIRMATION_TYPES: ReadonlySet<string> = new Set(CONFIRMATION_TYPE_LIST);
 
 export interface ConfirmationStatusInput {
   readonly type: ConfirmationStatusType;
