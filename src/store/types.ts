@@ -154,15 +154,15 @@ export interface CartLinePatch {
 // Purchase orders (forever)
 
 export type OrderType = 'new' | 'update' | 'delete';
-export type OrderState = 'received' | 'processing' | 'ordered' | 'failed' | 'cancelled' | 'needs_operator';
-export const ORDER_STATES: readonly OrderState[] = [
+export const ORDER_STATES = [
   'received',
   'processing',
   'ordered',
   'failed',
   'cancelled',
   'needs_operator',
-];
+] as const;
+export type OrderState = (typeof ORDER_STATES)[number];
 
 /** The cXML Status given to the buyer, kept so a retried document gets the very same answer. */
 export interface CxmlAnswer {
@@ -225,8 +225,8 @@ export interface OrderFilter extends PageRequest {
 // ---------------------------------------------------------------------------------------------------------
 // Jobs (durable work queue)
 
-export type JobState = 'pending' | 'running' | 'done' | 'dead';
-export const JOB_STATES: readonly JobState[] = ['pending', 'running', 'done', 'dead'];
+export const JOB_STATES = ['pending', 'running', 'done', 'dead'] as const;
+export type JobState = (typeof JOB_STATES)[number];
 
 export interface NewJob {
   /** What to do, e.g. `process_order`, `process_event`, `reconcile`. */
@@ -272,8 +272,8 @@ export interface JobFilter extends PageRequest {
 // Outbox (messages to buyers)
 
 export type OutboxKind = 'confirmation' | 'ship_notice' | 'status_update';
-export type OutboxState = 'pending' | 'sending' | 'delivered' | 'dead';
-export const OUTBOX_STATES: readonly OutboxState[] = ['pending', 'sending', 'delivered', 'dead'];
+export const OUTBOX_STATES = ['pending', 'sending', 'delivered', 'dead'] as const;
+export type OutboxState = (typeof OUTBOX_STATES)[number];
 
 export interface NewOutboxMessage {
   buyerId: string;

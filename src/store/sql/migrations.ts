@@ -47,10 +47,51 @@ const FILL_OUTBOX_QUEUE = `  INSERT INTO outbox_queue (id, po_id, state, attempt
     SELECT id, po_id, state, attempts, next_attempt_at, lease_until, last_error, delivered_at, updated_at
     FROM outbox;`;
 
+/**
+ * The columns of jobs and of webhook events after their id, and the jobs' indexes: written once because
+ * SQLite's migration 3 rebuilds both tables and must give them back exactly as migration 1 made them.
+ */
+const jobColumns = (d: SqlDialect) => `    kind TEXT NOT NULL,
+    key TEXT NOT NULL,
+    payload TEXT NOT NULL,
+    run_at ${d.int64} NOT NULL,
+    attempts INTEGER NOT NULL,
+    max_attempts INTEGER NOT NULL,
+    state TEXT NOT NULL,
+    lease_until ${d.int64},
+    last_error TEXT,
+    created_at ${d.int64} NOT NULL,
+    updated_at ${d.int64} NOT NULL`;
+
+const JOB_INDEXES = `  CREATE UNIQUE INDEX jobs_open_key ON jobs (key) WHERE state <> 'done';
+  CREATE INDEX jobs_due ON jobs (state, run_at);`;
+
+/**
+ * A purchase order's columns after its dedupe key, and its payload uniqueness: SQLite's migration 2
+ * rebuilds the table around a new key and keeps these as migration 1 made them.
+ */
+const orderRecordColumns = (d: SqlDialect) => `    state TEXT NOT NULL,
+    raw TEXT NOT NULL,
+    document TEXT NOT NULL,
+    answer_code INTEGER NOT NULL,
+    answer_text TEXT NOT NULL,
+    print_order_ids TEXT NOT NULL,
+    flags TEXT NOT NULL,
+    last_error TEXT,
+    created_at ${d.int64} NOT NULL,
+    updated_at ${d.int64} NOT NULL,
+    UNIQUE (buyer_id, payload_id),`;
+
+const eventColumns = (d: SqlDialect) => `    storefront_id TEXT NOT NULL,
+    event TEXT NOT NULL,
+    body TEXT NOT NULL,
+    received_at ${d.int64} NOT NULL,
+    processed INTEGER NOT NULL`;
+
 type Migration = (d: SqlDialect) => string;
 
-const MIGRATIONS: readonly Migration[] = [
-  (d) => `
+/** Migration 1, the punch-out's tables: sessions, one-time tokens, user mappings, cart lines. */
+const punchOutTables = (d: SqlDialect) => `
   CREATE TABLE sessions (
     id TEXT PRIMARY KEY,
     buyer_id TEXT NOT NULL,
@@ -120,44 +161,26 @@ const MIGRATIONS: readonly Migration[] = [
   );
   CREATE INDEX cart_lines_session ON cart_lines (session_id, position);
   CREATE INDEX cart_lines_updated_at ON cart_lines (updated_at);
+`;
 
+/** Migration 1, the order flow's tables: purchase orders, jobs, the outbox, print orders, webhook events. */
+const orderFlowTables = (d: SqlDialect) => `
   CREATE TABLE purchase_orders (
     id ${d.serialKey},
     buyer_id TEXT NOT NULL,
     payload_id TEXT NOT NULL,
     order_id TEXT NOT NULL,
     type TEXT NOT NULL,
-    state TEXT NOT NULL,
-    raw TEXT NOT NULL,
-    document TEXT NOT NULL,
-    answer_code INTEGER NOT NULL,
-    answer_text TEXT NOT NULL,
-    print_order_ids TEXT NOT NULL,
-    flags TEXT NOT NULL,
-    last_error TEXT,
-    created_at ${d.int64} NOT NULL,
-    updated_at ${d.int64} NOT NULL,
-    UNIQUE (buyer_id, payload_id),
+${orderRecordColumns(d)}
     UNIQUE (buyer_id, order_id, type)
   );
   CREATE INDEX purchase_orders_state ON purchase_orders (state, id);
 
   CREATE TABLE jobs (
     id ${d.serialKey},
-    kind TEXT NOT NULL,
-    key TEXT NOT NULL,
-    payload TEXT NOT NULL,
-    run_at ${d.int64} NOT NULL,
-    attempts INTEGER NOT NULL,
-    max_attempts INTEGER NOT NULL,
-    state TEXT NOT NULL,
-    lease_until ${d.int64},
-    last_error TEXT,
-    created_at ${d.int64} NOT NULL,
-    updated_at ${d.int64} NOT NULL
+${jobColumns(d)}
   );
-  CREATE UNIQUE INDEX jobs_open_key ON jobs (key) WHERE state <> 'done';
-  CREATE INDEX jobs_due ON jobs (state, run_at);
+${JOB_INDEXES}
 
   CREATE TABLE outbox (
     id ${d.serialKey},
@@ -197,21 +220,17 @@ const MIGRATIONS: readonly Migration[] = [
 
   CREATE TABLE inbox_events (
     id ${d.serialKey},
-    storefront_id TEXT NOT NULL,
-    event TEXT NOT NULL,
-    body TEXT NOT NULL,
-    received_at ${d.int64} NOT NULL,
-    processed INTEGER NOT NULL
+${eventColumns(d)}
   );
   CREATE INDEX inbox_events_unprocessed ON inbox_events (processed, id);
-  `,
-  // 2 (SQLite): updates are deduped per orderVersion instead of one per order (see order-revision.ts). SQLite cannot
-  // drop a table's UNIQUE constraint, so the table is rebuilt; ids are copied, so references keep working.
-  // Existing rows take their orderVersion from the stored request, as the intake wrote it.
-  // PostgreSQL alters the table in place.
-  (d) =>
-    d.name === 'sqlite'
-      ? `
+  `;
+
+/**
+ * 2: updates are deduped per orderVersion instead of one per order (see order-revision.ts); existing rows
+ * take their orderVersion from the stored request, as the intake wrote it. SQLite cannot drop a table's
+ * UNIQUE constraint, so the table is rebuilt; ids are copied, so references keep working.
+ */
+const SQLITE_ORDER_REVISIONS = `
   CREATE TABLE purchase_orders_v2 (
     id INTEGER PRIMARY KEY,
     buyer_id TEXT NOT NULL,
@@ -220,17 +239,7 @@ const MIGRATIONS: readonly Migration[] = [
     type TEXT NOT NULL,
     order_version TEXT,
     revision_key TEXT NOT NULL,
-    state TEXT NOT NULL,
-    raw TEXT NOT NULL,
-    document TEXT NOT NULL,
-    answer_code INTEGER NOT NULL,
-    answer_text TEXT NOT NULL,
-    print_order_ids TEXT NOT NULL,
-    flags TEXT NOT NULL,
-    last_error TEXT,
-    created_at INTEGER NOT NULL,
-    updated_at INTEGER NOT NULL,
-    UNIQUE (buyer_id, payload_id),
+${orderRecordColumns(sqliteDialect)}
     UNIQUE (buyer_id, order_id, type, revision_key)
   );
   INSERT INTO purchase_orders_v2 (id, buyer_id, payload_id, order_id, type, order_version, revision_key, state,
@@ -245,8 +254,10 @@ const MIGRATIONS: readonly Migration[] = [
   DROP TABLE purchase_orders;
   ALTER TABLE purchase_orders_v2 RENAME TO purchase_orders;
   CREATE INDEX purchase_orders_state ON purchase_orders (state, id);
-  `
-      : `
+  `;
+
+/** 2 on PostgreSQL: the same, altering the table in place. */
+const POSTGRES_ORDER_REVISIONS = `
   ALTER TABLE purchase_orders ADD COLUMN order_version TEXT;
   ALTER TABLE purchase_orders ADD COLUMN revision_key TEXT;
   UPDATE purchase_orders SET order_version = document::jsonb #>> '{request,orderVersion}';
@@ -256,19 +267,17 @@ const MIGRATIONS: readonly Migration[] = [
   ALTER TABLE purchase_orders DROP CONSTRAINT purchase_orders_buyer_id_order_id_type_key;
   ALTER TABLE purchase_orders ADD CONSTRAINT purchase_orders_revision
     UNIQUE (buyer_id, order_id, type, revision_key);
-  `,
-  // 3: housekeeping. The outbox splits into the documents sent to buyers, kept forever with their purchase
-  // order (the delivery record is written into the document when it is delivered), and the delivery queue,
-  // whose rows of delivered messages are purged. Ids are copied, so message ids stay as they were. The
-  // outbox_messages view reads a message from its queue row while there is one, else from the document.
-  // Jobs and webhook deliveries are purged now: their tables are rebuilt with AUTOINCREMENT so SQLite
-  // never hands a purged id out again (an event's id is its sync job's key; admin links name job ids).
-  // PostgreSQL: The outbox table becomes buyer_documents, kept forever
-  // (its identity goes on numbering messages), and its queue columns move to outbox_queue, whose rows of
-  // delivered messages are purged; a delivered document keeps its delivery record.
-  (d) =>
-    d.name === 'sqlite'
-      ? `
+  `;
+
+/**
+ * 3: housekeeping. The outbox splits into the documents sent to buyers, kept forever with their purchase
+ * order (the delivery record is written into the document when it is delivered), and the delivery queue,
+ * whose rows of delivered messages are purged. Ids are copied, so message ids stay as they were. The
+ * outbox_messages view reads a message from its queue row while there is one, else from the document.
+ * Jobs and webhook deliveries are purged now: their tables are rebuilt with AUTOINCREMENT so SQLite
+ * never hands a purged id out again (an event's id is its sync job's key; admin links name job ids).
+ */
+const sqliteHousekeeping = (d: SqlDialect) => `
   CREATE TABLE buyer_documents (
     id INTEGER PRIMARY KEY,
     buyer_id TEXT NOT NULL,
@@ -302,17 +311,7 @@ ${OUTBOX_MESSAGES_VIEW}
 
   CREATE TABLE jobs_v3 (
     id INTEGER PRIMARY KEY AUTOINCREMENT,
-    kind TEXT NOT NULL,
-    key TEXT NOT NULL,
-    payload TEXT NOT NULL,
-    run_at INTEGER NOT NULL,
-    attempts INTEGER NOT NULL,
-    max_attempts INTEGER NOT NULL,
-    state TEXT NOT NULL,
-    lease_until INTEGER,
-    last_error TEXT,
-    created_at INTEGER NOT NULL,
-    updated_at INTEGER NOT NULL
+${jobColumns(d)}
   );
   INSERT INTO jobs_v3 (id, kind, key, payload, run_at, attempts, max_attempts, state, lease_until, last_error,
       created_at, updated_at)
@@ -321,25 +320,26 @@ ${OUTBOX_MESSAGES_VIEW}
     FROM jobs;
   DROP TABLE jobs;
   ALTER TABLE jobs_v3 RENAME TO jobs;
-  CREATE UNIQUE INDEX jobs_open_key ON jobs (key) WHERE state <> 'done';
-  CREATE INDEX jobs_due ON jobs (state, run_at);
+${JOB_INDEXES}
   CREATE INDEX jobs_finished ON jobs (state, updated_at);
 
   CREATE TABLE inbox_events_v3 (
     id INTEGER PRIMARY KEY AUTOINCREMENT,
-    storefront_id TEXT NOT NULL,
-    event TEXT NOT NULL,
-    body TEXT NOT NULL,
-    received_at INTEGER NOT NULL,
-    processed INTEGER NOT NULL
+${eventColumns(d)}
   );
   INSERT INTO inbox_events_v3 (id, storefront_id, event, body, received_at, processed)
     SELECT id, storefront_id, event, body, received_at, processed FROM inbox_events;
   DROP TABLE inbox_events;
   ALTER TABLE inbox_events_v3 RENAME TO inbox_events;
   CREATE INDEX inbox_events_unprocessed ON inbox_events (processed, id);
-  `
-      : `
+  `;
+
+/**
+ * 3 on PostgreSQL: the outbox table becomes buyer_documents, kept forever (its identity goes on numbering
+ * messages, and never hands a purged id out again, nor do those of jobs and events), and its queue columns
+ * move to outbox_queue; a delivered document keeps its delivery record.
+ */
+const postgresHousekeeping = (d: SqlDialect) => `
 ${outboxQueue(d)}
 ${FILL_OUTBOX_QUEUE}
 
@@ -355,7 +355,13 @@ ${FILL_OUTBOX_QUEUE}
 ${OUTBOX_MESSAGES_VIEW}
 
   CREATE INDEX jobs_finished ON jobs (state, updated_at);
-  `,
+  `;
+
+/** Entry `i` brings a database from version `i` to `i + 1`. */
+const MIGRATIONS: readonly Migration[] = [
+  (d) => punchOutTables(d) + orderFlowTables(d),
+  (d) => (d.name === 'sqlite' ? SQLITE_ORDER_REVISIONS : POSTGRES_ORDER_REVISIONS),
+  (d) => (d.name === 'sqlite' ? sqliteHousekeeping(d) : postgresHousekeeping(d)),
   // 4: heartbeats of recurring work, so every instance sees when the background round last completed (on
   // Workers the Cron round runs in another isolate than the one answering /readyz).
   (d) => `

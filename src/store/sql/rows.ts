@@ -53,8 +53,7 @@ export function toSession(r: SqlRow): PunchoutSession {
     }),
     state: text(r.state) as SessionState,
     version: Number(r.version),
-    createdAt: date(r.created_at),
-    updatedAt: date(r.updated_at),
+    ...stamps(r),
   };
 }
 
@@ -68,8 +67,7 @@ export function toUser(r: SqlRow): UserMapping {
     email: text(r.email),
     passwordEnc: text(r.password_enc),
     isTemp: bool(r.is_temp),
-    createdAt: date(r.created_at),
-    updatedAt: date(r.updated_at),
+    ...stamps(r),
   };
 }
 
@@ -93,8 +91,7 @@ export function toCartLine(r: SqlRow): CartLine {
     position: Number(r.position),
     state: text(r.state) as CartLineState,
     ...optional('poId', r.po_id, text),
-    createdAt: date(r.created_at),
-    updatedAt: date(r.updated_at),
+    ...stamps(r),
   };
 }
 
@@ -114,8 +111,7 @@ export function toOrder(r: SqlRow): PurchaseOrder {
     printOrderIds: json<number[]>(r.print_order_ids),
     flags: json<string[]>(r.flags),
     ...optional('lastError', r.last_error, text),
-    createdAt: date(r.created_at),
-    updatedAt: date(r.updated_at),
+    ...stamps(r),
   };
 }
 
@@ -131,8 +127,7 @@ export function toJob(r: SqlRow): Job {
     state: text(r.state) as JobState,
     ...optional('leaseUntil', r.lease_until, date),
     ...optional('lastError', r.last_error, text),
-    createdAt: date(r.created_at),
-    updatedAt: date(r.updated_at),
+    ...stamps(r),
   };
 }
 
@@ -151,8 +146,7 @@ export function toOutboxMessage(r: SqlRow): OutboxMessage {
     ...optional('leaseUntil', r.lease_until, date),
     ...optional('lastError', r.last_error, text),
     ...optional('deliveredAt', r.delivered_at, date),
-    createdAt: date(r.created_at),
-    updatedAt: date(r.updated_at),
+    ...stamps(r),
   };
 }
 
@@ -166,8 +160,7 @@ export function toPrintOrder(r: SqlRow): TrackedPrintOrder {
     shipmentsNotified: json<number[]>(r.shipments_notified),
     confirmed: bool(r.confirmed),
     ...optional('lastCheckedAt', r.last_checked_at, date),
-    createdAt: date(r.created_at),
-    updatedAt: date(r.updated_at),
+    ...stamps(r),
   };
 }
 
@@ -200,6 +193,11 @@ export function toStats(found: SqlRow[]): StoreStats {
     jobsByState: counts('job', JOB_STATES),
     outbox: { ...messages, ...oldest('undelivered', 'oldestPendingAt') },
   };
+}
+
+/** When the store created and last changed a record. */
+function stamps(r: SqlRow): { createdAt: Date; updatedAt: Date } {
+  return { createdAt: date(r.created_at), updatedAt: date(r.updated_at) };
 }
 
 /** `{ [key]: convert(value) }`, or `{}` for a NULL column, so absent fields stay absent. */

@@ -10,20 +10,7 @@
 import type { Clock } from '../clock.ts';
 import { orderRevisionKey } from '../order-revision.ts';
 import { batchSize, pageSize, parseCursor, purgeLimit, toPage } from '../paging.ts';
-import {
-  type CartStore,
-  type EventInbox,
-  type HeartbeatStore,
-  type JobQueue,
-  ONE_TIME_TOKEN_SWEEP_GRACE_MS,
-  type OneTimeTokenStore,
-  type OrderStore,
-  type Outbox,
-  type PrintOrderStore,
-  type SessionStore,
-  type Store,
-  type UserStore,
-} from '../port.ts';
+import { ONE_TIME_TOKEN_SWEEP_GRACE_MS, type Store } from '../port.ts';
 import { StoreError } from '../store-error.ts';
 import { DEFAULT_MAX_ATTEMPTS, type Page, type PurgeOptions } from '../types.ts';
 import type { CompiledSql, SqlDialect } from './dialect.ts';
@@ -111,7 +98,7 @@ function pageOf<T extends { id: string }>(
   return toPage(found.map(toRecord), size);
 }
 
-function sqlSessions({ sql: { sessions: sql }, now, first, purge }: SqlContext): SessionStore {
+function sqlSessions({ sql: { sessions: sql }, now, first, purge }: SqlContext): Store['sessions'] {
   return {
     async create(s) {
       const row = await first(
@@ -168,7 +155,7 @@ function sqlSessions({ sql: { sessions: sql }, now, first, purge }: SqlContext):
   };
 }
 
-function sqlTokens({ sql: { tokens: sql }, driver, now }: SqlContext): OneTimeTokenStore {
+function sqlTokens({ sql: { tokens: sql }, driver, now }: SqlContext): Store['tokens'] {
   return {
     async consumeOnce(jti, expiresAt) {
       const at = now();
@@ -182,7 +169,7 @@ function sqlTokens({ sql: { tokens: sql }, driver, now }: SqlContext): OneTimeTo
   };
 }
 
-function sqlUsers({ sql: { users: sql }, now, first }: SqlContext): UserStore {
+function sqlUsers({ sql: { users: sql }, now, first }: SqlContext): Store['users'] {
   return {
     async get(buyerId, userKey) {
       const row = await first(sql.get, buyerId, userKey);
@@ -206,7 +193,7 @@ function sqlUsers({ sql: { users: sql }, now, first }: SqlContext): UserStore {
   };
 }
 
-function sqlCart({ sql: { cart: sql }, now, rows, first, purge }: SqlContext): CartStore {
+function sqlCart({ sql: { cart: sql }, now, rows, first, purge }: SqlContext): Store['cart'] {
   return {
     async add(l) {
       const row = await first(
@@ -264,7 +251,7 @@ function sqlCart({ sql: { cart: sql }, now, rows, first, purge }: SqlContext): C
   };
 }
 
-function sqlOrders({ sql: { orders: sql }, driver, now, rows, first }: SqlContext): OrderStore {
+function sqlOrders({ sql: { orders: sql }, driver, now, rows, first }: SqlContext): Store['orders'] {
   return {
     async accept(o) {
       const revisionKey = orderRevisionKey(o);
@@ -328,7 +315,7 @@ function sqlOrders({ sql: { orders: sql }, driver, now, rows, first }: SqlContex
   };
 }
 
-function sqlJobs({ sql: { jobs: sql }, driver, now, rows, first, purge }: SqlContext): JobQueue {
+function sqlJobs({ sql: { jobs: sql }, driver, now, rows, first, purge }: SqlContext): Store['jobs'] {
   return {
     async enqueue(j) {
       const [inserted, open] = await driver.batch([
@@ -392,7 +379,7 @@ function sqlJobs({ sql: { jobs: sql }, driver, now, rows, first, purge }: SqlCon
   };
 }
 
-function sqlOutbox({ sql: { outbox: sql }, driver, now, rows, first, purge }: SqlContext): Outbox {
+function sqlOutbox({ sql: { outbox: sql }, driver, now, rows, first, purge }: SqlContext): Store['outbox'] {
   return {
     async enqueue(m) {
       const at = now();
@@ -453,7 +440,7 @@ function sqlPrintOrders({
   now,
   rows,
   first,
-}: SqlContext): PrintOrderStore {
+}: SqlContext): Store['printOrders'] {
   return {
     async add(p) {
       const [inserted, existing] = await driver.batch([
@@ -494,7 +481,7 @@ function sqlPrintOrders({
   };
 }
 
-function sqlEvents({ sql: { events: sql }, driver, now, rows, first, purge }: SqlContext): EventInbox {
+function sqlEvents({ sql: { events: sql }, driver, now, rows, first, purge }: SqlContext): Store['events'] {
   return {
     async add(e) {
       const row = await first(sql.insert, e.storefrontId, e.event, JSON.stringify(e.body), now());
@@ -516,7 +503,7 @@ function sqlEvents({ sql: { events: sql }, driver, now, rows, first, purge }: Sq
   };
 }
 
-function sqlHeartbeat({ sql: { heartbeat: sql }, driver, first }: SqlContext): HeartbeatStore {
+function sqlHeartbeat({ sql: { heartbeat: sql }, driver, first }: SqlContext): Store['heartbeat'] {
   return {
     async beat(name, at) {
       await driver.run(sql.beat.bind(name, at.getTime()));
