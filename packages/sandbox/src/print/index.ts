@@ -3,7 +3,7 @@
  * (`print-api-v2.md`) as one Hono app built from a seed — every /api/v2 endpoint (and /api/v1 as the
  * versioning section says), the editor host under /editor, and the /_sandbox control API.
  *
- * Runtime-agnostic (Web APIs only): `src/runtime/node.ts` serves it on Node, and the demo mounts it under
+ * Runtime-agnostic (Web APIs only): `punchgate sandbox` serves it on Node, and the demo mounts it under
  * /sandbox. Routes are relative to the app's root, and the pages use relative links, so it works mounted.
  */
 import { Hono } from 'hono';
