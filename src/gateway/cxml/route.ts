@@ -7,23 +7,17 @@ import { type Context, Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import {
   buildProfileResponse,
-  buildSetupResponse,
   buildStatusResponse,
   CxmlError,
   type CxmlRequest,
   cxmlStatusFor,
   newPayloadId,
-  type PunchOutSetupRequest,
   parseCxmlRequest,
 } from '../../cxml/index.ts';
-import type { JsonObject } from '../../store/types.ts';
 import type { GatewayContext } from '../context.ts';
 import type { ResolvedCxmlBuyer } from '../deps.ts';
 import { CXML_STATUS_TEXT, cxmlStatusOf, GatewayError, logFailure, toGatewayError } from '../http/errors.ts';
-import { buyerUserFromSetup } from '../punchout/buyer-user.ts';
-import { isHostAllowed } from '../punchout/buyers.ts';
-import { LINE_REF_PATTERN } from '../punchout/line-refs.ts';
-import { openSession } from '../punchout/sessions.ts';
+import { punchOutSetup } from './setup.ts';
 
 export const MAX_CXML_BYTES = 1024 * 1024;
 
@@ -90,7 +84,7 @@ export function createCxmlRoute(ctx: GatewayContext, onOrder: OrderRequestHandle
       }
       switch (request.kind) {
         case 'PunchOutSetupRequest':
-          return { kind, code: 200, xml: await setup(request, buyer as ResolvedCxmlBuyer) };
+          return { kind, code: 200, xml: await punchOutSetup(ctx, request, buyer as ResolvedCxmlBuyer) };
         case 'ProfileRequest':
           return { kind, code: 200, xml: profile() };
         case 'OrderRequest': {
@@ -124,57 +118,6 @@ export function createCxmlRoute(ctx: GatewayContext, onOrder: OrderRequestHandle
     );
   }
 
-  async function setup(request: PunchOutSetupRequest, buyer: ResolvedCxmlBuyer): Promise<string> {
-    if (!isHostAllowed(request.browserFormPost, buyer.returnUrlHosts)) {
-      let host = request.browserFormPost;
-      try {
-        host = new URL(request.browserFormPost).host;
-      } catch {
-        // The codec has checked it is an http(s) URL; keep the raw text if the URL API disagrees.
-      }
-      throw new GatewayError(
-        'return_host_not_allowed',
-        `BrowserFormPost host ${host} is not an allowed return host for this buyer.`,
-      );
-    }
-    const reopen = request.itemOut
-      .filter(
-        (item) =>
-          item.supplierPartAuxiliaryID !== undefined &&
-          LINE_REF_PATTERN.test(item.supplierPartAuxiliaryID.trim()),
-      )
-      .map((item) => ({
-        lineRef: item.supplierPartAuxiliaryID?.trim() ?? '',
-        quantity: item.quantityNumber,
-      }));
-    const selectedSku =
-      request.selectedItem?.supplierPartID ??
-      (request.operation === 'create'
-        ? request.itemOut.find((i) => i.supplierPartAuxiliaryID === undefined)?.supplierPartID
-        : undefined);
-
-    const opened = await openSession(ctx, {
-      buyer,
-      protocol: 'cxml',
-      operation: request.operation,
-      user: buyerUserFromSetup(request),
-      returnUrl: request.browserFormPost,
-      buyerCookie: request.buyerCookie,
-      ...(request.returnFrame !== undefined && { returnTarget: request.returnFrame }),
-      extrinsics: Object.fromEntries(request.extrinsics.list.map((e) => [e.name, e.value])),
-      ...(request.contacts[0] !== undefined && { contact: toJson(request.contacts[0]) }),
-      ...(request.shipTo !== undefined && { shipTo: toJson(request.shipTo) }),
-      ...(selectedSku !== undefined && { selectedSku }),
-      reopen,
-    });
-    const now = ctx.clock.now();
-    return buildSetupResponse({
-      payloadID: newPayloadId(() => ctx.randomId(12), ctx.payloadHost, now),
-      timestamp: now,
-      startPageUrl: opened.startUrl,
-    });
-  }
-
   function profile(): string {
     const now = ctx.clock.now();
     const url = `${ctx.publicUrl}/cxml`;
@@ -194,8 +137,4 @@ export function createCxmlRoute(ctx: GatewayContext, onOrder: OrderRequestHandle
   }
 
   return app;
-}
-
-function toJson(value: object): JsonObject {
-  return JSON.parse(JSON.stringify(value)) as JsonObject;
 }

@@ -135,6 +135,52 @@ async function createMappedAccount(
   }
 }
 
+/** Logs the mapped user in with its stored (encrypted) password. */
+async function logIn(deps: Deps, storefront: ResolvedStorefront, mapping: UserMapping): Promise<string> {
+  const password = await deps.tokens.decrypt(mapping.passwordEnc);
+  try {
+    return await deps.printApiFor(storefront).pipo.login({
+      username: mapping.username,
+      password,
+      storefront_id: storefront.storefrontId,
+    });
+  } catch (error) {
+    throw upstreamError(error, 'log the punch-out user in');
+  }
+}
+
+/** A fresh `createtemp` user for one punch-out, mapped under `userRef` with its password kept encrypted. */
+async function createTemporaryAccount(
+  deps: Deps,
+  buyer: ResolvedBuyer,
+  storefront: ResolvedStorefront,
+  userRef: string,
+): Promise<UserMapping> {
+  let temp: Awaited<ReturnType<PrintApi['pipo']['createTempUser']>>;
+  try {
+    temp = await deps.printApiFor(storefront).pipo.createTempUser(storefront.storefrontId);
+  } catch (error) {
+    throw upstreamError(error, 'create a temporary user');
+  }
+  if (temp.password === undefined) {
+    // Without the generated password the user could not be logged in again when the PO arrives.
+    throw new GatewayError(
+      'upstream_rejected',
+      'The print service created a temporary user without credentials.',
+    );
+  }
+  return deps.store.users.put({
+    buyerId: buyer.id,
+    userKey: userRef,
+    storefrontId: storefront.id,
+    pipoUserId: temp.id,
+    username: temp.username,
+    email: temp.email,
+    passwordEnc: await deps.tokens.encrypt(temp.password),
+    isTemp: true,
+  });
+}
+
 function isUnauthorized(error: unknown): boolean {
   return error instanceof PrintApiError && error.code === 'unauthorized';
 }
@@ -143,18 +189,7 @@ export function createPipoAccounts(deps: Deps): PipoAccounts {
   const recent = new LRUCache<string, { token: string; obtainedAt: Date }>({ max: 50_000 });
   const cacheKey = (buyerId: string, userRef: string) => `${buyerId}\u0000${userRef}`;
 
-  async function login(storefront: ResolvedStorefront, mapping: UserMapping): Promise<string> {
-    const password = await deps.tokens.decrypt(mapping.passwordEnc);
-    try {
-      return await deps.printApiFor(storefront).pipo.login({
-        username: mapping.username,
-        password,
-        storefront_id: storefront.storefrontId,
-      });
-    } catch (error) {
-      throw upstreamError(error, 'log the punch-out user in');
-    }
-  }
+  const login = (storefront: ResolvedStorefront, mapping: UserMapping) => logIn(deps, storefront, mapping);
 
   function remember(buyerId: string, userRef: string, token: string, upstreamCalls: number): PipoLogin {
     const obtainedAt = deps.clock.now();
@@ -227,32 +262,8 @@ export function createPipoAccounts(deps: Deps): PipoAccounts {
     storefront: ResolvedStorefront,
     sessionId: string,
   ): Promise<PipoLogin> {
-    const api = deps.printApiFor(storefront).pipo;
-    let temp: Awaited<ReturnType<PrintApi['pipo']['createTempUser']>>;
-    try {
-      temp = await api.createTempUser(storefront.storefrontId);
-    } catch (error) {
-      throw upstreamError(error, 'create a temporary user');
-    }
-    if (temp.password === undefined) {
-      // Without the generated password the user could not be logged in again when the PO arrives.
-      throw new GatewayError(
-        'upstream_rejected',
-        'The print service created a temporary user without credentials.',
-      );
-    }
-    const userRef = `tmp:${sessionId}`;
-    const mapping = await deps.store.users.put({
-      buyerId: buyer.id,
-      userKey: userRef,
-      storefrontId: storefront.id,
-      pipoUserId: temp.id,
-      username: temp.username,
-      email: temp.email,
-      passwordEnc: await deps.tokens.encrypt(temp.password),
-      isTemp: true,
-    });
-    return remember(buyer.id, userRef, await login(storefront, mapping), 2);
+    const mapping = await createTemporaryAccount(deps, buyer, storefront, `tmp:${sessionId}`);
+    return remember(buyer.id, mapping.userKey, await login(storefront, mapping), 2);
   }
 
   const accounts: PipoAccounts = {

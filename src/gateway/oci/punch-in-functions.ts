@@ -1,0 +1,148 @@
+/**
+ * What an OCI punch-in does, by FUNCTION (the route in oci-routes.ts has checked the login and HOOK_URL):
+ * none opens a session at the catalog, DETAIL/DETAILADD at a product page, SOURCING at search results;
+ * VALIDATE and BACKGROUND_SEARCH answer at once without a session.
+ */
+import { type OciPunchIn, renderOciSearchResults, renderOciTransferForm } from '../../oci/index.ts';
+import type { CartLine, PunchoutSession } from '../../store/types.ts';
+import type { GatewayContext } from '../context.ts';
+import type { ResolvedOciBuyer, ResolvedStorefront } from '../deps.ts';
+import { GatewayError } from '../http/errors.ts';
+import { type CatalogEntry, checkQuantity, findProductBySku } from '../punchout/catalog.ts';
+import { LINE_REF_PATTERN } from '../punchout/line-refs.ts';
+import { sessionPageUrl, signSessionToken } from '../punchout/session-scope.ts';
+import { openSession } from '../punchout/sessions.ts';
+import { itemFields, ociLineOfProduct } from './oci-lines.ts';
+import { ociPageResponse } from './oci-page.ts';
+import { buyerUserFromPunchIn } from './oci-user.ts';
+import { searchProducts } from './product-search.ts';
+import { sessionFieldsOf } from './session-fields.ts';
+
+/** A PRODUCTID resolved: the product, and the cart line when it was one of our line references. */
+interface NamedProduct {
+  product: CatalogEntry;
+  line?: CartLine;
+}
+
+/** An accepted punch-in with the buyer and storefront it is for. */
+export interface PunchInScope {
+  buyer: ResolvedOciBuyer;
+  storefront: ResolvedStorefront;
+  punchIn: OciPunchIn;
+  frameAncestors: readonly string[];
+}
+
+const VALIDATE_LABELS = {
+  title: 'Checking your item',
+  notice:
+    'The current price of your item is being returned to your procurement system. If nothing happens, press the button.',
+  submit: 'Return item',
+};
+
+export const noStoreRedirect = (location: string) =>
+  new Response(null, { status: 303, headers: { Location: location, 'Cache-Control': 'no-store' } });
+
+export function openOciSession(ctx: GatewayContext, scope: PunchInScope) {
+  return openSession(ctx, {
+    buyer: scope.buyer,
+    protocol: 'oci',
+    operation: 'create',
+    user: buyerUserFromPunchIn(scope.punchIn),
+    ...sessionFieldsOf(scope.punchIn),
+  });
+}
+
+/** A URL of the session's OCI pages; the token is the same kind the punch-out pages use. */
+async function sessionUrl(ctx: GatewayContext, session: PunchoutSession, rest: string): Promise<string> {
+  return sessionPageUrl(ctx, await signSessionToken(ctx, session), rest, 'oci');
+}
+
+/**
+ * PRODUCTID is what we sent as EXT_PRODUCT_ID: a line reference of this buyer's, or a SKU. A line
+ * reference of another buyer reads as an unknown product, so nothing tells a caller it exists.
+ */
+async function namedProduct(
+  ctx: GatewayContext,
+  scope: PunchInScope,
+  productId: string,
+): Promise<NamedProduct> {
+  const id = productId.trim();
+  if (LINE_REF_PATTERN.test(id)) {
+    const line = await ctx.store.cart.get(id);
+    const product = line && findProductBySku(scope.storefront, line.sku);
+    if (line && product && line.buyerId === scope.buyer.id && line.storefrontId === scope.storefront.id) {
+      return { product, line };
+    }
+  }
+  const product = findProductBySku(scope.storefront, id);
+  if (product === undefined) {
+    throw new GatewayError('unknown_product', `This catalog has no product ${id.slice(0, 40)}.`);
+  }
+  return { product };
+}
+
+export async function validate(ctx: GatewayContext, scope: PunchInScope): Promise<Response> {
+  const { buyer, storefront, punchIn } = scope;
+  const { product, line } = await namedProduct(ctx, scope, punchIn.productId ?? '');
+  const quantity = checkQuantity(product, Math.max(product.minQuantity, Math.ceil(punchIn.quantity ?? 1)));
+  const design = line && { lineRef: line.lineRef, name: line.name };
+  const fields = itemFields(buyer, punchIn.charset, [
+    ociLineOfProduct(buyer, storefront, product, quantity, design),
+  ]);
+  const page = renderOciTransferForm({
+    hookUrl: punchIn.hookUrl,
+    fields,
+    target: punchIn.formTarget,
+    echoFields: punchIn.echoFields,
+    charset: punchIn.charset,
+    autoSubmit: true,
+    labels: VALIDATE_LABELS,
+  });
+  return ociPageResponse(page, {
+    charset: punchIn.charset,
+    frameAncestors: scope.frameAncestors,
+    autoSubmit: true,
+  });
+}
+
+export function backgroundSearch(scope: PunchInScope): Response {
+  const { buyer, storefront, punchIn } = scope;
+  const searchString = punchIn.searchString ?? '';
+  const hits = searchProducts(storefront, searchString);
+  const fields = itemFields(
+    buyer,
+    punchIn.charset,
+    hits.map((product) => ociLineOfProduct(buyer, storefront, product, product.minQuantity)),
+  );
+  const page = renderOciSearchResults({
+    hookUrl: punchIn.hookUrl,
+    fields,
+    target: punchIn.formTarget,
+    echoFields: punchIn.echoFields,
+    charset: punchIn.charset,
+    searchString,
+  });
+  return ociPageResponse(page, {
+    charset: punchIn.charset,
+    frameAncestors: scope.frameAncestors,
+    autoSubmit: false,
+  });
+}
+
+export async function detail(ctx: GatewayContext, scope: PunchInScope): Promise<Response> {
+  const { product, line } = await namedProduct(ctx, scope, scope.punchIn.productId ?? '');
+  const { session } = await openOciSession(ctx, scope);
+  const query = line === undefined ? '' : `?line=${encodeURIComponent(line.lineRef)}`;
+  return noStoreRedirect(
+    await sessionUrl(ctx, session, `product/${encodeURIComponent(product.sku)}${query}`),
+  );
+}
+
+export async function sourcing(ctx: GatewayContext, scope: PunchInScope): Promise<Response> {
+  const opened = await openOciSession(ctx, scope);
+  const searchString = scope.punchIn.searchString;
+  if (searchString === undefined) return noStoreRedirect(opened.startUrl);
+  return noStoreRedirect(
+    await sessionUrl(ctx, opened.session, `search?q=${encodeURIComponent(searchString)}`),
+  );
+}

@@ -1,0 +1,101 @@
+/**
+ * The session pages of OCI's DETAIL and SOURCING punch-ins: a product page (with the design of an earlier
+ * line when PRODUCTID named one) and search results, each product with "Design" into the editor. Their
+ * errors (expired or closed sessions, unknown products) go to the gateway's error handler like those of
+ * every punch-out page.
+ */
+import type { Context } from 'hono';
+import { Hono } from 'hono';
+import type { GatewayContext } from '../context.ts';
+import { GatewayError } from '../http/errors.ts';
+import { sendPage } from '../http/send-page.ts';
+import { type CatalogEntry, productBySku } from '../punchout/catalog.ts';
+import { formatAmount } from '../punchout/pricing.ts';
+import { sessionPageSecurity, sessionPageUrl, sessionScope } from '../punchout/session-scope.ts';
+import { type ProductDetailView, renderProductsPage } from './product-pages.ts';
+import { searchProducts } from './product-search.ts';
+
+export function createOciSessionPages(ctx: GatewayContext): Hono {
+  const app = new Hono();
+
+  async function ociSessionScope(token: string) {
+    const scope = await sessionScope(ctx, token);
+    if (scope.buyer.protocol !== 'oci')
+      throw new GatewayError('token_invalid', 'This link is not valid for this page.');
+    const punchoutUrl = (rest: string) => sessionPageUrl(ctx, token, rest);
+    const cartCount = (await ctx.store.cart.listBySession(scope.session.id)).length;
+    return { ...scope, punchoutUrl, cartCount };
+  }
+
+  type SessionScope = Awaited<ReturnType<typeof ociSessionScope>>;
+
+  function productView(s: SessionScope, product: CatalogEntry): ProductDetailView {
+    return {
+      sku: product.sku,
+      name: product.name,
+      description: product.description,
+      thumbnailUrl: ctx
+        .editorUrlsFor(s.storefront)
+        .thumbnailUrl({ productId: product.productId, width: 320, height: 224 }),
+      prices: [...product.prices]
+        .sort((a, b) => a.minQuantity - b.minQuantity)
+        .map((tier) => ({ minQuantity: tier.minQuantity, unitPrice: formatAmount(tier.unitPrice) })),
+      currency: s.storefront.currency,
+      uom: product.uom,
+      minQuantity: product.minQuantity,
+      leadTimeDays: product.leadTimeDays,
+      designUrl: s.punchoutUrl(`design/${encodeURIComponent(product.sku)}`),
+    };
+  }
+
+  function sendProductsPage(
+    c: Context,
+    s: SessionScope,
+    view: Pick<Parameters<typeof renderProductsPage>[0], 'heading' | 'notice' | 'design' | 'products'>,
+  ): Promise<Response> {
+    const page = renderProductsPage({
+      title: s.storefront.name ?? 'Print catalog',
+      buyerName: s.buyer.name ?? s.buyer.id,
+      catalogUrl: s.punchoutUrl('catalog'),
+      cartUrl: s.punchoutUrl('cart'),
+      cartCount: s.cartCount,
+      ...view,
+    });
+    return sendPage(c, page, sessionPageSecurity(s));
+  }
+
+  app.get('/s/:token/product/:sku', async (c) => {
+    const s = await ociSessionScope(c.req.param('token'));
+    const product = productBySku(s.storefront, c.req.param('sku'));
+    const lineRef = c.req.query('line');
+    const line = lineRef === undefined ? undefined : await ctx.store.cart.get(lineRef);
+    const ownLine = line?.buyerId === s.buyer.id && line.sku === product.sku ? line : undefined;
+    return sendProductsPage(c, s, {
+      heading: product.name,
+      design: ownLine && {
+        name: ownLine.name,
+        lineRef: ownLine.lineRef,
+        thumbnailUrl: ctx
+          .editorUrlsFor(s.storefront)
+          .thumbnailUrl({ productId: ownLine.designId, width: 80, height: 56 }),
+      },
+      products: [productView(s, product)],
+    });
+  });
+
+  app.get('/s/:token/search', async (c) => {
+    const s = await ociSessionScope(c.req.param('token'));
+    const searchString = c.req.query('q') ?? '';
+    const hits = searchProducts(s.storefront, searchString);
+    return sendProductsPage(c, s, {
+      heading: `Products for “${searchString}”`,
+      notice:
+        hits.length === 0
+          ? `No product matches “${searchString}”. Browse the whole catalog instead.`
+          : `${hits.length} ${hits.length === 1 ? 'product matches' : 'products match'} your search.`,
+      products: hits.map((product) => productView(s, product)),
+    });
+  });
+
+  return app;
+}
