@@ -40,6 +40,11 @@
  * - **Errors.** Only {@link StoreError} codes escape adapters (`duplicate`, `conflict`, `invalid`,
  *   `unavailable`, `incompatible_schema`); anything else is a bug.
  *
+ * Where the adapters live: `memory.ts`; `sql/` holds the one SQL store (statements and migrations written
+ * once, a dialect for what differs) that `sqlite.ts`, `d1.ts` and `postgres.ts` drive, each only a driver
+ * and its migration run (another SQL database is a driver plus, if it spells something differently, a
+ * dialect); `cached.ts` puts a session cache in front of any of them.
+ *
  * @example
  * ```ts
  * const { created, order } = await store.orders.accept({ buyerId, payloadId, orderId, type: 'new', raw,

@@ -2,8 +2,7 @@
  * The Store for several Node instances sharing state: PostgreSQL through `pg`. Node only. The port's
  * semantics live in `createSqlStore`; this module provides the driver (a connection pool, atomic batches in
  * one transaction) and runs the migrations; the SQL text is shared with SQLite and D1 (`sql/`), spelled by
- * `postgresDialect`. Store-assigned ids arrive as text and instants (BIGINT) leave pg as text; the row
- * mappers take `Number()`.
+ * `postgresDialect`. Instants are BIGINT, which pg hands back as text; the row mappers take `Number()`.
  *
  * Concurrency: every transaction runs at READ COMMITTED. Idempotent intake relies on unique keys with
  * `ON CONFLICT DO NOTHING` (a second inserter waits for the first and then reads the winner); claims take

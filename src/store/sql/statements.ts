@@ -8,7 +8,9 @@
  * 0/1, JSON is TEXT, every statement that hands back a record does so with `RETURNING *` (SQLite 3.35+, D1,
  * PostgreSQL; an outbox queue row adds its document's fields). A list parameter (job kinds, line references,
  * states) travels as one JSON array text. Patches use `COALESCE($n, column)`: a NULL parameter leaves the
- * column as it is. An optional filter is `($n IS NULL OR column = $n)`.
+ * column as it is. An optional filter is `($n IS NULL OR column = $n)`. Where PostgreSQL cannot infer a
+ * parameter's type (`$n IS NULL`, the SELECT list of an INSERT … SELECT) a cast sits right on the
+ * placeholder (`$n::text`); the SQLite spelling drops it.
  *
  * Adding a column: one migration in `migrations.ts`, the column in the INSERT/UPDATE here, and its field in
  * the row mapper (`rows.ts`).
@@ -222,7 +224,10 @@ const heartbeatSql = {
   last: 'SELECT at FROM heartbeats WHERE name = $1',
 };
 
-/** Every figure of `stats` in one statement (one round trip, one snapshot): kind, state, count, oldest. */
+/**
+ * Every figure of `stats` in one statement (one round trip, one snapshot): kind, state, count, oldest. The
+ * first SELECT's CAST gives PostgreSQL the type of the `oldest` column its NULLs would otherwise leave open.
+ */
 const STATS = `SELECT 'order' AS kind, state, COUNT(*) AS count, CAST(NULL AS BIGINT) AS oldest FROM purchase_orders
       GROUP BY state
     UNION ALL SELECT 'unordered', NULL, NULL, MIN(created_at) FROM purchase_orders
