@@ -48,4 +48,5 @@ export { credentialsInDomain } from './read-header.ts';
 export type * from './request-types.ts';
 export { type CxmlStatus, cxmlStatusFor } from './status.ts';
 export { type CxmlTimestamp, formatCxmlTimestamp, parseCxmlTimestamp } from './timestamp.ts';
+export { decodeXmlText } from './xml-node.ts';
 export { el, serializeXml, type XmlElementSpec } from './xml-writer.ts';

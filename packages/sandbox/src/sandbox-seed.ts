@@ -303,10 +303,10 @@ export const SeedLicense = z.strictObject({
 export type SeedLicense = z.infer<typeof SeedLicense>;
 
 /** User-Agent substrings (case-insensitive) that identify an automation-platform integration (A05). */
-export const DEFAULT_AUTOMATION_USER_AGENTS = ['Zapier', 'Make.com', 'Integromat', 'n8n', 'Workato'] as const;
+const DEFAULT_AUTOMATION_USER_AGENTS = ['Zapier', 'Make.com', 'Integromat', 'n8n', 'Workato'] as const;
 
 /** The default number of SHA-256 rounds of the sandbox key derivation. */
-export const DEFAULT_KEY_ROUNDS = 1000;
+const DEFAULT_KEY_ROUNDS = 1000;
 
 export const SandboxSeed = z
   .strictObject({

@@ -15,7 +15,7 @@ export interface GatewayExchange {
 }
 
 /** How long a buyer waits for a synchronous cXML answer (Coupa waits 60 s for an OrderRequest). */
-export const GATEWAY_TIMEOUT_MS = 60_000;
+const GATEWAY_TIMEOUT_MS = 60_000;
 
 function failed(url: string, detail: string, httpStatus?: number, body = ''): GatewayExchange {
   return {

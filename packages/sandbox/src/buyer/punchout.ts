@@ -20,7 +20,7 @@ import {
 } from './simulator-context.ts';
 
 /** The OCI punch-in fields in the order SAP's customizing sends them: login and extras first, then HOOK_URL and the `~` fields. */
-export function ociPunchInFields(
+function ociPunchInFields(
   profile: OciBuyerProfile,
   user: DemoUser,
   hookUrl: string,

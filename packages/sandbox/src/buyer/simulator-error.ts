@@ -3,7 +3,7 @@
  * answered with and the message a page shows; the message itself says what was wrong, for integrators.
  */
 
-export const SIMULATOR_ERROR_CODES = [
+const SIMULATOR_ERROR_CODES = [
   /** Not well-formed XML, too large, or carrying entity declarations. */
   'malformed_xml',
   /** Well-formed, but the root is not `<cXML>`. */

@@ -2,17 +2,20 @@
  * Reading the cXML the simulator receives (setup and order responses, PunchOutOrderMessages,
  * ConfirmationRequests, ShipNoticeRequests) with fast-xml-parser: no value coercion (`0100` stays
  * `0100`), entities never expanded (only the five predefined ones and character references are decoded,
- * by the accessors here), comments dropped, every element a list, and BuyerCookie and
- * SupplierPartAuxiliaryID kept raw because a buyer compares and echoes them byte for byte.
+ * by the accessors here, with the gateway's own `decodeXmlText`), comments dropped, every element a list,
+ * and BuyerCookie and SupplierPartAuxiliaryID kept raw because a buyer compares and echoes them byte for
+ * byte. The parser and the accessors stay the simulator's own: it plays a buyer's system reading what the
+ * gateway writes, so a mistake the gateway's reader shares with its writer would not hide here.
  */
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
+import { decodeXmlText } from 'punchgate/cxml';
 import { SimulatorError } from './simulator-error.ts';
 
 /** An element: attributes under `@name`, text under `#text`, children as lists. Text-only elements are strings. */
 export type XmlNode = string | { readonly [key: string]: unknown };
 
 /** Larger documents are refused before parsing. */
-export const MAX_DOCUMENT_CHARS = 1024 * 1024;
+const MAX_DOCUMENT_CHARS = 1024 * 1024;
 
 const parser = new XMLParser({
   ignoreAttributes: false,
@@ -30,20 +33,6 @@ const parser = new XMLParser({
   stopNodes: ['*.BuyerCookie', '*.SupplierPartAuxiliaryID'],
   isArray: (_name, _path, _isLeaf, isAttribute) => !isAttribute,
 });
-
-const ENTITY = /&(?:#x([0-9a-fA-F]{1,6})|#([0-9]{1,7})|(amp|lt|gt|quot|apos));/g;
-const NAMED: Readonly<Record<string, string>> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
-
-/** Decodes the predefined entities and character references; anything else stays as written. */
-export function decodeXmlText(value: string): string {
-  if (!value.includes('&')) return value;
-  return value.replace(ENTITY, (match, hex?: string, decimal?: string, name?: string) => {
-    if (name !== undefined) return NAMED[name] ?? match;
-    const codePoint = Number.parseInt(hex ?? decimal ?? '', hex === undefined ? 10 : 16);
-    if (codePoint === 0 || codePoint > 0x10ffff || (codePoint >= 0xd800 && codePoint <= 0xdfff)) return match;
-    return String.fromCodePoint(codePoint);
-  });
-}
 
 /**
  * Parses a cXML document and returns its root element, whatever the case of its name (`<cxml>` is seen

@@ -32,7 +32,7 @@ const TIER_RANK: Record<LicenseTier, number> = { Enterprise: 3, BusinessPlus: 2,
 const HEX = /^[0-9a-fA-F]+$/;
 
 /** 127.0.0.0/8, ::1 and IPv4-mapped loopback. */
-export function isLoopback(address: string): boolean {
+function isLoopback(address: string): boolean {
   const v4 = address.startsWith('::ffff:') ? address.slice(7) : address;
   return v4.startsWith('127.') || address === '::1' || address === '0:0:0:0:0:0:0:1';
 }
@@ -67,7 +67,7 @@ function readCredentials(header: string | undefined): { token: string; key: stri
 }
 
 /** Runs the A04 checks and returns the caller; throws the first failing check's error. */
-export async function authenticateApiCall(
+async function authenticateApiCall(
   service: SandboxService,
   c: Context,
   minimum: EndpointTier,

@@ -19,7 +19,7 @@ import type { KeepAlive } from './webhooks.ts';
 /** Expired sessions are swept each time the map reaches a multiple of this size, so it stays bounded. */
 const SESSION_SWEEP_EVERY = 1024;
 
-export function emitCustomerEvent(
+function emitCustomerEvent(
   service: SandboxService,
   event: 'customer_created' | 'customer_updated' | 'customer_deleted',
   customer: CustomerRecord,
@@ -39,7 +39,7 @@ export function licensedStorefront(service: SandboxService, licenseId: number, s
   return storefront;
 }
 
-export function findUserByName(
+function findUserByName(
   service: SandboxService,
   storefrontId: number,
   username: string,

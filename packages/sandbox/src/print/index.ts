@@ -23,7 +23,7 @@ export type { SandboxLogger } from './logger.ts';
 export type { SandboxDeps } from './service.ts';
 
 /** The largest request body the sandbox reads; larger ones get 413 and change nothing. */
-export const MAX_BODY_BYTES = 1024 * 1024;
+const MAX_BODY_BYTES = 1024 * 1024;
 
 export interface Sandbox {
   readonly app: Hono;

@@ -79,7 +79,7 @@ function customerEmail(service: SandboxService, order: OrderRecord): string {
   return service.state.customers.get(order.customerId)?.email ?? '';
 }
 
-export function emitOrderEvent(
+function emitOrderEvent(
   service: SandboxService,
   event: 'order_created' | 'order_updated' | 'order_deleted',
   order: OrderRecord,
@@ -124,7 +124,7 @@ export function markShipped(
 }
 
 /** A storefront status matched case-insensitively; a 400 naming the valid ones otherwise. */
-export function matchStatus(storefront: StorefrontRecord, wanted: string): StatusRecord {
+function matchStatus(storefront: StorefrontRecord, wanted: string): StatusRecord {
   const lower = wanted.trim().toLowerCase();
   const status = storefront.statuses.find((s) => s.name.toLowerCase() === lower);
   if (status === undefined) {
@@ -301,7 +301,7 @@ function placeOrder(service: SandboxService, input: NewOrderInput): OrderRecord 
 }
 
 /** Whether a product id may be ordered by this user: a template of their storefront or their own project. */
-export function orderableBy(service: SandboxService, user: CustomerRecord, productId: number): boolean {
+function orderableBy(service: SandboxService, user: CustomerRecord, productId: number): boolean {
   const { templates, projects } = service.state;
   const template = templates.get(productId);
   if (template !== undefined) return template.storefrontId === user.storefrontId;

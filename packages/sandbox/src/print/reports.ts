@@ -25,7 +25,7 @@ interface ReportScope {
   readonly viewBy: ViewBy;
 }
 
-export function isReportType(text: string): text is ReportType {
+function isReportType(text: string): text is ReportType {
   return (REPORT_TYPES as readonly string[]).includes(text);
 }
 

@@ -30,7 +30,7 @@ const iso = (ms: number): string => new Date(ms).toISOString();
 const isoOrNull = (ms: number | null): string | null => (ms === null ? null : iso(ms));
 
 /** The separator of the tracking numbers of a shipment, which the interface shows as one string. */
-export const TRACKING_SEPARATOR = ', ';
+const TRACKING_SEPARATOR = ', ';
 
 function addressResource(a: SeedAddress): Address {
   return {
@@ -82,7 +82,7 @@ export function templateOf(state: SandboxState, productId: number): TemplateReco
   return project === undefined ? undefined : state.templates.get(project.templateId);
 }
 
-export function itemOptionsPrice(item: ItemRecord): number {
+function itemOptionsPrice(item: ItemRecord): number {
   return roundMoney(item.options.reduce((sum, o) => sum + o.price, 0));
 }
 

@@ -239,7 +239,7 @@ export interface SandboxState {
 const parseTime = (iso: string): number => Date.parse(iso);
 
 /** The design a template starts as: its size, its text fields' defaults and its tags' defaults. */
-export function templateDesign(template: SeedProduct): DesignRecord {
+function templateDesign(template: SeedProduct): DesignRecord {
   return {
     widthIn: template.size.widthIn,
     heightIn: template.size.heightIn,

@@ -21,7 +21,7 @@ export interface ColorPair {
 const HEX_COLOR = /^#?([0-9a-fA-F]{6})$/;
 
 /** `#RRGGBB` (upper case) for six hex digits with or without a leading `#`; undefined otherwise. */
-export function normalizeHexColor(text: string): string | undefined {
+function normalizeHexColor(text: string): string | undefined {
   const match = HEX_COLOR.exec(text);
   return match ? `#${match[1]!.toUpperCase()}` : undefined;
 }
@@ -45,10 +45,7 @@ export function formatHexColor(color: Rgb): string {
  * A colour named in a colour map: a hex code first, else a palette name compared case-insensitively.
  * Palette values that are not hex codes are ignored, so a bad seed entry cannot make a colour.
  */
-export function resolveNamedColor(
-  text: string,
-  palette: Readonly<Record<string, string>>,
-): string | undefined {
+function resolveNamedColor(text: string, palette: Readonly<Record<string, string>>): string | undefined {
   const hex = normalizeHexColor(text);
   if (hex !== undefined) return hex;
   const wanted = text.toLowerCase();

@@ -162,8 +162,8 @@ export function renderThumbnailPng(
 }
 
 /** Size of every photo-merge rendering. */
-export const RENDERING_WIDTH = 800;
-export const RENDERING_HEIGHT = 600;
+const RENDERING_WIDTH = 800;
+const RENDERING_HEIGHT = 600;
 
 /**
  * A photo-merge rendering: the design placed on a backdrop (a wall and a table top) whose colours and
@@ -207,7 +207,7 @@ export function renderRenderingPng(
 }
 
 /** The longest side of a full-design asset image, whatever the dpi asks, to bound memory. */
-export const MAX_DESIGN_IMAGE_SIDE = 3000;
+const MAX_DESIGN_IMAGE_SIDE = 3000;
 
 /**
  * The whole design at `dpi` (long side capped at 3000 px), opaque: the high-resolution design image of an
@@ -228,7 +228,7 @@ export function renderDesignPng(
 }
 
 /** Side of the stand-in artwork of one image item. */
-export const IMAGE_ITEM_SIDE = 1024;
+const IMAGE_ITEM_SIDE = 1024;
 
 /**
  * The stand-in high-resolution artwork of one image item: its colour with lighter diagonal stripes, so it

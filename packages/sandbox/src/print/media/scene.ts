@@ -55,10 +55,7 @@ export type TagReading =
   | { readonly kind: 'colors'; readonly pairs: readonly ColorPair[] };
 
 /** Reads a design's tag value; undefined when it fits none of the three syntaxes. */
-export function readTagValue(
-  value: string,
-  palette: Readonly<Record<string, string>>,
-): TagReading | undefined {
+function readTagValue(value: string, palette: Readonly<Record<string, string>>): TagReading | undefined {
   const lower = value.toLowerCase();
   if (lower === 'true' || lower === 'false') return { kind: 'visibility', visible: lower === 'true' };
   if (/^[0-9]{1,10}$/.test(value)) return { kind: 'image', imageId: Number(value) };

@@ -14,7 +14,7 @@ import { MAX_ID, normalizeQuery, type QueryInput, readDigits } from './query-par
 
 /** The largest thumbnail side in pixels; bigger answers would only burn memory. */
 export const MAX_THUMBNAIL_SIDE = 4000;
-export const MAX_BORDER_WIDTH = 100;
+const MAX_BORDER_WIDTH = 100;
 /** The long side of a thumbnail when neither `w` nor `h` is given. */
 export const DEFAULT_THUMBNAIL_LONG_SIDE = 200;
 

@@ -74,7 +74,7 @@ const AdvanceBody = z.strictObject({
 });
 
 /** Where the sandbox answers: the configured public base URL, else the request's URL up to /_sandbox. */
-export function sandboxBaseUrl(service: SandboxService, c: Context): string {
+function sandboxBaseUrl(service: SandboxService, c: Context): string {
   if (service.publicBaseUrl !== undefined) return service.publicBaseUrl;
   const url = new URL(c.req.url);
   const at = url.pathname.indexOf('/_sandbox');
