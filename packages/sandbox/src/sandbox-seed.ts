@@ -64,6 +64,15 @@ export const SeedParametricProperty = z.union([
 ]);
 export type SeedParametricProperty = z.infer<typeof SeedParametricProperty>;
 
+/** A chosen product option, as a product's defaults and as an order item's own list. */
+const SeedOption = z.strictObject({
+  name: Name,
+  value: z.string(),
+  price: Money.default(0),
+  optionIntegrationId: z.string().nullable().default(null),
+  valueIntegrationId: z.string().nullable().default(null),
+});
+
 export const SeedProduct = z.strictObject({
   id: Id,
   name: Name,
@@ -96,17 +105,7 @@ export const SeedProduct = z.strictObject({
     .nullable()
     .default(null),
   /** Options every order of this product carries unless the seed order lists its own. */
-  options: z
-    .array(
-      z.strictObject({
-        name: Name,
-        value: z.string(),
-        price: Money.default(0),
-        optionIntegrationId: z.string().nullable().default(null),
-        valueIntegrationId: z.string().nullable().default(null),
-      }),
-    )
-    .default([]),
+  options: z.array(SeedOption).default([]),
 });
 export type SeedProduct = z.infer<typeof SeedProduct>;
 
@@ -228,17 +227,7 @@ export const SeedOrderItem = z.strictObject({
   reorderRef: z.string().default(''),
   shipmentIndex: z.number().int().min(1).default(1),
   /** Defaults to the product's options. */
-  options: z
-    .array(
-      z.strictObject({
-        name: Name,
-        value: z.string(),
-        price: Money.default(0),
-        optionIntegrationId: z.string().nullable().default(null),
-        valueIntegrationId: z.string().nullable().default(null),
-      }),
-    )
-    .optional(),
+  options: z.array(SeedOption).optional(),
   /** The uploaded print files of an upload product (file names; the sandbox draws their content). */
   uploads: z
     .array(

@@ -63,6 +63,33 @@ function markReturned(requisition: Requisition, number: number): Requisition {
   };
 }
 
+/**
+ * A cart that adds to the requisition (a cXML create session, any OCI cart): its lines are appended, and
+ * an empty one means the user cancelled. `via` ends the success notice (how the cart came).
+ */
+function addCartLines(
+  requisition: Requisition,
+  lines: readonly RequisitionLine[],
+  at: Date,
+  via = '',
+): Requisition {
+  const count = lines.length;
+  if (count === 0) {
+    return withNotice(
+      requisition,
+      at,
+      'info',
+      'The catalog returned an empty cart: nothing was added (the user cancelled).',
+    );
+  }
+  return withNotice(
+    { ...requisition, lines: [...requisition.lines, ...lines] },
+    at,
+    'success',
+    `${count} ${count === 1 ? 'line' : 'lines'} added from the catalog${via}.`,
+  );
+}
+
 /** The requisition after applying a readable cart of punch-out `session`. */
 function applyOrderMessage(
   requisition: Requisition,
@@ -124,20 +151,7 @@ function applyOrderMessage(
         `The catalog replaced the cart: ${count} ${plural}.`,
       );
     case 'create':
-      if (count === 0) {
-        return withNotice(
-          next,
-          at,
-          'info',
-          'The catalog returned an empty cart: nothing was added (the user cancelled).',
-        );
-      }
-      return withNotice(
-        { ...next, lines: [...next.lines, ...cart.lines] },
-        at,
-        'success',
-        `${count} ${plural} added from the catalog.`,
-      );
+      return addCartLines(next, cart.lines, at);
   }
 }
 
@@ -284,20 +298,7 @@ export function receiveOciCart(ctx: SimulatorContext, requisitionId: string, for
       );
     }
     for (const warning of cart.warnings) next = withNotice(next, now, 'warning', warning);
-    const count = cart.lines.length;
-    if (count === 0)
-      return withNotice(
-        next,
-        now,
-        'info',
-        'The catalog returned an empty cart: nothing was added (the user cancelled).',
-      );
-    return withNotice(
-      { ...next, lines: [...next.lines, ...cart.lines] },
-      now,
-      'success',
-      `${count} ${count === 1 ? 'line' : 'lines'} added from the catalog (OCI, ${form.charset}).`,
-    );
+    return addCartLines(next, cart.lines, now, ` (OCI, ${form.charset})`);
   });
   return { ok: true };
 }
