@@ -9,8 +9,8 @@ import { Hono } from 'hono';
 import { describe, expect, it } from 'vitest';
 import { createOrderWorker } from '../../src/gateway/orders/index.ts';
 import { createPrintApi } from '../../src/print-api/index.ts';
-import { drain, type OrderStack, orderConfig } from '../orders/order-flow.ts';
 import { findForms, type HtmlForm } from '../support/html-forms.ts';
+import { drain, type OrderStack, orderConfig } from '../support/order-flow.ts';
 import { clickButton, designProduct, returnFormOf, submit } from '../support/punchout-flow.ts';
 import {
   type BrowserResponse,

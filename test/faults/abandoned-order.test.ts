@@ -7,7 +7,7 @@ import {
   orderConfig,
   punchOut,
   sendOrder,
-} from '../orders/order-flow.ts';
+} from '../support/order-flow.ts';
 
 /**
  * A PO sent to a gateway whose jobs get one attempt, and a worker that claimed its job, marked the PO

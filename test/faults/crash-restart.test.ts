@@ -9,7 +9,7 @@ import { createGateway } from '../../src/gateway/http/app.ts';
 import { createPrintApi } from '../../src/print-api/index.ts';
 import { serveNode } from '../../src/runtime/node.ts';
 import { createSqliteStore } from '../../src/store/sqlite.ts';
-import { linesOf, orderConfig, punchOut, sendOrder } from '../orders/order-flow.ts';
+import { linesOf, orderConfig, punchOut, sendOrder } from '../support/order-flow.ts';
 import {
   type BrowserResponse,
   cxmlStatusAnswer,

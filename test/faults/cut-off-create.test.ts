@@ -8,7 +8,7 @@ import {
   punchOut,
   receivedDocuments,
   sendOrder,
-} from '../orders/order-flow.ts';
+} from '../support/order-flow.ts';
 import { type Fault, faultInjector } from './fault-injector.ts';
 
 const outcomes: string[] = [];

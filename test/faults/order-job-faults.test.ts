@@ -7,7 +7,7 @@ import {
   printOrdersFor,
   punchOut,
   sendOrder,
-} from '../orders/order-flow.ts';
+} from '../support/order-flow.ts';
 import { type Fault, faultInjector } from './fault-injector.ts';
 
 const outcomes: string[] = [];

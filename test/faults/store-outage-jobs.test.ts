@@ -13,7 +13,7 @@ import {
   punchOut,
   receivedDocuments,
   sendOrder,
-} from '../orders/order-flow.ts';
+} from '../support/order-flow.ts';
 
 const outage = () => Promise.reject(new StoreError('unavailable', 'connection terminated'));
 

@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { capturingLogger } from '../security/capturing-logger.ts';
+import { capturingLogger } from '../support/capturing-logger.ts';
 import { setupRequest } from '../support/cxml-documents.ts';
 import { createStack, GATEWAY_ORIGIN, testConfig } from '../support/stack.ts';
 import { checkCxmlAnswer } from './answer-checks.ts';

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { capturingLogger } from '../security/capturing-logger.ts';
+import { capturingLogger } from '../support/capturing-logger.ts';
 import { setupRequest } from '../support/cxml-documents.ts';
 import { designProduct, startUrlOf } from '../support/punchout-flow.ts';
 import { createStack, GATEWAY_ORIGIN, testConfig } from '../support/stack.ts';

@@ -2,8 +2,8 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { constantTimeEqual } from '../../src/kernel/constant-time.ts';
-import { ADMIN_TOKEN, adminRequest } from '../orders/order-flow.ts';
 import { setupRequest } from '../support/cxml-documents.ts';
+import { ADMIN_TOKEN, adminRequest } from '../support/order-flow.ts';
 import { statusOf } from '../support/punchout-flow.ts';
 import { createStack, GATEWAY_ORIGIN, testConfig } from '../support/stack.ts';
 

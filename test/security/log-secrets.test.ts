@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createOrderWorker } from '../../src/gateway/orders/index.ts';
+import { capturingLogger } from '../support/capturing-logger.ts';
+import { setupRequest } from '../support/cxml-documents.ts';
 import {
   ADMIN_TOKEN,
   adminRequest,
@@ -7,11 +9,9 @@ import {
   orderConfig,
   punchOut,
   sendOrder,
-} from '../orders/order-flow.ts';
-import { setupRequest } from '../support/cxml-documents.ts';
+} from '../support/order-flow.ts';
 import { designProduct, statusOf } from '../support/punchout-flow.ts';
 import { createStack, GATEWAY_ORIGIN, resolveTestConfig } from '../support/stack.ts';
-import { capturingLogger } from './capturing-logger.ts';
 
 const SECRET_NAME = /token|password|secret|key|authorization/i;
 

@@ -8,7 +8,7 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPrintApi } from '../../src/print-api/index.ts';
-import { linesOf, orderRequest, punchOut, receivedDocuments, type XmlTree } from '../orders/order-flow.ts';
+import { linesOf, orderRequest, punchOut, receivedDocuments, type XmlTree } from '../support/order-flow.ts';
 import { followRedirects } from '../support/stack.ts';
 import { type BuyerSystem, startBuyerSystem } from './buyer-system.ts';
 import {

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { HOUSEKEEPING_ROWS_PER_KIND, purgeExpired } from '../../src/store/housekeeping.ts';
 import { createMemoryStore } from '../../src/store/memory.ts';
 import { createManualClock } from './manual-clock.ts';
-import { at, T0, TEST_RETENTION as retention } from './store-suite.ts';
+import { at, TEST_RETENTION as retention, T0 } from './store-suite.ts';
 
 describe('purgeExpired', () => {
   it('answers zero counts on an empty store', async () => {

@@ -17,6 +17,7 @@ import type { Clock } from '../../src/store/clock.ts';
 import type { Store } from '../../src/store/port.ts';
 import { createPostgresStore } from '../../src/store/postgres.ts';
 import { StoreError } from '../../src/store/store-error.ts';
+import { setupRequest } from '../support/cxml-documents.ts';
 import {
   type CartLineOut,
   createOrderStack,
@@ -27,8 +28,7 @@ import {
   printOrdersFor,
   punchOut,
   receivedDocuments,
-} from '../orders/order-flow.ts';
-import { setupRequest } from '../support/cxml-documents.ts';
+} from '../support/order-flow.ts';
 import { startUrlOf, statusOf } from '../support/punchout-flow.ts';
 import { GATEWAY_ORIGIN, START } from '../support/stack.ts';
 import { createCuttableLink, useFaultDatabase } from './postgres-faults-database.ts';

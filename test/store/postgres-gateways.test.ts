@@ -8,6 +8,7 @@
 import { afterEach, expect, it } from 'vitest';
 import { createOrderWorker, type OrderWorker } from '../../src/gateway/orders/index.ts';
 import type { Store } from '../../src/store/port.ts';
+import { setupRequest } from '../support/cxml-documents.ts';
 import {
   adminJson,
   linesOf,
@@ -16,8 +17,7 @@ import {
   printOrdersFor,
   punchOut,
   receivedDocuments,
-} from '../orders/order-flow.ts';
-import { setupRequest } from '../support/cxml-documents.ts';
+} from '../support/order-flow.ts';
 import {
   clickButton,
   cxmlFromForm,

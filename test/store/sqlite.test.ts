@@ -6,8 +6,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSqliteStore } from '../../src/store/sqlite.ts';
 import { sqliteMigrations, sqliteSchemaVersion } from '../../src/store/sql/migrations.ts';
+import { createSqliteStore } from '../../src/store/sqlite.ts';
 import { createManualClock } from './manual-clock.ts';
 import {
   acceptOrderIn,

@@ -5,7 +5,7 @@
 import type { Gateway } from '../../src/gateway/index.ts';
 import type { Clock } from '../../src/store/clock.ts';
 import type { Store } from '../../src/store/port.ts';
-import { createOrderStack, type OrderStack, orderConfig } from '../orders/order-flow.ts';
+import { createOrderStack, type OrderStack, orderConfig } from '../support/order-flow.ts';
 import { GATEWAY_ORIGIN, START } from '../support/stack.ts';
 
 /** Posts a cXML document to one gateway directly, as a buyer's system that reached that instance. */

@@ -9,8 +9,8 @@ import type { GatewayConfigInput } from '../../schemas/config.ts';
 import { createOrderWorker, type OrderWorker } from '../../src/gateway/orders/index.ts';
 import { escapeHtml as escapeXml } from '../../src/kernel/html-escape.ts';
 import { createPrintApi, type PrintApi } from '../../src/print-api/index.ts';
-import { setupRequest } from '../support/cxml-documents.ts';
-import { findLinks } from '../support/html-forms.ts';
+import { setupRequest } from './cxml-documents.ts';
+import { findLinks } from './html-forms.ts';
 import {
   clickButton,
   cxmlFromForm,
@@ -18,7 +18,7 @@ import {
   returnFormOf,
   startUrlOf,
   statusOf,
-} from '../support/punchout-flow.ts';
+} from './punchout-flow.ts';
 import {
   createStack,
   GATEWAY_KEY,
@@ -28,7 +28,7 @@ import {
   type Stack,
   type StackOptions,
   testConfig,
-} from '../support/stack.ts';
+} from './stack.ts';
 
 export const ORDER_STATUS_URL = 'https://s1-eu.ariba.example/cxml/order-status';
 export const ADMIN_TOKEN = 'test-admin-token-0123456789abcdef';

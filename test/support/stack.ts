@@ -156,7 +156,7 @@ export function testConfig(overrides: Partial<GatewayConfigInput> = {}): Gateway
         ...cxmlBuyer('temp', 'Temp users', [['NetworkID', 'TEMP-1']], 'temp-secret', ['buyer.example']),
         userMode: 'temporary',
       },
-      // OCI buyers, one per punch-in style of test/oci-gateway; sap1's later POs come as cXML OrderRequests.
+      // OCI buyers, one per punch-in style of test/gateway/oci; sap1's later POs come as cXML OrderRequests.
       {
         ...ociBuyer('sap1', 'ACME (SAP SRM 7, OCI)', ['srm.acme.example']),
         unitMap: { EA: 'ST' },

@@ -11,6 +11,7 @@ import { Miniflare } from 'miniflare';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPrintApi } from '../../src/print-api/index.ts';
 import { type RunningServer, serveNode } from '../../src/runtime/node.ts';
+import { setupRequest } from '../support/cxml-documents.ts';
 import {
   linesOf,
   type OrderStack,
@@ -18,8 +19,7 @@ import {
   orderRequest,
   parseXml,
   printOrdersFor,
-} from '../orders/order-flow.ts';
-import { setupRequest } from '../support/cxml-documents.ts';
+} from '../support/order-flow.ts';
 import {
   clickButton,
   cxmlFromForm,

@@ -1,19 +1,19 @@
 import { readFileSync } from 'node:fs';
 import { XMLParser } from 'fast-xml-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type PunchOutSetupRequest, parseCxmlRequest } from '../../src/cxml/index.ts';
-import { removeValidationFiles, requireDtdValidator, validateAgainstDtd } from '../cxml/dtd-validation.ts';
+import { type PunchOutSetupRequest, parseCxmlRequest } from '../../../src/cxml/index.ts';
+import { removeValidationFiles, requireDtdValidator, validateAgainstDtd } from '../../cxml/dtd-validation.ts';
 import {
   clickButton,
   cxmlFromForm,
   designProduct,
   returnFormOf,
   startUrlOf,
-} from '../support/punchout-flow.ts';
-import { createStack } from '../support/stack.ts';
+} from '../../support/punchout-flow.ts';
+import { createStack } from '../../support/stack.ts';
 
 const fixture = (name: string) =>
-  new Uint8Array(readFileSync(new URL(`../../fixtures/cxml/valid/${name}`, import.meta.url)));
+  new Uint8Array(readFileSync(new URL(`../../../fixtures/cxml/valid/${name}`, import.meta.url)));
 
 const reader = new XMLParser({
   ignoreAttributes: false,

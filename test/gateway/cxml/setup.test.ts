@@ -1,9 +1,9 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { XMLParser } from 'fast-xml-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { removeValidationFiles, requireDtdValidator, validateAgainstDtd } from '../cxml/dtd-validation.ts';
-import { profileRequest, setupRequest } from '../support/cxml-documents.ts';
-import { findForms, findLinks } from '../support/html-forms.ts';
+import { removeValidationFiles, requireDtdValidator, validateAgainstDtd } from '../../cxml/dtd-validation.ts';
+import { profileRequest, setupRequest } from '../../support/cxml-documents.ts';
+import { findForms, findLinks } from '../../support/html-forms.ts';
 import {
   clickButton,
   cxmlFromForm,
@@ -13,8 +13,8 @@ import {
   startUrlOf,
   statusOf,
   submit,
-} from '../support/punchout-flow.ts';
-import { createStack, GATEWAY_ORIGIN, type Stack, testConfig } from '../support/stack.ts';
+} from '../../support/punchout-flow.ts';
+import { createStack, GATEWAY_ORIGIN, type Stack, testConfig } from '../../support/stack.ts';
 
 const reader = new XMLParser({
   ignoreAttributes: false,
@@ -26,7 +26,7 @@ const reader = new XMLParser({
 beforeAll(() => requireDtdValidator());
 afterAll(() => removeValidationFiles());
 
-const INVALID = new URL('../../fixtures/cxml/invalid/', import.meta.url);
+const INVALID = new URL('../../../fixtures/cxml/invalid/', import.meta.url);
 const expected: Record<string, { status: number; text: string; message: string }> = JSON.parse(
   readFileSync(new URL('expected.json', INVALID), 'utf8'),
 );

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { clientAddressBehindProxies } from '../../src/gateway/http/client-address.ts';
-import { setupRequest } from '../support/cxml-documents.ts';
-import { statusOf } from '../support/punchout-flow.ts';
-import { createStack, GATEWAY_ORIGIN, testConfig } from '../support/stack.ts';
+import { clientAddressBehindProxies } from '../../../src/gateway/http/client-address.ts';
+import { setupRequest } from '../../support/cxml-documents.ts';
+import { statusOf } from '../../support/punchout-flow.ts';
+import { createStack, GATEWAY_ORIGIN, testConfig } from '../../support/stack.ts';
 
 const proxies = new Set(['10.0.0.2', '10.0.0.3']);
 

@@ -11,15 +11,15 @@ import {
   publicMessage,
   toGatewayError,
   upstreamError,
-} from '../../src/gateway/http/errors.ts';
-import { jsonError } from '../../src/gateway/orders/json-answers.ts';
-import { PrintApiError } from '../../src/print-api/index.ts';
-import { createMemoryStore } from '../../src/store/memory.ts';
-import { StoreError } from '../../src/store/store-error.ts';
-import { capturingLogger } from '../security/capturing-logger.ts';
-import { profileRequest, setupRequest } from '../support/cxml-documents.ts';
-import { statusOf } from '../support/punchout-flow.ts';
-import { createStack, GATEWAY_ORIGIN, START } from '../support/stack.ts';
+} from '../../../src/gateway/http/errors.ts';
+import { jsonError } from '../../../src/gateway/orders/json-answers.ts';
+import { PrintApiError } from '../../../src/print-api/index.ts';
+import { createMemoryStore } from '../../../src/store/memory.ts';
+import { StoreError } from '../../../src/store/store-error.ts';
+import { capturingLogger } from '../../support/capturing-logger.ts';
+import { profileRequest, setupRequest } from '../../support/cxml-documents.ts';
+import { statusOf } from '../../support/punchout-flow.ts';
+import { createStack, GATEWAY_ORIGIN, START } from '../../support/stack.ts';
 
 const OCI_PUNCH_IN =
   '/oci/s4?username=s4&password=s4-secret&hook_url=https%3A%2F%2Fs4.acme.example%3A44300%2Freturn&oci_version=5.0';

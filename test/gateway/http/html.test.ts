@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { html, trustedHtml } from '../../src/gateway/http/html.ts';
-import { escapeHtml } from '../../src/kernel/html-escape.ts';
+import { html, trustedHtml } from '../../../src/gateway/http/html.ts';
+import { escapeHtml } from '../../../src/kernel/html-escape.ts';
 
 describe('html', () => {
   it('escapes every interpolated string, in text and in attributes', () => {

@@ -1,11 +1,18 @@
 import { describe, expect, it } from 'vitest';
-import { createMetrics, printApiEndpoint } from '../../src/gateway/http/metrics.ts';
-import { createMemoryStore } from '../../src/store/memory.ts';
-import { StoreError } from '../../src/store/store-error.ts';
-import { createOrderStack, drain, linesOf, orderConfig, punchOut, sendOrder } from '../orders/order-flow.ts';
-import { setupRequest } from '../support/cxml-documents.ts';
-import { clickButton, designProduct, startUrlOf } from '../support/punchout-flow.ts';
-import { createStack, GATEWAY_ORIGIN, GATEWAY_TOKEN, START, testConfig } from '../support/stack.ts';
+import { createMetrics, printApiEndpoint } from '../../../src/gateway/http/metrics.ts';
+import { createMemoryStore } from '../../../src/store/memory.ts';
+import { StoreError } from '../../../src/store/store-error.ts';
+import { setupRequest } from '../../support/cxml-documents.ts';
+import {
+  createOrderStack,
+  drain,
+  linesOf,
+  orderConfig,
+  punchOut,
+  sendOrder,
+} from '../../support/order-flow.ts';
+import { clickButton, designProduct, startUrlOf } from '../../support/punchout-flow.ts';
+import { createStack, GATEWAY_ORIGIN, GATEWAY_TOKEN, START, testConfig } from '../../support/stack.ts';
 
 describe('GET /metrics', () => {
   it('counts cXML answers by kind and Status, sessions and returned carts, in Prometheus text', async () => {

@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { createSandbox } from '@punchgate/sandbox';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createNodeGateway, type NodeGateway } from '../../src/runtime/gateway-node.ts';
-import { type RunningServer, serveNode } from '../../src/runtime/node.ts';
-import { setupRequest } from '../support/cxml-documents.ts';
+import { createNodeGateway, type NodeGateway } from '../../../src/runtime/gateway-node.ts';
+import { type RunningServer, serveNode } from '../../../src/runtime/node.ts';
+import { setupRequest } from '../../support/cxml-documents.ts';
 import {
   clickButton,
   cxmlFromForm,
@@ -11,8 +11,8 @@ import {
   returnFormOf,
   startUrlOf,
   statusOf,
-} from '../support/punchout-flow.ts';
-import { followRedirects, resolveTestConfig, testConfig } from '../support/stack.ts';
+} from '../../support/punchout-flow.ts';
+import { followRedirects, resolveTestConfig, testConfig } from '../../support/stack.ts';
 
 // The same round trip as the in-process tests, over real sockets: sandbox and gateway each on a port,
 // the gateway's print-service client on its pooled undici transport.
@@ -23,7 +23,7 @@ describe('gateway over real ports', () => {
 
   beforeAll(async () => {
     const seed = JSON.parse(
-      readFileSync(new URL('../../fixtures/sandbox-seed.json', import.meta.url), 'utf8'),
+      readFileSync(new URL('../../../fixtures/sandbox-seed.json', import.meta.url), 'utf8'),
     );
     sandbox = await serveNode(createSandbox(seed).app, { port: 0 });
     // The gateway's public URL must be known before it listens: reserve a port first.

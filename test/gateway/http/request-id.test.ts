@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { ADMIN_TOKEN, adminRequest, createOrderStack, orderConfig } from '../orders/order-flow.ts';
-import { capturingLogger } from '../security/capturing-logger.ts';
-import { createStack, GATEWAY_ORIGIN } from '../support/stack.ts';
+import { capturingLogger } from '../../support/capturing-logger.ts';
+import { ADMIN_TOKEN, adminRequest, createOrderStack, orderConfig } from '../../support/order-flow.ts';
+import { createStack, GATEWAY_ORIGIN } from '../../support/stack.ts';
 
 const GENERATED = /^[A-Za-z0-9_-]{12}$/;
 

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { profileRequest, setupRequest } from '../support/cxml-documents.ts';
-import { findLinks } from '../support/html-forms.ts';
-import { designProduct, statusOf } from '../support/punchout-flow.ts';
-import { GATEWAY_ORIGIN, type Stack } from '../support/stack.ts';
+import { profileRequest, setupRequest } from '../../support/cxml-documents.ts';
+import { findLinks } from '../../support/html-forms.ts';
+import { designProduct, statusOf } from '../../support/punchout-flow.ts';
+import { GATEWAY_ORIGIN, type Stack } from '../../support/stack.ts';
 import { createOciStack, cspOf, getPunchIn, ociFormOf, pressButton, readRawPage } from './oci-http.ts';
 
 const SRM_HOOK = 'https://srm.acme.example/sap/bc/gui/sap/its/bbpsc02/?sap-client=100';

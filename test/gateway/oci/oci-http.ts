@@ -5,9 +5,9 @@
  */
 import { readFileSync } from 'node:fs';
 import { expect } from 'vitest';
-import { fixtureBodyBytes } from '../oci/fixtures.ts';
-import { readForm, readOciItems } from '../oci/html-form-reader.ts';
-import { findForms, formBody } from '../support/html-forms.ts';
+import { fixtureBodyBytes } from '../../oci/fixtures.ts';
+import { readForm, readOciItems } from '../../oci/html-form-reader.ts';
+import { findForms, formBody } from '../../support/html-forms.ts';
 import {
   type BrowserResponse,
   createStack,
@@ -15,7 +15,7 @@ import {
   type Stack,
   type StackOptions,
   testConfig,
-} from '../support/stack.ts';
+} from '../../support/stack.ts';
 
 export interface PunchInFixture {
   readonly description: string;

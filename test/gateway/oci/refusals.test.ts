@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import type { GatewayConfigInput } from '../../schemas/config.ts';
-import { acceptOciPunchIn, OciError } from '../../src/oci/index.ts';
-import { loadOciFixtures, type OciFixture } from '../oci/fixtures.ts';
-import { decodeEntities } from '../support/html-forms.ts';
-import { GATEWAY_ORIGIN, type Stack, testConfig } from '../support/stack.ts';
+import type { GatewayConfigInput } from '../../../schemas/config.ts';
+import { acceptOciPunchIn, OciError } from '../../../src/oci/index.ts';
+import { loadOciFixtures, type OciFixture } from '../../oci/fixtures.ts';
+import { decodeEntities } from '../../support/html-forms.ts';
+import { GATEWAY_ORIGIN, type Stack, testConfig } from '../../support/stack.ts';
 import { createOciStack, cspOf, getPunchIn, sendPunchIn } from './oci-http.ts';
 
 /** What a refusal page says: its status, heading and message, and whether it leaked anything. */

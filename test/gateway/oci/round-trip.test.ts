@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { findLinks } from '../support/html-forms.ts';
-import { designProduct } from '../support/punchout-flow.ts';
-import { GATEWAY_ORIGIN, type Stack } from '../support/stack.ts';
+import { findLinks } from '../../support/html-forms.ts';
+import { designProduct } from '../../support/punchout-flow.ts';
+import { GATEWAY_ORIGIN, type Stack } from '../../support/stack.ts';
 import {
   createOciStack,
   cspOf,

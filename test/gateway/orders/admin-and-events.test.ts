@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createOrderWorker } from '../../src/gateway/orders/index.ts';
-import { GATEWAY_ORIGIN } from '../support/stack.ts';
+import { createOrderWorker } from '../../../src/gateway/orders/index.ts';
 import {
   adminJson,
   adminRequest,
@@ -10,7 +9,8 @@ import {
   printOrdersFor,
   punchOut,
   sendOrder,
-} from './order-flow.ts';
+} from '../../support/order-flow.ts';
+import { GATEWAY_ORIGIN } from '../../support/stack.ts';
 
 const UNAUTHORIZED = { error: { code: 'unauthorized', message: 'A valid admin bearer token is required.' } };
 

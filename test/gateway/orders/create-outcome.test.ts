@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_INCONCLUSIVE_SEARCHES } from '../../src/gateway/orders/process-order.ts';
-import { type Fault, faultInjector } from '../faults/fault-injector.ts';
+import { MAX_INCONCLUSIVE_SEARCHES } from '../../../src/gateway/orders/process-order.ts';
+import { type Fault, faultInjector } from '../../faults/fault-injector.ts';
 import {
   adminJson,
   createOrderStack,
@@ -12,7 +12,7 @@ import {
   punchOut,
   receivedDocuments,
   sendOrder,
-} from './order-flow.ts';
+} from '../../support/order-flow.ts';
 
 const CREATE = /^POST \/api\/v2\/pipo\/order\/create$/;
 const READ_ORDER = /^GET \/api\/v2\/order\/\d+$/;

@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { removeValidationFiles, requireDtdValidator, validateAgainstDtd } from '../cxml/dtd-validation.ts';
-import { cxmlStatusAnswer } from '../support/stack.ts';
+import { removeValidationFiles, requireDtdValidator, validateAgainstDtd } from '../../cxml/dtd-validation.ts';
 import {
   adminJson,
   adminRequest,
@@ -11,7 +10,8 @@ import {
   punchOut,
   receivedDocuments,
   sendOrder,
-} from './order-flow.ts';
+} from '../../support/order-flow.ts';
+import { cxmlStatusAnswer } from '../../support/stack.ts';
 
 beforeAll(() => requireDtdValidator());
 afterAll(() => removeValidationFiles());

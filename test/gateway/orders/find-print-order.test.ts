@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import type { Order } from '../../schemas/print-api.ts';
+import type { Order } from '../../../schemas/print-api.ts';
 import {
   createAttemptFlag,
   findCreateAttempt,
   type PrintOrderSearch,
   type SearchOutcome,
   searchPrintOrder,
-} from '../../src/gateway/orders/find-print-order.ts';
-import { type PrintApi, PrintApiError } from '../../src/print-api/index.ts';
+} from '../../../src/gateway/orders/find-print-order.ts';
+import { type PrintApi, PrintApiError } from '../../../src/print-api/index.ts';
 
 const PO_TIME = new Date('2026-11-22T09:00:00Z');
 const OLD = '2026-11-01T10:00:00Z';

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { StoreError } from '../../src/store/store-error.ts';
-import { statusOf } from '../support/punchout-flow.ts';
+import { StoreError } from '../../../src/store/store-error.ts';
 import {
   adminJson,
   createOrderStack,
@@ -10,7 +9,8 @@ import {
   printOrdersFor,
   punchOut,
   sendOrder,
-} from './order-flow.ts';
+} from '../../support/order-flow.ts';
+import { statusOf } from '../../support/punchout-flow.ts';
 
 const createCalls = (calls: readonly string[]) =>
   calls.filter((call) => call === 'POST /api/v2/pipo/order/create').length;

@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { removeValidationFiles, requireDtdValidator, validateAgainstDtd } from '../cxml/dtd-validation.ts';
-import { testConfig } from '../support/stack.ts';
+import { removeValidationFiles, requireDtdValidator, validateAgainstDtd } from '../../cxml/dtd-validation.ts';
 import {
   adminJson,
   createOrderStack,
@@ -13,7 +12,8 @@ import {
   receivedDocuments,
   sendOrder,
   type XmlTree,
-} from './order-flow.ts';
+} from '../../support/order-flow.ts';
+import { testConfig } from '../../support/stack.ts';
 
 beforeAll(() => requireDtdValidator());
 afterAll(() => removeValidationFiles());

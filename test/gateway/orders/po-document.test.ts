@@ -5,18 +5,18 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { type OrderRequest, parseCxmlRequest } from '../../src/cxml/index.ts';
-import { GatewayError } from '../../src/gateway/http/errors.ts';
+import { type OrderRequest, parseCxmlRequest } from '../../../src/cxml/index.ts';
+import { GatewayError } from '../../../src/gateway/http/errors.ts';
 import {
   type PoDocument,
   poDocument,
   requestForStorage,
   storedRequest,
   toJson,
-} from '../../src/gateway/orders/po-record.ts';
-import type { PurchaseOrder } from '../../src/store/types.ts';
+} from '../../../src/gateway/orders/po-record.ts';
+import type { PurchaseOrder } from '../../../src/store/types.ts';
 
-const VALID = new URL('../../fixtures/cxml/valid/', import.meta.url);
+const VALID = new URL('../../../fixtures/cxml/valid/', import.meta.url);
 const ORDER_FIXTURES = readdirSync(VALID).filter((name) => name.startsWith('order-request.'));
 
 function orderRequest(name: string): OrderRequest {

@@ -1,6 +1,6 @@
 import { unzipSync } from 'fflate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { removeValidationFiles, requireDtdValidator, validateAgainstDtd } from '../cxml/dtd-validation.ts';
+import { removeValidationFiles, requireDtdValidator, validateAgainstDtd } from '../../cxml/dtd-validation.ts';
 import {
   adminJson,
   createOrderStack,
@@ -11,7 +11,7 @@ import {
   punchOut,
   receivedDocuments,
   sendOrder,
-} from './order-flow.ts';
+} from '../../support/order-flow.ts';
 
 beforeAll(() => requireDtdValidator());
 afterAll(() => removeValidationFiles());

@@ -2,9 +2,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Store } from '../../src/store/port.ts';
-import { createSqliteStore } from '../../src/store/sqlite.ts';
-import { START } from '../support/stack.ts';
+import type { Store } from '../../../src/store/port.ts';
+import { createSqliteStore } from '../../../src/store/sqlite.ts';
 import {
   adminJson,
   createOrderStack,
@@ -16,7 +15,8 @@ import {
   receivedDocuments,
   restartWorker,
   sendOrder,
-} from './order-flow.ts';
+} from '../../support/order-flow.ts';
+import { START } from '../../support/stack.ts';
 
 const folders: string[] = [];
 afterEach(() => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { type PunchOutSetupRequest, parseCxmlRequest } from '../../src/cxml/index.ts';
-import { buyerUserFromSetup } from '../../src/gateway/punchout/buyer-user.ts';
-import { setupRequest } from '../support/cxml-documents.ts';
+import { type PunchOutSetupRequest, parseCxmlRequest } from '../../../src/cxml/index.ts';
+import { buyerUserFromSetup } from '../../../src/gateway/punchout/buyer-user.ts';
+import { setupRequest } from '../../support/cxml-documents.ts';
 
 const userOf = (options: Parameters<typeof setupRequest>[0]) =>
   buyerUserFromSetup(parseCxmlRequest(setupRequest(options)) as PunchOutSetupRequest);

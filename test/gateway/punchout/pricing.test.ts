@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatAmount, lineTotal, sumAmounts, unitPriceFor } from '../../src/gateway/punchout/pricing.ts';
+import { formatAmount, lineTotal, sumAmounts, unitPriceFor } from '../../../src/gateway/punchout/pricing.ts';
 
 const product = {
   prices: [

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { GatewayError } from '../../src/gateway/http/errors.ts';
-import { createTokenService } from '../../src/gateway/punchout/tokens.ts';
+import { GatewayError } from '../../../src/gateway/http/errors.ts';
+import { createTokenService } from '../../../src/gateway/punchout/tokens.ts';
 
 const now = new Date('2026-11-22T10:00:00Z');
 const later = (seconds: number) => new Date(now.getTime() + seconds * 1000);
