@@ -10,7 +10,7 @@ import {
 } from '@punchgate/sandbox/buyer';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type OrderRequest, type PunchOutSetupRequest, parseCxmlRequest } from '../../src/cxml/index.ts';
-import { removeValidationFiles, requireDtdValidator, validateAgainstDtd } from '../cxml/dtd-validation.ts';
+import { removeValidationFiles, requireDtdValidator, validateAgainstDtd } from '../support/dtd-validation.ts';
 
 const NOW = new Date('2026-11-22T09:00:00Z');
 const [JANE, MAX] = DEMO_USERS as [(typeof DEMO_USERS)[number], (typeof DEMO_USERS)[number]];

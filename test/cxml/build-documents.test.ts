@@ -17,7 +17,7 @@ import {
   removeValidationFiles,
   requireDtdValidator,
   validateAgainstDtd,
-} from './dtd-validation.ts';
+} from '../support/dtd-validation.ts';
 
 const envelope = {
   payloadID: '1714557600000.k3j9x2@punchgate.example',

@@ -1,4 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
+import { type Fault, faultInjector } from '../support/fault-injector.ts';
 import {
   createOrderStack,
   drain,
@@ -9,7 +10,6 @@ import {
   receivedDocuments,
   sendOrder,
 } from '../support/order-flow.ts';
-import { type Fault, faultInjector } from './fault-injector.ts';
 
 const outcomes: string[] = [];
 afterAll(() => console.log(`[faults] cut-off create, then a fault in the search\n${outcomes.join('\n')}`));

@@ -1,4 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
+import { type Fault, faultInjector } from '../support/fault-injector.ts';
 import {
   createOrderStack,
   drain,
@@ -8,7 +9,6 @@ import {
   punchOut,
   sendOrder,
 } from '../support/order-flow.ts';
-import { type Fault, faultInjector } from './fault-injector.ts';
 
 const outcomes: string[] = [];
 afterAll(() => console.log(`[faults] PO job\n${outcomes.join('\n')}`));

@@ -1,9 +1,9 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { setupRequest } from '../support/cxml-documents.ts';
+import { type Fault, faultInjector } from '../support/fault-injector.ts';
 import { findForms, findLinks, formBody } from '../support/html-forms.ts';
 import { designProduct, startUrlOf, statusOf } from '../support/punchout-flow.ts';
 import { type BrowserResponse, createStack, type Stack, testConfig } from '../support/stack.ts';
-import { type Fault, faultInjector } from './fault-injector.ts';
 
 /** What each fault produced, printed at the end for the README's reliability table. */
 const outcomes: string[] = [];

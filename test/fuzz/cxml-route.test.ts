@@ -1,10 +1,10 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { checkCxmlAnswer } from '../support/answer-checks.ts';
 import { capturingLogger } from '../support/capturing-logger.ts';
 import { setupRequest } from '../support/cxml-documents.ts';
 import { createStack, GATEWAY_ORIGIN, testConfig } from '../support/stack.ts';
-import { checkCxmlAnswer } from './answer-checks.ts';
 import { fuzzParameters, outcomeTally } from './fuzz-budget.ts';
 import { HOSTILE_FRAGMENTS, mutateBytes, mutations } from './mutations.ts';
 

@@ -5,10 +5,10 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { acceptOciPunchIn, OciError, type OciPunchIn, renderOciTransferForm } from '../../src/oci/index.ts';
-import { loadOciFixtures, OCI_FIXTURE_BUYER, type OciFixture } from '../oci/fixtures.ts';
+import { checkPageAnswer, expectEscapedFormPage } from '../support/answer-checks.ts';
 import { capturingLogger } from '../support/capturing-logger.ts';
+import { loadOciFixtures, OCI_FIXTURE_BUYER, type OciFixture } from '../support/oci-fixtures.ts';
 import { createStack, GATEWAY_ORIGIN, testConfig } from '../support/stack.ts';
-import { checkPageAnswer, expectEscapedFormPage } from './answer-checks.ts';
 import { fuzzParameters, outcomeTally } from './fuzz-budget.ts';
 import { HOSTILE_FRAGMENTS, mutateBytes, mutateText, mutations, wellFormed } from './mutations.ts';
 

@@ -1,10 +1,10 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { checkPageAnswer } from '../support/answer-checks.ts';
 import { capturingLogger } from '../support/capturing-logger.ts';
 import { setupRequest } from '../support/cxml-documents.ts';
 import { designProduct, startUrlOf } from '../support/punchout-flow.ts';
 import { createStack, GATEWAY_ORIGIN, testConfig } from '../support/stack.ts';
-import { checkPageAnswer } from './answer-checks.ts';
 import { fuzzParameters, outcomeTally } from './fuzz-budget.ts';
 import { HOSTILE_FRAGMENTS, mutateText, mutations, wellFormed } from './mutations.ts';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { acceptOciPunchIn, OciError, type OciPunchIn } from '../../src/oci/index.ts';
-import { fixtureBodyBytes, fixtureToRequest, loadOciFixtures } from './fixtures.ts';
+import { fixtureBodyBytes, fixtureToRequest, loadOciFixtures } from '../support/oci-fixtures.ts';
 
 const SPECIAL_KEYS = new Set(['params', 'paramsAll', 'paramCount']);
 

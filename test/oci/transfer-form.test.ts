@@ -10,7 +10,7 @@ import {
   renderOciSearchResults,
   renderOciTransferForm,
 } from '../../src/oci/index.ts';
-import { decodeHtmlReferences, readForm, readOciItems } from './html-form-reader.ts';
+import { decodeHtmlReferences, readForm, readOciItems } from '../support/html-form-reader.ts';
 
 const HOOK = 'https://srm.example.com/sap/bc/gui/sap/its/bbpsc02/?sap-client=100&~OkCode=ADDI';
 const line: OciCartLine = {

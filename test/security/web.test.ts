@@ -3,7 +3,7 @@ import { XMLValidator } from 'fast-xml-parser';
 import { describe, expect, it } from 'vitest';
 import { createTokenService } from '../../src/gateway/punchout/tokens.ts';
 import { acceptOciPunchIn, OciError, renderOciTransferForm } from '../../src/oci/index.ts';
-import { expectEscapedFormPage } from '../fuzz/answer-checks.ts';
+import { expectEscapedFormPage } from '../support/answer-checks.ts';
 import { setupRequest } from '../support/cxml-documents.ts';
 import { findLinks } from '../support/html-forms.ts';
 import {

@@ -11,10 +11,10 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createPrintApi } from '../../src/print-api/index.ts';
-import { useFaultDatabase } from '../store/postgres-faults-database.ts';
-import { describeWithPostgres } from '../store/postgres-test-database.ts';
 import { setupRequest } from '../support/cxml-documents.ts';
 import { linesOf, orderRequest, punchOut, receivedDocuments, type XmlTree } from '../support/order-flow.ts';
+import { useFaultDatabase } from '../support/postgres-faults-database.ts';
+import { describeWithPostgres } from '../support/postgres-test-database.ts';
 import { startUrlOf, statusOf } from '../support/punchout-flow.ts';
 import { type BrowserResponse, followRedirects } from '../support/stack.ts';
 import { type BuyerSystem, startBuyerSystem } from './buyer-system.ts';

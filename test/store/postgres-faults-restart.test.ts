@@ -21,9 +21,9 @@ import { type RunningServer, serveNode } from '../../src/runtime/node.ts';
 import { createPostgresStore } from '../../src/store/postgres.ts';
 import { setupRequest } from '../support/cxml-documents.ts';
 import { type CartLineOut, linesOf, orderConfig, orderRequest, punchOut } from '../support/order-flow.ts';
+import { describeWithPostgres } from '../support/postgres-test-database.ts';
 import { statusOf } from '../support/punchout-flow.ts';
 import { followRedirects, GATEWAY_ORIGIN, resolveTestConfig, type Stack } from '../support/stack.ts';
-import { describeWithPostgres } from './postgres-test-database.ts';
 
 const PG_BIN = readdirSafe('/usr/lib/postgresql')
   .map((version) => `/usr/lib/postgresql/${version}/bin`)

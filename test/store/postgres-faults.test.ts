@@ -29,10 +29,10 @@ import {
   punchOut,
   receivedDocuments,
 } from '../support/order-flow.ts';
+import { createCuttableLink, useFaultDatabase } from '../support/postgres-faults-database.ts';
+import { describeWithPostgres } from '../support/postgres-test-database.ts';
 import { startUrlOf, statusOf } from '../support/punchout-flow.ts';
 import { GATEWAY_ORIGIN, START } from '../support/stack.ts';
-import { createCuttableLink, useFaultDatabase } from './postgres-faults-database.ts';
-import { describeWithPostgres } from './postgres-test-database.ts';
 import { postCxml, startInstanceA } from './two-instances.ts';
 
 const PIPO_ORDER_CREATE = 'POST /api/v2/pipo/order/create';

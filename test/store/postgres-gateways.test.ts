@@ -18,6 +18,7 @@ import {
   punchOut,
   receivedDocuments,
 } from '../support/order-flow.ts';
+import { describeWithPostgres, useTestSchemas } from '../support/postgres-test-database.ts';
 import {
   clickButton,
   cxmlFromForm,
@@ -26,7 +27,6 @@ import {
   startUrlOf,
   statusOf,
 } from '../support/punchout-flow.ts';
-import { describeWithPostgres, useTestSchemas } from './postgres-test-database.ts';
 import { postCxml, startInstanceA } from './two-instances.ts';
 
 const PIPO_ORDER_CREATE = 'POST /api/v2/pipo/order/create';

@@ -11,6 +11,7 @@ import { createNodeGateway, type NodeGateway } from '../../src/runtime/gateway-n
 import { type RunningServer, serveNode } from '../../src/runtime/node.ts';
 import type { Store } from '../../src/store/port.ts';
 import { setupRequest } from '../support/cxml-documents.ts';
+import { describeWithPostgres, useTestSchemas } from '../support/postgres-test-database.ts';
 import {
   clickButton,
   cxmlFromForm,
@@ -21,7 +22,6 @@ import {
 } from '../support/punchout-flow.ts';
 import { followRedirects, GATEWAY_ORIGIN, resolveTestConfig, testConfig } from '../support/stack.ts';
 import { createManualClock } from './manual-clock.ts';
-import { describeWithPostgres, useTestSchemas } from './postgres-test-database.ts';
 import { at, T0 } from './store-suite.ts';
 
 describeWithPostgres('two instances on one PostgreSQL database', () => {

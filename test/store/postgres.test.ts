@@ -2,6 +2,7 @@ import type pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { createPostgresStore } from '../../src/store/postgres.ts';
 import { postgresMigrations, postgresSchemaVersion } from '../../src/store/sql/migrations.ts';
+import { describeWithPostgres, useTestSchemas, withClient } from '../support/postgres-test-database.ts';
 import { createManualClock } from './manual-clock.ts';
 import {
   acceptOrderIn,
@@ -12,7 +13,6 @@ import {
   version2Messages,
   version3PrintOrders,
 } from './migration-checks.ts';
-import { describeWithPostgres, useTestSchemas, withClient } from './postgres-test-database.ts';
 import { cxmlSession, expectStoreError, runStoreSuite, T0 } from './store-suite.ts';
 
 describeWithPostgres('PostgreSQL store', (url) => {

@@ -2,7 +2,11 @@ import { readFileSync } from 'node:fs';
 import { XMLParser } from 'fast-xml-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type PunchOutSetupRequest, parseCxmlRequest } from '../../../src/cxml/index.ts';
-import { removeValidationFiles, requireDtdValidator, validateAgainstDtd } from '../../cxml/dtd-validation.ts';
+import {
+  removeValidationFiles,
+  requireDtdValidator,
+  validateAgainstDtd,
+} from '../../support/dtd-validation.ts';
 import {
   clickButton,
   cxmlFromForm,

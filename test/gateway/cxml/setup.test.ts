@@ -1,8 +1,12 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { XMLParser } from 'fast-xml-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { removeValidationFiles, requireDtdValidator, validateAgainstDtd } from '../../cxml/dtd-validation.ts';
 import { profileRequest, setupRequest } from '../../support/cxml-documents.ts';
+import {
+  removeValidationFiles,
+  requireDtdValidator,
+  validateAgainstDtd,
+} from '../../support/dtd-validation.ts';
 import { findForms, findLinks } from '../../support/html-forms.ts';
 import {
   clickButton,

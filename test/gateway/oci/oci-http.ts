@@ -5,9 +5,9 @@
  */
 import { readFileSync } from 'node:fs';
 import { expect } from 'vitest';
-import { fixtureBodyBytes } from '../../oci/fixtures.ts';
-import { readForm, readOciItems } from '../../oci/html-form-reader.ts';
+import { readForm, readOciItems } from '../../support/html-form-reader.ts';
 import { findForms, formBody } from '../../support/html-forms.ts';
+import { fixtureBodyBytes } from '../../support/oci-fixtures.ts';
 import {
   type BrowserResponse,
   createStack,

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { GatewayConfigInput } from '../../../schemas/config.ts';
 import { acceptOciPunchIn, OciError } from '../../../src/oci/index.ts';
-import { loadOciFixtures, type OciFixture } from '../../oci/fixtures.ts';
 import { decodeEntities } from '../../support/html-forms.ts';
+import { loadOciFixtures, type OciFixture } from '../../support/oci-fixtures.ts';
 import { GATEWAY_ORIGIN, type Stack, testConfig } from '../../support/stack.ts';
 import { createOciStack, cspOf, getPunchIn, sendPunchIn } from './oci-http.ts';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { MAX_INCONCLUSIVE_SEARCHES } from '../../../src/gateway/orders/process-order.ts';
-import { type Fault, faultInjector } from '../../faults/fault-injector.ts';
+import { type Fault, faultInjector } from '../../support/fault-injector.ts';
 import {
   adminJson,
   createOrderStack,

@@ -1,6 +1,10 @@
 import { unzipSync } from 'fflate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { removeValidationFiles, requireDtdValidator, validateAgainstDtd } from '../../cxml/dtd-validation.ts';
+import {
+  removeValidationFiles,
+  requireDtdValidator,
+  validateAgainstDtd,
+} from '../../support/dtd-validation.ts';
 import {
   adminJson,
   createOrderStack,

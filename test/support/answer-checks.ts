@@ -4,7 +4,7 @@
  * our own pages or the print service's editor. Never a stack trace.
  */
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
-import { GATEWAY_ORIGIN, SANDBOX_ORIGIN } from '../support/stack.ts';
+import { GATEWAY_ORIGIN, SANDBOX_ORIGIN } from './stack.ts';
 
 export class AnswerProblem extends Error {}
 
