@@ -3,18 +3,12 @@
  * order, as the requisition page shows it: header type, comments and extrinsics, and each line's
  * statuses with quantities, dates and changed prices.
  */
+import { commentsText, readOrderReference } from './order-reference.ts';
 import type { ConfirmationView } from './requisition.ts';
 import { SimulatorError } from './simulator-error.ts';
 import { all, attr, childText, first, path, requiredAttr, text, type XmlNode } from './xml-reader.ts';
 
 export type ConfirmationContent = Omit<ConfirmationView, 'receivedAt'> & { readonly orderID: string };
-
-function comments(node: XmlNode | undefined): string {
-  return all(node, 'Comments')
-    .map((c) => text(c).trim())
-    .filter((c) => c !== '')
-    .join('\n');
-}
 
 function money(node: XmlNode | undefined): string | undefined {
   const amount = childText(node, 'Money');
@@ -33,15 +27,15 @@ export function readConfirmation(request: XmlNode, payloadID: string): Confirmat
   if (reference === undefined)
     throw new SimulatorError('missing_field', 'ConfirmationRequest has no OrderReference.');
   const confirmID = attr(header, 'confirmID');
-  const orderPayloadID = attr(first(reference, 'DocumentReference'), 'payloadID');
+  const { orderID, orderPayloadID } = readOrderReference(reference);
   return {
-    orderID: requiredAttr(reference, 'orderID', 'OrderReference'),
+    orderID,
     payloadID,
     type: requiredAttr(header, 'type', 'ConfirmationHeader'),
     operation: attr(header, 'operation') ?? 'new',
     ...(confirmID !== undefined && confirmID !== '' && { confirmID }),
     noticeDate: attr(header, 'noticeDate') ?? '',
-    comments: comments(header),
+    comments: commentsText(header),
     ...(orderPayloadID !== undefined && { orderPayloadID }),
     extrinsics: all(header, 'Extrinsic').map((e) => ({ name: attr(e, 'name') ?? '', value: text(e).trim() })),
     items: all(confirmation, 'ConfirmationItem').map((item) => ({
@@ -58,7 +52,7 @@ export function readConfirmation(request: XmlNode, payloadID: string): Confirmat
           ...(shipmentDate !== undefined && { shipmentDate }),
           ...(deliveryDate !== undefined && { deliveryDate }),
           ...(unitPrice !== undefined && { unitPrice }),
-          comments: comments(status),
+          comments: commentsText(status),
         };
       }),
     })),

@@ -3,6 +3,7 @@
  * the portions, not a child), dates and comments from the header, and the shipped lines from the
  * ShipNoticePortion of the order. A portion without items means the whole order shipped.
  */
+import { commentsText, readOrderReference } from './order-reference.ts';
 import type { ShipNoticeView } from './requisition.ts';
 import { SimulatorError } from './simulator-error.ts';
 import { all, attr, childText, first, path, requiredAttr, text, type XmlNode } from './xml-reader.ts';
@@ -24,9 +25,9 @@ export function readShipNotice(request: XmlNode, payloadID: string): ShipNoticeC
   const shipmentDate = attr(header, 'shipmentDate');
   const deliveryDate = attr(header, 'deliveryDate');
   const serviceLevel = childText(header, 'ServiceLevel');
-  const orderPayloadID = attr(first(reference, 'DocumentReference'), 'payloadID');
+  const { orderID, orderPayloadID } = readOrderReference(reference);
   return {
-    orderID: requiredAttr(reference, 'orderID', 'OrderReference'),
+    orderID,
     payloadID,
     shipmentID: requiredAttr(header, 'shipmentID', 'ShipNoticeHeader'),
     operation: attr(header, 'operation') ?? 'new',
@@ -34,10 +35,7 @@ export function readShipNotice(request: XmlNode, payloadID: string): ShipNoticeC
     ...(shipmentDate !== undefined && { shipmentDate }),
     ...(deliveryDate !== undefined && { deliveryDate }),
     ...(serviceLevel !== undefined && { serviceLevel }),
-    comments: all(header, 'Comments')
-      .map((c) => text(c).trim())
-      .filter((c) => c !== '')
-      .join('\n'),
+    comments: commentsText(header),
     ...(orderPayloadID !== undefined && { orderPayloadID }),
     carriers: controls.flatMap((control) =>
       all(control, 'CarrierIdentifier').map((carrier: XmlNode) => ({
