@@ -11,6 +11,14 @@
 export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
 export type JsonObject = { [key: string]: JsonValue };
 
+/**
+ * Plain JSON of a parsed value as the store keeps it (Dates become strings, undefined and functions vanish):
+ * the one place a value becomes a `JsonValue`, typed as the JSON shape the caller knows it has.
+ */
+export function toJson<T extends JsonValue = JsonValue>(value: unknown): T {
+  return JSON.parse(JSON.stringify(value)) as T;
+}
+
 /** One page of a listing, newest first; pass `nextCursor` back as `cursor` for the next page. */
 export interface Page<T> {
   items: T[];

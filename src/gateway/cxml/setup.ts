@@ -4,7 +4,7 @@
  * a PunchOutSetupResponse.
  */
 import { buildSetupResponse, newPayloadId, type PunchOutSetupRequest } from '../../cxml/index.ts';
-import type { JsonObject } from '../../store/types.ts';
+import { type JsonObject, toJson } from '../../store/types.ts';
 import type { GatewayContext } from '../context.ts';
 import type { ResolvedCxmlBuyer } from '../deps.ts';
 import { GatewayError } from '../http/errors.ts';
@@ -55,8 +55,8 @@ export async function punchOutSetup(
     buyerCookie: request.buyerCookie,
     ...(request.returnFrame !== undefined && { returnTarget: request.returnFrame }),
     extrinsics: Object.fromEntries(request.extrinsics.list.map((e) => [e.name, e.value])),
-    ...(request.contacts[0] !== undefined && { contact: toJson(request.contacts[0]) }),
-    ...(request.shipTo !== undefined && { shipTo: toJson(request.shipTo) }),
+    ...(request.contacts[0] !== undefined && { contact: toJson<JsonObject>(request.contacts[0]) }),
+    ...(request.shipTo !== undefined && { shipTo: toJson<JsonObject>(request.shipTo) }),
     ...(selectedSku !== undefined && { selectedSku }),
     reopen,
   });
@@ -66,8 +66,4 @@ export async function punchOutSetup(
     timestamp: now,
     startPageUrl: opened.startUrl,
   });
-}
-
-function toJson(value: object): JsonObject {
-  return JSON.parse(JSON.stringify(value)) as JsonObject;
 }

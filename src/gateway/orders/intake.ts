@@ -8,7 +8,7 @@
  */
 import type { OrderRequest } from '../../cxml/index.ts';
 import { equalDecimals, readDecimal } from '../../kernel/decimal.ts';
-import type { CartLine, PurchaseOrder } from '../../store/types.ts';
+import { type CartLine, type PurchaseOrder, toJson } from '../../store/types.ts';
 import type { GatewayContext } from '../context.ts';
 import type { OrderRequestHandler } from '../cxml/route.ts';
 import type { ResolvedBuyer } from '../deps.ts';
@@ -21,7 +21,6 @@ import {
   poDocument,
   redactSecrets,
   requestForStorage,
-  toJson,
 } from './po-record.ts';
 import { queueProcessing } from './process-order.ts';
 

@@ -8,7 +8,7 @@
 import { z } from 'zod';
 import type { Address, Credential, OrderRequest, TimestampValue } from '../../cxml/index.ts';
 import type { Store } from '../../store/port.ts';
-import type { JsonValue, PurchaseOrder } from '../../store/types.ts';
+import type { PurchaseOrder } from '../../store/types.ts';
 import { GatewayError } from '../http/errors.ts';
 
 /**
@@ -236,11 +236,6 @@ export function creatingFlag(index: number): string {
 
 export function isCreatingFlag(flag: string): boolean {
   return flag.startsWith('creating:');
-}
-
-/** Plain JSON of a parsed value (Dates become strings, functions vanish), as the store keeps it. */
-export function toJson<T>(value: T): JsonValue {
-  return JSON.parse(JSON.stringify(value)) as JsonValue;
 }
 
 /** The parsed OrderRequest as stored: secrets and the raw text left out (the raw text has its own field). */

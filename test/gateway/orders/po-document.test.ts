@@ -12,9 +12,8 @@ import {
   poDocument,
   requestForStorage,
   storedRequest,
-  toJson,
 } from '../../../src/gateway/orders/po-record.ts';
-import type { PurchaseOrder } from '../../../src/store/types.ts';
+import { type PurchaseOrder, toJson } from '../../../src/store/types.ts';
 
 const VALID = new URL('../../../fixtures/cxml/valid/', import.meta.url);
 const ORDER_FIXTURES = readdirSync(VALID).filter((name) => name.startsWith('order-request.'));
