@@ -1,19 +1,19 @@
 /**
- * Validates built documents with xmllint against the official cXML DTDs (CXML_DTD_DIR, else
- * ../shared/reference/cxml-dtd-1.2.071 beside the repository). A missing xmllint or DTD is a failure,
- * never a skip: outbound documents that no one validated must not pass CI.
+ * Validates built documents with xmllint against the official cXML 1.2.071 DTDs, which the repository
+ * keeps unmodified in fixtures/cxml-dtd so that every clone validates the same way (CXML_DTD_DIR may
+ * point elsewhere, for trying another copy). A missing xmllint or DTD is a failure, never a skip:
+ * outbound documents that no one validated must not pass CI.
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
-const REPOSITORY = fileURLToPath(new URL('../../', import.meta.url));
+/** The copy in the repository; fixtures/cxml-dtd/README.md says where it came from. */
+export const REPOSITORY_DTD_DIR = fileURLToPath(new URL('../../fixtures/cxml-dtd/', import.meta.url));
 
-export const CXML_DTD_DIR = resolve(
-  process.env.CXML_DTD_DIR ?? join(REPOSITORY, '../shared/reference/cxml-dtd-1.2.071'),
-);
+export const CXML_DTD_DIR = resolve(process.env.CXML_DTD_DIR || REPOSITORY_DTD_DIR);
 
 export type DtdModule = 'cXML' | 'Fulfill';
 
@@ -31,7 +31,8 @@ export function requireDtdValidator(): void {
   for (const module of ['cXML', 'Fulfill'] as const) {
     if (!existsSync(join(CXML_DTD_DIR, `${module}.dtd`))) {
       throw new Error(
-        `${module}.dtd is not in ${CXML_DTD_DIR}; set CXML_DTD_DIR to the cXML 1.2.071 DTD folder`,
+        `${module}.dtd is not in ${CXML_DTD_DIR}; the repository keeps the cXML 1.2.071 DTDs in ` +
+          'fixtures/cxml-dtd (restore them with git, or unset CXML_DTD_DIR to use them)',
       );
     }
   }
@@ -46,7 +47,7 @@ function directory(): string {
       join(workDirectory, 'catalog.xml'),
       `<?xml version="1.0"?>
 <catalog xmlns="urn:oasis:names:tc:entity:xmlns:xml:catalog">
-  <rewriteSystem systemIdStartString="http://xml.cxml.org/schemas/cXML/1.2.071/" rewritePrefix="file://${CXML_DTD_DIR}/"/>
+  <rewriteSystem systemIdStartString="http://xml.cxml.org/schemas/cXML/1.2.071/" rewritePrefix="${pathToFileURL(CXML_DTD_DIR).href}/"/>
 </catalog>
 `,
     );
