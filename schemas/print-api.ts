@@ -486,7 +486,7 @@ export const PipoSessionToken = z.string().min(1);
 // ---------------------------------------------------------------------------------------------------------
 
 export interface PrintApiErrorText {
-  /** The id of the row in INTERFACE-ROWS.md. */
+  /** The id of the row in packages/sandbox/test/print/interface-rows.md. */
   readonly row: string;
   readonly status: 400 | 401 | 403 | 404 | 409;
   /** null where the interface shows no message. */

@@ -1,7 +1,8 @@
 /**
  * The client's contract suite: every endpoint of the interface through its typed method, against the
  * sandbox print service — once in-process (the app's own `request` as fetch) and once over a real
- * loopback port with the Node transport (undici). Tests are named with the INTERFACE-ROWS ids they show.
+ * loopback port with the Node transport (undici). Tests are named with the requirement ids they show
+ * (packages/sandbox/test/print/interface-rows.md).
  *
  * The sandbox runs on a frozen clock; the client's `sleep` advances the sandbox's virtual clock and its
  * `now` reads it, so waiting for merges and session expiry is instant and deterministic.
