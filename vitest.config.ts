@@ -1,11 +1,22 @@
+import { defaultServerConditions } from 'vite';
 import { defineConfig } from 'vitest/config';
 
+// The tests run the TypeScript sources of both workspace packages, never their dist/ (tsconfig.json says
+// how the "punchgate-source" export condition works): vite resolves with it, and so does every Node
+// process a test starts with the inherited environment.
+const SOURCE_CONDITION = 'punchgate-source';
+
 export default defineConfig({
+  resolve: { conditions: [SOURCE_CONDITION, ...defaultServerConditions] },
+  ssr: { resolve: { conditions: [SOURCE_CONDITION, ...defaultServerConditions] } },
   test: {
     include: ['test/**/*.test.ts', 'packages/*/test/**/*.test.ts'],
     testTimeout: 20_000,
     hookTimeout: 30_000,
     // The suite starts real servers on loopback ports; two cores are the norm here.
     pool: 'forks',
+    env: {
+      NODE_OPTIONS: [process.env.NODE_OPTIONS, `--conditions=${SOURCE_CONDITION}`].filter(Boolean).join(' '),
+    },
   },
 });
