@@ -4,7 +4,7 @@ import { configJsonSchema } from '../../schemas/config.ts';
 
 type Schema = { [key: string]: unknown };
 
-/** Every field path of the config schema, as the README writes them (`buyers[].from[].domain`). */
+/** Every field path of the config schema, as docs/configuration.md writes them (`buyers[].from[].domain`). */
 function schemaPaths(schema: Schema, path = '', out = new Set<string>()): Set<string> {
   const alternatives = (schema.oneOf ?? schema.anyOf) as Schema[] | undefined;
   if (alternatives?.some((a) => (a.properties as Schema | undefined)?.env)) return out; // a secret
@@ -19,15 +19,15 @@ function schemaPaths(schema: Schema, path = '', out = new Set<string>()): Set<st
   return out;
 }
 
-function readmePaths(): Set<string> {
-  const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+function documentedPaths(): Set<string> {
+  const reference = readFileSync(new URL('../../docs/configuration.md', import.meta.url), 'utf8');
   const section =
-    /<!-- config-reference:start -->([\s\S]*?)<!-- config-reference:end -->/.exec(readme)?.[1] ?? '';
+    /<!-- config-reference:start -->([\s\S]*?)<!-- config-reference:end -->/.exec(reference)?.[1] ?? '';
   return new Set([...section.matchAll(/^\| `([^`]+)` \|/gm)].map((m) => m[1] ?? ''));
 }
 
-describe('README configuration reference', () => {
-  const documented = readmePaths();
+describe('configuration reference (docs/configuration.md)', () => {
+  const documented = documentedPaths();
   const fields = schemaPaths(configJsonSchema());
 
   it('documents every field of the config schema', () => {
