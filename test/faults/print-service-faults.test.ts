@@ -5,7 +5,7 @@ import { findForms, findLinks, formBody } from '../support/html-forms.ts';
 import { designProduct, startUrlOf, statusOf } from '../support/punchout-flow.ts';
 import { type BrowserResponse, createStack, type Stack, testConfig } from '../support/stack.ts';
 
-/** What each fault produced, printed at the end for the README's reliability table. */
+/** What each fault produced, printed at the end for the reliability table (docs/reliability.md). */
 const outcomes: string[] = [];
 afterAll(() => console.log(`[faults]\n${outcomes.join('\n')}`));
 

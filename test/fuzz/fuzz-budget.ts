@@ -38,7 +38,7 @@ export interface OutcomeTally {
   print(): string;
 }
 
-/** Counts outcomes (e.g. `Status 400`) of one property, for the printed summary and the README table. */
+/** Counts outcomes (e.g. `Status 400`) of one property, for the printed summary and the table in docs/security.md. */
 export function outcomeTally(label: string): OutcomeTally {
   const counts = new Map<string, number>();
   const started = performance.now();

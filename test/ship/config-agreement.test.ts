@@ -18,7 +18,7 @@ import { type ConfigJson, freshFolder, secretEnv, userConfig, writeConfigFile } 
 
 const GATEWAY_KEY = 'd0dd65f22482c8d918bcdf98ebba0c4ebf6f97f285c21405379dca275e7ad1e8';
 
-/** A valid config as a user writes it: the cXML buyer of the README plus an SAP buyer over OCI. */
+/** A valid config as a user writes it: a cXML buyer as docs/configuration.md describes it plus an SAP buyer over OCI. */
 function validConfig(folder: string): ConfigJson {
   const config = userConfig({
     publicUrl: 'https://punchout.printco.example',

@@ -1,6 +1,6 @@
 /**
  * What ships, run as a print shop runs it: `punchgate sandbox` and `punchgate serve --config FILE` as
- * separate processes, the config written from the README's reference with its secrets in the environment,
+ * separate processes, the config written from docs/configuration.md with its secrets in the environment,
  * and a buyer's procurement system on its own port. The buyer punches out, designs in the sandbox's editor,
  * gets the cart back, orders it; with nothing else running, `serve` turns the PO into a print order and
  * sends the accept, and once the print shop marks the order shipped, the ship notice.

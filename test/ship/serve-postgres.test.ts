@@ -40,12 +40,12 @@ const MAX_TRIES = 100;
 const RETRY_PAUSE_MS = 100;
 /**
  * The bound on settling after the storm. A job whose worker lost its connection before it could record the
- * outcome (typically a cut-off print-order create) is taken over once its 60 s lease runs out (README,
+ * outcome (typically a cut-off print-order create) is taken over once its 60 s lease runs out (docs/deployment.md,
  * PostgreSQL), then settled by the print-order search; what a fault leaves must settle within two minutes.
  */
 const SETTLE_TIMEOUT_MS = 150_000;
 const STORM_TEST_TIMEOUT_MS = SETTLE_TIMEOUT_MS + SHIP_TEST_TIMEOUT_MS;
-/** cXML's retryable answer (README, cXML Status codes): the buyer's system sends the same document again. */
+/** cXML's retryable answer (docs/troubleshooting.md): the buyer's system sends the same document again. */
 const RETRYABLE_CXML = {
   code: 500,
   text: 'Internal Server Error',

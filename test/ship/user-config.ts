@@ -1,5 +1,5 @@
 /**
- * The config file a print shop writes from the README's configuration reference, for the tests that run
+ * The config file a print shop writes from the configuration reference (docs/configuration.md), for the tests that run
  * `punchgate serve` and `check-config` as processes: secrets as {"env": "NAME"} (their values go into the
  * child's environment, never into the file), the storefront from what `punchgate sandbox` printed, one
  * Ariba-style cXML buyer whose order-status documents go to the buyer's system of the test.

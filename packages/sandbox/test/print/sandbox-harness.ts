@@ -25,7 +25,7 @@ export const TOKENS = {
   businessPlus: '5e6f7a8b9c0d1e2f3a4b5c6d7e8f9a0b',
 } as const;
 
-/** The gateway demo key, as the README documents it. */
+/** The gateway demo key, as docs/sandbox.md documents it. */
 export const GATEWAY_KEY = 'd0dd65f22482c8d918bcdf98ebba0c4ebf6f97f285c21405379dca275e7ad1e8';
 
 const keys = new Map<string, Promise<string>>();
