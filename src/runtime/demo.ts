@@ -108,7 +108,9 @@ export async function startDemo(options: DemoOptions): Promise<RunningDemo> {
     },
   });
 
-  const app = new Hono();
+  // Not strict: /buyer/ and /buyer are one page, as people type them (the sandbox and the simulator
+  // are lenient on their own too, but mounted here the root's router decides).
+  const app = new Hono({ strict: false });
   app.get('/', (c) => c.redirect('/buyer', 302));
   app.route('/sandbox', sandbox.app);
   app.route('/buyer', simulator.app);

@@ -40,7 +40,8 @@ export interface Gateway {
 export async function createGateway(deps: GatewayDeps): Promise<Gateway> {
   const ctx = await createGatewayContext(deps);
   const readiness = createReadinessProbe(ctx, deps.lastBackgroundRoundAt);
-  const app = new Hono();
+  // Not strict: a buyer system configured with `…/cxml/` reaches the same endpoint as `…/cxml`.
+  const app = new Hono({ strict: false });
 
   // First, so the id and the access line cover everything below, error pages and 404s included.
   app.use(requestLogging(ctx));
