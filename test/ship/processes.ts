@@ -65,10 +65,18 @@ function lastLines(text: string, count: number): string {
   return text.trimEnd().split('\n').slice(-count).join('\n');
 }
 
-/** Starts `punchgate <args>` and keeps what it writes. */
-export function startPunchgate(name: string, args: readonly string[], env: ChildEnv): PunchgateProcess {
+/**
+ * Starts `punchgate <args>` and keeps what it writes. `cwd` is where relative paths land, such as the
+ * demo's `.punchgate/` data (default the repository).
+ */
+export function startPunchgate(
+  name: string,
+  args: readonly string[],
+  env: ChildEnv,
+  cwd: string = REPOSITORY,
+): PunchgateProcess {
   const child = spawn(process.execPath, [BIN, ...args], {
-    cwd: REPOSITORY,
+    cwd,
     env: { ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
