@@ -17,7 +17,7 @@ const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 function documentationFiles(): string[] {
   const files = ['README.md', 'CONTRIBUTING.md', 'CHANGELOG.md'];
   for (const name of readdirSync(join(ROOT, 'docs'))) if (name.endsWith('.md')) files.push(`docs/${name}`);
-  for (const folder of ['src', 'packages', 'fixtures', 'test']) {
+  for (const folder of ['src', 'packages', 'fixtures', 'examples', 'test']) {
     for (const path of readdirSync(join(ROOT, folder), { recursive: true, encoding: 'utf8' })) {
       if (path.split(sep).includes('node_modules')) continue;
       if (path.endsWith('README.md')) files.push(`${folder}/${path.split(sep).join('/')}`);
