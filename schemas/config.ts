@@ -252,7 +252,7 @@ export interface ConfigProblem {
   message: string;
 }
 
-/** Formats a path as `buyers[1].sharedSecret`, the way the README and the CLI name config fields. */
+/** Formats a path as `buyers[1].sharedSecret`, the way docs/configuration.md and the CLI name config fields. */
 export function formatConfigPath(path: readonly PropertyKey[]): string {
   let out = '';
   for (const part of path) {

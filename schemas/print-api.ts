@@ -279,7 +279,7 @@ export const ReportRecord = z.record(z.string(), z.unknown());
 export type ReportRecord = z.infer<typeof ReportRecord>;
 
 // The record shapes of the other eleven report types are the sandbox's own (the interface does not show
-// them; README "The sandbox on its own" documents them). A client must not rely on them against a real
+// them; docs/sandbox.md documents them). A client must not rely on them against a real
 // service; they are here so the sandbox's tests and demos can check what it answers.
 const Money = Decimal;
 export const SANDBOX_REPORT_RECORDS = {

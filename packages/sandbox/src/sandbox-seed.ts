@@ -2,7 +2,7 @@
  * The seed of the sandbox print service (`fixtures/sandbox-seed.json`): licenses and their API keys,
  * storefronts with their statuses, product templates, customers (who are also the PIPO users), saved
  * projects and orders. `createSandbox(seed)` builds its state from it and `POST /_sandbox/reset` returns
- * to it. README "The sandbox on its own" documents every field.
+ * to it. docs/sandbox.md documents every field.
  *
  * The seed is written in the sandbox's own camelCase; the sandbox turns it into the interface's snake_case
  * resources. Cross-references (customers of orders, products of items, statuses, shipments) are checked

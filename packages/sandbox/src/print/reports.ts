@@ -1,7 +1,7 @@
 /**
  * GET /report/{report_type} (E31, R13): the twelve report types computed from the sandbox's live records.
  * `sales` has the interface's record; the other shapes are the sandbox's own (SANDBOX_REPORT_RECORDS in
- * schemas/print-api.ts, documented in README). Deleted orders are left out; dates compare by UTC day.
+ * schemas/print-api.ts, documented in docs/sandbox.md). Deleted orders are left out; dates compare by UTC day.
  */
 import { REPORT_TYPES, type ReportType, type SandboxReportRecord, ViewBy } from 'punchgate/schemas/print-api';
 import { readId } from './request-input.ts';
