@@ -8,7 +8,7 @@
  * dependency is in npm's cache after the repository's own `npm ci`.
  */
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -175,7 +175,11 @@ describe('the packed packages, installed into an empty project', { timeout: COMM
     expect(gatewayPaths.filter((path) => /\.ts$/.test(path) && !path.endsWith('.d.ts'))).toEqual([]);
     expect(gatewayPaths.filter((path) => /test/.test(path))).toEqual([]);
 
-    expect(topLevel(sandbox.files)).toEqual(['README.md', 'dist/', 'package.json']);
+    expect(topLevel(sandbox.files)).toEqual(['LICENSE', 'README.md', 'dist/', 'package.json']);
+    // npm packs a package's own LICENSE only: the sandbox keeps a copy of the repository's, word for word.
+    expect(readFileSync(join(REPOSITORY, 'packages/sandbox/LICENSE'), 'utf8')).toBe(
+      readFileSync(join(REPOSITORY, 'LICENSE'), 'utf8'),
+    );
     const sandboxPaths = sandbox.files.map((file) => file.path);
     expect(sandboxPaths).toEqual(
       expect.arrayContaining(['dist/index.js', 'dist/index.d.ts', 'dist/buyer/index.js', 'dist/node.js']),
@@ -254,7 +258,7 @@ describe('the packed packages, installed into an empty project', { timeout: COMM
     ]);
     expect(right).toEqual({ code: 0, stdout: '', stderr: '' });
     expect(wrong.code).toBe(2);
-    expect(wrong.stdout).toMatch(/^wrong\.ts\(2,35\): error TS2345: .*\n  Property 'key' is missing/);
+    expect(wrong.stdout).toMatch(/^wrong\.ts\(2,35\): error TS2345: .*\n {2}Property 'key' is missing/);
   });
 
   it('npx punchgate sandbox serves the print API from the seed it ships', async () => {
