@@ -2,7 +2,8 @@
  * The published packages as a user gets them: `npm pack` of `punchgate` and `@punchgate/sandbox` (each
  * builds its dist/ on the way, prepare and prepack), both tarballs installed into an empty project, and
  * then what the README promises: `npx punchgate`, a typed `import` from 'punchgate' under
- * `moduleResolution: nodenext`, and `npx punchgate sandbox` serving. Nothing here runs the repository's
+ * `moduleResolution: nodenext`, `npx punchgate sandbox` and `npx punchgate demo` serving from the files the
+ * packages ship. Nothing here runs the repository's
  * sources: the children get an environment without the "punchgate-source" condition vitest sets, so
  * they resolve the packages' dist/ as any project would. `npm install` works offline because every
  * dependency is in npm's cache after the repository's own `npm ci`.
@@ -261,8 +262,12 @@ describe('the packed packages, installed into an empty project', { timeout: COMM
     expect(wrong.stdout).toMatch(/^wrong\.ts\(2,35\): error TS2345: .*\n {2}Property 'key' is missing/);
   });
 
-  it('npx punchgate sandbox serves the print API from the seed it ships', async () => {
-    const child = spawn('npx', ['--no-install', 'punchgate', 'sandbox', '--port', '0'], {
+  /** `npx punchgate <args>` left running; resolves with the first match of `pattern` in what it prints. */
+  function startCommand(
+    args: readonly string[],
+    pattern: RegExp,
+  ): Promise<{ match: RegExpExecArray; out: string }> {
+    const child = spawn('npx', ['--no-install', 'punchgate', ...args], {
       cwd: project,
       env: userEnv(),
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -271,27 +276,39 @@ describe('the packed packages, installed into an empty project', { timeout: COMM
     children.push(child);
     let out = '';
     let err = '';
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
-      out += chunk;
-    });
     child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
       err += chunk;
     });
-    const keyLine = /^ {4}Enterprise +([0-9a-f]+):([0-9a-f]+) +punchgate gateway demo$/m;
-    const started = await new Promise<RegExpExecArray>((resolve, reject) => {
-      const check = () => {
-        const match = keyLine.exec(out);
-        if (match) resolve(match);
-      };
-      child.stdout.on('data', check);
-      child.once('close', (code) => reject(new Error(`the sandbox exited (${code})\n${err}\n${out}`)));
+    return new Promise((resolve, reject) => {
+      child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+        out += chunk;
+        const match = pattern.exec(out);
+        if (match) resolve({ match, out });
+      });
+      child.once('close', (code) =>
+        reject(new Error(`punchgate ${args[0]} exited (${code})\n${err}\n${out}`)),
+      );
     });
+  }
+
+  it('npx punchgate sandbox serves the print API from the seed it ships', async () => {
+    const { match, out } = await startCommand(
+      ['sandbox', '--port', '0'],
+      /^ {4}Enterprise +([0-9a-f]+):([0-9a-f]+) +punchgate gateway demo$/m,
+    );
     expect(out).toMatch(/^punchgate sandbox print service on http:\/\/127\.0\.0\.1:\d+ \(seed /);
     const base = /API base URL: (\S+)/.exec(out)?.[1];
-    const basic = Buffer.from(`${started[1]}:${started[2]}`).toString('base64');
+    const basic = Buffer.from(`${match[1]}:${match[2]}`).toString('base64');
     const ping = await fetch(`${base}/api/v2/ping`, { headers: { Authorization: `Basic ${basic}` } });
     expect(ping.status).toBe(204);
     const refused = await fetch(`${base}/api/v2/ping`);
     expect(refused.status).toBe(401);
+  });
+
+  it('npx punchgate demo runs from the demo config and seed it ships', async () => {
+    const { match } = await startCommand(['demo', '--port', '0'], /^punchgate demo on (\S+)$/m);
+    const [buyer, ready] = await Promise.all([fetch(`${match[1]}/buyer`), fetch(`${match[1]}/readyz`)]);
+    expect([buyer.status, ready.status]).toEqual([200, 200]);
+    expect(await buyer.text()).toContain('<html');
   });
 });
