@@ -2,11 +2,11 @@
  * The published packages as a user gets them: `npm pack` of `punchgate` and `@punchgate/sandbox` (each
  * builds its dist/ on the way, prepare and prepack), both tarballs installed into an empty project, and
  * then what the README promises: `npx punchgate`, a typed `import` from 'punchgate' under
- * `moduleResolution: nodenext`, `npx punchgate sandbox` and `npx punchgate demo` serving from the files the
- * packages ship. Nothing here runs the repository's
- * sources: the children get an environment without the "punchgate-source" condition vitest sets, so
- * they resolve the packages' dist/ as any project would. `npm install` works offline because every
- * dependency is in npm's cache after the repository's own `npm ci`.
+ * `moduleResolution: nodenext`, and `npx punchgate sandbox` and `npx punchgate demo` serving from the
+ * files the packages ship. Nothing here runs the repository's sources: the children get an environment
+ * without the "punchgate-source" condition vitest sets, so they resolve the packages' dist/ as any
+ * project would. `npm install` works offline because every dependency is in npm's cache after the
+ * repository's own `npm ci`.
  */
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
