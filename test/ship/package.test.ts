@@ -36,13 +36,21 @@ interface Run {
 }
 
 /**
+ * What `npm test` (or npx) tells its script about this repository: its prefix, package, lifecycle and the
+ * repository's allowScripts. The machine's npm settings (npm_config_cache, userconfig, registry, …) stay,
+ * so the consumer's install finds the same cache.
+ */
+const REPOSITORY_NPM_VARIABLES =
+  /^npm_(package_|lifecycle_|command$|execpath$|node_execpath$|config_(local_prefix|allow_scripts|npm_version|user_agent)$)/i;
+
+/**
  * The environment of a user's shell: this process's, minus NODE_OPTIONS (vitest adds the repository's
- * source condition there) and the npm_* variables `npm test` sets for its own script.
+ * source condition there) and the npm variables that describe this repository.
  */
 function userEnv(): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
   for (const [name, value] of Object.entries(process.env)) {
-    if (name !== 'NODE_OPTIONS' && !name.toLowerCase().startsWith('npm_')) env[name] = value;
+    if (name !== 'NODE_OPTIONS' && !REPOSITORY_NPM_VARIABLES.test(name)) env[name] = value;
   }
   return { ...env, npm_config_update_notifier: 'false', npm_config_fund: 'false', npm_config_audit: 'false' };
 }
