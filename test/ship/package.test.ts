@@ -207,17 +207,18 @@ describe('the packed packages, installed into an empty project', { timeout: COMM
     const script = [
       "import { createPrintApi, createEditorUrls, DEFAULT_USER_AGENT } from 'punchgate';",
       "import { serializeXml } from 'punchgate/cxml';",
+      "import { createNodeFetch } from 'punchgate/node';",
       "import { createSandbox } from '@punchgate/sandbox';",
       "import { readSeedFile } from '@punchgate/sandbox/node';",
       "const api = createPrintApi({ baseUrl: 'https://print.example.com', token: 't', key: 'k' });",
       "const urls = createEditorUrls('https://print.example.com/editor');",
       'console.log([typeof api.ping, typeof urls.onlineEditorUrl, DEFAULT_USER_AGENT,',
-      '  typeof serializeXml, typeof createSandbox, typeof readSeedFile].join(" "));',
+      '  typeof serializeXml, typeof createNodeFetch, typeof createSandbox, typeof readSeedFile].join(" "));',
     ].join('\n');
     const imported = await run(process.execPath, ['--input-type=module', '-e', script], project);
     expect(imported).toEqual({
       code: 0,
-      stdout: 'function function punchgate/0.1.0 function function function\n',
+      stdout: 'function function punchgate/0.1.0 function function function function\n',
       stderr: '',
     });
   });
@@ -238,7 +239,9 @@ describe('the packed packages, installed into an empty project', { timeout: COMM
       [
         "import { createEditorUrls, createPrintApi, type PrintApi, PrintApiError } from 'punchgate';",
         "import { createSandbox } from '@punchgate/sandbox';",
-        "const api: PrintApi = createPrintApi({ baseUrl: 'https://print.example.com', token: 't', key: 'k' });",
+        "import { createNodeFetch } from 'punchgate/node';",
+        'const api: PrintApi = createPrintApi({',
+        "  baseUrl: 'https://print.example.com', token: 't', key: 'k', fetch: createNodeFetch() });",
         'export const ping: Promise<void> = api.ping();',
         "export const editor: string = createEditorUrls('https://print.example.com/editor').onlineEditorUrl({",
         "  productId: 101, token: 'session', cartReturnUrl: 'https://gateway.example.com/return' });",
