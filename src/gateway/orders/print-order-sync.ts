@@ -25,9 +25,16 @@ function nonEmpty(text: string | null | undefined): string | undefined {
   return text === null || text === undefined || text.trim() === '' ? undefined : text.trim();
 }
 
-/** Tracking numbers as the service writes them: one, or several separated by commas, semicolons or spaces. */
+/**
+ * Tracking numbers as the service writes them: one, or several separated by commas or semicolons. White
+ * space is not a separator: carriers print their numbers in groups ("1Z 999 AA1 01 2345 6784" is one UPS
+ * number), and each number must reach the buyer as one ShipmentIdentifier.
+ */
 export function splitTrackingNumbers(text: string | null): string[] {
-  return (text ?? '').split(/[\s,;]+/).filter((t) => t !== '');
+  return (text ?? '')
+    .split(/[,;]/)
+    .map((t) => t.trim())
+    .filter((t) => t !== '');
 }
 
 /**

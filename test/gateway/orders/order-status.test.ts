@@ -108,11 +108,7 @@ describe('ship notices', () => {
     expect(second.ShipNoticeHeader['@shipmentID']).toBe(`${printOrderId}-2`);
     expect(second.ShipNoticeHeader.ServiceLevel['#text']).toBe('2Day');
     expect(second.ShipControl.CarrierIdentifier).toEqual([{ '#text': 'FedEx', '@domain': 'companyName' }]);
-    expect(second.ShipControl.ShipmentIdentifier.map((s: XmlTree) => s['#text'])).toEqual([
-      '7489',
-      '2200',
-      '1234',
-    ]);
+    expect(second.ShipControl.ShipmentIdentifier.map((s: XmlTree) => s['#text'])).toEqual(['7489 2200 1234']);
     expect(itemsOf(second)).toEqual([
       { lineNumber: '2', quantity: flyers.quantity, lineRef: flyers.lineRef },
     ]);

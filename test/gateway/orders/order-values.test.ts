@@ -52,8 +52,9 @@ describe('retry delays and tracking numbers', () => {
     ]);
   });
 
-  it('splits the service’s tracking text on commas, semicolons and spaces', () => {
+  it('splits the service’s tracking text on commas and semicolons only, keeping the spaces inside a number', () => {
     expect(splitTrackingNumbers('1Z999, 1Z998;JD0146 ')).toEqual(['1Z999', '1Z998', 'JD0146']);
+    expect(splitTrackingNumbers(' 1Z 999 AA1 01 2345 6784 ;; ')).toEqual(['1Z 999 AA1 01 2345 6784']);
     expect(splitTrackingNumbers(null)).toEqual([]);
   });
 });

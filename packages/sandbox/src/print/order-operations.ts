@@ -40,10 +40,16 @@ export function isMerged(service: SandboxService, item: ItemRecord): boolean {
   return item.mergeReadyAt !== null && item.mergeReadyAt <= service.now();
 }
 
-/** Tracking numbers as given: one, or several separated by commas, semicolons or white space. */
+/**
+ * Tracking numbers as given: one, or several separated by commas or semicolons. White space is not a
+ * separator: carriers print their numbers in groups ("1Z 999 AA1 01 2345 6784" is one UPS number).
+ */
 export function splitTrackingNumbers(text: string | undefined): string[] {
   if (text === undefined) return [];
-  return text.split(/[\s,;]+/).filter((t) => t !== '');
+  return text
+    .split(/[,;]/)
+    .map((t) => t.trim())
+    .filter((t) => t !== '');
 }
 
 function appendTracking(existing: string[], added: readonly string[]): void {

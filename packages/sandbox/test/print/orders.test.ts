@@ -366,6 +366,27 @@ describe('sandbox orders', () => {
     expect((h.deliveries[1]!.body as Order[])[0]!.status).toBe('Order Shipped');
   });
 
+  it('E06 R08 R09 tracking numbers are split on commas and semicolons only: a number written with spaces stays one', async () => {
+    const h = makeHarness();
+    const shipped = await h.call('PATCH', '/api/v2/order/1001/shipped', {
+      body: { tracking_number: ' 1Z 999 AA1 01 2345 6784 ;JD0146 0000 1234, ' },
+    });
+    expect(shipped.status).toBe(204);
+    const status = await h.call('PATCH', '/api/v2/order/1001/status', {
+      body: { order_status: 'Order Shipped', tracking_number: '7489 2200 1234,1Z 999 AA1 01 2345 6784' },
+    });
+    expect(status.status).toBe(204);
+    const order = await getOrder(h, 1001);
+    expect(order.shipments.map((s) => s.tracking_numbers)).toEqual([
+      '1Z 999 AA1 01 2345 6784, JD0146 0000 1234, 7489 2200 1234',
+      '1Z 999 AA1 01 2345 6784, JD0146 0000 1234, 7489 2200 1234',
+    ]);
+    expect(h.control.orderHistory(1001).history.map((entry) => entry.trackingNumbers)).toEqual([
+      ['1Z 999 AA1 01 2345 6784', 'JD0146 0000 1234'],
+      ['7489 2200 1234', '1Z 999 AA1 01 2345 6784'],
+    ]);
+  });
+
   it('E06 R09 the shipped body is optional: no body marks shipped without tracking numbers', async () => {
     const h = makeHarness();
     expect((await h.call('PATCH', '/api/v2/order/1002/shipped')).status).toBe(204);

@@ -193,7 +193,7 @@ describe('sandbox control: splitting an order into shipments', () => {
     const order = await getOrder(h, created.id);
     expect(order.shipments.map((s) => [s.index, s.shipped_on, s.tracking_numbers])).toEqual([
       [1, null, null],
-      [2, NOW_ISO, '7489, 2200, 1234'],
+      [2, NOW_ISO, '7489 2200 1234'],
     ]);
     expect(order.items.map((i) => [i.id, i.status])).toEqual([
       [first, 'New Order'],
@@ -209,7 +209,7 @@ describe('sandbox control: splitting an order into shipments', () => {
     const later = new Date(NOW + 60_000).toISOString();
     expect(done.shipments.map((s) => [s.index, s.shipped_on, s.tracking_numbers])).toEqual([
       [1, later, '1Z999AA10123456784'],
-      [2, NOW_ISO, '7489, 2200, 1234'],
+      [2, NOW_ISO, '7489 2200 1234'],
     ]);
     expect(done.shipped_on).toBe(later);
     expect(done.status).toBe('Order Shipped');
