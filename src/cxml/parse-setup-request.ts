@@ -6,8 +6,13 @@ import { CxmlError } from './error.ts';
 import { readExtrinsics } from './extrinsics.ts';
 import { readAddress, readContacts } from './read-address.ts';
 import { readItemOut, readItemReference } from './read-item-out.ts';
-import type { CxmlRequestCommon, PunchOutSetupRequest, SetupOperation } from './request-types.ts';
-import { attr, child, children, descend, rawText, text, type XmlNode } from './xml-node.ts';
+import type {
+  CxmlRequestCommon,
+  ItemReference,
+  PunchOutSetupRequest,
+  SetupOperation,
+} from './request-types.ts';
+import { attr, child, childText, children, descend, rawText, text, type XmlNode } from './xml-node.ts';
 
 const OPERATIONS: ReadonlySet<string> = new Set<SetupOperation>(['create', 'edit', 'inspect']);
 
@@ -36,6 +41,16 @@ function readBrowserFormPost(request: XmlNode): string {
   return url;
 }
 
+/**
+ * The item of a level-2 punch-out. A SelectedItem that names no part (`<SelectedItem/>`, an empty ItemID
+ * or an empty SupplierPartID) is how Ariba sends a level-1 punch-out: it opens the catalog, not an error.
+ */
+function readSelectedItem(request: XmlNode): ItemReference | undefined {
+  const selected = child(request, 'SelectedItem');
+  if (childText(child(selected, 'ItemID'), 'SupplierPartID') === undefined) return undefined;
+  return readItemReference(selected, 'SelectedItem');
+}
+
 export function readSetupRequest(request: XmlNode): Omit<PunchOutSetupRequest, keyof CxmlRequestCommon> {
   const operation = readOperation(request);
   const cookie = child(request, 'BuyerCookie');
@@ -45,7 +60,7 @@ export function readSetupRequest(request: XmlNode): Omit<PunchOutSetupRequest, k
   const supplierSetup = text(descend(request, 'SupplierSetup', 'URL'));
   const extrinsics = readExtrinsics(request);
   const shipTo = readAddress(child(request, 'ShipTo'));
-  const selected = child(request, 'SelectedItem');
+  const selectedItem = readSelectedItem(request);
   const returnFrame = extrinsics.get('ReturnFrame');
   return {
     kind: 'PunchOutSetupRequest',
@@ -56,7 +71,7 @@ export function readSetupRequest(request: XmlNode): Omit<PunchOutSetupRequest, k
     extrinsics,
     contacts: readContacts(request),
     ...(shipTo === undefined ? {} : { shipTo }),
-    ...(selected === undefined ? {} : { selectedItem: readItemReference(selected, 'SelectedItem') }),
+    ...(selectedItem === undefined ? {} : { selectedItem }),
     itemOut: children(request, 'ItemOut').map((node, index) => readItemOut(node, index + 1)),
     ...(returnFrame === undefined || returnFrame === '' ? {} : { returnFrame }),
   };

@@ -252,6 +252,11 @@ const expectations: Record<string, Record<string, unknown>> = {
       },
     ],
   },
+  'setup-request.ariba-empty-selected-item.xml': {
+    operation: 'create',
+    buyerCookie: '2AFX8KQ0LM3ZQ',
+    itemOut: [],
+  },
   'setup-request.level2-selected-item.xml': {
     deploymentMode: 'test',
     buyerCookie: '2AFX8KQ0LM3ZP',
