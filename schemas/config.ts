@@ -113,6 +113,12 @@ const BuyerCommon = {
     .boolean()
     .default(false)
     .describe('Send ConfirmationRequest detail on later status changes'),
+  confirmations: z
+    .enum(['accept', 'allDetail'])
+    .default('accept')
+    .describe(
+      'accept: a header-only accept; allDetail: a ConfirmationItem per PO line (SAP Ariba enhanced order confirmation)',
+    ),
 };
 
 export const CxmlBuyerConfig = z.strictObject({

@@ -72,6 +72,8 @@ export interface ConfirmationRequestInput extends FulfillRequestInput {
   readonly type: ConfirmationType;
   /** The supplier's order reference, e.g. the print order id. */
   readonly confirmID?: string;
+  /** Which confirmation of the order this is, from 1 (a later one replaces what it restates). */
+  readonly version?: number;
   readonly operation?: 'new' | 'update';
   readonly noticeDate: Date | string;
   readonly total?: MoneyInput;
@@ -156,6 +158,7 @@ export function buildConfirmationRequest(input: ConfirmationRequestInput): strin
       operation: input.operation,
       type: input.type,
       noticeDate: cxmlTimestampAttribute(input.noticeDate, 'noticeDate'),
+      version: input.version,
     },
     input.total !== undefined && el('Total', {}, moneyElement(input.total, 'total')),
     chargeElement('Shipping', input.shipping, lang),

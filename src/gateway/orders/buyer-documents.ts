@@ -7,6 +7,8 @@
 import {
   buildConfirmationRequest,
   buildShipNoticeRequest,
+  type ConfirmationItemInput,
+  type ConfirmationStatusType,
   type ConfirmationType,
   type CxmlHeader,
   newPayloadId,
@@ -87,6 +89,10 @@ async function enqueue(
 }
 
 export interface ConfirmationToQueue {
+  /**
+   * What the confirmation says of the order: placed (`accept`, sent as `allDetail` to buyers configured
+   * so), refused (`reject`), or something about its lines (`detail`: a change received, a new status).
+   */
   type: Extract<ConfirmationType, 'accept' | 'reject' | 'detail'>;
   /** The document answered (its OrderReference). */
   answers: PurchaseOrder;
@@ -94,21 +100,65 @@ export interface ConfirmationToQueue {
   queueOf: PurchaseOrder;
   dedupeKey: string;
   comments: string;
-  confirmID?: string;
+  /** Our reference for what is confirmed: the print order ids, or the PO record's id before there are any. */
+  confirmID: string;
+  /** For `detail`: each line's status (`unknown` while a change awaits review). */
+  lineStatus?: Extract<ConfirmationStatusType, 'accept' | 'unknown'>;
 }
 
 /**
- * Queues a ConfirmationRequest; false if the buyer has no orderStatusUrl.
+ * One ConfirmationItem per line of the PO answered, with the line's quantity and unit and its requested
+ * delivery date where the buyer gave one (cXML asks a supplier to confirm against it).
+ */
+function confirmationItems(order: PurchaseOrder, status: ConfirmationStatusType): ConfirmationItemInput[] {
+  const request = storedRequest(order);
+  return request.items.map((line) => {
+    // The instant the buyer's date was read as (a date without a zone was taken as UTC at intake).
+    const requested = line.requestedDeliveryDate?.date ?? request.requestedDeliveryDate?.date;
+    const deliveryDate = status === 'accept' && requested !== undefined ? new Date(requested) : undefined;
+    return {
+      lineNumber: line.lineNumber,
+      quantity: line.quantity,
+      unitOfMeasure: line.unitOfMeasure,
+      statuses: [{ type: status, ...(deliveryDate !== undefined && { deliveryDate }) }],
+    };
+  });
+}
+
+/** How many confirmations the buyer has had for the PO, this one included: the header's `version`. */
+async function confirmationVersion(ctx: GatewayContext, queueOf: PurchaseOrder): Promise<number> {
+  let count = 0;
+  let cursor: string | undefined;
+  do {
+    const page = await ctx.store.outbox.list({ poId: queueOf.id, limit: 500, ...(cursor && { cursor }) });
+    count += page.items.filter((m) => m.kind === 'confirmation').length;
+    cursor = page.nextCursor;
+  } while (cursor !== undefined);
+  return count + 1;
+}
+
+/**
+ * Queues a ConfirmationRequest; false if the buyer has no orderStatusUrl. Every confirmation carries a
+ * confirmID and a version; `detail` always lists its lines, and an accept goes out as `allDetail` with
+ * every line for buyers whose `confirmations` is `allDetail`.
  *
  * @example
  * await queueConfirmation(ctx, buyer, { type: 'accept', answers: po, queueOf: po,
  *   dedupeKey: `confirm:${po.id}:accept`, confirmID: '1042', comments: 'Print order 1042.' });
  */
-export function queueConfirmation(
+export async function queueConfirmation(
   ctx: GatewayContext,
   buyer: ResolvedBuyer,
   confirmation: ConfirmationToQueue,
 ): Promise<boolean> {
+  const allDetail = confirmation.type === 'accept' && buyer.confirmations === 'allDetail';
+  const items =
+    confirmation.type === 'detail'
+      ? confirmationItems(confirmation.answers, confirmation.lineStatus ?? 'accept')
+      : allDetail
+        ? confirmationItems(confirmation.answers, 'accept')
+        : [];
+  const version = await confirmationVersion(ctx, confirmation.queueOf);
   return enqueue(ctx, buyer, {
     queueOf: confirmation.queueOf,
     kind: 'confirmation',
@@ -118,13 +168,21 @@ export function queueConfirmation(
       return buildConfirmationRequest({
         ...base,
         ...orderReference(confirmation.answers),
-        type: confirmation.type,
+        type: allDetail ? 'allDetail' : confirmation.type,
+        confirmID: confirmation.confirmID,
+        version,
         noticeDate: base.timestamp,
         comments: confirmation.comments,
-        ...(confirmation.confirmID !== undefined && { confirmID: confirmation.confirmID }),
+        items,
       });
     },
   });
+}
+
+/** The confirmID of a PO's confirmations: its print order ids, or the PO record's id before there are any. */
+export async function confirmIdOf(ctx: GatewayContext, order: PurchaseOrder): Promise<string> {
+  const printOrders = await ctx.store.printOrders.listByPo(order.id);
+  return printOrders.length === 0 ? `PG-${order.id}` : printOrders.map((p) => p.printOrderId).join(',');
 }
 
 export interface ShipNoticeToQueue {

@@ -20,7 +20,7 @@ import type { Job, PurchaseOrder, TrackedPrintOrder } from '../../store/types.ts
 import type { GatewayContext } from '../context.ts';
 import type { ResolvedBuyer, ResolvedStorefront } from '../deps.ts';
 import { GatewayError, upstreamError } from '../http/errors.ts';
-import { queueConfirmation } from './buyer-documents.ts';
+import { confirmIdOf, queueConfirmation } from './buyer-documents.ts';
 import {
   type CreateAttempt,
   createAttemptFlag,
@@ -347,6 +347,8 @@ async function recordUpdate(ctx: GatewayContext, update: PurchaseOrder): Promise
     answers: update,
     queueOf: original ?? update,
     dedupeKey: `confirm:${update.id}:change`,
+    confirmID: await confirmIdOf(ctx, original ?? update),
+    lineStatus: 'unknown',
     comments:
       `The change to order ${update.orderId}${version} was received. It is not applied automatically: ` +
       'the supplier reviews it and confirms separately; until then the order is produced as first confirmed.',
@@ -488,6 +490,7 @@ export async function giveUpPurchaseOrder(ctx: GatewayContext, poId: string, err
     answers: order,
     queueOf: order,
     dedupeKey: await rejectionKey(ctx, order),
+    confirmID: await confirmIdOf(ctx, order),
     comments: `The supplier could not place this order: ${reason}`,
   });
   ctx.logger.warn('purchase order failed', { po: order.id, reason });

@@ -73,9 +73,10 @@ describe('the print service down', () => {
     const confirmations = receivedDocuments(stack, 'ConfirmationRequest').map(
       (d) => d.doc.Request.ConfirmationRequest.ConfirmationHeader,
     );
-    expect(confirmations.map((h) => [h['@type'], h['@confirmID']])).toEqual([
-      ['reject', undefined],
-      ['accept', String(ids[0])],
+    // Every confirmation names what it confirms (issue 16): before any print order, the PO record.
+    expect(confirmations.map((h) => [h['@type'], h['@confirmID'], h['@version']])).toEqual([
+      ['reject', `PG-${po?.id}`, '1'],
+      ['accept', String(ids[0]), '2'],
     ]);
 
     // Retrying an ordered PO is refused.
