@@ -248,7 +248,7 @@ function memoryCart(state: MemoryState): CartStore {
     },
     async listBySession(sessionId) {
       return [...lines.values()]
-        .filter((line) => line.sessionId === sessionId && line.state === 'cart')
+        .filter((line) => line.sessionId === sessionId && line.state !== 'removed')
         .sort(
           (a, b) =>
             a.position - b.position ||

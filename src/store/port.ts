@@ -128,7 +128,10 @@ export interface CartStore {
   add(line: NewCartLine): Promise<CartLine>;
   /** The line in any state. */
   get(lineRef: string): Promise<CartLine | undefined>;
-  /** The session's lines in state `cart`, by position. */
+  /**
+   * The session's lines in state `cart` or `ordered`, by position: an edit or inspect punch-out moves
+   * ordered lines into its session without changing their state (which guards against ordering twice).
+   */
   listBySession(sessionId: string): Promise<CartLine[]>;
   update(lineRef: string, patch: CartLinePatch): Promise<CartLine | undefined>;
   /** Marks the known lines among `lineRefs` ordered by `poId` (whatever their state); answers them. */

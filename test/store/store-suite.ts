@@ -452,7 +452,8 @@ export function runStoreSuite(name: string, makeStore: (deps: { clock: Clock }) 
         for (const line of marked) {
           expect(line).toMatchObject({ state: 'ordered', poId: '17', updatedAt: at(HOUR) });
         }
-        expect(refs(await store.cart.listBySession('sess-cxml-1'))).toEqual(['L-A']);
+        // Ordered lines stay in their session's list: an edit punch-out shows them without changing their state.
+        expect(refs(await store.cart.listBySession('sess-cxml-1'))).toEqual(['L-A', 'L-B', 'L-C']);
         expect(await store.cart.markOrdered([], '17')).toEqual([]);
         // A later PO for the same line takes it over.
         expect((await store.cart.markOrdered(['L-C'], '18'))[0]?.poId).toBe('18');

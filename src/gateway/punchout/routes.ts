@@ -23,7 +23,7 @@ import {
   sessionScope,
   signSessionToken,
 } from './session-scope.ts';
-import { loadOpenSession } from './sessions.ts';
+import { detachedSessionId, loadOpenSession } from './sessions.ts';
 
 export function createPunchoutRoutes(ctx: GatewayContext, protocols: PunchoutProtocols): Hono {
   const app = new Hono();
@@ -72,7 +72,7 @@ export function createPunchoutRoutes(ctx: GatewayContext, protocols: PunchoutPro
   /** A line of this session's cart that may change: not removed, not transferred, not in an inspect. */
   async function changeableLine(s: SessionScope, lineRef: string): Promise<CartLine> {
     const line = await ctx.store.cart.get(lineRef);
-    if (line === undefined || line.sessionId !== s.session.id || line.state !== 'cart') {
+    if (line === undefined || line.sessionId !== s.session.id || line.state === 'removed') {
       throw new GatewayError('unknown_line', 'That line is not in this cart.');
     }
     if (s.session.operation === 'inspect')
@@ -106,7 +106,10 @@ export function createPunchoutRoutes(ctx: GatewayContext, protocols: PunchoutPro
   app.post('/s/:token/cart/:lineRef/remove', async (c) => {
     const s = await scope(c);
     const line = await changeableLine(s, c.req.param('lineRef'));
-    await ctx.store.cart.update(line.lineRef, { state: 'removed' });
+    await ctx.store.cart.update(
+      line.lineRef,
+      line.state === 'ordered' ? { sessionId: detachedSessionId(s.session.id) } : { state: 'removed' },
+    );
     return c.redirect(backTo(s, 'cart'), 303);
   });
 

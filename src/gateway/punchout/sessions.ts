@@ -126,7 +126,9 @@ async function reopenLines(
         : line.quantity;
     await ctx.store.cart.update(line.lineRef, {
       sessionId: session.id,
-      state: 'cart',
+      // An ordered line stays ordered: its state is what flags a second new PO for it and keeps
+      // housekeeping from deleting it. A line removed in an earlier session is back in the cart.
+      ...(line.state === 'removed' && { state: 'cart' }),
       position: count + 1,
       quantity,
       ...(product !== undefined && { unitPrice: priceText(product, quantity) }),
@@ -134,6 +136,15 @@ async function reopenLines(
     count++;
   }
   return count;
+}
+
+/**
+ * The session an ordered line is moved to when the user removes it from an edit cart: out of that cart,
+ * its state `ordered` kept (edit never changes it). No session has this id; a later edit that names the
+ * line again moves it back into a cart.
+ */
+export function detachedSessionId(sessionId: string): string {
+  return `${sessionId}#removed`;
 }
 
 /** The open session a session URL names; closed sessions explain themselves. */

@@ -73,7 +73,7 @@ const cartSql = (d: SqlDialect) => ({
       COALESCE(MAX(position), 0) + 1, 'cart', $16::bigint, $16
     FROM cart_lines WHERE session_id = $2 RETURNING *`,
   get: 'SELECT * FROM cart_lines WHERE line_ref = $1',
-  listBySession: `SELECT * FROM cart_lines WHERE session_id = $1 AND state = 'cart'
+  listBySession: `SELECT * FROM cart_lines WHERE session_id = $1 AND state IN ('cart', 'ordered')
     ORDER BY position, created_at, line_ref`,
   update: `UPDATE cart_lines SET session_id = COALESCE($1, session_id), design_id = COALESCE($2, design_id),
       name = COALESCE($3, name), quantity = COALESCE($4, quantity), unit_price = COALESCE($5, unit_price),
