@@ -6,6 +6,7 @@ import type { Context } from 'hono';
 import type { CartLine } from '../../store/types.ts';
 import type { GatewayContext } from '../context.ts';
 import { sendPage } from '../http/send-page.ts';
+import { findProductBySku, priceBreaksText, quantityBounds, quantityProblem } from './catalog.ts';
 import { type ReturnForm, renderCartPage, renderCatalogPage, renderReturnFormPage } from './pages.ts';
 import { formatAmount, lineTotal, sumAmounts } from './pricing.ts';
 import type { SessionParties } from './protocol.ts';
@@ -24,7 +25,8 @@ export function catalogPage(ctx: GatewayContext, s: SessionScope, cartCount: num
       name: p.name,
       description: p.description,
       thumbnailUrl: urls.thumbnailUrl({ productId: p.productId, width: 200, height: 140 }),
-      priceFrom: formatAmount(Math.min(...p.prices.map((t) => t.unitPrice))),
+      priceBreaks: priceBreaksText(p),
+      minQuantity: quantityBounds(p).min,
       currency: s.storefront.currency,
       uom: p.uom,
       designUrl: link(`design/${encodeURIComponent(p.sku)}`),
@@ -32,11 +34,40 @@ export function catalogPage(ctx: GatewayContext, s: SessionScope, cartCount: num
   });
 }
 
+/** A quantity update the cart refused: shown next to its line, with what the user typed kept in the input. */
+export interface RefusedQuantity {
+  lineRef: string;
+  typed: string;
+  problem: string;
+}
+
+const TRANSFER_BLOCKED =
+  'This cart cannot be transferred until the marked quantities are changed. You can still cancel and return.';
+
+/**
+ * Why a stored line's quantity cannot be ordered: an edit brings back the requisition's quantity as it
+ * is, so the user sees it and fixes it here instead of the gateway changing it silently.
+ */
+function storedQuantityProblem(s: SessionScope, line: CartLine): string | undefined {
+  const product = findProductBySku(s.storefront, line.sku);
+  return product && quantityProblem(product, line.quantity);
+}
+
+/**
+ * Why the cart cannot be transferred as it is, or undefined when it can. An inspect is never held back:
+ * nothing in it can be changed, and it hands back what the requisition already holds.
+ */
+export function transferBlockedReason(s: SessionScope, lines: readonly CartLine[]): string | undefined {
+  if (s.session.operation === 'inspect') return undefined;
+  return lines.some((line) => storedQuantityProblem(s, line) !== undefined) ? TRANSFER_BLOCKED : undefined;
+}
+
 export function cartPage(
   ctx: GatewayContext,
   s: SessionScope,
   lines: readonly CartLine[],
   notice: string | undefined,
+  refused?: RefusedQuantity,
 ): string {
   const readOnly = s.session.operation === 'inspect';
   const pipoToken = s.session.pipoToken?.token ?? '';
@@ -52,22 +83,31 @@ export function cartPage(
     transferAction: link('transfer'),
     transferLabel: readOnly ? 'Return to procurement system' : 'Transfer cart to procurement system',
     cancelAction: readOnly ? undefined : link('cancel'),
+    transferBlocked: transferBlockedReason(s, lines),
     total: formatAmount(sumAmounts(lines.map((l) => lineTotal(Number(l.unitPrice), l.quantity)))),
-    lines: lines.map((line) => ({
-      lineRef: line.lineRef,
-      name: line.name,
-      sku: line.sku,
-      designId: line.designId,
-      quantity: line.quantity,
-      unitPrice: formatAmount(Number(line.unitPrice)),
-      total: formatAmount(lineTotal(Number(line.unitPrice), line.quantity)),
-      uom: line.uom,
-      thumbnailUrl: urls.thumbnailUrl({ productId: line.designId, width: 80, height: 56 }),
-      proofUrl: pipoToken ? urls.proofUrl({ token: pipoToken, productId: line.designId }) : undefined,
-      editUrl: line.userRef === s.session.pipoUserRef ? link(`cart/${line.lineRef}/edit`) : undefined,
-      quantityAction: link(`cart/${line.lineRef}/quantity`),
-      removeAction: link(`cart/${line.lineRef}/remove`),
-    })),
+    lines: lines.map((line) => {
+      const product = findProductBySku(s.storefront, line.sku);
+      const refusal = refused?.lineRef === line.lineRef ? refused : undefined;
+      return {
+        lineRef: line.lineRef,
+        name: line.name,
+        sku: line.sku,
+        designId: line.designId,
+        quantity: line.quantity,
+        quantityInput: refusal?.typed ?? String(line.quantity),
+        bounds: product && quantityBounds(product),
+        priceBreaks: product && priceBreaksText(product),
+        quantityProblem: refusal?.problem ?? (readOnly ? undefined : storedQuantityProblem(s, line)),
+        unitPrice: formatAmount(Number(line.unitPrice)),
+        total: formatAmount(lineTotal(Number(line.unitPrice), line.quantity)),
+        uom: line.uom,
+        thumbnailUrl: urls.thumbnailUrl({ productId: line.designId, width: 80, height: 56 }),
+        proofUrl: pipoToken ? urls.proofUrl({ token: pipoToken, productId: line.designId }) : undefined,
+        editUrl: line.userRef === s.session.pipoUserRef ? link(`cart/${line.lineRef}/edit`) : undefined,
+        quantityAction: link(`cart/${line.lineRef}/quantity`),
+        removeAction: link(`cart/${line.lineRef}/remove`),
+      };
+    }),
   });
 }
 

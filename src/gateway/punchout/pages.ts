@@ -11,7 +11,9 @@ export interface CatalogProductView {
   name: string;
   description?: string | undefined;
   thumbnailUrl: string;
-  priceFrom: string;
+  /** The unit prices by quantity, e.g. "100+ 0.12, 500+ 0.09". */
+  priceBreaks: string;
+  minQuantity: number;
   currency: string;
   uom: string;
   designUrl: string;
@@ -31,8 +33,8 @@ export function renderCatalogPage(view: CatalogView): string {
 <img src="${p.thumbnailUrl}" alt="Preview of ${p.name}" width="200" height="140">
 <h2>${p.name}</h2>
 ${p.description ? html`<p class="muted">${p.description}</p>` : ''}
-<p class="price">from ${p.priceFrom} ${p.currency} / ${p.uom}</p>
-<p class="muted">SKU ${p.sku}</p>
+<p class="price">${p.priceBreaks} ${p.currency} / ${p.uom}</p>
+<p class="muted">Minimum ${p.minQuantity} ${p.uom} · SKU ${p.sku}</p>
 <a class="button primary" href="${p.designUrl}">Design ${p.name}</a>
 </article>`,
   );
@@ -51,6 +53,14 @@ export interface CartLineView {
   sku: string;
   designId: number;
   quantity: number;
+  /** What the quantity input shows: the line's quantity, or what the user typed when it was refused. */
+  quantityInput: string;
+  /** The product's orderable quantities; absent for a product no longer in the catalog. */
+  bounds?: { min: number; max: number; step: number } | undefined;
+  /** The unit prices by quantity, e.g. "100+ 0.12, 500+ 0.09". */
+  priceBreaks?: string | undefined;
+  /** Why this quantity cannot be ordered (a refused update, or a quantity an edit brought in). */
+  quantityProblem?: string | undefined;
   unitPrice: string;
   total: string;
   uom: string;
@@ -74,24 +84,40 @@ export interface CartView {
   transferLabel: string;
   cancelAction?: string | undefined;
   notice?: string | undefined;
+  /** Why the cart cannot be transferred as it is; the transfer button is disabled, cancel stays. */
+  transferBlocked?: string | undefined;
 }
 
 export function renderCartPage(view: CartView): string {
   const rows = view.lines.map((line) => {
+    const bounds = line.bounds ?? { min: 1, max: undefined, step: 1 };
+    const problemId = `q-${line.lineRef}-problem`;
+    const problem = line.quantityProblem
+      ? html`<p class="error" id="${problemId}">${line.quantityProblem}</p>`
+      : '';
     const quantity =
       view.readOnly || line.quantityAction === undefined
         ? html`${line.quantity}`
         : html`<form class="inline" method="post" action="${line.quantityAction}">
 <label class="muted" for="q-${line.lineRef}">Quantity</label>
-<input id="q-${line.lineRef}" type="number" name="quantity" min="1" step="1" value="${line.quantity}" required>
-<button type="submit">Update</button></form>`;
+<input id="q-${line.lineRef}" type="number" name="quantity" min="${bounds.min}"${
+            bounds.max === undefined ? '' : html` max="${bounds.max}"`
+          } step="${bounds.step}" value="${line.quantityInput}" required${
+            line.quantityProblem ? html` aria-invalid="true" aria-describedby="${problemId}"` : ''
+          }>
+<button type="submit">Update</button></form>${problem}`;
+    const orderable = line.bounds
+      ? html`<br><span class="muted">Quantities ${line.bounds.min} to ${line.bounds.max} ${line.uom}${
+          line.priceBreaks ? html` · price breaks ${line.priceBreaks} ${view.currency}` : ''
+        }</span>`
+      : '';
     const actions = view.readOnly
       ? ''
       : html`${line.editUrl ? html`<a class="button" href="${line.editUrl}">Edit design</a>` : ''}
 ${line.removeAction ? html`<form class="inline" method="post" action="${line.removeAction}"><button type="submit">Remove</button></form>` : ''}`;
     return html`<tr>
 <td>${line.thumbnailUrl ? html`<img src="${line.thumbnailUrl}" alt="" width="80" height="56">` : ''}</td>
-<td><strong>${line.name}</strong><br><span class="muted">SKU ${line.sku} · design ${line.designId} · ref ${line.lineRef}</span>
+<td><strong>${line.name}</strong><br><span class="muted">SKU ${line.sku} · design ${line.designId} · ref ${line.lineRef}</span>${orderable}
 ${line.proofUrl ? html`<br><a href="${line.proofUrl}" target="_blank" rel="noopener noreferrer">Proof (PDF)</a>` : ''}</td>
 <td class="num">${quantity}</td>
 <td class="num">${line.unitPrice} ${view.currency} / ${line.uom}</td>
@@ -113,9 +139,12 @@ ${line.proofUrl ? html`<br><a href="${line.proofUrl}" target="_blank" rel="noope
     heading: view.readOnly ? 'Your cart (read only)' : 'Your cart',
     body: html`${view.notice ? html`<p class="notice" role="status">${view.notice}</p>` : ''}
 ${table}
+${view.transferBlocked ? html`<p class="error" id="transfer-blocked" role="alert">${view.transferBlocked}</p>` : ''}
 <div class="actions">
 ${view.catalogUrl && !view.readOnly ? html`<a class="button" href="${view.catalogUrl}">Add another product</a>` : ''}
-<form class="inline" method="post" action="${view.transferAction}"><button class="primary" type="submit">${view.transferLabel}</button></form>
+<form class="inline" method="post" action="${view.transferAction}"><button class="primary" type="submit"${
+      view.transferBlocked ? html` disabled aria-describedby="transfer-blocked"` : ''
+    }>${view.transferLabel}</button></form>
 ${view.cancelAction ? html`<form class="inline" method="post" action="${view.cancelAction}"><button type="submit">Cancel and return</button></form>` : ''}
 </div>`,
   });

@@ -8,10 +8,10 @@ import type { Context } from 'hono';
 import { Hono } from 'hono';
 import type { CartLine } from '../../store/types.ts';
 import type { GatewayContext } from '../context.ts';
-import { GatewayError } from '../http/errors.ts';
-import { sendPage } from '../http/send-page.ts';
-import { cartPage, catalogPage } from './cart-pages.ts';
-import { checkQuantity, priceText, productBySku } from './catalog.ts';
+import { ERROR_ANSWERS, GatewayError } from '../http/errors.ts';
+import { type PageStatus, sendPage } from '../http/send-page.ts';
+import { cartPage, catalogPage, transferBlockedReason } from './cart-pages.ts';
+import { priceText, productBySku, quantityProblem } from './catalog.ts';
 import { addDesignLine, editorRedirect, savedDesign } from './editor.ts';
 import { parseReturnTargetRef, parseStartTargetRef } from './link-targets.ts';
 import type { ReturnForm } from './pages.ts';
@@ -24,6 +24,9 @@ import {
   signSessionToken,
 } from './session-scope.ts';
 import { detachedSessionId, loadOpenSession } from './sessions.ts';
+
+/** How much of a refused quantity the cart shows back in its input (enough for any real typo). */
+const MAX_TYPED_QUANTITY = 20;
 
 export function createPunchoutRoutes(ctx: GatewayContext, protocols: PunchoutProtocols): Hono {
   const app = new Hono();
@@ -98,7 +101,16 @@ export function createPunchoutRoutes(ctx: GatewayContext, protocols: PunchoutPro
     const product = productBySku(s.storefront, line.sku);
     const form = await c.req.parseBody();
     const raw = typeof form.quantity === 'string' ? form.quantity.trim() : '';
-    const quantity = checkQuantity(product, /^\d{1,9}$/.test(raw) ? Number(raw) : Number.NaN);
+    const quantity = /^\d{1,9}$/.test(raw) ? Number(raw) : Number.NaN;
+    const problem = quantityProblem(product, quantity);
+    if (problem !== undefined) {
+      // The cart again, not an error page: the message by the line and the typed value kept, so the user
+      // corrects it where it is (a page without the cart would leave them no way back).
+      const lines = await ctx.store.cart.listBySession(s.session.id);
+      const refused = { lineRef: line.lineRef, typed: raw.slice(0, MAX_TYPED_QUANTITY), problem };
+      const status = ERROR_ANSWERS.invalid_quantity.http as PageStatus;
+      return sendPage(c, cartPage(ctx, s, lines, undefined, refused), sessionPageSecurity(s), status);
+    }
     await ctx.store.cart.update(line.lineRef, { quantity, unitPrice: priceText(product, quantity) });
     return c.redirect(backTo(s, 'cart'), 303);
   });
@@ -129,6 +141,10 @@ export function createPunchoutRoutes(ctx: GatewayContext, protocols: PunchoutPro
   app.post('/s/:token/transfer', async (c) => {
     const s = await scope(c);
     const lines = await ctx.store.cart.listBySession(s.session.id);
+    if (transferBlockedReason(s, lines) !== undefined) {
+      // 409: the request is fine, the cart is not ready; the page says which lines and keeps cancel.
+      return sendPage(c, cartPage(ctx, s, lines, undefined), sessionPageSecurity(s), 409);
+    }
     const form = protocolOf(protocols, s.buyer).cartForm(ctx, s, lines);
     ctx.logger.info('cart transferred', { buyer: s.buyer.id, session: s.session.id, lines: lines.length });
     return handBack(c, s, form, 'transferred', 'Sending your cart to your procurement system…');

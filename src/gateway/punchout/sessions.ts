@@ -8,7 +8,7 @@ import type { GatewayContext } from '../context.ts';
 import type { ResolvedBuyer, ResolvedStorefront } from '../deps.ts';
 import { GatewayError } from '../http/errors.ts';
 import type { BuyerUser } from './buyer-user.ts';
-import { findProductBySku, priceText } from './catalog.ts';
+import { findProductBySku, priceText, quantityProblem } from './catalog.ts';
 import { type StartTarget, startTargetRef } from './link-targets.ts';
 
 /** A line the buyer's system names in an edit or inspect punch-out. */
@@ -120,10 +120,19 @@ async function reopenLines(
       continue;
     }
     const product = findProductBySku(storefront, line.sku);
+    // The requisition's quantity is taken as it is, even outside the product's bounds: the cart marks it
+    // and holds the transfer back until the user changes it, rather than the gateway changing it unseen.
     const quantity =
       wanted.quantity !== undefined && Number.isSafeInteger(wanted.quantity) && wanted.quantity >= 1
         ? wanted.quantity
         : line.quantity;
+    if (product !== undefined && quantityProblem(product, quantity) !== undefined) {
+      ctx.logger.info('edit brings a quantity out of range', {
+        buyer: session.buyerId,
+        lineRef: line.lineRef,
+        quantity,
+      });
+    }
     await ctx.store.cart.update(line.lineRef, {
       sessionId: session.id,
       // An ordered line stays ordered: its state is what flags a second new PO for it and keeps
