@@ -8,7 +8,7 @@ import { CxmlError } from './error.ts';
 import { readExtrinsics } from './extrinsics.ts';
 import { readAddress, readContacts } from './read-address.ts';
 import { readComments, readOrderItem } from './read-item-out.ts';
-import type { CxmlRequestCommon, OrderRequest, OrderType } from './request-types.ts';
+import type { CxmlRequestCommon, OrderItem, OrderRequest, OrderType } from './request-types.ts';
 import { readTimestampValue } from './timestamp.ts';
 import { attr, child, children, requiredAttr, type XmlNode } from './xml-node.ts';
 
@@ -63,6 +63,27 @@ export function readOrderRequest(request: XmlNode): Omit<OrderRequest, keyof Cxm
     comments: readComments(header),
     extrinsics: readExtrinsics(header),
     ...(requestedDeliveryDate ? { requestedDeliveryDate: readTimestampValue(requestedDeliveryDate) } : {}),
-    items: lines.map((line, index) => readOrderItem(line, index + 1)),
+    items: readOrderItems(lines),
   };
+}
+
+/**
+ * Every ItemOut read; when some cannot be, one CxmlError naming each of them (in document order, with the
+ * first one's code), so the buyer's operator fixes the whole PO from one Status rather than line by line.
+ */
+function readOrderItems(lines: readonly XmlNode[]): OrderItem[] {
+  const items: OrderItem[] = [];
+  const errors: CxmlError[] = [];
+  for (const [index, line] of lines.entries()) {
+    try {
+      items.push(readOrderItem(line, index + 1));
+    } catch (error) {
+      if (!(error instanceof CxmlError)) throw error;
+      errors.push(error);
+    }
+  }
+  const [first] = errors;
+  if (first === undefined) return items;
+  if (errors.length === 1) throw first;
+  throw new CxmlError(first.code, errors.map((error) => error.message).join('; '));
 }

@@ -54,9 +54,9 @@ function lineNumberOf(node: XmlNode, position: number): number {
 /** One ItemOut; `position` counts from 1 and stands in for a missing lineNumber. */
 export function readItemOut(node: XmlNode, position: number): ItemOut {
   const lineNumber = lineNumberOf(node, position);
-  const where = `ItemOut line ${lineNumber}`;
+  const reference = readItemReference(node, `ItemOut line ${lineNumber}`);
+  const where = lineName(lineNumber, reference);
   const quantity = readQuantity(attr(node, 'quantity'), where);
-  const reference = readItemReference(node, where);
   const detail = child(node, 'ItemDetail');
   const unitPrice = child(detail, 'UnitPrice');
   const description = child(detail, 'Description');
@@ -85,10 +85,21 @@ export function readItemOut(node: XmlNode, position: number): ItemOut {
   };
 }
 
+/**
+ * How errors name a line: its number and, when it has one, its SupplierPartAuxiliaryID, the reference the
+ * supplier handed out and the buyer's operator searches for (`ItemOut line 2 (SupplierPartAuxiliaryID L-1)`).
+ */
+function lineName(lineNumber: number, reference: ItemReference): string {
+  const auxiliary = reference.supplierPartAuxiliaryID?.trim();
+  return auxiliary
+    ? `ItemOut line ${lineNumber} (SupplierPartAuxiliaryID ${auxiliary})`
+    : `ItemOut line ${lineNumber}`;
+}
+
 /** An OrderRequest line: as `readItemOut`, and the price and unit of measure must be there. */
 export function readOrderItem(node: XmlNode, position: number): OrderItem {
   const item = readItemOut(node, position);
-  const where = `ItemOut line ${item.lineNumber}`;
+  const where = lineName(item.lineNumber, item);
   if (item.unitPrice === undefined) {
     throw new CxmlError('missing_field', `${where} has no ItemDetail/UnitPrice`);
   }

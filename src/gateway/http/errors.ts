@@ -28,6 +28,7 @@ export type GatewayErrorCode =
   | 'invalid_quantity'
   | 'unknown_line'
   | 'foreign_line'
+  | 'invalid_line'
   | 'no_lines'
   | 'edit_without_lines'
   | 'design_not_owned'
@@ -76,6 +77,7 @@ export const ERROR_ANSWERS: Record<GatewayErrorCode, ErrorAnswer> = {
   invalid_quantity: { http: 400, cxml: 400 },
   unknown_line: { http: 404, cxml: 400 },
   foreign_line: { http: 403, cxml: 403 },
+  invalid_line: { http: 400, cxml: 400 },
   no_lines: { http: 400, cxml: 400 },
   edit_without_lines: { http: 412, cxml: 412 },
   design_not_owned: { http: 403, cxml: 403 },

@@ -13,6 +13,7 @@ import type { GatewayContext } from '../context.ts';
 import type { OrderRequestHandler } from '../cxml/route.ts';
 import type { ResolvedBuyer } from '../deps.ts';
 import { GatewayError } from '../http/errors.ts';
+import { findProductBySku } from '../punchout/catalog.ts';
 import {
   MISMATCH_FLAGS,
   type Mismatch,
@@ -22,6 +23,7 @@ import {
   redactSecrets,
   requestForStorage,
 } from './po-record.ts';
+import { type LineTerms, lineProblems } from './po-line-checks.ts';
 import { queueProcessing } from './process-order.ts';
 
 const ACCEPTED = { code: 200, text: 'OK' } as const;
@@ -48,42 +50,65 @@ interface ResolvedLines {
 }
 
 /**
- * Each PO line must name a cart line of this buyer by its SupplierPartAuxiliaryID. Every offending line is
- * listed, so the buyer's operator can fix the PO in one go; a line of another buyer outranks an unknown one.
+ * Each PO line must name a cart line of this buyer by its SupplierPartAuxiliaryID, and carry a quantity,
+ * price and currency its product and storefront allow (`lineProblems`). Every offending line is listed, in
+ * PO order, so the buyer's operator can fix the PO in one go; a line of another buyer outranks the rest.
  */
 async function resolveLines(
   ctx: GatewayContext,
   request: OrderRequest,
   buyer: ResolvedBuyer,
 ): Promise<ResolvedLines> {
-  const unknown: string[] = [];
+  /** Unknown line references and lines with values that cannot be ordered, in PO order. */
+  const refused: string[] = [];
+  let anyUnknown = false;
   const foreign: string[] = [];
   const lines: PoLine[] = [];
   const mismatches: Mismatch[] = [];
   for (const item of request.items) {
     const lineRef = item.supplierPartAuxiliaryID?.trim() ?? '';
     if (lineRef === '') {
-      unknown.push(
+      anyUnknown = true;
+      refused.push(
         `${describeLine(item)} has no SupplierPartAuxiliaryID; order designs through the punch-out`,
       );
       continue;
     }
     const cartLine = await ctx.store.cart.get(lineRef);
     if (cartLine === undefined) {
-      unknown.push(`${describeLine(item)}: line reference ${lineRef} is unknown`);
+      anyUnknown = true;
+      refused.push(`${describeLine(item)}: line reference ${lineRef} is unknown`);
       continue;
     }
     if (cartLine.buyerId !== buyer.id) {
       foreign.push(`${describeLine(item)}: line reference ${lineRef} belongs to another buyer`);
       continue;
     }
+    const terms = termsOf(ctx, cartLine);
+    const problems = terms === undefined ? [] : lineProblems(item, terms);
+    if (problems.length > 0) {
+      refused.push(`Line ${item.lineNumber} (SupplierPartAuxiliaryID ${lineRef}): ${problems.join(', ')}`);
+      continue;
+    }
     lines.push(poLine(item, lineRef, cartLine));
     mismatches.push(...compareWithCart(request.type, item, lineRef, cartLine));
   }
   if (foreign.length > 0) throw new GatewayError('foreign_line', `${foreign.join('; ')}.`);
-  if (unknown.length > 0) throw new GatewayError('unknown_line', `${unknown.join('; ')}.`);
+  if (refused.length > 0) {
+    throw new GatewayError(anyUnknown ? 'unknown_line' : 'invalid_line', `${refused.join('; ')}.`);
+  }
   if (lines.length === 0) throw new GatewayError('no_lines', 'The purchase order has no lines.');
   return { lines, mismatches };
+}
+
+/**
+ * The product the cart line is a design of (undefined if it left the catalog) and its storefront's
+ * currency; undefined when the storefront itself is no longer configured, which processing reports.
+ */
+function termsOf(ctx: GatewayContext, cartLine: CartLine): LineTerms | undefined {
+  const storefront = ctx.config.storefronts.find((s) => s.id === cartLine.storefrontId);
+  if (storefront === undefined) return undefined;
+  return { product: findProductBySku(storefront, cartLine.sku), currency: storefront.currency };
 }
 
 function poLine(item: OrderRequest['items'][number], lineRef: string, cartLine: CartLine): PoLine {
