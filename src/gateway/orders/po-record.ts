@@ -213,6 +213,8 @@ export const FLAG = {
   printOrderDeleted: 'print_order_deleted',
   cancelledBySupplier: 'cancelled_by_supplier',
   uncertainPrintOrder: 'uncertain_print_order',
+  /** A print order exists but a later step failed for good: confirmed as it is, the rest is an operator's. */
+  placedIncomplete: 'placed_incomplete',
   noOrderStatusUrl: 'no_order_status_url',
   /** The PO's job died with its worker on the last attempt and was given one more run to settle it. */
   resumedAfterCrash: 'resumed_after_crash',

@@ -305,20 +305,36 @@ async function placePrintOrders(ctx: GatewayContext, received: PurchaseOrder): P
     }
     tracked.push(record);
   }
+  await confirmPlaced(ctx, buyer, received, tracked);
+  await moveOrder(ctx, received, { state: 'ordered' }, ['processing']);
+  ctx.logger.info('purchase order placed', {
+    po: received.id,
+    printOrders: tracked.map((t) => t.printOrderId).join(','),
+  });
+}
+
+/**
+ * Tells the buyer the PO is accepted as the print orders that exist, once (the dedupe key is the PO's),
+ * and marks them confirmed.
+ */
+async function confirmPlaced(
+  ctx: GatewayContext,
+  buyer: ResolvedBuyer,
+  order: PurchaseOrder,
+  tracked: readonly TrackedPrintOrder[],
+): Promise<void> {
   const ids = tracked.map((t) => t.printOrderId);
   await queueConfirmation(ctx, buyer, {
     type: 'accept',
-    answers: received,
-    queueOf: received,
-    dedupeKey: `confirm:${received.id}:accept`,
+    answers: order,
+    queueOf: order,
+    dedupeKey: `confirm:${order.id}:accept`,
     confirmID: ids.join(','),
     comments: `Accepted as print order${ids.length === 1 ? '' : 's'} ${ids.join(', ')}.`,
   });
   for (const t of tracked) {
     if (!t.confirmed) await ctx.store.printOrders.update(t.storefrontId, t.printOrderId, { confirmed: true });
   }
-  await moveOrder(ctx, received, { state: 'ordered' }, ['processing']);
-  ctx.logger.info('purchase order placed', { po: received.id, printOrders: ids.join(',') });
 }
 
 async function recordUpdate(ctx: GatewayContext, update: PurchaseOrder): Promise<void> {
@@ -480,6 +496,21 @@ export async function giveUpPurchaseOrder(ctx: GatewayContext, poId: string, err
   }
   if (order.type !== 'new') {
     await moveOrder(ctx, order, { state: 'needs_operator', lastError: reason }, OPEN_STATES);
+    return;
+  }
+  // Once the print service has the order, "no" would be false: the buyer hears what exists and an
+  // operator finishes the rest (a later step such as the history note failed, not the order).
+  const placed = await ctx.store.printOrders.listByPo(order.id);
+  if (placed.length > 0) {
+    const patch = {
+      state: 'needs_operator',
+      lastError: reason,
+      flags: withFlags(order.flags, [FLAG.placedIncomplete]),
+    } as const;
+    if (!(await moveOrder(ctx, order, patch, OPEN_STATES))) return;
+    const owner = ctx.buyers.byId(order.buyerId);
+    if (owner !== undefined) await confirmPlaced(ctx, owner, order, placed);
+    ctx.logger.warn('purchase order placed but not completed', { po: order.id, reason });
     return;
   }
   if (!(await moveOrder(ctx, order, { state: 'failed', lastError: reason }, OPEN_STATES))) return;
