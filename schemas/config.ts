@@ -72,6 +72,24 @@ export const CatalogProduct = z
   .describe('A product buyers can design and order');
 export type CatalogProduct = z.infer<typeof CatalogProduct>;
 
+export const CarrierMapping = z
+  .strictObject({
+    name: z.string().min(1).describe('Carrier name, sent as CarrierIdentifier domain="companyName"'),
+    scac: z
+      .string()
+      .regex(/^[A-Z]{2,4}$/, 'must be a Standard Carrier Alpha Code: 2 to 4 capital letters')
+      .optional()
+      .describe('Standard Carrier Alpha Code, sent as CarrierIdentifier domain="SCAC"'),
+  })
+  .describe('How a carrier of the print service is named in ShipNoticeRequests');
+export type CarrierMapping = z.infer<typeof CarrierMapping>;
+
+/**
+ * A `carriers` key as it is matched: the print order's "provider/service" or "provider", without regard to
+ * case or surrounding spaces (the service's admins type these names by hand).
+ */
+export const carrierKey = (key: string): string => key.trim().toLowerCase();
+
 export const StorefrontConfig = z.strictObject({
   id: z.string().regex(/^[a-z0-9][a-z0-9_-]*$/, 'must be a lower-case slug'),
   storefrontId: z.number().int().positive().describe('Storefront id on the print service'),
@@ -89,6 +107,17 @@ export const StorefrontConfig = z.strictObject({
     .string()
     .optional()
     .describe('Status set on the print order when the buyer cancels the PO (OrderRequest type delete)'),
+  carriers: z
+    .record(z.string(), CarrierMapping)
+    .refine((carriers) => Object.keys(carriers).every((key) => key.trim() !== ''), 'has a blank key')
+    .refine(
+      (carriers) => new Set(Object.keys(carriers).map(carrierKey)).size === Object.keys(carriers).length,
+      'names a shipping provider twice (keys are matched without regard to case)',
+    )
+    .optional()
+    .describe(
+      'Ship-notice carrier per print-order shipping provider: key "provider/service" or "provider" (case ignored)',
+    ),
   products: z.array(CatalogProduct).min(1),
 });
 export type StorefrontConfig = z.infer<typeof StorefrontConfig>;

@@ -12,6 +12,7 @@ import {
   type ConfirmationType,
   type CxmlHeader,
   newPayloadId,
+  type ShipNoticeCarrier,
   type ShipNoticeLine,
 } from '../../cxml/index.ts';
 import type { OutboxKind, PurchaseOrder } from '../../store/types.ts';
@@ -190,7 +191,7 @@ export interface ShipNoticeToQueue {
   printOrderId: number;
   shipmentIndex: number;
   shipmentDate?: string;
-  carrier?: string;
+  carrier?: ShipNoticeCarrier;
   service?: string;
   trackingNumbers: string[];
   lines: ShipNoticeLine[];
@@ -220,7 +221,7 @@ export function queueShipNotice(
         shipmentID: `${notice.printOrderId}-${notice.shipmentIndex}`,
         noticeDate: base.timestamp,
         ...(notice.shipmentDate !== undefined && { shipmentDate: new Date(notice.shipmentDate) }),
-        ...(notice.carrier !== undefined && { carrier: { name: notice.carrier } }),
+        ...(notice.carrier !== undefined && { carrier: notice.carrier }),
         ...(notice.service !== undefined && { service: notice.service }),
         trackingNumbers: notice.trackingNumbers,
         comments: `Print order ${notice.printOrderId}, shipment ${notice.shipmentIndex}.`,

@@ -14,12 +14,10 @@ import type { ResolvedBuyer } from '../deps.ts';
 import { upstreamError } from '../http/errors.ts';
 import { queueConfirmation, queueShipNotice } from './buyer-documents.ts';
 import { FLAG, groupOfPrintOrder, type OwnerGroup, type PoLine, withFlags } from './po-record.ts';
+import { shipNoticeCarrier } from './ship-notice-carrier.ts';
 
 export const SYNC_PRINT_ORDER = 'sync_print_order';
 export const RECONCILE = 'reconcile';
-
-/** The carrier named for a tracked shipment whose carrier the print service does not record. */
-export const UNNAMED_CARRIER = 'Carrier not specified';
 
 function nonEmpty(text: string | null | undefined): string | undefined {
   return text === null || text === undefined || text.trim() === '' ? undefined : text.trim();
@@ -94,13 +92,14 @@ async function queueShipments(
     if (buyer !== undefined && lines.length > 0) {
       const primary = shipment.index === 1;
       const trackingNumbers = splitTrackingNumbers(shipment.tracking_numbers);
-      // cXML carries tracking numbers only inside a ShipControl, which needs a carrier: rather than drop
-      // the tracking number of a shipment the print service names no carrier for, it says so.
-      const carrier =
-        nonEmpty(shipment.provider) ??
-        (primary ? nonEmpty(order.shipping_provider) : undefined) ??
-        (trackingNumbers.length > 0 ? UNNAMED_CARRIER : undefined);
+      const provider =
+        nonEmpty(shipment.provider) ?? (primary ? nonEmpty(order.shipping_provider) : undefined);
       const service = nonEmpty(shipment.service) ?? (primary ? nonEmpty(order.shipping_service) : undefined);
+      const carrier = shipNoticeCarrier(ctx.storefront(tracked.storefrontId).carriers, {
+        ...(provider !== undefined && { provider }),
+        ...(service !== undefined && { service }),
+        tracked: trackingNumbers.length > 0,
+      });
       await queueShipNotice(ctx, buyer, tracked.storefrontId, {
         order: po,
         printOrderId: tracked.printOrderId,
