@@ -9,8 +9,7 @@ import { Hono } from 'hono';
 import type { GatewayContext } from '../context.ts';
 import { GatewayError } from '../http/errors.ts';
 import { sendPage } from '../http/send-page.ts';
-import { type CatalogEntry, productBySku } from '../punchout/catalog.ts';
-import { formatAmount } from '../punchout/pricing.ts';
+import { type CatalogEntry, priceBreaks, productBySku } from '../punchout/catalog.ts';
 import { sessionPageSecurity, sessionPageUrl, sessionScope } from '../punchout/session-scope.ts';
 import { type ProductDetailView, renderProductsPage } from './product-pages.ts';
 import { searchProducts } from './product-search.ts';
@@ -37,9 +36,8 @@ export function createOciSessionPages(ctx: GatewayContext): Hono {
       thumbnailUrl: ctx
         .editorUrlsFor(s.storefront)
         .thumbnailUrl({ productId: product.productId, width: 320, height: 224 }),
-      prices: [...product.prices]
-        .sort((a, b) => a.minQuantity - b.minQuantity)
-        .map((tier) => ({ minQuantity: tier.minQuantity, unitPrice: formatAmount(tier.unitPrice) })),
+      // The breaks a buyer can reach, as the catalog and cart show them (no tier below the minimum).
+      prices: priceBreaks(product).map((b) => ({ minQuantity: b.from, unitPrice: b.unitPrice })),
       currency: s.storefront.currency,
       uom: product.uom,
       minQuantity: product.minQuantity,

@@ -341,6 +341,16 @@ describe('FUNCTION=DETAIL and SOURCING: product pages inside a session, then the
     expect(catalog.text).toContain('Choose a product to design');
   });
 
+  it('DETAIL shows the price breaks a buyer can reach: from the minimum, never the tier below it', async () => {
+    const stack = await createOciStack();
+    const page = await punchInPage(stack, { FUNCTION: 'DETAIL', PRODUCTID: 'BC-STD' });
+    const rows = [...page.text.matchAll(/<tr><td>(\d+)<\/td><td class="num">([^<]+)<\/td><\/tr>/g)];
+    expect(rows.map(([, from, price]) => [from, price])).toEqual([
+      ['100', '0.12 USD / EA'],
+      ['500', '0.09 USD / EA'],
+    ]);
+  });
+
   it("a session page's link does not work once the cart was transferred", async () => {
     const stack = await createOciStack();
     const page = await punchInPage(stack, { FUNCTION: 'DETAIL', PRODUCTID: 'BC-STD' });
