@@ -24,6 +24,15 @@ export const IsoDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'expected a date 
 
 /** "Decimal means a JSON number with a fractional part"; integers are valid JSON numbers too. */
 const Decimal = z.number();
+
+/**
+ * A field the interface names a string. A real service written in .NET sends `null` for a string it has no
+ * value for; the client reads that as empty text rather than refusing the whole answer (`invalid_response`).
+ */
+const Text = z
+  .string()
+  .nullable()
+  .transform((value) => value ?? '');
 const Id = z.number().int();
 
 // ---------------------------------------------------------------------------------------------------------
@@ -71,33 +80,33 @@ export type LicenseTier = z.infer<typeof LicenseTier>;
 
 export const Address = z.looseObject({
   id: Id,
-  name: z.string(),
-  company: z.string(),
-  first_name: z.string(),
-  last_name: z.string(),
-  line_1: z.string(),
-  line_2: z.string(),
+  name: Text,
+  company: Text,
+  first_name: Text,
+  last_name: Text,
+  line_1: Text,
+  line_2: Text,
   line_3: z.string().nullable(),
   line_4: z.string().nullable(),
-  city: z.string(),
-  state: z.string(),
-  postal_code: z.string(),
-  phone: z.string(),
-  email: z.string(),
-  country_code: z.string(),
+  city: Text,
+  state: Text,
+  postal_code: Text,
+  phone: Text,
+  email: Text,
+  country_code: Text,
   is_residential: z.boolean(),
 });
 export type Address = z.infer<typeof Address>;
 
 /** The shipment's destination uses other field names than Address (the interface's sample shows so). */
 export const ShipToAddress = z.looseObject({
-  first_name: z.string(),
-  last_name: z.string(),
-  address1: z.string(),
-  city: z.string(),
-  state: z.string(),
-  zip: z.string(),
-  country: z.string(),
+  first_name: Text,
+  last_name: Text,
+  address1: Text,
+  city: Text,
+  state: Text,
+  zip: Text,
+  country: Text,
 });
 export type ShipToAddress = z.infer<typeof ShipToAddress>;
 
@@ -114,24 +123,24 @@ export const Shipment = z.looseObject({
 export type Shipment = z.infer<typeof Shipment>;
 
 export const OptionItem = z.looseObject({
-  name: z.string(),
-  value: z.string(),
+  name: Text,
+  value: Text,
   option_integration_id: z.string().nullable(),
   value_integration_id: z.string().nullable(),
 });
 export type OptionItem = z.infer<typeof OptionItem>;
 
 export const ParametricProperty = z.looseObject({
-  name: z.string(),
-  value: z.string(),
+  name: Text,
+  value: Text,
 });
 export type ParametricProperty = z.infer<typeof ParametricProperty>;
 
 export const OrderItem = z.looseObject({
   id: Id,
   product_id: Id,
-  name: z.string(),
-  status: z.string(),
+  name: Text,
+  status: Text,
   quantity: z.number().int(),
   sub_total: Decimal,
   base_price: Decimal,
@@ -142,12 +151,12 @@ export const OrderItem = z.looseObject({
   weight: Decimal,
   created_on: IsoDateTime,
   due_on: IsoDateTime.nullable(),
-  item_number: z.string(),
-  model_number: z.string(),
-  integration_id: z.string(),
-  vendor: z.string(),
-  notes: z.string(),
-  reorder_ref: z.string(),
+  item_number: Text,
+  model_number: Text,
+  integration_id: Text,
+  vendor: Text,
+  notes: Text,
+  reorder_ref: Text,
   // Added in v2 without changing existing fields (Versioning 3): an older answer may lack it; 1 is the default.
   shipment_index: z.number().int().min(1).default(1),
   options: z.array(OptionItem),
@@ -156,17 +165,17 @@ export const OrderItem = z.looseObject({
 export type OrderItem = z.infer<typeof OrderItem>;
 
 export const Customer = z.looseObject({
-  storefront: z.string(),
+  storefront: Text,
   id: Id,
-  first_name: z.string(),
-  last_name: z.string(),
-  email: z.string(),
-  username: z.string(),
+  first_name: Text,
+  last_name: Text,
+  email: Text,
+  username: Text,
   receive_marketing_emails: z.boolean(),
   last_logged_in_on: IsoDateTime,
   created_on: IsoDateTime,
   last_updated_on: IsoDateTime,
-  company: z.string(),
+  company: Text,
   // The interface does not show these types.
   organization: z.unknown().nullable(),
   user_groups: z.array(z.unknown()),
@@ -174,17 +183,17 @@ export const Customer = z.looseObject({
 });
 export type Customer = z.infer<typeof Customer>;
 
-export const CheckoutField = z.looseObject({ name: z.string(), value: z.string() });
+export const CheckoutField = z.looseObject({ name: Text, value: Text });
 export type CheckoutField = z.infer<typeof CheckoutField>;
 
 export const Order = z.looseObject({
-  storefront: z.string(),
+  storefront: Text,
   id: Id,
   is_archived: z.boolean(),
   is_deleted: z.boolean(),
   // "Present when the order came from an external system": absent otherwise.
-  integration_id: z.string().optional(),
-  status: z.string(),
+  integration_id: Text.optional(),
+  status: Text,
   customer: Customer,
   shipping_address: Address,
   billing_address: Address,
@@ -194,15 +203,15 @@ export const Order = z.looseObject({
   payment_po: z.boolean(),
   payment_invoice: z.boolean(),
   payment_paypal: z.boolean(),
-  payment_reference: z.string(),
-  payment_avscode: z.string(),
-  payment_cvcode: z.string(),
+  payment_reference: Text,
+  payment_avscode: Text,
+  payment_cvcode: Text,
   // Present only for credit card payments / check payments (rule R02).
-  card_type: z.string().optional(),
-  card_number: z.string().optional(),
-  check_number: z.string().optional(),
-  po_number: z.string(),
-  invoice_number: z.string(),
+  card_type: Text.optional(),
+  card_number: Text.optional(),
+  check_number: Text.optional(),
+  po_number: Text,
+  invoice_number: Text,
   tax_total: Decimal,
   shipping_total: Decimal,
   sub_total: Decimal,
@@ -210,8 +219,8 @@ export const Order = z.looseObject({
   promotion_code: z.string().nullable(),
   created_on: IsoDateTime,
   shipped_on: IsoDateTime.nullable(),
-  shipping_provider: z.string(),
-  shipping_service: z.string(),
+  shipping_provider: Text,
+  shipping_service: Text,
   items: z.array(OrderItem),
   // Added in v2 (Versioning 3); "at least one entry" on the current version.
   shipments: z.array(Shipment),
@@ -235,10 +244,10 @@ export function paymentPaypal(p: RecordedPayment): boolean {
 
 export const PipoUser = z.looseObject({
   id: Id,
-  username: z.string(),
-  first_name: z.string(),
-  last_name: z.string(),
-  email: z.string(),
+  username: Text,
+  first_name: Text,
+  last_name: Text,
+  email: Text,
   is_temp: z.boolean(),
   storefront_id: Id.optional(),
 });
@@ -250,23 +259,23 @@ export type PipoTempUser = z.infer<typeof PipoTempUser>;
 
 export const PipoProject = z.looseObject({
   id: Id,
-  name: z.string(),
-  external_id: z.string(),
+  name: Text,
+  external_id: Text,
 });
 export type PipoProject = z.infer<typeof PipoProject>;
 
-export const Rendering = z.looseObject({ id: Id, name: z.string() });
+export const Rendering = z.looseObject({ id: Id, name: Text });
 export type Rendering = z.infer<typeof Rendering>;
 
 export const HookEntry = z.looseObject({
   id: Id,
-  target_url: z.string(),
+  target_url: Text,
   event: EventName,
 });
 export type HookEntry = z.infer<typeof HookEntry>;
 
 export const SalesReportRecord = z.looseObject({
-  storefront: z.string(),
+  storefront: Text,
   user_count: z.number().int(),
   order_count: z.number().int(),
   order_average: Decimal,
