@@ -400,6 +400,19 @@ export const SANDBOX_REPORT_RECORDS = {
 } as const satisfies Record<ReportType, z.ZodType>;
 export type SandboxReportRecord<T extends ReportType> = z.infer<(typeof SANDBOX_REPORT_RECORDS)[T]>;
 
+/**
+ * The names of the fields typed "decimal" in the resources and report records. Each name is a decimal
+ * wherever it appears, so a writer can give every such field the fractional part the interface's
+ * conventions promise ("Decimal means a JSON number with a fractional part").
+ */
+export const DECIMAL_FIELDS: ReadonlySet<string> = new Set(
+  [Order, OrderItem, Shipment, ...Object.values(SANDBOX_REPORT_RECORDS)].flatMap((schema) =>
+    Object.entries(schema.shape)
+      .filter(([, field]) => field === Decimal)
+      .map(([name]) => name),
+  ),
+);
+
 /** A webhook delivery body: a JSON array with exactly one Order or Customer (W02). */
 export const OrderEventBody = z.tuple([Order]);
 export const CustomerEventBody = z.tuple([Customer]);

@@ -9,6 +9,7 @@
  * tests can wait for them deterministically.
  */
 import type { EventName } from 'punchgate/schemas/print-api';
+import { interfaceJson } from './interface-json.ts';
 import type { SandboxLogger } from './logger.ts';
 import type { DeliveryRecord, HookRecord, SandboxState } from './state.ts';
 
@@ -51,7 +52,7 @@ export class WebhookDispatcher {
   emit(licenseId: number, event: EventName, resource: unknown, keepAlive?: KeepAlive): void {
     const hooks = this.hooksFor(licenseId, event);
     if (hooks.length === 0) return;
-    const body = JSON.stringify([resource]);
+    const body = interfaceJson([resource]);
     const state = this.#options.state();
     for (const hook of hooks) {
       const record: DeliveryRecord = {

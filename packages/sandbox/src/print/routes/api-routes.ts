@@ -18,11 +18,17 @@ import {
 import { designOfProduct, itemAssetsZip, itemZip, orderZip, renderingPng } from '../print-files.ts';
 import { readReportScope, reportTypeOf, runReport } from '../reports.ts';
 import { pathId, readId, readJsonBody } from '../request-input.ts';
+import { interfaceJson } from '../interface-json.ts';
 import { customerResource, orderResource } from '../resources.ts';
 import { SandboxError } from '../sandbox-error.ts';
 import type { SandboxService } from '../service.ts';
 import { keepAliveOf } from './keep-alive.ts';
 import { pipoRoutes } from './pipo-routes.ts';
+
+/** A JSON answer with the interface's decimals (a fractional part on every decimal field). */
+function interfaceAnswer(c: Context, value: unknown): Response {
+  return c.body(interfaceJson(value), 200, { 'Content-Type': 'application/json' });
+}
 
 function zipAnswer(c: Context, bytes: Uint8Array, fileName: string): Response {
   return c.body(bytes as Uint8Array<ArrayBuffer>, 200, {
@@ -46,7 +52,7 @@ export function apiRoutes(service: SandboxService, version: 1 | 2): Hono<Sandbox
   api.get('/ping', businessPlus, (c) => c.body(null, 204));
 
   // ---- Orders ----
-  api.get('/order/:orderId', enterprise, (c) => c.json(orderResource(service.state, order(c))));
+  api.get('/order/:orderId', enterprise, (c) => interfaceAnswer(c, orderResource(service.state, order(c))));
 
   api.get('/order/:orderId/download', enterprise, async (c) => {
     const found = order(c);
@@ -164,7 +170,7 @@ export function apiRoutes(service: SandboxService, version: 1 | 2): Hono<Sandbox
       toDate: c.req.query('toDate'),
       viewBy: c.req.query('viewBy'),
     });
-    return c.json(runReport(service, type, scope));
+    return interfaceAnswer(c, runReport(service, type, scope));
   });
 
   api.route('/pipo', pipoRoutes(service, businessPlus));
