@@ -28,6 +28,17 @@ import { detachedSessionId, loadOpenSession } from './sessions.ts';
 /** How much of a refused quantity the cart shows back in its input (enough for any real typo). */
 const MAX_TYPED_QUANTITY = 20;
 
+/** A line of this session's cart that may change: not removed, not transferred, not in an inspect. */
+async function changeableLine(ctx: GatewayContext, s: SessionScope, lineRef: string): Promise<CartLine> {
+  const line = await ctx.store.cart.get(lineRef);
+  if (line === undefined || line.sessionId !== s.session.id || line.state === 'removed') {
+    throw new GatewayError('unknown_line', 'That line is not in this cart.');
+  }
+  if (s.session.operation === 'inspect')
+    throw new GatewayError('inspect_read_only', 'This cart is read only.');
+  return line;
+}
+
 export function createPunchoutRoutes(ctx: GatewayContext, protocols: PunchoutProtocols): Hono {
   const app = new Hono();
   const scope = (c: Context) => sessionScope(ctx, c.req.param('token') ?? '');
@@ -72,20 +83,9 @@ export function createPunchoutRoutes(ctx: GatewayContext, protocols: PunchoutPro
     return sendPage(c, cartPage(ctx, s, lines, c.req.query('notice')), sessionPageSecurity(s));
   });
 
-  /** A line of this session's cart that may change: not removed, not transferred, not in an inspect. */
-  async function changeableLine(s: SessionScope, lineRef: string): Promise<CartLine> {
-    const line = await ctx.store.cart.get(lineRef);
-    if (line === undefined || line.sessionId !== s.session.id || line.state === 'removed') {
-      throw new GatewayError('unknown_line', 'That line is not in this cart.');
-    }
-    if (s.session.operation === 'inspect')
-      throw new GatewayError('inspect_read_only', 'This cart is read only.');
-    return line;
-  }
-
   app.get('/s/:token/cart/:lineRef/edit', async (c) => {
     const s = await scope(c);
-    const line = await changeableLine(s, c.req.param('lineRef'));
+    const line = await changeableLine(ctx, s, c.req.param('lineRef'));
     if (line.userRef !== s.session.pipoUserRef) {
       throw new GatewayError(
         'design_not_owned',
@@ -97,7 +97,7 @@ export function createPunchoutRoutes(ctx: GatewayContext, protocols: PunchoutPro
 
   app.post('/s/:token/cart/:lineRef/quantity', async (c) => {
     const s = await scope(c);
-    const line = await changeableLine(s, c.req.param('lineRef'));
+    const line = await changeableLine(ctx, s, c.req.param('lineRef'));
     const product = productBySku(s.storefront, line.sku);
     const form = await c.req.parseBody();
     const raw = typeof form.quantity === 'string' ? form.quantity.trim() : '';
@@ -117,7 +117,7 @@ export function createPunchoutRoutes(ctx: GatewayContext, protocols: PunchoutPro
 
   app.post('/s/:token/cart/:lineRef/remove', async (c) => {
     const s = await scope(c);
-    const line = await changeableLine(s, c.req.param('lineRef'));
+    const line = await changeableLine(ctx, s, c.req.param('lineRef'));
     await ctx.store.cart.update(
       line.lineRef,
       line.state === 'ordered' ? { sessionId: detachedSessionId(s.session.id) } : { state: 'removed' },
@@ -169,7 +169,7 @@ export function createPunchoutRoutes(ctx: GatewayContext, protocols: PunchoutPro
     const target = parseReturnTargetRef(claims.ref);
     if (target === undefined) throw new GatewayError('token_invalid', 'This return link is not valid.');
     if (target.kind === 'line') {
-      const line = await changeableLine(s, target.lineRef);
+      const line = await changeableLine(ctx, s, target.lineRef);
       await ctx.store.cart.update(line.lineRef, { designId: design.designId, name: design.name });
     } else {
       await addDesignLine(ctx, s, target.sku, design);
