@@ -157,6 +157,10 @@ export const CxmlBuyerConfig = z.strictObject({
   sharedSecret: SecretRef,
   cartEncoding: z.enum(['base64', 'urlencoded']).default('base64'),
   returnUrlHosts: z.array(Host).min(1).describe('Hosts a BrowserFormPost URL may point to'),
+  unitMap: z
+    .record(z.string(), z.string().min(1))
+    .default({})
+    .describe('Our UOM → the buyer system unit, in the PunchOutOrderMessage'),
 });
 export type CxmlBuyerConfig = z.infer<typeof CxmlBuyerConfig>;
 

@@ -31,6 +31,7 @@ export function orderMessageLines(
   storefront: ResolvedStorefront,
   lines: readonly CartLine[],
   proofUrl: (line: CartLine) => string,
+  unitMap: Readonly<Record<string, string>> = {},
 ): OrderMessageLine[] {
   return lines.map((line, index) => {
     const product = findProductBySku(storefront, line.sku);
@@ -42,7 +43,7 @@ export function orderMessageLines(
       supplierPartAuxiliaryID: line.lineRef,
       unitPrice: { value: line.unitPrice, currency: line.currency },
       description: line.name,
-      unitOfMeasure: line.uom,
+      unitOfMeasure: unitMap[line.uom] ?? line.uom,
       classifications: [{ domain: 'UNSPSC', code: line.unspsc ?? DEFAULT_UNSPSC }],
       url: proof,
       extrinsics: [
@@ -91,7 +92,7 @@ export function cxmlCartForm(
       value: formatAmount(sumAmounts(lines.map((l) => lineTotal(l.unitPrice, l.quantity)))),
       currency: storefront.currency,
     },
-    items: orderMessageLines(storefront, lines, proofUrlOf(ctx, storefront, session)),
+    items: orderMessageLines(storefront, lines, proofUrlOf(ctx, storefront, session), buyer.unitMap),
     asciiOnly: buyer.cartEncoding === 'urlencoded',
   });
   return formFor(buyer, session, xml);

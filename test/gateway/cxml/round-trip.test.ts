@@ -14,7 +14,7 @@ import {
   returnFormOf,
   startUrlOf,
 } from '../../support/punchout-flow.ts';
-import { createStack } from '../../support/stack.ts';
+import { createStack, testConfig } from '../../support/stack.ts';
 
 const fixture = (name: string) =>
   new Uint8Array(readFileSync(new URL(`../../../fixtures/cxml/valid/${name}`, import.meta.url)));
@@ -106,4 +106,24 @@ describe('cXML punch-out round trip through the sandbox editor', () => {
       expect(project).toEqual([`GET /api/v2/pipo/project/${extrinsics.designId}`]);
     },
   );
+});
+
+describe("the buyer's units", () => {
+  it("a cXML buyer's unitMap names the PunchOutOrderMessage's UnitOfMeasure in the buyer's code", async () => {
+    const base = testConfig();
+    const config = {
+      ...base,
+      buyers: base.buyers.map((b) => (b.id === 'acme' ? { ...b, unitMap: { EA: 'C62' } } : b)),
+    };
+    const stack = await createStack(config);
+    const answer = await stack.postCxml(fixture('setup-request.ariba-multi-credential.xml'));
+    const catalog = await stack.browse(startUrlOf(answer));
+    const cart = await designProduct(stack, catalog, 'Business cards', { Name: 'Jane Roe' });
+    const poom = cxmlFromForm(
+      returnFormOf(await clickButton(stack, cart, 'Transfer cart to procurement system')),
+    );
+    expect(validateAgainstDtd(poom, 'cXML')).toEqual({ ok: true, messages: '' });
+    const [item] = reader.parse(poom).cXML.Message.PunchOutOrderMessage.ItemIn;
+    expect(item.ItemDetail.UnitOfMeasure).toBe('C62');
+  });
 });
