@@ -231,8 +231,14 @@ export const GatewayConfig = z.strictObject({
       maxAttempts: z.number().int().min(1).max(50).default(6),
       reconcileIntervalSeconds: z.number().int().min(10).default(300),
       outboxMaxAttempts: z.number().int().min(1).max(50).default(10),
+      maxHistoryCommentLength: z.number().int().min(200).max(1_000_000).default(4000),
     })
-    .default({ maxAttempts: 6, reconcileIntervalSeconds: 300, outboxMaxAttempts: 10 }),
+    .default({
+      maxAttempts: 6,
+      reconcileIntervalSeconds: 300,
+      outboxMaxAttempts: 10,
+      maxHistoryCommentLength: 4000,
+    }),
   background: z
     .strictObject({
       intervalSeconds: z

@@ -100,3 +100,46 @@ export function changeComment(update: PurchaseOrder): string {
 export function mismatchSummary(mismatches: readonly Mismatch[]): string[] {
   return mismatches.map(describeMismatch);
 }
+
+/** Room kept in every part of a split comment for its "(part i of n)" line. */
+const PART_LABEL_ROOM = 32;
+
+/** Cuts one line longer than `max` into pieces of at most `max` characters, at a space where there is one. */
+function cutLine(line: string, max: number): string[] {
+  const pieces: string[] = [];
+  let rest = line;
+  while (rest.length > max) {
+    const space = rest.lastIndexOf(' ', max);
+    const at = space > max / 2 ? space : max;
+    pieces.push(rest.slice(0, at));
+    rest = rest.slice(at).replace(/^ /, '');
+  }
+  pieces.push(rest);
+  return pieces;
+}
+
+/**
+ * A history comment as the entries the print service is sent, each at most `max` characters: the comment
+ * itself when it fits, else parts split at line breaks (a single over-long line at spaces), each labelled
+ * "(part i of n)" so the people reading the history know there is more. Nothing is dropped: a service that
+ * refuses a long body (413) after the order exists would otherwise leave its history without the PO.
+ *
+ * @example
+ * historyEntries('Purchase order PO-1 …', 4000) // → ['Purchase order PO-1 …']
+ */
+export function historyEntries(comment: string, max: number): string[] {
+  if (comment.length <= max) return [comment];
+  const room = max - PART_LABEL_ROOM;
+  const parts: string[] = [];
+  let current = '';
+  for (const line of comment.split('\n').flatMap((l) => cutLine(l, room))) {
+    if (current !== '' && current.length + 1 + line.length > room) {
+      parts.push(current);
+      current = line;
+    } else {
+      current = current === '' ? line : `${current}\n${line}`;
+    }
+  }
+  parts.push(current);
+  return parts.map((part, i) => `(part ${i + 1} of ${parts.length})\n${part}`);
+}

@@ -27,7 +27,7 @@ import {
   findCreateAttempt,
   searchPrintOrder,
 } from './find-print-order.ts';
-import { changeComment, printOrderComment } from './history-comment.ts';
+import { changeComment, historyEntries, printOrderComment } from './history-comment.ts';
 import {
   FLAG,
   findOriginalOrder,
@@ -260,6 +260,23 @@ async function createPrintOrder(
   return printOrderId;
 }
 
+/**
+ * Writes a comment into a print order's history with the given status, as several entries when it is
+ * longer than `orders.maxHistoryCommentLength` (the first entry sets the status, the rest keep it).
+ */
+async function writeHistory(
+  ctx: GatewayContext,
+  storefront: ResolvedStorefront,
+  printOrderId: number,
+  status: string,
+  comment: string,
+): Promise<void> {
+  const api = ctx.printApiFor(storefront);
+  for (const comments of historyEntries(comment, ctx.config.orders.maxHistoryCommentLength)) {
+    await api.setStatus(printOrderId, { order_status: status, comments });
+  }
+}
+
 /** Starts the file merge and writes the PO into the print order's history, keeping its status. */
 async function annotatePrintOrder(
   ctx: GatewayContext,
@@ -276,7 +293,7 @@ async function annotatePrintOrder(
       api.pipo.processOrder(token, id),
     );
     const current = await api.getOrder(id);
-    await api.setStatus(id, { order_status: current.status, comments: printOrderComment(order, group) });
+    await writeHistory(ctx, storefront, id, current.status, printOrderComment(order, group));
     await ctx.store.printOrders.update(storefront.id, id, {
       lastStatus: current.status,
       lastCheckedAt: ctx.clock.now(),
@@ -345,13 +362,10 @@ async function recordUpdate(ctx: GatewayContext, update: PurchaseOrder): Promise
   if (original !== undefined) {
     await addFlags(ctx, original.id, [FLAG.changedByBuyer]);
     for (const printOrder of await ctx.store.printOrders.listByPo(original.id)) {
-      const api = ctx.printApiFor(ctx.storefront(printOrder.storefrontId));
+      const storefront = ctx.storefront(printOrder.storefrontId);
       try {
-        const current = await api.getOrder(printOrder.printOrderId);
-        await api.setStatus(printOrder.printOrderId, {
-          order_status: current.status,
-          comments: changeComment(update),
-        });
+        const current = await ctx.printApiFor(storefront).getOrder(printOrder.printOrderId);
+        await writeHistory(ctx, storefront, printOrder.printOrderId, current.status, changeComment(update));
       } catch (error) {
         throw upstreamError(error, `note the change on print order ${printOrder.printOrderId}`);
       }
