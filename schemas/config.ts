@@ -148,6 +148,12 @@ const BuyerCommon = {
     .describe(
       'accept: a header-only accept; allDetail: a ConfirmationItem per PO line (SAP Ariba enhanced order confirmation)',
     ),
+  poDeviations: z
+    .enum(['confirm', 'reject', 'accept'])
+    .default('confirm')
+    .describe(
+      "How a new PO's quantity or price deviations from the cart are answered: confirm: accept the PO's terms with a detail confirmation per deviating line; reject: refuse the PO at intake; accept: accept and flag for the operator",
+    ),
 };
 
 export const CxmlBuyerConfig = z.strictObject({

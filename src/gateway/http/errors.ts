@@ -29,6 +29,7 @@ export type GatewayErrorCode =
   | 'unknown_line'
   | 'foreign_line'
   | 'invalid_line'
+  | 'deviating_line'
   | 'no_lines'
   | 'edit_without_lines'
   | 'design_not_owned'
@@ -78,6 +79,8 @@ export const ERROR_ANSWERS: Record<GatewayErrorCode, ErrorAnswer> = {
   unknown_line: { http: 404, cxml: 400 },
   foreign_line: { http: 403, cxml: 403 },
   invalid_line: { http: 400, cxml: 400 },
+  // The PO is well-formed but differs from the agreed cart, and the buyer asked for such POs to be refused.
+  deviating_line: { http: 409, cxml: 409 },
   no_lines: { http: 400, cxml: 400 },
   edit_without_lines: { http: 412, cxml: 412 },
   design_not_owned: { http: 403, cxml: 403 },

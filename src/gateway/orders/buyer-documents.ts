@@ -18,7 +18,7 @@ import {
 import type { OutboxKind, PurchaseOrder } from '../../store/types.ts';
 import type { GatewayContext } from '../context.ts';
 import type { ResolvedBuyer } from '../deps.ts';
-import { storedRequest } from './po-record.ts';
+import { type Mismatch, storedRequest } from './po-record.ts';
 
 /** From and Sender are us (Sender with our SharedSecret); To is the buyer's order-status credential. */
 export function supplierHeader(ctx: GatewayContext, buyer: ResolvedBuyer): CxmlHeader {
@@ -105,25 +105,75 @@ export interface ConfirmationToQueue {
   confirmID: string;
   /** For `detail`: each line's status (`unknown` while a change awaits review). */
   lineStatus?: Extract<ConfirmationStatusType, 'accept' | 'unknown'>;
+  /**
+   * For `accept`: the PO's quantities and prices that differ from the cart and are confirmed as the PO
+   * states them (`poDeviations: confirm`). With any, the accept goes out as a `detail` naming just those
+   * lines (status `detail`, with the PO's UnitPrice where the price differs), or as `allDetail` with those
+   * lines' status `detail` for buyers whose `confirmations` is `allDetail`.
+   */
+  deviations?: readonly Mismatch[];
+}
+
+/** The lines a confirmation restates as `detail`: line number → whether the unit price is among the changes. */
+type DeviatingLines = ReadonlyMap<number, boolean>;
+
+function deviatingLines(deviations: readonly Mismatch[]): DeviatingLines {
+  const lines = new Map<number, boolean>();
+  for (const m of deviations)
+    lines.set(m.lineNumber, (lines.get(m.lineNumber) ?? false) || m.field === 'price');
+  return lines;
 }
 
 /**
  * One ConfirmationItem per line of the PO answered, with the line's quantity and unit and its requested
  * delivery date where the buyer gave one (cXML asks a supplier to confirm against it).
  */
-function confirmationItems(order: PurchaseOrder, status: ConfirmationStatusType): ConfirmationItemInput[] {
+function confirmationItems(
+  order: PurchaseOrder,
+  status: ConfirmationStatusType,
+  deviating: DeviatingLines = new Map(),
+): ConfirmationItemInput[] {
   const request = storedRequest(order);
   return request.items.map((line) => {
+    const priceChanged = deviating.get(line.lineNumber);
+    const lineStatus = priceChanged === undefined ? status : 'detail';
     // The instant the buyer's date was read as (a date without a zone was taken as UTC at intake).
     const requested = line.requestedDeliveryDate?.date ?? request.requestedDeliveryDate?.date;
-    const deliveryDate = status === 'accept' && requested !== undefined ? new Date(requested) : undefined;
+    const confirmsDate = lineStatus === 'accept' || lineStatus === 'detail';
+    const deliveryDate = confirmsDate && requested !== undefined ? new Date(requested) : undefined;
     return {
       lineNumber: line.lineNumber,
       quantity: line.quantity,
       unitOfMeasure: line.unitOfMeasure,
-      statuses: [{ type: status, ...(deliveryDate !== undefined && { deliveryDate }) }],
+      statuses: [
+        {
+          type: lineStatus,
+          ...(deliveryDate !== undefined && { deliveryDate }),
+          ...(priceChanged === true && { unitPrice: line.unitPrice }),
+        },
+      ],
     };
   });
+}
+
+/** The header type and items of a confirmation, by its type, the buyer's `confirmations` and any deviations. */
+function confirmationBody(
+  buyer: ResolvedBuyer,
+  confirmation: ConfirmationToQueue,
+): { type: ConfirmationType; items: ConfirmationItemInput[] } {
+  const { type, answers } = confirmation;
+  if (type === 'detail')
+    return { type, items: confirmationItems(answers, confirmation.lineStatus ?? 'accept') };
+  if (type !== 'accept') return { type, items: [] };
+  const deviating = deviatingLines(confirmation.deviations ?? []);
+  if (buyer.confirmations === 'allDetail') {
+    return { type: 'allDetail', items: confirmationItems(answers, 'accept', deviating) };
+  }
+  if (deviating.size === 0) return { type, items: [] };
+  const items = confirmationItems(answers, 'accept', deviating).filter((item) =>
+    deviating.has(item.lineNumber),
+  );
+  return { type: 'detail', items };
 }
 
 /** How many confirmations the buyer has had for the PO, this one included: the header's `version`. */
@@ -140,8 +190,9 @@ async function confirmationVersion(ctx: GatewayContext, queueOf: PurchaseOrder):
 
 /**
  * Queues a ConfirmationRequest; false if the buyer has no orderStatusUrl. Every confirmation carries a
- * confirmID and a version; `detail` always lists its lines, and an accept goes out as `allDetail` with
- * every line for buyers whose `confirmations` is `allDetail`.
+ * confirmID and a version; `detail` always lists its lines, an accept goes out as `allDetail` with
+ * every line for buyers whose `confirmations` is `allDetail`, and an accept of a PO that deviates from the
+ * cart as a `detail` naming the deviating lines (`deviations`).
  *
  * @example
  * await queueConfirmation(ctx, buyer, { type: 'accept', answers: po, queueOf: po,
@@ -152,13 +203,7 @@ export async function queueConfirmation(
   buyer: ResolvedBuyer,
   confirmation: ConfirmationToQueue,
 ): Promise<boolean> {
-  const allDetail = confirmation.type === 'accept' && buyer.confirmations === 'allDetail';
-  const items =
-    confirmation.type === 'detail'
-      ? confirmationItems(confirmation.answers, confirmation.lineStatus ?? 'accept')
-      : allDetail
-        ? confirmationItems(confirmation.answers, 'accept')
-        : [];
+  const { type, items } = confirmationBody(buyer, confirmation);
   const version = await confirmationVersion(ctx, confirmation.queueOf);
   return enqueue(ctx, buyer, {
     queueOf: confirmation.queueOf,
@@ -169,7 +214,7 @@ export async function queueConfirmation(
       return buildConfirmationRequest({
         ...base,
         ...orderReference(confirmation.answers),
-        type: allDetail ? 'allDetail' : confirmation.type,
+        type,
         confirmID: confirmation.confirmID,
         version,
         noticeDate: base.timestamp,

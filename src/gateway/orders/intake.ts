@@ -15,6 +15,7 @@ import type { ResolvedBuyer } from '../deps.ts';
 import { GatewayError } from '../http/errors.ts';
 import { findProductBySku } from '../punchout/catalog.ts';
 import {
+  isDeviation,
   MISMATCH_FLAGS,
   type Mismatch,
   type PoDocument,
@@ -174,6 +175,26 @@ function compareWithCart(
 }
 
 /**
+ * For buyers whose `poDeviations` is `reject`: a new PO whose quantities or prices are not the cart's is
+ * refused here, synchronously, naming every such line — before it is stored as accepted, so no print order
+ * can follow and the buyer's system shows the reason at once (a `reject` confirmation later would reach
+ * the buyer only after a PO it had been told was accepted). Its cart lines stay open for a corrected PO.
+ */
+function refuseDeviations(mismatches: readonly Mismatch[]): void {
+  const deviations = mismatches.filter(isDeviation);
+  if (deviations.length === 0) return;
+  const described = deviations.map(
+    (m) =>
+      `Line ${m.lineNumber} (SupplierPartAuxiliaryID ${m.lineRef}): ` +
+      `${m.field === 'price' ? 'unit price' : 'quantity'} ${m.po} differs from the cart's ${m.cart}`,
+  );
+  throw new GatewayError(
+    'deviating_line',
+    `${described.join('; ')}. Send the order with the cart's quantities and prices.`,
+  );
+}
+
+/**
  * @example
  * const handler = createOrderIntake(ctx);
  * const status = await handler(orderRequest, buyer); // { code: 200, text: 'OK' }
@@ -186,6 +207,7 @@ export function createOrderIntake(ctx: GatewayContext): OrderRequestHandler {
     // A delete cancels the whole order, so its lines (if any) are not checked against the carts.
     const resolved: ResolvedLines =
       request.type === 'delete' ? { lines: [], mismatches: [] } : await resolveLines(ctx, request, buyer);
+    if (request.type === 'new' && buyer.poDeviations === 'reject') refuseDeviations(resolved.mismatches);
     const document: PoDocument = {
       request: requestForStorage(request),
       lines: resolved.lines,

@@ -228,6 +228,14 @@ export const MISMATCH_FLAGS: Record<MismatchField, string> = {
 };
 
 /**
+ * A quantity or price of the PO that is not the cart's: what a buyer's `poDeviations` governs (confirm the
+ * PO's terms, refuse the PO, or accept and flag). A SKU or an already-ordered line is only ever flagged.
+ */
+export function isDeviation(mismatch: Mismatch): boolean {
+  return mismatch.field === 'quantity' || mismatch.field === 'price';
+}
+
+/**
  * Marks that the print order of group `index` is being created. It stays only if the gateway could not
  * tell whether the print service made the order (a timeout, a crash), so the next attempt searches for it
  * (`find-print-order.ts`) instead of possibly ordering twice.

@@ -32,6 +32,7 @@ import {
   FLAG,
   findOriginalOrder,
   isCreatingFlag,
+  isDeviation,
   type OwnerGroup,
   ownerGroups,
   poDocument,
@@ -341,13 +342,22 @@ async function confirmPlaced(
   tracked: readonly TrackedPrintOrder[],
 ): Promise<void> {
   const ids = tracked.map((t) => t.printOrderId);
+  // `poDeviations: confirm` (the default): the PO's own quantities and prices are what is confirmed.
+  const deviations = buyer.poDeviations === 'confirm' ? poDocument(order).mismatches.filter(isDeviation) : [];
+  const deviatingLines = [...new Set(deviations.map((m) => m.lineNumber))];
+  const restated =
+    deviatingLines.length === 0
+      ? ''
+      : ` The quantities or prices of line${deviatingLines.length === 1 ? '' : 's'} ` +
+        `${deviatingLines.join(', ')} differ from the cart; they are confirmed as this order states them.`;
   await queueConfirmation(ctx, buyer, {
     type: 'accept',
     answers: order,
     queueOf: order,
     dedupeKey: `confirm:${order.id}:accept`,
     confirmID: ids.join(','),
-    comments: `Accepted as print order${ids.length === 1 ? '' : 's'} ${ids.join(', ')}.`,
+    comments: `Accepted as print order${ids.length === 1 ? '' : 's'} ${ids.join(', ')}.${restated}`,
+    deviations,
   });
   for (const t of tracked) {
     if (!t.confirmed) await ctx.store.printOrders.update(t.storefrontId, t.printOrderId, { confirmed: true });
