@@ -132,6 +132,10 @@ const BuyerCommon = {
     .enum(['mapped', 'temporary'])
     .default('mapped')
     .describe('mapped: one permanent print-service user per buyer user; temporary: a fresh user per session'),
+  anonymousUsers: z
+    .enum(['temporary', 'refuse'])
+    .default('temporary')
+    .describe('A punch-in that names no user: a temporary print-service user for the session, or refused'),
   frameAncestors: z
     .array(Host)
     .default([])

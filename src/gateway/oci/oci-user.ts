@@ -32,7 +32,9 @@ function firstOf(punchIn: OciPunchIn, names: readonly string[], accept = (_: str
  */
 export function buyerUserFromPunchIn(punchIn: OciPunchIn): BuyerUser {
   const email = firstOf(punchIn, EMAIL_PARAMS, (value) => EMAIL.test(value));
-  const key = firstOf(punchIn, USER_ID_PARAMS) ?? email ?? punchIn.username.trim();
+  const named = firstOf(punchIn, USER_ID_PARAMS) ?? email;
+  // Without a user parameter only the catalog login is left, which every SAP user of the buyer shares.
+  const key = named ?? punchIn.username.trim();
   const firstName = firstOf(punchIn, FIRST_NAME_PARAMS);
   const lastName = firstOf(punchIn, LAST_NAME_PARAMS);
   const user: BuyerUser = {
@@ -42,5 +44,6 @@ export function buyerUserFromPunchIn(punchIn: OciPunchIn): BuyerUser {
     lastName: lastName ?? (firstName === undefined ? key : '-'),
   };
   if (email !== undefined) user.email = email;
+  if (named === undefined) user.anonymous = true;
   return user;
 }

@@ -5,12 +5,16 @@
  * - `GET /admin/orders[?state&buyer&limit&cursor]` — POs, newest first, with their print orders;
  * - `GET /admin/orders/:id` — one PO: lines, differences from the cart, flags, timeline, documents, raw;
  * - `POST /admin/orders/:id/retry` — a failed PO (or one waiting for an operator) is processed again;
+ *   refused (409) when an earlier create of its print order may have gone through;
+ * - `POST /admin/orders/:id/attach {printOrderId}` — that print order, verified to carry the PO number,
+ *   becomes the PO's and its processing carries on (history, accept, tracking);
+ * - `POST /admin/orders/:id/handled {note}` — a PO waiting for an operator leaves the queue, no document;
  * - `GET /admin/outbox[?state&buyer&po&limit&cursor]`, `GET /admin/outbox/:id` (with the document);
  * - `POST /admin/outbox/:id/retry` — a dead-lettered document is sent again;
  * - `GET /admin/dead-letters` — dead documents and dead jobs;
  * - `GET /admin/jobs[?state&kind&limit&cursor]`.
  */
-import { Hono, type MiddlewareHandler } from 'hono';
+import { type Context, Hono, type MiddlewareHandler } from 'hono';
 import { constantTimeEqual } from '../../kernel/constant-time.ts';
 import {
   JOB_STATES,
@@ -27,6 +31,7 @@ import { GatewayError } from '../http/errors.ts';
 import { requestIdOf } from '../http/request-id.ts';
 import { mismatchSummary } from './history-comment.ts';
 import { jsonError } from './json-answers.ts';
+import { attachPrintOrder, MAX_NOTE_LENGTH, markHandled } from './operator-actions.ts';
 import { poDocument, storedRequest } from './po-record.ts';
 import { retryPurchaseOrder } from './process-order.ts';
 
@@ -249,6 +254,20 @@ async function orderDetail(ctx: GatewayContext, order: PurchaseOrder) {
   };
 }
 
+/** The JSON object an operator's action sends; anything else is a 400. */
+async function jsonBody(c: Context): Promise<Record<string, unknown>> {
+  let body: unknown;
+  try {
+    body = await c.req.json();
+  } catch {
+    throw new GatewayError('bad_request', 'The request body must be a JSON object.');
+  }
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+    throw new GatewayError('bad_request', 'The request body must be a JSON object.');
+  }
+  return body as Record<string, unknown>;
+}
+
 export function createAdminRoutes(ctx: GatewayContext): Hono {
   const app = new Hono();
   const { store } = ctx;
@@ -288,6 +307,26 @@ export function createAdminRoutes(ctx: GatewayContext): Hono {
     const order = await retryPurchaseOrder(ctx, await orderOr404(c.req.param('id')));
     ctx.logger.info('purchase order retried by an operator', { po: order.id });
     return c.json({ order: orderSummary(order, await store.printOrders.listByPo(order.id)) }, 202);
+  });
+
+  app.post('/orders/:id/attach', async (c) => {
+    const order = await orderOr404(c.req.param('id'));
+    const { printOrderId } = await jsonBody(c);
+    if (typeof printOrderId !== 'number' || !Number.isSafeInteger(printOrderId) || printOrderId < 1) {
+      throw new GatewayError('bad_request', 'printOrderId must be a positive whole number.');
+    }
+    const attached = await attachPrintOrder(ctx, order, printOrderId);
+    return c.json({ order: orderSummary(attached, await store.printOrders.listByPo(attached.id)) }, 202);
+  });
+
+  app.post('/orders/:id/handled', async (c) => {
+    const order = await orderOr404(c.req.param('id'));
+    const { note } = await jsonBody(c);
+    if (typeof note !== 'string' || note.trim() === '' || note.length > MAX_NOTE_LENGTH) {
+      throw new GatewayError('bad_request', `note must be text of 1 to ${MAX_NOTE_LENGTH} characters.`);
+    }
+    const handled = await markHandled(ctx, order, note.trim());
+    return c.json({ order: orderSummary(handled, await store.printOrders.listByPo(handled.id)) });
   });
 
   app.get('/outbox', async (c) => {

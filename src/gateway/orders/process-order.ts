@@ -560,6 +560,16 @@ export async function retryPurchaseOrder(ctx: GatewayContext, order: PurchaseOrd
   const refuse = (why: string) =>
     new GatewayError('conflict', `Purchase order record ${order.id} ${why}, so there is nothing to retry.`);
   if (order.type === 'update') throw refuse('is a change an operator carries out');
+  if (order.flags.includes(FLAG.uncertainPrintOrder)) {
+    // Creating again could print the order twice: the operator settles what the cut-off create made.
+    throw new GatewayError(
+      'conflict',
+      `Purchase order record ${order.id} is not retried: an earlier create of its print order may have gone ` +
+        `through. Look for a print order with PO number ${order.orderId}; if there is one, attach it ` +
+        `(POST /admin/orders/${order.id}/attach), otherwise place the order by hand and mark the PO handled ` +
+        `(POST /admin/orders/${order.id}/handled).`,
+    );
+  }
   if (order.state === 'processing') {
     const job = await queueProcessing(ctx, order);
     if (job.state !== 'dead') throw refuse('is being processed');

@@ -11,6 +11,11 @@ export interface BuyerUser {
   email?: string;
   firstName: string;
   lastName: string;
+  /**
+   * The punch-in named no person (no user extrinsic, e-mail or contact): a key shared by everyone would put
+   * every user's designs into one permanent account, so such a user gets a temporary one or is refused.
+   */
+  anonymous?: true;
 }
 
 const ID_EXTRINSICS = ['UniqueName', 'UserEmail', 'Email', 'UniqueUsername', 'UserId', 'User'];
@@ -48,7 +53,9 @@ export function buyerUserFromSetup(request: PunchOutSetupRequest): BuyerUser {
       break;
     }
   }
-  key ??= email ?? request.contacts[0]?.name?.trim() ?? 'anonymous';
+  key ??= email ?? request.contacts[0]?.name?.trim();
+  const anonymous = key === undefined || key === '';
+  if (key === undefined || key === '') key = 'anonymous';
 
   const first = ext.get('FirstName')?.trim();
   const last = ext.get('LastName')?.trim();
@@ -61,5 +68,6 @@ export function buyerUserFromSetup(request: PunchOutSetupRequest): BuyerUser {
 
   const user: BuyerUser = { key: key.toLowerCase(), ...names };
   if (email !== undefined) user.email = email;
+  if (anonymous) user.anonymous = true;
   return user;
 }

@@ -268,7 +268,13 @@ export function createPipoAccounts(deps: Deps): PipoAccounts {
 
   const accounts: PipoAccounts = {
     open(buyer, storefront, user, sessionId) {
-      return buyer.userMode === 'temporary'
+      if (user.anonymous && buyer.anonymousUsers === 'refuse') {
+        throw new GatewayError(
+          'bad_request',
+          'This punch-out names no user (no UniqueName, UserEmail or Contact); this buyer only accepts punch-outs that name one.',
+        );
+      }
+      return buyer.userMode === 'temporary' || user.anonymous
         ? openTemporary(buyer, storefront, sessionId)
         : openMapped(buyer, storefront, user);
     },
