@@ -152,7 +152,10 @@ function memorySessions(state: MemoryState): SessionStore {
       if (options.ifVersion !== undefined && session.version !== options.ifVersion) {
         throw new StoreError('conflict', `session ${id} is at version ${session.version}`);
       }
-      Object.assign(session, pickDefined(patch, ['state', 'expiresAt', 'pipoToken', 'pipoUserRef']));
+      Object.assign(
+        session,
+        pickDefined(patch, ['state', 'expiresAt', 'pipoToken', 'pipoUserRef', 'extrinsics']),
+      );
       session.version += 1;
       session.updatedAt = now();
       return copy(session);

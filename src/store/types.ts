@@ -85,6 +85,8 @@ export interface SessionPatch {
   expiresAt?: Date;
   pipoToken?: PipoToken;
   pipoUserRef?: string;
+  /** Replaces the whole object (an edit's kept lines live in it: src/gateway/punchout/kept-lines.ts). */
+  extrinsics?: JsonObject;
 }
 
 // ---------------------------------------------------------------------------------------------------------

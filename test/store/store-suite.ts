@@ -237,6 +237,16 @@ export function runStoreSuite(name: string, makeStore: (deps: { clock: Clock }) 
         expect(updated?.pipoUserRef).toBe('jane@converted');
       });
 
+      it('replaces the extrinsics object (an edit keeps its unknown lines there)', async () => {
+        const created = await store.sessions.create(cxmlSession());
+        const extrinsics = { CostCenter: '4711', kept: [{ supplierPartID: 'X-1', removed: true }] };
+        const updated = await store.sessions.update(created.id, { extrinsics });
+        expect(updated?.extrinsics).toStrictEqual(extrinsics);
+        expect((await store.sessions.get(created.id))?.extrinsics).toStrictEqual(extrinsics);
+        const untouched = await store.sessions.update(created.id, { state: 'transferred' });
+        expect(untouched?.extrinsics).toStrictEqual(extrinsics);
+      });
+
       it('applies an update with ifVersion only while the version matches', async () => {
         const created = await store.sessions.create(cxmlSession());
         const v2 = await store.sessions.update(created.id, { state: 'transferred' }, { ifVersion: 1 });

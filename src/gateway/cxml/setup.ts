@@ -3,15 +3,54 @@
  * of an edit or inspect found by our line references, the session opened, and the start URL sent back in
  * a PunchOutSetupResponse.
  */
-import { buildSetupResponse, newPayloadId, type PunchOutSetupRequest } from '../../cxml/index.ts';
+import {
+  buildSetupResponse,
+  type ItemOut,
+  newPayloadId,
+  type PunchOutSetupRequest,
+} from '../../cxml/index.ts';
 import { type JsonObject, toJson } from '../../store/types.ts';
 import type { GatewayContext } from '../context.ts';
 import type { ResolvedCxmlBuyer } from '../deps.ts';
 import { GatewayError } from '../http/errors.ts';
 import { buyerUserFromSetup } from '../punchout/buyer-user.ts';
 import { isHostAllowed } from '../punchout/buyers.ts';
+import type { KeptLine } from '../punchout/kept-lines.ts';
 import { LINE_REF_PATTERN } from '../punchout/line-refs.ts';
-import { openSession } from '../punchout/sessions.ts';
+import { openSession, type ReopenedLine } from '../punchout/sessions.ts';
+
+/** An ItemOut exactly as sent, for a line the gateway may not know (kept-lines.ts). */
+function asSent(item: ItemOut): KeptLine {
+  return {
+    supplierPartID: item.supplierPartID,
+    ...(item.supplierPartAuxiliaryID !== undefined && {
+      supplierPartAuxiliaryID: item.supplierPartAuxiliaryID,
+    }),
+    quantity: item.quantity,
+    ...(item.unitPrice !== undefined && {
+      unitPrice: { value: item.unitPrice.value, currency: item.unitPrice.currency },
+    }),
+    description: item.description,
+    ...(item.shortName !== undefined && { shortName: item.shortName }),
+    ...(item.unitOfMeasure !== undefined && { unitOfMeasure: item.unitOfMeasure }),
+    classifications: item.classifications.map((c) => ({ domain: c.domain, code: c.code })),
+    ...(item.manufacturerPartID !== undefined && { manufacturerPartID: item.manufacturerPartID }),
+    ...(item.manufacturerName !== undefined && { manufacturerName: item.manufacturerName }),
+    extrinsics: item.extrinsics.list.map((e) => ({ name: e.name, value: e.value })),
+  };
+}
+
+/** Every ItemOut: ours by line reference when it carries one, and each as sent for when it is not ours. */
+function reopenedLines(request: PunchOutSetupRequest): ReopenedLine[] {
+  return request.itemOut.map((item) => {
+    const reference = item.supplierPartAuxiliaryID?.trim();
+    return {
+      ...(reference !== undefined && LINE_REF_PATTERN.test(reference) && { lineRef: reference }),
+      quantity: item.quantityNumber,
+      asSent: asSent(item),
+    };
+  });
+}
 
 export async function punchOutSetup(
   ctx: GatewayContext,
@@ -30,16 +69,6 @@ export async function punchOutSetup(
       `BrowserFormPost host ${host} is not an allowed return host for this buyer.`,
     );
   }
-  const reopen = request.itemOut
-    .filter(
-      (item) =>
-        item.supplierPartAuxiliaryID !== undefined &&
-        LINE_REF_PATTERN.test(item.supplierPartAuxiliaryID.trim()),
-    )
-    .map((item) => ({
-      lineRef: item.supplierPartAuxiliaryID?.trim() ?? '',
-      quantity: item.quantityNumber,
-    }));
   const selectedSku =
     request.selectedItem?.supplierPartID ??
     (request.operation === 'create'
@@ -58,7 +87,7 @@ export async function punchOutSetup(
     ...(request.contacts[0] !== undefined && { contact: toJson<JsonObject>(request.contacts[0]) }),
     ...(request.shipTo !== undefined && { shipTo: toJson<JsonObject>(request.shipTo) }),
     ...(selectedSku !== undefined && { selectedSku }),
-    reopen,
+    reopen: reopenedLines(request),
   });
   const now = ctx.clock.now();
   return buildSetupResponse({

@@ -12,6 +12,7 @@ import type { CartLine, PunchoutSession } from '../../store/types.ts';
 import type { GatewayContext } from '../context.ts';
 import type { ResolvedCxmlBuyer, ResolvedStorefront } from '../deps.ts';
 import { findProductBySku } from '../punchout/catalog.ts';
+import { type KeptLine, keptLinesTotal, liveKeptLines } from '../punchout/kept-lines.ts';
 import type { ReturnForm } from '../punchout/pages.ts';
 import { formatAmount, lineTotal, sumAmounts } from '../punchout/pricing.ts';
 
@@ -57,6 +58,32 @@ export function orderMessageLines(
   });
 }
 
+/**
+ * A line kept from the edit's setup request, handed back as the buyer sent it. Only where the buyer sent
+ * nothing that the DTD requires (a price, a unit, a classification, a description) is a neutral value
+ * filled in: a zero price in the storefront's currency, EA, the printing UNSPSC, the SupplierPartID.
+ */
+export function keptMessageLine(line: KeptLine, lineNumber: number, currency: string): OrderMessageLine {
+  const classifications = line.classifications.filter((c) => c.domain.trim() !== '' && c.code.trim() !== '');
+  return {
+    quantity: line.quantity,
+    lineNumber,
+    supplierPartID: line.supplierPartID,
+    ...(line.supplierPartAuxiliaryID !== undefined && {
+      supplierPartAuxiliaryID: line.supplierPartAuxiliaryID,
+    }),
+    unitPrice: line.unitPrice ?? { value: '0.00', currency },
+    description: line.description.trim() !== '' ? line.description : line.supplierPartID,
+    ...(line.shortName !== undefined && { shortName: line.shortName }),
+    unitOfMeasure: line.unitOfMeasure ?? 'EA',
+    classifications:
+      classifications.length > 0 ? classifications : [{ domain: 'UNSPSC', code: DEFAULT_UNSPSC }],
+    ...(line.manufacturerPartID !== undefined && { manufacturerPartID: line.manufacturerPartID }),
+    ...(line.manufacturerName !== undefined && { manufacturerName: line.manufacturerName }),
+    extrinsics: line.extrinsics,
+  };
+}
+
 function formFor(buyer: ResolvedCxmlBuyer, session: PunchoutSession, xml: string): ReturnForm {
   const target = session.returnTarget ?? '_top';
   if (buyer.cartEncoding === 'urlencoded') {
@@ -82,6 +109,11 @@ export function cxmlCartForm(
   lines: readonly CartLine[],
 ): ReturnForm {
   const now = ctx.clock.now();
+  const kept = liveKeptLines(session).map(({ line }) => line);
+  const items = [
+    ...orderMessageLines(storefront, lines, proofUrlOf(ctx, storefront, session), buyer.unitMap),
+    ...kept.map((line, index) => keptMessageLine(line, lines.length + index + 1, storefront.currency)),
+  ];
   const xml = buildOrderMessage({
     payloadID: newPayloadId(() => ctx.randomId(12), ctx.payloadHost, now),
     timestamp: now,
@@ -89,10 +121,15 @@ export function cxmlCartForm(
     buyerCookie: session.buyerCookie ?? '',
     operationAllowed: session.operation === 'inspect' ? 'inspect' : 'edit',
     total: {
-      value: formatAmount(sumAmounts(lines.map((l) => lineTotal(l.unitPrice, l.quantity)))),
+      value: formatAmount(
+        sumAmounts([
+          ...lines.map((l) => lineTotal(l.unitPrice, l.quantity)),
+          keptLinesTotal(kept, storefront.currency),
+        ]),
+      ),
       currency: storefront.currency,
     },
-    items: orderMessageLines(storefront, lines, proofUrlOf(ctx, storefront, session), buyer.unitMap),
+    items,
     asciiOnly: buyer.cartEncoding === 'urlencoded',
   });
   return formFor(buyer, session, xml);

@@ -7,6 +7,7 @@ import type { CartLine } from '../../store/types.ts';
 import type { GatewayContext } from '../context.ts';
 import { sendPage } from '../http/send-page.ts';
 import { findProductBySku, priceBreaksText, quantityBounds, quantityProblem } from './catalog.ts';
+import { keptLinesTotal, liveKeptLines } from './kept-lines.ts';
 import { type ReturnForm, renderCartPage, renderCatalogPage, renderReturnFormPage } from './pages.ts';
 import { formatAmount, lineTotal, sumAmounts } from './pricing.ts';
 import type { SessionParties } from './protocol.ts';
@@ -62,6 +63,17 @@ export function transferBlockedReason(s: SessionScope, lines: readonly CartLine[
   return lines.some((line) => storedQuantityProblem(s, line) !== undefined) ? TRANSFER_BLOCKED : undefined;
 }
 
+const CONFIRM_EMPTY =
+  'Send an empty cart: every line of the requisition will be removed in your procurement system.';
+
+/**
+ * Whether transferring this cart needs the user's explicit yes: an edit that hands back no line at all
+ * makes the buyer's system delete every line of the requisition, so it is never the result of one click.
+ */
+export function emptyTransferNeedsConfirm(s: SessionScope, lines: readonly CartLine[]): boolean {
+  return s.session.operation === 'edit' && lines.length === 0 && liveKeptLines(s.session).length === 0;
+}
+
 export function cartPage(
   ctx: GatewayContext,
   s: SessionScope,
@@ -73,6 +85,7 @@ export function cartPage(
   const pipoToken = s.session.pipoToken?.token ?? '';
   const urls = ctx.editorUrlsFor(s.storefront);
   const link = (rest: string) => sessionPageUrl(ctx, s.token, rest);
+  const kept = liveKeptLines(s.session);
   return renderCartPage({
     title: s.storefront.name ?? 'Print catalog',
     buyerName: s.buyer.name ?? s.buyer.id,
@@ -84,7 +97,25 @@ export function cartPage(
     transferLabel: readOnly ? 'Return to procurement system' : 'Transfer cart to procurement system',
     cancelAction: readOnly ? undefined : link('cancel'),
     transferBlocked: transferBlockedReason(s, lines),
-    total: formatAmount(sumAmounts(lines.map((l) => lineTotal(Number(l.unitPrice), l.quantity)))),
+    ...(emptyTransferNeedsConfirm(s, lines) && { confirmEmpty: CONFIRM_EMPTY }),
+    total: formatAmount(
+      sumAmounts([
+        ...lines.map((l) => lineTotal(Number(l.unitPrice), l.quantity)),
+        keptLinesTotal(
+          kept.map(({ line }) => line),
+          s.storefront.currency,
+        ),
+      ]),
+    ),
+    keptLines: kept.map(({ index, line }) => ({
+      supplierPartID: line.supplierPartID,
+      supplierPartAuxiliaryID: line.supplierPartAuxiliaryID,
+      description: line.description || line.supplierPartID,
+      quantity: line.quantity,
+      unitPrice: line.unitPrice && `${line.unitPrice.value} ${line.unitPrice.currency}`,
+      uom: line.unitOfMeasure,
+      removeAction: readOnly ? undefined : link(`kept/${index}/remove`),
+    })),
     lines: lines.map((line) => {
       const product = findProductBySku(s.storefront, line.sku);
       const refusal = refused?.lineRef === line.lineRef ? refused : undefined;

@@ -71,11 +71,25 @@ export interface CartLineView {
   removeAction?: string | undefined;
 }
 
+/** A line of the requisition the gateway does not know, shown and handed back exactly as sent. */
+export interface KeptLineView {
+  supplierPartID: string;
+  supplierPartAuxiliaryID?: string | undefined;
+  description: string;
+  quantity: string;
+  /** Price with its own currency, or absent when the buyer sent none. */
+  unitPrice?: string | undefined;
+  uom?: string | undefined;
+  removeAction?: string | undefined;
+}
+
 export interface CartView {
   title: string;
   buyerName: string;
   currency: string;
   lines: readonly CartLineView[];
+  /** Lines kept as sent (edit and inspect), after the cart's own lines. */
+  keptLines?: readonly KeptLineView[] | undefined;
   total: string;
   /** Inspect sessions show the cart read-only. */
   readOnly: boolean;
@@ -86,6 +100,8 @@ export interface CartView {
   notice?: string | undefined;
   /** Why the cart cannot be transferred as it is; the transfer button is disabled, cancel stays. */
   transferBlocked?: string | undefined;
+  /** An edit cart with no lines: the transfer form carries a checkbox with this text that must be ticked. */
+  confirmEmpty?: string | undefined;
 }
 
 export function renderCartPage(view: CartView): string {
@@ -125,12 +141,28 @@ ${line.proofUrl ? html`<br><a href="${line.proofUrl}" target="_blank" rel="noope
 <td>${actions}</td>
 </tr>`;
   });
+  const kept = (view.keptLines ?? []).map(
+    (line) => html`<tr class="kept">
+<td></td>
+<td><strong>${line.description}</strong><br><span class="muted">SupplierPartID ${line.supplierPartID}${
+      line.supplierPartAuxiliaryID === undefined ? '' : html` · ref ${line.supplierPartAuxiliaryID}`
+    } · kept as sent</span></td>
+<td class="num">${line.quantity}</td>
+<td class="num">${line.unitPrice ?? ''}${line.uom === undefined ? '' : html` / ${line.uom}`}</td>
+<td class="num"></td>
+<td>${
+      view.readOnly || line.removeAction === undefined
+        ? ''
+        : html`<form class="inline" method="post" action="${line.removeAction}"><button type="submit">Remove</button></form>`
+    }</td>
+</tr>`,
+  );
   const table =
-    view.lines.length === 0
+    view.lines.length === 0 && kept.length === 0
       ? html`<p class="notice">Your cart is empty.</p>`
       : html`<table>
 <thead><tr><th></th><th>Item</th><th class="num">Quantity</th><th class="num">Unit price</th><th class="num">Total</th><th></th></tr></thead>
-<tbody>${rows}</tbody>
+<tbody>${rows}${kept}</tbody>
 <tfoot><tr><th colspan="4" class="num">Cart total</th><th class="num">${view.total} ${view.currency}</th><th></th></tr></tfoot>
 </table>`;
   return renderPage({
@@ -142,7 +174,11 @@ ${table}
 ${view.transferBlocked ? html`<p class="error" id="transfer-blocked" role="alert">${view.transferBlocked}</p>` : ''}
 <div class="actions">
 ${view.catalogUrl && !view.readOnly ? html`<a class="button" href="${view.catalogUrl}">Add another product</a>` : ''}
-<form class="inline" method="post" action="${view.transferAction}"><button class="primary" type="submit"${
+<form class="inline" method="post" action="${view.transferAction}">${
+      view.confirmEmpty
+        ? html`<label><input type="checkbox" name="confirmEmpty" value="yes" required> ${view.confirmEmpty}</label> `
+        : ''
+    }<button class="primary" type="submit"${
       view.transferBlocked ? html` disabled aria-describedby="transfer-blocked"` : ''
     }>${view.transferLabel}</button></form>
 ${view.cancelAction ? html`<form class="inline" method="post" action="${view.cancelAction}"><button type="submit">Cancel and return</button></form>` : ''}

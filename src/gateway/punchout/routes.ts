@@ -10,9 +10,10 @@ import type { CartLine } from '../../store/types.ts';
 import type { GatewayContext } from '../context.ts';
 import { ERROR_ANSWERS, GatewayError } from '../http/errors.ts';
 import { type PageStatus, sendPage } from '../http/send-page.ts';
-import { cartPage, catalogPage, transferBlockedReason } from './cart-pages.ts';
+import { cartPage, catalogPage, emptyTransferNeedsConfirm, transferBlockedReason } from './cart-pages.ts';
 import { priceText, productBySku, quantityProblem } from './catalog.ts';
 import { addDesignLine, editorRedirect, savedDesign } from './editor.ts';
+import { removeKeptLine } from './kept-lines.ts';
 import { parseReturnTargetRef, parseStartTargetRef } from './link-targets.ts';
 import type { ReturnForm } from './pages.ts';
 import { type PunchoutProtocols, protocolOf } from './protocol.ts';
@@ -27,6 +28,9 @@ import { detachedSessionId, loadOpenSession } from './sessions.ts';
 
 /** How much of a refused quantity the cart shows back in its input (enough for any real typo). */
 const MAX_TYPED_QUANTITY = 20;
+
+const EMPTY_NOT_CONFIRMED =
+  'This cart is empty. Tick the box to confirm that every line of the requisition is to be removed.';
 
 /** A line of this session's cart that may change: not removed, not transferred, not in an inspect. */
 async function changeableLine(ctx: GatewayContext, s: SessionScope, lineRef: string): Promise<CartLine> {
@@ -125,6 +129,12 @@ export function createPunchoutRoutes(ctx: GatewayContext, protocols: PunchoutPro
     return c.redirect(backTo(s, 'cart'), 303);
   });
 
+  app.post('/s/:token/kept/:index/remove', async (c) => {
+    const s = await scope(c);
+    await removeKeptLine(ctx, s.session, c.req.param('index'));
+    return c.redirect(backTo(s, 'cart'), 303);
+  });
+
   /** Closes the session and hands the form back to the procurement system in a self-submitting page. */
   async function handBack(
     c: Context,
@@ -144,6 +154,10 @@ export function createPunchoutRoutes(ctx: GatewayContext, protocols: PunchoutPro
     if (transferBlockedReason(s, lines) !== undefined) {
       // 409: the request is fine, the cart is not ready; the page says which lines and keeps cancel.
       return sendPage(c, cartPage(ctx, s, lines, undefined), sessionPageSecurity(s), 409);
+    }
+    // An edit handing back nothing makes the buyer delete the requisition's lines: only on an explicit yes.
+    if (emptyTransferNeedsConfirm(s, lines) && (await c.req.parseBody()).confirmEmpty !== 'yes') {
+      return sendPage(c, cartPage(ctx, s, lines, EMPTY_NOT_CONFIRMED), sessionPageSecurity(s), 409);
     }
     const form = protocolOf(protocols, s.buyer).cartForm(ctx, s, lines);
     ctx.logger.info('cart transferred', { buyer: s.buyer.id, session: s.session.id, lines: lines.length });

@@ -9,12 +9,17 @@ import type { ResolvedBuyer, ResolvedStorefront } from '../deps.ts';
 import { GatewayError } from '../http/errors.ts';
 import type { BuyerUser } from './buyer-user.ts';
 import { findProductBySku, priceText, quantityProblem } from './catalog.ts';
+import { type KeptLine, withKeptLines } from './kept-lines.ts';
 import { type StartTarget, startTargetRef } from './link-targets.ts';
 
-/** A line the buyer's system names in an edit or inspect punch-out. */
+/**
+ * A line the buyer's system names in an edit or inspect punch-out: one of ours by its line reference, or,
+ * when it has none or the gateway does not know it, carried through the session as sent.
+ */
 export interface ReopenedLine {
-  lineRef: string;
+  lineRef?: string;
   quantity?: number;
+  asSent: KeptLine;
 }
 
 export interface OpenSessionInput {
@@ -69,9 +74,12 @@ export async function openSession(ctx: GatewayContext, input: OpenSessionInput):
     ...(input.shipTo !== undefined && { shipTo: input.shipTo }),
   });
 
-  const reopened = await reopenLines(ctx, session, storefront, input.reopen ?? []);
+  const { reopened, kept } = await reopenLines(ctx, session, storefront, input.reopen ?? []);
+  if (kept.length > 0) {
+    await ctx.store.sessions.update(session.id, { extrinsics: withKeptLines(session.extrinsics, kept) });
+  }
   let target: StartTarget = { kind: 'catalog' };
-  if (input.operation !== 'create' && reopened > 0) target = { kind: 'cart' };
+  if (input.operation !== 'create' && reopened + kept.length > 0) target = { kind: 'cart' };
   else if (input.operation === 'inspect') target = { kind: 'cart' };
   else if (input.selectedSku !== undefined && findProductBySku(storefront, input.selectedSku)) {
     target = { kind: 'design', sku: input.selectedSku };
@@ -93,6 +101,7 @@ export async function openSession(ctx: GatewayContext, input: OpenSessionInput):
     operation: input.operation,
     session: sessionId,
     reopenedLines: reopened,
+    keptLines: kept.length,
     upstreamCalls: login.upstreamCalls,
   });
   return {
@@ -104,19 +113,24 @@ export async function openSession(ctx: GatewayContext, input: OpenSessionInput):
 
 /**
  * Moves the buyer's earlier lines into the new session. Only lines of the same buyer are taken: a line
- * reference of another buyer is ignored exactly like an unknown one, so nothing tells a caller it exists.
+ * reference of another buyer is treated exactly like an unknown one, so nothing tells a caller it exists.
+ * Every other line is kept as sent (on an edit or inspect; a create carries no cart to keep).
  */
 async function reopenLines(
   ctx: GatewayContext,
   session: PunchoutSession,
   storefront: ResolvedStorefront,
   lines: readonly ReopenedLine[],
-): Promise<number> {
+): Promise<{ reopened: number; kept: KeptLine[] }> {
   let count = 0;
+  const kept: KeptLine[] = [];
   for (const wanted of lines) {
-    const line = await ctx.store.cart.get(wanted.lineRef);
+    const line = wanted.lineRef === undefined ? undefined : await ctx.store.cart.get(wanted.lineRef);
     if (line === undefined || line.buyerId !== session.buyerId || line.storefrontId !== storefront.id) {
-      ctx.logger.warn('edit names an unknown line', { buyer: session.buyerId, lineRef: wanted.lineRef });
+      if (wanted.lineRef !== undefined) {
+        ctx.logger.warn('edit names an unknown line', { buyer: session.buyerId, lineRef: wanted.lineRef });
+      }
+      if (session.operation !== 'create') kept.push(wanted.asSent);
       continue;
     }
     const product = findProductBySku(storefront, line.sku);
@@ -144,7 +158,7 @@ async function reopenLines(
     });
     count++;
   }
-  return count;
+  return { reopened: count, kept };
 }
 
 /**

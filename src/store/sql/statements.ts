@@ -44,7 +44,8 @@ const sessionSql = {
   get: 'SELECT * FROM sessions WHERE id = $1 AND expires_at > $2',
   update: `UPDATE sessions SET state = COALESCE($1, state), expires_at = COALESCE($2, expires_at),
       pipo_token = COALESCE($3, pipo_token), pipo_token_obtained_at = COALESCE($4, pipo_token_obtained_at),
-      pipo_user_ref = COALESCE($5, pipo_user_ref), version = version + 1, updated_at = $6
+      pipo_user_ref = COALESCE($5, pipo_user_ref), extrinsics = COALESCE($9, extrinsics),
+      version = version + 1, updated_at = $6
     WHERE id = $7 AND expires_at > $6 AND ($8::integer IS NULL OR version = $8) RETURNING *`,
   expire: `DELETE FROM sessions WHERE id IN (SELECT id FROM sessions WHERE expires_at <= $1 ${upTo(2)})`,
 };

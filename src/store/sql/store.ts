@@ -141,6 +141,7 @@ function sqlSessions({ sql: { sessions: sql }, now, first, purge }: SqlContext):
         at,
         id,
         ifVersion,
+        jsonOrNull(patch.extrinsics),
       );
       if (row) return toSession(row);
       const current = await first(sql.get, id, at);
