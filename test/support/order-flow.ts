@@ -10,6 +10,7 @@ import { createOrderWorker, type OrderWorker } from '../../src/gateway/orders/in
 import { escapeHtml as escapeXml } from '../../src/kernel/html-escape.ts';
 import { createPrintApi, type PrintApi } from '../../src/print-api/index.ts';
 import { setupRequest } from './cxml-documents.ts';
+import { validateAgainstDtd } from './dtd-validation.ts';
 import { findLinks } from './html-forms.ts';
 import {
   clickButton,
@@ -292,6 +293,39 @@ export function receivedDocuments(
   return stack.orderStatusPosts
     .map((post) => ({ post, doc: parseXml(post.body).cXML }))
     .filter(({ doc }) => doc?.Request?.[request] !== undefined);
+}
+
+const asList = (value: XmlTree): XmlTree[] => (value === undefined ? [] : [value].flat());
+
+/**
+ * The ConfirmationRequests the buyer received, read for assertions: the header's type, confirmID and
+ * version, each item with its unit and statuses (delivery date and unit price where given), and whether the
+ * document is valid against Fulfill.dtd.
+ */
+export function confirmationsReceived(stack: Pick<Stack, 'orderStatusPosts'>) {
+  return receivedDocuments(stack, 'ConfirmationRequest').map(({ post, doc }) => {
+    const request = doc.Request.ConfirmationRequest;
+    const header = request.ConfirmationHeader;
+    return {
+      type: header['@type'],
+      confirmID: header['@confirmID'],
+      version: header['@version'],
+      items: asList(request.ConfirmationItem).map((item) => ({
+        lineNumber: item['@lineNumber'],
+        quantity: item['@quantity'],
+        unit: item.UnitOfMeasure,
+        statuses: asList(item.ConfirmationStatus).map((status) => ({
+          type: status['@type'],
+          quantity: status['@quantity'],
+          ...(status['@deliveryDate'] !== undefined && { deliveryDate: status['@deliveryDate'] }),
+          ...(status.UnitPrice !== undefined && {
+            unitPrice: `${status.UnitPrice.Money['#text']} ${status.UnitPrice.Money['@currency']}`,
+          }),
+        })),
+      })),
+      dtd: validateAgainstDtd(post.body, 'Fulfill'),
+    };
+  });
 }
 
 export function adminRequest(stack: Stack, path: string, init: RequestInit = {}, token = ADMIN_TOKEN) {

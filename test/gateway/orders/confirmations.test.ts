@@ -4,12 +4,9 @@
  * a version on every ConfirmationRequest — all valid against Fulfill.dtd, over HTTP through the sandbox.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { removeValidationFiles, requireDtdValidator } from '../../support/dtd-validation.ts';
 import {
-  removeValidationFiles,
-  requireDtdValidator,
-  validateAgainstDtd,
-} from '../../support/dtd-validation.ts';
-import {
+  confirmationsReceived,
   createOrderStack,
   drain,
   linesOf,
@@ -17,39 +14,11 @@ import {
   orderConfig,
   printOrdersFor,
   punchOut,
-  receivedDocuments,
   sendOrder,
-  type XmlTree,
 } from '../../support/order-flow.ts';
 
 beforeAll(() => requireDtdValidator());
 afterAll(() => removeValidationFiles());
-
-const asList = (value: XmlTree): XmlTree[] => (value === undefined ? [] : [value].flat());
-
-/** The confirmations the buyer received: header attributes, items, and whether the document is DTD-valid. */
-function confirmations(stack: OrderStack) {
-  return receivedDocuments(stack, 'ConfirmationRequest').map(({ post, doc }) => {
-    const request = doc.Request.ConfirmationRequest;
-    const header = request.ConfirmationHeader;
-    return {
-      type: header['@type'],
-      confirmID: header['@confirmID'],
-      version: header['@version'],
-      items: asList(request.ConfirmationItem).map((item) => ({
-        lineNumber: item['@lineNumber'],
-        quantity: item['@quantity'],
-        unit: item.UnitOfMeasure,
-        statuses: asList(item.ConfirmationStatus).map((s) => ({
-          type: s['@type'],
-          quantity: s['@quantity'],
-          ...(s['@deliveryDate'] !== undefined && { deliveryDate: s['@deliveryDate'] }),
-        })),
-      })),
-      dtd: validateAgainstDtd(post.body, 'Fulfill'),
-    };
-  });
-}
 
 /** The order config with buyer acme's `confirmations` set. */
 function configWith(confirmations: 'accept' | 'allDetail') {
@@ -75,7 +44,7 @@ describe('how a placed order is confirmed', () => {
     const stack = await createOrderStack(configWith('allDetail'));
     const { lines, printOrderId } = await placeTwoLines(stack, 'PO-ALLDETAIL');
     const [first, second] = lines;
-    expect(confirmations(stack)).toEqual([
+    expect(confirmationsReceived(stack)).toEqual([
       {
         type: 'allDetail',
         confirmID: printOrderId,
@@ -104,7 +73,7 @@ describe('how a placed order is confirmed', () => {
   it('an accept buyer (the default) gets a header-only accept, still with confirmID and version', async () => {
     const stack = await createOrderStack(configWith('accept'));
     const { printOrderId } = await placeTwoLines(stack, 'PO-ACCEPT');
-    expect(confirmations(stack)).toEqual([
+    expect(confirmationsReceived(stack)).toEqual([
       { type: 'accept', confirmID: printOrderId, version: '1', items: [], dtd: { ok: true, messages: '' } },
     ]);
   });
@@ -125,7 +94,7 @@ describe('a change order', () => {
     });
     expect(answer).toMatchObject({ code: 200 });
     await drain(stack);
-    const [placed, change] = confirmations(stack);
+    const [placed, change] = confirmationsReceived(stack);
     expect(placed).toMatchObject({ type: 'allDetail', version: '1' });
     expect(change).toEqual({
       type: 'detail',
