@@ -107,6 +107,11 @@ export const StorefrontConfig = z.strictObject({
     .string()
     .optional()
     .describe('Status set on the print order when the buyer cancels the PO (OrderRequest type delete)'),
+  newOrderStatus: z
+    .string()
+    .min(1)
+    .optional()
+    .describe("Status set on a new print order with its PO note, e.g. the shop's review queue"),
   carriers: z
     .record(z.string(), CarrierMapping)
     .refine((carriers) => Object.keys(carriers).every((key) => key.trim() !== ''), 'has a blank key')

@@ -278,7 +278,7 @@ async function writeHistory(
   }
 }
 
-/** Starts the file merge and writes the PO into the print order's history, keeping its status. */
+/** Starts the file merge and writes the PO into the print order's history, keeping its status (or setting the storefront's newOrderStatus). */
 async function annotatePrintOrder(
   ctx: GatewayContext,
   order: PurchaseOrder,
@@ -294,9 +294,11 @@ async function annotatePrintOrder(
       api.pipo.processOrder(token, id),
     );
     const current = await api.getOrder(id);
-    await writeHistory(ctx, storefront, id, current.status, printOrderComment(order, group));
+    // A storefront may put new print orders into its review queue ("Awaiting PO review") with the note.
+    const status = storefront.newOrderStatus ?? current.status;
+    await writeHistory(ctx, storefront, id, status, printOrderComment(order, group));
     await ctx.store.printOrders.update(storefront.id, id, {
-      lastStatus: current.status,
+      lastStatus: status,
       lastCheckedAt: ctx.clock.now(),
     });
   } catch (error) {
