@@ -163,6 +163,12 @@ const BuyerCommon = {
     .describe(
       "How a new PO's quantity or price deviations from the cart are answered: confirm: accept the PO's terms with a detail confirmation per deviating line; reject: refuse the PO at intake; accept: accept and flag for the operator",
     ),
+  supplierPartIds: z
+    .enum(['sku', 'sku-design'])
+    .default('sku')
+    .describe(
+      "The SupplierPartID (OCI VENDORMAT) of a designed line: sku: the product's SKU; sku-design: the SKU and the design id (SKU-D1234), so ERPs that key lines on the part number keep two designs of one product apart",
+    ),
 };
 
 export const CxmlBuyerConfig = z.strictObject({

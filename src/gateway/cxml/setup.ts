@@ -69,7 +69,7 @@ export async function punchOutSetup(
       `BrowserFormPost host ${host} is not an allowed return host for this buyer.`,
     );
   }
-  const selectedSku =
+  const selectedPartId =
     request.selectedItem?.supplierPartID ??
     (request.operation === 'create'
       ? request.itemOut.find((i) => i.supplierPartAuxiliaryID === undefined)?.supplierPartID
@@ -86,7 +86,7 @@ export async function punchOutSetup(
     extrinsics: Object.fromEntries(request.extrinsics.list.map((e) => [e.name, e.value])),
     ...(request.contacts[0] !== undefined && { contact: toJson<JsonObject>(request.contacts[0]) }),
     ...(request.shipTo !== undefined && { shipTo: toJson<JsonObject>(request.shipTo) }),
-    ...(selectedSku !== undefined && { selectedSku }),
+    ...(selectedPartId !== undefined && { selectedPartId }),
     reopen: reopenedLines(request),
   });
   const now = ctx.clock.now();

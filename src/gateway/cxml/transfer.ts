@@ -13,6 +13,7 @@ import type { GatewayContext } from '../context.ts';
 import type { ResolvedCxmlBuyer, ResolvedStorefront } from '../deps.ts';
 import { findProductBySku } from '../punchout/catalog.ts';
 import { type KeptLine, keptLinesTotal, liveKeptLines } from '../punchout/kept-lines.ts';
+import { supplierPartIdOf } from '../punchout/line-identity.ts';
 import type { ReturnForm } from '../punchout/pages.ts';
 import { formatAmount, lineTotal, sumAmounts } from '../punchout/pricing.ts';
 
@@ -28,11 +29,12 @@ function headerFor(ctx: GatewayContext, buyer: ResolvedCxmlBuyer): CxmlHeader {
   };
 }
 
-export function orderMessageLines(
+/** The cart's lines as ItemIn, named as the buyer's settings say (part numbers, units). */
+function orderMessageLines(
   storefront: ResolvedStorefront,
+  buyer: Pick<ResolvedCxmlBuyer, 'unitMap' | 'supplierPartIds'>,
   lines: readonly CartLine[],
   proofUrl: (line: CartLine) => string,
-  unitMap: Readonly<Record<string, string>> = {},
 ): OrderMessageLine[] {
   return lines.map((line, index) => {
     const product = findProductBySku(storefront, line.sku);
@@ -40,11 +42,11 @@ export function orderMessageLines(
     const item: OrderMessageLine = {
       quantity: line.quantity,
       lineNumber: index + 1,
-      supplierPartID: line.sku,
+      supplierPartID: supplierPartIdOf(buyer.supplierPartIds, line),
       supplierPartAuxiliaryID: line.lineRef,
       unitPrice: { value: line.unitPrice, currency: line.currency },
       description: line.name,
-      unitOfMeasure: unitMap[line.uom] ?? line.uom,
+      unitOfMeasure: buyer.unitMap[line.uom] ?? line.uom,
       classifications: [{ domain: 'UNSPSC', code: line.unspsc ?? DEFAULT_UNSPSC }],
       url: proof,
       extrinsics: [
@@ -111,7 +113,7 @@ export function cxmlCartForm(
   const now = ctx.clock.now();
   const kept = liveKeptLines(session).map(({ line }) => line);
   const items = [
-    ...orderMessageLines(storefront, lines, proofUrlOf(ctx, storefront, session), buyer.unitMap),
+    ...orderMessageLines(storefront, buyer, lines, proofUrlOf(ctx, storefront, session)),
     ...kept.map((line, index) => keptMessageLine(line, lines.length + index + 1, storefront.currency)),
   ];
   const xml = buildOrderMessage({

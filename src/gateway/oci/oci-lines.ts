@@ -6,12 +6,14 @@
  * - EXT_PRODUCT_ID is the line reference of a designed line: SAP sends it back as PRODUCTID (DETAIL,
  *   VALIDATE) and the purchase order names it. An item without a design (a search hit, or VALIDATE of a
  *   SKU) has no line reference, so its EXT_PRODUCT_ID is the SKU, which resolves back to the product.
- * - DESCRIPTION is the design's name (the product's for an undesigned item); the long text carries the
- *   product's name when the design's differs, then the product's description.
+ * - DESCRIPTION is the line's description, the product's name and its design label (the product's name
+ *   for an undesigned item); the long text carries the product's whole name when the description does not
+ *   begin with it, then the product's description. VENDORMAT follows the buyer's `supplierPartIds`.
  * - UNSPSC falls back to 82121500 "Printing", as in the cXML cart.
  */
 import {
   buildOciItems,
+  OCI_FIELD_LENGTHS,
   type OciCartLine,
   type OciCharset,
   OciError,
@@ -23,6 +25,7 @@ import type { ResolvedOciBuyer, ResolvedStorefront } from '../deps.ts';
 import { GatewayError } from '../http/errors.ts';
 import type { CatalogEntry } from '../punchout/catalog.ts';
 import { findProductBySku, priceText } from '../punchout/catalog.ts';
+import { lineDescription, supplierPartIdOf } from '../punchout/line-identity.ts';
 import { itemOptions } from './buyer-settings.ts';
 
 /**
@@ -56,12 +59,13 @@ export function ociLineOfCartLine(
   line: CartLine,
 ): OciCartLine {
   const product = findProductBySku(storefront, line.sku);
+  const description = shortDescription(product, line);
   return {
     ...productFields(buyer, product),
     lineRef: line.lineRef,
-    sku: line.sku,
-    description: line.name,
-    ...longText(product, line.name),
+    sku: supplierPartIdOf(buyer.supplierPartIds, line),
+    description,
+    ...longText(product, description),
     quantity: line.quantity,
     unitPrice: line.unitPrice,
     currency: line.currency,
@@ -80,15 +84,17 @@ export function ociLineOfProduct(
   storefront: ResolvedStorefront,
   product: CatalogEntry,
   quantity: number,
-  design?: { lineRef: string; name: string },
+  design?: Pick<CartLine, 'lineRef' | 'name' | 'designId'>,
 ): OciCartLine {
-  const name = design?.name ?? product.name;
+  const description = design ? shortDescription(product, design) : product.name;
   return {
     ...productFields(buyer, product),
     lineRef: design?.lineRef ?? product.sku,
-    sku: product.sku,
-    description: name,
-    ...longText(product, name),
+    sku: design
+      ? supplierPartIdOf(buyer.supplierPartIds, { sku: product.sku, designId: design.designId })
+      : product.sku,
+    description,
+    ...longText(product, description),
     quantity,
     unitPrice: priceText(product, quantity),
     currency: storefront.currency,
@@ -96,6 +102,20 @@ export function ociLineOfProduct(
     ...(product.leadTimeDays !== undefined && { leadTimeDays: product.leadTimeDays }),
     unspsc: product.unspsc ?? DEFAULT_UNSPSC,
   };
+}
+
+/**
+ * DESCRIPTION of a designed line within SAP's 40 characters: the product's name is shortened rather than
+ * the design label cut off (the codec's cut would take the label, which tells two designs apart).
+ */
+function shortDescription(
+  product: CatalogEntry | undefined,
+  line: Pick<CartLine, 'name' | 'designId'>,
+): string {
+  const fits = [...line.name].length <= OCI_FIELD_LENGTHS.DESCRIPTION;
+  return fits || product === undefined
+    ? line.name
+    : lineDescription(product.name, line.designId, OCI_FIELD_LENGTHS.DESCRIPTION);
 }
 
 function productFields(
@@ -110,7 +130,9 @@ function productFields(
 }
 
 function longText(product: CatalogEntry | undefined, name: string): Pick<OciCartLine, 'longText'> {
-  const parts = [product && product.name !== name ? product.name : '', product?.description ?? ''];
+  // The product's whole name, unless the description already shows it (it was shortened to fit, or it is
+  // a line's description from before the gateway named lines after the product).
+  const parts = [product && !name.startsWith(product.name) ? product.name : '', product?.description ?? ''];
   const text = parts.filter((part) => part.trim() !== '').join('\n');
   return text === '' ? {} : { longText: text };
 }

@@ -85,9 +85,8 @@ export async function validate(ctx: GatewayContext, scope: PunchInScope): Promis
   const { buyer, storefront, punchIn } = scope;
   const { product, line } = await namedProduct(ctx, scope, punchIn.productId ?? '');
   const quantity = checkQuantity(product, Math.max(product.minQuantity, Math.ceil(punchIn.quantity ?? 1)));
-  const design = line && { lineRef: line.lineRef, name: line.name };
   const fields = itemFields(buyer, punchIn.charset, [
-    ociLineOfProduct(buyer, storefront, product, quantity, design),
+    ociLineOfProduct(buyer, storefront, product, quantity, line),
   ]);
   const page = renderOciTransferForm({
     hookUrl: punchIn.hookUrl,

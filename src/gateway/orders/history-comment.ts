@@ -1,11 +1,12 @@
 /**
- * The print order's history comment: what the platform has no field for — the PO number and lines with
- * their quantities and unit prices, ship-to, requested delivery dates, the buyer's comments — and every
- * difference from the punch-out cart, so the people producing the order see what was bought.
+ * The print order's history comments. The first is a job ticket: what the platform has no field for — the
+ * PO number, each design's quantity, product and unit price, ship-to, requested delivery dates, the buyer's
+ * contact and comments — and every difference from the punch-out cart, so the people producing the order
+ * see at a glance what was bought. Later ones note changes the buyer sent.
  */
 import type { Address } from '../../cxml/index.ts';
 import type { PurchaseOrder } from '../../store/types.ts';
-import type { Mismatch, OwnerGroup, StoredRequest } from './po-record.ts';
+import type { Mismatch, OwnerGroup, PoLine, StoredRequest } from './po-record.ts';
 import { poDocument, storedRequest } from './po-record.ts';
 
 export function formatAddress(address: Address): string {
@@ -37,13 +38,22 @@ function describeMismatch(m: Mismatch): string {
   }
 }
 
-function headerLines(order: PurchaseOrder, request: StoredRequest): string[] {
-  const out = [`Purchase order ${order.orderId} (cXML payloadID ${order.payloadId}), buyer ${order.buyerId}`];
-  if (request.orderDate !== undefined) out.push(`Order date: ${request.orderDate.raw}`);
+function contactText(contact: StoredRequest['contacts'][number]): string {
+  const role = contact.role === undefined ? '' : ` (${contact.role})`;
+  const emails = contact.emails.map((email) => `<${email}>`);
+  return [`${contact.name}${role}`, ...emails, contact.phone].filter(Boolean).join(', ');
+}
+
+/** The order-wide part of the ticket: whose order, where it goes, by when, whom to call. */
+function headerLines(order: PurchaseOrder, request: StoredRequest, buyerName: string): string[] {
+  const out = [`Purchase order ${order.orderId} — JOB TICKET`];
+  const dated = request.orderDate === undefined ? '' : `, order date ${request.orderDate.raw}`;
+  out.push(`Buyer: ${buyerName}${dated} (cXML payloadID ${order.payloadId})`);
+  if (request.shipTo !== undefined) out.push(`Ship to: ${formatAddress(request.shipTo)}`);
   if (request.requestedDeliveryDate !== undefined) {
     out.push(`Requested delivery: ${request.requestedDeliveryDate.raw}`);
   }
-  if (request.shipTo !== undefined) out.push(`Ship to: ${formatAddress(request.shipTo)}`);
+  for (const contact of request.contacts) out.push(`Buyer contact: ${contactText(contact)}`);
   if (request.shipping !== undefined) {
     out.push(
       `Shipping: ${request.shipping.description} ${request.shipping.value} ${request.shipping.currency}`,
@@ -52,30 +62,43 @@ function headerLines(order: PurchaseOrder, request: StoredRequest): string[] {
   return out;
 }
 
+/** One design of the ticket: the quantity first, as the press needs it, then what identifies the line. */
+function designLines(line: PoLine, productName: string | undefined): string[] {
+  const product = productName ?? line.description;
+  const out = [
+    `${line.lineNumber}. QUANTITY ${line.quantity} ${line.unitOfMeasure} — ${product} (design ${line.designId})`,
+    `   SKU ${line.cart.sku} · unit price ${line.unitPrice.value} ${line.unitPrice.currency} · line ref ${line.lineRef} · proof: the item of design ${line.designId} in this print order`,
+  ];
+  const details: string[] = [];
+  if (line.requestedDeliveryDate !== undefined) details.push(`deliver by ${line.requestedDeliveryDate}`);
+  if (line.shipTo !== undefined) details.push(`ship to ${formatAddress(line.shipTo)}`);
+  if (line.comments.trim() !== '') details.push(`note: ${line.comments.trim()}`);
+  if (details.length > 0) out.push(`   ${details.join(' · ')}`);
+  return out;
+}
+
 /**
- * The comment for the print order of one owner group.
+ * The job ticket of one owner group's print order, its first history entry: what the print service has no
+ * field for (quantities, prices, ship-to, dates, contact) written for the people who produce the order, with
+ * every difference from the punch-out cart at the end.
  *
  * @example
- * await api.setStatus(printOrderId, { order_status: order.status, comments: printOrderComment(po, group) });
+ * await api.setStatus(printOrderId, { order_status: order.status, comments: printOrderComment(po, group, names) });
  */
-export function printOrderComment(order: PurchaseOrder, group: OwnerGroup): string {
+export function printOrderComment(
+  order: PurchaseOrder,
+  group: OwnerGroup,
+  names: { buyer: string; product: (sku: string) => string | undefined },
+): string {
   const request = storedRequest(order);
-  const lines = [...headerLines(order, request), 'Lines:'];
-  for (const line of group.lines) {
-    const parts = [
-      `  ${line.lineNumber}. ${line.lineRef} ${line.supplierPartID} (design ${line.designId})`,
-      `${line.quantity} ${line.unitOfMeasure} at ${line.unitPrice.value} ${line.unitPrice.currency}`,
-    ];
-    if (line.requestedDeliveryDate !== undefined) parts.push(`deliver by ${line.requestedDeliveryDate}`);
-    if (line.shipTo !== undefined) parts.push(`ship to ${formatAddress(line.shipTo)}`);
-    if (line.comments.trim() !== '') parts.push(`note: ${line.comments.trim()}`);
-    lines.push(parts.join(' — '));
-  }
-  if (request.comments.trim() !== '') lines.push(`Buyer comments: ${request.comments.trim()}`);
+  const count = group.lines.length === 1 ? '1 design' : `${group.lines.length} designs`;
+  const lines = [...headerLines(order, request, names.buyer), '', `${count} to print:`];
+  for (const line of group.lines) lines.push(...designLines(line, names.product(line.cart.sku)));
+  if (request.comments.trim() !== '') lines.push('', `Buyer comments: ${request.comments.trim()}`);
   const refs = new Set(group.lines.map((line) => line.lineRef));
   const mismatches = poDocument(order).mismatches.filter((m) => refs.has(m.lineRef));
   if (mismatches.length > 0) {
-    lines.push('CHECK — differs from the punch-out cart:');
+    lines.push('', 'CHECK — differs from the punch-out cart:');
     for (const m of mismatches) lines.push(`  ${describeMismatch(m)}`);
   }
   return lines.join('\n');

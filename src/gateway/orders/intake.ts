@@ -14,6 +14,7 @@ import type { OrderRequestHandler } from '../cxml/route.ts';
 import type { ResolvedBuyer } from '../deps.ts';
 import { GatewayError } from '../http/errors.ts';
 import { findProductBySku } from '../punchout/catalog.ts';
+import { type PartIdStyle, supplierPartIdOf } from '../punchout/line-identity.ts';
 import {
   isDeviation,
   MISMATCH_FLAGS,
@@ -92,7 +93,7 @@ async function resolveLines(
       continue;
     }
     lines.push(poLine(item, lineRef, cartLine));
-    mismatches.push(...compareWithCart(request.type, item, lineRef, cartLine));
+    mismatches.push(...compareWithCart(request.type, item, lineRef, cartLine, buyer.supplierPartIds));
   }
   if (foreign.length > 0) throw new GatewayError('foreign_line', `${foreign.join('; ')}.`);
   if (refused.length > 0) {
@@ -145,6 +146,7 @@ function compareWithCart(
   item: OrderRequest['items'][number],
   lineRef: string,
   cart: CartLine,
+  partIdStyle: PartIdStyle,
 ): Mismatch[] {
   const found: Mismatch[] = [];
   const at = { lineNumber: item.lineNumber, lineRef };
@@ -159,8 +161,11 @@ function compareWithCart(
       cart: `${cart.unitPrice} ${cart.currency}`,
     });
   }
-  if (item.supplierPartID.trim() !== cart.sku) {
-    found.push({ ...at, field: 'sku', po: item.supplierPartID, cart: cart.sku });
+  // Either part-number style names the line's own product and design (a buyer may switch styles between
+  // its cart and its PO); anything else is another part than the one the cart line is a design of.
+  const partId = item.supplierPartID.trim();
+  if (partId !== cart.sku && partId !== supplierPartIdOf('sku-design', cart)) {
+    found.push({ ...at, field: 'sku', po: item.supplierPartID, cart: supplierPartIdOf(partIdStyle, cart) });
   }
   // A change names lines its order has ordered already; only a new order can order a line twice.
   if (type === 'new' && cart.state === 'ordered' && cart.poId !== undefined) {

@@ -20,6 +20,7 @@ import type { Job, PurchaseOrder, TrackedPrintOrder } from '../../store/types.ts
 import type { GatewayContext } from '../context.ts';
 import type { ResolvedBuyer, ResolvedStorefront } from '../deps.ts';
 import { GatewayError, upstreamError } from '../http/errors.ts';
+import { findProductBySku } from '../punchout/catalog.ts';
 import { confirmIdOf, queueConfirmation } from './buyer-documents.ts';
 import {
   type CreateAttempt,
@@ -296,7 +297,11 @@ async function annotatePrintOrder(
     const current = await api.getOrder(id);
     // A storefront may put new print orders into its review queue ("Awaiting PO review") with the note.
     const status = storefront.newOrderStatus ?? current.status;
-    await writeHistory(ctx, storefront, id, status, printOrderComment(order, group));
+    const names = {
+      buyer: buyer.name === undefined ? buyer.id : `${buyer.name} (${buyer.id})`,
+      product: (sku: string) => findProductBySku(storefront, sku)?.name,
+    };
+    await writeHistory(ctx, storefront, id, status, printOrderComment(order, group, names));
     await ctx.store.printOrders.update(storefront.id, id, {
       lastStatus: status,
       lastCheckedAt: ctx.clock.now(),

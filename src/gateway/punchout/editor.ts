@@ -8,6 +8,7 @@ import type { CartLine, PunchoutSession } from '../../store/types.ts';
 import type { GatewayContext } from '../context.ts';
 import { GatewayError, upstreamError } from '../http/errors.ts';
 import { productBySku } from './catalog.ts';
+import { lineDescription } from './line-identity.ts';
 import { newLineRef } from './line-refs.ts';
 import { type ReturnTarget, returnTargetRef } from './link-targets.ts';
 import { formatAmount, unitPriceFor } from './pricing.ts';
@@ -53,12 +54,11 @@ async function editorToken(ctx: GatewayContext, s: SessionScope): Promise<string
   }
 }
 
-/** The saved design `productid` of an editor return, read from the print service as the session's user. */
-export async function savedDesign(
-  ctx: GatewayContext,
-  s: SessionScope,
-  rawId: string,
-): Promise<{ designId: number; name: string }> {
+/**
+ * The saved design `productid` of an editor return, checked by reading it from the print service as the
+ * session's user (a design of someone else is refused).
+ */
+export async function savedDesign(ctx: GatewayContext, s: SessionScope, rawId: string): Promise<number> {
   // Design ids start at 1; the client refuses 0 before asking, which must not read as an outage.
   if (!/^\d{1,12}$/.test(rawId) || Number(rawId) < 1) {
     throw new GatewayError(
@@ -67,7 +67,7 @@ export async function savedDesign(
     );
   }
   const designId = Number(rawId);
-  const project = await ctx.accounts
+  await ctx.accounts
     .withToken(s.buyer, s.storefront, s.session.pipoUserRef, (token) =>
       ctx.printApiFor(s.storefront).pipo.getProject(token, designId),
     )
@@ -80,7 +80,7 @@ export async function savedDesign(
       }
       throw upstreamError(error, 'read the design', PRINT_SERVICE_AWAY);
     });
-  return { designId, name: project.name };
+  return designId;
 }
 
 /** A new cart line of the product `sku` with the saved design, at the product's minimum quantity. */
@@ -88,7 +88,7 @@ export function addDesignLine(
   ctx: GatewayContext,
   s: Pick<SessionScope, 'storefront'> & { session: PunchoutSession },
   sku: string,
-  design: { designId: number; name: string },
+  designId: number,
 ): Promise<CartLine> {
   const { session, storefront } = s;
   const product = productBySku(storefront, sku);
@@ -99,10 +99,10 @@ export function addDesignLine(
     buyerId: session.buyerId,
     storefrontId: session.storefrontId,
     userRef: session.pipoUserRef,
-    designId: design.designId,
+    designId,
     productId: product.productId,
     sku: product.sku,
-    name: design.name || product.name,
+    name: lineDescription(product.name, designId),
     quantity,
     unitPrice: formatAmount(unitPriceFor(product, quantity)),
     currency: storefront.currency,

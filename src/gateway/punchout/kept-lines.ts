@@ -7,7 +7,8 @@
  * They live in the session's `extrinsics` JSON under one reserved key, so no table changes; removing one
  * marks it removed (its position stays its id in URLs).
  */
-import type { JsonObject, JsonValue, PunchoutSession } from '../../store/types.ts';
+import { z } from 'zod';
+import { type JsonObject, type PunchoutSession, toJson } from '../../store/types.ts';
 import type { GatewayContext } from '../context.ts';
 import { GatewayError } from '../http/errors.ts';
 import {
@@ -21,28 +22,43 @@ import {
 /** The reserved key in a session's `extrinsics`; a buyer extrinsic of this name is overwritten. */
 export const KEPT_LINES_KEY = 'punchgate.keptLines';
 
-/** A line as the buyer's system sent it; every field verbatim. */
-export interface KeptLine {
-  supplierPartID: string;
-  supplierPartAuxiliaryID?: string;
-  /** The quantity's text exactly as sent. */
-  quantity: string;
-  unitPrice?: { value: string; currency: string };
-  description: string;
-  shortName?: string;
-  unitOfMeasure?: string;
-  classifications: { domain: string; code: string }[];
-  manufacturerPartID?: string;
-  manufacturerName?: string;
-  extrinsics: { name: string; value: string }[];
-  /** The user removed it from the cart; it is no longer handed back. */
-  removed?: boolean;
-}
+const text = z.string();
+const optional = <T extends z.ZodType>(schema: T) => schema.exactOptional();
 
-/** Every kept line of the session, removed ones included (a line's index is its id). */
+/** A line as the buyer's system sent it; every field verbatim. Read back through this schema. */
+const keptLineSchema = z.object({
+  supplierPartID: text,
+  supplierPartAuxiliaryID: optional(text),
+  /** The quantity's text exactly as sent. */
+  quantity: text,
+  unitPrice: optional(z.object({ value: text, currency: text })),
+  description: text,
+  shortName: optional(text),
+  unitOfMeasure: optional(text),
+  classifications: z.array(z.object({ domain: text, code: text })),
+  manufacturerPartID: optional(text),
+  manufacturerName: optional(text),
+  extrinsics: z.array(z.object({ name: text, value: text })),
+  /** The user removed it from the cart; it is no longer handed back. */
+  removed: optional(z.boolean()),
+});
+export type KeptLine = z.infer<typeof keptLineSchema>;
+const keptLinesSchema = z.array(keptLineSchema);
+
+/**
+ * Every kept line of the session, removed ones included (a line's index is its id). A stored value that is
+ * not a list of kept lines is a bug or a damaged record: an `internal` error, never lines made up from it.
+ */
 export function keptLinesOf(session: PunchoutSession): KeptLine[] {
   const stored = session.extrinsics?.[KEPT_LINES_KEY];
-  return Array.isArray(stored) ? (stored as unknown as KeptLine[]) : [];
+  if (stored === undefined) return [];
+  const read = keptLinesSchema.safeParse(stored);
+  if (!read.success) {
+    throw new GatewayError('internal', `The kept lines of session ${session.id} cannot be read.`, {
+      cause: read.error,
+    });
+  }
+  return read.data;
 }
 
 /** The kept lines that are handed back, with their index. */
@@ -54,7 +70,7 @@ export function liveKeptLines(session: PunchoutSession): { index: number; line: 
 
 /** The session's extrinsics with these kept lines stored in them. */
 export function withKeptLines(extrinsics: JsonObject | undefined, lines: readonly KeptLine[]): JsonObject {
-  return { ...extrinsics, [KEPT_LINES_KEY]: lines as unknown as JsonValue };
+  return { ...extrinsics, [KEPT_LINES_KEY]: toJson(lines) };
 }
 
 /**

@@ -14,6 +14,7 @@ import { cartPage, catalogPage, emptyTransferNeedsConfirm, transferBlockedReason
 import { priceText, productBySku, quantityProblem } from './catalog.ts';
 import { addDesignLine, editorRedirect, savedDesign } from './editor.ts';
 import { removeKeptLine } from './kept-lines.ts';
+import { lineDescription } from './line-identity.ts';
 import { parseReturnTargetRef, parseStartTargetRef } from './link-targets.ts';
 import type { ReturnForm } from './pages.ts';
 import { type PunchoutProtocols, protocolOf } from './protocol.ts';
@@ -179,14 +180,15 @@ export function createPunchoutRoutes(ctx: GatewayContext, protocols: PunchoutPro
       token: await signSessionToken(ctx, session),
       ...ctx.sessionParties(session),
     };
-    const design = await savedDesign(ctx, s, c.req.query('productid') ?? '');
+    const designId = await savedDesign(ctx, s, c.req.query('productid') ?? '');
     const target = parseReturnTargetRef(claims.ref);
     if (target === undefined) throw new GatewayError('token_invalid', 'This return link is not valid.');
     if (target.kind === 'line') {
       const line = await changeableLine(ctx, s, target.lineRef);
-      await ctx.store.cart.update(line.lineRef, { designId: design.designId, name: design.name });
+      const product = productBySku(s.storefront, line.sku);
+      await ctx.store.cart.update(line.lineRef, { designId, name: lineDescription(product.name, designId) });
     } else {
-      await addDesignLine(ctx, s, target.sku, design);
+      await addDesignLine(ctx, s, target.sku, designId);
     }
     return c.redirect(backTo(s, 'cart'), 303);
   });

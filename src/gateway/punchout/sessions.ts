@@ -10,6 +10,7 @@ import { GatewayError } from '../http/errors.ts';
 import type { BuyerUser } from './buyer-user.ts';
 import { findProductBySku, priceText, quantityProblem } from './catalog.ts';
 import { type KeptLine, withKeptLines } from './kept-lines.ts';
+import { productOfPartId } from './line-identity.ts';
 import { type StartTarget, startTargetRef } from './link-targets.ts';
 
 /**
@@ -34,8 +35,8 @@ export interface OpenSessionInput {
   extrinsics?: JsonObject;
   contact?: JsonObject;
   shipTo?: JsonObject;
-  /** The SKU of a level-2 punch-out (SelectedItem, or an ItemOut without our line reference). */
-  selectedSku?: string;
+  /** The part of a level-2 punch-out (SelectedItem, or an ItemOut without our line reference). */
+  selectedPartId?: string;
   reopen?: readonly ReopenedLine[];
 }
 
@@ -81,8 +82,10 @@ export async function openSession(ctx: GatewayContext, input: OpenSessionInput):
   let target: StartTarget = { kind: 'catalog' };
   if (input.operation !== 'create' && reopened + kept.length > 0) target = { kind: 'cart' };
   else if (input.operation === 'inspect') target = { kind: 'cart' };
-  else if (input.selectedSku !== undefined && findProductBySku(storefront, input.selectedSku)) {
-    target = { kind: 'design', sku: input.selectedSku };
+  else if (input.selectedPartId !== undefined) {
+    // A level-2 punch-out names the part as the requisition has it: a SKU, or a sku-design part number.
+    const product = productOfPartId(storefront, input.selectedPartId);
+    if (product !== undefined) target = { kind: 'design', sku: product.sku };
   }
 
   const startTtl = ctx.config.sessions.startPageTtlSeconds;

@@ -90,7 +90,9 @@ describe('cXML punch-out round trip through the sandbox editor', () => {
       expect(item.ItemID.SupplierPartID).toBe('BC-STD');
       expect(item.ItemID.SupplierPartAuxiliaryID).toMatch(/^L-[0-9A-Z]{8}$/);
       expect(item.ItemDetail.UnitPrice.Money).toEqual({ '#text': '0.12', '@currency': 'USD' });
-      expect(item.ItemDetail.Description['#text']).toBe('Business cards');
+      const designId = item.ItemDetail.Extrinsic.find((e: { '@name': string }) => e['@name'] === 'designId');
+      // The configured product name and the design's label: two designs of one product read apart.
+      expect(item.ItemDetail.Description['#text']).toBe(`Business cards (design ${designId['#text']})`);
       expect(item.ItemDetail.UnitOfMeasure).toBe('EA');
       expect(item.ItemDetail.Classification).toEqual([{ '#text': '82121512', '@domain': 'UNSPSC' }]);
       expect(item.ItemDetail.LeadTime).toBe('5');

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { profileRequest, setupRequest } from '../../support/cxml-documents.ts';
 import { findLinks } from '../../support/html-forms.ts';
 import { designProduct, statusOf } from '../../support/punchout-flow.ts';
-import { GATEWAY_ORIGIN, type Stack } from '../../support/stack.ts';
+import { GATEWAY_ORIGIN, type Stack, testConfig } from '../../support/stack.ts';
 import { createOciStack, cspOf, getPunchIn, ociFormOf, pressButton, readRawPage } from './oci-http.ts';
 
 const SRM_HOOK = 'https://srm.acme.example/sap/bc/gui/sap/its/bbpsc02/?sap-client=100';
@@ -139,7 +139,7 @@ describe('FUNCTION=VALIDATE: no UI, the one item at its current price, posted to
       ),
     );
     expect(form.items[1]).toMatchObject({
-      DESCRIPTION: 'Business cards',
+      DESCRIPTION: expect.stringMatching(/^Business cards \(design \d+\)$/),
       QUANTITY: '1000',
       PRICE: '0.09',
       VENDORMAT: 'BC-STD',
@@ -303,7 +303,11 @@ describe('FUNCTION=DETAIL and SOURCING: product pages inside a session, then the
     const cart = await designProduct(stack, page, 'A5 flyer');
     const transfer = ociFormOf(await pressButton(stack, cart, 'Transfer cart to procurement system'));
     expect(transfer.attributes.action).toBe(SRM_HOOK);
-    expect(transfer.items[1]).toMatchObject({ DESCRIPTION: 'A5 flyer', VENDORMAT: 'FLY-A5', QUANTITY: '1' });
+    expect(transfer.items[1]).toMatchObject({
+      DESCRIPTION: expect.stringMatching(/^A5 flyer \(design \d+\)$/),
+      VENDORMAT: 'FLY-A5',
+      QUANTITY: '1',
+    });
   });
 
   it('DETAIL of a line reference shows the design from the requisition with its product', async () => {
@@ -311,8 +315,9 @@ describe('FUNCTION=DETAIL and SOURCING: product pages inside a session, then the
     const lineRef = await transferredLine(stack);
     const page = await punchInPage(stack, { FUNCTION: 'DETAIL', PRODUCTID: lineRef });
     expect(page.url).toMatch(/\/product\/BC-STD\?line=L-/);
+    const line = await stack.store.cart.get(lineRef);
     expect(page.text).toContain(
-      `In your requisition: <strong>Business cards</strong> <span class="muted">(ref ${lineRef})</span>`,
+      `In your requisition: <strong>Business cards (design ${line?.designId})</strong> <span class="muted">(ref ${lineRef})</span>`,
     );
     expect(page.text).toContain('Design Business cards');
   });
@@ -402,5 +407,31 @@ describe('the purchase order that follows comes as cXML, authenticated by the OC
       text: 'Bad Request',
       detail: 'Buyer sap1 punches out with OCI, not cXML.',
     });
+  });
+});
+
+describe('supplierPartIds: sku-design for an OCI buyer', () => {
+  it('VENDORMAT names the design and VALIDATE of the line repeats it; EXT_PRODUCT_ID stays the line reference', async () => {
+    const base = testConfig();
+    const config = {
+      ...base,
+      buyers: base.buyers.map((b) =>
+        b.id === 'sap1' ? { ...b, supplierPartIds: 'sku-design' as const } : b,
+      ),
+    };
+    const stack = await createOciStack(config);
+    const cart = await designProduct(stack, await punchInPage(stack, {}), 'Business cards');
+    const item = ociFormOf(await pressButton(stack, cart, 'Transfer cart to procurement system')).items[1];
+    const line = await stack.store.cart.get(item?.EXT_PRODUCT_ID ?? '');
+    expect(item).toMatchObject({
+      VENDORMAT: `BC-STD-D${line?.designId}`,
+      DESCRIPTION: `Business cards (design ${line?.designId})`,
+      EXT_PRODUCT_ID: line?.lineRef,
+    });
+
+    const validated = await readRawPage(
+      await getPunchIn(stack, 'sap1', { ...SAP1, FUNCTION: 'VALIDATE', PRODUCTID: line?.lineRef ?? '' }),
+    );
+    expect(ociFormOf(validated).items[1]).toMatchObject({ VENDORMAT: `BC-STD-D${line?.designId}` });
   });
 });

@@ -13,6 +13,9 @@ import {
 } from './oci-http.ts';
 
 const LINE_REF = expect.stringMatching(/^L-[0-9A-HJKMNP-TV-Z]{8}$/);
+/** A designed line's DESCRIPTION: the configured product name and the design's label. */
+const designOf = (productName: string) =>
+  expect.stringMatching(new RegExp(`^${productName.replace(/[.()]/g, '\\$&')} \\(design \\d+\\)$`));
 
 interface Style {
   name: string;
@@ -31,7 +34,7 @@ interface Style {
 }
 
 const businessCards = {
-  DESCRIPTION: 'Business cards',
+  DESCRIPTION: designOf('Business cards'),
   QUANTITY: '100',
   PRICE: '0.12',
   PRICEUNIT: '1',
@@ -70,7 +73,7 @@ const STYLES: Style[] = [
         CUST_FIELD3: 'PRINT',
       },
       {
-        DESCRIPTION: 'A5 flyer',
+        DESCRIPTION: designOf('A5 flyer'),
         QUANTITY: '1',
         UNIT: 'ST',
         PRICE: '0.35',
@@ -139,8 +142,9 @@ const STYLES: Style[] = [
     userKey: 'jmueller',
     items: [
       {
-        // The editor names the design after its template; the storefront's product name leads the long text.
-        DESCRIPTION: 'Business cards',
+        // The storefront's product name and the design label pass SAP's 40 characters: the name is shortened,
+        // never the label, and the whole name leads the long text.
+        DESCRIPTION: expect.stringMatching(/^Visitenkarten für Mit[a-z]*\.\.\. \(design \d+\)$/),
         MATGROUP: 'DRUCK-01',
         QUANTITY: '250',
         UNIT: 'ST',

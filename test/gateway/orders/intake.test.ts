@@ -200,7 +200,8 @@ describe('what the print order is made of', () => {
     const note = stack.sandbox.control
       .orderHistory(printOrderId as number)
       .history.find((h) => h.comments?.startsWith('Purchase order PO-77'));
-    expect(note?.comments).toContain(`250 EA at 0.10 USD`);
+    expect(note?.comments).toContain('QUANTITY 250 EA — Business cards');
+    expect(note?.comments).toContain('unit price 0.10 USD');
     expect(note?.comments).toContain(
       [
         'CHECK — differs from the punch-out cart:',

@@ -72,12 +72,19 @@ describe('a punched-out cart’s purchase order becomes a print order', () => {
     expect(note?.comments).toContain(
       'Ship to: ACME Receiving, Jane Roe, 1 Dock Road, 62701 Springfield, IL, US',
     );
+    // A job ticket: per design the quantity first, the product by its configured name, the line's identity.
+    expect(note?.comments?.split('\n')[0]).toBe('Purchase order PO-4500123 — JOB TICKET');
     expect(note?.comments).toContain(
-      `1. ${cart[0]?.lineRef} BC-STD (design ${cart[0]?.designId}) — 100 EA at 0.12 USD — deliver by 2026-12-01 — note: Names as in the proof.`,
+      [
+        '2 designs to print:',
+        `1. QUANTITY 100 EA — Business cards (design ${cart[0]?.designId})`,
+        `   SKU BC-STD · unit price 0.12 USD · line ref ${cart[0]?.lineRef} · proof: the item of design ${cart[0]?.designId} in this print order`,
+        '   deliver by 2026-12-01 · note: Names as in the proof.',
+        `2. QUANTITY 1 EA — A5 flyer (design ${cart[1]?.designId})`,
+        `   SKU FLY-A5 · unit price 0.35 USD · line ref ${cart[1]?.lineRef} · proof: the item of design ${cart[1]?.designId} in this print order`,
+      ].join('\n'),
     );
-    expect(note?.comments).toContain(
-      `2. ${cart[1]?.lineRef} FLY-A5 (design ${cart[1]?.designId}) — 1 EA at 0.35 USD`,
-    );
+    expect(note?.comments).toContain('Buyer contact: Jane Roe (endUser), <jane.roe@acme.example>');
     expect(note?.comments).toContain('Buyer comments: Deliver before the trade fair & call ahead.');
     expect(note?.comments).not.toContain('CHECK');
 
