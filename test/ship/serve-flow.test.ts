@@ -125,7 +125,10 @@ describe('punchgate serve as a process, with punchgate sandbox as the print serv
     ).json()) as { history: { comments: string | null }[] };
     const note = history.history.find((h) => h.comments?.startsWith('Purchase order PO-SHIP-1'));
     expect(note?.comments).toContain(
-      `1. ${cart[0]?.lineRef} BC-STD (design ${cart[0]?.designId}) — 100 EA at 0.12 USD`,
+      [
+        `1. QUANTITY 100 EA — Business cards (design ${cart[0]?.designId})`,
+        `   SKU BC-STD · unit price 0.12 USD · line ref ${cart[0]?.lineRef}`,
+      ].join('\n'),
     );
     const files = await printShop.downloadOrder(printOrderId);
     expect([files.filename, files.contentType]).toEqual([`order-${printOrderId}.zip`, 'application/zip']);

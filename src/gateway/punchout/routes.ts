@@ -33,6 +33,17 @@ const MAX_TYPED_QUANTITY = 20;
 const EMPTY_NOT_CONFIRMED =
   'This cart is empty. Tick the box to confirm that every line of the requisition is to be removed.';
 
+/** A cart line now shows another design of its product: the returned one, named after it. */
+async function redesignLine(
+  ctx: GatewayContext,
+  s: SessionScope,
+  line: CartLine,
+  designId: number,
+): Promise<void> {
+  const product = productBySku(s.storefront, line.sku);
+  await ctx.store.cart.update(line.lineRef, { designId, name: lineDescription(product.name, designId) });
+}
+
 /** A line of this session's cart that may change: not removed, not transferred, not in an inspect. */
 async function changeableLine(ctx: GatewayContext, s: SessionScope, lineRef: string): Promise<CartLine> {
   const line = await ctx.store.cart.get(lineRef);
@@ -184,9 +195,7 @@ export function createPunchoutRoutes(ctx: GatewayContext, protocols: PunchoutPro
     const target = parseReturnTargetRef(claims.ref);
     if (target === undefined) throw new GatewayError('token_invalid', 'This return link is not valid.');
     if (target.kind === 'line') {
-      const line = await changeableLine(ctx, s, target.lineRef);
-      const product = productBySku(s.storefront, line.sku);
-      await ctx.store.cart.update(line.lineRef, { designId, name: lineDescription(product.name, designId) });
+      await redesignLine(ctx, s, await changeableLine(ctx, s, target.lineRef), designId);
     } else {
       await addDesignLine(ctx, s, target.sku, designId);
     }
