@@ -1,7 +1,7 @@
 /**
  * Turns what a buyer posted into text: bytes are decoded by their BOM or XML declaration (UTF-8,
  * ISO-8859-1, windows-1252), the BOM is dropped (Ariba rejects one, and the XML parser must not see
- * it), and the size cap is enforced before any decoding work.
+ * it), and the size cap is enforced before any decoding work. Text declared UTF-8 must be UTF-8.
  */
 import { CxmlError } from './error.ts';
 
@@ -96,7 +96,7 @@ function declaredEncoding(bytes: Uint8Array): ByteEncoding | undefined {
 
 function decodeBytes(bytes: Uint8Array): string {
   if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) {
-    return decodeUtf8OrCp1252(bytes.subarray(3));
+    return decodeUtf8(bytes.subarray(3), 'begins with a UTF-8 byte order mark');
   }
   if ((bytes[0] === 0xfe && bytes[1] === 0xff) || (bytes[0] === 0xff && bytes[1] === 0xfe)) {
     throw new CxmlError(
@@ -104,17 +104,71 @@ function decodeBytes(bytes: Uint8Array): string {
       'Document is UTF-16; punchgate reads UTF-8, ISO-8859-1 and windows-1252',
     );
   }
-  return declaredEncoding(bytes) === 'windows-1252' ? decodeCp1252(bytes) : decodeUtf8OrCp1252(bytes);
+  const declared = declaredEncoding(bytes);
+  if (declared === 'windows-1252') return decodeCp1252(bytes);
+  if (declared === 'utf-8') return decodeUtf8(bytes, 'is declared UTF-8');
+  return decodeUndeclared(bytes);
+}
+
+/** Where the first byte that breaks UTF-8 stands, for a message the sender can act on. */
+function firstInvalidUtf8(bytes: Uint8Array): { offset: number; byte: number } {
+  // Decoding growing prefixes would be quadratic; a fatal decode of each suspect sequence is not.
+  let i = 0;
+  while (i < bytes.length) {
+    const byte = bytes[i] as number;
+    const length = byte < 0x80 ? 1 : byte >= 0xc2 && byte <= 0xdf ? 2 : byte >= 0xe0 && byte <= 0xef ? 3 : 4;
+    if (byte >= 0x80 && (byte < 0xc2 || byte > 0xf4)) return { offset: i, byte };
+    try {
+      UTF8_STRICT.decode(bytes.subarray(i, i + length));
+    } catch {
+      return { offset: i, byte };
+    }
+    i += length;
+  }
+  return { offset: bytes.length, byte: 0 };
 }
 
 /**
- * Bytes that are not valid UTF-8 are nearly always a Latin-1 document with a missing or wrong
- * declaration; reading them as windows-1252 keeps names like "Müller" instead of replacement characters.
+ * Text that must be UTF-8 (declared so, or with its byte order mark). An invalid byte is refused, never
+ * read as another charset: reinterpreting the whole document would change every non-ASCII character of
+ * the BuyerCookie, which must come back to the buyer exactly as sent, and of identities and secrets.
  */
-function decodeUtf8OrCp1252(bytes: Uint8Array): string {
+function decodeUtf8(bytes: Uint8Array, why: string): string {
   try {
     return UTF8_STRICT.decode(bytes);
   } catch {
+    const { offset, byte } = firstInvalidUtf8(bytes);
+    throw new CxmlError(
+      'malformed',
+      `Document ${why}, but byte 0x${byte.toString(16).toUpperCase().padStart(2, '0')} at offset ${offset} is not valid UTF-8; send it as UTF-8 or declare its encoding (ISO-8859-1, windows-1252)`,
+    );
+  }
+}
+
+/** Whether the bytes hold one well-formed UTF-8 sequence of two to four bytes anywhere. */
+function holdsUtf8Sequence(bytes: Uint8Array): boolean {
+  for (let i = 0; i < bytes.length; i++) {
+    const lead = bytes[i] as number;
+    if (lead < 0xc2 || lead > 0xf4) continue;
+    const length = lead <= 0xdf ? 2 : lead <= 0xef ? 3 : 4;
+    let continued = 1;
+    while (continued < length && ((bytes[i + continued] ?? 0) & 0xc0) === 0x80) continued++;
+    if (continued === length) return true;
+  }
+  return false;
+}
+
+/**
+ * A document without a declaration is UTF-8 by the XML rules. Bytes that are not valid UTF-8 and hold no
+ * UTF-8 sequence at all are a Latin-1 document with its declaration missing, read as windows-1252 to keep
+ * names like "Müller"; a document that mixes UTF-8 sequences with invalid bytes is refused, since either
+ * reading would change some of its text.
+ */
+function decodeUndeclared(bytes: Uint8Array): string {
+  try {
+    return UTF8_STRICT.decode(bytes);
+  } catch {
+    if (holdsUtf8Sequence(bytes)) return decodeUtf8(bytes, 'has no encoding declaration (so is UTF-8)');
     return decodeCp1252(bytes);
   }
 }

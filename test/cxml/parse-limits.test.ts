@@ -240,17 +240,45 @@ describe('text decoding', () => {
     expect(request.buyerCookie).toBe('abcd');
   });
 
-  it.each([
-    ['no declaration', ''],
-    ['a declaration that claims UTF-8', '<?xml version="1.0" encoding="UTF-8"?>'],
-  ])('reads bytes that are not valid UTF-8 as windows-1252 under %s', (_case, prolog) => {
+  /** A setup document as bytes whose BuyerCookie is `cookie` (each `#` one byte 0xFC), after `prolog`. */
+  function setupBytes(cookie: string, prolog: string): Uint8Array {
     const [before = '', after = ''] = setupDocument(
-      '<BuyerCookie>M#ller</BuyerCookie><BrowserFormPost><URL>https://b.example/</URL></BrowserFormPost>',
+      '<BuyerCookie>COOKIE</BuyerCookie><BrowserFormPost><URL>https://b.example/</URL></BrowserFormPost>',
       prolog,
-    ).split('#');
+    ).split('COOKIE');
     const encoder = new TextEncoder();
-    const bytes = new Uint8Array([...encoder.encode(before), 0xfc, ...encoder.encode(after)]);
-    expect(setupRequest(bytes).buyerCookie).toBe('Müller');
+    const parts = cookie.split('#').map((part) => [...encoder.encode(part)]);
+    const cookieBytes = parts.flatMap((part, i) => (i === 0 ? part : [0xfc, ...part]));
+    return new Uint8Array([...encoder.encode(before), ...cookieBytes, ...encoder.encode(after)]);
+  }
+
+  it('reads a Latin-1 document without a declaration (invalid UTF-8, no UTF-8 sequence) as windows-1252', () => {
+    expect(setupRequest(setupBytes('M#ller', '')).buyerCookie).toBe('Müller');
+  });
+
+  it('refuses a document declared UTF-8 with an invalid byte instead of reading it as another charset', () => {
+    expect(() => setupRequest(setupBytes('M#ller', '<?xml version="1.0" encoding="UTF-8"?>'))).toThrow(
+      /^Document is declared UTF-8, but byte 0xFC at offset \d+ is not valid UTF-8; send it as UTF-8 or declare its encoding \(ISO-8859-1, windows-1252\)$/,
+    );
+  });
+
+  it('refuses a document without a declaration that mixes UTF-8 with an invalid byte: "Müller-€" is never mangled', () => {
+    expect(() => setupRequest(setupBytes('Müller-€#', ''))).toThrow(
+      /^Document has no encoding declaration \(so is UTF-8\), but byte 0xFC at offset \d+ is not valid UTF-8/,
+    );
+  });
+
+  it('refuses an invalid byte after a UTF-8 byte order mark', () => {
+    const bytes = setupBytes('M#ller', '');
+    expect(() => setupRequest(new Uint8Array([0xef, 0xbb, 0xbf, ...bytes]))).toThrow(
+      /^Document begins with a UTF-8 byte order mark, but byte 0xFC at offset \d+ is not valid UTF-8/,
+    );
+  });
+
+  it('echoes a UTF-8 BuyerCookie "Müller-€" exactly', () => {
+    expect(setupRequest(setupBytes('Müller-€', '<?xml version="1.0" encoding="UTF-8"?>')).buyerCookie).toBe(
+      'Müller-€',
+    );
   });
 
   it('ignores the declared encoding of text that is already a string', () => {
