@@ -45,6 +45,7 @@ export { type CxmlParseLimits, type CxmlParseOptions, DEFAULT_PARSE_LIMITS } fro
 export { parseCxmlRequest } from './parse-request.ts';
 export { newPayloadId } from './payload-id.ts';
 export { credentialsInDomain } from './read-header.ts';
+export { redactSharedSecrets } from './shared-secret.ts';
 export type * from './request-types.ts';
 export { type CxmlStatus, cxmlStatusFor } from './status.ts';
 export { type CxmlTimestamp, formatCxmlTimestamp, parseCxmlTimestamp } from './timestamp.ts';

@@ -12,6 +12,7 @@ import { readOrderRequest } from './parse-order-request.ts';
 import { readSetupRequest } from './parse-setup-request.ts';
 import { readHeader } from './read-header.ts';
 import type { CxmlRequest, CxmlRequestCommon, DeploymentMode } from './request-types.ts';
+import { assertPlainSharedSecrets } from './shared-secret.ts';
 import { readTimestampValue } from './timestamp.ts';
 import { attr, child, children, elementNames, type XmlNode } from './xml-node.ts';
 import { parseXmlTree } from './xml-tree.ts';
@@ -84,6 +85,7 @@ export function parseCxmlRequest(input: string | Uint8Array, options?: CxmlParse
   const limits = resolveParseLimits(options);
   const raw = decodeCxmlInput(input, limits.maxBytes);
   const rootName = guardMarkup(raw, limits);
+  assertPlainSharedSecrets(raw);
   if (rootName.toLowerCase() !== 'cxml') {
     throw new CxmlError('not_cxml', `Root element is <${rootName}>, not <cXML>`);
   }

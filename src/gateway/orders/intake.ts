@@ -6,7 +6,7 @@
  * never a second print order. Changes are the exception: each `orderVersion` of an update is a change of
  * its own, recorded and answered separately.
  */
-import type { OrderRequest } from '../../cxml/index.ts';
+import { type OrderRequest, redactSharedSecrets } from '../../cxml/index.ts';
 import { equalDecimals, readDecimal } from '../../kernel/decimal.ts';
 import { type CartLine, type PurchaseOrder, toJson } from '../../store/types.ts';
 import type { GatewayContext } from '../context.ts';
@@ -22,7 +22,6 @@ import {
   type PoDocument,
   type PoLine,
   poDocument,
-  redactSecrets,
   requestForStorage,
 } from './po-record.ts';
 import { type LineTerms, lineProblems } from './po-line-checks.ts';
@@ -225,7 +224,8 @@ export function createOrderIntake(ctx: GatewayContext): OrderRequestHandler {
       orderId: request.orderID,
       type: request.type,
       ...(request.orderVersion !== undefined && { orderVersion: request.orderVersion }),
-      raw: redactSecrets(request.raw),
+      // A stored PO must not keep the buyer's secret: the codec refused any SharedSecret that is not plain text.
+      raw: redactSharedSecrets(request.raw),
       document: toJson(document),
       answer: ACCEPTED,
       flags,

@@ -289,11 +289,6 @@ function storedTimestamp({ raw, date, assumedUtc, dateOnly }: TimestampValue): S
   return { raw, ...(date !== undefined && { date: date.toISOString() }), assumedUtc, dateOnly };
 }
 
-/** The document as received, with SharedSecret values blanked: a stored PO must not keep the buyer's secret. */
-export function redactSecrets(raw: string): string {
-  return raw.replace(/(<SharedSecret\b[^>]*>)[\s\S]*?(<\/SharedSecret\s*>)/gi, '$1[redacted]$2');
-}
-
 /**
  * The PO's document, checked like data from the wire: a record that does not hold what the intake wrote
  * (edited by hand, written by a punchgate this one does not understand) is a bug to report, not to guess at.
