@@ -301,6 +301,24 @@ describe('tokens are single-use where they start, expire, and are bound to their
     return { a: await open('cookie-a'), b: await open('cookie-b') };
   }
 
+  it('no answer that carries or leads to a token may be stored: start redirect, used link, setup answer', async () => {
+    const stack = await createStack();
+    const setup = await stack.request(`${GATEWAY_ORIGIN}/cxml`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'text/xml' },
+      body: setupRequest(),
+    });
+    expect(setup.headers.get('cache-control')).toBe('no-store');
+    const start = startUrlOf(await setup.text());
+    const redirect = await stack.request(start);
+    expect(redirect.status).toBe(303);
+    expect(redirect.headers.get('cache-control')).toBe('no-store');
+    const used = await stack.request(start);
+    expect([used.status, used.headers.get('cache-control')]).toEqual([410, 'no-store']);
+    const unknown = await stack.request(`${GATEWAY_ORIGIN}/punchout/s/not-a-token/cart`);
+    expect(unknown.headers.get('cache-control')).toBe('no-store');
+  });
+
   it('the StartPage URL opens once', async () => {
     const stack = await createStack();
     const start = startUrlOf(await stack.postCxml(setupRequest()));

@@ -23,6 +23,9 @@ import { sendPage } from './send-page.ts';
 /** Every protocol a buyer can punch out with, by the name buyers are configured with. */
 const PUNCHOUT_PROTOCOLS: PunchoutProtocols = { cxml: cxmlProtocol, oci: ociProtocol };
 
+/** Paths whose every answer, redirects and errors included, may carry a session or start token. */
+const TOKEN_BEARING_PATH = /^\/(?:punchout|oci|cxml)(?:\/|$)/;
+
 /** What a 503 answer tells the client to wait: a database failover or a restart takes about this long. */
 const RETRY_AFTER_SECONDS = 30;
 
@@ -52,6 +55,9 @@ export async function createGateway(deps: GatewayDeps): Promise<Gateway> {
     await next();
     c.res.headers.set('X-Content-Type-Options', 'nosniff');
     c.res.headers.set('Referrer-Policy', 'no-referrer');
+    // Punch-out answers carry or lead to tokens (a setup's start URL, the one-time start redirect, session
+    // pages, OCI redirects): no browser, proxy or back button may keep one.
+    if (TOKEN_BEARING_PATH.test(c.req.path)) c.res.headers.set('Cache-Control', 'no-store');
     if (c.res.status === 503 && !c.res.headers.has('Retry-After')) {
       c.res.headers.set('Retry-After', String(RETRY_AFTER_SECONDS));
     }
