@@ -21,7 +21,8 @@ import {
 } from '../../schemas/print-api.ts';
 import { checkBody, checkPositiveInteger, checkSessionToken } from './call-arguments.ts';
 import { isPrintApiError } from './error.ts';
-import { jsonReader, readNothing } from './read-answer.ts';
+import { createEditorUrls } from './editor-urls.ts';
+import { fileReader, jsonReader, type PrintApiFile, readNothing } from './read-answer.ts';
 import type { HttpMethod, ReadAnswer, Transport } from './transport.ts';
 
 /**
@@ -63,6 +64,12 @@ export interface PipoApi {
   createOrder(sessionToken: string, productIds: readonly number[], externalId?: string): Promise<number>;
   /** E27. Starts generation of print-ready files; see `waitForFiles`. Not retried: it starts work. */
   processOrder(sessionToken: string, orderId: number): Promise<void>;
+  /**
+   * R16/A07. The low-resolution PDF proof of a product or user project, from the editor host's
+   * `download.ashx` (`editorUrl` is the storefront's {editor_url}): `forbidden` when the token has expired,
+   * `not_found` when the session's user has no such design. Sent without the API credentials.
+   */
+  downloadProof(sessionToken: string, editorUrl: string, productId: number): Promise<PrintApiFile>;
 }
 
 const readToken = jsonReader(PipoSessionToken);
@@ -165,6 +172,21 @@ export function createPipoApi(transport: Transport): PipoApi {
     processOrder(sessionToken, orderId) {
       const path = `/order/${checkPositiveInteger('orderId', orderId)}/process`;
       return asUser(sessionToken, { method: 'GET', path, retry: false }, readNothing);
+    },
+    downloadProof(sessionToken, editorUrl, productId) {
+      const token = checkSessionToken(sessionToken);
+      const url = createEditorUrls(editorUrl).proofUrl({ token, productId });
+      return call(
+        {
+          method: 'GET',
+          path: '/download.ashx',
+          editorUrl: url,
+          sessionToken: token,
+          retry: true,
+          file: true,
+        },
+        fileReader(`proof-${productId}.pdf`),
+      );
     },
   };
 }

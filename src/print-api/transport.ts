@@ -47,8 +47,14 @@ export interface CallSpec {
   readonly path: string;
   /** `?a=b` or absent. */
   readonly query?: string;
-  /** PIPO session token, sent as X-PN-TOKEN. */
+  /** PIPO session token, sent as X-PN-TOKEN (on an `editorUrl` call only kept out of error texts). */
   readonly sessionToken?: string;
+  /**
+   * An editor-host URL ({editor_url}/…) to call instead of `path` under the base URL. It goes without the
+   * API credentials, which are the API host's alone; the PIPO token travels in its query, so `path` (no
+   * query) names the call in errors and `sessionToken` is redacted from what the host answers.
+   */
+  readonly editorUrl?: string;
   /** A JSON text. */
   readonly body?: string;
   /** Safe to send again after a failure whose outcome is unknown. */
@@ -114,9 +120,11 @@ export function createTransport(options: PrintApiOptions): Transport {
   const jsonHeaders = { authorization, 'user-agent': userAgent, accept: 'application/json' };
   const fileHeaders = { authorization, 'user-agent': userAgent, accept: '*/*' };
   const bodyHeaders = { ...jsonHeaders, 'content-type': 'application/json' };
+  const editorHeaders = { 'user-agent': userAgent, accept: '*/*' };
   const secrets = [options.token, options.key, authorization.slice('Basic '.length)];
 
   function headersFor(spec: CallSpec): Record<string, string> {
+    if (spec.editorUrl !== undefined) return editorHeaders;
     const base = spec.body !== undefined ? bodyHeaders : spec.file ? fileHeaders : jsonHeaders;
     return spec.sessionToken === undefined ? base : { ...base, 'x-pn-token': spec.sessionToken };
   }
@@ -168,7 +176,8 @@ export function createTransport(options: PrintApiOptions): Transport {
       body: spec.body ?? null,
       signal: controller.signal,
     };
-    const url = spec.query === undefined ? prefix + spec.path : prefix + spec.path + spec.query;
+    const url =
+      spec.editorUrl ?? (spec.query === undefined ? prefix + spec.path : prefix + spec.path + spec.query);
     try {
       for (let attempt = 0; ; attempt++) {
         let failure: PrintApiError;

@@ -168,6 +168,20 @@ describe.each(transports)('print-api client over %s (MockAgent)', (_name, makeFe
       expect(seen[0]!.headers.authorization).toBe(AUTHORIZATION);
     });
 
+    it('downloadProof asks the editor host with the PIPO token in the query and no API credentials', async () => {
+      const path = `/editor/download.ashx?token=${SESSION}&pid=7001`;
+      answer('GET', path, 200, '%PDF-1.7', { 'content-type': 'application/pdf' });
+      answer('GET', path, 403, { Message: `Session ${SESSION} has expired.` });
+      const file = await client().pipo.downloadProof(SESSION, `${ORIGIN}/editor`, 7001);
+      expect([file.filename, file.contentType]).toEqual(['proof-7001.pdf', 'application/pdf']);
+      expect(await new Response(file.body).text()).toBe('%PDF-1.7');
+      expect(seen[0]!.headers.authorization).toBeUndefined();
+      expect(seen[0]!.headers['x-pn-token']).toBeUndefined();
+      // An expired token is `forbidden`; the message names the call without its query or the token.
+      const failure = await rejection(client().pipo.downloadProof(SESSION, `${ORIGIN}/editor`, 7001));
+      expect([failure.code, failure.path]).toEqual(['forbidden', '/download.ashx']);
+    });
+
     it('markShipped sends tracking_number as JSON, or no body at all', async () => {
       answer('PATCH', '/api/v2/order/1042/shipped', 204);
       answer('PATCH', '/api/v2/order/1042/shipped/9001', 204);
