@@ -245,8 +245,22 @@ export const GatewayConfig = z.strictObject({
       startPageTtlSeconds: z.number().int().min(30).max(3600).default(300),
       sessionTtlSeconds: z.number().int().min(300).max(86400).default(14400),
       pipoTokenReuseSeconds: z.number().int().min(0).max(1800).default(600),
+      proofLinkTtlDays: z
+        .number()
+        .int()
+        .min(1)
+        .max(3650)
+        .default(180)
+        .describe(
+          'How long a proof link in a cart or PunchOutOrderMessage opens the proof: approvers read requisitions weeks later',
+        ),
     })
-    .default({ startPageTtlSeconds: 300, sessionTtlSeconds: 14400, pipoTokenReuseSeconds: 600 }),
+    .default({
+      startPageTtlSeconds: 300,
+      sessionTtlSeconds: 14400,
+      pipoTokenReuseSeconds: 600,
+      proofLinkTtlDays: 180,
+    }),
   orders: z
     .strictObject({
       maxAttempts: z.number().int().min(1).max(50).default(6),

@@ -15,6 +15,7 @@ import { findProductBySku } from '../punchout/catalog.ts';
 import { type KeptLine, keptLinesTotal, liveKeptLines } from '../punchout/kept-lines.ts';
 import { supplierPartIdOf } from '../punchout/line-identity.ts';
 import type { ReturnForm } from '../punchout/pages.ts';
+import { proofLinksFor } from '../punchout/proof-links.ts';
 import { formatAmount, lineTotal, sumAmounts } from '../punchout/pricing.ts';
 
 /** UNSPSC 82121500 "Printing": the classification of a product the config gives none. */
@@ -97,23 +98,22 @@ function formFor(buyer: ResolvedCxmlBuyer, session: PunchoutSession, xml: string
   return { action: session.returnUrl, target, fields: [['cxml-base64', btoa(binary)]] };
 }
 
-/** The proof of a cart line's design, opened with the session's PIPO token. */
-function proofUrlOf(ctx: GatewayContext, storefront: ResolvedStorefront, session: PunchoutSession) {
-  const token = session.pipoToken?.token ?? '';
-  return (line: CartLine) => ctx.editorUrlsFor(storefront).proofUrl({ token, productId: line.designId });
-}
-
-export function cxmlCartForm(
+/**
+ * The PunchOutOrderMessage form of `lines`. Every URL in it ends up stored in the requisition, so a proof
+ * is linked by a gateway proof link (`proofUrl`), never by the editor host's URL with a PIPO token.
+ */
+function cartMessageForm(
   ctx: GatewayContext,
   buyer: ResolvedCxmlBuyer,
   storefront: ResolvedStorefront,
   session: PunchoutSession,
   lines: readonly CartLine[],
+  proofUrl: (line: CartLine) => string,
 ): ReturnForm {
   const now = ctx.clock.now();
   const kept = liveKeptLines(session).map(({ line }) => line);
   const items = [
-    ...orderMessageLines(storefront, buyer, lines, proofUrlOf(ctx, storefront, session)),
+    ...orderMessageLines(storefront, buyer, lines, proofUrl),
     ...kept.map((line, index) => keptMessageLine(line, lines.length + index + 1, storefront.currency)),
   ];
   const xml = buildOrderMessage({
@@ -137,13 +137,26 @@ export function cxmlCartForm(
   return formFor(buyer, session, xml);
 }
 
+export async function cxmlCartForm(
+  ctx: GatewayContext,
+  buyer: ResolvedCxmlBuyer,
+  storefront: ResolvedStorefront,
+  session: PunchoutSession,
+  lines: readonly CartLine[],
+): Promise<ReturnForm> {
+  return cartMessageForm(ctx, buyer, storefront, session, lines, await proofLinksFor(ctx, lines));
+}
+
 export function cxmlCancelForm(
   ctx: GatewayContext,
   buyer: ResolvedCxmlBuyer,
   storefront: ResolvedStorefront,
   session: PunchoutSession,
 ): ReturnForm {
-  if (session.operation === 'create') return cxmlCartForm(ctx, buyer, storefront, session, []);
+  if (session.operation === 'create') {
+    // An empty cart: no line, so no proof link to sign.
+    return cartMessageForm(ctx, buyer, storefront, session, [], () => '');
+  }
   const now = ctx.clock.now();
   const xml = buildNoChangeOrderMessage({
     payloadID: newPayloadId(() => ctx.randomId(12), ctx.payloadHost, now),

@@ -12,6 +12,8 @@ import type { GatewayDeps } from '../deps.ts';
 import { ociProtocol } from '../oci/index.ts';
 import { mountOrderRoutes } from '../orders/index.ts';
 import { punchoutErrorPage } from '../punchout/error-page.ts';
+import { PROOF_PATH } from '../punchout/proof-links.ts';
+import { createProofRoutes } from '../punchout/proof-route.ts';
 import { renderMessagePage } from '../punchout/pages.ts';
 import type { PunchoutProtocols } from '../punchout/protocol.ts';
 import { createPunchoutRoutes } from '../punchout/routes.ts';
@@ -98,6 +100,8 @@ export async function createGateway(deps: GatewayDeps): Promise<Gateway> {
 
   for (const protocol of Object.values(PUNCHOUT_PROTOCOLS)) protocol.mount(app, ctx);
   app.route('/punchout', createPunchoutRoutes(ctx, PUNCHOUT_PROTOCOLS));
+  // Outside /punchout: a proof link outlives its session, and its PDF may be cached by the browser.
+  app.route(PROOF_PATH, createProofRoutes(ctx));
   mountOrderRoutes(app, ctx);
 
   app.notFound((c) =>

@@ -25,7 +25,6 @@ export const ORDER_EVENTS: readonly EventName[] = ['order_updated', 'order_delet
  */
 const EVENT_URL_ISSUED = new Date('2020-01-01T00:00:00Z');
 const EVENT_URL_TTL_SECONDS = 100 * 365 * 86_400;
-const MAX_EVENT_BYTES = 1024 * 1024;
 
 /** Storefronts that share one API token share its hooks: one registration per base URL and token. */
 export function storefrontsByApiToken(ctx: GatewayContext): ResolvedStorefront[][] {
@@ -115,32 +114,89 @@ function printOrderIdOf(body: JsonValue): number | undefined {
   return typeof id === 'number' && Number.isSafeInteger(id) && id > 0 ? id : undefined;
 }
 
-/** `POST /events/:token`: verified, stored, answered 202; nothing else happens in the request. */
+/**
+ * How much webhook intake may cost. A delivery is only a hint (the job reads the order itself), so what is
+ * kept of one is the order id, and a flood is cheap to refuse: the reconciliation poll finds every change a
+ * refused delivery would have announced.
+ */
+export const EVENT_INTAKE = {
+  /** A delivery is one order as the GET answers it; a large order's JSON stays well under this. */
+  maxBytes: 256 * 1024,
+  /** Deliveries per events URL (storefront API token) answered at once before 429s begin. */
+  burst: 100,
+  /** Deliveries per second per events URL that refill the burst. */
+  perSecond: 20,
+} as const;
+
+/** A token bucket per events URL, in memory: bounded by the number of configured storefronts. */
+function createDeliveryRate(ctx: GatewayContext) {
+  const buckets = new Map<string, { tokens: number; at: number }>();
+  return (storefrontId: string): number | undefined => {
+    const now = ctx.clock.now().getTime();
+    const bucket = buckets.get(storefrontId) ?? { tokens: EVENT_INTAKE.burst, at: now };
+    const refill = ((now - bucket.at) / 1000) * EVENT_INTAKE.perSecond;
+    bucket.tokens = Math.min(EVENT_INTAKE.burst, bucket.tokens + Math.max(0, refill));
+    bucket.at = now;
+    buckets.set(storefrontId, bucket);
+    if (bucket.tokens >= 1) {
+      bucket.tokens -= 1;
+      return undefined;
+    }
+    return Math.max(1, Math.ceil((1 - bucket.tokens) / EVENT_INTAKE.perSecond));
+  };
+}
+
+/** Whether a print order of this storefront, or of one sharing its API token, is one the gateway tracks. */
+async function isTracked(ctx: GatewayContext, storefrontId: string, printOrderId: number): Promise<boolean> {
+  const siblings = storefrontsByApiToken(ctx).find((g) => g.some((s) => s.id === storefrontId)) ?? [];
+  for (const storefront of siblings) {
+    if ((await ctx.store.printOrders.get(storefront.id, printOrderId)) !== undefined) return true;
+  }
+  return false;
+}
+
+/**
+ * `POST /events/:token`: verified, rate-limited, and for a print order the gateway tracks stored as its id
+ * and answered 202; nothing else happens in the request. A delivery about any other order is answered 202
+ * and dropped, so deliveries cannot grow the inbox beyond the orders punchgate placed.
+ */
 export function createEventRoutes(ctx: GatewayContext): Hono {
   const app = new Hono();
+  const overRate = createDeliveryRate(ctx);
   app.onError((error, c) => jsonError(ctx, c, error));
   app.post(
     '/:token',
     bodyLimit({
-      maxSize: MAX_EVENT_BYTES,
-      onError: (c) => jsonError(ctx, c, new GatewayError('bad_request', 'The delivery is larger than 1 MB.')),
+      maxSize: EVENT_INTAKE.maxBytes,
+      onError: (c) =>
+        jsonError(ctx, c, new GatewayError('bad_request', 'The delivery is larger than 256 KB.')),
     }),
     async (c) => {
       const claims = await ctx.tokens.verify(c.req.param('token'), 'events', ctx.clock.now());
       const storefront = ctx.storefront(claims.sid);
+      const waitSeconds = overRate(storefront.id);
+      if (waitSeconds !== undefined) {
+        c.header('Retry-After', String(waitSeconds));
+        throw new GatewayError(
+          'throttled',
+          'Too many deliveries at once; the gateway polls the orders and will catch up.',
+        );
+      }
       let body: JsonValue;
       try {
         body = (await c.req.json()) as JsonValue;
       } catch {
         throw new GatewayError('bad_request', 'The delivery is not JSON.');
       }
-      if (printOrderIdOf(body) === undefined) {
+      const printOrderId = printOrderIdOf(body);
+      if (printOrderId === undefined) {
         throw new GatewayError('bad_request', 'The delivery is not a one-element array holding an order.');
       }
+      if (!(await isTracked(ctx, storefront.id, printOrderId))) return c.json({ received: null }, 202);
       const event = await ctx.store.events.add({
         storefrontId: storefront.id,
         event: claims.ref ?? 'order_updated',
-        body,
+        body: [{ id: printOrderId }],
       });
       return c.json({ received: event.id }, 202);
     },
@@ -149,28 +205,32 @@ export function createEventRoutes(ctx: GatewayContext): Hono {
 }
 
 /**
- * Turns stored deliveries into sync jobs (one per delivery, so a change is never folded into a sync that
- * already read the order) for the print orders we track; others are only marked processed.
+ * Turns stored deliveries into sync jobs for the print orders we track; others are only marked processed.
+ * Deliveries about one order fold into its pending sync job, which reads the order when it runs. While that
+ * order's sync is running (it may have read the order before this change), the delivery stays in the inbox
+ * for the next round, so no change is folded into a sync that already read the order.
  */
 export async function drainEventInbox(ctx: GatewayContext): Promise<number> {
   const events = await ctx.store.events.listUnprocessed({ limit: 100 });
   const groups = storefrontsByApiToken(ctx);
   for (const event of events) {
     const printOrderId = printOrderIdOf(event.body);
+    let settled = true;
     if (printOrderId !== undefined) {
       const siblings = groups.find((g) => g.some((s) => s.id === event.storefrontId)) ?? [];
       for (const storefront of siblings) {
         if ((await ctx.store.printOrders.get(storefront.id, printOrderId)) === undefined) continue;
-        await ctx.store.jobs.enqueue({
+        const { created, job } = await ctx.store.jobs.enqueue({
           kind: SYNC_PRINT_ORDER,
-          key: `event:${event.id}`,
+          key: `sync:${storefront.id}:${printOrderId}`,
           payload: { storefrontId: storefront.id, printOrderId, event: event.event },
           runAt: ctx.clock.now(),
         });
+        settled = created || job.state !== 'running';
         break;
       }
     }
-    await ctx.store.events.markProcessed(event.id);
+    if (settled) await ctx.store.events.markProcessed(event.id);
   }
   return events.length;
 }

@@ -345,8 +345,14 @@ export function createOrderWorker(ctx: GatewayContext, options: OrderWorkerOptio
 
   async function runJobs(): Promise<number> {
     let count = 0;
+    // Purchase orders first: however many order syncs webhooks queued, a PO waits for none of them.
+    let kinds: readonly string[] = [PROCESS_ORDER];
     while (count < maxJobs && (options.hasRoomFor?.('job') ?? true)) {
-      const job = await ctx.store.jobs.claim(ctx.clock.now(), JOB_LEASE_MS, KINDS);
+      const job = await ctx.store.jobs.claim(ctx.clock.now(), JOB_LEASE_MS, kinds);
+      if (job === undefined && kinds !== KINDS) {
+        kinds = KINDS;
+        continue;
+      }
       if (job === undefined) break;
       await runJob(ctx, job, options, unrecorded);
       count++;

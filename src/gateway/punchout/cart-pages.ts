@@ -1,6 +1,7 @@
 /**
  * The catalog, cart and hand-back pages of a session, as the pure renderers in pages.ts draw them: prices
- * from the catalog and cart, thumbnails and proofs from the editor host, every link a session page URL.
+ * from the catalog and cart, thumbnails from the editor host, proofs through the gateway's proof links,
+ * every other link a session page URL.
  */
 import type { Context } from 'hono';
 import type { CartLine } from '../../store/types.ts';
@@ -9,6 +10,7 @@ import { sendPage } from '../http/send-page.ts';
 import { findProductBySku, priceBreaksText, quantityBounds, quantityProblem } from './catalog.ts';
 import { keptLinesTotal, liveKeptLines } from './kept-lines.ts';
 import { type ReturnForm, renderCartPage, renderCatalogPage, renderReturnFormPage } from './pages.ts';
+import { proofLinksFor } from './proof-links.ts';
 import { formatAmount, lineTotal, sumAmounts } from './pricing.ts';
 import type { SessionParties } from './protocol.ts';
 import { type SessionScope, sessionPageSecurity, sessionPageUrl } from './session-scope.ts';
@@ -74,15 +76,19 @@ export function emptyTransferNeedsConfirm(s: SessionScope, lines: readonly CartL
   return s.session.operation === 'edit' && lines.length === 0 && liveKeptLines(s.session).length === 0;
 }
 
-export function cartPage(
+/**
+ * The cart. Its proof links are gateway proof links like those of the cart handed back (the page sits in
+ * the buyer's frame and browser history), never the editor host's URL with the session's PIPO token.
+ */
+export async function cartPage(
   ctx: GatewayContext,
   s: SessionScope,
   lines: readonly CartLine[],
   notice: string | undefined,
   refused?: RefusedQuantity,
-): string {
+): Promise<string> {
   const readOnly = s.session.operation === 'inspect';
-  const pipoToken = s.session.pipoToken?.token ?? '';
+  const proofUrl = await proofLinksFor(ctx, lines);
   const urls = ctx.editorUrlsFor(s.storefront);
   const link = (rest: string) => sessionPageUrl(ctx, s.token, rest);
   const kept = liveKeptLines(s.session);
@@ -133,7 +139,7 @@ export function cartPage(
         total: formatAmount(lineTotal(Number(line.unitPrice), line.quantity)),
         uom: line.uom,
         thumbnailUrl: urls.thumbnailUrl({ productId: line.designId, width: 80, height: 56 }),
-        proofUrl: pipoToken ? urls.proofUrl({ token: pipoToken, productId: line.designId }) : undefined,
+        proofUrl: proofUrl(line),
         editUrl: line.userRef === s.session.pipoUserRef ? link(`cart/${line.lineRef}/edit`) : undefined,
         quantityAction: link(`cart/${line.lineRef}/quantity`),
         removeAction: link(`cart/${line.lineRef}/remove`),

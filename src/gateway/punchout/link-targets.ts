@@ -29,3 +29,28 @@ export function parseReturnTargetRef(ref: string | undefined): ReturnTarget | un
   if (ref?.startsWith('line:')) return { kind: 'line', lineRef: ref.slice('line:'.length) };
   return undefined;
 }
+
+/**
+ * Whose proof a proof link opens: a design in a storefront, opened as the design's owner (the `userKey`
+ * of its PIPO account). The buyer is the token's `sid`. The user ref comes last since it is free text.
+ */
+export interface ProofTarget {
+  storefrontId: string;
+  designId: number;
+  userRef: string;
+}
+
+export function proofTargetRef(target: ProofTarget): string {
+  return `${target.designId}:${encodeURIComponent(target.storefrontId)}:${target.userRef}`;
+}
+
+/** The target of a proof link, or undefined for a ref no version of the gateway signs. */
+export function parseProofTargetRef(ref: string | undefined): ProofTarget | undefined {
+  const match = ref === undefined ? null : /^([1-9]\d{0,15}):([^:]+):(.+)$/s.exec(ref);
+  if (match === null) return undefined;
+  try {
+    return { designId: Number(match[1]), storefrontId: decodeURIComponent(match[2]!), userRef: match[3]! };
+  } catch {
+    return undefined;
+  }
+}

@@ -23,8 +23,12 @@ export interface SessionParties {
 export interface PunchoutProtocol {
   /** Mounts the routes where this protocol's requests arrive. */
   mount(app: Hono, ctx: GatewayContext): void;
-  /** The form that hands `lines` back as the session's cart. */
-  cartForm(ctx: GatewayContext, parties: SessionParties, lines: readonly CartLine[]): ReturnForm;
+  /** The form that hands `lines` back as the session's cart (a promise where it signs links, as cXML's proofs). */
+  cartForm(
+    ctx: GatewayContext,
+    parties: SessionParties,
+    lines: readonly CartLine[],
+  ): ReturnForm | Promise<ReturnForm>;
   /** The form that returns the user to the buyer's system without changing the requisition. */
   cancelForm(ctx: GatewayContext, parties: SessionParties): ReturnForm;
   /** Sends the self-submitting page that posts `form`, saying `message` while it does. */

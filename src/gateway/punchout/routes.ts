@@ -96,7 +96,7 @@ export function createPunchoutRoutes(ctx: GatewayContext, protocols: PunchoutPro
   app.get('/s/:token/cart', async (c) => {
     const s = await scope(c);
     const lines = await ctx.store.cart.listBySession(s.session.id);
-    return sendPage(c, cartPage(ctx, s, lines, c.req.query('notice')), sessionPageSecurity(s));
+    return sendPage(c, await cartPage(ctx, s, lines, c.req.query('notice')), sessionPageSecurity(s));
   });
 
   app.get('/s/:token/cart/:lineRef/edit', async (c) => {
@@ -125,7 +125,7 @@ export function createPunchoutRoutes(ctx: GatewayContext, protocols: PunchoutPro
       const lines = await ctx.store.cart.listBySession(s.session.id);
       const refused = { lineRef: line.lineRef, typed: raw.slice(0, MAX_TYPED_QUANTITY), problem };
       const status = ERROR_ANSWERS.invalid_quantity.http as PageStatus;
-      return sendPage(c, cartPage(ctx, s, lines, undefined, refused), sessionPageSecurity(s), status);
+      return sendPage(c, await cartPage(ctx, s, lines, undefined, refused), sessionPageSecurity(s), status);
     }
     await ctx.store.cart.update(line.lineRef, { quantity, unitPrice: priceText(product, quantity) });
     return c.redirect(backTo(s, 'cart'), 303);
@@ -165,13 +165,13 @@ export function createPunchoutRoutes(ctx: GatewayContext, protocols: PunchoutPro
     const lines = await ctx.store.cart.listBySession(s.session.id);
     if (transferBlockedReason(s, lines) !== undefined) {
       // 409: the request is fine, the cart is not ready; the page says which lines and keeps cancel.
-      return sendPage(c, cartPage(ctx, s, lines, undefined), sessionPageSecurity(s), 409);
+      return sendPage(c, await cartPage(ctx, s, lines, undefined), sessionPageSecurity(s), 409);
     }
     // An edit handing back nothing makes the buyer delete the requisition's lines: only on an explicit yes.
     if (emptyTransferNeedsConfirm(s, lines) && (await c.req.parseBody()).confirmEmpty !== 'yes') {
-      return sendPage(c, cartPage(ctx, s, lines, EMPTY_NOT_CONFIRMED), sessionPageSecurity(s), 409);
+      return sendPage(c, await cartPage(ctx, s, lines, EMPTY_NOT_CONFIRMED), sessionPageSecurity(s), 409);
     }
-    const form = protocolOf(protocols, s.buyer).cartForm(ctx, s, lines);
+    const form = await protocolOf(protocols, s.buyer).cartForm(ctx, s, lines);
     ctx.logger.info('cart transferred', { buyer: s.buyer.id, session: s.session.id, lines: lines.length });
     return handBack(c, s, form, 'transferred', 'Sending your cart to your procurement system…');
   });

@@ -10,10 +10,10 @@
 import { CompactEncrypt, compactDecrypt, decodeJwt, errors as joseErrors, jwtVerify, SignJWT } from 'jose';
 import { GatewayError } from '../http/errors.ts';
 
-export type TokenPurpose = 'start' | 'session' | 'return' | 'events';
+export type TokenPurpose = 'start' | 'session' | 'return' | 'events' | 'proof';
 
 export interface TokenClaims {
-  /** Session id (for `events`: the storefront id). */
+  /** Session id (for `events`: the storefront id; for `proof`: the buyer id, as it outlives its session). */
   sid: string;
   pur: TokenPurpose;
   /** Unique id, for single-use tokens. */

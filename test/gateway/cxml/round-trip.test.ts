@@ -100,8 +100,9 @@ describe('cXML punch-out round trip through the sandbox editor', () => {
         item.ItemDetail.Extrinsic.map((e: { '@name': string; '#text': string }) => [e['@name'], e['#text']]),
       );
       expect(extrinsics.designId).toMatch(/^\d+$/);
-      expect(extrinsics.proofUrl).toContain(`/editor/download.ashx?token=`);
-      expect(extrinsics.proofUrl).toContain(`pid=${extrinsics.designId}`);
+      // A gateway proof link, the same in ItemDetail/URL; never the editor host's URL with a PIPO token.
+      expect(extrinsics.proofUrl).toMatch(/^http:\/\/gateway\.test\/proof\/[\w-]+\.[\w-]+\.[\w-]+$/);
+      expect(item.ItemDetail.URL).toBe(extrinsics.proofUrl);
 
       // The saved design is the buyer user's own project on the print service, with the typed text.
       const project = stack.upstreamCalls.filter((c) => c.startsWith('GET /api/v2/pipo/project/'));

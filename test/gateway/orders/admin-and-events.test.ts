@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { drainEventInbox, EVENT_INTAKE } from '../../../src/gateway/orders/events.ts';
 import { createOrderWorker } from '../../../src/gateway/orders/index.ts';
 import {
   adminJson,
@@ -153,10 +154,16 @@ describe('webhooks in', () => {
         new Request(target, { method: 'POST', body, headers: { 'Content-Type': 'application/json' } }),
       );
 
+    // A print order the gateway tracks: its id is kept, nothing else of the delivery.
+    await stack.store.printOrders.add({ storefrontId: 'demo', printOrderId: 1004, poId: 'po-x' });
     const ok = await post(url, JSON.stringify([{ id: 1004, status: 'Order Shipped' }]));
     expect(ok.status).toBe(202);
     const stored = await stack.store.events.listUnprocessed();
     expect(stored).toMatchObject([{ storefrontId: 'demo', event: 'order_updated', body: [{ id: 1004 }] }]);
+    expect(stored[0]?.body).toEqual([{ id: 1004 }]);
+    // Any other order: answered 202 (the service needs no retry) and nothing is stored.
+    const other = await post(url, JSON.stringify([{ id: 777, status: 'Order Shipped' }]));
+    expect([other.status, await other.json()]).toEqual([202, { received: null }]);
 
     const forged = await post(`${GATEWAY_ORIGIN}/events/eyJhbGciOiJIUzI1NiJ9.e30.x`, '[{"id":1}]');
     expect(forged.status).toBe(403);
@@ -174,9 +181,83 @@ describe('webhooks in', () => {
     });
     expect(await stack.store.events.listUnprocessed()).toHaveLength(1);
 
-    // An order the gateway does not track is only marked processed.
-    await drain(stack);
+    const tooLarge = await post(url, JSON.stringify([{ id: 1004, notes: 'x'.repeat(256 * 1024) }]));
+    expect([tooLarge.status, await tooLarge.json()]).toEqual([
+      400,
+      { error: { code: 'bad_request', message: 'The delivery is larger than 256 KB.' } },
+    ]);
+  });
+
+  it('deliveries about one order fold into one sync job', async () => {
+    const stack = await createOrderStack();
+    await stack.worker.startup();
+    const url = (await stack.api.listHooks()).find((h) => h.event === 'order_updated')?.target_url ?? '';
+    await stack.store.printOrders.add({ storefrontId: 'demo', printOrderId: 1004, poId: 'po-x' });
+    for (let i = 0; i < 50; i++) {
+      const answer = await stack.gateway.app.fetch(
+        new Request(url, {
+          method: 'POST',
+          body: '[{"id":1004}]',
+          headers: { 'Content-Type': 'application/json' },
+        }),
+      );
+      expect(answer.status).toBe(202);
+    }
+    expect(await stack.store.events.listUnprocessed({ limit: 500 })).toHaveLength(50);
+    await drainEventInbox(stack.gateway.context);
     expect(await stack.store.events.listUnprocessed()).toEqual([]);
-    expect((await stack.store.jobs.list({ kind: 'sync_print_order' })).items).toEqual([]);
+    expect((await stack.store.jobs.list({ kind: 'sync_print_order' })).items).toHaveLength(1);
+  });
+
+  it('a purchase order waits for none of the order syncs webhooks queued', async () => {
+    const stack = await createOrderStack();
+    for (let id = 2001; id <= 2100; id++) {
+      await stack.store.printOrders.add({ storefrontId: 'demo', printOrderId: id, poId: 'po-x' });
+      await stack.store.jobs.enqueue({
+        kind: 'sync_print_order',
+        key: `sync:demo:${id}`,
+        payload: { storefrontId: 'demo', printOrderId: id, event: 'order_updated' },
+        runAt: new Date(stack.clock.now().getTime() - 60_000),
+      });
+    }
+    const answer = await sendOrder(stack, {
+      orderID: 'PO-FIRST',
+      lines: linesOf(await punchOut(stack, ['Business cards'])),
+    });
+    expect(answer.code).toBe(200);
+    await createOrderWorker(stack.gateway.context, { maxJobsPerTick: 1 }).tick();
+    expect(await printOrdersFor(stack, 'PO-FIRST')).toHaveLength(1);
+    expect(
+      (await stack.store.jobs.list({ kind: 'sync_print_order', state: 'pending', limit: 500 })).items.length,
+    ).toBeGreaterThan(90);
+  });
+
+  it('a flood is answered 429 with Retry-After past the burst, and intake resumes as the bucket refills', async () => {
+    const stack = await createOrderStack();
+    await stack.worker.startup();
+    const url = (await stack.api.listHooks()).find((h) => h.event === 'order_updated')?.target_url ?? '';
+    const deliver = () =>
+      stack.gateway.app.fetch(
+        new Request(url, {
+          method: 'POST',
+          body: '[{"id":5}]',
+          headers: { 'Content-Type': 'application/json' },
+        }),
+      );
+    const statuses: number[] = [];
+    for (let i = 0; i < EVENT_INTAKE.burst + 5; i++) statuses.push((await deliver()).status);
+    expect(statuses.filter((s) => s === 202)).toHaveLength(EVENT_INTAKE.burst);
+    const refused = await deliver();
+    expect(refused.status).toBe(429);
+    expect(refused.headers.get('retry-after')).toBe('1');
+    expect(await refused.json()).toEqual({
+      error: {
+        code: 'throttled',
+        message: 'Too many deliveries at once; the gateway polls the orders and will catch up.',
+      },
+    });
+    stack.clock.advance(1);
+    const again = await Promise.all(Array.from({ length: EVENT_INTAKE.perSecond + 1 }, deliver));
+    expect(again.map((r) => r.status).filter((s) => s === 202)).toHaveLength(EVENT_INTAKE.perSecond);
   });
 });

@@ -1,0 +1,166 @@
+/**
+ * `GET /proof/<token>`: the proof PDF of a cart line's design, for whoever holds a proof link (proof-links.ts).
+ * The gateway logs the design's owner in (ctx.accounts, as for a purchase order), fetches the proof from
+ * the editor host in that session and serves the bytes itself, so no PIPO token ever reaches the browser.
+ *
+ * Proofs are kept in memory for a few minutes, bounded by their total size, so an approver opening a
+ * link twice, or several approvers of one requisition, cost one login and one download. The same design
+ * asked for while its download is under way waits for that download instead of starting another.
+ */
+import { Hono } from 'hono';
+import { LRUCache } from 'lru-cache';
+import { isPrintApiError } from '../../print-api/index.ts';
+import type { GatewayContext } from '../context.ts';
+import {
+  ERROR_ANSWERS,
+  GatewayError,
+  logFailure,
+  publicMessage,
+  toGatewayError,
+  upstreamError,
+} from '../http/errors.ts';
+import { requestIdOf } from '../http/request-id.ts';
+import { type PageStatus, sendPage } from '../http/send-page.ts';
+import { type ProofTarget, parseProofTargetRef } from './link-targets.ts';
+import { renderMessagePage } from './pages.ts';
+
+/** Total bytes of proofs held in memory: low-resolution proofs are tens to hundreds of KB each. */
+const PROOF_CACHE_BYTES = 32 * 1024 * 1024;
+/** A larger answer is not a low-resolution proof: refused rather than held in memory. */
+const PROOF_MAX_BYTES = 16 * 1024 * 1024;
+/** How long a fetched proof is served from memory; a design id's proof does not change once saved. */
+const PROOF_CACHE_SECONDS = 10 * 60;
+
+const PROOF_AWAY_TEXT =
+  'The print service is not reachable at the moment, so the proof cannot be shown. Please try again in a few minutes.';
+
+interface ProofRequest extends ProofTarget {
+  buyerId: string;
+}
+
+/** The whole body, refused past `limit` bytes so a wrong answer cannot fill the memory. */
+async function readAtMost(body: ReadableStream<Uint8Array>, limit: number): Promise<Uint8Array> {
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  const reader = body.getReader();
+  for (let read = await reader.read(); !read.done; read = await reader.read()) {
+    size += read.value.byteLength;
+    if (size > limit) {
+      await reader.cancel().catch(() => undefined);
+      throw new GatewayError(
+        'upstream_rejected',
+        'The print service sent a proof larger than the gateway serves.',
+      );
+    }
+    chunks.push(read.value);
+  }
+  const bytes = new Uint8Array(size);
+  let at = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, at);
+    at += chunk.byteLength;
+  }
+  return bytes;
+}
+
+const PDF_MAGIC = [0x25, 0x50, 0x44, 0x46, 0x2d]; // "%PDF-"
+
+/** The proof from the editor host, in a PIPO session of the design's owner (logged in again if stale). */
+async function downloadProof(ctx: GatewayContext, proof: ProofRequest): Promise<Uint8Array> {
+  const buyer = ctx.buyer(proof.buyerId);
+  const storefront = ctx.storefront(proof.storefrontId);
+  let bytes: Uint8Array;
+  try {
+    const file = await ctx.accounts.withToken(buyer, storefront, proof.userRef, (token) =>
+      ctx.printApiFor(storefront).pipo.downloadProof(token, storefront.editorUrl, proof.designId),
+    );
+    bytes = await readAtMost(file.body, PROOF_MAX_BYTES);
+  } catch (error) {
+    if (isPrintApiError(error) && error.code === 'not_found') {
+      throw new GatewayError(
+        'not_found',
+        `Design ${proof.designId} is no longer available from the print service, so its proof cannot be shown.`,
+        { cause: error },
+      );
+    }
+    throw upstreamError(error, 'send this proof', PROOF_AWAY_TEXT);
+  }
+  // Served as application/pdf with nosniff: whatever else the host answered is not passed on as a proof.
+  if (!PDF_MAGIC.every((byte, i) => bytes[i] === byte)) {
+    throw new GatewayError('upstream_rejected', 'The print service did not answer with a PDF proof.');
+  }
+  return bytes;
+}
+
+/** What the page of a refused proof link says: the link's own words, not a punch-out session's. */
+function proofErrorPage(ctx: GatewayContext, error: GatewayError): { heading: string; message: string } {
+  switch (error.code) {
+    case 'token_expired':
+      return {
+        heading: 'This proof link has expired',
+        message: `Proof links work for ${ctx.config.sessions.proofLinkTtlDays} days after the cart was sent. The design is unchanged; ask your supplier for its proof.`,
+      };
+    case 'token_invalid':
+      return {
+        heading: 'This proof link is not valid',
+        message: 'The link is incomplete or was changed. Open the proof from the requisition again.',
+      };
+    default:
+      return { heading: 'The proof cannot be shown', message: publicMessage(error, 'page') };
+  }
+}
+
+export function createProofRoutes(ctx: GatewayContext): Hono {
+  const cache = new LRUCache<string, Uint8Array>({
+    maxSize: PROOF_CACHE_BYTES,
+    sizeCalculation: (bytes) => bytes.byteLength,
+    ttl: PROOF_CACHE_SECONDS * 1000,
+    // The gateway's clock, so a proof's time in memory is measured as every other age in the gateway.
+    perf: { now: () => ctx.clock.now().getTime() },
+  });
+  const pending = new Map<string, Promise<Uint8Array>>();
+
+  function proofBytes(proof: ProofRequest): Promise<Uint8Array> {
+    const key = [proof.buyerId, proof.storefrontId, proof.userRef, proof.designId].join('\u0000');
+    const hit = cache.get(key);
+    if (hit !== undefined) return Promise.resolve(hit);
+    let download = pending.get(key);
+    if (download === undefined) {
+      download = downloadProof(ctx, proof)
+        .then((bytes) => {
+          cache.set(key, bytes);
+          return bytes;
+        })
+        .finally(() => pending.delete(key));
+      pending.set(key, download);
+    }
+    return download;
+  }
+
+  const app = new Hono();
+
+  app.get('/:token', async (c) => {
+    const claims = await ctx.tokens.verify(c.req.param('token'), 'proof', ctx.clock.now());
+    const target = parseProofTargetRef(claims.ref);
+    if (target === undefined) throw new GatewayError('token_invalid', 'This proof link is not valid.');
+    const bytes = await proofBytes({ ...target, buyerId: claims.sid });
+    return c.body(bytes as Uint8Array<ArrayBuffer>, 200, {
+      'Content-Type': 'application/pdf',
+      'Content-Disposition': `inline; filename="proof-${target.designId}.pdf"`,
+      // The browser may keep it as long as we do; `private`, since the link is the only key to it.
+      'Cache-Control': `private, max-age=${PROOF_CACHE_SECONDS}`,
+      'X-Content-Type-Options': 'nosniff',
+    });
+  });
+
+  // The gateway's funnel (toGatewayError, logFailure, ERROR_ANSWERS), with a page that speaks of proof
+  // links: the punch-out error page would tell an approver to punch out again.
+  app.onError(async (error, c) => {
+    const known = toGatewayError(error);
+    logFailure(ctx.logger, 'request failed', known, { requestId: requestIdOf(c), path: c.req.routePath });
+    const page = renderMessagePage({ title: 'Proof', ...proofErrorPage(ctx, known), kind: 'error' });
+    return sendPage(c, page, { frameAncestors: [] }, ERROR_ANSWERS[known.code].http as PageStatus);
+  });
+
+  return app;
+}
