@@ -9,6 +9,7 @@
  * Pure module: no I/O, no Node globals.
  */
 import { z } from 'zod';
+import { parseAddressRange } from '../src/kernel/address-ranges.ts';
 
 export const SecretRef = z
   .union([
@@ -26,6 +27,11 @@ const Host = z
     /^(\*\.)?[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*(:\d{1,5})?$/,
     'must be a lower-case host name, optionally with a port or a leading "*." wildcard',
   );
+
+const AddressOrRange = z.string().refine((entry) => parseAddressRange(entry) !== undefined, {
+  error: (issue) =>
+    `"${String(issue.input)}" is not an IPv4 or IPv6 address or CIDR range (such as 203.0.113.0/24 or 2001:db8::/32)`,
+});
 
 const HttpUrl = z.url({ protocol: /^https?$/, error: 'must be an absolute http(s) URL' });
 
@@ -145,6 +151,12 @@ const BuyerCommon = {
     .array(Host)
     .default([])
     .describe('Hosts allowed to frame the catalog (CSP frame-ancestors), besides the return hosts'),
+  authAllowedAddresses: z
+    .array(AddressOrRange)
+    .default([])
+    .describe(
+      "IPv4/IPv6 addresses and CIDR ranges of the buyer's procurement system (its published ranges): they keep authenticating while failed secrets from elsewhere lock the buyer",
+    ),
   orderStatusUrl: HttpUrl.optional().describe('Where ConfirmationRequest and ShipNoticeRequest are posted'),
   orderStatusCredential: Credential.optional().describe('To credential for documents sent to orderStatusUrl'),
   confirmDetails: z

@@ -4,6 +4,7 @@
  */
 
 import type { Context } from 'hono';
+import { inAddressRanges, parseAddressRange } from '../kernel/address-ranges.ts';
 import { createEditorUrls, type EditorUrls, type PrintApi } from '../print-api/index.ts';
 import type { Clock, Store } from '../store/port.ts';
 import type { PunchoutSession } from '../store/types.ts';
@@ -42,7 +43,7 @@ export interface GatewayContext {
   editorUrlsFor(storefront: ResolvedStorefront): EditorUrls;
   storefront(id: string): ResolvedStorefront;
   buyer(id: string): ResolvedBuyer;
-  /** Failed-secret throttling per (buyer, client address), shared by every protocol's authentication. */
+  /** Failed-secret throttling per buyer and per client address, shared by every protocol's authentication. */
   secretThrottle: SecretThrottle;
   metrics: Metrics;
   /** The caller's address (`unknown` when the runtime cannot tell). */
@@ -59,6 +60,13 @@ export async function createGatewayContext(deps: GatewayDeps): Promise<GatewayCo
   const buyers = createBuyerDirectory(config);
   const publicUrl = config.publicUrl.replace(/\/+$/, '');
   const trustedProxies = new Set(config.trustedProxies.map((a) => a.toLowerCase()));
+  // Read once here: the config check has already refused any entry that does not parse.
+  const allowLists = new Map(
+    config.buyers.map((b) => [
+      b.id,
+      b.authAllowedAddresses.flatMap((entry) => parseAddressRange(entry) ?? []),
+    ]),
+  );
 
   const storefront = (id: string): ResolvedStorefront => {
     const found = storefronts.get(id);
@@ -94,7 +102,10 @@ export async function createGatewayContext(deps: GatewayDeps): Promise<GatewayCo
     editorUrlsFor: (s) => editorUrls.get(s.id) ?? createEditorUrls(s.editorUrl),
     storefront,
     buyer,
-    secretThrottle: createSecretThrottle({ clock: deps.clock }),
+    secretThrottle: createSecretThrottle({
+      clock: deps.clock,
+      isAllowed: (buyerId, address) => inAddressRanges(address, allowLists.get(buyerId) ?? []),
+    }),
     metrics: deps.metrics ?? createMetrics(),
     clientAddress: (c) =>
       clientAddressBehindProxies(deps.clientAddress?.(c), c.req.header('X-Forwarded-For'), trustedProxies) ??

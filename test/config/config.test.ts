@@ -125,6 +125,31 @@ describe('gateway config', () => {
     });
   });
 
+  it('checks that each authAllowedAddresses entry is an IP address or CIDR range', () => {
+    const config = testConfig();
+    const allowed = ['203.0.113.0/24', '2001:db8::/32', '198.51.100.7', '::1'];
+    config.buyers = config.buyers.map((b, i) => (i === 0 ? { ...b, authAllowedAddresses: allowed } : b));
+    expect(loadGatewayConfig(config, {}).ok).toBe(true);
+    config.buyers = config.buyers.map((b, i) =>
+      i === 0 ? { ...b, authAllowedAddresses: [...allowed, '203.0.113.0/33', 'ariba.example'] } : b,
+    );
+    expect(loadGatewayConfig(config, {})).toEqual({
+      ok: false,
+      problems: [
+        {
+          path: 'buyers[0].authAllowedAddresses[4]',
+          message:
+            '"203.0.113.0/33" is not an IPv4 or IPv6 address or CIDR range (such as 203.0.113.0/24 or 2001:db8::/32)',
+        },
+        {
+          path: 'buyers[0].authAllowedAddresses[5]',
+          message:
+            '"ariba.example" is not an IPv4 or IPv6 address or CIDR range (such as 203.0.113.0/24 or 2001:db8::/32)',
+        },
+      ],
+    });
+  });
+
   it('resolves {"env": NAME} secrets and names the ones missing', () => {
     const config = testConfig({ signingKey: { env: 'SIGNING' }, adminToken: { env: 'ADMIN' } });
     const parsed = parseGatewayConfig(config);

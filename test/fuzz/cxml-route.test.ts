@@ -15,12 +15,20 @@ const fixtures = readdirSync(VALID)
   .map((file) => ({ file, bytes: new Uint8Array(readFileSync(new URL(file, VALID))) }));
 
 /**
- * A stack whose client address changes with every request, so that the secret throttle (tested on its
- * own) does not turn the rest of the run into 403s and hide the deeper paths.
+ * A stack whose client address changes with every request, each on every buyer's allow-list, so that the
+ * secret throttle (tested on its own) counts wrong secrets per address only and does not turn the rest of
+ * the run into 403s and hide the deeper paths.
  */
+/** The n-th fuzz client's address, inside 10.0.0.0/8. */
+function fuzzClientAddress(n: number): string {
+  return `10.${(n >> 16) & 255}.${(n >> 8) & 255}.${n & 255}`;
+}
+
 async function fuzzStack() {
   const logger = capturingLogger();
-  const stack = await createStack(testConfig(), {
+  const config = testConfig();
+  config.buyers = config.buyers.map((b) => ({ ...b, authAllowedAddresses: ['10.0.0.0/8'] }));
+  const stack = await createStack(config, {
     gatewayDeps: { logger, clientAddress: (c) => c.req.header('X-Fuzz-Client') },
   });
   let client = 0;
@@ -29,7 +37,7 @@ async function fuzzStack() {
       new Request(`${GATEWAY_ORIGIN}/cxml`, {
         method: 'POST',
         body,
-        headers: { 'Content-Type': 'text/xml', 'X-Fuzz-Client': `client-${client++}` },
+        headers: { 'Content-Type': 'text/xml', 'X-Fuzz-Client': fuzzClientAddress(client++) },
       }),
     );
   return { stack, logger, post };

@@ -17,6 +17,7 @@ import {
 import type { GatewayContext } from '../context.ts';
 import type { ResolvedCxmlBuyer } from '../deps.ts';
 import { CXML_STATUS_TEXT, cxmlStatusOf, GatewayError, logFailure, toGatewayError } from '../http/errors.ts';
+import { sharedSecretsSent } from '../punchout/buyers.ts';
 import { punchOutSetup } from './setup.ts';
 
 export const MAX_CXML_BYTES = 1024 * 1024;
@@ -101,21 +102,20 @@ export function createCxmlRoute(ctx: GatewayContext, onOrder: OrderRequestHandle
     }
   }
 
-  /** The buyer proven by the header, unless its (buyer, address) pair is throttled for failed secrets. */
+  /**
+   * The buyer proven by the header, unless the buyer (or it from this address) is throttled for failed
+   * secrets; a refused document counts one failure per SharedSecret it made us compare.
+   */
   function authenticate(header: CxmlRequest['header'], address: string) {
     const claimed = ctx.buyers.byFrom(header.from);
     if (claimed === undefined) return ctx.buyers.authenticate(header);
-    const isWrongSecret = (error: unknown) => {
-      const wrong = error instanceof GatewayError && error.code === 'bad_secret';
-      if (wrong) ctx.logger.warn('cxml secret refused', { buyer: claimed.id, address });
-      return wrong;
+    const wrongSecrets = (error: unknown) => {
+      if (!(error instanceof GatewayError && error.code === 'bad_secret')) return 0;
+      const compared = sharedSecretsSent(header);
+      ctx.logger.warn('cxml secret refused', { buyer: claimed.id, address, compared });
+      return compared;
     };
-    return ctx.secretThrottle.guard(
-      claimed.id,
-      address,
-      () => ctx.buyers.authenticate(header),
-      isWrongSecret,
-    );
+    return ctx.secretThrottle.guard(claimed.id, address, () => ctx.buyers.authenticate(header), wrongSecrets);
   }
 
   function profile(): string {

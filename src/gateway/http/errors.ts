@@ -49,10 +49,17 @@ export type GatewayErrorCode =
 
 export class GatewayError extends Error {
   readonly code: GatewayErrorCode;
-  constructor(code: GatewayErrorCode, message: string, options?: { cause?: unknown }) {
+  /** Seconds until trying again can help (`throttled`): the `Retry-After` of a page or JSON answer. */
+  readonly retryAfterSeconds?: number;
+  constructor(
+    code: GatewayErrorCode,
+    message: string,
+    options?: { cause?: unknown; retryAfterSeconds?: number },
+  ) {
     super(message, options);
     this.name = 'GatewayError';
     this.code = code;
+    if (options?.retryAfterSeconds !== undefined) this.retryAfterSeconds = options.retryAfterSeconds;
   }
 }
 

@@ -136,13 +136,14 @@ export function createOciRoutes(ctx: GatewayContext): Hono {
     },
   );
 
-  /** The codec's whole punch-in check, with wrong passwords counted against the (buyer, address) pair. */
+  /** The codec's whole punch-in check, a wrong password counted against the buyer and the address. */
   function acceptLogin(request: OciPunchInRequest, buyer: ResolvedOciBuyer, address: string): OciPunchIn {
     return ctx.secretThrottle.guard(
       buyer.id,
       address,
       () => acceptOciPunchIn(request, punchInSettings(buyer)),
-      (error) => error instanceof OciError && error.code === 'bad_login',
+      // One password per request: one failure.
+      (error) => (error instanceof OciError && error.code === 'bad_login' ? 1 : 0),
     );
   }
 

@@ -88,6 +88,9 @@ export async function punchInErrorPage(
     ctx.logger[level]('oci punch-in refused', { ...fields, code: failure.code });
   } else logFailure(ctx.logger, 'oci punch-in failed', toGatewayError(error), fields);
   if (failure.status === 405) c.header('Allow', 'GET, POST');
+  // A throttled login says when trying again can help; the page says it in words.
+  const retryAfter = toGatewayError(error).retryAfterSeconds;
+  if (retryAfter !== undefined) c.header('Retry-After', String(retryAfter));
   const page = renderMessagePage({
     title: 'Print catalog',
     heading: failure.heading,

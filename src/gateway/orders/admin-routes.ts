@@ -29,6 +29,7 @@ import {
 import type { GatewayContext } from '../context.ts';
 import { GatewayError } from '../http/errors.ts';
 import { requestIdOf } from '../http/request-id.ts';
+import { createFailureCounter, type FailureLimit } from '../punchout/throttle.ts';
 import { mismatchSummary } from './history-comment.ts';
 import { jsonError } from './json-answers.ts';
 import { attachPrintOrder, MAX_NOTE_LENGTH, markHandled } from './operator-actions.ts';
@@ -201,18 +202,40 @@ function auditTrail(ctx: GatewayContext): MiddlewareHandler {
       status: c.res.status,
       address: ctx.clientAddress(c),
     };
-    if (c.res.status === 401) ctx.logger.warn('admin api call refused', fields);
+    if (c.res.status === 401 || c.res.status === 429) ctx.logger.warn('admin api call refused', fields);
     else ctx.logger.info('admin api call', fields);
   };
 }
 
+/**
+ * Wrong admin tokens per client address: from the 31st within 15 minutes the address is refused (429 with
+ * Retry-After), the right token included, for 15 minutes, doubling while it goes on (up to 4 hours). Per
+ * address, not overall, so a guesser cannot lock the operators out; an operator's own typos stay far below.
+ */
+export const ADMIN_FAILURE_LIMIT: FailureLimit = {
+  maxFailures: 30,
+  windowSeconds: 900,
+  maxLockSeconds: 14_400,
+};
+
 function requireAdminToken(ctx: GatewayContext): MiddlewareHandler {
+  const failures = createFailureCounter({ clock: ctx.clock, limit: ADMIN_FAILURE_LIMIT });
   return async (c, next) => {
+    const address = ctx.clientAddress(c);
+    const wait = failures.lockedFor(address);
+    if (wait > 0) {
+      throw new GatewayError(
+        'throttled',
+        `Too many wrong admin tokens from this address; try again in ${wait} seconds.`,
+        { retryAfterSeconds: wait },
+      );
+    }
     const header = c.req.header('Authorization') ?? '';
     const sent = /^Bearer[ \t]+(\S+)\s*$/i.exec(header)?.[1] ?? '';
     // Compared even when nothing was sent, so the answer takes as long either way.
     const matches = constantTimeEqual(sent, ctx.config.adminToken);
     if (sent === '' || !matches) {
+      failures.fail(address);
       throw new GatewayError('unauthorized', 'A valid admin bearer token is required.');
     }
     await next();

@@ -15,5 +15,6 @@ export function jsonError(ctx: GatewayContext, c: Context, error: unknown): Resp
   logFailure(ctx.logger, 'request failed', known, { requestId: requestIdOf(c), path: c.req.routePath });
   const status = ERROR_ANSWERS[known.code].http as ContentfulStatusCode;
   if (known.code === 'unauthorized') c.header('WWW-Authenticate', 'Bearer realm="punchgate admin"');
+  if (known.retryAfterSeconds !== undefined) c.header('Retry-After', String(known.retryAfterSeconds));
   return c.json({ error: { code: known.code, message: publicMessage(known, 'json') } }, status);
 }

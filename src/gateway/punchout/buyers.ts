@@ -7,6 +7,17 @@ import { constantTimeEqual } from '../../kernel/constant-time.ts';
 import type { ResolvedBuyer, ResolvedConfig } from '../deps.ts';
 import { GatewayError } from '../http/errors.ts';
 
+/**
+ * Most Sender credentials a document may carry. Real buyers send one or two (SAP Ariba and Amazon Business
+ * two); any one that matches authenticates, so without a cap one document could test thousands of guesses.
+ */
+export const MAX_SENDER_CREDENTIALS = 4;
+
+/** How many secrets a refused document made the gateway compare: its SharedSecrets, and at least one. */
+export function sharedSecretsSent(header: CxmlHeader): number {
+  return Math.max(1, header.sender.credentials.filter((c) => (c.sharedSecret ?? '') !== '').length);
+}
+
 function credentialKey(domain: string, identity: string): string {
   return `${domain.trim().toLowerCase()}\u0000${identity.trim()}`;
 }
@@ -35,6 +46,14 @@ export function createBuyerDirectory(config: ResolvedConfig): BuyerDirectory {
       if (buyer === undefined) {
         const sent = header.from.map((c) => `${c.domain}/${c.identity}`).join(', ') || 'none';
         throw new GatewayError('unknown_buyer', `Unknown buyer: no account for From credential ${sent}.`);
+      }
+      const sent = header.sender.credentials.length;
+      if (sent > MAX_SENDER_CREDENTIALS) {
+        // Refused before any comparison, so it tests no secret and counts no failure.
+        throw new GatewayError(
+          'bad_request',
+          `The Sender carries ${sent} credentials; at most ${MAX_SENDER_CREDENTIALS} are accepted.`,
+        );
       }
       const secret = buyer.sharedSecret;
       // Every Sender credential is compared (no early exit), so timing does not tell which one matched.

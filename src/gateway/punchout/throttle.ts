@@ -1,96 +1,183 @@
 /**
- * Failed-secret throttling. A wrong SharedSecret (or OCI password) counts against the pair (buyer, client
- * address); once a pair has `maxFailures` failures inside `windowSeconds`, every further attempt from it is
- * refused, even with the right secret, until the oldest of those failures leaves the window. Guessing a
- * secret then costs a window per few tries, while the same buyer from its other addresses, and other
- * buyers from the same address, carry on. The table is an LRU with a fixed number of entries, so a flood
- * of made-up buyers or addresses cannot grow memory; the clock is the gateway's, so tests freeze it.
+ * Failed-secret throttling. Guessing is bounded per buyer, not per request or per address: every wrong
+ * SharedSecret (or OCI password) a request made the gateway compare counts one failure against the buyer,
+ * whichever address it came from, and against the pair (buyer, address). After `maxFailures` failures
+ * inside `windowSeconds`, the buyer (or the pair) is locked: every attempt is refused before any secret is
+ * compared, the right one included, for a window; each lock that follows within `maxLockSeconds` of the
+ * previous one's end lasts twice as long, up to `maxLockSeconds`. So rotating addresses gains a guesser
+ * nothing, and however many requests he sends, a buyer's secret is tested a handful of times per window.
+ *
+ * That lets a stranger lock a buyer out. Addresses on the buyer's allow-list (its procurement system's
+ * published ranges) are therefore exempt from the buyer's lock, and their own failures count against their
+ * pair only: a buyer's system that guesses from an allowed address is still throttled there, but cannot
+ * lock the buyer elsewhere, and a stranger elsewhere cannot lock it out. A success clears its pair's
+ * count, never the buyer's, or the real buyer's traffic would refill a guesser's budget.
+ *
+ * The tables are LRUs with a fixed number of entries, so a flood of made-up buyers or addresses cannot grow
+ * memory; the clock is the gateway's, so tests freeze it.
  */
 import { LRUCache } from 'lru-cache';
 import type { Clock } from '../../store/port.ts';
 import { GatewayError } from '../http/errors.ts';
 
+export interface FailureLimit {
+  /** Failures allowed inside the window; the one that reaches it locks the key. */
+  maxFailures: number;
+  /** Length of the window, and of the first lock, in seconds. */
+  windowSeconds: number;
+  /** Longest lock, in seconds; a lock within this long of the previous one's end lasts twice as long. */
+  maxLockSeconds: number;
+}
+
+/** The secrets' limit: 5 failures per 15 minutes, locks of 15 minutes doubling up to 4 hours. */
+export const SECRET_FAILURE_LIMIT: FailureLimit = {
+  maxFailures: 5,
+  windowSeconds: 900,
+  maxLockSeconds: 14_400,
+};
+
+/** Failures counted per key (a buyer, an address), each key locked for a growing time at its limit. */
+export interface FailureCounter {
+  /** Whole seconds until the key may try again; 0 when it may now. */
+  lockedFor(key: string): number;
+  /** Counts `count` failures (default 1) against the key, locking it when they reach the limit. */
+  fail(key: string, count?: number): void;
+  /** Forgets the key's failures and locks. */
+  forget(key: string): void;
+}
+
+interface Entry {
+  /** Times of the failures inside the window since the last lock, oldest first. */
+  failures: number[];
+  lockedUntil: number;
+  /** Length of the last lock in ms (0: never locked). */
+  lockMs: number;
+}
+
+/**
+ * @example
+ * const admin = createFailureCounter({ clock, limit: ADMIN_FAILURE_LIMIT });
+ * if (admin.lockedFor(address) > 0) refuse(); else if (!ok) admin.fail(address);
+ */
+export function createFailureCounter(options: {
+  clock: Clock;
+  limit: FailureLimit;
+  /** Most keys remembered at once (default 10,000). */
+  maxEntries?: number;
+}): FailureCounter {
+  const { maxFailures, windowSeconds, maxLockSeconds } = options.limit;
+  if (!Number.isInteger(maxFailures) || maxFailures < 1) throw new TypeError('maxFailures must be >= 1');
+  if (!(windowSeconds > 0)) throw new TypeError('windowSeconds must be > 0');
+  if (!(maxLockSeconds >= windowSeconds)) throw new TypeError('maxLockSeconds must be >= windowSeconds');
+  const windowMs = windowSeconds * 1000;
+  const maxLockMs = maxLockSeconds * 1000;
+  const entries = new LRUCache<string, Entry>({ max: options.maxEntries ?? 10_000 });
+  const now = () => options.clock.now().getTime();
+
+  return {
+    lockedFor(key) {
+      const entry = entries.get(key);
+      const at = now();
+      if (entry === undefined || entry.lockedUntil <= at) return 0;
+      return Math.max(1, Math.ceil((entry.lockedUntil - at) / 1000));
+    },
+    fail(key, count = 1) {
+      if (count < 1) return;
+      const at = now();
+      const entry = entries.get(key) ?? { failures: [], lockedUntil: 0, lockMs: 0 };
+      const failures = entry.failures.filter((t) => at - t < windowMs);
+      for (let i = 0; i < count && failures.length < maxFailures; i++) failures.push(at);
+      if (failures.length < maxFailures) {
+        entries.set(key, { ...entry, failures });
+        return;
+      }
+      // A lock soon after the last one means the guessing goes on: make it twice as long.
+      const again = entry.lockMs > 0 && at - entry.lockedUntil < maxLockMs;
+      const lockMs = again ? Math.min(entry.lockMs * 2, maxLockMs) : windowMs;
+      entries.set(key, { failures: [], lockedUntil: at + lockMs, lockMs });
+    },
+    forget(key) {
+      entries.delete(key);
+    },
+  };
+}
+
 export interface SecretThrottleOptions {
   clock: Clock;
-  /** Failures allowed inside the window before the pair is refused (default 5). */
-  maxFailures?: number;
-  /** Length of the window in seconds (default 900). */
-  windowSeconds?: number;
-  /** Most (buyer, address) pairs remembered at once (default 10,000). */
+  /** Whether the address is on the buyer's allow-list (default: no allow-lists). */
+  isAllowed?: (buyerId: string, address: string) => boolean;
+  /** Per buyer and per (buyer, address) pair; default SECRET_FAILURE_LIMIT. */
+  limit?: FailureLimit;
+  /** Most pairs (and buyers) remembered at once (default 10,000). */
   maxEntries?: number;
 }
 
 export interface SecretThrottle {
-  /** Throws `throttled` while the pair is refused; call before checking the secret. */
+  /** Throws `throttled` while the buyer (from this address) is locked; call before comparing a secret. */
   check(buyerId: string, address: string): void;
-  /** Counts a wrong secret for the pair. */
-  fail(buyerId: string, address: string): void;
-  /** A right secret: clears this pair's count (and only this pair's). */
+  /** Counts `count` wrong secrets (default 1) for the buyer from this address. */
+  fail(buyerId: string, address: string, count?: number): void;
+  /** A right secret: clears this pair's count (not the buyer's). */
   succeed(buyerId: string, address: string): void;
   /**
-   * The whole rule around one authentication, for every protocol: refused while the pair is throttled;
-   * an error `isWrongSecret` recognises counts against the pair; success clears the pair's count.
+   * The whole rule around one authentication, for every protocol: refused while locked; an error counts
+   * as many failures as `wrongSecrets` says it compared (0: not a wrong secret); a success clears the pair.
    */
   guard<T>(
     buyerId: string,
     address: string,
     authenticate: () => T,
-    isWrongSecret: (error: unknown) => boolean,
+    wrongSecrets: (error: unknown) => number,
   ): T;
 }
 
 /** The key for an address the runtime cannot tell (in-process requests, proxies that hide it). */
 export const UNKNOWN_ADDRESS = 'unknown';
 
+function throttled(waitSeconds: number, fromThisAddress: boolean): GatewayError {
+  const who = fromThisAddress ? 'this buyer from this address' : 'this buyer';
+  return new GatewayError(
+    'throttled',
+    `Too many failed authentication attempts for ${who}; try again in ${waitSeconds} seconds.`,
+    { retryAfterSeconds: waitSeconds },
+  );
+}
+
 /**
  * @example
- * const throttle = createSecretThrottle({ clock });
- * const buyer = throttle.guard(claimed.id, address, () => checkSecret(request), isBadSecret);
+ * const throttle = createSecretThrottle({ clock, isAllowed: (buyer, address) => allowed(buyer, address) });
+ * const buyer = throttle.guard(claimed.id, address, () => checkSecret(request), secretsCompared);
  */
 export function createSecretThrottle(options: SecretThrottleOptions): SecretThrottle {
-  const maxFailures = options.maxFailures ?? 5;
-  const windowMs = (options.windowSeconds ?? 900) * 1000;
-  if (!Number.isInteger(maxFailures) || maxFailures < 1) throw new TypeError('maxFailures must be >= 1');
-  if (!(windowMs > 0)) throw new TypeError('windowSeconds must be > 0');
-  // Per pair, the times of its most recent failures (at most maxFailures of them), oldest first.
-  const failures = new LRUCache<string, number[]>({ max: options.maxEntries ?? 10_000 });
-  const keyOf = (buyerId: string, address: string) => `${buyerId}\u0000${address}`;
-
-  function recent(key: string, now: number): number[] {
-    const times = (failures.get(key) ?? []).filter((t) => now - t < windowMs);
-    if (times.length === 0) failures.delete(key);
-    return times;
-  }
+  const limit = options.limit ?? SECRET_FAILURE_LIMIT;
+  const counter = (maxEntries: number) => createFailureCounter({ clock: options.clock, limit, maxEntries });
+  const buyers = counter(options.maxEntries ?? 10_000);
+  const pairs = counter(options.maxEntries ?? 10_000);
+  const isAllowed = options.isAllowed ?? (() => false);
+  const pairOf = (buyerId: string, address: string) => `${buyerId}\u0000${address}`;
 
   const throttle: SecretThrottle = {
     check(buyerId, address) {
-      const now = options.clock.now().getTime();
-      const times = recent(keyOf(buyerId, address), now);
-      if (times.length < maxFailures) return;
-      const waitSeconds = Math.max(1, Math.ceil(((times[0] ?? now) + windowMs - now) / 1000));
-      throw new GatewayError(
-        'throttled',
-        `Too many failed authentication attempts for this buyer from this address; try again in ${waitSeconds} seconds.`,
-      );
+      const buyerWait = isAllowed(buyerId, address) ? 0 : buyers.lockedFor(buyerId);
+      if (buyerWait > 0) throw throttled(buyerWait, false);
+      const pairWait = pairs.lockedFor(pairOf(buyerId, address));
+      if (pairWait > 0) throw throttled(pairWait, true);
     },
-    fail(buyerId, address) {
-      const now = options.clock.now().getTime();
-      const key = keyOf(buyerId, address);
-      const times = recent(key, now);
-      times.push(now);
-      failures.set(key, times.slice(-maxFailures));
+    fail(buyerId, address, count = 1) {
+      pairs.fail(pairOf(buyerId, address), count);
+      if (!isAllowed(buyerId, address)) buyers.fail(buyerId, count);
     },
     succeed(buyerId, address) {
-      failures.delete(keyOf(buyerId, address));
+      pairs.forget(pairOf(buyerId, address));
     },
-    guard(buyerId, address, authenticate, isWrongSecret) {
+    guard(buyerId, address, authenticate, wrongSecrets) {
       throttle.check(buyerId, address);
       try {
         const result = authenticate();
         throttle.succeed(buyerId, address);
         return result;
       } catch (error) {
-        if (isWrongSecret(error)) throttle.fail(buyerId, address);
+        throttle.fail(buyerId, address, wrongSecrets(error));
         throw error;
       }
     },

@@ -17,10 +17,12 @@ describe('the client address behind reverse proxies', () => {
     expect(clientAddressBehindProxies(peer, forwarded, proxies)).toBe(client);
   });
 
-  it('the throttle counts clients behind a trusted proxy separately', async () => {
-    const stack = await createStack(testConfig({ trustedProxies: ['10.0.0.2'] }), {
-      gatewayDeps: { clientAddress: () => '10.0.0.2' },
-    });
+  it("the throttle's allow-list sees the client behind a trusted proxy, not the proxy", async () => {
+    const config = testConfig({ trustedProxies: ['10.0.0.2'] });
+    config.buyers = config.buyers.map((b) =>
+      b.id === 'acme' ? { ...b, authAllowedAddresses: ['198.51.100.9'] } : b,
+    );
+    const stack = await createStack(config, { gatewayDeps: { clientAddress: () => '10.0.0.2' } });
     const post = async (from: string, secret: string) => {
       const res = await stack.gateway.app.fetch(
         new Request(`${GATEWAY_ORIGIN}/cxml`, {
@@ -32,7 +34,9 @@ describe('the client address behind reverse proxies', () => {
       return res.text();
     };
     for (let i = 0; i < 5; i++) await post('203.0.113.7', 'wrong');
+    // The buyer is locked for every address but its allowed one, which is named only by the header.
     expect(statusOf(await post('203.0.113.7', 'acme-secret')).code).toBe(403);
+    expect(statusOf(await post('10.0.0.2', 'acme-secret')).code).toBe(403);
     expect(statusOf(await post('198.51.100.9', 'acme-secret')).code).toBe(200);
   });
 });

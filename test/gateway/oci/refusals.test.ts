@@ -232,25 +232,33 @@ describe('refused OCI punch-ins: a clear HTML page, the right status, no session
     }
   });
 
-  it('after five wrong passwords from one address, that address waits even with the right one (429)', async () => {
+  it('after five wrong passwords from any addresses, the buyer waits even with the right one (429, Retry-After) except from its allowed range', async () => {
     let address = '198.51.100.7';
-    const stack = await createOciStack(testConfig(), { gatewayDeps: { clientAddress: () => address } });
+    const config = testConfig();
+    config.buyers = config.buyers.map((b) =>
+      b.id === 'sap1' ? { ...b, authAllowedAddresses: ['192.0.2.0/24'] } : b,
+    );
+    const stack = await createOciStack(config, { gatewayDeps: { clientAddress: () => address } });
     for (let i = 0; i < 5; i++) {
+      address = `198.51.100.${i + 1}`;
       expect((await getPunchIn(stack, 'sap1', { ...SAP1, PASSWORD: `guess-${i}` })).status).toBe(401);
     }
-    expect(await refusal(await getPunchIn(stack, 'sap1', SAP1))).toMatchObject({
+    address = '203.0.113.1';
+    const locked = await getPunchIn(stack, 'sap1', SAP1);
+    expect(locked.headers.get('Retry-After')).toBe('900');
+    expect(await refusal(locked)).toMatchObject({
       status: 429,
       heading: 'The catalog could not be opened',
-      message:
-        'Too many failed authentication attempts for this buyer from this address; try again in 900 seconds.',
+      message: 'Too many failed authentication attempts for this buyer; try again in 900 seconds.',
     });
-    // Other buyers from that address, and the buyer from another address, carry on.
+    // Other buyers from a guesser's address, and the buyer from its allowed range, carry on.
+    address = '198.51.100.1';
     const s4 = { USERNAME: 's4', PASSWORD: 's4-secret', HOOK_URL: 'https://s4.acme.example:44300/r' };
     expect((await getPunchIn(stack, 's4', s4)).status).toBe(303);
-    address = '198.51.100.8';
+    address = '192.0.2.40';
     expect((await getPunchIn(stack, 'sap1', SAP1)).status).toBe(303);
     stack.clock.advance(900);
-    address = '198.51.100.7';
+    address = '203.0.113.1';
     expect((await getPunchIn(stack, 'sap1', SAP1)).status).toBe(303);
   });
 
