@@ -40,6 +40,7 @@ export type SessionState = 'open' | 'transferred' | 'cancelled';
 
 /** A PIPO session token kept with the punch-out session so every editor hop needs no new login. */
 export interface PipoToken {
+  /** The gateway keeps it encrypted (`PipoAccounts.sealed`); the store holds it as given. */
   token: string;
   obtainedAt: Date;
 }

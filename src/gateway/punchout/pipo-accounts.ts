@@ -15,7 +15,7 @@ import { LRUCache } from 'lru-cache';
 import type { PrintApi } from '../../print-api/index.ts';
 import { PrintApiError } from '../../print-api/index.ts';
 import type { Clock, Store } from '../../store/port.ts';
-import type { PunchoutSession, UserMapping } from '../../store/types.ts';
+import type { PipoToken, PunchoutSession, UserMapping } from '../../store/types.ts';
 import type { ResolvedBuyer, ResolvedStorefront } from '../deps.ts';
 import { GatewayError, upstreamError } from '../http/errors.ts';
 import type { BuyerUser } from './buyer-user.ts';
@@ -45,6 +45,11 @@ export interface PipoAccounts {
     userRef: string,
     stale?: string,
   ): Promise<PipoLogin>;
+  /**
+   * The login as a session record keeps it: the token encrypted (A256GCM under the signing key), so no
+   * stored record holds a credential of the print service. `sessionToken` reads it back.
+   */
+  sealed(login: Pick<PipoLogin, 'token' | 'obtainedAt'>): Promise<PipoToken>;
   /**
    * A token the editor will accept for the session's user: the session's own while it is recent; an older
    * one once the service confirms it is still logged in (which also extends its life); else a new login.
@@ -185,6 +190,19 @@ function isUnauthorized(error: unknown): boolean {
   return error instanceof PrintApiError && error.code === 'unauthorized';
 }
 
+/**
+ * A session's stored token in clear, or undefined when it cannot be read (a record from before tokens were
+ * sealed, or sealed under another signing key): the caller then logs in again, as for an expired one.
+ */
+async function unsealed(tokens: TokenService, stored: PipoToken | undefined): Promise<PipoToken | undefined> {
+  if (stored === undefined) return undefined;
+  try {
+    return { token: await tokens.decrypt(stored.token), obtainedAt: stored.obtainedAt };
+  } catch {
+    return undefined;
+  }
+}
+
 export function createPipoAccounts(deps: Deps): PipoAccounts {
   const recent = new LRUCache<string, { token: string; obtainedAt: Date }>({ max: 50_000 });
   const cacheKey = (buyerId: string, userRef: string) => `${buyerId}\u0000${userRef}`;
@@ -292,8 +310,12 @@ export function createPipoAccounts(deps: Deps): PipoAccounts {
       return remember(buyer.id, userRef, await login(storefront, mapping), 1);
     },
 
+    async sealed(login) {
+      return { token: await deps.tokens.encrypt(login.token), obtainedAt: login.obtainedAt };
+    },
+
     async sessionToken(buyer, storefront, session) {
-      const current = session.pipoToken;
+      const current = await unsealed(deps.tokens, session.pipoToken);
       if (current && isRecent(current.obtainedAt))
         return { userRef: session.pipoUserRef, ...current, upstreamCalls: 0 };
       // The service's own error on purpose: the caller says what it was doing.

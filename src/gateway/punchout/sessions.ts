@@ -66,7 +66,7 @@ export async function openSession(ctx: GatewayContext, input: OpenSessionInput):
     buyerUserKey: input.user.key,
     pipoUserRef: login.userRef,
     expiresAt: new Date(now.getTime() + (ttl + 86_400) * 1000),
-    pipoToken: { token: login.token, obtainedAt: login.obtainedAt },
+    pipoToken: await ctx.accounts.sealed(login),
     ...(input.buyerCookie !== undefined && { buyerCookie: input.buyerCookie }),
     ...(input.returnTarget !== undefined && { returnTarget: input.returnTarget }),
     ...(input.ociEcho !== undefined && { ociEcho: input.ociEcho }),

@@ -7,6 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { decodeJwt } from 'jose';
 import { describe, expect, it } from 'vitest';
+import { capturingLogger } from '../../support/capturing-logger.ts';
 import { decodeEntities, findLinks } from '../../support/html-forms.ts';
 import {
   clickButton,
@@ -34,7 +35,8 @@ async function transferredCart(stack: Stack) {
   expect(cart.status).toBe(200);
   const sessionToken = /\/punchout\/s\/([^/]+)\/cart$/.exec(cart.url)?.[1] ?? '';
   const session = await stack.store.sessions.get(String(decodeJwt(sessionToken).sid));
-  const pipoToken = session?.pipoToken?.token ?? '';
+  // The session keeps its PIPO token sealed; the gateway's own key opens it.
+  const pipoToken = await stack.gateway.context.tokens.decrypt(session?.pipoToken?.token ?? '');
   expect(pipoToken).not.toBe('');
   const poom = cxmlFromForm(
     returnFormOf(await clickButton(stack, cart, 'Transfer cart to procurement system')),
@@ -65,6 +67,12 @@ describe('proof links carry no print-service credential', () => {
     expect(poom).toContain(`<URL>${proofUrl}</URL>`);
     expect(poom.includes(pipoToken), 'the PIPO token in the PunchOutOrderMessage').toBe(false);
     expect(poom).not.toContain('download.ashx');
+
+    // The token the session holds is the live one the editor host takes (so its absence above means something).
+    const live = await stack.request(
+      `${SANDBOX_ORIGIN}/editor/download.ashx?token=${pipoToken}&pid=${designId}`,
+    );
+    expect(live.status).toBe(200);
 
     const proofLink = findLinks(cart.text).find((l) => l.text === 'Proof (PDF)');
     expect(proofLink?.href).toMatch(new RegExp(`^${GATEWAY_ORIGIN}/proof/`));
@@ -165,5 +173,39 @@ describe('proof links carry no print-service credential', () => {
     expect(away.status).toBe(503);
     expect(away.headers.get('Retry-After')).toBe('30');
     expect(await away.text()).toContain('The print service is not reachable at the moment');
+  });
+
+  it('no PIPO token, of the editor hand-off or of a proof login, is in a log line or a stored record', async () => {
+    const logger = capturingLogger();
+    const issued: string[] = [];
+    // Every PIPO token the print service hands the gateway: the answers of its logins.
+    const recordLogins =
+      (fetch: typeof globalThis.fetch): typeof globalThis.fetch =>
+      async (input, init) => {
+        const res = await fetch(input, init);
+        if (new Request(input, init).url.endsWith('/pipo/user/login') && res.ok) {
+          issued.push(String(await res.clone().json()));
+        }
+        return res;
+      };
+    const stack = await createStack(testConfig(), { gatewayDeps: { logger }, wrapPrintFetch: recordLogins });
+    const { sessionToken, proofUrl } = await transferredCart(stack);
+    stack.clock.advance(PAST_PIPO_EXPIRY_SECONDS);
+    expect((await stack.request(proofUrl)).status).toBe(200);
+    expect(issued.length).toBeGreaterThanOrEqual(2);
+
+    const sessionId = String(decodeJwt(sessionToken).sid);
+    const session = await stack.store.sessions.get(sessionId);
+    const stored = JSON.stringify([
+      session,
+      await stack.store.cart.listBySession(sessionId),
+      await stack.store.users.get('acme', session?.pipoUserRef ?? ''),
+    ]);
+    const log = logger.text();
+    expect(logger.lines.length).toBeGreaterThan(5);
+    for (const token of issued) {
+      expect(log.includes(token), 'a PIPO token in the log').toBe(false);
+      expect(stored.includes(token), 'a PIPO token in a stored record').toBe(false);
+    }
   });
 });
