@@ -265,9 +265,16 @@ export interface SandboxProcess {
   apiKeys: { tier: string; token: string; key: string; label: string }[];
 }
 
-/** `punchgate sandbox --port 0`, read from what it prints: its URLs and API keys. */
-export async function startSandboxCommand(env: ChildEnv = childEnv()): Promise<SandboxProcess> {
-  const sandbox = startPunchgate('sandbox', ['sandbox', '--port', '0', '--merge-delay-ms', '0'], env);
+/**
+ * `punchgate sandbox --port 0`, read from what it prints: its URLs and API keys. `extraArgs` adds options,
+ * e.g. a short `--session-idle-s` so PIPO sessions expire within a test.
+ */
+export async function startSandboxCommand(
+  env: ChildEnv = childEnv(),
+  extraArgs: readonly string[] = [],
+): Promise<SandboxProcess> {
+  const args = ['sandbox', '--port', '0', '--merge-delay-ms', '0', ...extraArgs];
+  const sandbox = startPunchgate('sandbox', args, env);
   // The key list is the last thing printed; wait for a line after it so the whole block is in.
   const keysEnd = /API keys \(token:key for HTTP Basic\):\n((?: {4}\S+ +[0-9a-f]+:[0-9a-f]+ .*\n)+)/;
   const [, keyLines = ''] = await sandbox.waitForStdout(new RegExp(`${keysEnd.source}(?![\\s\\S])`));
