@@ -1,7 +1,8 @@
 /**
  * The Node.js runtime adapter: serves a Hono app on a port with @hono/node-server. The only place besides `src/cli.ts` that knows it runs on Node.
  */
-import type { Server } from 'node:http';
+import { readFileSync } from 'node:fs';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
 import { getConnInfo } from '@hono/node-server/conninfo';
@@ -17,6 +18,55 @@ export interface RunningServer {
   readonly url: string;
   readonly port: number;
   close(): Promise<void>;
+}
+
+/**
+ * What one connection may cost a gateway facing the internet. Node's defaults (a 300 s request timeout,
+ * timeouts checked every 30 s, no connection cap) let stalled clients hold memory and sockets for minutes.
+ */
+export const NODE_SERVER_LIMITS = {
+  /** The request line and headers must arrive within this. */
+  headersTimeoutMs: 10_000,
+  /** The whole request, body included: a stalled upload is dropped after this. */
+  requestTimeoutMs: 30_000,
+  /** An idle keep-alive connection is closed after this. */
+  keepAliveTimeoutMs: 5_000,
+  /** How often the timeouts above are checked (Node's default is 30 s, which would double them). */
+  connectionsCheckingIntervalMs: 1_000,
+} as const;
+
+/**
+ * Connections held at once: below the process's open-file limit (read from Linux's /proc/self/limits),
+ * with room left for the database, the print-service pool and log files, so a flood of connections is
+ * turned away at accept instead of failing every file the gateway opens. 10,000 where the limit is unknown.
+ */
+export function connectionCap(limitsText: string | undefined): number {
+  const soft = /^Max open files\s+(\d+|unlimited)/m.exec(limitsText ?? '')?.[1];
+  if (soft === undefined || soft === 'unlimited') return 10_000;
+  return Math.max(64, Math.min(10_000, Math.floor(Number(soft) * 0.9) - 64));
+}
+
+function readProcLimits(): string | undefined {
+  try {
+    return readFileSync('/proc/self/limits', 'utf8');
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * A response that is written while its request's body is still arriving (a refusal before reading it, a
+ * body over the limit) ends the connection: say so with `Connection: close` instead of promising a
+ * keep-alive the server will not keep.
+ */
+function closeWhenBodyUnread(server: Server): void {
+  server.prependListener('request', (request: IncomingMessage, response: ServerResponse) => {
+    const writeHead = response.writeHead;
+    response.writeHead = function (this: ServerResponse, ...args: Parameters<typeof writeHead>) {
+      if (!request.complete) this.setHeader('Connection', 'close');
+      return writeHead.apply(this, args);
+    } as typeof writeHead;
+  });
 }
 
 /**
@@ -37,7 +87,15 @@ export function serveNode(
       fetch: (request, env) => app.fetch(request, env),
       port: options.port,
       hostname,
+      serverOptions: {
+        headersTimeout: NODE_SERVER_LIMITS.headersTimeoutMs,
+        requestTimeout: NODE_SERVER_LIMITS.requestTimeoutMs,
+        keepAliveTimeout: NODE_SERVER_LIMITS.keepAliveTimeoutMs,
+        connectionsCheckingInterval: NODE_SERVER_LIMITS.connectionsCheckingIntervalMs,
+      },
     }) as Server;
+    server.maxConnections = connectionCap(readProcLimits());
+    closeWhenBodyUnread(server);
     server.once('error', reject);
     server.once('listening', () => {
       const { port } = server.address() as AddressInfo;

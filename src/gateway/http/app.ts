@@ -17,6 +17,7 @@ import { createProofRoutes } from '../punchout/proof-route.ts';
 import { renderMessagePage } from '../punchout/pages.ts';
 import type { PunchoutProtocols } from '../punchout/protocol.ts';
 import { createPunchoutRoutes } from '../punchout/routes.ts';
+import { cxmlAdmission } from './admission.ts';
 import { logFailure, toGatewayError } from './errors.ts';
 import { createReadinessProbe, STORE_DEADLINE_MS, withinDeadline } from './readiness.ts';
 import { requestIdOf, requestLogging } from './request-id.ts';
@@ -98,6 +99,8 @@ export async function createGateway(deps: GatewayDeps): Promise<Gateway> {
     });
   });
 
+  // Before any protocol route reads a body: unauthenticated cXML uploads are admitted a bounded few at once.
+  app.use('/cxml', cxmlAdmission(ctx));
   for (const protocol of Object.values(PUNCHOUT_PROTOCOLS)) protocol.mount(app, ctx);
   app.route('/punchout', createPunchoutRoutes(ctx, PUNCHOUT_PROTOCOLS));
   // Outside /punchout: a proof link outlives its session, and its PDF may be cached by the browser.

@@ -1,0 +1,118 @@
+/**
+ * Admission before authentication. A `/cxml` document is up to 1 MB and nobody is known until it has been
+ * read, so a stranger who opens many uploads and stalls them one byte short would make the gateway hold a
+ * megabyte per connection until the request timeout. The gate admits a bounded number of documents at once
+ * — per client address, and in all — and answers the rest at once, before a byte of their body is read;
+ * the runtime then closes their connections. Memory for unauthenticated bodies is thus bounded by
+ * `total × 1 MB` whatever the number of connections or addresses.
+ *
+ * Decisions:
+ * - Refused documents get a cXML Status 500 "…safe to send it again" (buyers' systems retry those) rather
+ *   than an HTTP error their systems would report as a transport failure.
+ * - 16 per address leaves room for a procurement network's bursts from its few egress addresses; 64 in all
+ *   bounds the bodies held to 64 MB. Requests whose address the runtime cannot tell (in-process) are not
+ *   counted per address.
+ */
+
+import type { MiddlewareHandler } from 'hono';
+import { LRUCache } from 'lru-cache';
+import { buildStatusResponse, newPayloadId } from '../../cxml/index.ts';
+import type { GatewayContext } from '../context.ts';
+import { UNKNOWN_ADDRESS } from '../punchout/throttle.ts';
+
+export const CXML_ADMISSION = {
+  /** Documents read at once from one client address. */
+  perAddress: 16,
+  /** Documents read at once in all. */
+  total: 32,
+} as const;
+
+export interface AdmissionGate {
+  /** A release function when the request may proceed, undefined when it must be refused now. */
+  enter(address: string | undefined): (() => void) | undefined;
+}
+
+/**
+ * @example
+ * const gate = createAdmissionGate(CXML_ADMISSION);
+ * const release = gate.enter(address);
+ * if (release === undefined) return refuse();
+ * try { await next(); } finally { release(); }
+ */
+export function createAdmissionGate(limits: { perAddress: number; total: number }): AdmissionGate {
+  const inFlight = new Map<string, number>();
+  let total = 0;
+  return {
+    enter(address) {
+      const mine = address === undefined ? 0 : (inFlight.get(address) ?? 0);
+      if (total >= limits.total || mine >= limits.perAddress) return undefined;
+      total++;
+      if (address !== undefined) inFlight.set(address, mine + 1);
+      let released = false;
+      return () => {
+        if (released) return;
+        released = true;
+        total--;
+        if (address === undefined) return;
+        const left = (inFlight.get(address) ?? 1) - 1;
+        if (left === 0) inFlight.delete(address);
+        else inFlight.set(address, left);
+      };
+    },
+  };
+}
+
+/** Seconds a refused sender is asked to wait: about one document's time. */
+const RETRY_AFTER_SECONDS = 5;
+
+/**
+ * The `POST /cxml` gate: admitted documents go on to the route, the rest get a retryable cXML Status at
+ * once. A refusal is logged at warn with the address, since it means a burst or someone stalling uploads.
+ */
+export function cxmlAdmission(ctx: GatewayContext): MiddlewareHandler {
+  const gate = createAdmissionGate(CXML_ADMISSION);
+  // One warn line per address a minute, with the count since the last: a flood of refusals must not
+  // become a flood of log lines (which would block the event loop on a slow log pipe).
+  const quiet = new LRUCache<string, { since: number; refused: number }>({ max: 10_000 });
+  const logRefusal = (address: string) => {
+    const now = ctx.clock.now().getTime();
+    const entry = quiet.get(address);
+    if (entry !== undefined && now - entry.since < 60_000) {
+      entry.refused++;
+      return;
+    }
+    ctx.logger.warn('cxml documents refused: too many at once', {
+      address,
+      refusedSinceLastLine: (entry?.refused ?? 0) + 1,
+    });
+    quiet.set(address, { since: now, refused: 0 });
+  };
+  return async (c, next) => {
+    if (c.req.method !== 'POST') return next();
+    const address = ctx.clientAddress(c);
+    const release = gate.enter(address === UNKNOWN_ADDRESS ? undefined : address);
+    if (release !== undefined) {
+      try {
+        return await next();
+      } finally {
+        release();
+      }
+    }
+    logRefusal(address);
+    ctx.metrics.count('punchgate_cxml_requests_total', { kind: 'refused_busy', status: '500' });
+    const now = ctx.clock.now();
+    const xml = buildStatusResponse({
+      payloadID: newPayloadId(() => ctx.randomId(12), ctx.payloadHost, now),
+      timestamp: now,
+      code: 500,
+      text: 'Internal Server Error',
+      detail: 'Too many documents are being received at once; it is safe to send this one again.',
+    });
+    return c.body(xml, 200, {
+      'Content-Type': 'text/xml; charset=UTF-8',
+      'Retry-After': String(RETRY_AFTER_SECONDS),
+      // Its body was never read: the connection cannot carry another request.
+      Connection: 'close',
+    });
+  };
+}
