@@ -4,7 +4,6 @@
  * and retry it for hours.
  */
 import { type Context, Hono } from 'hono';
-import { bodyLimit } from 'hono/body-limit';
 import {
   buildProfileResponse,
   buildStatusResponse,
@@ -12,11 +11,15 @@ import {
   type CxmlRequest,
   cxmlStatusFor,
   newPayloadId,
+  HEADER_SCAN_CHARS,
+  type PeekedDocument,
   parseCxmlRequest,
+  peekCxmlHeader,
 } from '../../cxml/index.ts';
 import type { GatewayContext } from '../context.ts';
 import type { ResolvedCxmlBuyer } from '../deps.ts';
 import { CXML_STATUS_TEXT, cxmlStatusOf, GatewayError, logFailure, toGatewayError } from '../http/errors.ts';
+import { receiveBody } from '../http/read-body.ts';
 import { sharedSecretsSent } from '../punchout/buyers.ts';
 import { punchOutSetup } from './setup.ts';
 
@@ -59,27 +62,52 @@ export function createCxmlRoute(ctx: GatewayContext, onOrder: OrderRequestHandle
     return answer(outcome.xml);
   };
 
-  app.post(
-    '/',
-    bodyLimit({
-      maxSize: MAX_CXML_BYTES,
-      onError: () =>
-        send(status('too_large', 406, `The document is larger than ${MAX_CXML_BYTES / 1024 / 1024} MB.`)),
-    }),
-    async (c) => send(await handle(c)),
-  );
+  app.post('/', async (c) => send(await handle(c)));
 
+  /** A document that could not be read: the Status its CxmlError names (a bug is rethrown to the funnel). */
+  const unreadable = (error: unknown): Outcome => {
+    if (error instanceof CxmlError) return status(error.code, cxmlStatusFor(error).code, error.message);
+    throw error;
+  };
+
+  /**
+   * Read, authenticate, then parse: the Header is read and its sender proven before the rest of the
+   * document costs anything, so a stranger's worst-case document is refused after a few hundred bytes.
+   */
   async function handle(c: Context): Promise<Outcome> {
+    const body = await receiveBody(c.req.raw, MAX_CXML_BYTES);
+    if (body.kind === 'too_large') {
+      return status('too_large', 406, `The document is larger than ${MAX_CXML_BYTES / 1024 / 1024} MB.`);
+    }
+    // The client went away mid-upload; nobody reads this answer, and it is no failure of ours.
+    if (body.kind === 'cut_off') return status('cut_off', 400, 'The document did not arrive whole.');
+    let peeked: PeekedDocument;
+    try {
+      peeked = peekCxmlHeader(body.bytes, { maxBytes: MAX_CXML_BYTES });
+    } catch (error) {
+      // A small document is cheap to read whole, and says best what is wrong with it (not cXML, a
+      // Response, a broken Header); a large one without a readable Header is refused as it is.
+      if (body.bytes.byteLength > HEADER_SCAN_CHARS) return unreadable(error);
+      return unreadable(readWhole(body.bytes) ?? error);
+    }
+    let buyer: ReturnType<typeof authenticate>;
+    try {
+      buyer = authenticate(peeked.header, ctx.clientAddress(c));
+    } catch (error) {
+      return refused(peeked.requestName ?? 'unknown', error);
+    }
     let request: CxmlRequest;
     try {
-      request = parseCxmlRequest(new Uint8Array(await c.req.arrayBuffer()), { maxBytes: MAX_CXML_BYTES });
+      request = parseCxmlRequest(peeked.text, { maxBytes: MAX_CXML_BYTES });
     } catch (error) {
-      if (error instanceof CxmlError) return status(error.code, cxmlStatusFor(error).code, error.message);
-      throw error;
+      return unreadable(error);
     }
     const { kind, payloadID } = request;
     try {
-      const buyer = authenticate(request.header, ctx.clientAddress(c));
+      // The whole document's Header must prove the same buyer the scan did (say, not one inside a comment).
+      if (ctx.buyers.authenticate(request.header).id !== buyer.id) {
+        throw new GatewayError('bad_secret', 'Authentication failed: the Sender SharedSecret is not valid.');
+      }
       if (buyer.protocol !== 'cxml' && request.kind === 'PunchOutSetupRequest') {
         throw new GatewayError('bad_request', `Buyer ${buyer.id} punches out with OCI, not cXML.`);
       }
@@ -94,12 +122,26 @@ export function createCxmlRoute(ctx: GatewayContext, onOrder: OrderRequestHandle
         }
       }
     } catch (error) {
-      // The cXML surface's funnel: the Status the code table gives, a bug's cause only in the log.
-      const known = toGatewayError(error);
-      logFailure(ctx.logger, 'cxml request failed', known, { kind, payloadID });
-      const answer = cxmlStatusOf(known);
-      return status(kind, answer.code, answer.detail, payloadID);
+      return refused(kind, error, payloadID);
     }
+  }
+
+  /** Why a whole document cannot be read, or undefined if it can (its Header then failed the scan alone). */
+  function readWhole(bytes: Uint8Array): unknown {
+    try {
+      parseCxmlRequest(bytes, { maxBytes: MAX_CXML_BYTES });
+      return undefined;
+    } catch (error) {
+      return error;
+    }
+  }
+
+  /** The cXML surface's funnel: the Status the code table gives, a bug's cause only in the log. */
+  function refused(kind: string, error: unknown, payloadID?: string): Outcome {
+    const known = toGatewayError(error);
+    logFailure(ctx.logger, 'cxml request failed', known, { kind, payloadID });
+    const answer = cxmlStatusOf(known);
+    return status(kind, answer.code, answer.detail, payloadID);
   }
 
   /**

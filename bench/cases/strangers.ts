@@ -1,0 +1,141 @@
+/**
+ * A legitimate punch-in while strangers push worst-case documents (issue 17, deliverable 4): the same
+ * returning user's PunchOutSetupRequests through the gateway (its own child process, as in `punch-in`),
+ * alone and while eight unauthenticated clients each keep posting a 1 MB cXML document whose Header names an
+ * unknown buyer and whose body is 16,000 Extrinsics — the document that used to cost over half a second of
+ * markup checks and parsing before its credentials were read. The gateway now reads the Header first, so
+ * each stranger costs a few milliseconds. Goal: the setup's p99 under the strangers at most 200 ms.
+ */
+import { Agent, request } from 'undici';
+import { setupRequest } from '../../test/support/cxml-documents.ts';
+import { AUTOCANNON_METRICS, runAutocannon } from '../harness/autocannon-load.ts';
+import type { BenchCase, Figures } from '../harness/bench-case.ts';
+import { startChildServer } from '../harness/child-server.ts';
+import type { GatewayServerOptions, GatewayServerReady } from '../servers/gateway-server.ts';
+import type { SandboxServerReady } from '../servers/sandbox-server.ts';
+
+const STRANGERS = 8;
+const CONNECTIONS = 2;
+
+/** A 1 MB setup request from nobody: an unknown From credential, then 16,000 Extrinsics. */
+function strangersDocument(): string {
+  const filler = Array.from(
+    { length: 16_000 },
+    (_, i) => `<Extrinsic name="x${i}" a="1" b="2" c="3">${'y'.repeat(8)}</Extrinsic>`,
+  ).join('');
+  return setupRequest({ identity: 'NOBODY-AT-ALL', secret: 'guess' }).replace(
+    '<BrowserFormPost>',
+    `${filler}<BrowserFormPost>`,
+  );
+}
+
+const cxmlAccepted = (status: number, body: string) => status === 200 && body.includes('<Status code="200"');
+
+const strangers: BenchCase = {
+  name: 'strangers',
+  title: 'cXML setup of a returning user, alone and beside eight strangers posting worst-case 1 MB documents',
+  async setup({ quick }) {
+    const sandbox = await startChildServer<SandboxServerReady>(
+      new URL('../servers/sandbox-server.ts', import.meta.url),
+    );
+    const gateway = await startChildServer<GatewayServerReady>(
+      new URL('../servers/gateway-server.ts', import.meta.url),
+      { options: { sandboxUrl: sandbox.ready.url, reuseSeconds: 600 } satisfies GatewayServerOptions },
+    );
+    const durationMs = quick ? 1_000 : 3_000;
+    const body = strangersDocument();
+    const agent = new Agent({ connections: STRANGERS });
+    let refusedStrangers = 0;
+
+    /** Eight loops posting the stranger's document until `stop` resolves; answers how many were sent. */
+    const strangersUntil = async (stop: Promise<void>): Promise<number> => {
+      let running = true;
+      void stop.then(() => {
+        running = false;
+      });
+      let sent = 0;
+      await Promise.all(
+        Array.from({ length: STRANGERS }, async () => {
+          while (running) {
+            const answer = await request(`${gateway.ready.url}/cxml`, {
+              method: 'POST',
+              body,
+              headers: { 'content-type': 'text/xml; charset=UTF-8' },
+              dispatcher: agent,
+            });
+            const text = await answer.body.text();
+            if (text.includes('<Status code="401"')) refusedStrangers++;
+            sent++;
+          }
+        }),
+      );
+      return sent;
+    };
+
+    const setupBody = setupRequest({ payloadID: 'BENCH-ID@buyer.example' }).replace('BENCH-ID', '[<id>]');
+    const setups = () =>
+      runAutocannon({
+        url: `${gateway.ready.url}/cxml`,
+        method: 'POST',
+        connections: CONNECTIONS,
+        durationMs,
+        headers: { 'content-type': 'text/xml; charset=UTF-8' },
+        body: setupBody,
+        accept: cxmlAccepted,
+      });
+
+    const besideStrangers = async (): Promise<Figures> => {
+      let done = (): void => {};
+      const stop = new Promise<void>((resolve) => {
+        done = resolve;
+      });
+      const load = strangersUntil(stop);
+      const figures = await setups();
+      done();
+      const sent = await load;
+      return { ...figures, strangersPerSec: sent / (durationMs / 1000) };
+    };
+
+    const alone = async (): Promise<Figures> => ({ ...(await setups()), strangersPerSec: 0 });
+    const variants = { 'setup alone': alone, 'setup beside 8 strangers': besideStrangers };
+    return {
+      variants,
+      metrics: { ...AUTOCANNON_METRICS, strangersPerSec: { unit: 'docs/s', better: 'higher' } },
+      differences: [
+        {
+          name: 'p99 added by the strangers',
+          metric: 'p99Ms',
+          minuend: 'setup beside 8 strangers',
+          subtrahend: 'setup alone',
+        },
+      ],
+      limits: [
+        {
+          name: 'setup p99 beside the strangers',
+          variant: 'setup beside 8 strangers',
+          metric: 'p99Ms',
+          goal: { atMost: 200 },
+        },
+      ],
+      rounds: quick ? 3 : 5,
+      parameters: {
+        strangers: STRANGERS,
+        strangerDocumentBytes: Buffer.byteLength(body),
+        connections: CONNECTIONS,
+        durationMs,
+        servers: 'gateway and sandbox in child processes',
+      },
+      async warmUp() {
+        for (const run of Object.values(variants)) await run();
+        if (refusedStrangers === 0) throw new Error('the strangers were never refused with 401');
+      },
+      async close() {
+        await agent.close();
+        await gateway.stop();
+        await sandbox.stop();
+      },
+    };
+  },
+};
+
+export default strangers;
