@@ -4,7 +4,6 @@
  * and, once the PIPO session of the punch-out has expired, opens the proof link it holds: a PDF, and no
  * PIPO token anywhere in the document.
  */
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setupRequest } from '../support/cxml-documents.ts';
 import { decodeEntities } from '../support/html-forms.ts';
@@ -16,18 +15,14 @@ import {
   startUrlOf,
 } from '../support/punchout-flow.ts';
 import { followRedirects } from '../support/stack.ts';
-import { type BuyerSystem, startBuyerSystem } from './buyer-system.ts';
+import type { BuyerSystem } from './buyer-system.ts';
 import {
-  childEnv,
-  freePort,
   type SandboxProcess,
   type ServeProcess,
   SHIP_TEST_TIMEOUT_MS,
-  startSandboxCommand,
-  startServeCommand,
   stopAllCommands,
 } from './processes.ts';
-import { freshFolder, serveConfig, writeConfigFile } from './user-config.ts';
+import { startServeBesideSandbox } from './serve-beside-sandbox.ts';
 
 const PIPO_IDLE_SECONDS = 2;
 
@@ -39,24 +34,13 @@ describe('a proof link over real ports, after the PIPO session expired', {
   let serve: ServeProcess;
 
   beforeAll(async () => {
-    buyer = await startBuyerSystem();
-    sandbox = await startSandboxCommand(childEnv(), ['--session-idle-s', String(PIPO_IDLE_SECONDS)]);
-    const port = await freePort();
-    const folder = freshFolder();
-    const serving = serveConfig({
-      publicUrl: `http://127.0.0.1:${port}`,
-      sandbox,
-      buyer,
-      store: { kind: 'sqlite', path: join(folder, 'gateway.db') },
-    });
-    // A token is reused for a second at most, so the gateway cannot lean on one the sandbox has dropped.
-    serving.config.sessions = { ...serving.config.sessions, pipoTokenReuseSeconds: 1 };
-    serve = await startServeCommand(
-      'serve',
-      writeConfigFile(folder, serving.config),
-      port,
-      childEnv(serving.secrets),
-    );
+    ({ buyer, sandbox, serve } = await startServeBesideSandbox({
+      sandboxArgs: ['--session-idle-s', String(PIPO_IDLE_SECONDS)],
+      // A token is reused for a second at most, so the gateway cannot lean on one the sandbox has dropped.
+      adjustConfig: (config) => {
+        config.sessions = { ...config.sessions, pipoTokenReuseSeconds: 1 };
+      },
+    }));
   }, SHIP_TEST_TIMEOUT_MS);
 
   afterAll(async () => {

@@ -5,31 +5,20 @@
  * gets the cart back, orders it; with nothing else running, `serve` turns the PO into a print order and
  * sends the accept, and once the print shop marks the order shipped, the ship notice.
  */
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPrintApi } from '../../src/print-api/index.ts';
 import { linesOf, orderRequest, punchOut, receivedDocuments, type XmlTree } from '../support/order-flow.ts';
 import { followRedirects } from '../support/stack.ts';
-import { type BuyerSystem, startBuyerSystem } from './buyer-system.ts';
+import type { BuyerSystem } from './buyer-system.ts';
 import {
-  childEnv,
   eventually,
-  freePort,
   type SandboxProcess,
   type ServeProcess,
   SHIP_TEST_TIMEOUT_MS,
-  startSandboxCommand,
-  startServeCommand,
   stopAllCommands,
 } from './processes.ts';
-import {
-  ADMIN_TOKEN,
-  BUYER_IDENTITY,
-  freshFolder,
-  SUPPLIER_SECRET,
-  serveConfig,
-  writeConfigFile,
-} from './user-config.ts';
+import { startServeBesideSandbox } from './serve-beside-sandbox.ts';
+import { ADMIN_TOKEN, BUYER_IDENTITY, SUPPLIER_SECRET } from './user-config.ts';
 
 describe('punchgate serve as a process, with punchgate sandbox as the print service', {
   timeout: SHIP_TEST_TIMEOUT_MS,
@@ -40,20 +29,7 @@ describe('punchgate serve as a process, with punchgate sandbox as the print serv
   let secrets: Record<string, string>;
 
   beforeAll(async () => {
-    buyer = await startBuyerSystem();
-    sandbox = await startSandboxCommand();
-    // The gateway's public URL goes into the config before it listens, as a user writes it.
-    const port = await freePort();
-    const folder = freshFolder();
-    const serving = serveConfig({
-      publicUrl: `http://127.0.0.1:${port}`,
-      sandbox,
-      buyer,
-      store: { kind: 'sqlite', path: join(folder, 'gateway.db') },
-    });
-    secrets = serving.secrets;
-    const configFile = writeConfigFile(folder, serving.config);
-    serve = await startServeCommand('serve', configFile, port, childEnv(secrets));
+    ({ buyer, sandbox, serve, secrets } = await startServeBesideSandbox());
   }, SHIP_TEST_TIMEOUT_MS);
 
   afterAll(async () => {

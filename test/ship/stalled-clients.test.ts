@@ -7,19 +7,10 @@
  */
 import { readFileSync } from 'node:fs';
 import { connect, type Socket } from 'node:net';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type BuyerSystem, startBuyerSystem } from './buyer-system.ts';
-import {
-  childEnv,
-  freePort,
-  type ServeProcess,
-  SHIP_TEST_TIMEOUT_MS,
-  startSandboxCommand,
-  startServeCommand,
-  stopAllCommands,
-} from './processes.ts';
-import { freshFolder, serveConfig, writeConfigFile } from './user-config.ts';
+import type { BuyerSystem } from './buyer-system.ts';
+import { type ServeProcess, SHIP_TEST_TIMEOUT_MS, stopAllCommands } from './processes.ts';
+import { startServeBesideSandbox } from './serve-beside-sandbox.ts';
 
 const CONNECTIONS = 2_000;
 const ADDRESSES = 20;
@@ -63,22 +54,7 @@ describe('stalled and slow clients against punchgate serve over a real port', {
   let port: number;
 
   beforeAll(async () => {
-    buyer = await startBuyerSystem();
-    const sandbox = await startSandboxCommand();
-    port = await freePort();
-    const folder = freshFolder();
-    const serving = serveConfig({
-      publicUrl: `http://127.0.0.1:${port}`,
-      sandbox,
-      buyer,
-      store: { kind: 'sqlite', path: join(folder, 'gateway.db') },
-    });
-    serve = await startServeCommand(
-      'serve',
-      writeConfigFile(folder, serving.config),
-      port,
-      childEnv(serving.secrets),
-    );
+    ({ buyer, serve, port } = await startServeBesideSandbox());
   }, SHIP_TEST_TIMEOUT_MS);
 
   afterAll(async () => {
