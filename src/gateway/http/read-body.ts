@@ -11,6 +11,37 @@ export type ReceivedBody =
   | { readonly kind: 'cut_off' };
 
 /**
+ * A stream read whole, or undefined as soon as it passes `maxBytes` (reading stops and the stream is
+ * cancelled there, so an oversized body never sits in memory); an error of the stream is thrown.
+ *
+ * @example
+ * const bytes = await readWithin(file.body, 16 * 1024 * 1024);
+ */
+export async function readWithin(
+  stream: ReadableStream<Uint8Array>,
+  maxBytes: number,
+): Promise<Uint8Array | undefined> {
+  const reader = stream.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (let read = await reader.read(); !read.done; read = await reader.read()) {
+    size += read.value.byteLength;
+    if (size > maxBytes) {
+      await reader.cancel().catch(() => undefined);
+      return undefined;
+    }
+    chunks.push(read.value);
+  }
+  const bytes = new Uint8Array(size);
+  let offset = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return bytes;
+}
+
+/**
  * @example
  * const body = await receiveBody(c.req.raw, 1024 * 1024);
  * if (body.kind === 'too_large') return refuse(406);
@@ -19,28 +50,11 @@ export async function receiveBody(request: Request, maxBytes: number): Promise<R
   const declared = Number(request.headers.get('content-length') ?? Number.NaN);
   if (declared > maxBytes) return { kind: 'too_large' };
   if (request.body === null) return { kind: 'whole', bytes: new Uint8Array(0) };
-  const reader = request.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
+  let bytes: Uint8Array | undefined;
   try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      size += value.byteLength;
-      if (size > maxBytes) {
-        await reader.cancel().catch(() => undefined);
-        return { kind: 'too_large' };
-      }
-      chunks.push(value);
-    }
+    bytes = await readWithin(request.body, maxBytes);
   } catch {
     return { kind: 'cut_off' };
   }
-  const bytes = new Uint8Array(size);
-  let offset = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return { kind: 'whole', bytes };
+  return bytes === undefined ? { kind: 'too_large' } : { kind: 'whole', bytes };
 }

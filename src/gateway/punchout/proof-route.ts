@@ -19,6 +19,7 @@ import {
   toGatewayError,
   upstreamError,
 } from '../http/errors.ts';
+import { readWithin } from '../http/read-body.ts';
 import { requestIdOf } from '../http/request-id.ts';
 import { type PageStatus, sendPage } from '../http/send-page.ts';
 import { type ProofTarget, parseProofTargetRef } from './link-targets.ts';
@@ -38,31 +39,6 @@ interface ProofRequest extends ProofTarget {
   buyerId: string;
 }
 
-/** The whole body, refused past `limit` bytes so a wrong answer cannot fill the memory. */
-async function readAtMost(body: ReadableStream<Uint8Array>, limit: number): Promise<Uint8Array> {
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  const reader = body.getReader();
-  for (let read = await reader.read(); !read.done; read = await reader.read()) {
-    size += read.value.byteLength;
-    if (size > limit) {
-      await reader.cancel().catch(() => undefined);
-      throw new GatewayError(
-        'upstream_rejected',
-        'The print service sent a proof larger than the gateway serves.',
-      );
-    }
-    chunks.push(read.value);
-  }
-  const bytes = new Uint8Array(size);
-  let at = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, at);
-    at += chunk.byteLength;
-  }
-  return bytes;
-}
-
 const PDF_MAGIC = [0x25, 0x50, 0x44, 0x46, 0x2d]; // "%PDF-"
 
 /** The proof from the editor host, in a PIPO session of the design's owner (logged in again if stale). */
@@ -74,7 +50,15 @@ async function downloadProof(ctx: GatewayContext, proof: ProofRequest): Promise<
     const file = await ctx.accounts.withToken(buyer, storefront, proof.userRef, (token) =>
       ctx.printApiFor(storefront).pipo.downloadProof(token, storefront.editorUrl, proof.designId),
     );
-    bytes = await readAtMost(file.body, PROOF_MAX_BYTES);
+    const read = await readWithin(file.body, PROOF_MAX_BYTES);
+    // A larger answer is not a low-resolution proof: refused rather than held in memory.
+    if (read === undefined) {
+      throw new GatewayError(
+        'upstream_rejected',
+        'The print service sent a proof larger than the gateway serves.',
+      );
+    }
+    bytes = read;
   } catch (error) {
     if (isPrintApiError(error) && error.code === 'not_found') {
       throw new GatewayError(
