@@ -10,6 +10,7 @@
  */
 import { z } from 'zod';
 import { parseAddressRange } from '../src/kernel/address-ranges.ts';
+import { constantTimeEqual } from '../src/kernel/constant-time.ts';
 
 export const SecretRef = z
   .union([
@@ -188,6 +189,12 @@ export const CxmlBuyerConfig = z.strictObject({
   protocol: z.literal('cxml'),
   from: z.array(Credential).min(1).describe('Any of these From credentials identifies the buyer'),
   sharedSecret: SecretRef,
+  previousSharedSecrets: z
+    .array(SecretRef)
+    .default([])
+    .describe(
+      "SharedSecrets accepted besides sharedSecret while the buyer's system switches over (rotation); remove once it sends the new one",
+    ),
   cartEncoding: z.enum(['base64', 'urlencoded']).default('base64'),
   returnUrlHosts: z.array(Host).min(1).describe('Hosts a BrowserFormPost URL may point to'),
   unitMap: z
@@ -202,6 +209,12 @@ export const OciBuyerConfig = z.strictObject({
   protocol: z.literal('oci'),
   username: z.string().min(1),
   password: SecretRef,
+  previousPasswords: z
+    .array(SecretRef)
+    .default([])
+    .describe(
+      "OCI passwords accepted besides password while the buyer's system switches over (rotation); remove once it sends the new one",
+    ),
   loginFields: z
     .strictObject({ username: z.string().min(1), password: z.string().min(1) })
     .default({ username: 'USERNAME', password: 'PASSWORD' }),
@@ -228,6 +241,12 @@ export const OciBuyerConfig = z.strictObject({
     .default([])
     .describe('cXML From credentials of the OrderRequests this buyer sends later'),
   sharedSecret: SecretRef.optional().describe('SharedSecret of the OrderRequests this buyer sends later'),
+  previousSharedSecrets: z
+    .array(SecretRef)
+    .default([])
+    .describe(
+      'SharedSecrets of later OrderRequests accepted besides sharedSecret while the buyer switches over',
+    ),
 });
 export type OciBuyerConfig = z.infer<typeof OciBuyerConfig>;
 
@@ -243,7 +262,17 @@ export const GatewayConfig = z.strictObject({
     .default([])
     .describe('Addresses of reverse proxies in front of the gateway, whose X-Forwarded-For names the client'),
   signingKey: SecretRef.describe('Signs session URLs and event tokens; encrypts stored credentials'),
+  previousSigningKeys: z
+    .array(SecretRef)
+    .default([])
+    .describe(
+      'Signing keys of before a rotation: links signed and credentials sealed with them still open; nothing new is signed or sealed with them',
+    ),
   adminToken: SecretRef.describe('Bearer token of the /admin API'),
+  previousAdminTokens: z
+    .array(SecretRef)
+    .default([])
+    .describe("Admin tokens accepted besides adminToken while operators' tooling switches over (rotation)"),
   supplier: z
     .strictObject({
       credentials: z.array(Credential).min(1),
@@ -445,19 +474,99 @@ export function crossReferenceProblems(value: unknown): ConfigProblem[] {
   return problems;
 }
 
-/** Secrets whose strength the gateway relies on, with why a short one is refused. */
-const STRONG_SECRETS: readonly { field: 'signingKey' | 'adminToken'; why: string }[] = [
+/**
+ * Secrets whose strength the gateway relies on, with why a short one is refused. Their previous values
+ * (kept during a rotation) are accepted like the current one, so they must be as strong.
+ */
+const STRONG_SECRETS: readonly {
+  field: 'signingKey' | 'adminToken';
+  previous: 'previousSigningKeys' | 'previousAdminTokens';
+  why: string;
+}[] = [
   {
     field: 'signingKey',
+    previous: 'previousSigningKeys',
     why: 'it signs the links buyers follow and encrypts the stored print-service passwords, so a short key can be guessed offline',
   },
-  { field: 'adminToken', why: 'it is the only credential of the /admin API' },
+  {
+    field: 'adminToken',
+    previous: 'previousAdminTokens',
+    why: 'it is the only credential of the /admin API',
+  },
 ];
 const MIN_SECRET_LENGTH = 32;
 
+/** A secret as written inline or read from the environment; undefined when neither gives one. */
+function secretValue(raw: unknown, env: Readonly<Record<string, string | undefined>>): string | undefined {
+  const secret = isSecretRef(raw) ? env[raw.env] : raw;
+  return typeof secret === 'string' && secret !== '' ? secret : undefined;
+}
+
+/** Strong secrets, current or previous, shorter than the minimum. */
+function weakSecretProblems(
+  value: unknown,
+  env: Readonly<Record<string, string | undefined>>,
+): ConfigProblem[] {
+  const root = asRecord(value) ?? {};
+  const problems: ConfigProblem[] = [];
+  for (const { field, previous, why } of STRONG_SECRETS) {
+    const candidates: [PropertyKey[], unknown][] = [
+      [[field], root[field]],
+      ...asArray(root[previous]).map((raw, i): [PropertyKey[], unknown] => [[previous, i], raw]),
+    ];
+    for (const [path, raw] of candidates) {
+      const secret = secretValue(raw, env);
+      if (secret !== undefined && secret.length < MIN_SECRET_LENGTH) {
+        problems.push({
+          path: formatConfigPath(path),
+          message: `must be at least ${MIN_SECRET_LENGTH} characters (${why}); this one has ${secret.length}`,
+        });
+      }
+    }
+  }
+  return problems;
+}
+
+/**
+ * A previous secret equal to the current one: harmless to the gateway, but a sign of a rotation written
+ * the wrong way round (the new value listed as previous, or the old one left as current), so it is refused.
+ */
+function rotationProblems(
+  value: unknown,
+  env: Readonly<Record<string, string | undefined>>,
+): ConfigProblem[] {
+  const root = asRecord(value) ?? {};
+  const problems: ConfigProblem[] = [];
+  const check = (path: PropertyKey[], field: string, current: unknown, previous: unknown) => {
+    const now = secretValue(current, env);
+    asArray(previous).forEach((raw, i) => {
+      const old = secretValue(raw, env);
+      if (now === undefined || old === undefined || !constantTimeEqual(old, now)) return;
+      problems.push({
+        path: formatConfigPath([...path, i]),
+        message: `is the same as ${field}: list here only values being retired, and the new one as ${field}`,
+      });
+    });
+  };
+  check(['previousSigningKeys'], 'signingKey', root.signingKey, root.previousSigningKeys);
+  check(['previousAdminTokens'], 'adminToken', root.adminToken, root.previousAdminTokens);
+  asArray(root.buyers).forEach((raw, i) => {
+    const buyer = asRecord(raw) ?? {};
+    check(
+      ['buyers', i, 'previousSharedSecrets'],
+      'sharedSecret',
+      buyer.sharedSecret,
+      buyer.previousSharedSecrets,
+    );
+    check(['buyers', i, 'previousPasswords'], 'password', buyer.password, buyer.previousPasswords);
+  });
+  return problems;
+}
+
 /**
  * Validates and resolves a config in one pass: schema problems, cross-section problems, environment
- * variables that are referenced but not set, and secrets too short — every one by path, so `check-config`
+ * variables that are referenced but not set, secrets too short, and previous secrets (rotation) equal to the
+ * current ones — every one by path, so `check-config`
  * and every runtime list the same problems and a user fixes the file once.
  *
  * @example
@@ -473,16 +582,7 @@ export function loadGatewayConfig(
   // Resolved from the raw value so unset variables are listed even when other fields are wrong.
   const secrets = resolveConfigSecrets(value as GatewayConfig, env);
   if (!secrets.ok) problems.push(...secrets.problems);
-  for (const { field, why } of STRONG_SECRETS) {
-    const raw = asRecord(value)?.[field];
-    const secret = isSecretRef(raw) ? env[raw.env] : raw;
-    if (typeof secret === 'string' && secret !== '' && secret.length < MIN_SECRET_LENGTH) {
-      problems.push({
-        path: field,
-        message: `must be at least ${MIN_SECRET_LENGTH} characters (${why}); this one has ${secret.length}`,
-      });
-    }
-  }
+  problems.push(...weakSecretProblems(value, env), ...rotationProblems(value, env));
   const unique = problems.filter(
     (p, i) => problems.findIndex((q) => q.path === p.path && q.message === p.message) === i,
   );

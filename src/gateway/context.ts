@@ -54,7 +54,7 @@ export interface GatewayContext {
 
 export async function createGatewayContext(deps: GatewayDeps): Promise<GatewayContext> {
   const { config } = deps;
-  const tokens = await createTokenService(config.signingKey);
+  const tokens = await createTokenService(config.signingKey, config.previousSigningKeys);
   const storefronts = new Map(config.storefronts.map((s) => [s.id, s]));
   const editorUrls = new Map(config.storefronts.map((s) => [s.id, createEditorUrls(s.editorUrl)]));
   const buyers = createBuyerDirectory(config);

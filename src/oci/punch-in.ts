@@ -212,15 +212,23 @@ export function parsePunchInRequest(request: OciPunchInRequest, options: OciPars
 }
 
 /**
- * Checks the punch-in's credentials against the buyer's, comparing both in constant time.
- * Throws OciError `bad_login` without saying which of the two was wrong.
+ * Checks the punch-in's credentials against the buyer's, comparing both in constant time; the password
+ * may also be one of `previousPasswords` (a rotation the buyer's system has not followed yet), every one
+ * compared without early exit. Throws OciError `bad_login` without saying which of the two was wrong.
  *
  * @example
  * verifyOciLogin(punchIn, { username: buyer.ociUsername, password: buyer.ociPassword });
  */
-export function verifyOciLogin(punchIn: OciPunchIn, expected: { username: string; password: string }): void {
+export function verifyOciLogin(
+  punchIn: OciPunchIn,
+  expected: { username: string; password: string; previousPasswords?: readonly string[] },
+): void {
   const usernameMatches = constantTimeEqual(punchIn.username, expected.username);
-  const passwordMatches = constantTimeEqual(punchIn.password, expected.password);
+  let passwordMatches = false;
+  for (const accepted of [expected.password, ...(expected.previousPasswords ?? [])]) {
+    const equal = constantTimeEqual(punchIn.password, accepted);
+    passwordMatches = passwordMatches || equal;
+  }
   if (!(usernameMatches && passwordMatches)) {
     throw new OciError('bad_login', 'The OCI user name or password is not correct.');
   }
@@ -229,6 +237,8 @@ export function verifyOciLogin(punchIn: OciPunchIn, expected: { username: string
 export interface OciBuyerSettings extends HookUrlPolicy {
   readonly username: string;
   readonly password: string;
+  /** Passwords accepted besides `password` while the buyer's system switches over. */
+  readonly previousPasswords?: readonly string[];
   readonly charset?: OciCharset;
   readonly loginFields?: OciLoginFields;
   readonly hookUrlField?: string;

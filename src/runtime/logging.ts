@@ -28,6 +28,11 @@ const SECRET_FIELDS = [
   'adminToken',
   'signingKey',
   'authorization',
+  // The values a rotation retires (config field names), still accepted and so as secret as the current ones.
+  'previousSigningKeys',
+  'previousAdminTokens',
+  'previousSharedSecrets',
+  'previousPasswords',
 ];
 
 export interface NodeLoggerOptions {

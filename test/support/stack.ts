@@ -247,8 +247,11 @@ export interface Stack {
   printServiceDown: boolean;
   /** While true, the sandbox's webhook deliveries never reach the gateway (they "fail silently"). */
   webhooksLost: boolean;
-  /** A new gateway on `store` with the same config, sandbox and clock (a restart); replaces `gateway`. */
-  restartGateway(store: Store): Promise<Gateway>;
+  /**
+   * A new gateway on `store` with the same sandbox and clock (a restart), with the same config or `config`
+   * (e.g. a rotated signing key); replaces `gateway`.
+   */
+  restartGateway(store: Store, config?: GatewayConfigInput): Promise<Gateway>;
 }
 
 /** A buyer's cXML answer to an order-status document. */
@@ -320,9 +323,9 @@ export async function createStack(
   };
   const store = options.store ?? createMemoryStore({ clock });
   const config = resolveTestConfig(configInput);
-  const buildGateway = async (on: Store) => {
+  const buildGateway = async (on: Store, withConfig: ResolvedConfig = config) => {
     const built = await createGateway({
-      config,
+      config: withConfig,
       store: on,
       clock,
       fetch: buyerFetch,
@@ -398,8 +401,8 @@ export async function createStack(
     set webhooksLost(lost) {
       links.webhooksLost = lost;
     },
-    async restartGateway(next) {
-      gateway = await buildGateway(next);
+    async restartGateway(next, nextConfig) {
+      gateway = await buildGateway(next, nextConfig === undefined ? config : resolveTestConfig(nextConfig));
       stack.gateway = gateway;
       stack.store = next;
       return gateway;

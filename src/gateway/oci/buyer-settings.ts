@@ -20,6 +20,7 @@ export function punchInSettings(buyer: ResolvedOciBuyer): OciBuyerSettings {
   return {
     username: buyer.username,
     password: buyer.password,
+    previousPasswords: buyer.previousPasswords,
     hookUrlHosts: buyer.hookUrlHosts,
     allowSapEvent: buyer.allowSapEvent,
     charset: buyer.charset,

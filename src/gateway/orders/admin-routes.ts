@@ -1,6 +1,7 @@
 /**
  * `/admin`: the operators' JSON API over purchase orders, their print orders and the documents sent to
- * buyers. Every request needs `Authorization: Bearer <adminToken>` (compared in constant time).
+ * buyers. Every request needs `Authorization: Bearer <adminToken>`, or one of `previousAdminTokens` while
+ * operators' tooling switches over (compared in constant time).
  *
  * - `GET /admin/orders[?state&buyer&limit&cursor]` — POs, newest first, with their print orders;
  * - `GET /admin/orders/:id` — one PO: lines, differences from the cart, flags, timeline, documents, raw;
@@ -232,8 +233,13 @@ function requireAdminToken(ctx: GatewayContext): MiddlewareHandler {
     }
     const header = c.req.header('Authorization') ?? '';
     const sent = /^Bearer[ \t]+(\S+)\s*$/i.exec(header)?.[1] ?? '';
-    // Compared even when nothing was sent, so the answer takes as long either way.
-    const matches = constantTimeEqual(sent, ctx.config.adminToken);
+    // Compared even when nothing was sent, so the answer takes as long either way; and with every accepted
+    // token (the current one and those being retired), without early exit, so timing tells none apart.
+    let matches = false;
+    for (const token of [ctx.config.adminToken, ...ctx.config.previousAdminTokens]) {
+      const equal = constantTimeEqual(sent, token);
+      matches = matches || equal;
+    }
     if (sent === '' || !matches) {
       failures.fail(address);
       throw new GatewayError('unauthorized', 'A valid admin bearer token is required.');

@@ -55,13 +55,18 @@ export function createBuyerDirectory(config: ResolvedConfig): BuyerDirectory {
           `The Sender carries ${sent} credentials; at most ${MAX_SENDER_CREDENTIALS} are accepted.`,
         );
       }
-      const secret = buyer.sharedSecret;
-      // Every Sender credential is compared (no early exit), so timing does not tell which one matched.
+      // The current secret and those being retired (rotation): a document matching any one authenticates.
+      const accepted =
+        buyer.sharedSecret === undefined ? [] : [buyer.sharedSecret, ...buyer.previousSharedSecrets];
+      // Every Sender credential is compared with every accepted secret (no early exit), so timing does not
+      // tell which one matched.
       let matched = false;
       for (const credential of header.sender.credentials) {
         const sent = credential.sharedSecret ?? '';
-        const equal = secret !== undefined && constantTimeEqual(sent, secret);
-        matched = matched || equal;
+        for (const secret of accepted) {
+          const equal = constantTimeEqual(sent, secret);
+          matched = matched || equal;
+        }
       }
       if (!matched) {
         throw new GatewayError('bad_secret', 'Authentication failed: the Sender SharedSecret is not valid.');

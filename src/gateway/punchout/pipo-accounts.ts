@@ -12,6 +12,7 @@
  * the service no longer accepts (403) is replaced by logging in again, transparently.
  */
 import { LRUCache } from 'lru-cache';
+import { constantTimeEqual } from '../../kernel/constant-time.ts';
 import type { PrintApi } from '../../print-api/index.ts';
 import { PrintApiError } from '../../print-api/index.ts';
 import type { Clock, Store } from '../../store/port.ts';
@@ -140,11 +141,16 @@ async function createMappedAccount(
   }
 }
 
-/** Logs the mapped user in with its stored (encrypted) password. */
+/**
+ * Logs the mapped user in with its stored (encrypted) password. A password sealed under a previous signing
+ * key is sealed again with the current one right after the login worked: one write per user, once, and
+ * the old key stops being needed for that user at their first punch-out after the rotation.
+ */
 async function logIn(deps: Deps, storefront: ResolvedStorefront, mapping: UserMapping): Promise<string> {
-  const password = await deps.tokens.decrypt(mapping.passwordEnc);
+  const { plaintext: password, underPreviousKey } = await deps.tokens.unseal(mapping.passwordEnc);
+  let token: string;
   try {
-    return await deps.printApiFor(storefront).pipo.login({
+    token = await deps.printApiFor(storefront).pipo.login({
       username: mapping.username,
       password,
       storefront_id: storefront.storefrontId,
@@ -152,6 +158,14 @@ async function logIn(deps: Deps, storefront: ResolvedStorefront, mapping: UserMa
   } catch (error) {
     throw upstreamError(error, 'log the punch-out user in');
   }
+  if (underPreviousKey) {
+    const current = await deps.store.users.get(mapping.buyerId, mapping.userKey);
+    // Only the record that was read: a mapping replaced meanwhile (a re-created account) keeps its own.
+    if (current !== undefined && constantTimeEqual(current.passwordEnc, mapping.passwordEnc)) {
+      await deps.store.users.put({ ...current, passwordEnc: await deps.tokens.encrypt(password) });
+    }
+  }
+  return token;
 }
 
 /** A fresh `createtemp` user for one punch-out, mapped under `userRef` with its password kept encrypted. */
@@ -192,7 +206,10 @@ function isUnauthorized(error: unknown): boolean {
 
 /**
  * A session's stored token in clear, or undefined when it cannot be read (a record from before tokens were
- * sealed, or sealed under another signing key): the caller then logs in again, as for an expired one.
+ * sealed, or sealed under a key in neither signing-key list): the caller then logs in again, as for an
+ * expired one. One sealed under a previous key is read but not sealed again here: the session stores a new
+ * sealed token whenever it renews one, and ends within sessionTtlSeconds anyway, so a write per page view
+ * would buy nothing.
  */
 async function unsealed(tokens: TokenService, stored: PipoToken | undefined): Promise<PipoToken | undefined> {
   if (stored === undefined) return undefined;

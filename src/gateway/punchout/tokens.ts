@@ -6,6 +6,10 @@
  * (`pur`). A token for one purpose never opens another, and one session's token never opens another
  * session. Credentials the gateway must keep (PIPO passwords, for logging in again when a PO arrives
  * weeks later) are encrypted with A256GCM under a key derived separately from the same secret.
+ *
+ * Keys rotate without downtime: tokens are signed and values sealed with the current key only, and
+ * verified or unsealed with the current key, then each previous one (`previousSigningKeys`), so links and
+ * stored values from before a rotation keep working for as long as the operator keeps the old key.
  */
 import { CompactEncrypt, compactDecrypt, decodeJwt, errors as joseErrors, jwtVerify, SignJWT } from 'jose';
 import { GatewayError } from '../http/errors.ts';
@@ -35,6 +39,8 @@ export interface TokenService {
   verifyExpired(token: string, purposes: readonly TokenPurpose[]): Promise<TokenClaims | undefined>;
   encrypt(plaintext: string): Promise<string>;
   decrypt(ciphertext: string): Promise<string>;
+  /** `decrypt`, telling whether a previous key sealed the value (the caller may seal it again with `encrypt`). */
+  unseal(ciphertext: string): Promise<{ plaintext: string; underPreviousKey: boolean }>;
 }
 
 function deriveKeyBytes(secret: string, label: string): Promise<ArrayBuffer> {
@@ -60,10 +66,31 @@ async function importKeys(secret: string): Promise<{ mac: CryptoKey; enc: Crypto
  * const tokens = await createTokenService(config.signingKey);
  * const t = await tokens.sign({ sid, pur: 'session' }, 3600, clock.now());
  */
-export async function createTokenService(signingKey: string): Promise<TokenService> {
-  if (signingKey.length < 16) throw new TypeError('signingKey must be at least 16 characters');
-  const { mac: macKey, enc: encKey } = await importKeys(signingKey);
+export async function createTokenService(
+  signingKey: string,
+  previousKeys: readonly string[] = [],
+): Promise<TokenService> {
+  if ([signingKey, ...previousKeys].some((key) => key.length < 16)) {
+    throw new TypeError('signingKey and previousSigningKeys must be at least 16 characters');
+  }
+  // The current key first: it opens everything issued since the rotation, so the others are rarely tried.
+  const keys = await Promise.all([signingKey, ...previousKeys].map(importKeys));
+  const { mac: macKey, enc: encKey } = keys[0] as { mac: CryptoKey; enc: CryptoKey };
   const decoder = new TextDecoder();
+
+  /** The payload under the first key whose signature matches; jose's own error when none does. */
+  async function verifiedPayload(token: string, now: Date) {
+    for (const [index, { mac }] of keys.entries()) {
+      try {
+        return (await jwtVerify(token, mac, { algorithms: ['HS256'], currentDate: now })).payload;
+      } catch (error) {
+        // Only a wrong signature is worth the next key; a malformed or expired token is so under every key.
+        const last = index === keys.length - 1;
+        if (last || !(error instanceof joseErrors.JWSSignatureVerificationFailed)) throw error;
+      }
+    }
+    throw new TypeError('no signing key'); // unreachable: keys holds at least the current one
+  }
 
   const service: TokenService = {
     async sign(claims, ttlSeconds, now) {
@@ -80,7 +107,7 @@ export async function createTokenService(signingKey: string): Promise<TokenServi
 
     async verify(token, purpose, now) {
       try {
-        const { payload } = await jwtVerify(token, macKey, { algorithms: ['HS256'], currentDate: now });
+        const payload = await verifiedPayload(token, now);
         if (payload.pur !== purpose || typeof payload.sid !== 'string' || typeof payload.exp !== 'number') {
           throw new GatewayError('token_invalid', 'This link is not valid for this page.');
         }
@@ -120,8 +147,19 @@ export async function createTokenService(signingKey: string): Promise<TokenServi
     },
 
     async decrypt(ciphertext) {
-      const { plaintext } = await compactDecrypt(ciphertext, encKey);
-      return decoder.decode(plaintext);
+      return (await service.unseal(ciphertext)).plaintext;
+    },
+
+    async unseal(ciphertext) {
+      for (const [index, { enc }] of keys.entries()) {
+        try {
+          const { plaintext } = await compactDecrypt(ciphertext, enc);
+          return { plaintext: decoder.decode(plaintext), underPreviousKey: index > 0 };
+        } catch (error) {
+          if (index === keys.length - 1) throw error;
+        }
+      }
+      throw new TypeError('no signing key'); // unreachable, as above
     },
   };
   return service;

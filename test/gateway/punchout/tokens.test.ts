@@ -49,5 +49,32 @@ describe('tokens', () => {
 
   it('refuses a short signing key at construction', async () => {
     await expect(createTokenService('short')).rejects.toThrow(TypeError);
+    await expect(createTokenService('a-signing-key-of-some-length', ['short'])).rejects.toThrow(TypeError);
+  });
+
+  it('verifies and unseals with previous keys, signs and seals with the current one only', async () => {
+    const old = await createTokenService('the-old-signing-key-of-length');
+    const rotated = await createTokenService('the-new-signing-key-of-length', [
+      'the-old-signing-key-of-length',
+    ]);
+    const t = await old.sign({ sid: 's1', pur: 'session' }, 60, now);
+    expect(await codeOf(rotated.verify(t, 'session', now))).toBeUndefined();
+    // Still told apart: expired (not invalid) under a previous key, another purpose refused.
+    expect(await codeOf(rotated.verify(t, 'session', later(61)))).toBe('token_expired');
+    expect(await codeOf(rotated.verify(t, 'start', now))).toBe('token_invalid');
+    expect(
+      await codeOf(old.verify(await rotated.sign({ sid: 's1', pur: 'session' }, 60, now), 'session', now)),
+    ).toBe('token_invalid');
+
+    const sealed = await old.encrypt('pässword-123');
+    await expect(rotated.unseal(sealed)).resolves.toEqual({
+      plaintext: 'pässword-123',
+      underPreviousKey: true,
+    });
+    await expect(rotated.unseal(await rotated.encrypt('x'))).resolves.toEqual({
+      plaintext: 'x',
+      underPreviousKey: false,
+    });
+    await expect(old.decrypt(await rotated.encrypt('x'))).rejects.toThrow();
   });
 });
