@@ -21,6 +21,8 @@ import { clientAddressBehindProxies } from './http/client-address.ts';
 import { GatewayError } from './http/errors.ts';
 import { createMetrics, type Metrics } from './http/metrics.ts';
 import { type BuyerDirectory, createBuyerDirectory } from './punchout/buyers.ts';
+import { prepareCatalogCards } from './punchout/catalog-page.ts';
+import type { CatalogCard } from './punchout/pages.ts';
 import { createPipoAccounts, type PipoAccounts } from './punchout/pipo-accounts.ts';
 import { createSecretThrottle, type SecretThrottle, UNKNOWN_ADDRESS } from './punchout/throttle.ts';
 import { createTokenService, type TokenService } from './punchout/tokens.ts';
@@ -42,6 +44,8 @@ export interface GatewayContext {
   printApiFor(storefront: ResolvedStorefront): PrintApi;
   editorUrlsFor(storefront: ResolvedStorefront): EditorUrls;
   storefront(id: string): ResolvedStorefront;
+  /** The storefront's product cards by SKU, rendered at config load for the catalog page. */
+  catalogCards(storefront: ResolvedStorefront): ReadonlyMap<string, CatalogCard>;
   buyer(id: string): ResolvedBuyer;
   /** Failed-secret throttling per buyer and per client address, shared by every protocol's authentication. */
   secretThrottle: SecretThrottle;
@@ -57,6 +61,10 @@ export async function createGatewayContext(deps: GatewayDeps): Promise<GatewayCo
   const tokens = await createTokenService(config.signingKey, config.previousSigningKeys);
   const storefronts = new Map(config.storefronts.map((s) => [s.id, s]));
   const editorUrls = new Map(config.storefronts.map((s) => [s.id, createEditorUrls(s.editorUrl)]));
+  // At config load, not per request: each storefront's SKU index and product cards (issue 18).
+  const catalogCards = new Map(
+    config.storefronts.map((s) => [s.id, prepareCatalogCards(s, createEditorUrls(s.editorUrl))]),
+  );
   const buyers = createBuyerDirectory(config);
   const publicUrl = config.publicUrl.replace(/\/+$/, '');
   const trustedProxies = new Set(config.trustedProxies.map((a) => a.toLowerCase()));
@@ -101,6 +109,7 @@ export async function createGatewayContext(deps: GatewayDeps): Promise<GatewayCo
     printApiFor: deps.printApiFor,
     editorUrlsFor: (s) => editorUrls.get(s.id) ?? createEditorUrls(s.editorUrl),
     storefront,
+    catalogCards: (s) => catalogCards.get(s.id) ?? prepareCatalogCards(s, createEditorUrls(s.editorUrl)),
     buyer,
     secretThrottle: createSecretThrottle({
       clock: deps.clock,

@@ -26,6 +26,8 @@ button,.button{font:inherit;padding:.45rem .9rem;border-radius:.35rem;border:1px
 button.primary,.button.primary{background:#1f3a5f;color:#fff}
 button:focus-visible,a:focus-visible,input:focus-visible{outline:3px solid #f0a500;outline-offset:2px}
 input[type=number]{width:6rem;font:inherit;padding:.3rem}
+input[type=search]{font:inherit;padding:.3rem;min-width:14rem}
+form.actions{align-items:center}
 .notice{background:#fff8e1;border:1px solid #f0c36d;padding:.75rem 1rem;border-radius:.35rem}
 .error{background:#fdecea;border:1px solid #e57373;padding:.75rem 1rem;border-radius:.35rem}
 .muted{color:#5b6577;font-size:.9rem}

@@ -12,7 +12,7 @@ import { sendPage } from '../http/send-page.ts';
 import { type CatalogEntry, priceBreaks, productBySku } from '../punchout/catalog.ts';
 import { sessionPageSecurity, sessionPageUrl, sessionScope } from '../punchout/session-scope.ts';
 import { type ProductDetailView, renderProductsPage } from './product-pages.ts';
-import { searchProducts } from './product-search.ts';
+import { searchProducts } from '../punchout/product-search.ts';
 
 export function createOciSessionPages(ctx: GatewayContext): Hono {
   const app = new Hono();

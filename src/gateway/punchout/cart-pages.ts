@@ -1,7 +1,7 @@
 /**
- * The catalog, cart and hand-back pages of a session, as the pure renderers in pages.ts draw them: prices
- * from the catalog and cart, thumbnails from the editor host, proofs through the gateway's proof links,
- * every other link a session page URL.
+ * The cart and hand-back pages of a session, as the pure renderers in pages.ts draw them: prices from the
+ * catalog and cart, thumbnails from the editor host, proofs through the gateway's proof links, every other
+ * link a session page URL. The catalog page is catalog-page.ts.
  */
 import type { Context } from 'hono';
 import type { CartLine } from '../../store/types.ts';
@@ -9,33 +9,11 @@ import type { GatewayContext } from '../context.ts';
 import { sendPage } from '../http/send-page.ts';
 import { findProductBySku, priceBreaksText, quantityBounds, quantityProblem } from './catalog.ts';
 import { keptLinesTotal, liveKeptLines } from './kept-lines.ts';
-import { type ReturnForm, renderCartPage, renderCatalogPage, renderReturnFormPage } from './pages.ts';
+import { type ReturnForm, renderCartPage, renderReturnFormPage } from './pages.ts';
 import { proofLinksFor } from './proof-links.ts';
 import { formatAmount, lineTotal, sumAmounts } from './pricing.ts';
 import type { SessionParties } from './protocol.ts';
 import { type SessionScope, sessionPageSecurity, sessionPageUrl } from './session-scope.ts';
-
-export function catalogPage(ctx: GatewayContext, s: SessionScope, cartCount: number): string {
-  const urls = ctx.editorUrlsFor(s.storefront);
-  const link = (rest: string) => sessionPageUrl(ctx, s.token, rest);
-  return renderCatalogPage({
-    title: s.storefront.name ?? 'Print catalog',
-    buyerName: s.buyer.name ?? s.buyer.id,
-    cartUrl: link('cart'),
-    cartCount,
-    products: s.storefront.products.map((p) => ({
-      sku: p.sku,
-      name: p.name,
-      description: p.description,
-      thumbnailUrl: urls.thumbnailUrl({ productId: p.productId, width: 200, height: 140 }),
-      priceBreaks: priceBreaksText(p),
-      minQuantity: quantityBounds(p).min,
-      currency: s.storefront.currency,
-      uom: p.uom,
-      designUrl: link(`design/${encodeURIComponent(p.sku)}`),
-    })),
-  });
-}
 
 /** A quantity update the cart refused: shown next to its line, with what the user typed kept in the input. */
 export interface RefusedQuantity {

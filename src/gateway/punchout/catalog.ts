@@ -1,6 +1,6 @@
 /**
- * A storefront's catalog as the gateway sells it: the products of the config, found by SKU or product id,
- * priced by quantity.
+ * A storefront's catalog as the gateway sells it: the products of the config, found by SKU, priced by
+ * quantity.
  */
 import type { ResolvedStorefront } from '../deps.ts';
 import { GatewayError } from '../http/errors.ts';
@@ -8,14 +8,53 @@ import { formatAmount, unitPriceFor } from './pricing.ts';
 
 export type CatalogEntry = ResolvedStorefront['products'][number];
 
+/** What every lookup and search of one storefront's catalog reads, built once per storefront. */
+export interface CatalogIndex {
+  readonly bySku: ReadonlyMap<string, CatalogEntry>;
+  /** Per product, in catalog order: its searchable texts folded (see `foldForSearch`). */
+  readonly searchTexts: readonly string[];
+}
+
+/**
+ * Keyed by the resolved storefront object, which the config hands out once and never changes: a lookup
+ * per cart line, PO line and page was a linear search, so 10,000 products made every call slow.
+ */
+const indexes = new WeakMap<ResolvedStorefront, CatalogIndex>();
+
+/** Text compared without case and accents: `Büro` and `BURO` are both `buro` (ß stays ß). */
+export function foldForSearch(text: string): string {
+  return text.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
+}
+
+/**
+ * The storefront's index; `createGatewayContext` builds every storefront's at config load, so requests
+ * only read it (a storefront made elsewhere, as in tests, is indexed on first use).
+ */
+export function catalogIndex(storefront: ResolvedStorefront): CatalogIndex {
+  let index = indexes.get(storefront);
+  if (index === undefined) {
+    // The first product of a SKU wins, as the linear search did (the config check refuses duplicates).
+    const bySku = new Map<string, CatalogEntry>();
+    for (const product of storefront.products) if (!bySku.has(product.sku)) bySku.set(product.sku, product);
+    index = {
+      bySku,
+      searchTexts: storefront.products.map((p) =>
+        foldForSearch([p.name, p.description, p.sku, p.matGroup, p.unspsc].join(' ')),
+      ),
+    };
+    indexes.set(storefront, index);
+  }
+  return index;
+}
+
 export function productBySku(storefront: ResolvedStorefront, sku: string): CatalogEntry {
-  const product = storefront.products.find((p) => p.sku === sku);
+  const product = catalogIndex(storefront).bySku.get(sku);
   if (product === undefined) throw new GatewayError('unknown_product', `This catalog has no product ${sku}.`);
   return product;
 }
 
 export function findProductBySku(storefront: ResolvedStorefront, sku: string): CatalogEntry | undefined {
-  return storefront.products.find((p) => p.sku === sku);
+  return catalogIndex(storefront).bySku.get(sku);
 }
 
 /** The quantities a product is sold in, as the cart's quantity input carries them (min, max, step). */

@@ -3,9 +3,10 @@
  * pages that explain why something did not work. They take plain view models, so the routes decide what
  * is shown and these functions only decide how.
  */
-import { html } from '../http/html.ts';
+import { html, type SafeHtml } from '../http/html.ts';
 import { renderPage } from '../http/layout.ts';
 
+/** What a product's card shows, the same for every session (its "Design" link is the session's own). */
 export interface CatalogProductView {
   sku: string;
   name: string;
@@ -16,34 +17,89 @@ export interface CatalogProductView {
   minQuantity: number;
   currency: string;
   uom: string;
-  designUrl: string;
+}
+
+/** A product card rendered up to its "Design" link, which holds the session token. */
+export interface CatalogCard {
+  readonly name: string;
+  readonly body: SafeHtml;
+}
+
+/** Rendered once per product at config load (catalog-page.ts), not on every catalog request. */
+export function renderCatalogCard(p: CatalogProductView): CatalogCard {
+  return {
+    name: p.name,
+    body: html`<img src="${p.thumbnailUrl}" alt="Preview of ${p.name}" width="200" height="140">
+<h2>${p.name}</h2>
+${p.description ? html`<p class="muted">${p.description}</p>` : ''}
+<p class="price">${p.priceBreaks} ${p.currency} / ${p.uom}</p>
+<p class="muted">Minimum ${p.minQuantity} ${p.uom} · SKU ${p.sku}</p>
+`,
+  };
+}
+
+/** Where the page stands in the (searched) catalog, and the links to its neighbours. */
+export interface CatalogPaging {
+  page: number;
+  pages: number;
+  /** 1-based positions of the first and last product shown, of `total`. */
+  first: number;
+  last: number;
+  total: number;
+  previousUrl?: string | undefined;
+  nextUrl?: string | undefined;
 }
 
 export interface CatalogView {
   title: string;
   buyerName: string;
-  products: readonly CatalogProductView[];
+  cards: readonly { card: CatalogCard; designUrl: string }[];
   cartUrl: string;
   cartCount: number;
+  /** The catalog's own URL: the search form's action. */
+  catalogUrl: string;
+  /** The search as typed ('' when none). */
+  query: string;
+  /** How many products a search found, or why this page is not the one asked for. */
+  notice?: string | undefined;
+  /** A search that found nothing: the page says so instead of showing an empty grid. */
+  noHits?: string | undefined;
+  paging: CatalogPaging;
+}
+
+function renderCatalogPaging(paging: CatalogPaging): SafeHtml | '' {
+  if (paging.pages <= 1) return '';
+  return html`<nav class="actions" aria-label="Catalog pages">
+${paging.previousUrl ? html`<a class="button" rel="prev" href="${paging.previousUrl}">Previous page</a>` : ''}
+<span>Page ${paging.page} of ${paging.pages} · products ${paging.first} to ${paging.last} of ${paging.total}</span>
+${paging.nextUrl ? html`<a class="button" rel="next" href="${paging.nextUrl}">Next page</a>` : ''}
+</nav>`;
 }
 
 export function renderCatalogPage(view: CatalogView): string {
-  const cards = view.products.map(
-    (p) => html`<article class="card">
-<img src="${p.thumbnailUrl}" alt="Preview of ${p.name}" width="200" height="140">
-<h2>${p.name}</h2>
-${p.description ? html`<p class="muted">${p.description}</p>` : ''}
-<p class="price">${p.priceBreaks} ${p.currency} / ${p.uom}</p>
-<p class="muted">Minimum ${p.minQuantity} ${p.uom} · SKU ${p.sku}</p>
-<a class="button primary" href="${p.designUrl}">Design ${p.name}</a>
+  const cards = view.cards.map(
+    ({ card, designUrl }) => html`<article class="card">
+${card.body}<a class="button primary" href="${designUrl}">Design ${card.name}</a>
 </article>`,
   );
+  const search = html`<form class="actions" method="get" action="${view.catalogUrl}" role="search">
+<label for="catalog-search">Search products</label>
+<input id="catalog-search" type="search" name="q" value="${view.query}">
+<button type="submit">Search</button>
+${view.query === '' ? '' : html`<a class="button" href="${view.catalogUrl}">Show all products</a>`}
+</form>`;
+  const products = view.noHits
+    ? html`<p class="notice" role="status">${view.noHits}</p>`
+    : html`${view.notice ? html`<p class="notice" role="status">${view.notice}</p>` : ''}
+<section class="grid" aria-label="Products">${cards}</section>
+${renderCatalogPaging(view.paging)}`;
   return renderPage({
     title: view.title,
     context: view.buyerName,
     heading: 'Choose a product to design',
     body: html`<p><a class="button" href="${view.cartUrl}">Cart (${view.cartCount})</a></p>
-<section class="grid" aria-label="Products">${cards}</section>`,
+${search}
+${products}`,
   });
 }
 

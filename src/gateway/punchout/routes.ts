@@ -10,7 +10,8 @@ import type { CartLine } from '../../store/types.ts';
 import type { GatewayContext } from '../context.ts';
 import { ERROR_ANSWERS, GatewayError } from '../http/errors.ts';
 import { type PageStatus, sendPage } from '../http/send-page.ts';
-import { cartPage, catalogPage, emptyTransferNeedsConfirm, transferBlockedReason } from './cart-pages.ts';
+import { cartPage, emptyTransferNeedsConfirm, transferBlockedReason } from './cart-pages.ts';
+import { catalogPage } from './catalog-page.ts';
 import { priceText, productBySku, quantityProblem } from './catalog.ts';
 import { addDesignLine, editorRedirect, savedDesign } from './editor.ts';
 import { removeKeptLine } from './kept-lines.ts';
@@ -82,7 +83,8 @@ export function createPunchoutRoutes(ctx: GatewayContext, protocols: PunchoutPro
     const s = await scope(c);
     if (s.session.operation === 'inspect') return c.redirect(backTo(s, 'cart'), 303);
     const cartCount = (await ctx.store.cart.listBySession(s.session.id)).length;
-    return sendPage(c, catalogPage(ctx, s, cartCount), sessionPageSecurity(s));
+    const query = { q: c.req.query('q'), page: c.req.query('page') };
+    return sendPage(c, catalogPage(ctx, s, cartCount, query), sessionPageSecurity(s));
   });
 
   app.get('/s/:token/design/:sku', async (c) => {
