@@ -9,9 +9,9 @@
  * Decisions:
  * - Refused documents get a cXML Status 500 "…safe to send it again" (buyers' systems retry those) rather
  *   than an HTTP error their systems would report as a transport failure.
- * - 16 per address leaves room for a procurement network's bursts from its few egress addresses; 64 in all
- *   bounds the bodies held to 64 MB. Requests whose address the runtime cannot tell (in-process) are not
- *   counted per address.
+ * - 16 per address leaves room for a procurement network's bursts from its few egress addresses; 32 in all
+ *   bounds the bodies held to 32 MB. Requests whose address the runtime cannot tell came through no socket
+ *   (in process) and are not gated.
  */
 
 import type { MiddlewareHandler } from 'hono';
@@ -88,9 +88,10 @@ export function cxmlAdmission(ctx: GatewayContext): MiddlewareHandler {
     quiet.set(address, { since: now, refused: 0 });
   };
   return async (c, next) => {
-    if (c.req.method !== 'POST') return next();
     const address = ctx.clientAddress(c);
-    const release = gate.enter(address === UNKNOWN_ADDRESS ? undefined : address);
+    // A request that came through no socket (in process) holds no connection: nothing to bound.
+    if (c.req.method !== 'POST' || address === UNKNOWN_ADDRESS) return next();
+    const release = gate.enter(address);
     if (release !== undefined) {
       try {
         return await next();
