@@ -52,3 +52,24 @@ export function readLogSettings(env: Readonly<Record<string, string | undefined>
 export function logsAt(threshold: LogLevel, level: LogLevel): boolean {
   return LOG_LEVELS.indexOf(level) >= LOG_LEVELS.indexOf(threshold);
 }
+
+/**
+ * Log fields whose value is a secret whatever it holds: masked as `[redacted]` by the Node and the Workers
+ * logger alike, so a careless `logger.info('…', { password })` leaks nothing on either runtime.
+ */
+export const SECRET_LOG_FIELDS: readonly string[] = [
+  'password',
+  'secret',
+  'sharedSecret',
+  'token',
+  'apiToken',
+  'apiKey',
+  'adminToken',
+  'signingKey',
+  'authorization',
+  // The values a rotation retires (config field names), still accepted and so as secret as the current ones.
+  'previousSigningKeys',
+  'previousAdminTokens',
+  'previousSharedSecrets',
+  'previousPasswords',
+];

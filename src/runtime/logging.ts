@@ -13,27 +13,11 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import pino from 'pino';
 import type { LogFields, Logger } from '../gateway/deps.ts';
-import { type LogFormat, type LogLevel, readLogSettings } from './log-settings.ts';
+import { type LogFormat, type LogLevel, readLogSettings, SECRET_LOG_FIELDS } from './log-settings.ts';
 
 export { LogSettingsError, readLogSettings } from './log-settings.ts';
 
 /** Field names that hold secrets; never expected in a log line, masked should a caller slip. */
-const SECRET_FIELDS = [
-  'password',
-  'secret',
-  'sharedSecret',
-  'token',
-  'apiToken',
-  'apiKey',
-  'adminToken',
-  'signingKey',
-  'authorization',
-  // The values a rotation retires (config field names), still accepted and so as secret as the current ones.
-  'previousSigningKeys',
-  'previousAdminTokens',
-  'previousSharedSecrets',
-  'previousPasswords',
-];
 
 export interface NodeLoggerOptions {
   /** Where the lines go (one `write` per line). Default: stderr. */
@@ -85,7 +69,7 @@ export function createNodeLogger(
       level: settings.level,
       timestamp: () => `,"time":"${now().toISOString()}"`,
       formatters: { level: (label) => ({ level: label }) },
-      redact: { paths: SECRET_FIELDS, censor: '[redacted]' },
+      redact: { paths: [...SECRET_LOG_FIELDS], censor: '[redacted]' },
     },
     destination,
   );

@@ -7,7 +7,9 @@
  * line of one invocation anyway.
  */
 import type { LogFields, Logger } from '../gateway/deps.ts';
-import { type LogLevel, logsAt, readLogSettings } from './log-settings.ts';
+import { type LogLevel, logsAt, readLogSettings, SECRET_LOG_FIELDS } from './log-settings.ts';
+
+const SECRET = new Set(SECRET_LOG_FIELDS);
 
 export { LogSettingsError, readLogSettings } from './log-settings.ts';
 
@@ -38,8 +40,10 @@ export function createWorkerLogger(
   const at = (level: LogLevel) => (message: string, fields?: LogFields) => {
     if (!logsAt(settings.level, level)) return;
     const line: Record<string, unknown> = { level, time: now().toISOString(), name, msg: message };
-    // No field may pass for the level, time, name or message.
-    for (const [key, value] of Object.entries(fields ?? {})) if (!(key in line)) line[key] = value;
+    // No field may pass for the level, time, name or message; secret-named fields are masked as on Node.
+    for (const [key, value] of Object.entries(fields ?? {})) {
+      if (!(key in line)) line[key] = SECRET.has(key) ? '[redacted]' : value;
+    }
     out[level](JSON.stringify(line));
   };
   return { debug: at('debug'), info: at('info'), warn: at('warn'), error: at('error') };

@@ -132,4 +132,18 @@ describe('the Workers logger (JSON lines through console)', () => {
       ],
     ]);
   });
+
+  it('masks secret-named fields as the Node logger does', () => {
+    const lines: string[] = [];
+    const push = (line: string) => lines.push(line);
+    const fake = { debug: push, info: push, warn: push, error: push };
+    const logger = createWorkerLogger('punchgate', {}, { console: fake, now: () => AT });
+    logger.warn('refused', { password: 'p', sharedSecret: 's', previousAdminTokens: 't', buyer: 'acme' });
+    expect(JSON.parse(lines[0] ?? '{}')).toMatchObject({
+      password: '[redacted]',
+      sharedSecret: '[redacted]',
+      previousAdminTokens: '[redacted]',
+      buyer: 'acme',
+    });
+  });
 });
