@@ -5,6 +5,7 @@
  */
 import { html } from '../http/html.ts';
 import { renderPage } from '../http/layout.ts';
+import { type CatalogPaging, renderCatalogPaging } from '../punchout/pages.ts';
 
 export interface ProductDetailView {
   sku: string;
@@ -35,6 +36,8 @@ export interface ProductsPageView {
   notice?: string | undefined;
   design?: RequisitionDesignView | undefined;
   products: readonly ProductDetailView[];
+  /** Search results come a page at a time, like the catalog's. */
+  paging?: CatalogPaging | undefined;
   catalogUrl: string;
   cartUrl: string;
   cartCount: number;
@@ -73,6 +76,7 @@ To order it again, design it anew below.</p>
     body: html`${view.notice ? html`<p class="notice" role="status">${view.notice}</p>` : ''}
 ${design}
 <section class="grid" aria-label="Products">${products}</section>
+${view.paging ? renderCatalogPaging(view.paging) : ''}
 <div class="actions">
 <a class="button" href="${view.catalogUrl}">Browse the whole catalog</a>
 <a class="button" href="${view.cartUrl}">Cart (${view.cartCount})</a>

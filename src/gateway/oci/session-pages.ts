@@ -10,6 +10,7 @@ import type { GatewayContext } from '../context.ts';
 import { GatewayError } from '../http/errors.ts';
 import { sendPage } from '../http/send-page.ts';
 import { type CatalogEntry, priceBreaks, productBySku } from '../punchout/catalog.ts';
+import { CATALOG_PAGE_SIZE, catalogPageNumber } from '../punchout/catalog-page.ts';
 import { sessionPageSecurity, sessionPageUrl, sessionScope } from '../punchout/session-scope.ts';
 import { type ProductDetailView, renderProductsPage } from './product-pages.ts';
 import { searchProducts } from '../punchout/product-search.ts';
@@ -49,7 +50,10 @@ export function createOciSessionPages(ctx: GatewayContext): Hono {
   function sendProductsPage(
     c: Context,
     s: SessionScope,
-    view: Pick<Parameters<typeof renderProductsPage>[0], 'heading' | 'notice' | 'design' | 'products'>,
+    view: Pick<
+      Parameters<typeof renderProductsPage>[0],
+      'heading' | 'notice' | 'design' | 'products' | 'paging'
+    >,
   ): Promise<Response> {
     const page = renderProductsPage({
       title: s.storefront.name ?? 'Print catalog',
@@ -81,17 +85,41 @@ export function createOciSessionPages(ctx: GatewayContext): Hono {
     });
   });
 
+  // A page of CATALOG_PAGE_SIZE hits at a time, as the catalog: SAP's `*` lists every product.
   app.get('/s/:token/search', async (c) => {
     const s = await ociSessionScope(c.req.param('token'));
     const searchString = c.req.query('q') ?? '';
     const hits = searchProducts(s.storefront, searchString);
+    const requested = c.req.query('page');
+    const { page, pages, pastLast } = catalogPageNumber(requested, hits.length);
+    const pageUrl = (n: number) =>
+      sessionPageUrl(
+        ctx,
+        s.token,
+        `search?q=${encodeURIComponent(searchString)}${n > 1 ? `&page=${n}` : ''}`,
+        'oci',
+      );
+    const start = (page - 1) * CATALOG_PAGE_SIZE;
+    const shown = hits.slice(start, start + CATALOG_PAGE_SIZE);
+    const found = `${hits.length} ${hits.length === 1 ? 'product matches' : 'products match'} your search.`;
     return sendProductsPage(c, s, {
       heading: `Products for “${searchString}”`,
       notice:
         hits.length === 0
           ? `No product matches “${searchString}”. Browse the whole catalog instead.`
-          : `${hits.length} ${hits.length === 1 ? 'product matches' : 'products match'} your search.`,
-      products: hits.map((product) => productView(s, product)),
+          : pastLast
+            ? `${found} There is no page ${requested}; this is the last page, ${page}.`
+            : found,
+      products: shown.map((product) => productView(s, product)),
+      paging: {
+        page,
+        pages,
+        first: start + 1,
+        last: start + shown.length,
+        total: hits.length,
+        previousUrl: page > 1 ? pageUrl(page - 1) : undefined,
+        nextUrl: page < pages ? pageUrl(page + 1) : undefined,
+      },
     });
   });
 

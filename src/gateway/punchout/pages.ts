@@ -67,7 +67,8 @@ export interface CatalogView {
   paging: CatalogPaging;
 }
 
-function renderCatalogPaging(paging: CatalogPaging): SafeHtml | '' {
+/** Where a page of products stands, with its previous/next links; nothing when all fit on one page. */
+export function renderCatalogPaging(paging: CatalogPaging): SafeHtml | '' {
   if (paging.pages <= 1) return '';
   return html`<nav class="actions" aria-label="Catalog pages">
 ${paging.previousUrl ? html`<a class="button" rel="prev" href="${paging.previousUrl}">Previous page</a>` : ''}

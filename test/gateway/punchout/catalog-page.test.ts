@@ -10,7 +10,13 @@ import { CATALOG_PAGE_SIZE } from '../../../src/gateway/punchout/catalog-page.ts
 import { setupRequest } from '../../support/cxml-documents.ts';
 import { findLinks } from '../../support/html-forms.ts';
 import { designProduct, startUrlOf } from '../../support/punchout-flow.ts';
-import { type BrowserResponse, createStack, type Stack, testConfig } from '../../support/stack.ts';
+import {
+  type BrowserResponse,
+  createStack,
+  GATEWAY_ORIGIN,
+  type Stack,
+  testConfig,
+} from '../../support/stack.ts';
 
 /** The test config's demo storefront with 120 more products after its three: 123, three pages. */
 const EXTRA = 120;
@@ -155,6 +161,41 @@ describe('the catalog search', () => {
     const all = await stack.browse(`${catalogBase(catalog)}?q=${encodeURIComponent(' * ')}`);
     expect(all.text).toContain(`Page 1 of 3 · products 1 to 48 of ${TOTAL}`);
     expect(all.text).not.toContain('match');
+  });
+});
+
+describe('OCI sessions', () => {
+  const punchIn = (stack: Stack, params: Record<string, string>) =>
+    stack.browse(
+      `${GATEWAY_ORIGIN}/oci/sap1?${new URLSearchParams({
+        USERNAME: 'sap1',
+        PASSWORD: 'sap1-secret',
+        HOOK_URL: 'https://srm.acme.example/sap/oci/return',
+        ...params,
+      })}`,
+    );
+
+  it('open the same paginated catalog', async () => {
+    const stack = await createStack(bigCatalogConfig());
+    const catalog = await punchIn(stack, {});
+    expect(catalog.url).toMatch(/\/punchout\/s\/[^/]+\/catalog$/);
+    expect(designLinks(catalog)).toHaveLength(CATALOG_PAGE_SIZE);
+    expect(catalog.text).toContain(`Page 1 of 3 · products 1 to 48 of ${TOTAL}`);
+  });
+
+  it('SOURCING results come a page at a time, the search and the token kept in the links', async () => {
+    const stack = await createStack(bigCatalogConfig());
+    const first = await punchIn(stack, { FUNCTION: 'SOURCING', SEARCHSTRING: '*' });
+    expect(first.url).toMatch(/\/oci\/s\/[^/]+\/search\?q=\*$/);
+    expect(first.headers.get('Cache-Control')).toBe('no-store');
+    expect(first.text).toContain(`${TOTAL} products match your search.`);
+    expect(designLinks(first)).toHaveLength(CATALOG_PAGE_SIZE);
+    const next = linkNamed(first, 'Next page')?.href ?? '';
+    expect(next).toBe(`${first.url.replace('q=*', 'q=')}${encodeURIComponent('*')}&page=2`);
+    const last = await stack.browse(next.replace('page=2', 'page=7'));
+    expect(last.text).toContain('There is no page 7; this is the last page, 3.');
+    expect(last.text).toContain(`Page 3 of 3 · products 97 to ${TOTAL} of ${TOTAL}`);
+    expect(designLinks(last)).toHaveLength(TOTAL - 2 * CATALOG_PAGE_SIZE);
   });
 });
 
