@@ -225,7 +225,11 @@ describe('the Worker as wrangler builds it, under workerd', () => {
       await postSetup({ identity, secret: SECRETS[last.sharedSecret.env] as string }),
     );
     expect(catalog.status).toBe(200);
-    expect(catalog.text).toContain(config.storefronts[0]?.products.at(-1)?.name);
+    // 48 products a page: the storefront's last product is on its last page.
+    const shown = config.storefronts[0]?.products ?? [];
+    expect(catalog.text).toContain(`products 1 to 48 of ${shown.length}`);
+    const lastPage = await browser.browse(`${catalog.url}?page=${Math.ceil(shown.length / 48)}`);
+    expect(lastPage.text).toContain(shown.at(-1)?.name);
     const wrongSecret = await browser.browse(`${GATEWAY_ORIGIN}/cxml`, {
       method: 'POST',
       body: setupRequest({ identity, secret: 'buyer-1-shared-secret' }),
