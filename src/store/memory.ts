@@ -29,6 +29,8 @@ import {
   type InboxEvent,
   JOB_STATES,
   type Job,
+  type NewJob,
+  type NewPurchaseOrder,
   ORDER_STATES,
   type OutboxMessage,
   type Page,
@@ -249,6 +251,12 @@ function memoryCart(state: MemoryState): CartStore {
       const line = lines.get(lineRef);
       return line && copy(line);
     },
+    async getMany(lineRefs) {
+      return [...new Set(lineRefs)].flatMap((lineRef) => {
+        const line = lines.get(lineRef);
+        return line ? [copy(line)] : [];
+      });
+    },
     async listBySession(sessionId) {
       return [...lines.values()]
         .filter((line) => line.sessionId === sessionId && line.state !== 'removed')
@@ -280,15 +288,7 @@ function memoryCart(state: MemoryState): CartStore {
       return copy(line);
     },
     async markOrdered(lineRefs, poId) {
-      const at = now();
-      const marked: CartLine[] = [];
-      for (const lineRef of new Set(lineRefs)) {
-        const line = lines.get(lineRef);
-        if (!line) continue;
-        Object.assign(line, { state: 'ordered', poId, updatedAt: at });
-        marked.push(copy(line));
-      }
-      return marked;
+      return markLinesOrdered(state, lineRefs, poId).map(copy);
     },
     async purgeStale(updatedBefore, options) {
       return deleteWhere(
@@ -300,34 +300,71 @@ function memoryCart(state: MemoryState): CartStore {
   };
 }
 
-function memoryOrders(state: MemoryState): OrderStore {
+/** Marks the known lines among `lineRefs` ordered by `poId`; answers the stored lines (no copies). */
+function markLinesOrdered(state: MemoryState, lineRefs: readonly string[], poId: string): CartLine[] {
+  const at = state.now();
+  const marked: CartLine[] = [];
+  for (const lineRef of new Set(lineRefs)) {
+    const line = state.lines.get(lineRef);
+    if (!line) continue;
+    Object.assign(line, { state: 'ordered', poId, updatedAt: at });
+    marked.push(line);
+  }
+  return marked;
+}
+
+/** `accept` without copies: the earlier order of the same document, or the one stored now. */
+function acceptOrder(
+  state: MemoryState,
+  input: NewPurchaseOrder,
+): { created: boolean; order: PurchaseOrder } {
   const { orders, nextId, now } = state;
+  const existing =
+    find(orders, (o) => o.buyerId === input.buyerId && o.payloadId === input.payloadId) ??
+    find(
+      orders,
+      (o) =>
+        o.buyerId === input.buyerId &&
+        o.orderId === input.orderId &&
+        o.type === input.type &&
+        orderRevisionKey(o) === orderRevisionKey(input),
+    );
+  if (existing) return { created: false, order: existing };
+  const at = now();
+  const order: PurchaseOrder = {
+    id: nextId(),
+    ...pickDefined(input, ['buyerId', 'payloadId', 'orderId', 'type', 'orderVersion', 'raw', 'answer']),
+    state: input.state ?? 'received',
+    document: jsonCopy(input.document),
+    printOrderIds: [],
+    flags: jsonCopy(input.flags ?? []),
+    createdAt: at,
+    updatedAt: at,
+  };
+  orders.set(order.id, order);
+  return { created: true, order };
+}
+
+function memoryOrders(state: MemoryState): OrderStore {
+  const { orders, now } = state;
   return {
     async accept(input) {
-      const existing =
-        find(orders, (o) => o.buyerId === input.buyerId && o.payloadId === input.payloadId) ??
-        find(
-          orders,
-          (o) =>
-            o.buyerId === input.buyerId &&
-            o.orderId === input.orderId &&
-            o.type === input.type &&
-            orderRevisionKey(o) === orderRevisionKey(input),
-        );
-      if (existing) return { created: false, order: copy(existing) };
-      const at = now();
-      const order: PurchaseOrder = {
-        id: nextId(),
-        ...pickDefined(input, ['buyerId', 'payloadId', 'orderId', 'type', 'orderVersion', 'raw', 'answer']),
-        state: input.state ?? 'received',
-        document: jsonCopy(input.document),
-        printOrderIds: [],
-        flags: jsonCopy(input.flags ?? []),
-        createdAt: at,
-        updatedAt: at,
-      };
-      orders.set(order.id, order);
-      return { created: true, order: copy(order) };
+      const { created, order } = acceptOrder(state, input);
+      return { created, order: copy(order) };
+    },
+    // No await between the three steps: on the one JavaScript thread they happen as one.
+    async acceptWithLines({ order: input, lineRefs, job }) {
+      const { created, order } = acceptOrder(state, input);
+      if (!created) return { created, order: copy(order) };
+      markLinesOrdered(state, lineRefs, order.id);
+      enqueueJob(state, {
+        kind: job.kind,
+        key: `${job.keyPrefix}${order.id}`,
+        payload: { poId: order.id },
+        runAt: job.runAt,
+        ...(job.maxAttempts !== undefined && { maxAttempts: job.maxAttempts }),
+      });
+      return { created, id: order.id };
     },
     async get(id) {
       const order = orders.get(id);
@@ -367,27 +404,34 @@ function memoryOrders(state: MemoryState): OrderStore {
   };
 }
 
-function memoryJobs(state: MemoryState): JobQueue {
+/** `enqueue` without copies: the open job of the key, or the one queued now. */
+function enqueueJob(state: MemoryState, input: NewJob): { created: boolean; job: Job } {
   const { jobs, nextId, now } = state;
+  const existing = find(jobs, (j) => j.key === input.key && j.state !== 'done');
+  if (existing) return { created: false, job: existing };
+  const at = now();
+  const job: Job = {
+    id: nextId(),
+    kind: input.kind,
+    key: input.key,
+    payload: jsonCopy(input.payload),
+    runAt: new Date(input.runAt),
+    attempts: 0,
+    maxAttempts: input.maxAttempts ?? DEFAULT_MAX_ATTEMPTS,
+    state: 'pending',
+    createdAt: at,
+    updatedAt: at,
+  };
+  jobs.set(job.id, job);
+  return { created: true, job };
+}
+
+function memoryJobs(state: MemoryState): JobQueue {
+  const { jobs, now } = state;
   return {
     async enqueue(input) {
-      const existing = find(jobs, (j) => j.key === input.key && j.state !== 'done');
-      if (existing) return { created: false, job: copy(existing) };
-      const at = now();
-      const job: Job = {
-        id: nextId(),
-        kind: input.kind,
-        key: input.key,
-        payload: jsonCopy(input.payload),
-        runAt: new Date(input.runAt),
-        attempts: 0,
-        maxAttempts: input.maxAttempts ?? DEFAULT_MAX_ATTEMPTS,
-        state: 'pending',
-        createdAt: at,
-        updatedAt: at,
-      };
-      jobs.set(job.id, job);
-      return { created: true, job: copy(job) };
+      const { created, job } = enqueueJob(state, input);
+      return { created, job: copy(job) };
     },
     async get(id) {
       const job = jobs.get(id);

@@ -65,12 +65,14 @@ import type {
   NewCartLine,
   NewInboxEvent,
   NewJob,
+  NewOrderIntake,
   NewOutboxMessage,
   NewPunchoutSession,
   NewPurchaseOrder,
   NewTrackedPrintOrder,
   NewUserMapping,
   OrderFilter,
+  OrderIntakeResult,
   OrderState,
   OutboxFilter,
   OutboxMessage,
@@ -129,6 +131,11 @@ export interface CartStore {
   /** The line in any state. */
   get(lineRef: string): Promise<CartLine | undefined>;
   /**
+   * The known lines among `lineRefs` in any state, read at once however many they are (a PO's lines): each
+   * line once, in the order of its first mention; unknown references are left out.
+   */
+  getMany(lineRefs: readonly string[]): Promise<CartLine[]>;
+  /**
    * The session's lines in state `cart` or `ordered`, by position: an edit or inspect punch-out moves
    * ordered lines into its session without changing their state (which guards against ordering twice).
    */
@@ -148,6 +155,13 @@ export interface OrderStore {
    * (per payloadID for updates without a version).
    */
   accept(order: NewPurchaseOrder): Promise<{ created: boolean; order: PurchaseOrder }>;
+  /**
+   * The PO intake in one transaction, one commit (on D1 one batch): `accept`, and only if that creates the
+   * order, its cart lines marked ordered by it (as `cart.markOrdered`) and its job queued (as
+   * `jobs.enqueue`). All of it is stored or none. A copy of a stored order changes nothing and answers
+   * that order, exactly as `accept` does; a created order is answered by its id, nothing is read back.
+   */
+  acceptWithLines(intake: NewOrderIntake): Promise<OrderIntakeResult>;
   get(id: string): Promise<PurchaseOrder | undefined>;
   getByPayloadId(buyerId: string, payloadId: string): Promise<PurchaseOrder | undefined>;
   /**

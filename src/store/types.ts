@@ -202,6 +202,21 @@ export interface NewPurchaseOrder {
   flags?: string[];
 }
 
+/**
+ * A purchase order's whole intake, stored in one transaction by `orders.acceptWithLines`: the order, the
+ * cart lines it orders and its processing job, whose key and payload name the id the store gives the order.
+ */
+export interface NewOrderIntake {
+  order: NewPurchaseOrder;
+  /** Cart lines marked `ordered` by the order (state and `poId`), whatever their state; unknown ones skipped. */
+  lineRefs: readonly string[];
+  /** Queued under key `keyPrefix` + the order's id, payload `{ poId: <the order's id> }`. */
+  job: { kind: string; keyPrefix: string; runAt: Date; maxAttempts?: number };
+}
+
+/** A created intake is answered by the order's id alone (its caller holds the rest), a copy by the stored order. */
+export type OrderIntakeResult = { created: true; id: string } | { created: false; order: PurchaseOrder };
+
 export interface PurchaseOrder {
   id: string;
   buyerId: string;

@@ -8,7 +8,13 @@ import { createD1Store, type D1Database, type D1PreparedStatement } from '../../
 import { sqliteMigrations, sqliteSchemaVersion } from '../../src/store/sql/migrations.ts';
 import { createManualClock } from './manual-clock.ts';
 import { expectVersion3Migrated, po7Confirmation, version3PrintOrders } from './migration-checks.ts';
-import { cxmlSession, expectStoreError, runStoreSuite, T0 } from './store-suite.ts';
+import {
+  cxmlSession,
+  expectStoreError,
+  runStoreSuite,
+  SQLITE_FAIL_CART_LINE_UPDATES,
+  T0,
+} from './store-suite.ts';
 
 let mf: Miniflare;
 let database: D1Database;
@@ -75,10 +81,21 @@ async function emptyTables(): Promise<void> {
   if (deletes.length > 0) await database.batch(deletes);
 }
 
-runStoreSuite('d1', async ({ clock }) => {
-  await emptyTables();
-  return createD1Store({ database, clock });
-});
+runStoreSuite(
+  'd1',
+  async ({ clock }) => {
+    await emptyTables();
+    return createD1Store({ database, clock });
+  },
+  {
+    async failCartLineUpdates() {
+      await database.prepare(SQLITE_FAIL_CART_LINE_UPDATES).all();
+      return async () => {
+        await database.prepare('DROP TRIGGER fail_cart_line_updates').all();
+      };
+    },
+  },
+);
 
 describe('D1 store', () => {
   it('migrates once, also when isolates open it at the same time, and keeps records across reopen', async () => {

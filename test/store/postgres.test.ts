@@ -18,7 +18,30 @@ import { cxmlSession, expectStoreError, runStoreSuite, T0 } from './store-suite.
 describeWithPostgres('PostgreSQL store', (url) => {
   const schemas = useTestSchemas();
 
-  runStoreSuite('postgres', async ({ clock }) => schemas.open(schemas.fresh(), { clock }));
+  let suiteSchema = '';
+  runStoreSuite(
+    'postgres',
+    async ({ clock }) => {
+      suiteSchema = schemas.fresh();
+      return schemas.open(suiteSchema, { clock });
+    },
+    {
+      async failCartLineUpdates() {
+        const schema = suiteSchema;
+        await withClient(async (client) => {
+          await client.query(`CREATE FUNCTION ${schema}.fail_cart_line_updates() RETURNS trigger
+            LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'injected failure'; END $$`);
+          await client.query(`CREATE TRIGGER fail_cart_line_updates BEFORE UPDATE ON ${schema}.cart_lines
+            FOR EACH ROW EXECUTE FUNCTION ${schema}.fail_cart_line_updates()`);
+        });
+        return async () => {
+          await withClient(async (client) => {
+            await client.query(`DROP TRIGGER fail_cart_line_updates ON ${schema}.cart_lines`);
+          });
+        };
+      },
+    },
+  );
 
   /** Creates `schema` at an older version and leaves the client's search path on it, for that version's rows. */
   async function createSchemaAtVersion(client: pg.Client, schema: string, version: number): Promise<void> {

@@ -18,7 +18,14 @@ import {
   version2Messages,
   version3PrintOrders,
 } from './migration-checks.ts';
-import { at, cxmlSession, expectStoreError, runStoreSuite, T0 } from './store-suite.ts';
+import {
+  at,
+  cxmlSession,
+  expectStoreError,
+  runStoreSuite,
+  SQLITE_FAIL_CART_LINE_UPDATES,
+  T0,
+} from './store-suite.ts';
 
 let dir: string;
 let template: string;
@@ -98,7 +105,29 @@ const recordedVersions = (raw: Database.Database) =>
   raw.prepare('SELECT version FROM schema_version ORDER BY version').pluck().all();
 const everyVersion = sqliteMigrations.map((_, i) => i + 1);
 
-runStoreSuite('sqlite', async ({ clock }) => createSqliteStore({ path: migratedPath(), clock }));
+/** The file of the suite's current store, where its faults are injected through a connection of their own. */
+let suitePath = '';
+const onSuiteFile = (sql: string) => {
+  const raw = new Database(suitePath);
+  try {
+    raw.exec(sql);
+  } finally {
+    raw.close();
+  }
+};
+runStoreSuite(
+  'sqlite',
+  async ({ clock }) => {
+    suitePath = migratedPath();
+    return createSqliteStore({ path: suitePath, clock });
+  },
+  {
+    async failCartLineUpdates() {
+      onSuiteFile(SQLITE_FAIL_CART_LINE_UPDATES);
+      return async () => onSuiteFile('DROP TRIGGER fail_cart_line_updates');
+    },
+  },
+);
 
 describe('SQLite store', () => {
   it('keeps every kind of record across close and reopen', async () => {

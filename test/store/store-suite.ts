@@ -144,7 +144,24 @@ function user(overrides: Partial<NewUserMapping> = {}): NewUserMapping {
   };
 }
 
-export function runStoreSuite(name: string, makeStore: (deps: { clock: Clock }) => Promise<Store>): void {
+/**
+ * How an adapter's test makes its database fail halfway through a write, for the all-or-nothing checks
+ * (the memory store has no such halfway: each of its operations runs to completion without awaiting).
+ */
+export interface StoreFaults {
+  /** Makes every UPDATE of a cart line fail inside the database from now on; answers the undo. */
+  failCartLineUpdates(): Promise<() => Promise<void>>;
+}
+
+/** The fault of {@link StoreFaults} on SQLite and D1: a trigger that aborts any update of a cart line. */
+export const SQLITE_FAIL_CART_LINE_UPDATES = `CREATE TRIGGER fail_cart_line_updates BEFORE UPDATE ON cart_lines
+  BEGIN SELECT RAISE(ABORT, 'injected failure'); END`;
+
+export function runStoreSuite(
+  name: string,
+  makeStore: (deps: { clock: Clock }) => Promise<Store>,
+  faults?: StoreFaults,
+): void {
   describe(`Store contract: ${name}`, () => {
     let clock: ManualClock;
     let store: Store;
@@ -469,6 +486,28 @@ export function runStoreSuite(name: string, makeStore: (deps: { clock: Clock }) 
         expect((await store.cart.markOrdered(['L-C'], '18'))[0]?.poId).toBe('18');
       });
 
+      it('reads many lines at once: each once, in the order first asked, whatever their state', async () => {
+        await store.cart.add(cartLine({ lineRef: 'L-A' }));
+        await store.cart.add(cartLine({ lineRef: 'L-B' }));
+        await store.cart.add(cartLine({ lineRef: 'L-C' }));
+        await store.cart.update('L-B', { state: 'removed' });
+        await store.cart.markOrdered(['L-C'], '5');
+        const found = await store.cart.getMany(['L-C', 'L-UNKNOWN', 'L-A', 'L-C', 'L-B']);
+        expect(found).toStrictEqual([
+          await store.cart.get('L-C'),
+          await store.cart.get('L-A'),
+          await store.cart.get('L-B'),
+        ]);
+        expect(await store.cart.getMany([])).toEqual([]);
+        expect(await store.cart.getMany(['L-UNKNOWN'])).toEqual([]);
+      });
+
+      it('reads more lines at once than D1 binds parameters to one statement (100)', async () => {
+        const lineRefs = Array.from({ length: 150 }, (_, i) => `L-${String(i).padStart(6, '0')}`);
+        for (const lineRef of lineRefs) await store.cart.add(cartLine({ lineRef }));
+        expect(refs(await store.cart.getMany([...lineRefs].reverse()))).toEqual([...lineRefs].reverse());
+      });
+
       it('purges lines never ordered and untouched since the cut-off', async () => {
         await store.cart.add(cartLine({ lineRef: 'L-OLD' }));
         await store.cart.add(cartLine({ lineRef: 'L-ORDERED' }));
@@ -582,6 +621,149 @@ export function runStoreSuite(name: string, makeStore: (deps: { clock: Clock }) 
           v2.order.id,
           original.id,
         ]);
+      });
+
+      describe('intake in one step (acceptWithLines)', () => {
+        const JOB = { kind: 'process_order', keyPrefix: 'po:', runAt: T0, maxAttempts: 5 };
+        const intake = (lineRefs: string[], overrides: Partial<NewPurchaseOrder> = {}) => ({
+          order: purchaseOrder(overrides),
+          lineRefs,
+          job: JOB,
+        });
+        const createdId = (result: Awaited<ReturnType<Store['orders']['acceptWithLines']>>) => {
+          if (!result.created) throw new Error('expected a created order');
+          return result.id;
+        };
+        const addLines = async (...lineRefs: string[]) => {
+          for (const lineRef of lineRefs) await store.cart.add(cartLine({ lineRef }));
+        };
+
+        it('stores the order as accept does, marks its lines ordered by it and queues its job', async () => {
+          await addLines('L-A', 'L-B', 'L-C');
+          clock.advance(MINUTE);
+          const result = await store.orders.acceptWithLines(intake(['L-B', 'L-UNKNOWN', 'L-A']));
+          const id = createdId(result);
+          expect(result).toStrictEqual({ created: true, id });
+          expect(id).toMatch(/^[0-9]+$/);
+          const input = purchaseOrder();
+          const order = await store.orders.get(id);
+          expect(order).toStrictEqual({
+            id,
+            buyerId: 'acme',
+            payloadId: input.payloadId,
+            orderId: 'PO-1001',
+            type: 'new',
+            state: 'received',
+            raw: input.raw,
+            document: input.document,
+            answer: { code: 200, text: 'OK' },
+            printOrderIds: [],
+            flags: [],
+            createdAt: at(MINUTE),
+            updatedAt: at(MINUTE),
+          });
+          // What accept would answer for a copy: the same record.
+          expect(await store.orders.accept(input)).toStrictEqual({ created: false, order });
+
+          const [a, b, c] = await store.cart.getMany(['L-A', 'L-B', 'L-C']);
+          expect(a).toMatchObject({ state: 'ordered', poId: id, updatedAt: at(MINUTE) });
+          expect(b).toMatchObject({ state: 'ordered', poId: id, updatedAt: at(MINUTE) });
+          expect(c).toMatchObject({ state: 'cart', updatedAt: T0 });
+          expect(c).not.toHaveProperty('poId');
+
+          const { items: jobs } = await store.jobs.list();
+          expect(jobs).toStrictEqual([
+            {
+              id: jobs[0]?.id,
+              kind: 'process_order',
+              key: `po:${id}`,
+              payload: { poId: id },
+              runAt: T0,
+              attempts: 0,
+              maxAttempts: 5,
+              state: 'pending',
+              createdAt: at(MINUTE),
+              updatedAt: at(MINUTE),
+            },
+          ]);
+          // The very job jobs.enqueue keys by the order: a second enqueue finds it.
+          const again = { kind: 'process_order', key: `po:${id}`, payload: { poId: id }, runAt: T0 };
+          expect(await store.jobs.enqueue(again)).toStrictEqual({ created: false, job: jobs[0] });
+        });
+
+        it('queues the default attempts when none are given, and marks no line for none given', async () => {
+          await addLines('L-A');
+          const { maxAttempts: _m, ...job } = JOB;
+          const id = createdId(
+            await store.orders.acceptWithLines({
+              order: purchaseOrder({ type: 'update', payloadId: 'change@buyer' }),
+              lineRefs: [],
+              job,
+            }),
+          );
+          expect((await store.jobs.list()).items).toMatchObject([{ key: `po:${id}`, maxAttempts: 10 }]);
+          expect(await store.cart.get('L-A')).toMatchObject({ state: 'cart' });
+        });
+
+        it('changes nothing for a copy and answers the stored order, even once its job was purged', async () => {
+          await addLines('L-A', 'L-B');
+          const id = createdId(await store.orders.acceptWithLines(intake(['L-A', 'L-B'])));
+          const stored = await store.orders.get(id);
+          const job = await store.jobs.claim(T0, MINUTE);
+          await store.jobs.complete(job!);
+          clock.advance(HOUR);
+          expect(await store.jobs.purgeFinished(at(HOUR))).toBe(1);
+          await store.cart.markOrdered(['L-B'], '999');
+          const lines = await store.cart.getMany(['L-A', 'L-B']);
+          clock.advance(HOUR);
+
+          expect(await store.orders.acceptWithLines(intake(['L-A', 'L-B']))).toStrictEqual({
+            created: false,
+            order: stored,
+          });
+          // Same buyer, orderID and type under another payloadID: the same order.
+          expect(
+            await store.orders.acceptWithLines(intake(['L-A', 'L-B'], { payloadId: 'resent@buyer' })),
+          ).toStrictEqual({ created: false, order: stored });
+          expect((await store.orders.list()).items).toStrictEqual([stored]);
+          expect((await store.jobs.list()).items).toEqual([]);
+          expect(await store.cart.getMany(['L-A', 'L-B'])).toStrictEqual(lines);
+        });
+
+        it('creates one order, one job and its lines ordered by it from 50 concurrent copies', async () => {
+          await addLines('L-A', 'L-B');
+          const results = await Promise.all(
+            Array.from({ length: 50 }, () => store.orders.acceptWithLines(intake(['L-A', 'L-B']))),
+          );
+          const created = results.filter((r) => r.created);
+          expect(created).toHaveLength(1);
+          const id = createdId(created[0]!);
+          const stored = await store.orders.get(id);
+          for (const result of results) if (!result.created) expect(result.order).toStrictEqual(stored);
+          expect((await store.orders.list()).items).toHaveLength(1);
+          expect((await store.jobs.list()).items).toMatchObject([{ key: `po:${id}` }]);
+          for (const line of await store.cart.getMany(['L-A', 'L-B'])) expect(line.poId).toBe(id);
+        });
+
+        it.runIf(faults !== undefined)(
+          'stores nothing when a write fails halfway (after the order and job, at the cart lines)',
+          async () => {
+            await addLines('L-A', 'L-B');
+            const lines = await store.cart.getMany(['L-A', 'L-B']);
+            const undo = await faults!.failCartLineUpdates();
+            try {
+              await expect(store.orders.acceptWithLines(intake(['L-A', 'L-B']))).rejects.toThrow();
+            } finally {
+              await undo();
+            }
+            expect((await store.orders.list()).items).toEqual([]);
+            expect((await store.jobs.list()).items).toEqual([]);
+            expect(await store.cart.getMany(['L-A', 'L-B'])).toStrictEqual(lines);
+            // Nothing half-written stands in the way of the buyer's next copy.
+            const id = createdId(await store.orders.acceptWithLines(intake(['L-A', 'L-B'])));
+            expect((await store.jobs.list()).items).toMatchObject([{ key: `po:${id}` }]);
+          },
+        );
       });
 
       it('dedupes a change without orderVersion on its payloadID alone', async () => {

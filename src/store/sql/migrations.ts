@@ -370,6 +370,11 @@ const MIGRATIONS: readonly Migration[] = [
     at ${d.int64} NOT NULL
   );
   `,
+  // 5: the random token `orders.acceptWithLines` writes with an order, so the later statements of its one
+  // batch (cart lines, job) act only on the order that batch created, never on an earlier copy's.
+  () => `
+  ALTER TABLE purchase_orders ADD COLUMN intake_nonce TEXT;
+  `,
 ];
 
 /** The migrations in `dialect`'s spelling. */

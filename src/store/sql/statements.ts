@@ -81,16 +81,34 @@ const cartSql = (d: SqlDialect) => ({
       currency = COALESCE($6, currency), position = COALESCE($7, position), state = COALESCE($8, state),
       updated_at = $9
     WHERE line_ref = $10 RETURNING *`,
+  getMany: `SELECT * FROM cart_lines WHERE line_ref IN (${d.jsonArrayElements(1)})`,
   markOrdered: `UPDATE cart_lines SET state = 'ordered', po_id = $1, updated_at = $2
     WHERE line_ref IN (${d.jsonArrayElements(3)}) RETURNING *`,
   purgeStale: `DELETE FROM cart_lines WHERE line_ref IN (SELECT line_ref FROM cart_lines
     WHERE state <> 'ordered' AND updated_at < $1 ${upTo(2)})`,
 });
 
+/**
+ * The purchase order `orders.acceptWithLines` has just inserted in its batch: buyer `$b`, payloadID `$b+1`
+ * (the unique key's index) and the batch's own nonce `$b+2`, which an earlier copy of the document lacks.
+ */
+const intakeOrder = (b: number) => `buyer_id = $${b} AND payload_id = $${b + 1} AND intake_nonce = $${b + 2}`;
+
 const orderSql = (d: SqlDialect) => ({
+  /** Only the id comes back: the caller holds the rest (the document need not travel twice). */
   insert: `INSERT INTO purchase_orders (buyer_id, payload_id, order_id, type, order_version, revision_key,
-      state, raw, document, answer_code, answer_text, print_order_ids, flags, created_at, updated_at)
-    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, '[]', $12, $13, $13) ON CONFLICT DO NOTHING RETURNING *`,
+      state, raw, document, answer_code, answer_text, print_order_ids, flags, created_at, updated_at, intake_nonce)
+    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, '[]', $12, $13, $13, $14)
+    ON CONFLICT DO NOTHING RETURNING id`,
+  /** The intake's job, the same row `jobs.insert` writes, keyed and addressed by the new order's id. */
+  queueIntake: `INSERT INTO jobs (kind, key, payload, run_at, attempts, max_attempts, state, created_at, updated_at)
+    SELECT $1::text, $2::text || id, '{"poId":"' || id || '"}', $3::bigint, 0, $4::integer, 'pending', $5::bigint, $5
+    FROM purchase_orders WHERE ${intakeOrder(6)} ON CONFLICT DO NOTHING`,
+  /** The intake's cart lines, marked as `cart.markOrdered` does, by the new order only. */
+  markIntakeLines: `UPDATE cart_lines
+    SET state = 'ordered', po_id = (SELECT CAST(id AS TEXT) FROM purchase_orders WHERE ${intakeOrder(3)}),
+      updated_at = $1
+    WHERE line_ref IN (${d.jsonArrayElements(2)}) AND EXISTS (SELECT 1 FROM purchase_orders WHERE ${intakeOrder(3)})`,
   findDuplicate: `SELECT * FROM purchase_orders
     WHERE buyer_id = $1 AND (payload_id = $2 OR (order_id = $3 AND type = $4 AND revision_key = $5))
     ORDER BY CASE WHEN payload_id = $2 THEN 0 ELSE 1 END, id LIMIT 1`,

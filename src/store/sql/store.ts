@@ -12,7 +12,13 @@ import { orderRevisionKey } from '../order-revision.ts';
 import { batchSize, pageSize, parseCursor, purgeLimit, toPage } from '../paging.ts';
 import { ONE_TIME_TOKEN_SWEEP_GRACE_MS, type Store } from '../port.ts';
 import { StoreError } from '../store-error.ts';
-import { DEFAULT_MAX_ATTEMPTS, type Page, type PurgeOptions } from '../types.ts';
+import {
+  type CartLine,
+  DEFAULT_MAX_ATTEMPTS,
+  type NewPurchaseOrder,
+  type Page,
+  type PurgeOptions,
+} from '../types.ts';
 import type { CompiledSql, SqlDialect } from './dialect.ts';
 import type { SqlDriver, SqlRow, SqlValue } from './driver.ts';
 import {
@@ -222,6 +228,17 @@ function sqlCart({ sql: { cart: sql }, now, rows, first, purge }: SqlContext): S
       const row = await first(sql.get, lineRef);
       return row && toCartLine(row);
     },
+    // One query whatever the count: the references travel as one JSON array parameter, so no database's
+    // limit on bound parameters (D1: 100) applies.
+    async getMany(lineRefs) {
+      if (lineRefs.length === 0) return [];
+      const found = new Map<string, CartLine>();
+      for (const row of await rows(sql.getMany, JSON.stringify(lineRefs))) {
+        const line = toCartLine(row);
+        found.set(line.lineRef, line);
+      }
+      return [...new Set(lineRefs)].flatMap((lineRef) => found.get(lineRef) ?? []);
+    },
     async listBySession(sessionId) {
       return (await rows(sql.listBySession, sessionId)).map(toCartLine);
     },
@@ -252,30 +269,73 @@ function sqlCart({ sql: { cart: sql }, now, rows, first, purge }: SqlContext): S
   };
 }
 
+/**
+ * A new purchase order as `orders.insert` writes it: the statement's parameters and the row it stores (so
+ * the record needs no `RETURNING *` of its document), the row's id still to come from the database.
+ */
+function orderInsert(o: NewPurchaseOrder, at: number, nonce: string | null) {
+  const row = {
+    buyer_id: o.buyerId,
+    payload_id: o.payloadId,
+    order_id: o.orderId,
+    type: o.type,
+    order_version: o.orderVersion ?? null,
+    revision_key: orderRevisionKey(o),
+    state: o.state ?? 'received',
+    raw: o.raw,
+    document: JSON.stringify(o.document),
+    answer_code: o.answer.code,
+    answer_text: o.answer.text,
+    print_order_ids: '[]',
+    flags: JSON.stringify(o.flags ?? []),
+    created_at: at,
+    updated_at: at,
+  };
+  const params: SqlValue[] = [
+    ...[row.buyer_id, row.payload_id, row.order_id, row.type, row.order_version, row.revision_key],
+    ...[row.state, row.raw, row.document, row.answer_code, row.answer_text, row.flags, at, nonce],
+  ];
+  const duplicate: SqlValue[] = [o.buyerId, o.payloadId, o.orderId, o.type, row.revision_key];
+  return { row, params, duplicate };
+}
+
 function sqlOrders({ sql: { orders: sql }, driver, now, rows, first }: SqlContext): Store['orders'] {
   return {
     async accept(o) {
-      const revisionKey = orderRevisionKey(o);
+      const { row, params, duplicate } = orderInsert(o, now(), null);
       const [inserted, existing] = await driver.batch([
-        sql.insert.bind(
+        sql.insert.bind(...params),
+        sql.findDuplicate.bind(...duplicate),
+      ]);
+      const id = inserted!.rows[0]?.id;
+      if (id === undefined) return { created: false, order: toOrder(existing!.rows[0]!) };
+      return { created: true, order: toOrder({ ...row, id }) };
+    },
+    // One batch, one commit. The nonce ties the batch's later statements to the order its insert created:
+    // when a copy was stored before, the insert does nothing and neither do they.
+    async acceptWithLines({ order: o, lineRefs, job }) {
+      const at = now();
+      const nonce = crypto.randomUUID();
+      const { params, duplicate } = orderInsert(o, at, nonce);
+      const maxAttempts = job.maxAttempts ?? DEFAULT_MAX_ATTEMPTS;
+      const [inserted] = await driver.batch([
+        sql.insert.bind(...params),
+        sql.queueIntake.bind(
+          job.kind,
+          job.keyPrefix,
+          job.runAt.getTime(),
+          maxAttempts,
+          at,
           o.buyerId,
           o.payloadId,
-          o.orderId,
-          o.type,
-          o.orderVersion ?? null,
-          revisionKey,
-          o.state ?? 'received',
-          o.raw,
-          JSON.stringify(o.document),
-          o.answer.code,
-          o.answer.text,
-          JSON.stringify(o.flags ?? []),
-          now(),
+          nonce,
         ),
-        sql.findDuplicate.bind(o.buyerId, o.payloadId, o.orderId, o.type, revisionKey),
+        sql.markIntakeLines.bind(at, JSON.stringify(lineRefs), o.buyerId, o.payloadId, nonce),
       ]);
-      const created = inserted!.rows[0];
-      return { created: created !== undefined, order: toOrder(created ?? existing!.rows[0]!) };
+      const id = inserted!.rows[0]?.id;
+      if (id !== undefined) return { created: true, id: String(id) };
+      // Only a copy reads the stored order back; stored orders are never deleted, so it is there.
+      return { created: false, order: toOrder((await first(sql.findDuplicate, ...duplicate))!) };
     },
     async get(id) {
       const row = await first(sql.get, id);
