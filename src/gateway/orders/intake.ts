@@ -8,7 +8,7 @@
  */
 import { type OrderRequest, redactSharedSecrets } from '../../cxml/index.ts';
 import { equalDecimals, readDecimal } from '../../kernel/decimal.ts';
-import { type CartLine, type PurchaseOrder, toJson } from '../../store/types.ts';
+import type { CartLine, PurchaseOrder } from '../../store/types.ts';
 import type { GatewayContext } from '../context.ts';
 import type { OrderRequestHandler } from '../cxml/route.ts';
 import type { ResolvedBuyer } from '../deps.ts';
@@ -23,9 +23,10 @@ import {
   type PoLine,
   poDocument,
   requestForStorage,
+  storableDocument,
 } from './po-record.ts';
 import { type LineTerms, lineProblems } from './po-line-checks.ts';
-import { queueProcessing } from './process-order.ts';
+import { processingJob, queueProcessing } from './process-order.ts';
 
 const ACCEPTED = { code: 200, text: 'OK' } as const;
 
@@ -66,6 +67,7 @@ async function resolveLines(
   const foreign: string[] = [];
   const lines: PoLine[] = [];
   const mismatches: Mismatch[] = [];
+  const cartLines = await cartLinesOf(ctx, request);
   for (const item of request.items) {
     const lineRef = item.supplierPartAuxiliaryID?.trim() ?? '';
     if (lineRef === '') {
@@ -75,7 +77,7 @@ async function resolveLines(
       );
       continue;
     }
-    const cartLine = await ctx.store.cart.get(lineRef);
+    const cartLine = cartLines.get(lineRef);
     if (cartLine === undefined) {
       anyUnknown = true;
       refused.push(`${describeLine(item)}: line reference ${lineRef} is unknown`);
@@ -100,6 +102,15 @@ async function resolveLines(
   }
   if (lines.length === 0) throw new GatewayError('no_lines', 'The purchase order has no lines.');
   return { lines, mismatches };
+}
+
+/** The cart lines the PO's items name, by reference, read in one query however many lines the PO has. */
+async function cartLinesOf(ctx: GatewayContext, request: OrderRequest): Promise<Map<string, CartLine>> {
+  const lineRefs = request.items
+    .map((item) => item.supplierPartAuxiliaryID?.trim() ?? '')
+    .filter((lineRef) => lineRef !== '');
+  if (lineRefs.length === 0) return new Map();
+  return new Map((await ctx.store.cart.getMany(lineRefs)).map((line) => [line.lineRef, line]));
 }
 
 /**
@@ -218,37 +229,41 @@ export function createOrderIntake(ctx: GatewayContext): OrderRequestHandler {
       mismatches: resolved.mismatches,
     };
     const flags = [...new Set(resolved.mismatches.map((m) => MISMATCH_FLAGS[m.field]))];
-    const { created, order } = await ctx.store.orders.accept({
-      buyerId: buyer.id,
-      payloadId: request.payloadID,
-      orderId: request.orderID,
-      type: request.type,
-      ...(request.orderVersion !== undefined && { orderVersion: request.orderVersion }),
-      // A stored PO must not keep the buyer's secret: the codec refused any SharedSecret that is not plain text.
-      raw: redactSharedSecrets(request.raw),
-      document: toJson(document),
-      answer: ACCEPTED,
-      flags,
+    // The PO, its cart lines marked ordered (a new order's only) and its job: one transaction, one commit.
+    const accepted = await ctx.store.orders.acceptWithLines({
+      order: {
+        buyerId: buyer.id,
+        payloadId: request.payloadID,
+        orderId: request.orderID,
+        type: request.type,
+        ...(request.orderVersion !== undefined && { orderVersion: request.orderVersion }),
+        // A stored PO must not keep the buyer's secret: the codec refused any SharedSecret that is not plain text.
+        raw: redactSharedSecrets(request.raw),
+        document: storableDocument(document),
+        answer: ACCEPTED,
+        flags,
+      },
+      lineRefs: request.type === 'new' ? resolved.lines.map((line) => line.lineRef) : [],
+      job: processingJob(ctx),
     });
-    if (!created) return answerAgain(ctx, order);
-    await markLinesOrdered(ctx, order);
-    await queueProcessing(ctx, order);
+    if (!accepted.created) return answerAgain(ctx, accepted.order);
     ctx.logger.info('purchase order accepted', {
       buyer: buyer.id,
-      po: order.id,
+      po: accepted.id,
       orderID: request.orderID,
       type: request.type,
       lines: resolved.lines.length,
       flags: flags.join(',') || undefined,
     });
-    return { code: order.answer.code, text: order.answer.text };
+    return { code: ACCEPTED.code, text: ACCEPTED.text };
   };
 }
 
 /**
  * A copy of a document already stored: the same answer, and what followed the first accept done again in
- * case it was cut off (the store went away between the accept and the next step): its cart lines marked
- * ordered, so housekeeping never purges them, and its processing queued.
+ * case it is missing (intake stores all three in one transaction now, but a PO stored by an earlier
+ * punchgate, in three commits, may have been cut off between them): its cart lines marked ordered, so
+ * housekeeping never purges them, and its processing queued.
  */
 async function answerAgain(
   ctx: GatewayContext,

@@ -8,7 +8,7 @@
 import { z } from 'zod';
 import type { Address, Credential, OrderRequest, TimestampValue } from '../../cxml/index.ts';
 import type { Store } from '../../store/port.ts';
-import type { PurchaseOrder } from '../../store/types.ts';
+import type { JsonValue, PurchaseOrder } from '../../store/types.ts';
 import { GatewayError } from '../http/errors.ts';
 
 /**
@@ -287,6 +287,15 @@ export function requestForStorage(request: OrderRequest): StoredRequest {
 
 function storedTimestamp({ raw, date, assumedUtc, dateOnly }: TimestampValue): Stored<TimestampValue> {
   return { raw, ...(date !== undefined && { date: date.toISOString() }), assumedUtc, dateOnly };
+}
+
+/**
+ * The document as the store's `document` field takes it, without a JSON round trip: every store keeps it
+ * as JSON (a TEXT column, or a JSON copy in memory), which turns it into exactly what `toJson` would — a
+ * non-finite amount becomes null, read back by `withAmount` — so the store's serialisation is its only one.
+ */
+export function storableDocument(document: PoDocument): JsonValue {
+  return document as unknown as JsonValue;
 }
 
 /**

@@ -16,7 +16,7 @@
  */
 import { isPrintApiError } from '../../print-api/index.ts';
 import { StoreError } from '../../store/store-error.ts';
-import type { Job, PurchaseOrder, TrackedPrintOrder } from '../../store/types.ts';
+import type { Job, NewOrderIntake, PurchaseOrder, TrackedPrintOrder } from '../../store/types.ts';
 import type { GatewayContext } from '../context.ts';
 import type { ResolvedBuyer, ResolvedStorefront } from '../deps.ts';
 import { GatewayError, upstreamError } from '../http/errors.ts';
@@ -43,8 +43,23 @@ import {
 
 export const PROCESS_ORDER = 'process_order';
 
+const PROCESSING_KEY_PREFIX = 'po:';
+
 export function processingKey(poId: string): string {
-  return `po:${poId}`;
+  return `${PROCESSING_KEY_PREFIX}${poId}`;
+}
+
+/**
+ * The job `queueProcessing` queues, for the intake's `orders.acceptWithLines`, which queues it in the
+ * transaction that gives the PO its id: the same kind, key (`processingKey`), payload and attempts.
+ */
+export function processingJob(ctx: GatewayContext): NewOrderIntake['job'] {
+  return {
+    kind: PROCESS_ORDER,
+    keyPrefix: PROCESSING_KEY_PREFIX,
+    runAt: ctx.clock.now(),
+    maxAttempts: ctx.config.orders.maxAttempts,
+  };
 }
 
 /** Queues the PO's job unless one is pending, running or dead already. */
