@@ -1,11 +1,18 @@
 /**
  * PO intake: cXML OrderRequests (unique payloadID and orderID each, naming cart lines seeded in the
  * gateway's store) accepted, meaning persisted and answered with Status 200, per second, against a bare
- * Hono route that reads the same body. Goal: ratio at least 0.5.
+ * Hono route that reads the same body (goal: ratio at least 0.5) and against the intake's floor (issue 18):
+ * a bare parse of the same document plus one SQLite commit of a row its size at the gateway's level,
+ * `synchronous = FULL` in WAL mode, one after another in this process (goal: at least 1/1.3 of it).
  *
  * The order intake is a gateway feature of its own; a gateway built without it answers Status 450, and
  * the case then reports itself skipped rather than measuring refusals.
  */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { XMLParser } from 'fast-xml-parser';
 import { largeOrderRequest } from '../../test/cxml/large-order-request.ts';
 import { AUTOCANNON_METRICS, runAutocannon } from '../harness/autocannon-load.ts';
 import { type BenchCase, skipCase } from '../harness/bench-case.ts';
@@ -17,12 +24,53 @@ import type { SandboxServerReady } from '../servers/sandbox-server.ts';
 const CONNECTIONS = 8;
 const LINES_PER_ORDER = 5;
 
-/** An OrderRequest whose payloadID and orderID autocannon makes unique per request (`[<id>]`). */
+/**
+ * An OrderRequest whose payloadID and orderID autocannon makes unique per request (`[<id>]`), ordering the
+ * seeded cart lines on the cart's terms (100 at 0.12 USD each, see servers/gateway-server.ts): intake
+ * refuses a quantity or currency the product or storefront does not allow.
+ */
 function orderBody(uniqueId: string): string {
   return largeOrderRequest(LINES_PER_ORDER)
     .replace(/payloadID="[^"]*"/, `payloadID="${uniqueId}@buyer.example"`)
     .replace(/orderID="[^"]*"/, `orderID="PO-${uniqueId}"`)
-    .replace(/L-(\d{6})/g, 'L-00$1');
+    .replace(/L-(\d{6})/g, 'L-00$1')
+    .replace(/<ItemOut quantity="\d+"/g, '<ItemOut quantity="100"')
+    .replace(/<Money currency="EUR">12\.50</g, '<Money currency="USD">0.12<')
+    .replace(/<Money currency="EUR">[0-9.]+</, `<Money currency="USD">${(LINES_PER_ORDER * 12).toFixed(2)}<`);
+}
+
+/**
+ * The floor of one intake: parse the document, then commit one row holding it and a document-sized JSON
+ * text, fsynced as the gateway's store does (WAL, `synchronous = FULL`, on the same temporary disk). Run
+ * back to back for `durationMs`; the gateway's SQLite writes are serialised likewise.
+ */
+function intakeFloor(body: string) {
+  const dir = mkdtempSync(join(tmpdir(), 'punchgate-bench-floor-'));
+  const db = new Database(join(dir, 'floor.db'));
+  db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = FULL');
+  db.exec('CREATE TABLE po (id INTEGER PRIMARY KEY, raw TEXT NOT NULL, document TEXT NOT NULL)');
+  const insert = db.prepare('INSERT INTO po (raw, document) VALUES (?, ?)');
+  const commit = db.transaction((raw: string, document: string) => insert.run(raw, document));
+  const parser = new XMLParser();
+  const run = async (durationMs: number) => {
+    const latencies: number[] = [];
+    const started = performance.now();
+    while (performance.now() - started < durationMs) {
+      const t = performance.now();
+      commit.immediate(body, JSON.stringify(parser.parse(body)));
+      latencies.push(performance.now() - t);
+    }
+    const seconds = (performance.now() - started) / 1000;
+    latencies.sort((a, b) => a - b);
+    const at = (q: number) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))]!;
+    return { reqPerSec: latencies.length / seconds, p50Ms: at(0.5), p99Ms: at(0.99), errors: 0 };
+  };
+  const close = () => {
+    db.close();
+    rmSync(dir, { recursive: true, force: true });
+  };
+  return { run, close };
 }
 
 const poIntake: BenchCase = {
@@ -78,7 +126,9 @@ const poIntake: BenchCase = {
         body,
         ...(accept !== undefined && { accept }),
       });
+    const floor = intakeFloor(orderBody('floor'));
     const variants = {
+      'floor: parse + 1 FULL commit': () => floor.run(durationMs),
       'bare Hono route': post(bare.ready.url),
       'gateway order intake': post(
         gateway.ready.url,
@@ -96,6 +146,13 @@ const poIntake: BenchCase = {
           denominator: 'bare Hono route',
           goal: { atLeast: 0.5 },
         },
+        {
+          name: 'gateway/floor req/s',
+          metric: 'reqPerSec',
+          numerator: 'gateway order intake',
+          denominator: 'floor: parse + 1 FULL commit',
+          goal: { atLeast: 0.77 },
+        },
       ],
       rounds: quick ? 3 : 5,
       parameters: {
@@ -109,6 +166,7 @@ const poIntake: BenchCase = {
         for (const run of Object.values(variants)) await run();
       },
       async close() {
+        floor.close();
         await bare.stop();
         await stopServers();
       },
