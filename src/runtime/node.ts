@@ -3,7 +3,7 @@
  */
 import { readFileSync } from 'node:fs';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import { serve } from '@hono/node-server';
 import { getConnInfo } from '@hono/node-server/conninfo';
 import type { Context } from 'hono';
@@ -55,18 +55,49 @@ function readProcLimits(): string | undefined {
 }
 
 /**
+ * After answering a request whose body is still arriving, how long and how much more of it the server
+ * reads and drops before closing. Closing a socket with unread input makes the kernel send a reset, and a
+ * reset can wipe the answer from the client's buffer before the client reads it: a buyer's system would
+ * see "connection reset" instead of the Status saying its document is too large. Bounded, so a refused
+ * flood costs at most this much each.
+ */
+const LINGER = { ms: 1_000, bytes: 2 * 1024 * 1024 } as const;
+
+/**
  * A response that is written while its request's body is still arriving (a refusal before reading it, a
  * body over the limit) ends the connection: say so with `Connection: close` instead of promising a
- * keep-alive the server will not keep.
+ * keep-alive the server will not keep, and close it gracefully (LINGER) so the answer reaches the client.
  */
 function closeWhenBodyUnread(server: Server): void {
   server.prependListener('request', (request: IncomingMessage, response: ServerResponse) => {
     const writeHead = response.writeHead;
     response.writeHead = function (this: ServerResponse, ...args: Parameters<typeof writeHead>) {
-      if (!request.complete) this.setHeader('Connection', 'close');
+      if (!request.complete) {
+        this.setHeader('Connection', 'close');
+        lingerOnClose(request.socket);
+      }
       return writeHead.apply(this, args);
     } as typeof writeHead;
   });
+}
+
+/** Replaces the socket's close-after-answer with: end our side, drop what still comes, then close. */
+function lingerOnClose(socket: Socket): void {
+  const lingering = socket as Socket & { destroySoon?: () => void };
+  lingering.destroySoon = () => {
+    let dropped = 0;
+    const close = () => socket.destroy();
+    const timer = setTimeout(close, LINGER.ms);
+    timer.unref();
+    socket.once('close', () => clearTimeout(timer));
+    socket.on('data', (chunk: Buffer) => {
+      dropped += chunk.byteLength;
+      if (dropped > LINGER.bytes) close();
+    });
+    socket.on('end', close);
+    socket.end();
+    socket.resume();
+  };
 }
 
 /**
