@@ -10,7 +10,7 @@ import type { GatewayContext } from '../context.ts';
 import { GatewayError } from '../http/errors.ts';
 import { sendPage } from '../http/send-page.ts';
 import { type CatalogEntry, priceBreaks, productBySku } from '../punchout/catalog.ts';
-import { CATALOG_PAGE_SIZE, catalogPageNumber } from '../punchout/catalog-page.ts';
+import { productPage } from '../punchout/catalog-page.ts';
 import { sessionPageSecurity, sessionPageUrl, sessionScope } from '../punchout/session-scope.ts';
 import { type ProductDetailView, renderProductsPage } from './product-pages.ts';
 import { searchProducts } from '../punchout/product-search.ts';
@@ -85,13 +85,12 @@ export function createOciSessionPages(ctx: GatewayContext): Hono {
     });
   });
 
-  // A page of CATALOG_PAGE_SIZE hits at a time, as the catalog: SAP's `*` lists every product.
+  // A page of hits at a time, as the catalog: SAP's `*` lists every product.
   app.get('/s/:token/search', async (c) => {
     const s = await ociSessionScope(c.req.param('token'));
     const searchString = c.req.query('q') ?? '';
     const hits = searchProducts(s.storefront, searchString);
     const requested = c.req.query('page');
-    const { page, pages, pastLast } = catalogPageNumber(requested, hits.length);
     const pageUrl = (n: number) =>
       sessionPageUrl(
         ctx,
@@ -99,8 +98,7 @@ export function createOciSessionPages(ctx: GatewayContext): Hono {
         `search?q=${encodeURIComponent(searchString)}${n > 1 ? `&page=${n}` : ''}`,
         'oci',
       );
-    const start = (page - 1) * CATALOG_PAGE_SIZE;
-    const shown = hits.slice(start, start + CATALOG_PAGE_SIZE);
+    const { shown, paging, pastLast } = productPage(hits, requested, pageUrl);
     const found = `${hits.length} ${hits.length === 1 ? 'product matches' : 'products match'} your search.`;
     return sendProductsPage(c, s, {
       heading: `Products for “${searchString}”`,
@@ -108,18 +106,10 @@ export function createOciSessionPages(ctx: GatewayContext): Hono {
         hits.length === 0
           ? `No product matches “${searchString}”. Browse the whole catalog instead.`
           : pastLast
-            ? `${found} There is no page ${requested}; this is the last page, ${page}.`
+            ? `${found} There is no page ${requested}; this is the last page, ${paging.page}.`
             : found,
       products: shown.map((product) => productView(s, product)),
-      paging: {
-        page,
-        pages,
-        first: start + 1,
-        last: start + shown.length,
-        total: hits.length,
-        previousUrl: page > 1 ? pageUrl(page - 1) : undefined,
-        nextUrl: page < pages ? pageUrl(page + 1) : undefined,
-      },
+      paging,
     });
   });
 

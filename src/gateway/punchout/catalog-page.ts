@@ -45,15 +45,40 @@ export function prepareCatalogCards(
   );
 }
 
-/** The page of `total` items that `requested` (the `page` parameter) asks for, 1-based, within bounds. */
-export function catalogPageNumber(
+/** One page of a product list: the products shown, where the page stands, and whether the ask was past the end. */
+export interface ProductPage<T> {
+  shown: readonly T[];
+  paging: CatalogPaging;
+  pastLast: boolean;
+}
+
+/**
+ * The page of `items` that `requested` (the `page` parameter) asks for, 1-based and within bounds (past the
+ * end: the last page, `pastLast` set), with previous/next links from `pageUrl`.
+ *
+ * @example
+ * const { shown, paging } = productPage(hits, c.req.query('page'), (n) => link(`search?page=${n}`));
+ */
+export function productPage<T>(
+  items: readonly T[],
   requested: string | undefined,
-  total: number,
-): { page: number; pages: number; pastLast: boolean } {
-  const pages = Math.max(1, Math.ceil(total / CATALOG_PAGE_SIZE));
+  pageUrl: (page: number) => string,
+): ProductPage<T> {
+  const pages = Math.max(1, Math.ceil(items.length / CATALOG_PAGE_SIZE));
   const asked = requested !== undefined && /^\d{1,9}$/.test(requested) ? Number(requested) : 1;
   const page = Math.min(Math.max(asked, 1), pages);
-  return { page, pages, pastLast: asked > pages };
+  const start = (page - 1) * CATALOG_PAGE_SIZE;
+  const shown = items.slice(start, start + CATALOG_PAGE_SIZE);
+  const paging: CatalogPaging = {
+    page,
+    pages,
+    first: start + 1,
+    last: start + shown.length,
+    total: items.length,
+    previousUrl: page > 1 ? pageUrl(page - 1) : undefined,
+    nextUrl: page < pages ? pageUrl(page + 1) : undefined,
+  };
+  return { shown, paging, pastLast: asked > pages };
 }
 
 export interface CatalogQuery {
@@ -73,7 +98,6 @@ export function catalogPage(
   const products: readonly CatalogEntry[] = searching
     ? searchProducts(s.storefront, typed)
     : s.storefront.products;
-  const { page, pages, pastLast } = catalogPageNumber(query.page, products.length);
   const pageUrl = (n: number) => {
     const params = new URLSearchParams();
     if (typed !== '') params.set('q', typed);
@@ -81,22 +105,12 @@ export function catalogPage(
     const search = params.toString();
     return link(search === '' ? 'catalog' : `catalog?${search}`);
   };
-  const start = (page - 1) * CATALOG_PAGE_SIZE;
-  const shown = products.slice(start, start + CATALOG_PAGE_SIZE);
+  const { shown, paging, pastLast } = productPage(products, query.page, pageUrl);
   const cards = ctx.catalogCards(s.storefront);
-  const paging: CatalogPaging = {
-    page,
-    pages,
-    first: start + 1,
-    last: start + shown.length,
-    total: products.length,
-    previousUrl: page > 1 ? pageUrl(page - 1) : undefined,
-    nextUrl: page < pages ? pageUrl(page + 1) : undefined,
-  };
   const found = `${products.length} ${products.length === 1 ? 'product matches' : 'products match'} “${typed}”.`;
   const notices = [
     searching ? found : undefined,
-    pastLast ? `There is no page ${query.page}; this is the last page, ${page}.` : undefined,
+    pastLast ? `There is no page ${query.page}; this is the last page, ${paging.page}.` : undefined,
   ].filter((notice) => notice !== undefined);
   return renderCatalogPage({
     title: s.storefront.name ?? 'Print catalog',
