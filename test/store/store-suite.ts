@@ -118,6 +118,25 @@ function purchaseOrder(overrides: Partial<NewPurchaseOrder> = {}): NewPurchaseOr
   };
 }
 
+/** The record a store answers for `input` accepted at `at` as order `id`: received, nothing done yet. */
+function receivedOrder(id: string, input: NewPurchaseOrder, at: Date) {
+  return {
+    id,
+    buyerId: input.buyerId,
+    payloadId: input.payloadId,
+    orderId: input.orderId,
+    type: input.type,
+    state: 'received',
+    raw: input.raw,
+    document: input.document,
+    answer: input.answer,
+    printOrderIds: [],
+    flags: [],
+    createdAt: at,
+    updatedAt: at,
+  };
+}
+
 function outboxMessage(overrides: Partial<NewOutboxMessage> = {}): NewOutboxMessage {
   return {
     buyerId: 'acme',
@@ -527,21 +546,7 @@ export function runStoreSuite(
         const { created, order } = await store.orders.accept(input);
         expect(created).toBe(true);
         expect(order.id).toMatch(/^[0-9]+$/);
-        expect(order).toStrictEqual({
-          id: order.id,
-          buyerId: 'acme',
-          payloadId: input.payloadId,
-          orderId: 'PO-1001',
-          type: 'new',
-          state: 'received',
-          raw: input.raw,
-          document: input.document,
-          answer: { code: 200, text: 'OK' },
-          printOrderIds: [],
-          flags: [],
-          createdAt: T0,
-          updatedAt: T0,
-        });
+        expect(order).toStrictEqual(receivedOrder(order.id, input, T0));
         expect(await store.orders.get(order.id)).toStrictEqual(order);
         expect(await store.orders.getByPayloadId('acme', input.payloadId)).toStrictEqual(order);
       });
@@ -647,21 +652,7 @@ export function runStoreSuite(
           expect(id).toMatch(/^[0-9]+$/);
           const input = purchaseOrder();
           const order = await store.orders.get(id);
-          expect(order).toStrictEqual({
-            id,
-            buyerId: 'acme',
-            payloadId: input.payloadId,
-            orderId: 'PO-1001',
-            type: 'new',
-            state: 'received',
-            raw: input.raw,
-            document: input.document,
-            answer: { code: 200, text: 'OK' },
-            printOrderIds: [],
-            flags: [],
-            createdAt: at(MINUTE),
-            updatedAt: at(MINUTE),
-          });
+          expect(order).toStrictEqual(receivedOrder(id, input, at(MINUTE)));
           // What accept would answer for a copy: the same record.
           expect(await store.orders.accept(input)).toStrictEqual({ created: false, order });
 
@@ -745,9 +736,9 @@ export function runStoreSuite(
           for (const line of await store.cart.getMany(['L-A', 'L-B'])) expect(line.poId).toBe(id);
         });
 
-        it.runIf(faults !== undefined)(
-          'stores nothing when a write fails halfway (after the order and job, at the cart lines)',
-          async () => {
+        // Only stores whose operation has a point where it could stop halfway have faults to inject.
+        if (faults !== undefined) {
+          it('stores nothing when a write fails halfway (after the order and job, at the cart lines)', async () => {
             await addLines('L-A', 'L-B');
             const lines = await store.cart.getMany(['L-A', 'L-B']);
             const undo = await faults!.failCartLineUpdates();
@@ -762,8 +753,8 @@ export function runStoreSuite(
             // Nothing half-written stands in the way of the buyer's next copy.
             const id = createdId(await store.orders.acceptWithLines(intake(['L-A', 'L-B'])));
             expect((await store.jobs.list()).items).toMatchObject([{ key: `po:${id}` }]);
-          },
-        );
+          });
+        }
       });
 
       it('dedupes a change without orderVersion on its payloadID alone', async () => {
