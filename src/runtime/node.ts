@@ -55,48 +55,50 @@ function readProcLimits(): string | undefined {
 }
 
 /**
- * After answering a request whose body is still arriving, how long and how much more of it the server
- * reads and drops before closing. Closing a socket with unread input makes the kernel send a reset, and a
- * reset can wipe the answer from the client's buffer before the client reads it: a buyer's system would
- * see "connection reset" instead of the Status saying its document is too large. Bounded, so a refused
- * flood costs at most this much each.
+ * After answering a request whose body is still arriving, how long the connection stays half-open before it
+ * is closed. Closing a socket at once with unread input makes the kernel send a reset, and a reset can wipe
+ * the answer from the client's buffer before the client reads it: a buyer's system would see "connection
+ * reset" instead of the Status saying its document is too large. Meanwhile the socket is paused, not read:
+ * what the client still sends waits in the kernel, so a refused flood costs no memory here.
  */
-const LINGER = { ms: 1_000, bytes: 2 * 1024 * 1024 } as const;
+const LINGER_MS = 1_000;
 
 /**
  * A response that is written while its request's body is still arriving (a refusal before reading it, a
  * body over the limit) ends the connection: say so with `Connection: close` instead of promising a
- * keep-alive the server will not keep, and close it gracefully (LINGER) so the answer reaches the client.
+ * keep-alive the server will not keep, and close it a moment later (LINGER_MS) so the answer reaches the client.
  */
 function closeWhenBodyUnread(server: Server): void {
   server.prependListener('request', (request: IncomingMessage, response: ServerResponse) => {
     const writeHead = response.writeHead;
     response.writeHead = function (this: ServerResponse, ...args: Parameters<typeof writeHead>) {
       if (!request.complete) {
+        // An app that says `Connection: close` itself (a refusal under load) wants the socket gone at once:
+        // the sender retries, and a flood must not hold thousands of half-open sockets for a second.
+        if (!saysClose(args)) lingerOnClose(request.socket);
         this.setHeader('Connection', 'close');
-        lingerOnClose(request.socket);
       }
       return writeHead.apply(this, args);
     } as typeof writeHead;
   });
 }
 
-/** Replaces the socket's close-after-answer with: end our side, drop what still comes, then close. */
+/** Whether `writeHead(status, [message,] headers)` carries `Connection: close` (node-server lower-cases names). */
+function saysClose(args: readonly unknown[]): boolean {
+  const headers = args.find((arg): arg is Record<string, unknown> => typeof arg === 'object' && arg !== null);
+  const value = headers?.connection ?? headers?.Connection;
+  return typeof value === 'string' && value.toLowerCase() === 'close';
+}
+
+/** Replaces the socket's close-after-answer with: end our side, read nothing more, close a moment later. */
 function lingerOnClose(socket: Socket): void {
   const lingering = socket as Socket & { destroySoon?: () => void };
   lingering.destroySoon = () => {
-    let dropped = 0;
-    const close = () => socket.destroy();
-    const timer = setTimeout(close, LINGER.ms);
+    const timer = setTimeout(() => socket.destroy(), LINGER_MS);
     timer.unref();
     socket.once('close', () => clearTimeout(timer));
-    socket.on('data', (chunk: Buffer) => {
-      dropped += chunk.byteLength;
-      if (dropped > LINGER.bytes) close();
-    });
-    socket.on('end', close);
     socket.end();
-    socket.resume();
+    socket.pause();
   };
 }
 

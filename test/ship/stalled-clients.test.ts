@@ -8,6 +8,7 @@
 import { readFileSync } from 'node:fs';
 import { connect, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { profileRequest, setupRequest } from '../support/cxml-documents.ts';
 import type { BuyerSystem } from './buyer-system.ts';
 import { type ServeProcess, SHIP_TEST_TIMEOUT_MS, stopAllCommands } from './processes.ts';
 import { startServeBesideSandbox } from './serve-beside-sandbox.ts';
@@ -64,6 +65,15 @@ describe('stalled and slow clients against punchgate serve over a real port', {
 
   it('2,000 uploads stalled one byte short of 1 MB: memory bounded, /healthz answers, all closed by the timeout', async () => {
     const pid = serve.process.pid ?? 0;
+    // The baseline is a gateway that has served traffic, not a process that has served nothing.
+    for (let i = 0; i < 100; i++) {
+      const answer = await fetch(`${serve.url}/cxml`, {
+        method: 'POST',
+        body: i % 2 === 0 ? profileRequest() : setupRequest({ identity: 'NOBODY' }),
+        headers: { 'Content-Type': 'text/xml' },
+      });
+      await answer.text();
+    }
     const before = rssBytes(pid);
     const body = Buffer.alloc(DECLARED - 1, 'a');
     const uploads = Array.from({ length: CONNECTIONS }, (_, i) =>

@@ -9,8 +9,8 @@
  * Decisions:
  * - Refused documents get a cXML Status 500 "…safe to send it again" (buyers' systems retry those) rather
  *   than an HTTP error their systems would report as a transport failure.
- * - 16 per address leaves room for a procurement network's bursts from its few egress addresses; 32 in all
- *   bounds the bodies held to 32 MB. Requests whose address the runtime cannot tell came through no socket
+ * - 8 per address leaves room for a procurement network's bursts from its few egress addresses; 16 in all
+ *   bounds the bodies held to 16 MB (a document of 1 MB takes milliseconds to read from an honest sender). Requests whose address the runtime cannot tell came through no socket
  *   (in process) and are not gated.
  */
 
@@ -22,9 +22,9 @@ import { UNKNOWN_ADDRESS } from '../punchout/throttle.ts';
 
 export const CXML_ADMISSION = {
   /** Documents read at once from one client address. */
-  perAddress: 16,
+  perAddress: 8,
   /** Documents read at once in all. */
-  total: 32,
+  total: 16,
 } as const;
 
 export interface AdmissionGate {
@@ -112,7 +112,8 @@ export function cxmlAdmission(ctx: GatewayContext): MiddlewareHandler {
     return c.body(xml, 200, {
       'Content-Type': 'text/xml; charset=UTF-8',
       'Retry-After': String(RETRY_AFTER_SECONDS),
-      // Its body was never read: the connection cannot carry another request.
+      // Its body was never read: the connection cannot carry another request, and under load the runtime
+      // closes it at once rather than lingering for the answer to arrive (the sender retries anyway).
       Connection: 'close',
     });
   };

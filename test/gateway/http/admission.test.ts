@@ -27,7 +27,7 @@ describe('createAdmissionGate', () => {
     expect(gate.enter('e')).toBeUndefined();
   });
 
-  it('ships with 16 per address and 32 in all', () => {
-    expect(CXML_ADMISSION).toEqual({ perAddress: 16, total: 32 });
+  it('ships with 8 per address and 16 in all', () => {
+    expect(CXML_ADMISSION).toEqual({ perAddress: 8, total: 16 });
   });
 });
