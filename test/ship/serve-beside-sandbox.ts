@@ -30,7 +30,12 @@ export interface ServeBesideSandbox {
  * await fetch(`${stack.serve.url}/healthz`);
  */
 export async function startServeBesideSandbox(
-  options: { sandboxArgs?: readonly string[]; adjustConfig?: (config: ConfigJson) => void } = {},
+  options: {
+    sandboxArgs?: readonly string[];
+    adjustConfig?: (config: ConfigJson) => void;
+    /** More environment for serve, e.g. LOG_LEVEL. */
+    serveEnv?: Record<string, string>;
+  } = {},
 ): Promise<ServeBesideSandbox> {
   const buyer = await startBuyerSystem();
   const sandbox = await startSandboxCommand(childEnv(), options.sandboxArgs ?? []);
@@ -45,6 +50,11 @@ export async function startServeBesideSandbox(
   });
   options.adjustConfig?.(serving.config);
   const configFile = writeConfigFile(folder, serving.config);
-  const serve = await startServeCommand('serve', configFile, port, childEnv(serving.secrets));
+  const serve = await startServeCommand(
+    'serve',
+    configFile,
+    port,
+    childEnv({ ...serving.secrets, ...options.serveEnv }),
+  );
   return { buyer, sandbox, serve, secrets: { ...serving.secrets }, port };
 }
