@@ -22,6 +22,77 @@ const CONNECTIONS = 8;
 /** The storefront of the test config (and of the sandbox seed). */
 const STOREFRONT_ID = 1;
 
+/**
+ * A setup the size SAP Ariba sends (about 5 KB): its three From and four To credentials, the user's
+ * extrinsics (cost centre, company code, address and phone fields), the user as Contact and a ShipTo.
+ */
+export function realisticSetup(): string {
+  const extrinsics = [
+    ['UniqueName', 'jroe'],
+    ['UserEmail', 'jane.roe@acme.example'],
+    ['User', 'jroe'],
+    ['UserFullName', 'Jane Roe'],
+    ['UserPrintableName', 'Jane Roe'],
+    ['FirstName', 'Jane'],
+    ['LastName', 'Roe'],
+    ['PhoneNumber', '+1 217 555 0142'],
+    ['CostCenter', '4711-Marketing'],
+    ['CompanyCode', '1000'],
+    ['PurchasingOrganization', 'P100'],
+    ['PurchasingGroup', 'G12'],
+    ['Plant', 'SPRINGFIELD-01'],
+    ['BusinessUnit', 'ACME North America'],
+    ['Department', 'Marketing Communications'],
+    ['ExpenseAccount', '640100 Printed matter'],
+    ['Requester', 'Jane Roe (jane.roe@acme.example)'],
+    ['ShipToAddressID', 'SPR-RECV-1'],
+    ['Language', 'en_US'],
+    ['Currency', 'USD'],
+    ['ApprovalChain', 'Default purchase approval, under 5,000 USD'],
+    ['ProcurementUnit', 'US-Central purchasing'],
+    ['Region', 'North America, Central'],
+    ['ContractID', 'CW-2026-PRINT-0042 (print services framework agreement)'],
+    ['BudgetLine', 'FY2026 Q4 marketing collateral, trade fairs and events'],
+    ['DeliveryInstructions', 'Deliver to dock 1 between 8:00 and 15:00; call receiving 30 minutes ahead'],
+    ['AccountingNote', 'Split 60/40 between cost centres 4711 and 4712 on the invoice'],
+    ['SupplierPortalLanguage', 'en'],
+    ['ApproverEmail', 'purchasing.approvals@acme.example'],
+    ['Ariba.invoicingAllowed', 'Yes'],
+    ['Ariba.punchoutLevel', '1'],
+    ...Array.from({ length: 14 }, (_, i) => [
+      `CustomField${i + 1}`,
+      `Custom requisition field ${i + 1} of the buyer's configuration`,
+    ]),
+  ]
+    .map(([name, value]) => `<Extrinsic name="${name}">${value}</Extrinsic>`)
+    .join('\n');
+  const parties = `<Credential domain="NetworkID"><Identity>AN01000000001</Identity></Credential>
+<Credential domain="SystemID"><Identity>ACME-PROD-S4</Identity></Credential>
+<Credential domain="PrivateID"><Identity>acme-user-jroe</Identity></Credential>`;
+  const address = `<Name xml:lang="en">ACME Receiving</Name><PostalAddress name="Dock 1"><DeliverTo>Jane Roe</DeliverTo>
+<DeliverTo>Marketing, building 4</DeliverTo><Street>1 Dock Road</Street><City>Springfield</City><State>IL</State>
+<PostalCode>62701</PostalCode><Country isoCountryCode="US">United States</Country></PostalAddress>
+<Email name="default">receiving@acme.example</Email><Phone name="work"><TelephoneNumber><CountryCode isoCountryCode="US">1</CountryCode>
+<AreaOrCityCode>217</AreaOrCityCode><Number>5550100</Number></TelephoneNumber></Phone>`;
+  const to = ['DUNS/PRINTCO', 'NetworkID/AN02000000002', 'SystemID/PRINTCO-SHOP', 'PrivateID/supplier-0042']
+    .map((credential) => {
+      const [domain, identity] = credential.split('/');
+      return `<Credential domain="${domain}"><Identity>${identity}</Identity></Credential>`;
+    })
+    .join('\n');
+  return setupRequest({ payloadID: 'BENCH-ID@buyer.example' })
+    .replace(/<From>[\s\S]*?<\/From>/, `<From>${parties}</From>`)
+    .replace(/<To>[\s\S]*?<\/To>/, `<To>${to}</To>`)
+    .replace(
+      '<Extrinsic name="UniqueName">jroe</Extrinsic>\n<Extrinsic name="UserEmail">jane.roe@acme.example</Extrinsic>',
+      extrinsics,
+    )
+    .replace(
+      '<SupplierSetup>',
+      `<Contact role="endUser"><Name xml:lang="en">Jane Roe</Name><Email>jane.roe@acme.example</Email></Contact>\n<ShipTo><Address addressID="SPR-RECV-1">${address}</Address></ShipTo>\n<SupplierSetup>`,
+    );
+}
+
 const cxmlAccepted = (status: number, body: string) => status === 200 && body.includes('<Status code="200"');
 
 const punchIn: BenchCase = {
@@ -70,8 +141,8 @@ const punchIn: BenchCase = {
         },
         body: JSON.stringify({ ...direct, storefront_id: STOREFRONT_ID }),
       });
-    // Each setup gets its own payloadID, as real buyers send.
-    const setupBody = setupRequest({ payloadID: 'BENCH-ID@buyer.example' }).replace('BENCH-ID', '[<id>]');
+    // Each setup gets its own payloadID, as real buyers send; about 5 KB, as SAP Ariba's are.
+    const setupBody = realisticSetup().replace('BENCH-ID', '[<id>]');
     const gatewaySetups = (url: string) => () =>
       runAutocannon({
         url: `${url}/cxml`,
