@@ -6,7 +6,7 @@
  */
 import type { Address } from '../../cxml/index.ts';
 import type { PurchaseOrder } from '../../store/types.ts';
-import type { Mismatch, OwnerGroup, PoLine, StoredRequest } from './po-record.ts';
+import type { Mismatch, OwnerGroup, PoDocument, PoLine, StoredRequest } from './po-record.ts';
 import { poDocument, storedRequest } from './po-record.ts';
 
 export function formatAddress(address: Address): string {
@@ -89,14 +89,16 @@ export function printOrderComment(
   order: PurchaseOrder,
   group: OwnerGroup,
   names: { buyer: string; product: (sku: string) => string | undefined },
+  // The job passes the document it parsed when it started: the record it holds here is a later read.
+  document: PoDocument = poDocument(order),
 ): string {
-  const request = storedRequest(order);
+  const { request } = document;
   const count = group.lines.length === 1 ? '1 design' : `${group.lines.length} designs`;
   const lines = [...headerLines(order, request, names.buyer), '', `${count} to print:`];
   for (const line of group.lines) lines.push(...designLines(line, names.product(line.cart.sku)));
   if (request.comments.trim() !== '') lines.push('', `Buyer comments: ${request.comments.trim()}`);
   const refs = new Set(group.lines.map((line) => line.lineRef));
-  const mismatches = poDocument(order).mismatches.filter((m) => refs.has(m.lineRef));
+  const mismatches = document.mismatches.filter((m) => refs.has(m.lineRef));
   if (mismatches.length > 0) {
     lines.push('', 'CHECK — differs from the punch-out cart:');
     for (const m of mismatches) lines.push(`  ${describeMismatch(m)}`);

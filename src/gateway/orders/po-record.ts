@@ -299,12 +299,26 @@ export function storableDocument(document: PoDocument): JsonValue {
 }
 
 /**
+ * Each record's document parsed once: the check below walks every line, which for a 5,000-line PO costs
+ * tens of ms, and the order job asks for the same record's document from several steps (groups, job
+ * ticket, confirmation). Keyed by the record object, so a record read again from the store (a new object)
+ * is parsed again, and by the stored value too, so a record whose `document` was replaced is not served
+ * the old parse. Callers treat the parsed document as read-only; nothing writes into it.
+ */
+const parsedDocuments = new WeakMap<PurchaseOrder, { source: JsonValue; parsed: PoDocument }>();
+
+/**
  * The PO's document, checked like data from the wire: a record that does not hold what the intake wrote
  * (edited by hand, written by a punchgate this one does not understand) is a bug to report, not to guess at.
  */
 export function poDocument(order: PurchaseOrder): PoDocument {
+  const known = parsedDocuments.get(order);
+  if (known !== undefined && known.source === order.document) return known.parsed;
   const read = poDocumentSchema.safeParse(order.document);
-  if (read.success) return read.data;
+  if (read.success) {
+    parsedDocuments.set(order, { source: order.document, parsed: read.data });
+    return read.data;
+  }
   const where = read.error.issues
     .slice(0, 3)
     .map((issue) => `${issue.path.join('.') || '(document)'}: ${issue.message}`);

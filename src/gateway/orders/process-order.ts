@@ -36,6 +36,7 @@ import {
   isDeviation,
   type OwnerGroup,
   ownerGroups,
+  type PoDocument,
   poDocument,
   storedRequest,
   withFlags,
@@ -115,17 +116,20 @@ function mayHaveHappened(error: unknown): boolean {
 /** The states of a PO whose job has not finished with it: the ones a job acts on. */
 const OPEN_STATES: readonly PurchaseOrder['state'][] = ['received', 'processing'];
 
-/** Sets state (and more) only while the order is in one of `from`; false when it has moved on. */
+/**
+ * Sets state (and more) only while the order is in one of `from`: answers the record as the update left
+ * it, or undefined when the order has moved on.
+ */
 async function moveOrder(
   ctx: GatewayContext,
   order: PurchaseOrder,
   patch: Parameters<GatewayContext['store']['orders']['update']>[1],
   from: readonly PurchaseOrder['state'][],
-): Promise<boolean> {
+): Promise<PurchaseOrder | undefined> {
   try {
-    return (await ctx.store.orders.update(order.id, patch, { ifState: from })) !== undefined;
+    return await ctx.store.orders.update(order.id, patch, { ifState: from });
   } catch (error) {
-    if (error instanceof StoreError && error.code === 'conflict') return false;
+    if (error instanceof StoreError && error.code === 'conflict') return undefined;
     throw error;
   }
 }
@@ -148,6 +152,8 @@ async function recordPrintOrder(
   marker: string,
 ): Promise<void> {
   await ctx.store.printOrders.add({ storefrontId: storefront.id, printOrderId, poId });
+  // Read again, not taken from the caller: the create (or search) before this took long enough for a
+  // webhook, an update's job or an operator to change the flags, and the patch below rewrites them whole.
   const after = await loadOrder(ctx, poId);
   await ctx.store.orders.update(poId, {
     printOrderIds: [...after.printOrderIds, printOrderId],
@@ -230,6 +236,7 @@ async function settleCutOffCreate(
   }
 }
 
+/** `order` is the record as just read or updated by the caller: its flags are the ones rewritten below. */
 async function createPrintOrder(
   ctx: GatewayContext,
   order: PurchaseOrder,
@@ -237,7 +244,7 @@ async function createPrintOrder(
   buyer: ResolvedBuyer,
   storefront: ResolvedStorefront,
 ): Promise<number> {
-  const before = await loadOrder(ctx, order.id);
+  const before = order;
   const cutOff = findCreateAttempt(before.flags, group.index);
   let searchedUpTo: number | undefined;
   if (cutOff !== undefined) {
@@ -252,6 +259,7 @@ async function createPrintOrder(
   const floor = known === undefined ? searchedUpTo : Math.max(known, searchedUpTo ?? known);
   // The marker stays only if the outcome of the create is unknown; the floor is where a search starts.
   const marker = createAttemptFlag({ index: group.index, after: floor, searches: 0 });
+  // After a search (upstream calls) the flags may have changed meanwhile: read them again.
   const current = cutOff === undefined ? before : await loadOrder(ctx, order.id);
   await ctx.store.orders.update(order.id, {
     flags: [...current.flags.filter((f) => f !== cutOff?.flag), marker],
@@ -298,6 +306,7 @@ async function writeHistory(
 async function annotatePrintOrder(
   ctx: GatewayContext,
   order: PurchaseOrder,
+  document: PoDocument,
   group: OwnerGroup,
   buyer: ResolvedBuyer,
   storefront: ResolvedStorefront,
@@ -316,7 +325,7 @@ async function annotatePrintOrder(
       buyer: buyer.name === undefined ? buyer.id : `${buyer.name} (${buyer.id})`,
       product: (sku: string) => findProductBySku(storefront, sku)?.name,
     };
-    await writeHistory(ctx, storefront, id, status, printOrderComment(order, group, names));
+    await writeHistory(ctx, storefront, id, status, printOrderComment(order, group, names, document));
     await ctx.store.printOrders.update(storefront.id, id, {
       lastStatus: status,
       lastCheckedAt: ctx.clock.now(),
@@ -327,13 +336,21 @@ async function annotatePrintOrder(
 }
 
 async function placePrintOrders(ctx: GatewayContext, received: PurchaseOrder): Promise<void> {
-  if (!(await moveOrder(ctx, received, { state: 'processing' }, OPEN_STATES))) return;
+  const processing = await moveOrder(ctx, received, { state: 'processing' }, OPEN_STATES);
+  if (processing === undefined) return;
   const buyer = ctx.buyer(received.buyerId);
-  const groups = ownerGroups(poDocument(received).lines);
+  // Parsed once for the whole job (for a big PO the parse is the job's largest cost of its own): no patch
+  // touches a PO's document, so the one read here holds for every later read of the record.
+  const document = poDocument(received);
+  const groups = ownerGroups(document.lines);
   const tracked: TrackedPrintOrder[] = [];
+  // The first group starts from the record the move to `processing` answered; each later one reads it
+  // again, since the upstream calls of the group before gave webhooks, an update's job or an operator
+  // time to change the flags its create rewrites.
+  let order = processing;
   for (const group of groups) {
     const storefront = ctx.storefront(group.storefrontId);
-    const order = await loadOrder(ctx, received.id);
+    if (group.index > 0) order = await loadOrder(ctx, received.id);
     const printOrderId =
       order.printOrderIds[group.index] ?? (await createPrintOrder(ctx, order, group, buyer, storefront));
     let record = await ctx.store.printOrders.get(storefront.id, printOrderId);
@@ -341,7 +358,7 @@ async function placePrintOrders(ctx: GatewayContext, received: PurchaseOrder): P
       await ctx.store.printOrders.add({ storefrontId: storefront.id, printOrderId, poId: order.id })
     ).printOrder;
     if (record.lastStatus === undefined) {
-      await annotatePrintOrder(ctx, order, group, buyer, storefront, record);
+      await annotatePrintOrder(ctx, order, document, group, buyer, storefront, record);
     }
     tracked.push(record);
   }

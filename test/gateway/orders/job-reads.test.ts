@@ -1,0 +1,98 @@
+/**
+ * How often the order job reads the PO row and parses its document (issue 18): for a 5,000-line PO both
+ * cost tens of ms each, so the job reads the record once up front, again only where a concurrent change may
+ * have come in between (after upstream calls, before rewriting the flags), and parses the document once.
+ * A counting store counts the reads; a document whose `lines` getter counts how often it is walked counts
+ * the parses (the schema check reads every field once per parse, nothing else reads the stored document).
+ */
+import { describe, expect, it } from 'vitest';
+import { processPurchaseOrder } from '../../../src/gateway/orders/process-order.ts';
+import type { Store } from '../../../src/store/port.ts';
+import type { JsonValue, PurchaseOrder } from '../../../src/store/types.ts';
+import {
+  createOrderStack,
+  linesOf,
+  printOrdersFor,
+  punchOut,
+  restartWorker,
+  sendOrder,
+} from '../../support/order-flow.ts';
+
+interface Counts {
+  /** Whole PO records handed back by get, getByPayloadId, getByOrderId and list. */
+  reads: number;
+  /** Whole PO records handed back by update. */
+  updates: number;
+  /** Walks of a document's lines: one per schema parse. */
+  parses: number;
+}
+
+function countingStore(store: Store, counts: Counts): Store {
+  const counted = (order: PurchaseOrder): PurchaseOrder => {
+    const source = order.document as Record<string, JsonValue>;
+    const document: Record<string, JsonValue> = { ...source };
+    Object.defineProperty(document, 'lines', {
+      enumerable: true,
+      get() {
+        counts.parses++;
+        return source.lines;
+      },
+    });
+    return { ...order, document };
+  };
+  const read = async (found: Promise<PurchaseOrder | undefined>) => {
+    const order = await found;
+    if (order === undefined) return undefined;
+    counts.reads++;
+    return counted(order);
+  };
+  const { orders } = store;
+  return {
+    ...store,
+    orders: {
+      ...orders,
+      get: (id) => read(orders.get(id)),
+      getByPayloadId: (buyerId, payloadId) => read(orders.getByPayloadId(buyerId, payloadId)),
+      getByOrderId: (buyerId, orderId) => read(orders.getByOrderId(buyerId, orderId)),
+      async list(filter) {
+        const page = await orders.list(filter);
+        counts.reads += page.items.length;
+        return { ...page, items: page.items.map(counted) };
+      },
+      async update(id, patch, options) {
+        const order = await orders.update(id, patch, options);
+        if (order === undefined) return undefined;
+        counts.updates++;
+        return counted(order);
+      },
+    },
+  };
+}
+
+describe('the order job of a new PO', () => {
+  it('reads the record twice (once more only after the create call) and parses its document once', async () => {
+    const stack = await createOrderStack();
+    const cart = await punchOut(stack, ['Business cards', 'A5 flyer']);
+    const answer = await sendOrder(stack, {
+      payloadID: 'po-reads@ariba.example',
+      orderID: 'PO-READS',
+      lines: linesOf(cart),
+    });
+    expect(answer.code).toBe(200);
+    const stored = await stack.store.orders.getByPayloadId('acme', 'po-reads@ariba.example');
+    if (stored === undefined) throw new Error('PO not stored');
+
+    const counts: Counts = { reads: 0, updates: 0, parses: 0 };
+    await stack.restartGateway(countingStore(stack.store, counts));
+    restartWorker(stack);
+    await processPurchaseOrder(stack.gateway.context, stored.id);
+
+    expect(await printOrdersFor(stack, 'PO-READS')).toHaveLength(1);
+    // The first read, and the one after the print service's create (flags may have changed meanwhile).
+    // Before: 4 reads and 5 parses (every step read the record again and parsed what it needed).
+    expect(counts.reads).toBe(2);
+    expect(counts.parses).toBe(1);
+    // processing, the create's marker, the print order id, ordered: each a patch of its own.
+    expect(counts.updates).toBe(4);
+  });
+});
