@@ -36,6 +36,18 @@ const AddressOrRange = z.string().refine((entry) => parseAddressRange(entry) !==
 
 const HttpUrl = z.url({ protocol: /^https?$/, error: 'must be an absolute http(s) URL' });
 
+/** What `POST /cxml` reads before the sender is proven, and the most any document but an OrderRequest may be. */
+export const ANONYMOUS_DOCUMENT_BYTES = 1024 * 1024;
+/** The default `orders.maxDocumentBytes`: a 5,000-line PO is about 3.3 MB, so this leaves room for 20,000 lines. */
+export const DEFAULT_ORDER_DOCUMENT_BYTES = 16 * 1024 * 1024;
+/**
+ * The largest PO a D1 store takes: D1 holds at most 2,000,000 bytes in a row (Cloudflare's D1 limits page,
+ * "Maximum string, BLOB or table row size"), and a PO's row holds the raw document and its parsed form as
+ * JSON, about 0.75 of the raw size (measured on the 1,000- to 5,000-line POs of test/cxml/large-order-request.ts).
+ * 1 MiB + 0.75 MiB leaves some 160 KB for the other columns and for denser documents.
+ */
+export const D1_ORDER_DOCUMENT_BYTES = 1024 * 1024;
+
 export const StoreConfig = z
   .discriminatedUnion('kind', [
     z.strictObject({ kind: z.literal('sqlite'), path: z.string().min(1) }),
@@ -308,6 +320,15 @@ export const GatewayConfig = z.strictObject({
       reconcileIntervalSeconds: z.number().int().min(10).default(300),
       outboxMaxAttempts: z.number().int().min(1).max(50).default(10),
       maxHistoryCommentLength: z.number().int().min(200).max(1_000_000).default(4000),
+      maxDocumentBytes: z
+        .number()
+        .int()
+        .min(ANONYMOUS_DOCUMENT_BYTES)
+        .max(256 * 1024 * 1024)
+        .optional()
+        .describe(
+          `Largest OrderRequest, in bytes, taken from an authenticated buyer (anything else, and anything before the Header proves its sender, stays within ${ANONYMOUS_DOCUMENT_BYTES} bytes). Default ${DEFAULT_ORDER_DOCUMENT_BYTES} (16 MiB); with a D1 store ${D1_ORDER_DOCUMENT_BYTES}, the most whose PO row D1 can hold, and no more`,
+        ),
     })
     .default({
       maxAttempts: 6,
@@ -471,7 +492,32 @@ export function crossReferenceProblems(value: unknown): ConfigProblem[] {
       );
     }
   });
+  const maxDocumentBytes = asRecord(root.orders)?.maxDocumentBytes;
+  if (
+    asRecord(root.store)?.kind === 'd1' &&
+    typeof maxDocumentBytes === 'number' &&
+    maxDocumentBytes > D1_ORDER_DOCUMENT_BYTES
+  ) {
+    add(
+      ['orders', 'maxDocumentBytes'],
+      `must be at most ${D1_ORDER_DOCUMENT_BYTES} with a D1 store: a D1 row holds at most 2,000,000 bytes, and a PO's row holds the document and its parsed form`,
+    );
+  }
   return problems;
+}
+
+/**
+ * The largest OrderRequest `POST /cxml` takes from an authenticated buyer: the configured size, else the
+ * default of the store (a D1 row holds less than a 16 MiB document).
+ */
+export function orderDocumentLimit(config: {
+  readonly orders: { readonly maxDocumentBytes?: number | undefined };
+  readonly store: { readonly kind: string };
+}): number {
+  return (
+    config.orders.maxDocumentBytes ??
+    (config.store.kind === 'd1' ? D1_ORDER_DOCUMENT_BYTES : DEFAULT_ORDER_DOCUMENT_BYTES)
+  );
 }
 
 /**

@@ -43,7 +43,7 @@ export { CXML_ERROR_CODES, CxmlError, type CxmlErrorCode, isCxmlError } from './
 export { createExtrinsics } from './extrinsics.ts';
 export { type CxmlParseLimits, type CxmlParseOptions, DEFAULT_PARSE_LIMITS } from './parse-options.ts';
 export { parseCxmlRequest } from './parse-request.ts';
-export { HEADER_SCAN_CHARS, type PeekedDocument, peekCxmlHeader } from './peek-header.ts';
+export { HEADER_SCAN_CHARS, type PeekedDocument, peekCxmlHeader, wholeTags } from './peek-header.ts';
 export { newPayloadId } from './payload-id.ts';
 export { credentialsInDomain } from './read-header.ts';
 export { redactSharedSecrets } from './shared-secret.ts';

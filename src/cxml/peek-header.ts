@@ -71,3 +71,14 @@ export function peekCxmlHeader(input: string | Uint8Array, options?: CxmlParseOp
     ...(requestName !== undefined && { requestName }),
   };
 }
+
+/**
+ * The first bytes of a document cut after its last `>`, so a head read off the wire decodes: a cut through a
+ * UTF-8 character would read as invalid UTF-8, and `>` is one byte in every encoding punchgate reads.
+ *
+ * @example
+ * const peeked = peekCxmlHeader(wholeTags(firstBytes));
+ */
+export function wholeTags(bytes: Uint8Array): Uint8Array {
+  return bytes.subarray(0, bytes.lastIndexOf(0x3e) + 1);
+}

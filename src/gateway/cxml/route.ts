@@ -4,6 +4,7 @@
  * and retry it for hours.
  */
 import { type Context, Hono } from 'hono';
+import { ANONYMOUS_DOCUMENT_BYTES, orderDocumentLimit } from '../../../schemas/config.ts';
 import {
   buildProfileResponse,
   buildStatusResponse,
@@ -15,15 +16,24 @@ import {
   type PeekedDocument,
   parseCxmlRequest,
   peekCxmlHeader,
+  wholeTags,
 } from '../../cxml/index.ts';
 import type { GatewayContext } from '../context.ts';
 import type { ResolvedCxmlBuyer } from '../deps.ts';
 import { CXML_STATUS_TEXT, cxmlStatusOf, GatewayError, logFailure, toGatewayError } from '../http/errors.ts';
-import { receiveBody } from '../http/read-body.ts';
+import { receiveHead } from '../http/read-body.ts';
 import { sharedSecretsSent } from '../punchout/buyers.ts';
 import { punchOutSetup } from './setup.ts';
 
-export const MAX_CXML_BYTES = 1024 * 1024;
+/** Before the sender is proven, and for every document but an OrderRequest: 1 MiB. */
+export const MAX_CXML_BYTES = ANONYMOUS_DOCUMENT_BYTES;
+
+/**
+ * Documents over MAX_CXML_BYTES read and parsed at once. Each costs its bytes, its text and its parsed tree
+ * (a 16 MiB PO some 200 MB while it is parsed), and a buyer's system sends its POs one after another; the
+ * next one is answered with a retryable Status 500 rather than risk the process's memory.
+ */
+export const LARGE_DOCUMENTS_AT_ONCE = 2;
 
 /** Handles an OrderRequest; provided by the order intake so this route only dispatches. */
 export type OrderRequestHandler = (
@@ -31,18 +41,18 @@ export type OrderRequestHandler = (
   buyer: ReturnType<GatewayContext['buyers']['authenticate']>,
 ) => Promise<{ code: number; text: string; detail?: string }>;
 
+const answer = (xml: string) =>
+  new Response(xml, { status: 200, headers: { 'Content-Type': 'text/xml; charset=UTF-8' } });
+
+/** What a request came to: its kind (or why it could not be read), the Status code and the document. */
+interface Outcome {
+  kind: string;
+  code: number;
+  xml: string;
+}
+
 export function createCxmlRoute(ctx: GatewayContext, onOrder: OrderRequestHandler): Hono {
   const app = new Hono();
-
-  const answer = (xml: string) =>
-    new Response(xml, { status: 200, headers: { 'Content-Type': 'text/xml; charset=UTF-8' } });
-
-  /** What a request came to: its kind (or why it could not be read), the Status code and the document. */
-  interface Outcome {
-    kind: string;
-    code: number;
-    xml: string;
-  }
 
   const status = (kind: string, code: number, detail?: string, inReplyTo?: string): Outcome => {
     const now = ctx.clock.now();
@@ -70,35 +80,78 @@ export function createCxmlRoute(ctx: GatewayContext, onOrder: OrderRequestHandle
     throw error;
   };
 
+  // The largest document anyone may send: an OrderRequest from a proven buyer (everything else, and
+  // everything before the Header has proven its sender, stays within MAX_CXML_BYTES).
+  const orderLimit = Math.max(orderDocumentLimit(ctx.config), MAX_CXML_BYTES);
+  let largeInFlight = 0;
+
+  const tooLarge = (limit: number) =>
+    status('too_large', 406, `The document is larger than ${Number((limit / 1024 / 1024).toFixed(2))} MB.`);
+
   /**
-   * Read, authenticate, then parse: the Header is read and its sender proven before the rest of the
-   * document costs anything, so a stranger's worst-case document is refused after a few hundred bytes.
+   * Read the Header, authenticate, then read and parse the rest: the first HEADER_SCAN_CHARS bytes are read
+   * and the sender proven before the rest of the document is read or costs anything, so a stranger's
+   * document is refused after its head whatever its size, and only a proven buyer's OrderRequest may be
+   * larger than MAX_CXML_BYTES.
    */
   async function handle(c: Context): Promise<Outcome> {
-    const body = await receiveBody(c.req.raw, MAX_CXML_BYTES);
-    if (body.kind === 'too_large') {
-      return status('too_large', 406, `The document is larger than ${MAX_CXML_BYTES / 1024 / 1024} MB.`);
-    }
+    const declared = Number(c.req.header('content-length') ?? Number.NaN);
+    if (declared > orderLimit) return tooLarge(orderLimit);
+    const head = await receiveHead(c.req.raw, HEADER_SCAN_CHARS);
     // The client went away mid-upload; nobody reads this answer, and it is no failure of ours.
-    if (body.kind === 'cut_off') return status('cut_off', 400, 'The document did not arrive whole.');
+    if (head.kind === 'cut_off') return cutOff();
+    const small = head.kind === 'whole' && head.bytes.byteLength <= HEADER_SCAN_CHARS;
     let peeked: PeekedDocument;
     try {
-      peeked = peekCxmlHeader(body.bytes, { maxBytes: MAX_CXML_BYTES });
+      peeked = peekCxmlHeader(small ? head.bytes : wholeTags(head.bytes.subarray(0, HEADER_SCAN_CHARS)));
     } catch (error) {
       // A small document is cheap to read whole, and says best what is wrong with it (not cXML, a
       // Response, a broken Header); a large one without a readable Header is refused as it is.
-      if (body.bytes.byteLength > HEADER_SCAN_CHARS) return unreadable(error);
-      return unreadable(readWhole(body.bytes) ?? error);
+      if (small) return unreadable(readWhole(head.bytes) ?? error);
+      if (declared > MAX_CXML_BYTES || head.bytes.byteLength > MAX_CXML_BYTES)
+        return tooLarge(MAX_CXML_BYTES);
+      return unreadable(error);
     }
-    let buyer: ReturnType<typeof authenticate>;
+    let buyer: ReturnType<typeof authenticateHeader>;
     try {
-      buyer = authenticate(peeked.header, ctx.clientAddress(c));
+      buyer = authenticateHeader(ctx, peeked.header, ctx.clientAddress(c));
     } catch (error) {
       return refused(peeked.requestName ?? 'unknown', error);
     }
+    const limit = peeked.requestName === 'OrderRequest' ? orderLimit : MAX_CXML_BYTES;
+    if (declared > limit) return tooLarge(limit);
+    // A document over the small cap holds megabytes while it is read and parsed: only a few at once.
+    const large = head.kind === 'head' && limit > MAX_CXML_BYTES && !(declared <= MAX_CXML_BYTES);
+    if (large && largeInFlight >= LARGE_DOCUMENTS_AT_ONCE) return busy();
+    if (large) largeInFlight++;
+    try {
+      const body = head.kind === 'head' ? await head.rest(limit) : head;
+      if (body.kind === 'cut_off') return cutOff();
+      if (body.kind === 'too_large' || body.bytes.byteLength > limit) return tooLarge(limit);
+      return await answerRequest(body.bytes, limit, buyer);
+    } finally {
+      if (large) largeInFlight--;
+    }
+  }
+
+  const cutOff = () => status('cut_off', 400, 'The document did not arrive whole.');
+
+  const busy = () =>
+    status(
+      'refused_busy',
+      500,
+      'Too many large documents are being received at once; it is safe to send this one again.',
+    );
+
+  /** The whole document parsed, its Header proven to name the buyer the scan did, and its request answered. */
+  async function answerRequest(
+    bytes: Uint8Array,
+    maxBytes: number,
+    buyer: ReturnType<typeof authenticateHeader>,
+  ): Promise<Outcome> {
     let request: CxmlRequest;
     try {
-      request = parseCxmlRequest(peeked.text, { maxBytes: MAX_CXML_BYTES });
+      request = parseCxmlRequest(bytes, { maxBytes });
     } catch (error) {
       return unreadable(error);
     }
@@ -108,6 +161,9 @@ export function createCxmlRoute(ctx: GatewayContext, onOrder: OrderRequestHandle
       if (ctx.buyers.authenticate(request.header).id !== buyer.id) {
         throw new GatewayError('bad_secret', 'Authentication failed: the Sender SharedSecret is not valid.');
       }
+      if (request.kind !== 'OrderRequest' && bytes.byteLength > MAX_CXML_BYTES) {
+        return tooLarge(MAX_CXML_BYTES);
+      }
       if (buyer.protocol !== 'cxml' && request.kind === 'PunchOutSetupRequest') {
         throw new GatewayError('bad_request', `Buyer ${buyer.id} punches out with OCI, not cXML.`);
       }
@@ -115,7 +171,7 @@ export function createCxmlRoute(ctx: GatewayContext, onOrder: OrderRequestHandle
         case 'PunchOutSetupRequest':
           return { kind, code: 200, xml: await punchOutSetup(ctx, request, buyer as ResolvedCxmlBuyer) };
         case 'ProfileRequest':
-          return { kind, code: 200, xml: profile() };
+          return { kind, code: 200, xml: profileDocument(ctx) };
         case 'OrderRequest': {
           const result = await onOrder(request, buyer);
           return status(kind, result.code, result.detail, payloadID);
@@ -123,16 +179,6 @@ export function createCxmlRoute(ctx: GatewayContext, onOrder: OrderRequestHandle
       }
     } catch (error) {
       return refused(kind, error, payloadID);
-    }
-  }
-
-  /** Why a whole document cannot be read, or undefined if it can (its Header then failed the scan alone). */
-  function readWhole(bytes: Uint8Array): unknown {
-    try {
-      parseCxmlRequest(bytes, { maxBytes: MAX_CXML_BYTES });
-      return undefined;
-    } catch (error) {
-      return error;
     }
   }
 
@@ -144,39 +190,49 @@ export function createCxmlRoute(ctx: GatewayContext, onOrder: OrderRequestHandle
     return status(kind, answer.code, answer.detail, payloadID);
   }
 
-  /**
-   * The buyer proven by the header, unless the buyer (or it from this address) is throttled for failed
-   * secrets; a refused document counts one failure per SharedSecret it made us compare.
-   */
-  function authenticate(header: CxmlRequest['header'], address: string) {
-    const claimed = ctx.buyers.byFrom(header.from);
-    if (claimed === undefined) return ctx.buyers.authenticate(header);
-    const wrongSecrets = (error: unknown) => {
-      if (!(error instanceof GatewayError && error.code === 'bad_secret')) return 0;
-      const compared = sharedSecretsSent(header);
-      ctx.logger.warn('cxml secret refused', { buyer: claimed.id, address, compared });
-      return compared;
-    };
-    return ctx.secretThrottle.guard(claimed.id, address, () => ctx.buyers.authenticate(header), wrongSecrets);
-  }
-
-  function profile(): string {
-    const now = ctx.clock.now();
-    const url = `${ctx.publicUrl}/cxml`;
-    return buildProfileResponse({
-      payloadID: newPayloadId(() => ctx.randomId(12), ctx.payloadHost, now),
-      timestamp: now,
-      transactions: [
-        {
-          requestName: 'PunchOutSetupRequest',
-          url,
-          options: [{ name: 'operationAllowed', value: 'create edit inspect' }],
-        },
-        { requestName: 'OrderRequest', url },
-        { requestName: 'ProfileRequest', url },
-      ],
-    });
-  }
-
   return app;
+}
+
+/** Why a whole document cannot be read, or undefined if it can (its Header then failed the scan alone). */
+function readWhole(bytes: Uint8Array): unknown {
+  try {
+    parseCxmlRequest(bytes, { maxBytes: MAX_CXML_BYTES });
+    return undefined;
+  } catch (error) {
+    return error;
+  }
+}
+
+/**
+ * The buyer proven by the header, unless the buyer (or it from this address) is throttled for failed
+ * secrets; a refused document counts one failure per SharedSecret it made us compare.
+ */
+function authenticateHeader(ctx: GatewayContext, header: CxmlRequest['header'], address: string) {
+  const claimed = ctx.buyers.byFrom(header.from);
+  if (claimed === undefined) return ctx.buyers.authenticate(header);
+  const wrongSecrets = (error: unknown) => {
+    if (!(error instanceof GatewayError && error.code === 'bad_secret')) return 0;
+    const compared = sharedSecretsSent(header);
+    ctx.logger.warn('cxml secret refused', { buyer: claimed.id, address, compared });
+    return compared;
+  };
+  return ctx.secretThrottle.guard(claimed.id, address, () => ctx.buyers.authenticate(header), wrongSecrets);
+}
+
+function profileDocument(ctx: GatewayContext): string {
+  const now = ctx.clock.now();
+  const url = `${ctx.publicUrl}/cxml`;
+  return buildProfileResponse({
+    payloadID: newPayloadId(() => ctx.randomId(12), ctx.payloadHost, now),
+    timestamp: now,
+    transactions: [
+      {
+        requestName: 'PunchOutSetupRequest',
+        url,
+        options: [{ name: 'operationAllowed', value: 'create edit inspect' }],
+      },
+      { requestName: 'OrderRequest', url },
+      { requestName: 'ProfileRequest', url },
+    ],
+  });
 }

@@ -58,3 +58,74 @@ export async function receiveBody(request: Request, maxBytes: number): Promise<R
   }
   return bytes === undefined ? { kind: 'too_large' } : { kind: 'whole', bytes };
 }
+
+/**
+ * The first part of a body, read before anyone is known: `whole` when the body ended within it, else its
+ * first bytes and a `rest` to read once the sender is proven (or never, when they are not).
+ */
+export type ReceivedHead =
+  | { readonly kind: 'whole'; readonly bytes: Uint8Array }
+  | { readonly kind: 'head'; readonly bytes: Uint8Array; rest(maxBytes: number): Promise<ReceivedBody> }
+  | { readonly kind: 'cut_off' };
+
+function joined(chunks: readonly Uint8Array[], size: number): Uint8Array {
+  if (chunks.length === 1) return chunks[0] as Uint8Array;
+  const bytes = new Uint8Array(size);
+  let offset = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return bytes;
+}
+
+/**
+ * Reads a body in two steps, so a sender nobody knows yet costs at most `headBytes` plus one chunk of the
+ * runtime's (tens of KB): the head first; `rest(maxBytes)` then reads on, within a cap chosen once the head
+ * has said who sent it and what it is. A body never read further is left to the runtime, which closes its
+ * connection after the answer without reading more.
+ *
+ * @example
+ * const head = await receiveHead(c.req.raw, 128 * 1024);
+ * if (head.kind === 'head' && !trusted(head.bytes)) return refuse(401);
+ * const body = head.kind === 'head' ? await head.rest(16 * 1024 * 1024) : head;
+ */
+export async function receiveHead(request: Request, headBytes: number): Promise<ReceivedHead> {
+  if (request.body === null) return { kind: 'whole', bytes: new Uint8Array(0) };
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  try {
+    while (size < headBytes) {
+      const read = await reader.read();
+      if (read.done) return { kind: 'whole', bytes: joined(chunks, size) };
+      chunks.push(read.value);
+      size += read.value.byteLength;
+    }
+  } catch {
+    return { kind: 'cut_off' };
+  }
+  const bytes = joined(chunks, size);
+  const rest = async (maxBytes: number): Promise<ReceivedBody> => {
+    if (size > maxBytes) {
+      await reader.cancel().catch(() => undefined);
+      return { kind: 'too_large' };
+    }
+    const more: Uint8Array[] = [bytes];
+    let total = size;
+    try {
+      for (let read = await reader.read(); !read.done; read = await reader.read()) {
+        total += read.value.byteLength;
+        if (total > maxBytes) {
+          await reader.cancel().catch(() => undefined);
+          return { kind: 'too_large' };
+        }
+        more.push(read.value);
+      }
+    } catch {
+      return { kind: 'cut_off' };
+    }
+    return { kind: 'whole', bytes: joined(more, total) };
+  };
+  return { kind: 'head', bytes, rest };
+}

@@ -1,0 +1,230 @@
+/**
+ * Big POs from proven buyers (issue 18, deliverable 4): `POST /cxml` reads the first 128 KB, proves the
+ * sender on the Header, and only then reads the rest — up to `orders.maxDocumentBytes` (16 MiB) for an
+ * OrderRequest, 1 MiB for anything else. A 5,000-line PO (3.3 MB) becomes one print order; a stranger's
+ * document of the same size is refused after its head, the rest never read.
+ */
+import { describe, expect, it } from 'vitest';
+import {
+  ANONYMOUS_DOCUMENT_BYTES,
+  crossReferenceProblems,
+  D1_ORDER_DOCUMENT_BYTES,
+  DEFAULT_ORDER_DOCUMENT_BYTES,
+  orderDocumentLimit,
+  parseGatewayConfig,
+} from '../../../schemas/config.ts';
+import { HEADER_SCAN_CHARS } from '../../../src/cxml/index.ts';
+import { largeOrderRequest } from '../../cxml/large-order-request.ts';
+import { setupRequest } from '../../support/cxml-documents.ts';
+import {
+  confirmationsReceived,
+  createOrderStack,
+  drain,
+  type OrderStack,
+  orderConfig,
+  printOrdersFor,
+} from '../../support/order-flow.ts';
+import { statusOf } from '../../support/punchout-flow.ts';
+import { GATEWAY_ORIGIN, testConfig } from '../../support/stack.ts';
+
+const LINES = 5_000;
+const CHUNK = 64 * 1024;
+
+/** Cart lines the PO names (`L-00000001`…), seeded through the store API as a punch-out would leave them. */
+async function seedCartLines(stack: OrderStack, lines: number): Promise<void> {
+  const session = await stack.store.sessions.create({
+    id: 'large-order-session',
+    buyerId: 'acme',
+    storefrontId: 'demo',
+    protocol: 'cxml',
+    operation: 'create',
+    returnUrl: 'https://buyer.example/punchout/return',
+    buyerUserKey: 'jroe',
+    pipoUserRef: 'jroe',
+    expiresAt: new Date(Date.parse('2026-11-23T09:00:00Z')),
+  });
+  const products = stack.gateway.context.config.storefronts[0]?.products ?? [];
+  const skus = ['BC-STD', 'FLY-A5', 'POS-CUSTOM'];
+  for (let i = 1; i <= lines; i++) {
+    const product = products.find((p) => p.sku === skus[i % 3]);
+    if (product === undefined) throw new Error(`the test config has no ${skus[i % 3]}`);
+    await stack.store.cart.add({
+      lineRef: `L-${String(i).padStart(8, '0')}`,
+      sessionId: session.id,
+      buyerId: 'acme',
+      storefrontId: 'demo',
+      userRef: 'jroe',
+      designId: i,
+      productId: product.productId,
+      sku: product.sku,
+      name: product.name,
+      quantity: 100,
+      unitPrice: '0.12',
+      currency: 'USD',
+      uom: product.uom,
+    });
+  }
+}
+
+/** test/cxml/large-order-request.ts's PO on the seeded lines' terms (as bench/cases/po-intake.ts sends it). */
+function bigOrder(lines: number, identity = 'AN01000000001'): string {
+  return largeOrderRequest(lines)
+    .replace(/orderID="[^"]*"/, 'orderID="PO-BIG-5000"')
+    .replace(/L-(\d{6})/g, 'L-00$1')
+    .replace(/<ItemOut quantity="\d+"/g, '<ItemOut quantity="100"')
+    .replace(/<Money currency="EUR">12\.50</g, '<Money currency="USD">0.12<')
+    .replace(/<Money currency="EUR">[0-9.]+</, `<Money currency="USD">${(lines * 12).toFixed(2)}<`)
+    .replaceAll('<Identity>AN01000000001</Identity>', `<Identity>${identity}</Identity>`);
+}
+
+/** A body handed out in 64 KB chunks as the reader pulls them, counting what was taken. */
+function countedBody(bytes: Uint8Array): { stream: ReadableStream<Uint8Array>; pulled: () => number } {
+  let sent = 0;
+  const stream = new ReadableStream<Uint8Array>(
+    {
+      pull(controller) {
+        if (sent >= bytes.byteLength) return controller.close();
+        const chunk = bytes.subarray(sent, sent + CHUNK);
+        sent += chunk.byteLength;
+        controller.enqueue(chunk);
+      },
+    },
+    { highWaterMark: 0 },
+  );
+  return { stream, pulled: () => sent };
+}
+
+async function postStream(
+  stack: OrderStack,
+  body: ReadableStream<Uint8Array>,
+  headers: Record<string, string> = {},
+) {
+  const res = await stack.gateway.app.fetch(
+    new Request(`${GATEWAY_ORIGIN}/cxml`, {
+      method: 'POST',
+      body,
+      headers: { 'Content-Type': 'text/xml', ...headers },
+      duplex: 'half',
+    } as RequestInit),
+  );
+  return statusOf(await res.text());
+}
+
+describe('a 5,000-line OrderRequest from a proven buyer', () => {
+  it('is accepted and becomes exactly one print order, confirmed to the buyer', async () => {
+    const stack = await createOrderStack();
+    // A real punch-in first: it records the user's print-service account the order is placed for.
+    expect(statusOf(await stack.postCxml(setupRequest())).code).toBe(200);
+    await seedCartLines(stack, LINES);
+    const document = new TextEncoder().encode(bigOrder(LINES));
+    expect(document.byteLength).toBeGreaterThan(3 * 1024 * 1024);
+    const { stream } = countedBody(document);
+    expect(await postStream(stack, stream, { 'Content-Length': String(document.byteLength) })).toMatchObject({
+      code: 200,
+    });
+    await drain(stack);
+    const po = await stack.store.orders.getByOrderId('acme', 'PO-BIG-5000');
+    expect(po?.state).toBe('ordered');
+    expect(po?.printOrderIds).toHaveLength(1);
+    expect(await printOrdersFor(stack, 'PO-BIG-5000')).toHaveLength(1);
+    const confirmations = confirmationsReceived(stack);
+    expect(confirmations).toHaveLength(1);
+    expect(confirmations[0]?.type).toBe('accept');
+  }, 120_000);
+
+  it('is refused over a smaller configured orders.maxDocumentBytes, before the rest is read', async () => {
+    const stack = await createOrderStack(orderConfig({ orders: { maxDocumentBytes: 2 * 1024 * 1024 } }));
+    const document = new TextEncoder().encode(bigOrder(LINES));
+    const { stream, pulled } = countedBody(document);
+    expect(await postStream(stack, stream)).toEqual({
+      code: 406,
+      text: 'Not Acceptable',
+      detail: 'The document is larger than 2 MB.',
+    });
+    expect(pulled()).toBeLessThanOrEqual(2 * 1024 * 1024 + CHUNK);
+  });
+});
+
+describe('what a large document costs before its sender is proven', () => {
+  it("a stranger's 3.3 MB document is refused after its Header (401), the rest never read", async () => {
+    const stack = await createOrderStack();
+    const document = new TextEncoder().encode(bigOrder(LINES, 'NOBODY'));
+    const { stream, pulled } = countedBody(document);
+    expect(await postStream(stack, stream, { 'Content-Length': String(document.byteLength) })).toEqual({
+      code: 401,
+      text: 'Unauthorized',
+      detail: 'Unknown buyer: no account for From credential NetworkID/NOBODY.',
+    });
+    expect(pulled()).toBeLessThanOrEqual(HEADER_SCAN_CHARS + CHUNK);
+  });
+
+  it('a Content-Length over the largest document anyone may send is refused before a byte is read', async () => {
+    const stack = await createOrderStack();
+    const { stream, pulled } = countedBody(new TextEncoder().encode(bigOrder(LINES)));
+    expect(
+      await postStream(stack, stream, { 'Content-Length': String(DEFAULT_ORDER_DOCUMENT_BYTES + 1) }),
+    ).toEqual({ code: 406, text: 'Not Acceptable', detail: 'The document is larger than 16 MB.' });
+    expect(pulled()).toBe(0);
+  });
+
+  it("a known buyer's 2 MB PunchOutSetupRequest is refused (406): only OrderRequests may be large", async () => {
+    const stack = await createOrderStack();
+    const big = setupRequest().replace(
+      '<BuyerCookie>',
+      `<!-- ${'x'.repeat(2 * 1024 * 1024)} --><BuyerCookie>`,
+    );
+    expect(statusOf(await stack.postCxml(big))).toEqual({
+      code: 406,
+      text: 'Not Acceptable',
+      detail: 'The document is larger than 1 MB.',
+    });
+    const bytes = new TextEncoder().encode(big);
+    const { stream, pulled } = countedBody(bytes);
+    expect(await postStream(stack, stream, { 'Content-Length': String(bytes.byteLength) })).toMatchObject({
+      code: 406,
+      detail: 'The document is larger than 1 MB.',
+    });
+    expect(pulled()).toBeLessThanOrEqual(HEADER_SCAN_CHARS + CHUNK);
+  });
+});
+
+describe('orders.maxDocumentBytes', () => {
+  const withOrders = (orders: Record<string, unknown>, store?: Record<string, unknown>) => ({
+    ...testConfig(),
+    orders,
+    ...(store !== undefined && { store }),
+  });
+
+  it('defaults to 16 MiB, and to what a D1 row holds with a D1 store', () => {
+    const parsed = parseGatewayConfig(testConfig());
+    if (!parsed.ok) throw new Error('the test config does not parse');
+    expect(orderDocumentLimit(parsed.config)).toBe(16 * 1024 * 1024);
+    expect(orderDocumentLimit({ orders: {}, store: { kind: 'd1' } })).toBe(D1_ORDER_DOCUMENT_BYTES);
+    expect(orderDocumentLimit({ orders: { maxDocumentBytes: 4_000_000 }, store: { kind: 'sqlite' } })).toBe(
+      4_000_000,
+    );
+  });
+
+  it('refuses nonsense: below the 1 MiB every document may have, fractions, strings, huge, and over D1 on D1', () => {
+    for (const value of [0, -1, 1000, ANONYMOUS_DOCUMENT_BYTES - 1, 2.5e6 + 0.5, '16MB', 1e12]) {
+      const parsed = parseGatewayConfig(withOrders({ maxDocumentBytes: value }));
+      expect(parsed.ok, `maxDocumentBytes ${String(value)}`).toBe(false);
+      if (!parsed.ok) expect(parsed.problems.map((p) => p.path)).toContain('orders.maxDocumentBytes');
+    }
+    expect(
+      crossReferenceProblems(
+        withOrders({ maxDocumentBytes: 16 * 1024 * 1024 }, { kind: 'd1', binding: 'DB' }),
+      ),
+    ).toEqual([
+      {
+        path: 'orders.maxDocumentBytes',
+        message: expect.stringContaining(`must be at most ${D1_ORDER_DOCUMENT_BYTES} with a D1 store`),
+      },
+    ]);
+    expect(
+      crossReferenceProblems(
+        withOrders({ maxDocumentBytes: D1_ORDER_DOCUMENT_BYTES }, { kind: 'd1', binding: 'DB' }),
+      ),
+    ).toEqual([]);
+  });
+});
