@@ -145,6 +145,47 @@ describe('a 5,000-line OrderRequest from a proven buyer', () => {
   });
 });
 
+describe('documents over 1 MB at once', () => {
+  it('one is read at a time: another meanwhile gets a retryable Status 500, its body unread', async () => {
+    const stack = await createOrderStack();
+    const document = new TextEncoder().encode(bigOrder(LINES));
+    // The first upload stalls after its head until released, then breaks off.
+    let release: () => void = () => {};
+    const stalled = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let sent = 0;
+    let waiting = false;
+    const first = new ReadableStream<Uint8Array>(
+      {
+        async pull(controller) {
+          if (sent >= HEADER_SCAN_CHARS) {
+            waiting = true;
+            await stalled;
+            return controller.error(new Error('aborted'));
+          }
+          controller.enqueue(document.subarray(sent, sent + CHUNK));
+          sent += CHUNK;
+        },
+      },
+      { highWaterMark: 0 },
+    );
+    const length = { 'Content-Length': String(document.byteLength) };
+    const firstAnswer = postStream(stack, first, length);
+    // Its head has been read and its sender proven: the route waits for the rest.
+    while (!waiting) await new Promise((resolve) => setTimeout(resolve, 1));
+    const second = countedBody(document);
+    expect(await postStream(stack, second.stream, length)).toEqual({
+      code: 500,
+      text: 'Internal Server Error',
+      detail: 'Too many large documents are being received at once; it is safe to send this one again.',
+    });
+    expect(second.pulled()).toBeLessThanOrEqual(HEADER_SCAN_CHARS + CHUNK);
+    release();
+    expect((await firstAnswer).code).toBe(400);
+  });
+});
+
 describe('what a large document costs before its sender is proven', () => {
   it("a stranger's 3.3 MB document is refused after its Header (401), the rest never read", async () => {
     const stack = await createOrderStack();
