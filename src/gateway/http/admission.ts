@@ -4,7 +4,10 @@
  * megabyte per connection until the request timeout. The gate admits a bounded number of documents at once
  * — per client address, and in all — and answers the rest at once, before a byte of their body is read;
  * the runtime then closes their connections. Memory for unauthenticated bodies is thus bounded by
- * `total × 1 MB` whatever the number of connections or addresses.
+ * `total × (128 KB + one chunk)` whatever the number of connections or addresses: the route reads only a
+ * document's head before its sender is proven (route.ts), and the slot is held while the rest is read, so
+ * a proven buyer's document up to 1 MB, or one large OrderRequest at a time (LARGE_DOCUMENTS_AT_ONCE),
+ * counts here as one document, never as unauthenticated memory.
  *
  * Decisions:
  * - Refused documents get a cXML Status 500 "…safe to send it again" (buyers' systems retry those) rather
