@@ -7,10 +7,11 @@
  * mapping, which the job logs in with) and its cart lines seeded through the store API as
  * bench/servers/gateway-server.ts does, all untimed.
  *
- * A 5,000-line OrderRequest (3.3 MB) is above the 1 MB cap of `POST /cxml` while that cap stands for
- * it: the case asks once, and when it is refused, that size's PO is stored through the intake function
- * itself (`createOrderIntake` with the parsed document, untimed) and only its job is measured; the intake
- * curve then runs from 1 to 1,000 lines. The table says which (the parameters' `intake5000`).
+ * A 5,000-line OrderRequest is 3.3 MB: `POST /cxml` takes it from an authenticated buyer up to
+ * `orders.maxDocumentBytes` (16 MiB by default). Where the route refuses it (a 1 MB cap, as before that
+ * limit existed), the case asks once, stores that size's PO through the intake function itself
+ * (`createOrderIntake` with the parsed document, untimed) and measures only its job; the intake curve then
+ * runs from 1 to 1,000 lines. The parameters' `intake5000` says which.
  *
  * Figures per point: `intakeMs` and `jobMs`, medians of one PO; `…UsPerItem`, those per line. Goals
  * (bench/harness/growth.ts): per-line cost at the last point / at the first ≤ 1.2, and over the last
