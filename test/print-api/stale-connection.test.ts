@@ -11,9 +11,13 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createNodeFetch } from '../../src/print-api/node-fetch.ts';
 
-/** Answers `<method> on <client port>`, so a test sees which connection a request used. */
+/**
+ * Answers `<method> <how many requests of that method so far> on <client port>`, so a test sees which
+ * connection a request used and that it arrived once.
+ */
 const SILENT_IDLE_CLOSE = `
 import { createServer } from 'node:net';
+const seen = {};
 const server = createServer((socket) => {
   let buffer = '';
   let idle;
@@ -28,7 +32,8 @@ const server = createServer((socket) => {
     if (buffer.length < end + 4 + length) return;
     const method = buffer.slice(0, buffer.indexOf(' '));
     buffer = buffer.slice(end + 4 + length);
-    const body = method + ' on ' + socket.remotePort;
+    seen[method] = (seen[method] ?? 0) + 1;
+    const body = method + ' ' + seen[method] + ' on ' + socket.remotePort;
     socket.write('HTTP/1.1 200 OK\\r\\nContent-Length: ' + body.length + '\\r\\n\\r\\n' + body);
     arm();
   });
@@ -38,9 +43,11 @@ server.listen(0, '127.0.0.1', () => console.log(server.address().port));
 
 const NODE_DEFAULT = `
 import { createServer } from 'node:http';
+const seen = {};
 const server = createServer((req, res) => {
   req.resume();
-  req.on('end', () => res.end(req.method + ' on ' + req.socket.remotePort));
+  seen[req.method] = (seen[req.method] ?? 0) + 1;
+  req.on('end', () => res.end(req.method + ' ' + seen[req.method] + ' on ' + req.socket.remotePort));
 });
 server.listen(0, '127.0.0.1', () => console.log(server.address().port));
 `;
@@ -88,8 +95,8 @@ describe('a create after the event loop was blocked across the server closing th
       const first = await (await fetch(url, { method: 'GET' })).text();
       await new Promise((resolve) => setTimeout(resolve, 500));
       const created = await postAfterBlock(fetch, url, 1_500);
-      expect(created).toMatch(/^POST on \d+$/);
-      expect(created.slice('POST on '.length)).not.toBe(first.slice('GET on '.length));
+      expect(created).toMatch(/^POST 1 on \d+$/);
+      expect(created.slice('POST 1 on '.length)).not.toBe(first.slice('GET 1 on '.length));
     } finally {
       await fetch.close();
     }
@@ -102,8 +109,8 @@ describe('a create after the event loop was blocked across the server closing th
       const first = await (await fetch(url, { method: 'GET' })).text();
       await new Promise((resolve) => setTimeout(resolve, 2_500));
       const created = await postAfterBlock(fetch, url, 4_500);
-      expect(created).toMatch(/^POST on \d+$/);
-      expect(created.slice('POST on '.length)).not.toBe(first.slice('GET on '.length));
+      expect(created).toMatch(/^POST 1 on \d+$/);
+      expect(created.slice('POST 1 on '.length)).not.toBe(first.slice('GET 1 on '.length));
     } finally {
       await fetch.close();
     }
