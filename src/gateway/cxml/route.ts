@@ -81,9 +81,11 @@ export function createCxmlRoute(ctx: GatewayContext, onOrder: OrderRequestHandle
     throw error;
   };
 
-  // The largest document anyone may send: an OrderRequest from a proven buyer (everything else, and
-  // everything before the Header has proven its sender, stays within MAX_CXML_BYTES).
-  const orderLimit = Math.max(orderDocumentLimit(ctx.config), MAX_CXML_BYTES);
+  // An OrderRequest from a proven buyer may be up to orderLimit (16 MiB by default, less with D1, whose rows
+  // hold less); everything else, and everything before the Header has proven its sender, stays within
+  // MAX_CXML_BYTES. `largest` is the most anyone may send.
+  const orderLimit = orderDocumentLimit(ctx.config);
+  const largest = Math.max(orderLimit, MAX_CXML_BYTES);
   let largeInFlight = 0;
 
   const tooLarge = (limit: number) =>
@@ -97,7 +99,7 @@ export function createCxmlRoute(ctx: GatewayContext, onOrder: OrderRequestHandle
    */
   async function handle(c: Context): Promise<Outcome> {
     const declared = Number(c.req.header('content-length') ?? Number.NaN);
-    if (declared > orderLimit) return tooLarge(orderLimit);
+    if (declared > largest) return tooLarge(largest);
     const head = await receiveHead(c.req.raw, HEADER_SCAN_CHARS);
     // The client went away mid-upload; nobody reads this answer, and it is no failure of ours.
     if (head.kind === 'cut_off') return cutOff();

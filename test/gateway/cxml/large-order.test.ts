@@ -145,6 +145,24 @@ describe('a 5,000-line OrderRequest from a proven buyer', () => {
   });
 });
 
+describe('an orders.maxDocumentBytes below the 1 MB of other documents (as with D1)', () => {
+  it('refuses a larger PO from a proven buyer (406), while a setup of that size is still read', async () => {
+    const stack = await createOrderStack(
+      orderConfig({ orders: { maxDocumentBytes: D1_ORDER_DOCUMENT_BYTES } }),
+    );
+    const po = bigOrder(1_000);
+    expect(po.length).toBeGreaterThan(D1_ORDER_DOCUMENT_BYTES);
+    expect(statusOf(await stack.postCxml(po))).toEqual({
+      code: 406,
+      text: 'Not Acceptable',
+      detail: 'The document is larger than 0.5 MB.',
+    });
+    const setup = setupRequest().replace('<BuyerCookie>', `<!-- ${'x'.repeat(700 * 1024)} --><BuyerCookie>`);
+    expect(statusOf(await stack.postCxml(setup)).code).toBe(200);
+    expect(ANONYMOUS_DOCUMENT_BYTES).toBe(1024 * 1024);
+  });
+});
+
 describe('documents over 1 MB at once', () => {
   it('one is read at a time: another meanwhile gets a retryable Status 500, its body unread', async () => {
     const stack = await createOrderStack();
@@ -246,8 +264,8 @@ describe('orders.maxDocumentBytes', () => {
     );
   });
 
-  it('refuses nonsense: below the 1 MiB every document may have, fractions, strings, huge, and over D1 on D1', () => {
-    for (const value of [0, -1, 1000, ANONYMOUS_DOCUMENT_BYTES - 1, 2.5e6 + 0.5, '16MB', 1e12]) {
+  it('refuses nonsense: below 64 KiB, fractions, strings, huge, and more than a D1 row holds on D1', () => {
+    for (const value of [0, -1, 1000, 64 * 1024 - 1, 2.5e6 + 0.5, '16MB', 1e12]) {
       const parsed = parseGatewayConfig(withOrders({ maxDocumentBytes: value }));
       expect(parsed.ok, `maxDocumentBytes ${String(value)}`).toBe(false);
       if (!parsed.ok) expect(parsed.problems.map((p) => p.path)).toContain('orders.maxDocumentBytes');
