@@ -14,6 +14,7 @@ import {
   parseGatewayConfig,
 } from '../../../schemas/config.ts';
 import { HEADER_SCAN_CHARS } from '../../../src/cxml/index.ts';
+import { serveNode } from '../../../src/runtime/node.ts';
 import { largeOrderRequest } from '../../cxml/large-order-request.ts';
 import { setupRequest } from '../../support/cxml-documents.ts';
 import {
@@ -131,6 +132,22 @@ describe('a 5,000-line OrderRequest from a proven buyer', () => {
     expect(confirmations).toHaveLength(1);
     expect(confirmations[0]?.type).toBe('accept');
   }, 120_000);
+
+  it("is taken over a real port (@hono/node-server), as a stranger's is refused there", async () => {
+    const stack = await createOrderStack();
+    expect(statusOf(await stack.postCxml(setupRequest())).code).toBe(200);
+    await seedCartLines(stack, LINES);
+    const server = await serveNode(stack.gateway.app, { port: 0 });
+    try {
+      const post = async (body: string) =>
+        statusOf(await (await fetch(`${server.url}/cxml`, { method: 'POST', body })).text());
+      expect(await post(bigOrder(LINES, 'NOBODY'))).toMatchObject({ code: 401 });
+      expect(await post(bigOrder(LINES))).toMatchObject({ code: 200 });
+      expect((await stack.store.orders.getByOrderId('acme', 'PO-BIG-5000'))?.state).toBe('received');
+    } finally {
+      await server.close();
+    }
+  }, 60_000);
 
   it('is refused over a smaller configured orders.maxDocumentBytes, before the rest is read', async () => {
     const stack = await createOrderStack(orderConfig({ orders: { maxDocumentBytes: 2 * 1024 * 1024 } }));
