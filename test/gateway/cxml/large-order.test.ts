@@ -13,7 +13,7 @@ import {
   orderDocumentLimit,
   parseGatewayConfig,
 } from '../../../schemas/config.ts';
-import { HEADER_SCAN_CHARS } from '../../../src/cxml/index.ts';
+import { HEADER_SCAN_CHARS, peekCxmlHeader, wholeTags } from '../../../src/cxml/index.ts';
 import { serveNode } from '../../../src/runtime/node.ts';
 import { largeOrderRequest } from '../../cxml/large-order-request.ts';
 import { setupRequest } from '../../support/cxml-documents.ts';
@@ -261,6 +261,17 @@ describe('what a large document costs before its sender is proven', () => {
       detail: 'The document is larger than 1 MB.',
     });
     expect(pulled()).toBeLessThanOrEqual(HEADER_SCAN_CHARS + CHUNK);
+  });
+});
+
+describe('the head of a document', () => {
+  it('is peeked up to its last whole tag, so a cut through a UTF-8 character still reads', () => {
+    const document = new TextEncoder().encode(bigOrder(10).replaceAll('Print item', 'Druck € Stück'));
+    const euro = document.indexOf(0xe2, 2000);
+    const head = document.subarray(0, euro + 1);
+    expect(() => peekCxmlHeader(head)).toThrow(/not valid UTF-8/);
+    expect(peekCxmlHeader(wholeTags(head)).requestName).toBe('OrderRequest');
+    expect(wholeTags(new TextEncoder().encode('no tag'))).toHaveLength(0);
   });
 });
 
