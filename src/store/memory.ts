@@ -32,11 +32,13 @@ import {
   type NewJob,
   type NewPurchaseOrder,
   ORDER_STATES,
+  type OrderState,
   type OutboxMessage,
   type Page,
   type PurgeOptions,
   type PunchoutSession,
   type PurchaseOrder,
+  type PurchaseOrderPatch,
   type TrackedPrintOrder,
   type UserMapping,
 } from './types.ts';
@@ -346,7 +348,7 @@ function acceptOrder(
 }
 
 function memoryOrders(state: MemoryState): OrderStore {
-  const { orders, now } = state;
+  const { orders } = state;
   return {
     async accept(input) {
       const { created, order } = acceptOrder(state, input);
@@ -388,20 +390,34 @@ function memoryOrders(state: MemoryState): OrderStore {
       );
     },
     async update(id, patch, options = {}) {
-      const order = orders.get(id);
-      if (!order) return undefined;
-      if (options.ifState && !options.ifState.includes(order.state)) {
-        throw new StoreError('conflict', `order ${id} is ${order.state}`);
-      }
-      Object.assign(
-        order,
-        pickDefined(patch, ['state', 'lastError']),
-        jsonFields(patch, ['printOrderIds', 'flags']),
-      );
-      order.updatedAt = now();
-      return copy(order);
+      const order = patchOrder(state, id, patch, options.ifState);
+      return order && copy(order);
+    },
+    async patch(id, patch, options = {}) {
+      return patchOrder(state, id, patch, options.ifState) !== undefined;
     },
   };
+}
+
+/** `orders.update` without the copy it answers: the stored order, patched, or undefined if there is none. */
+function patchOrder(
+  { orders, now }: MemoryState,
+  id: string,
+  patch: PurchaseOrderPatch,
+  ifState: readonly OrderState[] | undefined,
+): PurchaseOrder | undefined {
+  const order = orders.get(id);
+  if (!order) return undefined;
+  if (ifState && !ifState.includes(order.state)) {
+    throw new StoreError('conflict', `order ${id} is ${order.state}`);
+  }
+  Object.assign(
+    order,
+    pickDefined(patch, ['state', 'lastError']),
+    jsonFields(patch, ['printOrderIds', 'flags']),
+  );
+  order.updatedAt = now();
+  return order;
 }
 
 /** `enqueue` without copies: the open job of the key, or the one queued now. */

@@ -176,6 +176,16 @@ export interface OrderStore {
     patch: PurchaseOrderPatch,
     options?: { ifState?: readonly OrderState[] },
   ): Promise<PurchaseOrder | undefined>;
+  /**
+   * `update` without the order read back: true when patched, false when there is no such order, and a
+   * `conflict` with `ifState` as `update` throws. A PO's document can be megabytes, and `update` answers
+   * it whole (copied, or read and parsed from SQL), which the order job has no use for.
+   */
+  patch(
+    id: string,
+    patch: PurchaseOrderPatch,
+    options?: { ifState?: readonly OrderState[] },
+  ): Promise<boolean>;
 }
 
 export interface JobQueue {

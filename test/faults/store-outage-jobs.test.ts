@@ -47,14 +47,16 @@ describe('order jobs while the store is away', () => {
   it('a job that failed on the store is due again after 5 seconds, then orders once', async () => {
     const stack = await createOrderStack();
     const poId = await acceptedPo(stack, 'PO-OUTAGE');
-    const update = stack.store.orders.update;
+    const { update, patch } = stack.store.orders;
     stack.store.orders.update = outage;
+    stack.store.orders.patch = outage;
     await stack.worker.tick();
     const failed = await processJob(stack);
     expect(failed).toMatchObject({ state: 'pending', attempts: 1, lastError: 'connection terminated' });
     expect((failed?.runAt.getTime() ?? 0) - stack.clock.now().getTime()).toBe(5_000);
 
     stack.store.orders.update = update;
+    stack.store.orders.patch = patch;
     stack.clock.advance(5);
     await stack.worker.tick();
     await stack.sandbox.control.idle();

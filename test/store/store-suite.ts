@@ -886,6 +886,31 @@ export function runStoreSuite(
         );
       });
 
+      it('patches as update does without reading the order back, ifState included', async () => {
+        const { order } = await store.orders.accept(purchaseOrder());
+        clock.advance(MINUTE);
+        expect(await store.orders.patch(order.id, { state: 'processing', flags: ['creating:0'] })).toBe(true);
+        expect(
+          await store.orders.patch(order.id, { printOrderIds: [5001] }, { ifState: ['processing'] }),
+        ).toBe(true);
+        expect(await store.orders.get(order.id)).toStrictEqual({
+          ...order,
+          state: 'processing',
+          flags: ['creating:0'],
+          printOrderIds: [5001],
+          updatedAt: at(MINUTE),
+        });
+        await expectStoreError(
+          store.orders.patch(order.id, { state: 'cancelled' }, { ifState: ['received'] }),
+          'conflict',
+        );
+        expect((await store.orders.get(order.id))?.state).toBe('processing');
+        expect(await store.orders.patch('987654', { state: 'failed' })).toBe(false);
+        expect(await store.orders.patch('987654', { state: 'failed' }, { ifState: ['received'] })).toBe(
+          false,
+        );
+      });
+
       it('lists newest first, filtered, one page at a time', async () => {
         const ids: string[] = [];
         const specs = [

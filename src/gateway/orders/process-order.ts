@@ -116,20 +116,17 @@ function mayHaveHappened(error: unknown): boolean {
 /** The states of a PO whose job has not finished with it: the ones a job acts on. */
 const OPEN_STATES: readonly PurchaseOrder['state'][] = ['received', 'processing'];
 
-/**
- * Sets state (and more) only while the order is in one of `from`: answers the record as the update left
- * it, or undefined when the order has moved on.
- */
+/** Sets state (and more) only while the order is in one of `from`; false when it has moved on. */
 async function moveOrder(
   ctx: GatewayContext,
   order: PurchaseOrder,
-  patch: Parameters<GatewayContext['store']['orders']['update']>[1],
+  patch: Parameters<GatewayContext['store']['orders']['patch']>[1],
   from: readonly PurchaseOrder['state'][],
-): Promise<PurchaseOrder | undefined> {
+): Promise<boolean> {
   try {
-    return await ctx.store.orders.update(order.id, patch, { ifState: from });
+    return await ctx.store.orders.patch(order.id, patch, { ifState: from });
   } catch (error) {
-    if (error instanceof StoreError && error.code === 'conflict') return undefined;
+    if (error instanceof StoreError && error.code === 'conflict') return false;
     throw error;
   }
 }
@@ -137,7 +134,7 @@ async function moveOrder(
 async function addFlags(ctx: GatewayContext, poId: string, flags: readonly string[]): Promise<void> {
   const current = await loadOrder(ctx, poId);
   const next = withFlags(current.flags, flags);
-  if (next.length > current.flags.length) await ctx.store.orders.update(poId, { flags: next });
+  if (next.length > current.flags.length) await ctx.store.orders.patch(poId, { flags: next });
 }
 
 /** Inconclusive searches for the print order of a cut-off create before an operator decides. */
@@ -155,7 +152,7 @@ async function recordPrintOrder(
   // Read again, not taken from the caller: the create (or search) before this took long enough for a
   // webhook, an update's job or an operator to change the flags, and the patch below rewrites them whole.
   const after = await loadOrder(ctx, poId);
-  await ctx.store.orders.update(poId, {
+  await ctx.store.orders.patch(poId, {
     printOrderIds: [...after.printOrderIds, printOrderId],
     flags: after.flags.filter((f) => f !== marker),
   });
@@ -224,7 +221,7 @@ async function settleCutOffCreate(
       }
       const current = await loadOrder(ctx, order.id);
       const marker = createAttemptFlag({ index: group.index, after: outcome.after, searches });
-      await ctx.store.orders.update(order.id, {
+      await ctx.store.orders.patch(order.id, {
         flags: current.flags.map((f) => (f === cutOff.flag ? marker : f)),
       });
       throw new GatewayError(
@@ -261,7 +258,7 @@ async function createPrintOrder(
   const marker = createAttemptFlag({ index: group.index, after: floor, searches: 0 });
   // After a search (upstream calls) the flags may have changed meanwhile: read them again.
   const current = cutOff === undefined ? before : await loadOrder(ctx, order.id);
-  await ctx.store.orders.update(order.id, {
+  await ctx.store.orders.patch(order.id, {
     flags: [...current.flags.filter((f) => f !== cutOff?.flag), marker],
   });
   let printOrderId: number;
@@ -276,7 +273,7 @@ async function createPrintOrder(
   } catch (error) {
     if (!mayHaveHappened(error)) {
       const latest = await loadOrder(ctx, order.id);
-      await ctx.store.orders.update(order.id, { flags: latest.flags.filter((f) => f !== marker) });
+      await ctx.store.orders.patch(order.id, { flags: latest.flags.filter((f) => f !== marker) });
     }
     throw upstreamError(error, 'create the print order');
   }
@@ -336,18 +333,17 @@ async function annotatePrintOrder(
 }
 
 async function placePrintOrders(ctx: GatewayContext, received: PurchaseOrder): Promise<void> {
-  const processing = await moveOrder(ctx, received, { state: 'processing' }, OPEN_STATES);
-  if (processing === undefined) return;
+  if (!(await moveOrder(ctx, received, { state: 'processing' }, OPEN_STATES))) return;
   const buyer = ctx.buyer(received.buyerId);
   // Parsed once for the whole job (for a big PO the parse is the job's largest cost of its own): no patch
   // touches a PO's document, so the one read here holds for every later read of the record.
   const document = poDocument(received);
   const groups = ownerGroups(document.lines);
   const tracked: TrackedPrintOrder[] = [];
-  // The first group starts from the record the move to `processing` answered; each later one reads it
-  // again, since the upstream calls of the group before gave webhooks, an update's job or an operator
-  // time to change the flags its create rewrites.
-  let order = processing;
+  // The first group starts from the record the job read a moment ago (only the move to `processing` came
+  // between, no upstream call); each later one reads it again, since the upstream calls of the group
+  // before gave webhooks, an update's job or an operator time to change the flags its create rewrites.
+  let order = received;
   for (const group of groups) {
     const storefront = ctx.storefront(group.storefrontId);
     if (group.index > 0) order = await loadOrder(ctx, received.id);
@@ -432,7 +428,7 @@ async function recordUpdate(ctx: GatewayContext, update: PurchaseOrder): Promise
       `The change to order ${update.orderId}${version} was received. It is not applied automatically: ` +
       'the supplier reviews it and confirms separately; until then the order is produced as first confirmed.',
   });
-  await ctx.store.orders.update(update.id, {
+  await ctx.store.orders.patch(update.id, {
     state: 'needs_operator',
     flags: withFlags(update.flags, [
       FLAG.updateNeedsOperator,
@@ -469,7 +465,7 @@ async function cancelOrder(ctx: GatewayContext, cancellation: PurchaseOrder): Pr
   if (!OPEN_STATES.includes(cancellation.state)) return;
   const original = await findOriginalOrder(ctx.store, cancellation);
   if (original === undefined) {
-    await ctx.store.orders.update(cancellation.id, {
+    await ctx.store.orders.patch(cancellation.id, {
       state: 'cancelled',
       flags: withFlags(cancellation.flags, [FLAG.unknownOrder]),
     });
@@ -487,7 +483,7 @@ async function cancelOrder(ctx: GatewayContext, cancellation: PurchaseOrder): Pr
   }
   if (uncancellable.length > 0) {
     const ids = uncancellable.map((p) => p.printOrderId).join(', ');
-    await ctx.store.orders.update(cancellation.id, {
+    await ctx.store.orders.patch(cancellation.id, {
       state: 'needs_operator',
       lastError: `No cancel status is configured for the storefront of print order ${ids}; cancel it by hand.`,
       flags: withFlags(cancellation.flags, [FLAG.noCancelStatus]),
@@ -504,7 +500,7 @@ async function cancelOrder(ctx: GatewayContext, cancellation: PurchaseOrder): Pr
       `Purchase order ${original.orderId} changed while it was being cancelled.`,
     );
   }
-  await ctx.store.orders.update(cancellation.id, { state: 'cancelled' });
+  await ctx.store.orders.patch(cancellation.id, { state: 'cancelled' });
   ctx.logger.info('purchase order cancelled', { po: original.id, cancellation: cancellation.id });
 }
 

@@ -124,6 +124,11 @@ const orderSql = (d: SqlDialect) => ({
   update: `UPDATE purchase_orders SET state = COALESCE($1, state), print_order_ids = COALESCE($2, print_order_ids),
       flags = COALESCE($3, flags), last_error = COALESCE($4, last_error), updated_at = $5
     WHERE id = ${d.storeId(6)} AND ${inList(d, 'state', 7)} RETURNING *`,
+  /** `update` answering only the id: the document (megabytes for a big PO) is not read back. */
+  patch: `UPDATE purchase_orders SET state = COALESCE($1, state), print_order_ids = COALESCE($2, print_order_ids),
+      flags = COALESCE($3, flags), last_error = COALESCE($4, last_error), updated_at = $5
+    WHERE id = ${d.storeId(6)} AND ${inList(d, 'state', 7)} RETURNING id`,
+  state: `SELECT state FROM purchase_orders WHERE id = ${d.storeId(1)}`,
 });
 
 /** Due: pending and due, or running with a lease that ran out (its worker is presumed dead). */

@@ -16,7 +16,9 @@ import {
   type CartLine,
   DEFAULT_MAX_ATTEMPTS,
   type NewPurchaseOrder,
+  type OrderState,
   type Page,
+  type PurchaseOrderPatch,
   type PurgeOptions,
 } from '../types.ts';
 import type { CompiledSql, SqlDialect } from './dialect.ts';
@@ -299,7 +301,32 @@ function orderInsert(o: NewPurchaseOrder, at: number, nonce: string | null) {
   return { row, params, duplicate };
 }
 
+/** The parameters of `orders.update` and `orders.patch`, in their statements' order. */
+function orderPatch(
+  id: string,
+  p: PurchaseOrderPatch,
+  ifState: readonly OrderState[] | undefined,
+  at: SqlValue,
+): SqlValue[] {
+  const states = ifState ? JSON.stringify(ifState) : null;
+  return [
+    p.state ?? null,
+    jsonOrNull(p.printOrderIds),
+    jsonOrNull(p.flags),
+    p.lastError ?? null,
+    at,
+    id,
+    states,
+  ];
+}
+
 function sqlOrders({ sql: { orders: sql }, driver, now, rows, first }: SqlContext): Store['orders'] {
+  /** After an update that changed nothing: a conflict when the order exists in another state. */
+  async function refusedPatch(id: string, ifState: readonly OrderState[] | undefined): Promise<void> {
+    if (ifState === undefined) return;
+    const current = await first(sql.state, id);
+    if (current) throw new StoreError('conflict', `order ${id} is ${String(current.state)}`);
+  }
   return {
     async accept(o) {
       const { row, params, duplicate } = orderInsert(o, now(), null);
@@ -356,22 +383,15 @@ function sqlOrders({ sql: { orders: sql }, driver, now, rows, first }: SqlContex
       return pageOf(found, size, toOrder);
     },
     async update(id, p, options = {}) {
-      const ifState = options.ifState ? JSON.stringify(options.ifState) : null;
-      const row = await first(
-        sql.update,
-        p.state ?? null,
-        jsonOrNull(p.printOrderIds),
-        jsonOrNull(p.flags),
-        p.lastError ?? null,
-        now(),
-        id,
-        ifState,
-      );
+      const row = await first(sql.update, ...orderPatch(id, p, options.ifState, now()));
       if (row) return toOrder(row);
-      const current = await first(sql.get, id);
-      if (current && ifState !== null)
-        throw new StoreError('conflict', `order ${id} is ${String(current.state)}`);
+      await refusedPatch(id, options.ifState);
       return undefined;
+    },
+    async patch(id, p, options = {}) {
+      if (await first(sql.patch, ...orderPatch(id, p, options.ifState, now()))) return true;
+      await refusedPatch(id, options.ifState);
+      return false;
     },
   };
 }
