@@ -13,8 +13,7 @@
  * 100 lines the fixed cost of a request is already small beside the lines'. The descriptions carry
  * "Müller-€", so the encoder handles multi-byte UTF-8.
  */
-import { setupRequest } from '../../test/support/cxml-documents.ts';
-import { startUrlOf } from '../../test/support/punchout-flow.ts';
+import { freshPunchIn } from '../../test/support/punchout-flow.ts';
 import { createStack, GATEWAY_ORIGIN } from '../../test/support/stack.ts';
 import { createMemoryStore } from '../../src/store/memory.ts';
 import type { BenchCase, Figures } from '../harness/bench-case.ts';
@@ -34,13 +33,7 @@ const growthCart: BenchCase = {
     /** A new session of buyer acme on a fresh gateway and store, with `n` lines; answers its transfer URL. */
     async function cartOf(n: number): Promise<string> {
       await stack.restartGateway(createMemoryStore({ clock: stack.clock }));
-      const catalog = await stack.browse(startUrlOf(await stack.postCxml(setupRequest())));
-      const token = /\/punchout\/s\/([^/]+)\/catalog/.exec(catalog.url)?.[1];
-      if (catalog.status !== 200 || token === undefined) throw new Error(`no catalog: ${catalog.status}`);
-      const ctx = stack.gateway.context;
-      const { sid } = await ctx.tokens.verify(token, 'session', ctx.clock.now());
-      const session = await stack.store.sessions.get(sid);
-      if (session === undefined) throw new Error('no session');
+      const { token, session } = await freshPunchIn(stack);
       for (let i = 1; i <= n; i++) {
         await stack.store.cart.add({
           lineRef: `L-G${++nextLine}`,

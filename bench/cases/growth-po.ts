@@ -23,9 +23,8 @@ import { createOrderWorker } from '../../src/gateway/orders/index.ts';
 import { createOrderIntake } from '../../src/gateway/orders/intake.ts';
 import { createMemoryStore } from '../../src/store/memory.ts';
 import { largeOrderRequest } from '../../test/cxml/large-order-request.ts';
-import { setupRequest } from '../../test/support/cxml-documents.ts';
 import { orderConfig } from '../../test/support/order-flow.ts';
-import { startUrlOf } from '../../test/support/punchout-flow.ts';
+import { freshPunchIn } from '../../test/support/punchout-flow.ts';
 import { createStack, GATEWAY_ORIGIN } from '../../test/support/stack.ts';
 import type { BenchCase, Figures, RatioSpec } from '../harness/bench-case.ts';
 import { growthRatio, pointFigures, sizeLabel } from '../harness/growth.ts';
@@ -65,13 +64,7 @@ const growthPo: BenchCase = {
     async function prepare(n: number): Promise<string> {
       await stack.restartGateway(createMemoryStore({ clock: stack.clock }));
       worker = createOrderWorker(stack.gateway.context);
-      const catalog = await stack.browse(startUrlOf(await stack.postCxml(setupRequest())));
-      const token = /\/punchout\/s\/([^/]+)\/catalog/.exec(catalog.url)?.[1];
-      if (catalog.status !== 200 || token === undefined) throw new Error(`no catalog: ${catalog.status}`);
-      const ctx = stack.gateway.context;
-      const { sid } = await ctx.tokens.verify(token, 'session', ctx.clock.now());
-      const session = await stack.store.sessions.get(sid);
-      if (session === undefined) throw new Error('no session');
+      const { session } = await freshPunchIn(stack);
       for (let i = 1; i <= n; i++) {
         await stack.store.cart.add({
           lineRef: `L-${String(i).padStart(8, '0')}`,

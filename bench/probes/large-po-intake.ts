@@ -14,6 +14,7 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { createNodeGateway } from '../../src/runtime/gateway-node.ts';
 import { serveNode } from '../../src/runtime/node.ts';
 import { largeOrderRequest } from '../../test/cxml/large-order-request.ts';
+import { seedOrderLines } from '../../test/support/order-lines.ts';
 import { resolveTestConfig, testConfig } from '../../test/support/stack.ts';
 
 const lines = Number(process.argv[2] ?? 5_000);
@@ -26,40 +27,15 @@ const config = resolveTestConfig({
 const silent = { info() {}, warn() {}, error() {} };
 const node = await createNodeGateway(config, { logger: silent });
 const products = config.storefronts[0]?.products ?? [];
-const skus = ['BC-STD', 'FLY-A5', 'POS-CUSTOM'];
 
 /** One round's cart: `lines` lines under their own references, so each round's PO orders fresh lines. */
 async function seed(round: number): Promise<void> {
-  const session = await node.store.sessions.create({
-    id: `large-po-${round}`,
-    buyerId: 'acme',
-    storefrontId: 'demo',
-    protocol: 'cxml',
-    operation: 'create',
-    returnUrl: 'https://buyer.example/punchout/return',
-    buyerUserKey: 'jroe',
-    pipoUserRef: 'jroe',
+  await seedOrderLines(node.store, products, {
+    sessionId: `large-po-${round}`,
+    lines,
     expiresAt: new Date(Date.now() + 86_400_000),
+    lineRef: (i) => `L${round}${String(i).padStart(7, '0')}`,
   });
-  for (let i = 1; i <= lines; i++) {
-    const product = products.find((p) => p.sku === skus[i % 3]);
-    if (product === undefined) throw new Error(`the test config has no ${skus[i % 3]}`);
-    await node.store.cart.add({
-      lineRef: `L${round}${String(i).padStart(7, '0')}`,
-      sessionId: session.id,
-      buyerId: 'acme',
-      storefrontId: 'demo',
-      userRef: 'jroe',
-      designId: i,
-      productId: product.productId,
-      sku: product.sku,
-      name: product.name,
-      quantity: 100,
-      unitPrice: '0.12',
-      currency: 'USD',
-      uom: product.uom,
-    });
-  }
 }
 
 function order(round: number): string {

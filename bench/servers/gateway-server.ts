@@ -17,6 +17,7 @@ import { join } from 'node:path';
 import { createNodeGateway } from '../../src/runtime/gateway-node.ts';
 import { serveNode } from '../../src/runtime/node.ts';
 import { setupRequest } from '../../test/support/cxml-documents.ts';
+import { seedOrderLines } from '../../test/support/order-lines.ts';
 import { resolveTestConfig, testConfig } from '../../test/support/stack.ts';
 import { childServerOptions } from '../harness/child-server.ts';
 
@@ -31,9 +32,6 @@ export interface GatewayServerReady {
   /** The seeded cart lines, when `orderLines` was asked for. */
   readonly lineRefs: readonly string[];
 }
-
-/** The returning user of the benchmark: setupRequest()'s UniqueName, which is the buyer user's key. */
-const RETURNING_USER_KEY = 'jroe';
 
 const options = childServerOptions<GatewayServerOptions>();
 if (options.sandboxUrl === undefined) {
@@ -68,44 +66,15 @@ if (!firstAnswer.includes('<Status code="200"')) {
   process.exit(2);
 }
 
-const lineRefs: string[] = [];
-if (options.orderLines !== undefined && options.orderLines > 0) {
-  const session = await node.store.sessions.create({
-    id: 'bench-order-session',
-    buyerId: 'acme',
-    storefrontId: 'demo',
-    protocol: 'cxml',
-    operation: 'create',
-    returnUrl: 'https://buyer.example/punchout/return',
-    buyerUserKey: RETURNING_USER_KEY,
-    pipoUserRef: RETURNING_USER_KEY,
-    expiresAt: new Date(Date.now() + 86_400_000),
-  });
-  // The SKUs test/cxml/large-order-request.ts writes into its ItemOut lines; its references, widened to
-  // the gateway's 8-character form (`L-00000001`).
-  const skus = ['BC-STD', 'FLY-A5', 'POS-CUSTOM'];
-  const products = config.storefronts[0]?.products ?? [];
-  for (let i = 1; i <= options.orderLines; i++) {
-    const product = products.find((p) => p.sku === skus[i % 3]);
-    if (product === undefined) throw new Error(`gateway-server: the test config has no ${skus[i % 3]}`);
-    const line = await node.store.cart.add({
-      lineRef: `L-${String(i).padStart(8, '0')}`,
-      sessionId: session.id,
-      buyerId: 'acme',
-      storefrontId: 'demo',
-      userRef: RETURNING_USER_KEY,
-      designId: i,
-      productId: product.productId,
-      sku: product.sku,
-      name: product.name,
-      quantity: 100,
-      unitPrice: '0.12',
-      currency: 'USD',
-      uom: product.uom,
-    });
-    lineRefs.push(line.lineRef);
-  }
-}
+// The lines test/cxml/large-order-request.ts's OrderRequest names, as the returning user's.
+const lineRefs =
+  options.orderLines !== undefined && options.orderLines > 0
+    ? await seedOrderLines(node.store, config.storefronts[0]?.products ?? [], {
+        sessionId: 'bench-order-session',
+        lines: options.orderLines,
+        expiresAt: new Date(Date.now() + 86_400_000),
+      })
+    : [];
 
 const server = await serveNode(node.gateway.app, { port: 0 });
 const ready: GatewayServerReady = { url: server.url, lineRefs };

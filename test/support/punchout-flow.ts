@@ -4,6 +4,8 @@
  */
 import { expect } from 'vitest';
 import { decodeEntities, findForms, findLinks, formBody, type HtmlForm } from './html-forms.ts';
+import type { PunchoutSession } from '../../src/store/types.ts';
+import { setupRequest } from './cxml-documents.ts';
 import type { BrowserResponse, Stack } from './stack.ts';
 
 /** Anything that can browse: the in-process stack, or a browser over real ports. */
@@ -93,4 +95,21 @@ export function cxmlFromForm(form: HtmlForm): string {
   if (!field) throw new Error('no cxml-* field in the return form');
   if (field[0] === 'cxml-urlencoded') return field[1];
   return new TextDecoder().decode(Uint8Array.from(atob(field[1]), (c) => c.charCodeAt(0)));
+}
+
+/**
+ * A fresh cXML punch-in of the default setup, opened to its catalog: the session's token and its stored
+ * record, for benchmarks that then put lines into the cart through the store.
+ */
+export async function freshPunchIn(
+  stack: Pick<Stack, 'browse' | 'postCxml' | 'gateway' | 'store'>,
+): Promise<{ token: string; session: PunchoutSession }> {
+  const catalog = await stack.browse(startUrlOf(await stack.postCxml(setupRequest())));
+  const token = /\/punchout\/s\/([^/]+)\/catalog/.exec(catalog.url)?.[1];
+  if (catalog.status !== 200 || token === undefined) throw new Error(`no catalog: ${catalog.status}`);
+  const ctx = stack.gateway.context;
+  const { sid } = await ctx.tokens.verify(token, 'session', ctx.clock.now());
+  const session = await stack.store.sessions.get(sid);
+  if (session === undefined) throw new Error('no session');
+  return { token, session };
 }

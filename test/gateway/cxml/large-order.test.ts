@@ -25,6 +25,7 @@ import {
   orderConfig,
   printOrdersFor,
 } from '../../support/order-flow.ts';
+import { seedOrderLines } from '../../support/order-lines.ts';
 import { statusOf } from '../../support/punchout-flow.ts';
 import { GATEWAY_ORIGIN, testConfig } from '../../support/stack.ts';
 
@@ -33,38 +34,11 @@ const CHUNK = 64 * 1024;
 
 /** Cart lines the PO names (`L-00000001`…), seeded through the store API as a punch-out would leave them. */
 async function seedCartLines(stack: OrderStack, lines: number): Promise<void> {
-  const session = await stack.store.sessions.create({
-    id: 'large-order-session',
-    buyerId: 'acme',
-    storefrontId: 'demo',
-    protocol: 'cxml',
-    operation: 'create',
-    returnUrl: 'https://buyer.example/punchout/return',
-    buyerUserKey: 'jroe',
-    pipoUserRef: 'jroe',
+  await seedOrderLines(stack.store, stack.gateway.context.config.storefronts[0]?.products ?? [], {
+    sessionId: 'large-order-session',
+    lines,
     expiresAt: new Date(Date.parse('2026-11-23T09:00:00Z')),
   });
-  const products = stack.gateway.context.config.storefronts[0]?.products ?? [];
-  const skus = ['BC-STD', 'FLY-A5', 'POS-CUSTOM'];
-  for (let i = 1; i <= lines; i++) {
-    const product = products.find((p) => p.sku === skus[i % 3]);
-    if (product === undefined) throw new Error(`the test config has no ${skus[i % 3]}`);
-    await stack.store.cart.add({
-      lineRef: `L-${String(i).padStart(8, '0')}`,
-      sessionId: session.id,
-      buyerId: 'acme',
-      storefrontId: 'demo',
-      userRef: 'jroe',
-      designId: i,
-      productId: product.productId,
-      sku: product.sku,
-      name: product.name,
-      quantity: 100,
-      unitPrice: '0.12',
-      currency: 'USD',
-      uom: product.uom,
-    });
-  }
 }
 
 /** test/cxml/large-order-request.ts's PO on the seeded lines' terms (as bench/cases/po-intake.ts sends it). */
