@@ -13,8 +13,8 @@
  * - Refused documents get a cXML Status 500 "…safe to send it again" (buyers' systems retry those) rather
  *   than an HTTP error their systems would report as a transport failure.
  * - 8 per address leaves room for a procurement network's bursts from its few egress addresses; 16 in all
- *   bounds the bodies held to 16 MB (a document of 1 MB takes milliseconds to read from an honest sender). Requests whose address the runtime cannot tell came through no socket
- *   (in process) and are not gated.
+ *   bounds the bodies held to 16 MB (a document of 1 MB takes milliseconds to read from an honest sender).
+ *   Requests whose address the runtime cannot tell came through no socket (in process) and are not gated.
  */
 
 import type { MiddlewareHandler } from 'hono';
@@ -32,7 +32,7 @@ export const CXML_ADMISSION = {
 
 export interface AdmissionGate {
   /** A release function when the request may proceed, undefined when it must be refused now. */
-  enter(address: string | undefined): (() => void) | undefined;
+  enter(address: string): (() => void) | undefined;
 }
 
 /**
@@ -47,16 +47,15 @@ export function createAdmissionGate(limits: { perAddress: number; total: number 
   let total = 0;
   return {
     enter(address) {
-      const mine = address === undefined ? 0 : (inFlight.get(address) ?? 0);
+      const mine = inFlight.get(address) ?? 0;
       if (total >= limits.total || mine >= limits.perAddress) return undefined;
       total++;
-      if (address !== undefined) inFlight.set(address, mine + 1);
+      inFlight.set(address, mine + 1);
       let released = false;
       return () => {
         if (released) return;
         released = true;
         total--;
-        if (address === undefined) return;
         const left = (inFlight.get(address) ?? 1) - 1;
         if (left === 0) inFlight.delete(address);
         else inFlight.set(address, left);
