@@ -1,0 +1,148 @@
+/**
+ * A punch-in while a 5,000-line PO is taken in (issue 18, deliverable 2): the returning user's
+ * PunchOutSetupRequests through the gateway (its own child process, `punchgate serve`'s build, SQLite),
+ * alone and while one client posts the 3.3 MB OrderRequest of test/cxml/large-order-request.ts over and
+ * over (a unique payloadID and orderID each, naming the 5,000 cart lines seeded in the gateway). A buyer's
+ * system sends its POs one after another, so one at a time. Goal: the setups' p99 beside the big POs at
+ * most 50 ms — which a parse or a store write that holds the event loop for half a second cannot meet.
+ */
+import { Agent, request } from 'undici';
+import { largeOrderRequest } from '../../test/cxml/large-order-request.ts';
+import { setupRequest } from '../../test/support/cxml-documents.ts';
+import { AUTOCANNON_METRICS, runAutocannon } from '../harness/autocannon-load.ts';
+import type { BenchCase, Figures } from '../harness/bench-case.ts';
+import { startChildServer } from '../harness/child-server.ts';
+import type { GatewayServerOptions, GatewayServerReady } from '../servers/gateway-server.ts';
+import type { SandboxServerReady } from '../servers/sandbox-server.ts';
+
+const LINES = 5_000;
+const CONNECTIONS = 2;
+
+/** The 5,000-line PO on the seeded lines' terms (as bench/cases/po-intake.ts sends its 5-line one). */
+function bigOrder(id: string): string {
+  return largeOrderRequest(LINES)
+    .replace(/payloadID="[^"]*"/, `payloadID="big-${id}@buyer.example"`)
+    .replace(/orderID="[^"]*"/, `orderID="PO-BIG-${id}"`)
+    .replace(/L-(\d{6})/g, 'L-00$1')
+    .replace(/<ItemOut quantity="\d+"/g, '<ItemOut quantity="100"')
+    .replace(/<Money currency="EUR">12\.50</g, '<Money currency="USD">0.12<')
+    .replace(/<Money currency="EUR">[0-9.]+</, `<Money currency="USD">${(LINES * 12).toFixed(2)}<`);
+}
+
+const cxmlAccepted = (status: number, body: string) => status === 200 && body.includes('<Status code="200"');
+
+const bigPoBesidePunchIn: BenchCase = {
+  name: 'big-po-beside-punch-in',
+  title:
+    'cXML setup of a returning user, alone and while 5,000-line POs (3.3 MB) are taken in one after another',
+  async setup({ quick }) {
+    const sandbox = await startChildServer<SandboxServerReady>(
+      new URL('../servers/sandbox-server.ts', import.meta.url),
+    );
+    const gateway = await startChildServer<GatewayServerReady>(
+      new URL('../servers/gateway-server.ts', import.meta.url),
+      {
+        options: {
+          sandboxUrl: sandbox.ready.url,
+          reuseSeconds: 600,
+          orderLines: LINES,
+        } satisfies GatewayServerOptions,
+        timeoutMs: 120_000,
+      },
+    );
+    const durationMs = quick ? 2_000 : 5_000;
+    const template = bigOrder('ID');
+    const agent = new Agent({ connections: 1 });
+    let sequence = 0;
+    let refusedPos = 0;
+
+    /** One big PO after another until `stop` resolves; answers how many were accepted. */
+    const bigPosUntil = async (stop: Promise<void>): Promise<number> => {
+      let running = true;
+      void stop.then(() => {
+        running = false;
+      });
+      let accepted = 0;
+      while (running) {
+        const id = `${process.pid}-${++sequence}`;
+        const answer = await request(`${gateway.ready.url}/cxml`, {
+          method: 'POST',
+          body: template.replace('big-ID@', `big-${id}@`).replace('PO-BIG-ID"', `PO-BIG-${id}"`),
+          headers: { 'content-type': 'text/xml; charset=UTF-8' },
+          dispatcher: agent,
+        });
+        const text = await answer.body.text();
+        if (cxmlAccepted(answer.statusCode, text)) accepted++;
+        else refusedPos++;
+      }
+      return accepted;
+    };
+
+    const setupBody = setupRequest({ payloadID: 'BENCH-ID@buyer.example' }).replace('BENCH-ID', '[<id>]');
+    const setups = () =>
+      runAutocannon({
+        url: `${gateway.ready.url}/cxml`,
+        method: 'POST',
+        connections: CONNECTIONS,
+        durationMs,
+        headers: { 'content-type': 'text/xml; charset=UTF-8' },
+        body: setupBody,
+        accept: cxmlAccepted,
+      });
+
+    const besideBigPos = async (): Promise<Figures> => {
+      let done = (): void => {};
+      const stop = new Promise<void>((resolve) => {
+        done = resolve;
+      });
+      const started = performance.now();
+      const load = bigPosUntil(stop);
+      const figures = await setups();
+      done();
+      const accepted = await load;
+      return { ...figures, bigPosPerSec: accepted / ((performance.now() - started) / 1000) };
+    };
+    const alone = async (): Promise<Figures> => ({ ...(await setups()), bigPosPerSec: 0 });
+
+    const variants = { 'setup alone': alone, 'setup beside 5,000-line POs': besideBigPos };
+    return {
+      variants,
+      metrics: { ...AUTOCANNON_METRICS, bigPosPerSec: { unit: 'POs/s', better: 'higher' } },
+      differences: [
+        {
+          name: 'p99 added by the big POs',
+          metric: 'p99Ms',
+          minuend: 'setup beside 5,000-line POs',
+          subtrahend: 'setup alone',
+        },
+      ],
+      limits: [
+        {
+          name: 'setup p99 beside the big POs',
+          variant: 'setup beside 5,000-line POs',
+          metric: 'p99Ms',
+          goal: { atMost: 50 },
+        },
+      ],
+      rounds: quick ? 3 : 5,
+      parameters: {
+        linesPerOrder: LINES,
+        orderBytes: Buffer.byteLength(template),
+        connections: CONNECTIONS,
+        durationMs,
+        servers: 'gateway (SQLite) and sandbox in child processes',
+      },
+      async warmUp() {
+        for (const run of Object.values(variants)) await run();
+        if (refusedPos > 0) throw new Error(`the gateway refused ${refusedPos} of the big POs`);
+      },
+      async close() {
+        await agent.close();
+        await gateway.stop();
+        await sandbox.stop();
+      },
+    };
+  },
+};
+
+export default bigPoBesidePunchIn;
