@@ -29,7 +29,7 @@ const LINES_PER_ORDER = 5;
  * seeded cart lines on the cart's terms (100 at 0.12 USD each, see servers/gateway-server.ts): intake
  * refuses a quantity or currency the product or storefront does not allow.
  */
-function orderBody(uniqueId: string): string {
+export function orderBody(uniqueId: string): string {
   return largeOrderRequest(LINES_PER_ORDER)
     .replace(/payloadID="[^"]*"/, `payloadID="${uniqueId}@buyer.example"`)
     .replace(/orderID="[^"]*"/, `orderID="PO-${uniqueId}"`)

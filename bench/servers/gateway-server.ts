@@ -18,7 +18,7 @@ import { createNodeGateway } from '../../src/runtime/gateway-node.ts';
 import { serveNode } from '../../src/runtime/node.ts';
 import { setupRequest } from '../../test/support/cxml-documents.ts';
 import { seedOrderLines } from '../../test/support/order-lines.ts';
-import { resolveTestConfig, testConfig } from '../../test/support/stack.ts';
+import { benchGatewayConfig, SILENT_LOGGER } from '../harness/bench-gateway.ts';
 import { childServerOptions } from '../harness/child-server.ts';
 
 export interface GatewayServerOptions {
@@ -41,21 +41,12 @@ if (options.sandboxUrl === undefined) {
 const { sandboxUrl } = options;
 
 const dataDir = mkdtempSync(join(tmpdir(), 'punchgate-bench-'));
-const base = testConfig();
-const config = resolveTestConfig({
-  ...base,
-  store: { kind: 'sqlite', path: join(dataDir, 'gateway.db') },
-  sessions: { pipoTokenReuseSeconds: options.reuseSeconds ?? 600 },
-  storefronts: (base.storefronts ?? []).map((storefront) => ({
-    ...storefront,
-    apiBaseUrl: sandboxUrl,
-    editorUrl: `${sandboxUrl}/editor`,
-  })),
+const config = benchGatewayConfig({
+  sandboxUrl,
+  reuseSeconds: options.reuseSeconds ?? 600,
+  databasePath: join(dataDir, 'gateway.db'),
 });
-
-// Logging is I/O the measurement should not include (a terminal is slower than any log shipper).
-const silent = { info() {}, warn() {}, error() {} };
-const node = await createNodeGateway(config, { logger: silent });
+const node = await createNodeGateway(config, { logger: SILENT_LOGGER });
 
 const first = await node.gateway.app.fetch(
   new Request(`${config.publicUrl}/cxml`, { method: 'POST', body: setupRequest() }),

@@ -1,0 +1,181 @@
+/**
+ * The floor of a gateway operation (issue 18): the work the operation cannot avoid, done bare and back to
+ * back, so that a case can hold the gateway's cost against it in the same run. A floor is made of parts,
+ * each in its cheapest honest form:
+ * - `parse`: a bare parse of the same document with the codec's own fast-xml-parser set-up
+ *   (`parseXmlTree` of src/cxml/xml-tree.ts: no markup guard, no reading into cXML types);
+ * - `commit`: one SQLite transaction inserting one row of `rowBytes` text, in WAL mode at the synchronous
+ *   level the operation's write needs (`NORMAL` for sessions and one-time tokens, `FULL` for cart lines,
+ *   POs and jobs; see src/store/sqlite.ts);
+ * - `sign`, `verify`: HS256 JWTs through jose with a key imported once, as src/gateway/punchout/tokens.ts
+ *   signs its links;
+ * - `calls`: one sandbox request per upstream call the operation cannot avoid, through the project's
+ *   print-api client on a pooled undici transport (the gateway's own; the client costs ≤ 1.1× raw undici,
+ *   see the client-ping case);
+ * - `answerBytes`: for HTTP operations, the floor runs inside a bare Hono route (bench/servers/
+ *   floor-server.ts) that answers this many bytes, so the HTTP round trip and the answer are in it too.
+ *
+ * `createFloorParts` runs a spec in this process (the order job's floor, which has no HTTP); the floor
+ * server runs the same function inside its route.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { jwtVerify, SignJWT } from 'jose';
+import { parseXmlTree } from '../../src/cxml/xml-tree.ts';
+import { createPrintApi } from '../../src/index.ts';
+import { createNodeFetch } from '../../src/print-api/node-fetch.ts';
+
+/** The upstream calls a floor can make, each one request to the sandbox. */
+export type SandboxCall =
+  | 'createUser'
+  | 'login'
+  | 'getProject'
+  | 'createOrder'
+  | 'processOrder'
+  | 'getOrder'
+  | 'setStatus';
+
+export interface FloorSpec {
+  /** Parse the document (the request's body in the floor server, `document` in process). */
+  readonly parse?: boolean;
+  /** What to parse when the floor runs in process. */
+  readonly document?: string;
+  readonly commit?: 'NORMAL' | 'FULL';
+  /** Size of the committed row (default 1,000 bytes). */
+  readonly rowBytes?: number;
+  readonly sign?: number;
+  readonly verify?: number;
+  readonly calls?: readonly SandboxCall[];
+  /** Bytes the floor server answers (HTTP operations only). */
+  readonly answerBytes?: number;
+}
+
+/** What the sandbox calls act on: the bench's print-service account and its saved designs. */
+export interface FloorSandbox {
+  readonly url: string;
+  readonly token: string;
+  readonly key: string;
+  readonly storefrontId: number;
+  /** A PIPO session token of the gateway's user (read from its editor redirect). */
+  readonly pipoToken: string;
+  /** Designs of that user. */
+  readonly designIds: readonly number[];
+  /** An account that logs in, for `login`. */
+  readonly login: { readonly username: string; readonly password: string };
+}
+
+/** `parse + NORMAL commit (2,000 B) + 1 sign + 1 verify + login + HTTP route (5,000 B answer)` */
+export function describeFloor(spec: FloorSpec): string {
+  const parts: string[] = [];
+  if (spec.parse) parts.push('bare parse');
+  if (spec.commit)
+    parts.push(`1 ${spec.commit} commit (${(spec.rowBytes ?? 1000).toLocaleString('en-US')} B)`);
+  if (spec.sign) parts.push(`${spec.sign} HS256 sign`);
+  if (spec.verify) parts.push(`${spec.verify} HS256 verify`);
+  for (const call of spec.calls ?? []) parts.push(`sandbox ${call}`);
+  if (spec.answerBytes !== undefined) {
+    parts.push(`bare Hono route (${spec.answerBytes.toLocaleString('en-US')} B answer)`);
+  }
+  return parts.join(' + ');
+}
+
+const fillers = new Map<number, string>();
+
+/** A text of `bytes` ASCII bytes (made once per size): a committed row, a floor route's answer. */
+export function filler(bytes: number): string {
+  let text = fillers.get(bytes);
+  if (text === undefined) {
+    text = 'x'.repeat(bytes);
+    fillers.set(bytes, text);
+  }
+  return text;
+}
+
+export interface FloorParts {
+  /** Runs the spec's parts back to back; `body` is what `parse` parses (default `spec.document`). */
+  run(spec: FloorSpec, body?: string): Promise<void>;
+  close(): Promise<void>;
+}
+
+export async function createFloorParts(sandbox: FloorSandbox): Promise<FloorParts> {
+  const dir = mkdtempSync(join(tmpdir(), 'punchgate-bench-floor-'));
+  const db = new Database(join(dir, 'floor.db'));
+  db.pragma('journal_mode = WAL');
+  db.exec('CREATE TABLE row (id INTEGER PRIMARY KEY, data TEXT NOT NULL)');
+  const insert = db.prepare('INSERT INTO row (data) VALUES (?)');
+  const commit = db.transaction((data: string) => insert.run(data));
+  let synchronous = '';
+
+  const macKey = await crypto.subtle.importKey(
+    'raw',
+    await crypto.subtle.digest('SHA-256', new TextEncoder().encode('punchgate-bench-floor')),
+    { name: 'HMAC', hash: 'SHA-256' },
+    false,
+    ['sign', 'verify'],
+  );
+  const signed = await sign();
+  function sign(): Promise<string> {
+    const iat = Math.floor(Date.now() / 1000);
+    return new SignJWT({ sid: 'floor-session-0123456789', pur: 'session' })
+      .setProtectedHeader({ alg: 'HS256' })
+      .setIssuedAt(iat)
+      .setExpirationTime(iat + 3600)
+      .sign(macKey);
+  }
+
+  const transport = createNodeFetch();
+  const api = createPrintApi({
+    baseUrl: sandbox.url,
+    token: sandbox.token,
+    key: sandbox.key,
+    fetch: transport,
+  });
+  let serial = 0;
+  let lastPrintOrder: number | undefined;
+  const unique = () => `${process.pid}-${++serial}`;
+  const calls: Record<SandboxCall, () => Promise<unknown>> = {
+    createUser: () => {
+      const name = `floor-${unique()}`;
+      return api.pipo.createUser({
+        storefront_id: sandbox.storefrontId,
+        username: name,
+        password: `Floor!${name}-0123456789`,
+        email: `${name}@punchout.invalid`,
+        first_name: 'Floor',
+        last_name: 'User',
+      });
+    },
+    login: () => api.pipo.login({ ...sandbox.login, storefront_id: sandbox.storefrontId }),
+    getProject: () => api.pipo.getProject(sandbox.pipoToken, sandbox.designIds[0]!),
+    createOrder: async () => {
+      lastPrintOrder = await api.pipo.createOrder(sandbox.pipoToken, sandbox.designIds, `FLOOR-${unique()}`);
+    },
+    processOrder: () => api.pipo.processOrder(sandbox.pipoToken, lastPrintOrder!),
+    getOrder: () => api.getOrder(lastPrintOrder!),
+    setStatus: () =>
+      api.setStatus(lastPrintOrder!, { order_status: 'New Order', comments: 'PO FLOOR: floor comment' }),
+  };
+
+  return {
+    async run(spec, body = spec.document) {
+      if (spec.parse) parseXmlTree(body ?? '');
+      if (spec.commit !== undefined) {
+        if (spec.commit !== synchronous) {
+          db.pragma(`synchronous = ${spec.commit}`);
+          synchronous = spec.commit;
+        }
+        commit.immediate(filler(spec.rowBytes ?? 1000));
+      }
+      for (let i = 0; i < (spec.sign ?? 0); i++) await sign();
+      for (let i = 0; i < (spec.verify ?? 0); i++) await jwtVerify(signed, macKey);
+      for (const call of spec.calls ?? []) await calls[call]();
+    },
+    async close() {
+      await transport.close();
+      db.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
