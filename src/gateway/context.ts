@@ -52,6 +52,8 @@ export interface GatewayContext {
   metrics: Metrics;
   /** The caller's address (`unknown` when the runtime cannot tell). */
   clientAddress(c: Context): string;
+  /** `parseCxmlRequest` off the event loop, where the runtime has one (`GatewayDeps.parseLargeCxml`). */
+  parseLargeCxml?: GatewayDeps['parseLargeCxml'];
   /** The session's buyer and storefront, which must still be configured. */
   sessionParties(session: PunchoutSession): { buyer: ResolvedBuyer; storefront: ResolvedStorefront };
 }
@@ -119,6 +121,7 @@ export async function createGatewayContext(deps: GatewayDeps): Promise<GatewayCo
     clientAddress: (c) =>
       clientAddressBehindProxies(deps.clientAddress?.(c), c.req.header('X-Forwarded-For'), trustedProxies) ??
       UNKNOWN_ADDRESS,
+    ...(deps.parseLargeCxml !== undefined && { parseLargeCxml: deps.parseLargeCxml }),
     sessionParties: (session) => ({
       buyer: buyer(session.buyerId),
       storefront: storefront(session.storefrontId),

@@ -7,6 +7,7 @@ import type { BuyerConfig, ResolvedConfig } from '../../schemas/config.ts';
 
 export type { ResolvedConfig };
 
+import type { CxmlParseOptions, CxmlRequest } from '../cxml/index.ts';
 import type { PrintApi } from '../print-api/index.ts';
 import type { Clock, Store } from '../store/port.ts';
 import type { Metrics } from './http/metrics.ts';
@@ -65,6 +66,12 @@ export interface GatewayDeps {
    * another isolate than the one answering `/readyz`, so the Worker hands in a heartbeat both can read.
    */
   lastBackgroundRoundAt?: () => Promise<Date | undefined>;
+  /**
+   * `parseCxmlRequest` off the event loop, for documents larger than their head (a 5,000-line PO takes
+   * hundreds of ms to parse): Node hands in a worker thread's (src/runtime/node-cxml-parser.ts). Default:
+   * none, every document is parsed inline (Workers have no threads).
+   */
+  parseLargeCxml?: (bytes: Uint8Array, options: CxmlParseOptions) => Promise<CxmlRequest>;
 }
 
 export const silentLogger: Logger = { info() {}, warn() {}, error() {} };

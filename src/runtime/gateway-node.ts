@@ -13,6 +13,7 @@ import { createMemoryStore } from '../store/memory.ts';
 import type { Store } from '../store/port.ts';
 import { createPostgresStore } from '../store/postgres.ts';
 import { createSqliteStore } from '../store/sqlite.ts';
+import { createOffThreadCxmlParser } from './node-cxml-parser.ts';
 import { nodeClientAddress } from './node.ts';
 import { createGatewayHost, describe, type LoadedConfig, loadConfig } from './host.ts';
 
@@ -88,12 +89,14 @@ export async function createNodeGateway(
 ): Promise<NodeGateway> {
   const store = options.store ?? (await openStore(config.store));
   const transports: NodeFetch[] = [];
+  const parser = createOffThreadCxmlParser();
   const host = await createGatewayHost({
     config,
     store,
     logger: options.logger,
     ...(options.fetch !== undefined && { fetch: options.fetch }),
     clientAddress: nodeClientAddress,
+    parseLargeCxml: parser.parse,
     printFetchFor() {
       const transport = createNodeFetch();
       transports.push(transport);
@@ -128,6 +131,7 @@ export async function createNodeGateway(
       if (timer !== undefined) clearTimeout(timer);
       await running;
       await Promise.all(transports.map((t) => t.close()));
+      await parser.close();
       await store.close();
     },
   };

@@ -9,7 +9,7 @@
  */
 import type { Context } from 'hono';
 import { type ConfigProblem, loadGatewayConfig, type ResolvedConfig } from '../../schemas/config.ts';
-import type { Logger, ResolvedStorefront } from '../gateway/deps.ts';
+import type { GatewayDeps, Logger, ResolvedStorefront } from '../gateway/deps.ts';
 import { createMetrics, type Metrics } from '../gateway/http/metrics.ts';
 import { createGateway, type Gateway } from '../gateway/index.ts';
 import { ociBuyerProblems } from '../gateway/oci/buyer-settings.ts';
@@ -46,6 +46,8 @@ export interface GatewayHostOptions {
   /** Outbound HTTP to buyers (order status documents). */
   fetch?: typeof fetch;
   clientAddress?: (c: Context) => string | undefined;
+  /** Large documents parsed off the event loop (Node: a worker thread); default inline. */
+  parseLargeCxml?: GatewayDeps['parseLargeCxml'];
   /** Bounds of one round's work (Workers keep them small to stay within their per-invocation limits). */
   worker?: OrderWorkerOptions;
   /** Default: a fresh one. */
@@ -98,6 +100,7 @@ export async function createGatewayHost(options: GatewayHostOptions): Promise<Ga
     ...(sharedHeartbeat && { lastBackgroundRoundAt: () => store.heartbeat.last(BACKGROUND_ROUND_HEARTBEAT) }),
     ...(options.fetch !== undefined && { fetch: options.fetch }),
     ...(options.clientAddress !== undefined && { clientAddress: options.clientAddress }),
+    ...(options.parseLargeCxml !== undefined && { parseLargeCxml: options.parseLargeCxml }),
     printApiFor(storefront) {
       let client = clients.get(storefront.id);
       if (client === undefined) {
