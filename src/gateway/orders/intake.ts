@@ -27,6 +27,7 @@ import {
 } from './po-record.ts';
 import { type LineTerms, lineProblems } from './po-line-checks.ts';
 import { processingJob, queueProcessing } from './process-order.ts';
+import { letOthersRun } from './slices.ts';
 
 const ACCEPTED = { code: 200, text: 'OK' } as const;
 
@@ -68,6 +69,7 @@ async function resolveLines(
   const lines: PoLine[] = [];
   const mismatches: Mismatch[] = [];
   const cartLines = await cartLinesOf(ctx, request);
+  await letOthersRun(request.items.length);
   for (const item of request.items) {
     const lineRef = item.supplierPartAuxiliaryID?.trim() ?? '';
     if (lineRef === '') {
@@ -223,12 +225,16 @@ export function createOrderIntake(ctx: GatewayContext): OrderRequestHandler {
     const resolved: ResolvedLines =
       request.type === 'delete' ? { lines: [], mismatches: [] } : await resolveLines(ctx, request, buyer);
     if (request.type === 'new' && buyer.poDeviations === 'reject') refuseDeviations(resolved.mismatches);
+    await letOthersRun(request.items.length);
     const document: PoDocument = {
       request: requestForStorage(request),
       lines: resolved.lines,
       mismatches: resolved.mismatches,
     };
     const flags = [...new Set(resolved.mismatches.map((m) => MISMATCH_FLAGS[m.field]))];
+    // A stored PO must not keep the buyer's secret: the codec refused any SharedSecret that is not plain text.
+    const raw = redactSharedSecrets(request.raw);
+    await letOthersRun(request.items.length);
     // The PO, its cart lines marked ordered (a new order's only) and its job: one transaction, one commit.
     const accepted = await ctx.store.orders.acceptWithLines({
       order: {
@@ -237,8 +243,7 @@ export function createOrderIntake(ctx: GatewayContext): OrderRequestHandler {
         orderId: request.orderID,
         type: request.type,
         ...(request.orderVersion !== undefined && { orderVersion: request.orderVersion }),
-        // A stored PO must not keep the buyer's secret: the codec refused any SharedSecret that is not plain text.
-        raw: redactSharedSecrets(request.raw),
+        raw,
         document: storableDocument(document),
         answer: ACCEPTED,
         flags,

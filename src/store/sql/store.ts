@@ -97,6 +97,17 @@ function createSqlContext(driver: SqlDriver, sql: StoreStatements, clock: Clock)
   };
 }
 
+/**
+ * Gives the event loop a turn after serialising a big document, before writing it: serialising a 5,000-line
+ * PO's document takes ≈ 20 ms and (on SQLite, synchronously) writing it as long again, which back to back
+ * hold up every other request. Below BIG_TEXT characters it goes on at once.
+ */
+function afterBigText(chars: number): Promise<void> {
+  if (chars < BIG_TEXT) return Promise.resolve();
+  return new Promise((resolve) => setTimeout(resolve, 0));
+}
+const BIG_TEXT = 256 * 1024;
+
 /** A newest-first listing fetched with one extra row, as a page. */
 function pageOf<T extends { id: string }>(
   found: SqlRow[],
@@ -343,8 +354,9 @@ function sqlOrders({ sql: { orders: sql }, driver, now, rows, first }: SqlContex
     async acceptWithLines({ order: o, lineRefs, job }) {
       const at = now();
       const nonce = crypto.randomUUID();
-      const { params, duplicate } = orderInsert(o, at, nonce);
+      const { row, params, duplicate } = orderInsert(o, at, nonce);
       const maxAttempts = job.maxAttempts ?? DEFAULT_MAX_ATTEMPTS;
+      await afterBigText(row.document.length + row.raw.length);
       const [inserted] = await driver.batch([
         sql.insert.bind(...params),
         sql.queueIntake.bind(
