@@ -4,7 +4,7 @@
  * 5 KB, a print shop's catalog and buyers take more. The secrets the file refers to with {"env": "NAME"} are
  * Worker secrets (`wrangler secret put NAME`), the store is the D1 binding the file names, and the print
  * service and the buyers are reached with the runtime's `fetch`. The Cron Trigger (`scheduled`) runs the
- * host's background round within the subrequests one invocation may make.
+ * host's background round within the subrequests and D1 queries one invocation may make.
  *
  * One host is built per isolate and environment and reused by its requests; a build that fails (a broken
  * config, D1 not answering) is not cached, so the next request tries again.
@@ -103,7 +103,7 @@ export function readWorkerConfig(
 export interface WorkerHost {
   host: GatewayHost;
   logger: Logger;
-  runRound(): Promise<BackgroundRoundReport & { subrequests: number }>;
+  runRound(): Promise<BackgroundRoundReport & { subrequests: number; d1Statements: number }>;
 }
 
 /**
@@ -115,8 +115,8 @@ export interface WorkerHost {
  */
 export async function createWorkerHost(env: WorkerEnv, json: unknown = bundledConfig): Promise<WorkerHost> {
   const { config, database, logger } = readWorkerConfig(env, json);
-  const store = await createD1Store({ database, clock: systemClock });
   const budget = createSubrequestBudget(SUBREQUESTS_PER_ROUND);
+  const store = await createD1Store({ database, clock: systemClock, onStatements: budget.countD1 });
   const host = await createGatewayHost({
     config,
     store,
@@ -125,7 +125,8 @@ export async function createWorkerHost(env: WorkerEnv, json: unknown = bundledCo
     clientAddress: (c) => c.req.header('CF-Connecting-IP'),
     fetch: budget.fetch,
     printFetchFor: () => budget.fetch,
-    // The budget is what bounds a round; the counts only cap a round of cheap work.
+    // The budget (subrequests and D1 statements) is what bounds a round; the counts only cap a round of
+    // cheap work.
     worker: { maxJobsPerTick: 10, maxMessagesPerTick: 20, hasRoomFor: budget.hasRoomFor },
     heartbeat: 'store',
   });

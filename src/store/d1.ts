@@ -34,6 +34,11 @@ export interface D1Result {
 export interface D1StoreOptions {
   database: D1Database;
   clock?: Clock;
+  /**
+   * Told the number of statements of every call to D1 (1 for a statement run on its own, a batch's
+   * count for a batch): the Worker's round budget counts D1 queries with it.
+   */
+  onStatements?: (count: number) => void;
 }
 
 /** True for anything shaped like a D1 binding (used to check the Worker environment). */
@@ -57,8 +62,9 @@ export function isD1Database(value: unknown): value is D1Database {
  */
 export async function createD1Store(options: D1StoreOptions): Promise<Store> {
   const clock = options.clock ?? systemClock;
-  const driver = createD1Driver(options.database);
-  await migrate(options.database, driver, clock);
+  const database = counting(options.database, options.onStatements);
+  const driver = createD1Driver(database);
+  await migrate(database, driver, clock);
   return createSqlStore(driver, sqliteDialect, clock);
 }
 
@@ -94,6 +100,31 @@ function splitStatements(migration: string): string[] {
     .split(/;\s*(?:\n|$)/)
     .map((sql) => sql.trim())
     .filter((sql) => sql !== '');
+}
+
+/** The binding with `onStatements` told of each call; the statements themselves go through unchanged. */
+function counting(database: D1Database, onStatements: ((count: number) => void) | undefined): D1Database {
+  if (onStatements === undefined) return database;
+  // The real statement behind each wrapper, for a batch (D1 takes only its own prepared statements).
+  const real = new WeakMap<D1PreparedStatement, D1PreparedStatement>();
+  const track = (statement: D1PreparedStatement): D1PreparedStatement => {
+    const wrapper: D1PreparedStatement = {
+      bind: (...values) => track(statement.bind(...values)),
+      all() {
+        onStatements(1);
+        return statement.all();
+      },
+    };
+    real.set(wrapper, statement);
+    return wrapper;
+  };
+  return {
+    prepare: (query) => track(database.prepare(query)),
+    batch(statements) {
+      onStatements(statements.length);
+      return database.batch(statements.map((s) => real.get(s) ?? s));
+    },
+  };
 }
 
 function createD1Driver(database: D1Database): SqlDriver {

@@ -1,10 +1,14 @@
 /**
- * The Worker's background round within the subrequests one invocation may make: work is claimed only while
- * a job's (or a document batch's) worth is left, documents keep their share, and past the limit a fetch is
- * refused with a reason instead of by the runtime.
+ * The Worker's background round within the subrequests and D1 statements one invocation may make: work is
+ * claimed only while a job's (or a document batch's) worth of both is left, documents keep their share, and
+ * past the limit a fetch is refused with a reason instead of by the runtime.
  */
 import { describe, expect, it } from 'vitest';
-import { createSubrequestBudget, SUBREQUESTS_PER_ROUND } from '../../src/runtime/subrequest-budget.ts';
+import {
+  createSubrequestBudget,
+  D1_STATEMENTS_PER_ROUND,
+  SUBREQUESTS_PER_ROUND,
+} from '../../src/runtime/subrequest-budget.ts';
 
 function countingFetch() {
   const calls: string[] = [];
@@ -33,7 +37,7 @@ describe('the subrequest budget of a background round', () => {
       }
       return { jobs, messages };
     });
-    expect(report).toEqual({ jobs: 6, messages: 20, subrequests: 50 });
+    expect(report).toEqual({ jobs: 6, messages: 20, subrequests: 50, d1Statements: 0 });
     expect(upstream.calls).toHaveLength(50);
   });
 
@@ -51,7 +55,11 @@ describe('the subrequest budget of a background round', () => {
     await budget.fetch('https://print.example/request');
     expect(upstream.calls).toHaveLength(4);
     // The next round starts with the whole budget again.
-    expect(await budget.during(async () => ({ done: true }))).toEqual({ done: true, subrequests: 0 });
+    expect(await budget.during(async () => ({ done: true }))).toEqual({
+      done: true,
+      subrequests: 0,
+      d1Statements: 0,
+    });
     expect(budget.remaining()).toBe(3);
   });
 
@@ -65,6 +73,35 @@ describe('the subrequest budget of a background round', () => {
       }
       return { n };
     });
-    expect(reads).toEqual({ n: 40, subrequests: 40 });
+    expect(reads).toEqual({ n: 40, subrequests: 40, d1Statements: 0 });
+  });
+
+  it('counts D1 statements too: a job only while its statements fit besides the documents and the closing', async () => {
+    const budget = createSubrequestBudget(SUBREQUESTS_PER_ROUND, countingFetch().fetch);
+    expect(D1_STATEMENTS_PER_ROUND).toBe(50);
+    const report = await budget.during(async () => {
+      // The round's opening reads, then jobs of 19 statements each (one print order, as measured).
+      budget.countD1(5);
+      let requeued = 0;
+      while (budget.hasRoomFor('requeue')) {
+        budget.countD1(2);
+        requeued++;
+      }
+      let jobs = 0;
+      while (budget.hasRoomFor('job')) {
+        budget.countD1(19);
+        jobs++;
+      }
+      let messages = 0;
+      while (budget.hasRoomFor('message')) {
+        budget.countD1(3);
+        messages++;
+      }
+      budget.countD1(6); // purges and the heartbeat
+      return { requeued, jobs, messages };
+    });
+    // Re-queueing never takes the one job's room; the round ends within the limit.
+    expect(report).toMatchObject({ requeued: 2, jobs: 1, messages: 4 });
+    expect(report.d1Statements).toBeLessThanOrEqual(D1_STATEMENTS_PER_ROUND);
   });
 });

@@ -208,12 +208,20 @@ export function createEventRoutes(ctx: GatewayContext): Hono {
  * Turns stored deliveries into sync jobs for the print orders we track; others are only marked processed.
  * Deliveries about one order fold into its pending sync job, which reads the order when it runs. While that
  * order's sync is running (it may have read the order before this change), the delivery stays in the inbox
- * for the next round, so no change is folded into a sync that already read the order.
+ * for the next round, so no change is folded into a sync that already read the order. `hasRoom` is asked
+ * before each delivery (a Worker's round budget); false leaves the rest for the next round. Answers how
+ * many deliveries were looked at.
  */
-export async function drainEventInbox(ctx: GatewayContext): Promise<number> {
+export async function drainEventInbox(
+  ctx: GatewayContext,
+  hasRoom: () => boolean = () => true,
+): Promise<number> {
   const events = await ctx.store.events.listUnprocessed({ limit: 100 });
   const groups = storefrontsByApiToken(ctx);
+  let drained = 0;
   for (const event of events) {
+    if (!hasRoom()) break;
+    drained++;
     const printOrderId = printOrderIdOf(event.body);
     let settled = true;
     if (printOrderId !== undefined) {
@@ -232,5 +240,5 @@ export async function drainEventInbox(ctx: GatewayContext): Promise<number> {
     }
     if (settled) await ctx.store.events.markProcessed(event.id);
   }
-  return events.length;
+  return drained;
 }

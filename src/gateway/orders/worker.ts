@@ -51,11 +51,12 @@ export interface OrderWorkerOptions {
   /** How often a running job's lease is renewed (default a third of the lease); tests shorten it. */
   leaseRenewalMs?: number;
   /**
-   * Asked before each job, each print order the reconciliation reads and each document posted: false ends
-   * that part of the round, the rest waits for the next one. A Worker uses it to stay within the subrequests
+   * Asked before each job, each print order the reconciliation reads, each document posted, each order
+   * whose job is queued again and each webhook delivery turned into a job: false ends that part of the
+   * round, the rest waits for the next one. A Worker uses it to stay within the subrequests and D1 queries
    * one invocation may make.
    */
-  hasRoomFor?: (work: 'job' | 'reconcile' | 'message') => boolean;
+  hasRoomFor?: (work: 'job' | 'reconcile' | 'message' | 'requeue' | 'event') => boolean;
 }
 
 export interface TickResult {
@@ -287,9 +288,12 @@ async function failJob(
 }
 
 /** Purchase orders stored but not yet picked up: their job may have been lost between accept and queue. */
-async function queueReceivedOrders(ctx: GatewayContext): Promise<void> {
+async function queueReceivedOrders(ctx: GatewayContext, hasRoom: () => boolean): Promise<void> {
   const { items } = await ctx.store.orders.list({ state: 'received', limit: 50 });
-  for (const order of items) await queueProcessing(ctx, order);
+  for (const order of items) {
+    if (!hasRoom()) return;
+    await queueProcessing(ctx, order);
+  }
 }
 
 /**
@@ -300,11 +304,12 @@ async function queueReceivedOrders(ctx: GatewayContext): Promise<void> {
  * without that marker, goes to an operator. Orders touched within a lease period are skipped: their job may
  * still be running (or just retried) and will move them itself.
  */
-async function settleAbandonedOrders(ctx: GatewayContext): Promise<void> {
+async function settleAbandonedOrders(ctx: GatewayContext, hasRoom: () => boolean): Promise<void> {
   const now = ctx.clock.now().getTime();
   const { items } = await ctx.store.orders.list({ state: 'processing', limit: 50 });
   for (const order of items) {
     if (now - order.updatedAt.getTime() < JOB_LEASE_MS) continue;
+    if (!hasRoom()) return;
     const job = await queueProcessing(ctx, order);
     if (job.state !== 'dead') continue;
     const resumable = order.flags.some(isCreatingFlag) && !order.flags.includes(FLAG.resumedAfterCrash);
@@ -378,9 +383,10 @@ export function createOrderWorker(ctx: GatewayContext, options: OrderWorkerOptio
   async function round(): Promise<TickResult> {
     await recordUnrecorded(unrecorded);
     await scheduleReconcile(ctx, ctx.clock.now());
-    await queueReceivedOrders(ctx);
-    await settleAbandonedOrders(ctx);
-    await drainEventInbox(ctx);
+    const hasRoomFor = (work: 'requeue' | 'event') => () => options.hasRoomFor?.(work) ?? true;
+    await queueReceivedOrders(ctx, hasRoomFor('requeue'));
+    await settleAbandonedOrders(ctx, hasRoomFor('requeue'));
+    await drainEventInbox(ctx, hasRoomFor('event'));
     const jobs = await runJobs();
     const messages = await postMessages();
     return { jobs, messages };
