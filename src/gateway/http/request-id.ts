@@ -46,7 +46,10 @@ export function requestLogging(ctx: GatewayContext): MiddlewareHandler {
       try {
         await next();
       } finally {
-        c.header(REQUEST_ID_HEADER, requestId);
+        // On the answer's own headers, as the header middleware does: `c.header` on a finished answer makes
+        // a new Response around the old one's body stream, which @hono/node-server then has to pipe
+        // instead of writing the body it already has (a third of a catalog page's serving time).
+        c.res.headers.set(REQUEST_ID_HEADER, requestId);
         const fields = {
           requestId,
           method: c.req.method,
