@@ -15,8 +15,9 @@
  * - `VALIDATE`: no session, no UI: a page that posts the one item at its current price for QUANTITY to
  *   HOOK_URL at once. A whole-piece quantity below the product's minimum is raised to it (as a shop rounds up
  *   to a packaging unit); above the maximum it is refused;
- * - `BACKGROUND_SEARCH`: no session, server to server: the matching products as NEW_ITEM-* inputs of a form
- *   that is never submitted, with no script and no cookie, each at its minimum quantity.
+ * - `BACKGROUND_SEARCH`: no session, server to server: the matching products (the first catalog page of
+ *   them, 48) as NEW_ITEM-* inputs of a form that is never submitted, with no script and no cookie, each at
+ *   its minimum quantity.
  */
 import type { Context } from 'hono';
 import { Hono } from 'hono';

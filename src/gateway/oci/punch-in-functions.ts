@@ -9,6 +9,7 @@ import type { GatewayContext } from '../context.ts';
 import type { ResolvedOciBuyer, ResolvedStorefront } from '../deps.ts';
 import { GatewayError } from '../http/errors.ts';
 import { type CatalogEntry, checkQuantity, findProductBySku } from '../punchout/catalog.ts';
+import { CATALOG_PAGE_SIZE } from '../punchout/catalog-page.ts';
 import { LINE_REF_PATTERN } from '../punchout/line-refs.ts';
 import { sessionPageUrl, signSessionToken } from '../punchout/session-scope.ts';
 import { openSession } from '../punchout/sessions.ts';
@@ -104,14 +105,21 @@ export async function validate(ctx: GatewayContext, scope: PunchInScope): Promis
   });
 }
 
+/**
+ * The first page of hits, as SOURCING's search results and the catalog show them (CATALOG_PAGE_SIZE): a
+ * background search has no way to ask for the next page, and SAP's `*` would otherwise get every product
+ * of a large catalog as NEW_ITEM fields. When hits are left out, the page's notice says how many and asks
+ * for a narrower search.
+ */
 export function backgroundSearch(scope: PunchInScope): Response {
   const { buyer, storefront, punchIn } = scope;
   const searchString = punchIn.searchString ?? '';
   const hits = searchProducts(storefront, searchString);
+  const shown = hits.length > CATALOG_PAGE_SIZE ? hits.slice(0, CATALOG_PAGE_SIZE) : hits;
   const fields = itemFields(
     buyer,
     punchIn.charset,
-    hits.map((product) => ociLineOfProduct(buyer, storefront, product, product.minQuantity)),
+    shown.map((product) => ociLineOfProduct(buyer, storefront, product, product.minQuantity)),
   );
   const page = renderOciSearchResults({
     hookUrl: punchIn.hookUrl,
@@ -120,6 +128,11 @@ export function backgroundSearch(scope: PunchInScope): Response {
     echoFields: punchIn.echoFields,
     charset: punchIn.charset,
     searchString,
+    ...(shown.length < hits.length && {
+      labels: {
+        notice: `The first ${shown.length} of ${hits.length} catalog items found for your search; narrow the search to find the others.`,
+      },
+    }),
   });
   return ociPageResponse(page, {
     charset: punchIn.charset,

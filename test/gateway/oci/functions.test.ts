@@ -266,6 +266,38 @@ describe('FUNCTION=BACKGROUND_SEARCH: server to server, a form SAP reads and nev
     expect(none.echo).toEqual(SAP1_ECHO);
   });
 
+  it("answers the first catalog page of hits (48), as SOURCING's results are paged; the notice says how many were found", async () => {
+    const config = testConfig();
+    const [demo, ...others] = config.storefronts;
+    const products = Array.from({ length: 100 }, (_, i) => ({
+      productId: 101,
+      sku: `SKU-${String(i + 1).padStart(3, '0')}`,
+      name: `Business cards ${i + 1}`,
+      uom: 'EA',
+      prices: [{ minQuantity: 1, unitPrice: 0.12 }],
+    }));
+    const stack = await createOciStack({ ...config, storefronts: [{ ...demo!, products }, ...others] });
+    const search = async (searchString: string) =>
+      readRawPage(
+        await getPunchIn(stack, 'sap1', {
+          ...SAP1,
+          FUNCTION: 'BACKGROUND_SEARCH',
+          SEARCHSTRING: searchString,
+        }),
+      );
+    const all = await search('*');
+    const items = Object.values(ociFormOf(all).items);
+    expect(items).toHaveLength(48);
+    expect(items.map((item) => item.VENDORMAT)).toEqual(products.slice(0, 48).map((product) => product.sku));
+    expect(all.text).toContain(
+      '<p>The first 48 of 100 catalog items found for your search; narrow the search to find the others.</p>',
+    );
+    expect(all.text).toContain('<caption>* (48)</caption>');
+    const one = await search('SKU-100');
+    expect(Object.values(ociFormOf(one).items).map((item) => item.VENDORMAT)).toEqual(['SKU-100']);
+    expect(one.text).toContain('<p>Catalog items found for your search.</p>');
+  });
+
   it('matches without case and accents, in the buyer charset', async () => {
     const stack = await createOciStack();
     const page = await readRawPage(
