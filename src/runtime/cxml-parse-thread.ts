@@ -26,16 +26,32 @@ function crossable(request: CxmlRequest): unknown {
   }
 }
 
-function answer(task: ParseTask): ParseAnswer {
+/**
+ * The answer to one task. An OrderRequest's items go first, ITEMS_PER_MESSAGE to a message: the main thread
+ * reads each message in one go, and 5,000 items in one took it 15–40 ms.
+ */
+function answer(task: ParseTask, post: (answer: ParseAnswer) => void): void {
+  let request: CxmlRequest;
   try {
-    return { id: task.id, ok: true, request: crossable(parseCxmlRequest(task.bytes, task.options)) };
+    request = parseCxmlRequest(task.bytes, task.options);
   } catch (error) {
-    if (error instanceof CxmlError)
-      return { id: task.id, ok: false, code: error.code, message: error.message };
-    return { id: task.id, ok: false, message: error instanceof Error ? error.message : String(error) };
+    if (error instanceof CxmlError) {
+      return post({ id: task.id, ok: false, code: error.code, message: error.message });
+    }
+    return post({ id: task.id, ok: false, message: error instanceof Error ? error.message : String(error) });
   }
+  const sent = crossable(request) as { items?: unknown[] };
+  if (sent.items === undefined || sent.items.length <= ITEMS_PER_MESSAGE) {
+    return post({ id: task.id, ok: true, request: sent });
+  }
+  for (let from = 0; from < sent.items.length; from += ITEMS_PER_MESSAGE) {
+    post({ id: task.id, items: sent.items.slice(from, from + ITEMS_PER_MESSAGE) });
+  }
+  post({ id: task.id, ok: true, request: { ...sent, items: [] }, itemsSent: true });
 }
 
+const ITEMS_PER_MESSAGE = 1000;
+
 parentPort?.on('message', (task: ParseTask) => {
-  parentPort?.postMessage(answer(task));
+  answer(task, (each) => parentPort?.postMessage(each));
 });

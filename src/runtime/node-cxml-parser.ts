@@ -27,7 +27,9 @@ export interface ParseTask {
 
 /** What the thread answers: the request with plain extrinsic lists, or why it was refused. */
 export type ParseAnswer =
-  | { id: number; ok: true; request: unknown }
+  /** A part of an OrderRequest's items, in order, before its answer (which then has `itemsSent`). */
+  | { id: number; ok?: undefined; items: unknown[] }
+  | { id: number; ok: true; request: unknown; itemsSent?: true }
   | { id: number; ok: false; code?: CxmlErrorCode; message: string };
 
 export interface OffThreadCxmlParser {
@@ -39,6 +41,8 @@ export interface OffThreadCxmlParser {
 
 interface Pending {
   task: ParseTask;
+  /** The items received so far, when they come in parts. */
+  items: unknown[];
   resolve(request: CxmlRequest): void;
   reject(error: unknown): void;
 }
@@ -68,8 +72,10 @@ function fromThread(sent: unknown): CxmlRequest {
   }
 }
 
-function settle(pending: Pending, answer: ParseAnswer): void {
-  if (answer.ok) pending.resolve(fromThread(answer.request));
+function settle(pending: Pending, answer: Exclude<ParseAnswer, { items: unknown[] }>): void {
+  if (answer.ok && answer.itemsSent) {
+    pending.resolve(fromThread({ ...(answer.request as object), items: pending.items }));
+  } else if (answer.ok) pending.resolve(fromThread(answer.request));
   else if (answer.code !== undefined) pending.reject(new CxmlError(answer.code, answer.message));
   else pending.reject(new Error(`cXML parse thread: ${answer.message}`));
 }
@@ -115,6 +121,10 @@ export function createOffThreadCxmlParser(options: { thread?: URL } = {}): OffTh
     started.on('message', (answer: ParseAnswer) => {
       const waiting = pending.get(answer.id);
       if (waiting === undefined) return;
+      if (answer.ok === undefined) {
+        for (const item of answer.items) waiting.items.push(item);
+        return;
+      }
       pending.delete(answer.id);
       settle(waiting, answer);
     });
@@ -129,7 +139,7 @@ export function createOffThreadCxmlParser(options: { thread?: URL } = {}): OffTh
     parse(bytes, parseOptions) {
       return new Promise<CxmlRequest>((resolve, reject) => {
         const task: ParseTask = { id: nextId++, bytes, options: parseOptions };
-        const waiting = { task, resolve, reject };
+        const waiting: Pending = { task, items: [], resolve, reject };
         worker ??= start();
         pending.set(task.id, waiting);
         try {

@@ -27,7 +27,7 @@ import {
 } from './po-record.ts';
 import { type LineTerms, lineProblems } from './po-line-checks.ts';
 import { processingJob, queueProcessing } from './process-order.ts';
-import { letOthersRun } from './slices.ts';
+import { letOthersRun, SLICED_LINES } from './slices.ts';
 
 const ACCEPTED = { code: 200, text: 'OK' } as const;
 
@@ -68,9 +68,12 @@ async function resolveLines(
   const foreign: string[] = [];
   const lines: PoLine[] = [];
   const mismatches: Mismatch[] = [];
-  const cartLines = await cartLinesOf(ctx, request);
   await letOthersRun(request.items.length);
-  for (const item of request.items) {
+  // The parsed PO has just arrived (from a worker thread, on Node), and its cart lines take a read of their own.
+  await letOthersRun(request.items.length);
+  const cartLines = await cartLinesOf(ctx, request);
+  for (const [index, item] of request.items.entries()) {
+    if (index % SLICED_LINES === 0) await letOthersRun(request.items.length);
     const lineRef = item.supplierPartAuxiliaryID?.trim() ?? '';
     if (lineRef === '') {
       anyUnknown = true;

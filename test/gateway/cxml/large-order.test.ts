@@ -14,6 +14,7 @@ import {
   parseGatewayConfig,
 } from '../../../schemas/config.ts';
 import { HEADER_SCAN_CHARS, peekCxmlHeader, wholeTags } from '../../../src/cxml/index.ts';
+import { createOffThreadCxmlParser } from '../../../src/runtime/node-cxml-parser.ts';
 import { serveNode } from '../../../src/runtime/node.ts';
 import { largeOrderRequest } from '../../cxml/large-order-request.ts';
 import { setupRequest } from '../../support/cxml-documents.ts';
@@ -134,6 +135,76 @@ describe('a 5,000-line OrderRequest from a proven buyer', () => {
     });
     expect(pulled()).toBeLessThanOrEqual(2 * 1024 * 1024 + CHUNK);
   });
+});
+
+describe("a big document parsed off the event loop (Node's worker thread)", () => {
+  /** A stack whose gateway parses documents larger than their head on a worker thread, counting them. */
+  async function threadedStack() {
+    const parser = createOffThreadCxmlParser();
+    const parsedOffThread: number[] = [];
+    const stack = await createOrderStack(orderConfig(), {
+      gatewayDeps: {
+        parseLargeCxml: (bytes, options) => {
+          parsedOffThread.push(bytes.byteLength);
+          return parser.parse(bytes, options);
+        },
+      },
+    });
+    return { stack, parsedOffThread, close: () => parser.close() };
+  }
+
+  it('a 5,000-line PO is parsed there and accepted, in process and over a real port; a small one inline', async () => {
+    const { stack, parsedOffThread, close } = await threadedStack();
+    try {
+      expect(statusOf(await stack.postCxml(setupRequest())).code).toBe(200);
+      expect(parsedOffThread).toEqual([]);
+      await seedCartLines(stack, LINES);
+      const document = new TextEncoder().encode(bigOrder(LINES));
+      const { stream } = countedBody(document);
+      expect(await postStream(stack, stream)).toMatchObject({ code: 200 });
+      expect(parsedOffThread).toEqual([document.byteLength]);
+      const server = await serveNode(stack.gateway.app, { port: 0 });
+      try {
+        const answer = await fetch(`${server.url}/cxml`, {
+          method: 'POST',
+          body: bigOrder(LINES)
+            .replace('orderID="PO-BIG-5000"', 'orderID="PO-BIG-PORT"')
+            .replace('payloadID="', 'payloadID="port.'),
+        });
+        expect(statusOf(await answer.text())).toMatchObject({ code: 200 });
+      } finally {
+        await server.close();
+      }
+      expect(parsedOffThread).toHaveLength(2);
+      await drain(stack);
+      expect((await stack.store.orders.getByOrderId('acme', 'PO-BIG-5000'))?.state).toBe('ordered');
+      expect((await stack.store.orders.getByOrderId('acme', 'PO-BIG-PORT'))?.type).toBe('new');
+    } finally {
+      await close();
+    }
+  }, 120_000);
+
+  it('bad XML deep in a big PO gets the exact Status an inline parse gives', async () => {
+    const { stack, parsedOffThread, close } = await threadedStack();
+    const inline = await createOrderStack();
+    try {
+      const broken = [
+        bigOrder(LINES).replace(
+          '<Comments xml:lang="en">Line 4999</Comments>',
+          '<Comments>Line 4999</Coments>',
+        ),
+        bigOrder(LINES).replace('quantity="100" lineNumber="4000"', 'quantity="many" lineNumber="4000"'),
+      ];
+      for (const text of broken) {
+        const expected = statusOf(await inline.postCxml(text));
+        expect(expected.code).toBeGreaterThanOrEqual(400);
+        expect(statusOf(await stack.postCxml(text))).toEqual(expected);
+      }
+      expect(parsedOffThread).toHaveLength(2);
+    } finally {
+      await close();
+    }
+  }, 60_000);
 });
 
 describe('an orders.maxDocumentBytes below the 1 MB of other documents (as with D1)', () => {

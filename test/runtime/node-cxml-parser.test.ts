@@ -1,0 +1,129 @@
+/**
+ * cXML parsed on a worker thread (src/runtime/node-cxml-parser.ts): what comes back is what an inline
+ * `parseCxmlRequest` gives — the request, or the same `CxmlError` code and message, so the buyer reads the
+ * same Status text — and a worker that dies loses no document and hangs none: each is parsed inline then.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { CxmlError, type CxmlRequest, parseCxmlRequest } from '../../src/cxml/index.ts';
+import { createOffThreadCxmlParser, type OffThreadCxmlParser } from '../../src/runtime/node-cxml-parser.ts';
+import { largeOrderRequest } from '../cxml/large-order-request.ts';
+import { setupRequest } from '../support/cxml-documents.ts';
+
+const MAX = { maxBytes: 16 * 1024 * 1024 };
+const encode = (text: string) => new TextEncoder().encode(text);
+const parsers: OffThreadCxmlParser[] = [];
+function parser(thread?: URL): OffThreadCxmlParser {
+  const created = createOffThreadCxmlParser(thread === undefined ? {} : { thread });
+  parsers.push(created);
+  return created;
+}
+afterEach(async () => {
+  await Promise.all(parsers.splice(0).map((p) => p.close()));
+});
+
+/** What inline parsing throws for `bytes`. */
+function inlineError(bytes: Uint8Array): CxmlError {
+  try {
+    parseCxmlRequest(bytes, MAX);
+  } catch (error) {
+    if (error instanceof CxmlError) return error;
+    throw error;
+  }
+  throw new Error('the document parsed');
+}
+
+async function offThreadError(p: OffThreadCxmlParser, bytes: Uint8Array): Promise<CxmlError> {
+  const error = await p.parse(bytes, MAX).then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(CxmlError);
+  return error as CxmlError;
+}
+
+/** The request as JSON (extrinsic lookups are functions, which JSON leaves out: they are checked apart). */
+const json = (request: CxmlRequest) => JSON.parse(JSON.stringify(request)) as unknown;
+
+describe('a document parsed on the worker thread', () => {
+  it('a 5,000-line OrderRequest: the same request as inline, items in order and extrinsic lookups back', async () => {
+    const bytes = encode(largeOrderRequest(5_000));
+    const request = await parser().parse(bytes, MAX);
+    expect(json(request)).toEqual(json(parseCxmlRequest(bytes, MAX)));
+    if (request.kind !== 'OrderRequest') throw new Error(`parsed as ${request.kind}`);
+    expect(request.items).toHaveLength(5_000);
+    expect(request.items[4_999]?.extrinsics.get('DESIGNID')).toBe('D-5000');
+    expect(request.timestamp.date).toBeInstanceOf(Date);
+    expect(request.extrinsics.get('nothing')).toBeUndefined();
+  });
+
+  it('a small OrderRequest and a PunchOutSetupRequest come back whole too', async () => {
+    const p = parser();
+    const order = encode(largeOrderRequest(3));
+    expect(json(await p.parse(order, MAX))).toEqual(json(parseCxmlRequest(order, MAX)));
+    const setup = encode(setupRequest());
+    const parsed = await p.parse(setup, MAX);
+    expect(json(parsed)).toEqual(json(parseCxmlRequest(setup, MAX)));
+    if (parsed.kind !== 'PunchOutSetupRequest') throw new Error(`parsed as ${parsed.kind}`);
+    const inline = parseCxmlRequest(setup, MAX);
+    if (inline.kind !== 'PunchOutSetupRequest') throw new Error(`parsed as ${inline.kind}`);
+    expect(parsed.extrinsics.get('userEmail')).toBe(inline.extrinsics.get('userEmail'));
+  });
+
+  it('bad XML deep in a big document: the same CxmlError code and message as inline', async () => {
+    const p = parser();
+    const broken = [
+      largeOrderRequest(5_000).replace(
+        '<Comments xml:lang="en">Line 4999</Comments>',
+        '<Comments xml:lang="en">Line 4999</Coments>',
+      ),
+      largeOrderRequest(5_000).replace('quantity="5" lineNumber="4000"', 'quantity="many" lineNumber="4000"'),
+      largeOrderRequest(2_000)
+        .replace('<OrderRequest>', '<Unknown>')
+        .replace('</OrderRequest>', '</Unknown>'),
+    ];
+    for (const text of broken) {
+      const bytes = encode(text);
+      const inline = inlineError(bytes);
+      const error = await offThreadError(p, bytes);
+      expect({ code: error.code, message: error.message }).toEqual({
+        code: inline.code,
+        message: inline.message,
+      });
+    }
+  });
+
+  it('documents posted together are each answered with their own request', async () => {
+    const p = parser();
+    const texts = [1, 200, 5, 1_000].map((lines) => largeOrderRequest(lines));
+    const parsed = await Promise.all(texts.map((text) => p.parse(encode(text), MAX)));
+    expect(parsed.map((r) => (r.kind === 'OrderRequest' ? r.items.length : -1))).toEqual([1, 200, 5, 1_000]);
+  });
+});
+
+describe('a worker that dies', () => {
+  it('mid-document: the document is parsed inline instead, neither lost nor left hanging', async () => {
+    const p = parser(new URL('./crashing-parse-thread.ts', import.meta.url));
+    const bytes = encode(largeOrderRequest(300));
+    const [first, second] = await Promise.all([p.parse(bytes, MAX), p.parse(bytes, MAX)]);
+    expect(json(first)).toEqual(json(parseCxmlRequest(bytes, MAX)));
+    expect(json(second)).toEqual(json(first));
+    // The next document starts another worker, which dies the same way: still answered.
+    expect((await p.parse(bytes, MAX)).payloadID).toBe(first.payloadID);
+    const bad = encode(largeOrderRequest(300).replace('</Comments>', '</Coments>'));
+    expect((await offThreadError(p, bad)).message).toBe(inlineError(bad).message);
+  });
+
+  it('as it starts: the same', async () => {
+    const p = parser(new URL('./broken-parse-thread.ts', import.meta.url));
+    const bytes = encode(largeOrderRequest(10));
+    expect(json(await p.parse(bytes, MAX))).toEqual(json(parseCxmlRequest(bytes, MAX)));
+  });
+
+  it('ended by close() with documents in flight: they are parsed inline', async () => {
+    const p = parser();
+    const bytes = encode(largeOrderRequest(2_000));
+    const pending = p.parse(bytes, MAX);
+    await p.close();
+    expect((await pending).payloadID).toBe(parseCxmlRequest(bytes, MAX).payloadID);
+  });
+});
