@@ -43,7 +43,7 @@
  * Where the adapters live: `memory.ts`; `sql/` holds the one SQL store (statements and migrations written
  * once, a dialect for what differs) that `sqlite.ts`, `d1.ts` and `postgres.ts` drive, each only a driver
  * and its migration run (another SQL database is a driver plus, if it spells something differently, a
- * dialect); `cached.ts` puts a session cache in front of any of them.
+ * dialect).
  *
  * @example
  * ```ts
