@@ -65,8 +65,16 @@ export async function createD1Store(options: D1StoreOptions): Promise<Store> {
   const database = counting(options.database, options.onStatements);
   const driver = createD1Driver(database);
   await migrate(database, driver, clock);
-  return createSqlStore(driver, sqliteDialect, clock);
+  return createSqlStore(driver, sqliteDialect, clock, { maxInlineOrderChars: D1_INLINE_ORDER_CHARS });
 }
+
+/**
+ * The most UTF-16 units of a PO's raw and stored documents that stay in its row on D1, and the size of each
+ * part of a larger one: D1 holds at most 2,000,000 bytes in a string or a row (Cloudflare's D1 limits page),
+ * and 600,000 units are at most 1,800,000 bytes of UTF-8 (3 bytes a unit at most), leaving room for the
+ * row's other columns.
+ */
+export const D1_INLINE_ORDER_CHARS = 600_000;
 
 async function migrate(database: D1Database, driver: SqlDriver, clock: Clock): Promise<void> {
   const currentVersion = async () => {

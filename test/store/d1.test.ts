@@ -4,7 +4,13 @@
  */
 import { Miniflare } from 'miniflare';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createD1Store, type D1Database, type D1PreparedStatement } from '../../src/store/d1.ts';
+import {
+  createD1Store,
+  D1_INLINE_ORDER_CHARS,
+  type D1Database,
+  type D1PreparedStatement,
+} from '../../src/store/d1.ts';
+import type { NewPurchaseOrder } from '../../src/store/types.ts';
 import { sqliteMigrations, sqliteSchemaVersion } from '../../src/store/sql/migrations.ts';
 import { createManualClock } from './manual-clock.ts';
 import { expectVersion3Migrated, po7Confirmation, version3PrintOrders } from './migration-checks.ts';
@@ -174,5 +180,91 @@ describe('D1 store', () => {
     const store = await createD1Store({ database });
     await store.close();
     await expectStoreError(store.ping(), 'unavailable');
+  });
+});
+
+/** D1's largest string, BLOB or row (Cloudflare's D1 limits page). */
+const D1_ROW_BYTES = 2_000_000;
+
+/**
+ * A PO whose raw document is about `rawBytes` long, with characters of 1 to 4 UTF-8 bytes throughout (so
+ * parts end next to multi-byte characters and surrogate pairs), and a stored document of as many lines.
+ */
+function bigOrder(rawBytes: number, payloadId: string): NewPurchaseOrder {
+  const line = (n: number) =>
+    `<ItemOut lineNumber="${n}"><Description>Grüße, 85 × 55 mm, 350 g/m² 🖨️ Druck ${n}</Description></ItemOut>\n`;
+  const lines: string[] = [];
+  for (let n = 1, size = 0; size < rawBytes; n++) {
+    lines.push(line(n));
+    size += Buffer.byteLength(lines.at(-1)!);
+  }
+  return {
+    buyerId: 'acme',
+    payloadId,
+    orderId: `PO-${payloadId}`,
+    type: 'new',
+    raw: `<?xml version="1.0"?><cXML payloadID="${payloadId}"><Request><OrderRequest>${lines.join('')}</OrderRequest></Request></cXML>`,
+    document: {
+      items: lines.map((text, i) => ({ lineNumber: i + 1, text, cart: { sku: 'BC-STD', quantity: 100 } })),
+    },
+    answer: { code: 200, text: 'OK' },
+  };
+}
+
+describe('D1 store: purchase orders beyond one row', () => {
+  const JOB = { kind: 'process_order', keyPrefix: 'po:', runAt: T0, maxAttempts: 5 };
+
+  it('stores a 2.5 MB PO in parts within D1 row size, in at most 10 statements, and reads it back whole', async () => {
+    await emptyTables();
+    let statements = 0;
+    const store = await createD1Store({
+      database,
+      clock: createManualClock(T0),
+      onStatements: (count) => {
+        statements += count;
+      },
+    });
+    const input = bigOrder(2_500_000, 'big-1@buyer.example');
+    statements = 0;
+    const accepted = await store.orders.acceptWithLines({ order: input, lineRefs: ['L-1'], job: JOB });
+    expect(statements).toBeLessThanOrEqual(10);
+    if (!accepted.created) throw new Error('not created');
+    const order = await store.orders.get(accepted.id);
+    expect(order?.raw).toBe(input.raw);
+    expect(order?.document).toStrictEqual(input.document);
+    expect(await store.orders.getByPayloadId('acme', input.payloadId)).toStrictEqual(order);
+    expect(await store.orders.getByOrderId('acme', input.orderId)).toStrictEqual(order);
+    expect((await store.orders.list()).items).toStrictEqual([order]);
+    expect(await store.orders.update(accepted.id, { state: 'processing' })).toStrictEqual({
+      ...order,
+      state: 'processing',
+    });
+    // A copy is answered with the stored order, whole.
+    const copy = await store.orders.acceptWithLines({ order: input, lineRefs: ['L-1'], job: JOB });
+    expect(copy).toMatchObject({ created: false, order: { id: accepted.id, raw: input.raw } });
+    // What D1 holds: the order's row keeps no text, each part is a row within D1's size.
+    const row = await database
+      .prepare('SELECT LENGTH(raw) AS raw, LENGTH(document) AS document, text_chunks FROM purchase_orders')
+      .all();
+    expect(row.results).toEqual([{ raw: 0, document: 0, text_chunks: expect.any(Number) }]);
+    const parts = await database
+      .prepare('SELECT COUNT(*) AS n, MAX(LENGTH(CAST(text AS BLOB))) AS largest FROM purchase_order_chunks')
+      .all();
+    const { n, largest } = (parts.results ?? [])[0] as { n: number; largest: number };
+    expect(n).toBe(row.results?.[0]?.text_chunks);
+    expect(n).toBeGreaterThan(4);
+    expect(largest).toBeLessThanOrEqual(D1_ROW_BYTES - 100_000);
+  });
+
+  it('keeps a PO in its row while its texts fit, and only then', async () => {
+    await emptyTables();
+    const store = await createD1Store({ database, clock: createManualClock(T0) });
+    const small = bigOrder(100_000, 'small@buyer.example');
+    const accepted = await store.orders.acceptWithLines({ order: small, lineRefs: [], job: JOB });
+    if (!accepted.created) throw new Error('not created');
+    const parts = await database.prepare('SELECT COUNT(*) AS n FROM purchase_order_chunks').all();
+    expect(parts.results?.[0]).toEqual({ n: 0 });
+    expect((await store.orders.get(accepted.id))?.raw).toBe(small.raw);
+    expect(D1_INLINE_ORDER_CHARS * 3).toBeLessThanOrEqual(D1_ROW_BYTES - 100_000);
   });
 });

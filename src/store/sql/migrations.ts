@@ -375,6 +375,18 @@ const MIGRATIONS: readonly Migration[] = [
   () => `
   ALTER TABLE purchase_orders ADD COLUMN intake_nonce TEXT;
   `,
+  // 6: a purchase order's raw document and stored document in parts, for a database whose rows hold less
+  // than a big PO (D1: 2,000,000 bytes a row). `text_chunks` counts a PO's parts; 0 keeps both inline.
+  () => `
+  ALTER TABLE purchase_orders ADD COLUMN text_chunks INTEGER NOT NULL DEFAULT 0;
+  CREATE TABLE purchase_order_chunks (
+    po_id TEXT NOT NULL,
+    part TEXT NOT NULL,
+    seq INTEGER NOT NULL,
+    text TEXT NOT NULL,
+    PRIMARY KEY (po_id, part, seq)
+  );
+  `,
 ];
 
 /** The migrations in `dialect`'s spelling. */

@@ -97,8 +97,9 @@ const intakeOrder = (b: number) => `buyer_id = $${b} AND payload_id = $${b + 1} 
 const orderSql = (d: SqlDialect) => ({
   /** Only the id comes back: the caller holds the rest (the document need not travel twice). */
   insert: `INSERT INTO purchase_orders (buyer_id, payload_id, order_id, type, order_version, revision_key,
-      state, raw, document, answer_code, answer_text, print_order_ids, flags, created_at, updated_at, intake_nonce)
-    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, '[]', $12, $13, $13, $14)
+      state, raw, document, answer_code, answer_text, print_order_ids, flags, created_at, updated_at, intake_nonce,
+      text_chunks)
+    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, '[]', $12, $13, $13, $14, $15)
     ON CONFLICT DO NOTHING RETURNING id`,
   /** The intake's job, the same row `jobs.insert` writes, keyed and addressed by the new order's id. */
   queueIntake: `INSERT INTO jobs (kind, key, payload, run_at, attempts, max_attempts, state, created_at, updated_at)
@@ -129,6 +130,9 @@ const orderSql = (d: SqlDialect) => ({
       flags = COALESCE($3, flags), last_error = COALESCE($4, last_error), updated_at = $5
     WHERE id = ${d.storeId(6)} AND ${inList(d, 'state', 7)} RETURNING id`,
   state: `SELECT state FROM purchase_orders WHERE id = ${d.storeId(1)}`,
+  /** The parts of the orders `$1` (a JSON array of ids) whose texts are stored in parts, in order. */
+  chunks: `SELECT po_id, part, seq, text FROM purchase_order_chunks WHERE po_id IN (${d.jsonArrayElements(1)})
+    ORDER BY po_id, part, seq`,
 });
 
 /** Due: pending and due, or running with a lease that ran out (its worker is presumed dead). */
@@ -260,6 +264,23 @@ const STATS = `SELECT 'order' AS kind, state, COUNT(*) AS count, CAST(NULL AS BI
     UNION ALL SELECT 'message', state, COUNT(*), NULL FROM outbox_queue WHERE state <> 'delivered' GROUP BY state
     UNION ALL SELECT 'undelivered', NULL, NULL, MIN(d.created_at) FROM outbox_queue q
       JOIN buyer_documents d ON d.id = q.id WHERE q.state IN ('pending', 'sending')`;
+
+/**
+ * The statement inserting the parts of the order `orders.acceptWithLines`' batch has just inserted (found as
+ * `queueIntake` finds it, `$1`–`$3`): part `i` is `$(i + 4)`, the `i`-th text of `parts` (`raw` or
+ * `document`), numbered in order within its kind by the caller. One statement for all of a PO's parts: each
+ * bound text is a row of its own (within D1's 2,000,000 bytes), and up to 96 parts take one statement
+ * (D1 binds at most 100 parameters).
+ */
+export function orderChunkInsert(d: SqlDialect) {
+  return (parts: readonly { part: 'raw' | 'document'; seq: number }[]): CompiledSql => {
+    // A VALUES list, not a compound SELECT (D1 allows few terms in one); its columns are column1… on both.
+    const rows = parts.map(({ part, seq }, i) => `('${part}', ${seq}, $${i + 4}::text)`).join(', ');
+    return d.compile(`INSERT INTO purchase_order_chunks (po_id, part, seq, text)
+      SELECT CAST(p.id AS TEXT), c.column1, c.column2, c.column3 FROM purchase_orders p, (VALUES ${rows}) c
+      WHERE p.buyer_id = $1 AND p.payload_id = $2 AND p.intake_nonce = $3`);
+  };
+}
 
 type Compiled<Texts> = { readonly [Name in keyof Texts]: CompiledSql };
 

@@ -22,7 +22,7 @@ import {
   type PurgeOptions,
 } from '../types.ts';
 import type { CompiledSql, SqlDialect } from './dialect.ts';
-import type { SqlDriver, SqlRow, SqlValue } from './driver.ts';
+import type { SqlDriver, SqlRow, SqlStatement, SqlValue } from './driver.ts';
 import {
   date,
   flag,
@@ -38,7 +38,16 @@ import {
   toStats,
   toUser,
 } from './rows.ts';
-import { type StoreStatements, storeStatements } from './statements.ts';
+import { orderChunkInsert, type StoreStatements, storeStatements } from './statements.ts';
+
+export interface SqlStoreOptions {
+  /**
+   * The most UTF-16 units of a purchase order's raw and stored documents together that stay in its row; a
+   * PO with more is stored in parts (`purchase_order_chunks`) of at most this many each. For a database
+   * whose rows are small (D1); unlimited by default.
+   */
+  maxInlineOrderChars?: number;
+}
 
 /**
  * @example
@@ -46,14 +55,22 @@ import { type StoreStatements, storeStatements } from './statements.ts';
  * const store = createSqlStore(myD1Driver, sqliteDialect, systemClock);
  * ```
  */
-export function createSqlStore(driver: SqlDriver, dialect: SqlDialect, clock: Clock): Store {
+export function createSqlStore(
+  driver: SqlDriver,
+  dialect: SqlDialect,
+  clock: Clock,
+  options: SqlStoreOptions = {},
+): Store {
   const context = createSqlContext(driver, storeStatements(dialect), clock);
   return {
     sessions: sqlSessions(context),
     tokens: sqlTokens(context),
     users: sqlUsers(context),
     cart: sqlCart(context),
-    orders: sqlOrders(context),
+    orders: sqlOrders(context, {
+      maxInlineChars: options.maxInlineOrderChars ?? Number.POSITIVE_INFINITY,
+      insertChunks: orderChunkInsert(dialect),
+    }),
     jobs: sqlJobs(context),
     outbox: sqlOutbox(context),
     printOrders: sqlPrintOrders(context),
@@ -286,7 +303,9 @@ function sqlCart({ sql: { cart: sql }, now, rows, first, purge }: SqlContext): S
  * A new purchase order as `orders.insert` writes it: the statement's parameters and the row it stores (so
  * the record needs no `RETURNING *` of its document), the row's id still to come from the database.
  */
-function orderInsert(o: NewPurchaseOrder, at: number, nonce: string | null) {
+function orderInsert(o: NewPurchaseOrder, at: number, nonce: string | null, maxInlineChars: number) {
+  const texts = { raw: o.raw, document: JSON.stringify(o.document) };
+  const chunks = textChunks(texts, maxInlineChars);
   const row = {
     buyer_id: o.buyerId,
     payload_id: o.payloadId,
@@ -295,8 +314,8 @@ function orderInsert(o: NewPurchaseOrder, at: number, nonce: string | null) {
     order_version: o.orderVersion ?? null,
     revision_key: orderRevisionKey(o),
     state: o.state ?? 'received',
-    raw: o.raw,
-    document: JSON.stringify(o.document),
+    raw: texts.raw,
+    document: texts.document,
     answer_code: o.answer.code,
     answer_text: o.answer.text,
     print_order_ids: '[]',
@@ -304,12 +323,60 @@ function orderInsert(o: NewPurchaseOrder, at: number, nonce: string | null) {
     created_at: at,
     updated_at: at,
   };
+  // Stored in parts, the row keeps empty texts; the record (`row`) has them whole.
+  const [raw, document] = chunks.length === 0 ? [row.raw, row.document] : ['', ''];
   const params: SqlValue[] = [
     ...[row.buyer_id, row.payload_id, row.order_id, row.type, row.order_version, row.revision_key],
-    ...[row.state, row.raw, row.document, row.answer_code, row.answer_text, row.flags, at, nonce],
+    ...[row.state, raw, document, row.answer_code, row.answer_text, row.flags, at, nonce, chunks.length],
   ];
   const duplicate: SqlValue[] = [o.buyerId, o.payloadId, o.orderId, o.type, row.revision_key];
-  return { row, params, duplicate };
+  return { row, params, duplicate, chunks };
+}
+
+/** A part of a purchase order's text stored on its own row (see `textChunks`). */
+interface TextChunk {
+  part: 'raw' | 'document';
+  seq: number;
+  text: string;
+}
+
+/**
+ * A PO's raw and stored documents in parts of at most `maxChars` UTF-16 units each, when together they
+ * exceed that (else none: both stay in the order's row). A part never ends between the two halves of a
+ * surrogate pair, so each is valid text on its own.
+ */
+function textChunks(texts: { raw: string; document: string }, maxChars: number): TextChunk[] {
+  if (texts.raw.length + texts.document.length <= maxChars) return [];
+  const chunks: TextChunk[] = [];
+  for (const part of ['raw', 'document'] as const) {
+    const text = texts[part];
+    for (let start = 0, seq = 0; start < text.length; seq++) {
+      let end = Math.min(text.length, start + maxChars);
+      const last = text.charCodeAt(end - 1);
+      if (end < text.length && last >= 0xd800 && last <= 0xdbff) end--;
+      chunks.push({ part, seq, text: text.slice(start, end) });
+      start = end;
+    }
+  }
+  return chunks;
+}
+
+/** Parts a statement inserts at most: D1 binds 100 parameters, three of which find the order. */
+const CHUNKS_PER_STATEMENT = 96;
+
+/** The statements inserting a new order's parts, found by its buyer, payloadID and intake nonce. */
+function chunkInserts(
+  insertChunks: OrderParts['insertChunks'],
+  o: NewPurchaseOrder,
+  nonce: string,
+  chunks: readonly TextChunk[],
+): SqlStatement[] {
+  const statements: SqlStatement[] = [];
+  for (let i = 0; i < chunks.length; i += CHUNKS_PER_STATEMENT) {
+    const some = chunks.slice(i, i + CHUNKS_PER_STATEMENT);
+    statements.push(insertChunks(some).bind(o.buyerId, o.payloadId, nonce, ...some.map((c) => c.text)));
+  }
+  return statements;
 }
 
 /** The parameters of `orders.update` and `orders.patch`, in their statements' order. */
@@ -331,7 +398,35 @@ function orderPatch(
   ];
 }
 
-function sqlOrders({ sql: { orders: sql }, driver, now, rows, first }: SqlContext): Store['orders'] {
+/** How `orders` stores a PO too big for one row: the most its row keeps, and the statement of its parts. */
+interface OrderParts {
+  maxInlineChars: number;
+  insertChunks: ReturnType<typeof orderChunkInsert>;
+}
+
+function sqlOrders(
+  { sql: { orders: sql }, driver, now, rows, first }: SqlContext,
+  { maxInlineChars, insertChunks }: OrderParts,
+): Store['orders'] {
+  /** The orders of `found` whose texts are stored in parts, made whole again: one query for all. */
+  async function whole(found: SqlRow[]): Promise<SqlRow[]> {
+    const ids = found.filter((row) => Number(row.text_chunks ?? 0) > 0).map((row) => String(row.id));
+    if (ids.length === 0) return found;
+    const parts = new Map<string, { raw: string[]; document: string[] }>();
+    for (const chunk of await rows(sql.chunks, JSON.stringify(ids))) {
+      const id = String(chunk.po_id);
+      const texts = parts.get(id) ?? { raw: [], document: [] };
+      texts[chunk.part === 'raw' ? 'raw' : 'document'].push(String(chunk.text));
+      parts.set(id, texts);
+    }
+    return found.map((row) => {
+      const texts = parts.get(String(row.id));
+      return texts === undefined
+        ? row
+        : { ...row, raw: texts.raw.join(''), document: texts.document.join('') };
+    });
+  }
+  const order = async (row: SqlRow | undefined) => row && toOrder((await whole([row]))[0]!);
   /** After an update that changed nothing: a conflict when the order exists in another state. */
   async function refusedPatch(id: string, ifState: readonly OrderState[] | undefined): Promise<void> {
     if (ifState === undefined) return;
@@ -340,13 +435,15 @@ function sqlOrders({ sql: { orders: sql }, driver, now, rows, first }: SqlContex
   }
   return {
     async accept(o) {
-      const { row, params, duplicate } = orderInsert(o, now(), null);
+      const nonce = crypto.randomUUID();
+      const { row, params, duplicate, chunks } = orderInsert(o, now(), nonce, maxInlineChars);
       const [inserted, existing] = await driver.batch([
         sql.insert.bind(...params),
         sql.findDuplicate.bind(...duplicate),
+        ...chunkInserts(insertChunks, o, nonce, chunks),
       ]);
       const id = inserted!.rows[0]?.id;
-      if (id === undefined) return { created: false, order: toOrder(existing!.rows[0]!) };
+      if (id === undefined) return { created: false, order: (await order(existing!.rows[0]!))! };
       return { created: true, order: toOrder({ ...row, id }) };
     },
     // One batch, one commit. The nonce ties the batch's later statements to the order its insert created:
@@ -354,7 +451,7 @@ function sqlOrders({ sql: { orders: sql }, driver, now, rows, first }: SqlContex
     async acceptWithLines({ order: o, lineRefs, job }) {
       const at = now();
       const nonce = crypto.randomUUID();
-      const { row, params, duplicate } = orderInsert(o, at, nonce);
+      const { row, params, duplicate, chunks } = orderInsert(o, at, nonce, maxInlineChars);
       const maxAttempts = job.maxAttempts ?? DEFAULT_MAX_ATTEMPTS;
       await afterBigText(row.document.length + row.raw.length);
       const [inserted] = await driver.batch([
@@ -370,33 +467,31 @@ function sqlOrders({ sql: { orders: sql }, driver, now, rows, first }: SqlContex
           nonce,
         ),
         sql.markIntakeLines.bind(at, JSON.stringify(lineRefs), o.buyerId, o.payloadId, nonce),
+        ...chunkInserts(insertChunks, o, nonce, chunks),
       ]);
       const id = inserted!.rows[0]?.id;
       if (id !== undefined) return { created: true, id: String(id) };
       // Only a copy reads the stored order back; stored orders are never deleted, so it is there.
-      return { created: false, order: toOrder((await first(sql.findDuplicate, ...duplicate))!) };
+      return { created: false, order: (await order(await first(sql.findDuplicate, ...duplicate)))! };
     },
     async get(id) {
-      const row = await first(sql.get, id);
-      return row && toOrder(row);
+      return order(await first(sql.get, id));
     },
     async getByPayloadId(buyerId, payloadId) {
-      const row = await first(sql.getByPayloadId, buyerId, payloadId);
-      return row && toOrder(row);
+      return order(await first(sql.getByPayloadId, buyerId, payloadId));
     },
     async getByOrderId(buyerId, orderId) {
-      const row = await first(sql.getNew, buyerId, orderId);
-      return row && toOrder(row);
+      return order(await first(sql.getNew, buyerId, orderId));
     },
     async list(filter = {}) {
       const size = pageSize(filter.limit);
       const below = parseCursor(filter.cursor) ?? null;
       const found = await rows(sql.list, filter.state ?? null, filter.buyerId ?? null, below, size + 1);
-      return pageOf(found, size, toOrder);
+      return pageOf(await whole(found.slice(0, size + 1)), size, toOrder);
     },
     async update(id, p, options = {}) {
       const row = await first(sql.update, ...orderPatch(id, p, options.ifState, now()));
-      if (row) return toOrder(row);
+      if (row) return order(row);
       await refusedPatch(id, options.ifState);
       return undefined;
     },
