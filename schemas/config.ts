@@ -41,13 +41,13 @@ export const ANONYMOUS_DOCUMENT_BYTES = 1024 * 1024;
 /** The default `orders.maxDocumentBytes`: a 5,000-line PO is about 3.3 MB, so this leaves room for 20,000 lines. */
 export const DEFAULT_ORDER_DOCUMENT_BYTES = 16 * 1024 * 1024;
 /**
- * The largest PO a D1 store takes: D1 holds at most 2,000,000 bytes in a row (Cloudflare's D1 limits page,
- * "Maximum string, BLOB or table row size"), and a PO's row holds the raw document and its stored document
- * (the parsed request and the cart lines it resolved to, as JSON), which measured 1.35× the raw size for
- * test/cxml/large-order-request.ts's Ariba-shaped lines and 1.85× for test/support/order-flow.ts's compact
- * ones (1,000 lines each). 512 KiB × (1 + 1.85) ≈ 1.5 MB leaves room for denser documents still.
+ * The largest PO a D1 store takes by default. D1 itself would take more: a PO too big for one row (D1 holds
+ * at most 2,000,000 bytes a row) is stored in parts (src/store/d1.ts). What bounds it is the Worker's memory,
+ * 128 MB an isolate: taking a PO in holds its text, its parsed tree and the records made of it, which on
+ * Node measured about 28× the document (a 3.2 MB, 5,000-line PO added about 90 MB of heap). 3.5 MiB takes
+ * a 5,000-line PO (3.3 MB) and leaves the isolate room for its code and other requests.
  */
-export const D1_ORDER_DOCUMENT_BYTES = 512 * 1024;
+export const D1_ORDER_DOCUMENT_BYTES = 3.5 * 1024 * 1024;
 
 export const StoreConfig = z
   .discriminatedUnion('kind', [
@@ -149,6 +149,90 @@ export type StorefrontConfig = z.infer<typeof StorefrontConfig>;
 
 const Credential = z.strictObject({ domain: z.string().min(1), identity: z.string().min(1) });
 
+/** A non-negative decimal written as text, e.g. `19` or `4.95`: amounts never pass through a float. */
+const DecimalText = z
+  .string()
+  .regex(/^\d+(\.\d+)?$/, 'must be a non-negative decimal written as a string, such as "19" or "4.95"');
+
+export const RemitToAddress = z
+  .strictObject({
+    name: z.string().min(1).describe('Who payments go to'),
+    street: z.array(z.string().min(1)).min(1).max(4).describe('Street lines'),
+    city: z.string().min(1),
+    state: z.string().min(1).optional(),
+    postalCode: z.string().min(1).optional(),
+    country: z
+      .string()
+      .regex(/^[A-Z]{2}$/, 'must be an ISO 3166 two-letter country code such as DE')
+      .describe('ISO 3166 two-letter country code'),
+  })
+  .describe('The remit-to partner of invoices: where the buyer pays');
+export type RemitToAddress = z.infer<typeof RemitToAddress>;
+
+/**
+ * A buyer's invoicing (cXML InvoiceDetailRequest). The checks that tie fields together (`status` with
+ * `on-status`, a URL to send to) are in `crossReferenceProblems`, so they are reported with the rest.
+ */
+export const InvoiceConfig = z
+  .strictObject({
+    send: z
+      .enum(['off', 'on-ship', 'on-status'])
+      .default('off')
+      .describe(
+        'off: no invoices; on-ship: when a shipment (or the whole print order, per "per") has shipped; on-status: when the print order reaches "status"',
+      ),
+    status: z
+      .string()
+      .min(1)
+      .optional()
+      .describe('The print-order status that triggers the invoice with send "on-status" (case ignored)'),
+    url: HttpUrl.optional().describe("Where invoices are posted; default the buyer's orderStatusUrl"),
+    taxAt: z
+      .enum(['header', 'line'])
+      .default('header')
+      .describe('header: one Tax in the summary (SAP Ariba style); line: a Tax per line, summed in the summary (Coupa style)'),
+    invoiceIds: z
+      .enum(['print-service', 'gateway'])
+      .default('gateway')
+      .describe(
+        "print-service: the print order's invoice_number (the invoice waits while it is empty); gateway: idPrefix and a sequence per buyer",
+      ),
+    idPrefix: z
+      .string()
+      .max(40)
+      .regex(/^[^\s]*$/, 'must not contain spaces')
+      .default('INV-')
+      .describe('Prefix of gateway invoice ids: <prefix><sequence per buyer, 6 digits>'),
+    per: z
+      .enum(['shipment', 'order'])
+      .optional()
+      .describe('With send "on-ship": an invoice per shipment (default) or one per print order once all shipped'),
+    paymentTermDays: z
+      .number()
+      .int()
+      .min(0)
+      .max(365)
+      .default(30)
+      .describe('Net payment term in days (PaymentTerm payInNumberOfDays)'),
+    priceTolerancePercent: z
+      .number()
+      .min(0)
+      .max(100)
+      .default(1)
+      .describe(
+        "How far a print-order item's total may differ from the PO line's quantity × unit price: beyond it the invoice is held for an operator, within it it is sent and the difference flagged",
+      ),
+    defaultTaxPercent: DecimalText.optional().describe(
+      'Tax rate in percent used when the print order carries no tax',
+    ),
+    defaultShipping: DecimalText.optional().describe(
+      'Shipping charged per invoice when the print order carries no shipping',
+    ),
+    remitTo: RemitToAddress.optional(),
+  })
+  .describe('Invoices (cXML InvoiceDetailRequest) for orders this buyer placed through the gateway');
+export type InvoiceConfig = z.infer<typeof InvoiceConfig>;
+
 const BuyerCommon = {
   id: z.string().regex(/^[a-z0-9][a-z0-9_-]*$/, 'must be a lower-case slug'),
   name: z.string().optional(),
@@ -195,6 +279,14 @@ const BuyerCommon = {
     .describe(
       "The SupplierPartID (OCI VENDORMAT) of a designed line: sku: the product's SKU; sku-design: the SKU and the design id (SKU-D1234), so ERPs that key lines on the part number keep two designs of one product apart",
     ),
+  invoices: InvoiceConfig.default({
+    send: 'off',
+    taxAt: 'header',
+    invoiceIds: 'gateway',
+    idPrefix: 'INV-',
+    paymentTermDays: 30,
+    priceTolerancePercent: 1,
+  }),
 };
 
 export const CxmlBuyerConfig = z.strictObject({
@@ -328,7 +420,7 @@ export const GatewayConfig = z.strictObject({
         .max(256 * 1024 * 1024)
         .optional()
         .describe(
-          `Largest OrderRequest, in bytes, taken from an authenticated buyer (anything else, and anything before the Header proves its sender, stays within ${ANONYMOUS_DOCUMENT_BYTES} bytes). Default ${DEFAULT_ORDER_DOCUMENT_BYTES} (16 MiB); with a D1 store ${D1_ORDER_DOCUMENT_BYTES} (512 KiB), the most whose PO row D1 can hold, and no more`,
+          `Largest OrderRequest, in bytes, taken from an authenticated buyer (anything else, and anything before the Header proves its sender, stays within ${ANONYMOUS_DOCUMENT_BYTES} bytes). Default ${DEFAULT_ORDER_DOCUMENT_BYTES} (16 MiB); with a D1 store ${D1_ORDER_DOCUMENT_BYTES} (3.5 MiB), and no more: what a Worker's 128 MB of memory takes in (D1 stores a bigger PO in parts)`,
         ),
     })
     .default({
@@ -501,7 +593,7 @@ export function crossReferenceProblems(value: unknown): ConfigProblem[] {
   ) {
     add(
       ['orders', 'maxDocumentBytes'],
-      `must be at most ${D1_ORDER_DOCUMENT_BYTES} with a D1 store: a D1 row holds at most 2,000,000 bytes, and a PO's row holds the document and its stored form, up to about twice its size`,
+      `must be at most ${D1_ORDER_DOCUMENT_BYTES} with a D1 store: a Worker has 128 MB of memory, and taking a PO in holds about 30 times its size`,
     );
   }
   return problems;
@@ -509,8 +601,8 @@ export function crossReferenceProblems(value: unknown): ConfigProblem[] {
 
 /**
  * The largest OrderRequest `POST /cxml` takes from an authenticated buyer: the configured size, else the
- * default of the store (a D1 row holds a PO of about 512 KiB at most). Below ANONYMOUS_DOCUMENT_BYTES it
- * makes OrderRequests smaller than other documents may be, as D1 must.
+ * default of the store (on D1, what a Worker's memory takes in). Below ANONYMOUS_DOCUMENT_BYTES it makes
+ * OrderRequests smaller than other documents may be.
  */
 export function orderDocumentLimit(config: {
   readonly orders: { readonly maxDocumentBytes?: number | undefined };
