@@ -1,37 +1,92 @@
 /**
- * A process that holds `sessions` live punch-out sessions the way the gateway on Node does (SQLite store,
- * the session cache in front with `openStore`'s sizing), creates and then reads every one, and reports its
+ * A process that holds `sessions` stored punch-out sessions the way the gateway on Node does (`openStore`:
+ * the SQLite store with the session cache in front, as `punchgate serve` sizes it), and reports its
  * resident memory to the parent over IPC. `sessions: 0` gives the floor: the same modules and store, empty.
  *
- * The database lives on /dev/shm when there is one, so that the disk does not pace the set-up of the
- * sessions this case is about.
+ * What runs: all but the last `created` sessions are written in one bulk INSERT (a recursive CTE, in one
+ * transaction, on a second connection: 1,000,000 rows take seconds, where the real create path would
+ * take about a minute); then `created` sessions (default 100,000, or all when fewer are stored) are
+ * created through the real path, `store.sessions.create` behind the cache, and `reads` sessions (default
+ * 100,000) are read through the real path, `store.sessions.get`, spread evenly over every stored session
+ * (bulk-seeded and created alike), so the cache misses, fills and evicts as a busy gateway's would.
+ *
+ * The case builds this file and the gateway with tsc (`build: 'dist'`) so that the process loads the
+ * JavaScript an installed punchgate runs (`punchgate serve` from the npm package runs dist/): run as
+ * TypeScript, Node's type stripping alone adds about 30 MB of RSS that no deployment carries.
+ *
+ * The database lives on /dev/shm when there is one, so that the disk does not pace the set-up; its pages
+ * there are tmpfs, outside this process's RSS, as a database file's pages in the OS page cache would be.
  */
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { openStore } from '../../src/runtime/gateway-node.ts';
 import { childServerOptions } from '../harness/child-server.ts';
 
 export interface SessionMemoryOptions {
+  /** Sessions stored when RSS is read. */
   readonly sessions: number;
+  /** Of those, created through `store.sessions.create` (the rest bulk-inserted). Default min(sessions, 100,000). */
+  readonly created?: number;
+  /** Reads through `store.sessions.get`, spread over every stored session. Default min(sessions, 100,000). */
+  readonly reads?: number;
 }
 
 export interface SessionMemoryReport {
   readonly rssMB: number;
   readonly heapUsedMB: number;
+  readonly heapTotalMB: number;
+  readonly seedMs: number;
   readonly createUsPerSession: number;
   readonly readUsPerSession: number;
 }
 
-const { sessions = 100_000 } = childServerOptions<SessionMemoryOptions>();
-const dataDir = mkdtempSync(join(existsSync('/dev/shm') ? '/dev/shm' : tmpdir(), 'punchgate-bench-'));
-const store = await openStore({ kind: 'sqlite', path: join(dataDir, 'sessions.db') });
+const options = childServerOptions<SessionMemoryOptions>();
+const sessions = options.sessions ?? 100_000;
+const created = Math.min(sessions, options.created ?? 100_000);
+const reads = sessions === 0 ? 0 : (options.reads ?? Math.min(sessions, 100_000));
+const seeded = sessions - created;
 
-const expiresAt = new Date(Date.now() + 18 * 3_600_000);
+const dataDir = mkdtempSync(join(existsSync('/dev/shm') ? '/dev/shm' : tmpdir(), 'punchgate-bench-'));
+const path = join(dataDir, 'sessions.db');
+const store = await openStore({ kind: 'sqlite', path });
+
+const idOf = (i: number) => `s${i.toString(36).padStart(8, '0')}-bench-session-id`;
+const now = Date.now();
+const expiresAt = now + 18 * 3_600_000;
+
+const seedStarted = performance.now();
+if (seeded > 0) {
+  // The same columns and values the create path below writes, generated inside SQLite.
+  const bulk = new Database(path);
+  bulk.pragma('synchronous = OFF');
+  bulk
+    .prepare(
+      `WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i + 1 < ?)
+       INSERT INTO sessions (id, buyer_id, storefront_id, protocol, operation, buyer_cookie, return_url,
+         buyer_user_key, pipo_user_ref, extrinsics, state, pipo_token, pipo_token_obtained_at, version, created_at,
+         updated_at, expires_at)
+       SELECT 's' || substr('00000000' || i, -8) || '-bench-session-id', 'acme', 'demo', 'cxml', 'create',
+         'cookie-' || i, 'https://s1-eu.ariba.example/Buyer/punchout?client=ACME&req=1234567',
+         'user' || (i % 5000) || '@acme.example', 'user' || (i % 5000) || '@acme.example',
+         json_object('UniqueName', 'user' || (i % 5000), 'UserEmail', 'user' || (i % 5000) || '@acme.example'),
+         'open', printf('%032x', i), ?, 1, ?, ?, ?
+       FROM n`,
+    )
+    .run(seeded, now, now, now, expiresAt);
+  bulk.close();
+}
+const seedMs = performance.now() - seedStarted;
+
+/** Bulk-seeded sessions have decimal ids (SQLite's), created ones base-36 past them: no id twice. */
+const storedId = (i: number) =>
+  i < seeded ? `s${String(i).padStart(8, '0')}-bench-session-id` : idOf(i + 36 ** 7);
+
 const createStarted = performance.now();
-for (let i = 0; i < sessions; i++) {
+for (let i = seeded; i < sessions; i++) {
   await store.sessions.create({
-    id: `s${i.toString(36).padStart(8, '0')}-bench-session-id`,
+    id: storedId(i),
     buyerId: 'acme',
     storefrontId: 'demo',
     protocol: 'cxml',
@@ -41,14 +96,18 @@ for (let i = 0; i < sessions; i++) {
     buyerUserKey: `user${i % 5_000}@acme.example`,
     pipoUserRef: `user${i % 5_000}@acme.example`,
     extrinsics: { UniqueName: `user${i % 5_000}`, UserEmail: `user${i % 5_000}@acme.example` },
-    expiresAt,
+    expiresAt: new Date(expiresAt),
     pipoToken: { token: `${i.toString(16).padStart(32, 'f')}`, obtainedAt: new Date() },
   });
 }
 const createMs = performance.now() - createStarted;
+
+// Every stored session is as likely to be read: a stride coprime with the count visits them all, in an
+// order that is neither the insertion order nor the cache's.
+const stride = strideFor(sessions);
 const readStarted = performance.now();
-for (let i = 0; i < sessions; i++) {
-  const session = await store.sessions.get(`s${i.toString(36).padStart(8, '0')}-bench-session-id`);
+for (let r = 0, i = 0; r < reads; r++, i = (i + stride) % sessions) {
+  const session = await store.sessions.get(storedId(i));
   if (session === undefined) throw new Error(`session ${i} is missing`);
 }
 const readMs = performance.now() - readStarted;
@@ -59,8 +118,10 @@ const usage = process.memoryUsage();
 const report: SessionMemoryReport = {
   rssMB: usage.rss / 2 ** 20,
   heapUsedMB: usage.heapUsed / 2 ** 20,
-  createUsPerSession: sessions === 0 ? 0 : (createMs * 1000) / sessions,
-  readUsPerSession: sessions === 0 ? 0 : (readMs * 1000) / sessions,
+  heapTotalMB: usage.heapTotal / 2 ** 20,
+  seedMs,
+  createUsPerSession: created === 0 ? 0 : (createMs * 1000) / created,
+  readUsPerSession: reads === 0 ? 0 : (readMs * 1000) / reads,
 };
 process.send?.(report);
 process.once('disconnect', () => {
@@ -69,3 +130,12 @@ process.once('disconnect', () => {
     process.exit(0);
   });
 });
+
+/** A step near n × 0.618 with no factor in common with n. */
+function strideFor(n: number): number {
+  if (n <= 1) return 1;
+  const gcd = (a: number, b: number): number => (b === 0 ? a : gcd(b, a % b));
+  let step = Math.max(1, Math.floor(n * 0.6180339887));
+  while (gcd(step, n) !== 1) step++;
+  return step;
+}
