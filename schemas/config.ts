@@ -190,7 +190,9 @@ export const InvoiceConfig = z
     taxAt: z
       .enum(['header', 'line'])
       .default('header')
-      .describe('header: one Tax in the summary (SAP Ariba style); line: a Tax per line, summed in the summary (Coupa style)'),
+      .describe(
+        'header: one Tax in the summary (SAP Ariba style); line: a Tax per line, summed in the summary (Coupa style)',
+      ),
     invoiceIds: z
       .enum(['print-service', 'gateway'])
       .default('gateway')
@@ -206,7 +208,9 @@ export const InvoiceConfig = z
     per: z
       .enum(['shipment', 'order'])
       .optional()
-      .describe('With send "on-ship": an invoice per shipment (default) or one per print order once all shipped'),
+      .describe(
+        'With send "on-ship": an invoice per shipment (default) or one per print order once all shipped',
+      ),
     paymentTermDays: z
       .number()
       .int()
@@ -520,6 +524,45 @@ const asRecord = (value: unknown): Loose | undefined =>
 const asArray = (value: unknown): unknown[] => (Array.isArray(value) ? value : []);
 
 /**
+ * A buyer's `invoices` fields that only make sense together: the trigger status of `on-status`, one invoice
+ * per order for a status, and somewhere to post the invoices.
+ */
+function invoiceProblems(buyer: Loose): { field: string; message: string }[] {
+  const invoices = asRecord(buyer.invoices);
+  if (invoices === undefined) return [];
+  const problems: { field: string; message: string }[] = [];
+  const { send, status, per, url } = invoices;
+  const hasText = (value: unknown) => typeof value === 'string' && value.trim() !== '';
+  if (send === 'on-status' && !hasText(status)) {
+    problems.push({
+      field: 'status',
+      message: 'is required with send "on-status": the print-order status name that triggers the invoice',
+    });
+  }
+  if (send === 'on-ship' && status !== undefined) {
+    problems.push({
+      field: 'status',
+      message: 'is only read with send "on-status"; with "on-ship" the invoice follows the shipments',
+    });
+  }
+  if (send === 'on-status' && per === 'shipment') {
+    problems.push({
+      field: 'per',
+      message:
+        'must be "order" (or left out) with send "on-status": a status is the whole print order\'s, so it is invoiced once',
+    });
+  }
+  if ((send === 'on-ship' || send === 'on-status') && url === undefined && !hasText(buyer.orderStatusUrl)) {
+    problems.push({
+      field: 'url',
+      message:
+        "is required when invoices are sent and the buyer has no orderStatusUrl: set invoices.url or the buyer's orderStatusUrl",
+    });
+  }
+  return problems;
+}
+
+/**
  * The checks across sections (ids that must be unique or exist, SKUs, credentials, OCI login names), run on
  * the raw JSON so they are reported in the same pass as the schema's own problems: a zod refinement would
  * only run once every field is valid, and the user would fix the file in rounds.
@@ -571,6 +614,7 @@ export function crossReferenceProblems(value: unknown): ConfigProblem[] {
       }
       credentialOwners.set(key, id);
     });
+    for (const { field, message } of invoiceProblems(buyer)) add(['buyers', i, 'invoices', field], message);
     const loginFields = asRecord(buyer.loginFields);
     if (
       buyer.protocol === 'oci' &&
