@@ -104,6 +104,13 @@ export function createCxmlRoute(ctx: GatewayContext, onOrder: OrderRequestHandle
     // The client went away mid-upload; nobody reads this answer, and it is no failure of ours.
     if (head.kind === 'cut_off') return cutOff();
     const small = head.kind === 'whole' && head.bytes.byteLength <= HEADER_SCAN_CHARS;
+    // A document that is all head is parsed once, and its sender proven on the parsed Header: a header scan
+    // and then a parse read it twice. Only one the codec refuses goes the header-first way below, so a
+    // stranger still hears 401 about a document that is also broken, and it costs no more than its head.
+    if (small && !(declared > MAX_CXML_BYTES)) {
+      const request = parsedOrUndefined(head.bytes);
+      if (request !== undefined) return await answerParsed(request, c, head.bytes);
+    }
     let peeked: PeekedDocument;
     try {
       peeked = peekCxmlHeader(small ? head.bytes : wholeTags(head.bytes.subarray(0, HEADER_SCAN_CHARS)));
@@ -146,6 +153,17 @@ export function createCxmlRoute(ctx: GatewayContext, onOrder: OrderRequestHandle
       'Too many large documents are being received at once; it is safe to send this one again.',
     );
 
+  /** A document read whole and parsed at once: its sender proven on its Header, then its request answered. */
+  async function answerParsed(request: CxmlRequest, c: Context, bytes: Uint8Array): Promise<Outcome> {
+    let buyer: ReturnType<typeof authenticateHeader>;
+    try {
+      buyer = authenticateHeader(ctx, request.header, ctx.clientAddress(c));
+    } catch (error) {
+      return refused(request.kind, error);
+    }
+    return await respond(request, bytes, buyer);
+  }
+
   /** The whole document parsed, its Header proven to name the buyer the scan did, and its request answered. */
   async function answerRequest(
     bytes: Uint8Array,
@@ -163,12 +181,25 @@ export function createCxmlRoute(ctx: GatewayContext, onOrder: OrderRequestHandle
     } catch (error) {
       return unreadable(error);
     }
-    const { kind, payloadID } = request;
+    // The whole document's Header must prove the same buyer the scan did (say, not one inside a comment).
     try {
-      // The whole document's Header must prove the same buyer the scan did (say, not one inside a comment).
       if (ctx.buyers.authenticate(request.header).id !== buyer.id) {
         throw new GatewayError('bad_secret', 'Authentication failed: the Sender SharedSecret is not valid.');
       }
+    } catch (error) {
+      return refused(request.kind, error, request.payloadID);
+    }
+    return await respond(request, bytes, buyer);
+  }
+
+  /** A parsed request of a proven buyer answered. */
+  async function respond(
+    request: CxmlRequest,
+    bytes: Uint8Array,
+    buyer: ReturnType<typeof authenticateHeader>,
+  ): Promise<Outcome> {
+    const { kind, payloadID } = request;
+    try {
       if (request.kind !== 'OrderRequest' && bytes.byteLength > MAX_CXML_BYTES) {
         return tooLarge(MAX_CXML_BYTES);
       }
@@ -199,6 +230,16 @@ export function createCxmlRoute(ctx: GatewayContext, onOrder: OrderRequestHandle
   }
 
   return app;
+}
+
+/** A small document parsed, or undefined when the codec refuses it (the header-first way then says why). */
+function parsedOrUndefined(bytes: Uint8Array): CxmlRequest | undefined {
+  try {
+    return parseCxmlRequest(bytes, { maxBytes: MAX_CXML_BYTES });
+  } catch (error) {
+    if (error instanceof CxmlError) return undefined;
+    throw error;
+  }
 }
 
 /** Why a whole document cannot be read, or undefined if it can (its Header then failed the scan alone). */
