@@ -81,6 +81,12 @@ export const SeedProduct = z.strictObject({
   modelNumber: z.string().default(''),
   /** Unit price; an item's base price is quantity × price unless the seed order gives one. */
   price: Money.default(0),
+  /**
+   * The unit price a PIPO order's item of this product is charged, when the print service prices it
+   * differently from `price` (and so, usually, from the price the gateway's config offers): a PIPO item is
+   * one design of quantity 1, so its base price is this. Defaults to `price`.
+   */
+  pipoUnitPrice: Money.optional(),
   /** Weight of one unit, for shipping. */
   weight: z.number().min(0).default(0),
   vendor: z.string().default(''),
@@ -262,11 +268,48 @@ export const SeedOrder = z.strictObject({
 });
 export type SeedOrder = z.infer<typeof SeedOrder>;
 
+/** A promotion applied to every PIPO order of the storefront: a fixed amount or a percentage. */
+export const SeedPromotion = z
+  .strictObject({
+    /** The order's promotion_code. */
+    code: Name,
+    /** A fixed discount; capped at the order's sub_total plus shipping (a promotion never pays out). */
+    amount: Money.optional(),
+    /** A percentage of the order's sub_total, rounded to cents. */
+    percent: z.number().gt(0).max(100).optional(),
+  })
+  .refine((p) => (p.amount === undefined) !== (p.percent === undefined), {
+    message: 'gives exactly one of amount and percent',
+  });
+export type SeedPromotion = z.infer<typeof SeedPromotion>;
+
+/**
+ * What a PIPO order of the storefront is charged besides its items (seed orders carry their own figures,
+ * checkout orders none). Every default is zero or none, so a storefront without it charges nothing more.
+ */
+export const SeedPipoCharges = z.strictObject({
+  /** Sales tax in percent (8.25 = 8.25 %) of each shipment's items; tax-exempt customers pay none. */
+  taxRatePercent: z.number().min(0).max(100).default(0),
+  /** The shipping price of each shipment (a split adds another). */
+  shippingPerShipment: Money.default(0),
+  promotion: SeedPromotion.nullable().default(null),
+  /**
+   * When set, PIPO order create assigns the order an invoice_number: `prefix` + `next`, and `next` moves
+   * on by one; unset, PIPO orders have an empty invoice_number.
+   */
+  invoiceNumbers: z
+    .strictObject({ prefix: z.string().max(40).default(''), next: z.number().int().min(0).max(1e12) })
+    .nullable()
+    .default(null),
+});
+export type SeedPipoCharges = z.infer<typeof SeedPipoCharges>;
+
 export const SeedStorefront = z.strictObject({
   id: Id,
   name: Name,
   /** In sequence order: the first one is the status of a new order. */
   statuses: z.array(SeedStatus).min(1),
+  pipoCharges: SeedPipoCharges.prefault({}),
   products: z.array(SeedProduct).default([]),
   customers: z.array(SeedCustomer).default([]),
   projects: z.array(SeedProject).default([]),

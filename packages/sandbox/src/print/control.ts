@@ -22,7 +22,9 @@ import {
   deleteOrder,
   finishMerges,
   type NewOrderLine,
+  overrideTotals,
   splitShipment,
+  type TotalsOverride,
 } from './order-operations.ts';
 import { describeIssues } from './request-input.ts';
 import { customerResource, orderResource, projectResource } from './resources.ts';
@@ -165,6 +167,14 @@ export interface SandboxControl {
    * order.items.find((i) => i.id === 5005)?.shipment_index; // 2
    */
   splitShipment(orderId: number, request: ShipmentSplitRequest): Order;
+  /**
+   * Makes the order report order-level totals of its own, so they no longer add up (the items and
+   * shipments keep theirs); null restores a computed figure. order_updated.
+   *
+   * @example
+   * control.overrideTotals(orderId, { subTotal: 99.99 }).sub_total; // 99.99, items unchanged
+   */
+  overrideTotals(orderId: number, totals: TotalsOverride): Order;
   /** The admin deletes an order (soft): order_deleted (N03). */
   deleteOrder(orderId: number): Order;
   orderHistory(orderId: number): OrderHistoryView;
@@ -313,6 +323,16 @@ export function createControl(service: SandboxService): SandboxControl {
         provider: request.provider ?? null,
         service: request.service ?? null,
       });
+      return orderResource(service.state, order);
+    },
+    overrideTotals(orderId, totals) {
+      const order = orderById(service, orderId);
+      for (const [name, value] of Object.entries(totals)) {
+        if (value !== null && value !== undefined && (!Number.isFinite(value) || value < 0)) {
+          throw SandboxError.invalid(`${name} must be an amount of zero or more, or null.`);
+        }
+      }
+      overrideTotals(service, order, totals);
       return orderResource(service.state, order);
     },
     deleteOrder(orderId) {

@@ -6,6 +6,7 @@
  */
 import type { StatusBody } from 'punchgate/schemas/print-api';
 import type { SeedAddress, SeedPayment } from '../sandbox-seed.ts';
+import { chargeOrder } from './pipo-charges.ts';
 import { orderResource, templateOf } from './resources.ts';
 import { SandboxError } from './sandbox-error.ts';
 import type { SandboxService } from './service.ts';
@@ -14,7 +15,9 @@ import {
   type HistoryEntry,
   type ItemRecord,
   type OptionRecord,
+  type OrderCharges,
   type OrderRecord,
+  type ReportedTotals,
   roundMoney,
   type StatusRecord,
   type StorefrontRecord,
@@ -227,6 +230,10 @@ interface NewOrderInput {
   readonly source: HistoryEntry['source'];
   /** When the items' files finish merging: null until processing starts. */
   readonly mergeReadyAt: number | null;
+  /** PIPO orders: shipping, tax and promotion from the storefront's charges; none otherwise. */
+  readonly charges?: OrderCharges | undefined;
+  /** PIPO orders: the unit price is the product's `pipoUnitPrice` where the seed gives one. */
+  readonly pipoPrices?: boolean;
 }
 
 /** Builds and stores a new order in the storefront's first status (ids must be valid already). */
@@ -259,8 +266,10 @@ function placeOrder(service: SandboxService, input: NewOrderInput): OrderRecord 
         address,
       },
     ],
-    promotionCode: null,
+    promotionCode: input.charges?.promotion?.code ?? null,
     promotionTotal: 0,
+    charges: input.charges ?? null,
+    reportedTotals: {},
     checkoutFields: [],
     items: input.lines.map((line) => {
       const template = templateOf(state, line.productId)!;
@@ -271,7 +280,10 @@ function placeOrder(service: SandboxService, input: NewOrderInput): OrderRecord 
         name: project?.name ?? template.name,
         status: first,
         quantity: line.quantity,
-        basePrice: roundMoney(line.quantity * template.price),
+        basePrice: roundMoney(
+          line.quantity *
+            ((input.pipoPrices === true ? template.pipoUnitPrice : undefined) ?? template.price),
+        ),
         markupPrice: 0,
         imageFee: 0,
         downloadFee: 0,
@@ -302,6 +314,7 @@ function placeOrder(service: SandboxService, input: NewOrderInput): OrderRecord 
     ],
     emails: [],
   };
+  chargeOrder(order, input.customer.taxExempt);
   state.orders.set(order.id, order);
   return order;
 }
@@ -315,10 +328,21 @@ function orderableBy(service: SandboxService, user: CustomerRecord, productId: n
   return project !== undefined && !project.deleted && project.ownerId === user.id;
 }
 
+/** The next invoice number of the storefront, when its seed numbers PIPO orders; '' otherwise. */
+function nextInvoiceNumber(storefront: StorefrontRecord): string {
+  const numbers = storefront.pipoCharges.invoiceNumbers;
+  if (numbers === null) return '';
+  const number = `${numbers.prefix}${numbers.next}`;
+  numbers.next += 1;
+  return number;
+}
+
 /**
  * POST /pipo/order/create (T05, P03): invalid ids are dropped silently; 400 Bad Request when none is
  * valid. The order is the session user's, in the storefront's first status, paid by purchase order
- * (po_number and integration_id = external_id); its files are not merged until processing.
+ * (po_number and integration_id = external_id); its files are not merged until processing. Each item is
+ * one design of quantity 1 at the product's PIPO unit price; shipping, tax, promotion and the invoice
+ * number come from the storefront's `pipoCharges`.
  */
 export function createPipoOrder(
   service: SandboxService,
@@ -329,6 +353,8 @@ export function createPipoOrder(
   const valid = productIds.filter((id) => Number.isInteger(id) && orderableBy(service, user, id));
   if (valid.length === 0) throw SandboxError.of('badRequest');
   const external = externalId === undefined || externalId === '' ? undefined : externalId;
+  const storefront = service.state.storefronts.get(user.storefrontId)!;
+  const { taxRatePercent, shippingPerShipment, promotion } = storefront.pipoCharges;
   return placeOrder(service, {
     customer: user,
     lines: valid.map((productId) => ({ productId, quantity: 1 })),
@@ -340,10 +366,12 @@ export function createPipoOrder(
       avsCode: '',
       cvCode: '',
       poNumber: external ?? '',
-      invoiceNumber: '',
+      invoiceNumber: nextInvoiceNumber(storefront),
     },
     source: 'pipo',
     mergeReadyAt: null,
+    charges: { taxRatePercent, shippingPerShipment, promotion },
+    pipoPrices: true,
   });
 }
 
@@ -468,6 +496,8 @@ export function splitShipment(
     address: structuredClone(split.address),
   });
   for (const item of moving) item.shipmentIndex = index;
+  // A PIPO order charges the new shipment's shipping and re-taxes both shipments by their items.
+  chargeOrder(order, service.state.customers.get(order.customerId)?.taxExempt ?? false);
   order.history.push({
     at: service.now(),
     itemId: moving.length === 1 ? moving[0]!.id : null,
@@ -480,4 +510,43 @@ export function splitShipment(
   });
   emitOrderEvent(service, 'order_updated', order, keepAlive);
   return index;
+}
+
+/** Totals to report instead of the computed ones: a number replaces, null restores the computed figure. */
+export type TotalsOverride = { readonly [K in keyof ReportedTotals]?: number | null | undefined };
+
+/**
+ * The control API makes an order report order-level totals of its own (a faulty service, or an admin's
+ * hand edit): `sub_total`, `tax_total`, `shipping_total` or `promotion_total` then show the given figure
+ * while the items and shipments keep theirs, so the order no longer adds up. order_updated, since the
+ * order changed.
+ */
+export function overrideTotals(
+  service: SandboxService,
+  order: OrderRecord,
+  override: TotalsOverride,
+  keepAlive?: KeepAlive,
+): void {
+  const reported: ReportedTotals = { ...order.reportedTotals };
+  for (const key of ['subTotal', 'taxTotal', 'shippingTotal', 'promotionTotal'] as const) {
+    const value = override[key];
+    if (value === null) delete reported[key];
+    else if (value !== undefined) reported[key] = roundMoney(value);
+  }
+  order.reportedTotals = reported;
+  const shown = Object.entries(reported).map(([name, value]) => `${name} ${value}`);
+  order.history.push({
+    at: service.now(),
+    itemId: null,
+    source: 'admin',
+    status: null,
+    note:
+      shown.length === 0
+        ? 'Order totals computed again by the admin'
+        : `Order totals overridden by the admin: ${shown.join(', ')}`,
+    comments: null,
+    userInitials: null,
+    trackingNumbers: [],
+  });
+  emitOrderEvent(service, 'order_updated', order, keepAlive);
 }

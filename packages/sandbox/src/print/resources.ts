@@ -166,6 +166,8 @@ export function orderResource(state: SandboxState, order: OrderRecord): Order {
   const customer = state.customers.get(order.customerId)!;
   const primary = order.shipments[0]!;
   const p = order.payment;
+  // The control API may have made the order report totals that do not add up (`reportedTotals`).
+  const reported = order.reportedTotals;
   const flags = {
     payment_creditcard: p.methods.includes('creditcard'),
     payment_check: p.methods.includes('check'),
@@ -189,10 +191,10 @@ export function orderResource(state: SandboxState, order: OrderRecord): Order {
     payment_cvcode: p.cvCode,
     po_number: p.poNumber,
     invoice_number: p.invoiceNumber,
-    tax_total: roundMoney(order.shipments.reduce((sum, s) => sum + s.taxTotal, 0)),
-    shipping_total: primary.shippingTotal,
-    sub_total: roundMoney(order.items.reduce((sum, i) => sum + itemSubTotal(i), 0)),
-    promotion_total: order.promotionTotal,
+    tax_total: reported.taxTotal ?? roundMoney(order.shipments.reduce((sum, s) => sum + s.taxTotal, 0)),
+    shipping_total: reported.shippingTotal ?? primary.shippingTotal,
+    sub_total: reported.subTotal ?? roundMoney(order.items.reduce((sum, i) => sum + itemSubTotal(i), 0)),
+    promotion_total: reported.promotionTotal ?? order.promotionTotal,
     promotion_code: order.promotionCode,
     created_on: iso(order.createdOn),
     shipped_on: isoOrNull(order.shippedOn),

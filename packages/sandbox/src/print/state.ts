@@ -11,6 +11,7 @@ import type {
   SeedAddress,
   SeedParametricProperty,
   SeedPayment,
+  SeedPipoCharges,
   SeedProduct,
 } from '../sandbox-seed.ts';
 
@@ -40,6 +41,8 @@ export interface StorefrontRecord {
   readonly licenseId: number;
   readonly name: string;
   readonly statuses: readonly StatusRecord[];
+  /** What PIPO orders are charged; `invoiceNumbers.next` moves on with every PIPO order. */
+  readonly pipoCharges: SeedPipoCharges;
 }
 
 export interface TemplateRecord extends SeedProduct {
@@ -131,8 +134,9 @@ export interface ItemRecord {
 export interface ShipmentRecord {
   readonly provider: string | null;
   readonly service: string | null;
-  readonly shippingTotal: number;
-  readonly taxTotal: number;
+  /** Recomputed for a PIPO order when the admin splits it (its charges say how). */
+  shippingTotal: number;
+  taxTotal: number;
   trackingNumbers: string[];
   shippedOn: number | null;
   readonly address: SeedAddress;
@@ -171,11 +175,33 @@ export interface OrderRecord {
   readonly billingAddress: SeedAddress;
   readonly shipments: ShipmentRecord[];
   readonly promotionCode: string | null;
-  readonly promotionTotal: number;
+  promotionTotal: number;
+  /**
+   * How a PIPO order's shipping, tax and promotion were charged (its storefront's `pipoCharges` when it
+   * was created, and whether the customer was tax-exempt), so a split can charge the new shipment alike;
+   * null for seed and checkout orders, whose figures are their own.
+   */
+  readonly charges: OrderCharges | null;
+  /** Order-level totals the control API made the order report instead of the computed ones. */
+  reportedTotals: ReportedTotals;
   readonly checkoutFields: readonly { name: string; value: string }[];
   readonly items: ItemRecord[];
   readonly history: HistoryEntry[];
   readonly emails: EmailRecord[];
+}
+
+export interface OrderCharges {
+  readonly taxRatePercent: number;
+  readonly shippingPerShipment: number;
+  readonly promotion: SeedPipoCharges['promotion'];
+}
+
+/** Totals an order shows in place of the computed ones (control API: totals that do not add up). */
+export interface ReportedTotals {
+  subTotal?: number;
+  taxTotal?: number;
+  shippingTotal?: number;
+  promotionTotal?: number;
 }
 
 export interface HookRecord {
@@ -280,6 +306,7 @@ export function createStateFromSeed(seed: SandboxSeed): SandboxState {
         licenseId: license.id,
         name: sf.name,
         statuses: sf.statuses.map((s) => ({ ...s })),
+        pipoCharges: structuredClone(sf.pipoCharges),
       });
       for (const product of sf.products) {
         state.templates.set(product.id, structuredClone({ ...product, storefrontId: sf.id }));
@@ -338,6 +365,8 @@ export function createStateFromSeed(seed: SandboxSeed): SandboxState {
           })),
           promotionCode: order.promotionCode,
           promotionTotal: order.promotionTotal,
+          charges: null,
+          reportedTotals: {},
           checkoutFields: structuredClone(order.checkoutFields),
           items: order.items.map((item) => {
             const product = state.templates.get(item.productId) ?? state.projects.get(item.productId)!;

@@ -58,13 +58,16 @@ describe('sandbox control: splitting an order into shipments', () => {
       [first, 1],
       [second, 2],
     ]);
-    expect(order.shipments[0]).toEqual(created.shipments[0]);
+    // Storefront 1 charges PIPO orders 9.95 per shipment and 8.25 % tax on each shipment's items: before
+    // the split one shipment of 0.12 + 0.35 (tax 0.04); after it 0.12 (tax 0.01) and 0.35 (tax 0.03).
+    expect(created.shipments.map((s) => [s.shipping_total, s.tax_total])).toEqual([[9.95, 0.04]]);
+    expect(order.shipments[0]).toEqual({ ...created.shipments[0], tax_total: 0.01 });
     expect(order.shipments[1]).toEqual({
       index: 2,
       provider: 'FedEx',
       service: '2Day',
-      shipping_total: 0,
-      tax_total: 0,
+      shipping_total: 9.95,
+      tax_total: 0.03,
       tracking_numbers: null,
       shipped_on: null,
       ship_to_address: {

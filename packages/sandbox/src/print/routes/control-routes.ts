@@ -47,6 +47,13 @@ const ShipmentSplitBody = z.strictObject({
   service: z.string().min(1).optional(),
 });
 
+const Amount = z.number().min(0).max(1e12).nullable().optional();
+const TotalsBody = z
+  .strictObject({ subTotal: Amount, taxTotal: Amount, shippingTotal: Amount, promotionTotal: Amount })
+  .refine((body) => Object.keys(body).length > 0, {
+    message: 'name at least one of subTotal, taxTotal, shippingTotal, promotionTotal',
+  });
+
 const NewCustomerBody = z.strictObject({
   storefrontId: Id,
   username: z.string().min(1),
@@ -138,6 +145,12 @@ export function controlRoutes(service: SandboxService, control: SandboxControl):
     const id = orderId(c);
     const body = await readJsonBody(c, ShipmentSplitBody);
     return c.json(control.splitShipment(id, body), 201);
+  });
+
+  routes.post('/orders/:orderId/totals', async (c) => {
+    const id = orderId(c);
+    const body = await readJsonBody(c, TotalsBody);
+    return c.json(control.overrideTotals(id, body));
   });
 
   routes.delete('/orders/:orderId', (c) => c.json(control.deleteOrder(orderId(c))));
