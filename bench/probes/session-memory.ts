@@ -3,9 +3,8 @@
  * the SQLite store with the session cache in front, as `punchgate serve` sizes it), and reports its
  * resident memory to the parent over IPC. `sessions: 0` gives the floor: the same modules and store, empty.
  *
- * What runs: all but the last `created` sessions are written in one bulk INSERT (a recursive CTE, in one
- * transaction, on a second connection: 1,000,000 rows take seconds, where the real create path would
- * take about a minute); then `created` sessions (default 100,000, or all when fewer are stored) are
+ * What runs: all but the last `created` sessions are written in one bulk INSERT (bench/harness/
+ * seed-sessions.ts: 1,000,000 rows take about 3 s, where the real create path would take about a minute); then `created` sessions (default 100,000, or all when fewer are stored) are
  * created through the real path, `store.sessions.create` behind the cache, and `reads` sessions (default
  * 100,000) are read through the real path, `store.sessions.get`, spread evenly over every stored session
  * (bulk-seeded and created alike), so the cache misses, fills and evicts as a busy gateway's would.
@@ -20,9 +19,9 @@
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
 import { openStore } from '../../src/runtime/gateway-node.ts';
 import { childServerOptions } from '../harness/child-server.ts';
+import { seededSessionId, seedSessions } from '../harness/seed-sessions.ts';
 
 export interface SessionMemoryOptions {
   /** Sessions stored when RSS is read. */
@@ -56,32 +55,13 @@ const idOf = (i: number) => `s${i.toString(36).padStart(8, '0')}-bench-session-i
 const now = Date.now();
 const expiresAt = now + 18 * 3_600_000;
 
+const seed = { prefix: 's', suffix: '-bench-session-id', count: seeded, now, expiresAt };
 const seedStarted = performance.now();
-if (seeded > 0) {
-  // The same columns and values the create path below writes, generated inside SQLite.
-  const bulk = new Database(path);
-  bulk.pragma('synchronous = OFF');
-  bulk
-    .prepare(
-      `WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i + 1 < ?)
-       INSERT INTO sessions (id, buyer_id, storefront_id, protocol, operation, buyer_cookie, return_url,
-         buyer_user_key, pipo_user_ref, extrinsics, state, pipo_token, pipo_token_obtained_at, version, created_at,
-         updated_at, expires_at)
-       SELECT 's' || substr('00000000' || i, -8) || '-bench-session-id', 'acme', 'demo', 'cxml', 'create',
-         'cookie-' || i, 'https://s1-eu.ariba.example/Buyer/punchout?client=ACME&req=1234567',
-         'user' || (i % 5000) || '@acme.example', 'user' || (i % 5000) || '@acme.example',
-         json_object('UniqueName', 'user' || (i % 5000), 'UserEmail', 'user' || (i % 5000) || '@acme.example'),
-         'open', printf('%032x', i), ?, 1, ?, ?, ?
-       FROM n`,
-    )
-    .run(seeded, now, now, now, expiresAt);
-  bulk.close();
-}
+seedSessions(path, seed);
 const seedMs = performance.now() - seedStarted;
 
-/** Bulk-seeded sessions have decimal ids (SQLite's), created ones base-36 past them: no id twice. */
-const storedId = (i: number) =>
-  i < seeded ? `s${String(i).padStart(8, '0')}-bench-session-id` : idOf(i + 36 ** 7);
+/** Bulk-seeded sessions have decimal ids, created ones base-36 past them: no id twice. */
+const storedId = (i: number) => (i < seeded ? seededSessionId(seed, i) : idOf(i + 36 ** 7));
 
 const createStarted = performance.now();
 for (let i = seeded; i < sessions; i++) {
