@@ -24,8 +24,11 @@ export interface CxmlEnvelopeInput {
   readonly dtdVersion?: string;
 }
 
-/** The DTD module that defines a document: cXML.dtd, or Fulfill.dtd for confirmations and ship notices. */
-export type CxmlDtdModule = 'cXML' | 'Fulfill';
+/**
+ * The DTD module that defines a document: cXML.dtd, Fulfill.dtd for confirmations and ship notices, or
+ * InvoiceDetail.dtd for invoices.
+ */
+export type CxmlDtdModule = 'cXML' | 'Fulfill' | 'InvoiceDetail';
 
 export const DEFAULT_CXML_VERSION = '1.2.071';
 const VERSION = /^\d+\.\d+\.\d{3}$/;

@@ -16,6 +16,18 @@ export {
   type ConfirmationType,
 } from './build-confirmation.ts';
 export {
+  buildInvoiceDetailRequest,
+  type InvoiceDetailRequestInput,
+  type InvoiceLineInput,
+  type InvoicePartnerAddress,
+  type InvoicePartnerInput,
+  type InvoicePurpose,
+  type InvoiceSummaryInput,
+  type InvoiceTaxAt,
+  type InvoiceTaxInput,
+  type OriginalInvoiceInput,
+} from './build-invoice.ts';
+export {
   buildNoChangeOrderMessage,
   buildOrderMessage,
   type NoChangeOrderMessageInput,

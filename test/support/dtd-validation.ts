@@ -15,7 +15,7 @@ export const REPOSITORY_DTD_DIR = fileURLToPath(new URL('../../fixtures/cxml-dtd
 
 export const CXML_DTD_DIR = resolve(process.env.CXML_DTD_DIR || REPOSITORY_DTD_DIR);
 
-export type DtdModule = 'cXML' | 'Fulfill';
+export type DtdModule = 'cXML' | 'Fulfill' | 'InvoiceDetail';
 
 let workDirectory: string | undefined;
 
@@ -28,7 +28,7 @@ export function requireDtdValidator(): void {
         'Install it with `apt-get install libxml2-utils` (CI does this in .ci/run).',
     );
   }
-  for (const module of ['cXML', 'Fulfill'] as const) {
+  for (const module of ['cXML', 'Fulfill', 'InvoiceDetail'] as const) {
     if (!existsSync(join(CXML_DTD_DIR, `${module}.dtd`))) {
       throw new Error(
         `${module}.dtd is not in ${CXML_DTD_DIR}; the repository keeps the cXML 1.2.071 DTDs in ` +
