@@ -6,6 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { HEADER_SCAN_CHARS, peekCxmlHeader } from '../../../src/cxml/index.ts';
+import { PARSE_AT_ONCE_BYTES } from '../../../src/gateway/cxml/route.ts';
 import { capturingLogger } from '../../support/capturing-logger.ts';
 import { setupRequest } from '../../support/cxml-documents.ts';
 import { statusOf } from '../../support/punchout-flow.ts';
@@ -47,6 +48,27 @@ describe('POST /cxml authenticates on the Header before reading the document', (
     // The buyer's own document with the same DOCTYPE is read, and refused for it.
     const own = setupRequest().replace('<cXML', `${BOMB_DOCTYPE}<cXML`);
     expect(statusOf(await stack.postCxml(own)).code).toBe(406);
+  });
+
+  it('a stranger hears the same 401 whether the document is parsed at once (everyday size) or header-first', async () => {
+    const stack = await createStack();
+    const small = setupRequest({ identity: 'NOBODY' });
+    const padded = small.replace('<BuyerCookie>', `<!-- ${'x'.repeat(PARSE_AT_ONCE_BYTES)} --><BuyerCookie>`);
+    expect(new TextEncoder().encode(small).byteLength).toBeLessThanOrEqual(PARSE_AT_ONCE_BYTES);
+    for (const document of [small, padded]) {
+      expect(statusOf(await stack.postCxml(document))).toEqual({
+        code: 401,
+        text: 'Unauthorized',
+        detail: 'Unknown buyer: no account for From credential NetworkID/NOBODY.',
+      });
+    }
+    // The buyer's own, either size, is answered.
+    expect(statusOf(await stack.postCxml(setupRequest())).code).toBe(200);
+    const ownPadded = setupRequest().replace(
+      '<BuyerCookie>',
+      `<!-- ${'x'.repeat(PARSE_AT_ONCE_BYTES)} --><BuyerCookie>`,
+    );
+    expect(statusOf(await stack.postCxml(ownPadded)).code).toBe(200);
   });
 
   it('a Header hidden before the real one (in a comment) authenticates nobody the real one does not', async () => {
