@@ -29,7 +29,7 @@ export function seedSessions(path: string, seed: SessionSeed): void {
   try {
     db.pragma('synchronous = OFF');
     db.prepare(
-      `WITH RECURSIVE n(i) AS (SELECT ? UNION ALL SELECT i + 1 FROM n WHERE i + 1 < ?)
+      `WITH RECURSIVE n(i) AS (SELECT CAST(? AS INTEGER) UNION ALL SELECT i + 1 FROM n WHERE i + 1 < ?)
        INSERT INTO sessions (id, buyer_id, storefront_id, protocol, operation, buyer_cookie, return_url,
          buyer_user_key, pipo_user_ref, extrinsics, state, pipo_token, pipo_token_obtained_at, version, created_at,
          updated_at, expires_at)
