@@ -36,17 +36,26 @@ export function splitTrackingNumbers(text: string | null): string[] {
 }
 
 /**
- * The PO lines of one shipment. Items of a PIPO order are the ordered designs (product_id = design id),
- * so items are matched to the group's lines by design, in order (a design ordered on two lines gives two
- * items).
+ * The PO line of each print-order item (by item id): items of a PIPO order are the ordered designs
+ * (product_id = design id), matched to the group's lines by design, in order, each line at most once.
  */
-export function shipmentLines(order: Order, shipmentIndex: number, group: OwnerGroup): ShipNoticeLine[] {
+export function itemLines(order: Order, group: OwnerGroup): Map<number, PoLine> {
   const remaining = [...group.lines];
   const lineOfItem = new Map<number, PoLine>();
   for (const item of order.items) {
     const at = remaining.findIndex((line) => line.designId === item.product_id);
     if (at !== -1) lineOfItem.set(item.id, remaining.splice(at, 1)[0] as PoLine);
   }
+  return lineOfItem;
+}
+
+/**
+ * The PO lines of one shipment. Items of a PIPO order are the ordered designs (product_id = design id),
+ * so items are matched to the group's lines by design, in order (a design ordered on two lines gives two
+ * items).
+ */
+export function shipmentLines(order: Order, shipmentIndex: number, group: OwnerGroup): ShipNoticeLine[] {
+  const lineOfItem = itemLines(order, group);
   let lines = order.items
     .filter((item) => item.shipment_index === shipmentIndex)
     .flatMap((item) => lineOfItem.get(item.id) ?? []);
