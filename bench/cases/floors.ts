@@ -32,9 +32,14 @@
  *   the history entry keeps), setStatus (the history entry).
  * PO intake's floor is in po-intake.ts.
  *
- * Figures: `ms`, the median of one operation over the round's iterations; the gateway's `upstreamPerOp`
- * (sandbox requests per operation, counted there). Ratios: gateway ms / floor ms per round, median.
- * Two cores are shared by the three servers and this process: read ratios, not absolute times.
+ * Figures per variant, medians over the round's iterations: `ms`, one operation's latency; `serverCpuUs`,
+ * the CPU it cost the process serving it (all its threads, the WebCrypto pool included; the gateway or the
+ * floor server, this process for the order job; harness/process-cpu.ts); and `upstreamPerOp`, sandbox
+ * requests per operation, counted there. Ratios, each per round then the median: gateway/floor CPU (the
+ * cost ratio the goal is about, and steady when other processes share the cores) and gateway/floor
+ * latency (which also holds what the floor and the gateway share: the round trip, the client, the
+ * sandbox's own time). Two cores are shared by the three servers and this process: read ratios, not
+ * absolute times.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -52,8 +57,9 @@ import { benchGatewayConfig, SILENT_LOGGER } from '../harness/bench-gateway.ts';
 import type { BenchCase, Figures, RatioSpec } from '../harness/bench-case.ts';
 import { startChildServer } from '../harness/child-server.ts';
 import { createFloorParts, describeFloor, type FloorSandbox, type FloorSpec } from '../harness/floor.ts';
-import { medianMs } from '../harness/growth.ts';
+import { processCpuMicros } from '../harness/process-cpu.ts';
 import { sandboxRequestCount } from '../harness/sandbox-requests.ts';
+import { median } from '../harness/statistics.ts';
 import type { FloorConfiguration, FloorServerReady } from '../servers/floor-server.ts';
 import type { GatewayServerOptions, GatewayServerReady } from '../servers/gateway-server.ts';
 import type { SandboxServerReady } from '../servers/sandbox-server.ts';
@@ -354,34 +360,44 @@ const floors: BenchCase = {
     // --- variants ---------------------------------------------------------------------------------------------
     const iterations = quick ? 20 : 60;
     const none = async () => undefined;
-    /** The median of one operation, and the sandbox requests it made on average. */
-    async function measured<T>(prepare: () => Promise<T>, operation: (prepared: T) => Promise<unknown>) {
-      // Preparation makes sandbox requests of its own: count them apart.
-      let preparedCalls = 0;
-      const before = await sandboxRequestCount(sandbox.ready.url);
-      const ms = await medianMs(
-        iterations,
-        async () => {
-          const at = await sandboxRequestCount(sandbox.ready.url);
-          const prepared = await prepare();
-          preparedCalls += (await sandboxRequestCount(sandbox.ready.url)) - at;
-          return prepared;
-        },
-        operation,
-      );
-      const calls = (await sandboxRequestCount(sandbox.ready.url)) - before - preparedCalls;
-      return { ms, upstreamPerOp: calls / iterations } satisfies Figures;
+    /**
+     * One operation `iterations` times, each after an untimed `prepare`: the median of its latency, the
+     * median CPU it cost the process `pid` that serves it (all threads), and the sandbox requests it made
+     * on average (counted at the sandbox, the preparation's own taken out).
+     */
+    async function measured<T>(
+      pid: number | undefined,
+      prepare: () => Promise<T>,
+      operation: (prepared: T) => Promise<unknown>,
+    ): Promise<Figures> {
+      const ms: number[] = [];
+      const cpuUs: number[] = [];
+      let calls = 0;
+      const cpu = () => (pid === undefined ? Number.NaN : processCpuMicros(pid));
+      for (let i = 0; i < iterations; i++) {
+        const prepared = await prepare();
+        const callsBefore = await sandboxRequestCount(sandbox.ready.url);
+        const cpuBefore = cpu();
+        const started = performance.now();
+        await operation(prepared);
+        ms.push(performance.now() - started);
+        cpuUs.push(cpu() - cpuBefore);
+        calls += (await sandboxRequestCount(sandbox.ready.url)) - callsBefore;
+      }
+      return { ms: median(ms), serverCpuUs: median(cpuUs), upstreamPerOp: calls / iterations };
     }
     const gatewayOperations: Record<string, () => Promise<Figures>> = {
-      'punch-in, returning user': () => measured(async () => returningSetup(), postSetup),
-      'punch-in, new user': () => measured(async () => newUserSetup(), postSetup),
+      'punch-in, returning user': () => measured(gateway.pid, async () => returningSetup(), postSetup),
+      'punch-in, new user': () => measured(gateway.pid, async () => newUserSetup(), postSetup),
       'catalog page': () =>
-        measured(none, async () => expectStatus(await http(catalogUrl), 200, 'the catalog')),
+        measured(gateway.pid, none, async () => expectStatus(await http(catalogUrl), 200, 'the catalog')),
       'editor return': () =>
-        measured(none, async () => expectStatus(await http(editorReturnUrl), 303, 'the editor return')),
-      'cart transfer, cXML': () => measured(() => cartOf(openCxml, cxmlDesign), transfer),
-      'cart transfer, OCI': () => measured(() => cartOf(openOci, ociDesign), transfer),
-      'order job': () => measured(receivedPo, tick),
+        measured(gateway.pid, none, async () =>
+          expectStatus(await http(editorReturnUrl), 303, 'the editor return'),
+        ),
+      'cart transfer, cXML': () => measured(gateway.pid, () => cartOf(openCxml, cxmlDesign), transfer),
+      'cart transfer, OCI': () => measured(gateway.pid, () => cartOf(openOci, ociDesign), transfer),
+      'order job': () => measured(process.pid, receivedPo, tick),
     };
     const floorOperations: Record<string, () => Promise<Figures>> = {
       ...Object.fromEntries(
@@ -393,10 +409,10 @@ const floors: BenchCase = {
               200,
               `floor ${name}`,
             );
-          return [name, () => measured(none, run)];
+          return [name, () => measured(floorServer.pid, none, run)];
         }),
       ),
-      'order job': () => measured(none, () => jobFloor.run(jobSpec)),
+      'order job': () => measured(process.pid, none, () => jobFloor.run(jobSpec)),
     };
     const specOf = (name: string) => (name === 'order job' ? jobSpec : operations[name]!);
     const variants: Record<string, () => Promise<Figures>> = {};
@@ -412,13 +428,22 @@ const floors: BenchCase = {
       const floor = `${name}: floor`;
       variants[actual] = gatewayOperations[name]!;
       variants[floor] = floorOperations[name]!;
-      ratios.push({
-        name: `${name}, gateway/floor ms`,
-        metric: 'ms',
-        numerator: actual,
-        denominator: floor,
-        goal: GOAL,
-      });
+      ratios.push(
+        {
+          name: `${name}, gateway/floor CPU`,
+          metric: 'serverCpuUs',
+          numerator: actual,
+          denominator: floor,
+          goal: GOAL,
+        },
+        {
+          name: `${name}, gateway/floor latency`,
+          metric: 'ms',
+          numerator: actual,
+          denominator: floor,
+          goal: GOAL,
+        },
+      );
       parameters[`floor of ${name}`] = describeFloor(specOf(name));
     }
 
@@ -426,6 +451,7 @@ const floors: BenchCase = {
       variants,
       metrics: {
         ms: { unit: 'ms', better: 'lower' },
+        serverCpuUs: { unit: 'µs', better: 'lower' },
         upstreamPerOp: { unit: 'calls', better: 'lower' },
       },
       ratios,
