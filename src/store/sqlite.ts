@@ -31,6 +31,11 @@ export interface SqliteStoreOptions {
   clock?: Clock;
   /** How long a write waits for another connection's lock before failing `unavailable`. Default 5000. */
   busyTimeoutMs?: number;
+  /**
+   * Batches that need an fsync, asked for within one turn of the event loop, committed together in one
+   * transaction, each in a savepoint of its own (see `groupCommits`). Default true.
+   */
+  groupCommit?: boolean;
 }
 
 /**
@@ -52,7 +57,7 @@ export function createSqliteStore(options: SqliteStoreOptions): Store {
     db.close();
     throw error;
   }
-  return createSqlStore(createSqliteDriver(db), sqliteDialect, clock);
+  return createSqlStore(createSqliteDriver(db, options.groupCommit ?? true), sqliteDialect, clock);
 }
 
 type Connection = InstanceType<typeof Database>;
@@ -90,7 +95,7 @@ function migrate(db: Connection, clock: Clock): void {
   }).immediate();
 }
 
-function createSqliteDriver(db: Connection): SqlDriver {
+function createSqliteDriver(db: Connection, groupCommit: boolean): SqlDriver {
   const cache = new Map<string, Prepared>();
   const prepare = (sql: string): Prepared => {
     let prepared = cache.get(sql);
@@ -110,27 +115,100 @@ function createSqliteDriver(db: Connection): SqlDriver {
   };
   const inTransaction = db.transaction((statements: readonly SqlStatement[]) => statements.map(execute));
   let synchronous: 'FULL' | 'NORMAL' = 'FULL';
+  const ephemeral = (statements: readonly SqlStatement[]) =>
+    statements.every((s) => EPHEMERAL_WRITE.test(s.sql));
   // The level is set between transactions (SQLite ignores it inside one), only when it changes.
-  const write = (statements: readonly SqlStatement[]): SqlResult[] => {
-    const wanted = statements.every((s) => EPHEMERAL_WRITE.test(s.sql)) ? 'NORMAL' : 'FULL';
+  const level = (wanted: 'FULL' | 'NORMAL') => {
     if (wanted !== synchronous) {
       db.pragma(`synchronous = ${wanted}`);
       synchronous = wanted;
     }
+  };
+  const write = (statements: readonly SqlStatement[]): SqlResult[] => {
+    level(ephemeral(statements) ? 'NORMAL' : 'FULL');
     return inTransaction.immediate(statements);
   };
+  const grouped = groupCommit ? groupCommits(db, execute, write, () => level('FULL')) : undefined;
 
   return {
     async run(statement) {
       return guard(() => (prepare(statement.sql).readonly ? execute(statement) : write([statement])[0]!));
     },
     async batch(statements) {
-      return guard(() => write(statements));
+      if (grouped === undefined || ephemeral(statements)) return guard(() => write(statements));
+      return grouped(statements);
     },
     async close() {
       if (db.open) db.close();
     },
   };
+}
+
+interface QueuedBatch {
+  statements: readonly SqlStatement[];
+  resolve(results: SqlResult[]): void;
+  reject(error: unknown): void;
+}
+
+/**
+ * Group commit: fsynced batches asked for within one turn of the event loop (POs arriving together, each
+ * one batch: `orders.acceptWithLines`) run in one transaction with one fsync, instead of one each (≈ 0.3 ms
+ * of a PO's ≈ 1.3 ms on the benchmark's disk). Each batch runs in a savepoint of its own, so one that fails
+ * is rolled back alone and rejected with its own error while the others commit; when the commit itself
+ * fails, every batch of the group is rejected (none took effect). A lone batch runs as before. Each batch
+ * still waits for its fsync: its promise settles only after the commit.
+ */
+function groupCommits(
+  db: Connection,
+  execute: (statement: SqlStatement) => SqlResult,
+  write: (statements: readonly SqlStatement[]) => SqlResult[],
+  fullSync: () => void,
+): (statements: readonly SqlStatement[]) => Promise<SqlResult[]> {
+  let queue: QueuedBatch[] = [];
+  const flush = () => {
+    const group = queue;
+    queue = [];
+    if (group.length === 1) {
+      const [only] = group as [QueuedBatch];
+      try {
+        only.resolve(write(only.statements));
+      } catch (error) {
+        only.reject(translate(error));
+      }
+      return;
+    }
+    const outcomes: ({ results: SqlResult[] } | { error: unknown })[] = [];
+    try {
+      fullSync();
+      db.exec('BEGIN IMMEDIATE');
+      for (const batch of group) {
+        db.exec('SAVEPOINT grouped_batch');
+        try {
+          outcomes.push({ results: batch.statements.map(execute) });
+          db.exec('RELEASE grouped_batch');
+        } catch (error) {
+          db.exec('ROLLBACK TO grouped_batch');
+          db.exec('RELEASE grouped_batch');
+          outcomes.push({ error: translate(error) });
+        }
+      }
+      db.exec('COMMIT');
+    } catch (error) {
+      if (db.inTransaction) db.exec('ROLLBACK');
+      for (const batch of group) batch.reject(translate(error));
+      return;
+    }
+    group.forEach((batch, i) => {
+      const outcome = outcomes[i]!;
+      if ('results' in outcome) batch.resolve(outcome.results);
+      else batch.reject(outcome.error);
+    });
+  };
+  return (statements) =>
+    new Promise<SqlResult[]>((resolve, reject) => {
+      queue.push({ statements, resolve, reject });
+      if (queue.length === 1) setImmediate(flush);
+    });
 }
 
 /** Writes to these tables alone may skip the fsync (see the header). */

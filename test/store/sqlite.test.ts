@@ -408,3 +408,100 @@ describe('SQLite store', () => {
     await check.close();
   });
 });
+
+describe('SQLite group commit: POs arriving together share one transaction and one fsync', () => {
+  const JOB = { kind: 'process_order', keyPrefix: 'po:', runAt: T0, maxAttempts: 5 };
+  const po = (n: number, lineRef: string) => ({
+    order: {
+      buyerId: 'acme',
+      payloadId: `${n}@buyer.example`,
+      orderId: `PO-${n}`,
+      type: 'new' as const,
+      raw: `<cXML payloadID="${n}@buyer.example"/>`,
+      document: { n },
+      answer: { code: 200, text: 'OK' },
+    },
+    lineRefs: [lineRef],
+    job: JOB,
+  });
+  const line = (lineRef: string) => ({
+    lineRef,
+    sessionId: 'sess-cxml-1',
+    buyerId: 'acme',
+    storefrontId: 'demo',
+    userRef: 'jane',
+    designId: 1,
+    productId: 101,
+    sku: 'BC-STD',
+    name: 'Business cards',
+    quantity: 100,
+    unitPrice: '0.12',
+    currency: 'USD',
+    uom: 'EA',
+  });
+
+  it('one PO of the group failing loses and fails none of the others; retried, it is taken; copies stay copies', async () => {
+    const path = migratedPath();
+    const store = createSqliteStore({ path, clock: createManualClock(T0) });
+    await store.sessions.create(cxmlSession());
+    for (const ref of ['L-1', 'L-2', 'L-POISON', 'L-4']) await store.cart.add(line(ref));
+    const other = new Database(path);
+    other.exec(`CREATE TRIGGER poisoned BEFORE UPDATE ON cart_lines WHEN OLD.line_ref = 'L-POISON'
+      BEGIN SELECT RAISE(ABORT, 'injected failure'); END`);
+    const outcomes = await Promise.allSettled([
+      store.orders.acceptWithLines(po(1, 'L-1')),
+      store.orders.acceptWithLines(po(2, 'L-2')),
+      store.orders.acceptWithLines(po(3, 'L-POISON')),
+      store.orders.acceptWithLines(po(4, 'L-4')),
+    ]);
+    expect(outcomes.map((o) => o.status)).toEqual(['fulfilled', 'fulfilled', 'rejected', 'fulfilled']);
+    expect(String((outcomes[2] as PromiseRejectedResult).reason)).toMatch(/injected failure/);
+    for (const [n, ref] of [
+      [1, 'L-1'],
+      [2, 'L-2'],
+      [4, 'L-4'],
+    ] as const) {
+      const order = await store.orders.getByOrderId('acme', `PO-${n}`);
+      expect(order?.state).toBe('received');
+      expect(await store.cart.get(ref)).toMatchObject({ state: 'ordered', poId: order?.id });
+      expect((await store.jobs.list({ kind: 'process_order' })).items.map((j) => j.key)).toContain(
+        `po:${order?.id}`,
+      );
+    }
+    // Nothing of the failed one stayed: no order, its line still in the cart, no job.
+    expect(await store.orders.getByOrderId('acme', 'PO-3')).toBeUndefined();
+    expect(await store.cart.get('L-POISON')).toMatchObject({ state: 'cart' });
+    expect((await store.jobs.list({ kind: 'process_order' })).items).toHaveLength(3);
+
+    other.exec('DROP TRIGGER poisoned');
+    other.close();
+    const [again, copy, copyOfSame] = await Promise.all([
+      store.orders.acceptWithLines(po(3, 'L-POISON')),
+      store.orders.acceptWithLines(po(1, 'L-1')),
+      store.orders.acceptWithLines(po(5, 'L-1')),
+    ]);
+    expect(again.created).toBe(true);
+    expect(copy).toMatchObject({ created: false, order: { orderId: 'PO-1' } });
+    // A PO naming a line another PO ordered is stored too (the intake flags it, as without grouping).
+    expect(copyOfSame.created).toBe(true);
+    expect((await store.jobs.list({ kind: 'process_order' })).items).toHaveLength(5);
+    await store.close();
+  });
+
+  it('a group whose commit cannot happen rejects every PO in it (none took effect)', async () => {
+    const path = migratedPath();
+    const store = createSqliteStore({ path, clock: createManualClock(T0), busyTimeoutMs: 50 });
+    const other = new Database(path);
+    other.exec('BEGIN IMMEDIATE');
+    const outcomes = await Promise.allSettled([
+      store.orders.acceptWithLines(po(1, 'L-1')),
+      store.orders.acceptWithLines(po(2, 'L-2')),
+    ]);
+    expect(outcomes.map((o) => o.status)).toEqual(['rejected', 'rejected']);
+    other.exec('ROLLBACK');
+    other.close();
+    expect(await store.orders.getByOrderId('acme', 'PO-1')).toBeUndefined();
+    expect((await store.orders.acceptWithLines(po(1, 'L-1'))).created).toBe(true);
+    await store.close();
+  });
+});
