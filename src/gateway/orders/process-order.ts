@@ -38,6 +38,7 @@ import {
   ownerGroups,
   type PoDocument,
   poDocument,
+  readPoDocument,
   storedRequest,
   withFlags,
 } from './po-record.ts';
@@ -337,7 +338,7 @@ async function placePrintOrders(ctx: GatewayContext, received: PurchaseOrder): P
   const buyer = ctx.buyer(received.buyerId);
   // Parsed once for the whole job (for a big PO the parse is the job's largest cost of its own): no patch
   // touches a PO's document, so the one read here holds for every later read of the record.
-  const document = poDocument(received);
+  const document = await readPoDocument(received);
   const groups = ownerGroups(document.lines);
   const tracked: TrackedPrintOrder[] = [];
   // The first group starts from the record the job read a moment ago (only the move to `processing` came

@@ -10,10 +10,12 @@ import { GatewayError } from '../../../src/gateway/http/errors.ts';
 import {
   type PoDocument,
   poDocument,
+  readPoDocument,
   requestForStorage,
   storedRequest,
 } from '../../../src/gateway/orders/po-record.ts';
 import { type PurchaseOrder, toJson } from '../../../src/store/types.ts';
+import { largeOrderRequest } from '../../cxml/large-order-request.ts';
 
 const VALID = new URL('../../../fixtures/cxml/valid/', import.meta.url);
 const ORDER_FIXTURES = readdirSync(VALID).filter((name) => name.startsWith('order-request.'));
@@ -121,5 +123,44 @@ describe('the stored PO document', () => {
     expect(() => poDocument(storedOrder({}))).toThrow(
       /^PO record 42 \(orderID PO-42\) has a stored document this punchgate cannot read: request: /,
     );
+  });
+});
+
+describe('the stored document of a big PO, read by the job in slices (readPoDocument)', () => {
+  const big = (lines: number) => {
+    const request = parseCxmlRequest(largeOrderRequest(lines), { maxBytes: 16 * 1024 * 1024 });
+    if (request.kind !== 'OrderRequest') throw new Error('not an OrderRequest');
+    const stored = requestForStorage(request);
+    return {
+      request: stored,
+      lines: Array.from({ length: lines }, (_, i) => ({ ...LINE, lineNumber: i + 1, lineRef: `L-${i}` })),
+      mismatches: [{ lineNumber: 1, lineRef: 'L-0', field: 'price', po: '0.12 EUR', cart: '0.10 EUR' }],
+    };
+  };
+
+  it('gives what poDocument gives, and later poDocument calls the same object', async () => {
+    for (const lines of [3, 1_200]) {
+      const order = storedOrder(big(lines));
+      const sliced = await readPoDocument(order);
+      expect(sliced).toStrictEqual(poDocument(storedOrder(big(lines))));
+      expect(poDocument(order)).toBe(sliced);
+    }
+  });
+
+  it('a big document that does not check out: the same internal error as poDocument', async () => {
+    const document = big(1_200);
+    const broken = {
+      ...document,
+      lines: document.lines.map((line, i) => (i === 1_100 ? { ...line, quantity: 500 } : line)),
+    };
+    const expected = (() => {
+      try {
+        poDocument(storedOrder(broken));
+      } catch (error) {
+        return (error as Error).message;
+      }
+    })();
+    expect(expected).toMatch(/lines\.1100\.quantity/);
+    await expect(readPoDocument(storedOrder(broken))).rejects.toThrow(expected);
   });
 });
