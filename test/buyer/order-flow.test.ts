@@ -261,7 +261,8 @@ describe('order-status endpoint', () => {
       body: '<cXML payloadID="1@x" timestamp="2026-01-01T00:00:00Z"><Header/><Request><OrderRequest/></Request></cXML>',
       code: 450,
       text: 'Not Implemented',
-      detail: 'This endpoint reads ConfirmationRequest and ShipNoticeRequest, not OrderRequest.',
+      detail:
+        'This endpoint reads ConfirmationRequest, ShipNoticeRequest and InvoiceDetailRequest, not OrderRequest.',
     },
     {
       name: 'no orderID',

@@ -11,6 +11,13 @@ export {
   type InboundDocument,
   type MemoryBuyerStoreOptions,
 } from './buyer-store.ts';
+export {
+  checkInvoice,
+  dueDateOf,
+  type InvoiceCheck,
+  type InvoiceCheckInput,
+  type KnownInvoice,
+} from './check-invoice.ts';
 export { buyerTimestamp } from './cxml-document.ts';
 export { DEMO_USERS, type DemoUser } from './demo-users.ts';
 export { decodeUrlencoded, type FormBody, readFormBody } from './form-body.ts';
@@ -26,12 +33,25 @@ export {
   type OciBuyerProfile,
   SAP_PROFILE,
 } from './profiles.ts';
+export { type OrderedDocument, type OrderedLine, readOrderedLines } from './purchase-order-lines.ts';
 export { readConfirmation } from './read-confirmation.ts';
+export {
+  type InvoiceContent,
+  type InvoiceItemContent,
+  type InvoiceSummaryContent,
+  type MoneyText,
+  readInvoice,
+} from './read-invoice.ts';
 export { readOciCart } from './read-oci-cart.ts';
 export { type OrderMessage, readOrderMessage } from './read-order-message.ts';
 export { readCxmlResponse } from './read-response.ts';
 export { readShipNotice } from './read-ship-notice.ts';
-export { readStatusDocument, type StatusDocument } from './read-status-document.ts';
+export {
+  ORDER_STATUS_KINDS,
+  readStatusDocument,
+  type StatusDocument,
+  type StatusDocumentKind,
+} from './read-status-document.ts';
 export type * from './requisition.ts';
 export {
   type BuyerSimulator,

@@ -74,6 +74,12 @@ interface ProfileCommon {
    * ShipNoticeRequests; without it order-status documents are not authenticated.
    */
   readonly supplierSecret?: string;
+  /**
+   * The profile's own invoice URL, relative to the simulator (`/coupa/invoices`): InvoiceDetailRequests for
+   * its purchase orders are taken there only, and that URL takes nothing else. Unset: invoices arrive at
+   * the order-status endpoint with confirmations and ship notices.
+   */
+  readonly invoicePath?: string;
 }
 
 export type CartEncoding = 'base64' | 'urlencoded';
@@ -251,6 +257,8 @@ export const COUPA_PROFILE: CxmlBuyerProfile = {
     { name: 'UserEmail', value: user.email },
     { name: 'BusinessUnit', value: user.department },
   ],
+  // Coupa takes cXML invoices at an endpoint of their own, beside the one for order confirmations.
+  invoicePath: '/coupa/invoices',
 };
 
 /** SAP SRM 7 (Web Dynpro) with OCI 4.0; its purchase orders go out as cXML over SAP's integration. */

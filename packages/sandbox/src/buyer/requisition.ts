@@ -134,6 +134,56 @@ export interface ShipNoticeView {
   }[];
 }
 
+/** One InvoiceDetailItem as received: amounts as decimal text, in the invoice's currency. */
+export interface InvoiceLineView {
+  readonly invoiceLineNumber: string;
+  /** The PO line it bills (InvoiceDetailItemReference@lineNumber). */
+  readonly lineNumber: string;
+  readonly quantity: string;
+  readonly unitOfMeasure: string;
+  readonly unitPrice: string;
+  readonly subtotal: string;
+  /** The line's Tax, with isTaxInLine. */
+  readonly tax?: string;
+  readonly supplierPartID?: string;
+  readonly description?: string;
+}
+
+/** An InvoiceDetailRequest the supplier sent for the order, accepted or not, with the answer it got. */
+export interface InvoiceView {
+  readonly receivedAt: string;
+  readonly payloadID: string;
+  /** The URL it was posted to (the order-status endpoint, or a profile's own invoice URL). */
+  readonly endpoint: string;
+  readonly invoiceID: string;
+  /** `standard` or `creditMemo` (others are refused). */
+  readonly purpose: string;
+  readonly operation: string;
+  readonly invoiceDate: string;
+  /** A credit memo's InvoiceIDInfo@invoiceID: the invoice it credits. */
+  readonly creditedInvoiceID?: string;
+  readonly orderPayloadID?: string;
+  readonly currency: string;
+  readonly taxInLine: boolean;
+  /** Net days from PaymentTerm / InvoiceDetailPaymentTerm payInNumberOfDays (the longest given). */
+  readonly paymentTermDays?: number;
+  /** invoiceDate's calendar day plus the payment term, `YYYY-MM-DD`. */
+  readonly dueDate?: string;
+  readonly lines: readonly InvoiceLineView[];
+  readonly subtotal: string;
+  readonly tax: string;
+  readonly shipping: string;
+  readonly specialHandling: string;
+  readonly discount: string;
+  readonly net: string;
+  readonly due: string;
+  readonly comments: string;
+  /** The cXML Status it was answered with: 200 accepted, 4xx refused with the reason in `detail`. */
+  readonly answer: StatusAnswer;
+  /** How many times this document (same invoiceID and payloadID) arrived; a resend is kept once. */
+  readonly received: number;
+}
+
 export interface PurchaseOrder {
   readonly orderID: string;
   readonly payloadID: string;
@@ -144,6 +194,8 @@ export interface PurchaseOrder {
   readonly answer: StatusAnswer;
   readonly confirmations: readonly ConfirmationView[];
   readonly shipNotices: readonly ShipNoticeView[];
+  /** Invoices and credit memos received for the order, accepted or refused, in arrival order. */
+  readonly invoices?: readonly InvoiceView[];
 }
 
 export interface Requisition {

@@ -139,17 +139,45 @@ const pageHeaders: MiddlewareHandler = async (c, next) => {
   }
 };
 
-/** Bodies over 2 MiB are refused: the order-status endpoint in cXML whatever happens, people with a page. */
+/** The profiles' own invoice URLs, relative to the simulator (`/coupa/invoices`). */
+function invoicePaths(ctx: SimulatorContext): string[] {
+  return ctx.profiles.flatMap((profile) => (profile.invoicePath === undefined ? [] : [profile.invoicePath]));
+}
+
+/** Bodies over 2 MiB are refused: the cXML endpoints in cXML whatever happens, people with a page. */
 function limitBodies(ctx: SimulatorContext): MiddlewareHandler {
+  const cxmlPaths = ['/order-status', ...invoicePaths(ctx)];
   return bodyLimit({
     maxSize: MAX_BODY_BYTES,
     onError: (c) =>
-      c.req.path.endsWith('/order-status')
+      cxmlPaths.some((path) => c.req.path.endsWith(path))
         ? c.body(refuseOrderStatus(ctx, 'The document is larger than 2 MiB.'), 200, {
             'Content-Type': 'text/xml; charset=UTF-8',
           })
         : c.html(renderMessagePage(ctx, 'Too large', 'The request body is larger than 2 MiB.'), 413),
   });
+}
+
+/**
+ * Where suppliers post cXML: the order-status endpoint, and each profile's own invoice URL (Coupa's),
+ * which takes InvoiceDetailRequests for that profile's orders only. cXML answers travel with HTTP 200
+ * whatever their Status says; senders read the Status.
+ */
+function addDocumentEndpoints(app: Hono, ctx: SimulatorContext): void {
+  const answer = (c: Context, response: string) =>
+    c.body(response, 200, { 'Content-Type': 'text/xml; charset=UTF-8' });
+  app.post('/order-status', async (c) => {
+    const xml = decodeXmlBody(new Uint8Array(await c.req.arrayBuffer()));
+    return answer(c, receiveOrderStatus(ctx, xml).response);
+  });
+  for (const profile of ctx.profiles) {
+    const path = profile.invoicePath;
+    if (path === undefined) continue;
+    app.post(path, async (c) => {
+      const xml = decodeXmlBody(new Uint8Array(await c.req.arrayBuffer()));
+      return answer(c, receiveOrderStatus(ctx, xml, { path, invoicesOf: profile }).response);
+    });
+  }
 }
 
 export function createSimulatorRoutes(ctx: SimulatorContext): Hono {
@@ -278,12 +306,7 @@ export function createSimulatorRoutes(ctx: SimulatorContext): Hono {
     return backTo(id);
   });
 
-  app.post('/order-status', async (c) => {
-    const xml = decodeXmlBody(new Uint8Array(await c.req.arrayBuffer()));
-    const { response } = receiveOrderStatus(ctx, xml);
-    // cXML answers travel with HTTP 200 whatever their Status says; senders read the Status.
-    return c.body(response, 200, { 'Content-Type': 'text/xml; charset=UTF-8' });
-  });
+  addDocumentEndpoints(app, ctx);
 
   app.notFound((c) =>
     c.html(renderMessagePage(ctx, 'Not found', `Nothing here. The simulator starts at ${home}`), 404),

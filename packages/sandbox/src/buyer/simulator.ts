@@ -63,6 +63,9 @@ export function firstOrderNumberAt(now: Date): number {
  * });
  * root.route('/buyer', app);
  */
+/** The simulator's own routes, which a profile's invoicePath must leave alone. */
+const RESERVED_PATHS = /^\/(requisitions|order-status)(\/|$)/;
+
 export function createBuyerSimulator(options: BuyerSimulatorOptions): BuyerSimulator {
   const profiles = options.profiles ?? DEFAULT_BUYER_PROFILES;
   const users = options.users ?? DEMO_USERS;
@@ -74,6 +77,16 @@ export function createBuyerSimulator(options: BuyerSimulatorOptions): BuyerSimul
       throw new TypeError(`profile id "${profile.id}" must be a slug`);
     if (ids.has(profile.id)) throw new TypeError(`profile id "${profile.id}" is used twice`);
     ids.add(profile.id);
+    const path = profile.invoicePath;
+    if (path !== undefined && (!/^(\/[A-Za-z0-9_-]+)+$/.test(path) || RESERVED_PATHS.test(path))) {
+      throw new TypeError(
+        `profile ${profile.id}: invoicePath "${path}" must be a path of slugs such as /coupa/invoices, outside the simulator's own routes`,
+      );
+    }
+  }
+  const invoicePaths = profiles.flatMap((p) => (p.invoicePath === undefined ? [] : [p.invoicePath]));
+  if (new Set(invoicePaths).size !== invoicePaths.length) {
+    throw new TypeError('two profiles name the same invoicePath');
   }
   const clock = options.clock ?? { now: () => new Date() };
   const ctx: SimulatorContext = {

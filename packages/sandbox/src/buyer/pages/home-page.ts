@@ -54,9 +54,19 @@ function inboundRows(ctx: SimulatorContext, documents: readonly InboundDocument[
   )}</tbody></table>`;
 }
 
+/** Profiles with an invoice URL of their own take their invoices there, not at the order-status endpoint. */
+function invoiceUrlSentence(ctx: SimulatorContext): Html | string {
+  const own = ctx.profiles.filter((profile) => profile.invoicePath !== undefined);
+  if (own.length === 0) return '';
+  return html`; ${own.map(
+    (profile, i) =>
+      html`${i > 0 ? ', ' : ''}${profile.name} takes its invoices at <code>${ctx.publicUrl}${profile.invoicePath}</code> only`,
+  )}`;
+}
+
 export function renderHomePage(ctx: SimulatorContext): Html {
   const body = html`<h1>Buyer simulator</h1>
-<p class="lead">A small procurement system, like the punch-out testers integrators use. Pick how it should behave and who is shopping, punch out to the supplier's catalog (it opens in a frame, as in Ariba, Coupa or SAP SRM), bring the cart back, order it, and watch the supplier's confirmations and ship notices arrive. Every document exchanged is shown verbatim.</p>
+<p class="lead">A small procurement system, like the punch-out testers integrators use. Pick how it should behave and who is shopping, punch out to the supplier's catalog (it opens in a frame, as in Ariba, Coupa or SAP SRM), bring the cart back, order it, and watch the supplier's confirmations, ship notices and invoices arrive. Every document exchanged is shown verbatim.</p>
 <section class="card" aria-labelledby="start-heading">
 <h2 id="start-heading">Start a requisition</h2>
 <form method="post" action="${ctx.publicUrl}/requisitions">
@@ -76,7 +86,7 @@ ${requisitionRows(ctx, ctx.store.list())}
 </section>
 <section class="card" aria-labelledby="inbox-heading">
 <h2 id="inbox-heading">Order-status endpoint</h2>
-<p>Suppliers post ConfirmationRequest and ShipNoticeRequest documents to <code>${ctx.publicUrl}/order-status</code> (the buyer's <code>orderStatusUrl</code> in the gateway config).</p>
+<p>Suppliers post ConfirmationRequest, ShipNoticeRequest and InvoiceDetailRequest documents to <code>${ctx.publicUrl}/order-status</code> (the buyer's <code>orderStatusUrl</code> in the gateway config)${invoiceUrlSentence(ctx)}.</p>
 ${inboundRows(ctx, ctx.store.inbound())}
 </section>
 <section class="card" aria-labelledby="endpoints-heading">
@@ -87,6 +97,11 @@ ${inboundRows(ctx, ctx.store.inbound())}
 <dt>Cart (BrowserFormPost)</dt><dd><code>${ctx.publicUrl}/requisitions/{id}/cart</code></dd>
 <dt>Cart (OCI HOOK_URL)</dt><dd><code>${ctx.publicUrl}/requisitions/{id}/oci-cart</code></dd>
 <dt>Order status</dt><dd><code>${ctx.publicUrl}/order-status</code></dd>
+${ctx.profiles.map((profile) =>
+  profile.invoicePath === undefined
+    ? ''
+    : html`<dt>Invoices (${profile.name})</dt><dd><code>${ctx.publicUrl}${profile.invoicePath}</code></dd>`,
+)}
 </dl>
 </section>`;
   return layout({ title: 'Home', homeUrl: ctx.publicUrl, body });

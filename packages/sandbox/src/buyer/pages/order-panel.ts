@@ -1,13 +1,19 @@
 /**
  * The purchase-order part of the requisition page: the order form (ship-to, bill-to, contact, comments)
- * before ordering; afterwards the gateway's answer, the supplier's confirmations and ship notices as they
- * arrive, and the demo's "advance print order" control when the demo provides it.
+ * before ordering; afterwards the gateway's answer, the supplier's confirmations, ship notices and
+ * invoices as they arrive, and the demo's "advance print order" control when the demo provides it.
  */
 import { html } from 'hono/html';
 import { fullName } from '../demo-users.ts';
 import { printOrderIds } from '../print-order-ids.ts';
 import type { AddressSpec, BuyerProfile } from '../profiles.ts';
-import type { ConfirmationView, PurchaseOrder, Requisition, ShipNoticeView } from '../requisition.ts';
+import type {
+  ConfirmationView,
+  InvoiceView,
+  PurchaseOrder,
+  Requisition,
+  ShipNoticeView,
+} from '../requisition.ts';
 import { findUser, requisitionUrl, type SimulatorContext } from '../simulator-context.ts';
 import type { Html } from './layout.ts';
 import { safeLink } from './lines-table.ts';
@@ -97,6 +103,61 @@ ${
 </article>`;
 }
 
+/** Whether an amount is zero, however it is written (`0`, `0.00`, `-0.00`). */
+const isZero = (amount: string) => /^[-+]?0*\.?0*$/.test(amount.trim());
+
+function invoiceBlock(invoice: InvoiceView, index: number, lines: Requisition['lines']): Html {
+  const credit = invoice.purpose === 'creditMemo';
+  const accepted = invoice.answer.code === 200;
+  const id = `invoice-${index + 1}`;
+  const cur = invoice.currency;
+  const amount = (value: string) => html`${value} ${cur}`;
+  const totals: [string, string][] = [
+    ['Subtotal', invoice.subtotal],
+    ['Tax', invoice.tax],
+    ['Shipping', invoice.shipping],
+    ...(isZero(invoice.specialHandling)
+      ? []
+      : [['Special handling', invoice.specialHandling] as [string, string]]),
+    ['Discount', isZero(invoice.discount) ? invoice.discount : `−${invoice.discount.replace(/^-/, '')}`],
+    ['Net', invoice.net],
+  ];
+  return html`<article aria-labelledby="${id}">
+<h3 id="${id}">${credit ? 'Credit memo' : 'Invoice'} <span class="mono">${invoice.invoiceID}</span> <span class="pill ${accepted ? 'good' : 'bad'}">${
+    accepted ? 'accepted' : `refused: ${invoice.answer.code} ${invoice.answer.text}`
+  }</span></h3>
+${accepted ? '' : html`<div class="notice error" role="alert">${invoice.answer.detail}</div>`}
+<dl class="facts">
+<dt>Purpose</dt><dd>${invoice.purpose}${invoice.operation === 'new' ? '' : html` <span class="muted">(${invoice.operation})</span>`}</dd>
+${invoice.creditedInvoiceID === undefined ? '' : html`<dt>Credits invoice</dt><dd class="mono">${invoice.creditedInvoiceID}</dd>`}
+<dt>Invoice date</dt><dd class="mono">${invoice.invoiceDate}</dd>
+<dt>Payment term</dt><dd>${invoice.paymentTermDays === undefined ? 'none given (due on receipt)' : `net ${invoice.paymentTermDays} days`}</dd>
+<dt>Due date</dt><dd class="mono">${invoice.dueDate ?? '—'}</dd>
+<dt>Amount due</dt><dd><strong>${amount(invoice.due)}</strong></dd>
+${invoice.comments === '' ? '' : html`<dt>Comments</dt><dd class="long">${invoice.comments}</dd>`}
+<dt>Received</dt><dd class="mono">${invoice.receivedAt}${invoice.received > 1 ? html` <span class="muted">(${invoice.received} times, same payloadID)</span>` : ''}</dd>
+<dt>At</dt><dd class="mono">${invoice.endpoint}</dd>
+</dl>
+${
+  invoice.lines.length === 0
+    ? html`<p>No lines: a header ${credit ? 'credit memo' : 'invoice'} for the whole order.</p>`
+    : html`<table><caption>Invoiced lines of ${credit ? 'credit memo' : 'invoice'} ${invoice.invoiceID}</caption><thead><tr><th scope="col" class="num">Invoice line</th><th scope="col" class="num">PO line</th><th scope="col">Part number</th><th scope="col">Description</th><th scope="col" class="num">Qty</th><th scope="col">UOM</th><th scope="col" class="num">Unit price</th><th scope="col" class="num">Subtotal</th>${
+        invoice.taxInLine ? html`<th scope="col" class="num">Tax</th>` : ''
+      }</tr></thead><tbody>${invoice.lines.map((item) => {
+        const line = lines[Number(item.lineNumber) - 1];
+        return html`<tr><td class="num">${item.invoiceLineNumber}</td><td class="num">${item.lineNumber}</td><td class="mono">${item.supplierPartID ?? line?.supplierPartID ?? '—'}</td><td>${item.description ?? line?.description ?? ''}</td><td class="num">${item.quantity}</td><td>${item.unitOfMeasure}</td><td class="num">${amount(item.unitPrice)}</td><td class="num">${amount(item.subtotal)}</td>${
+          invoice.taxInLine
+            ? html`<td class="num">${item.tax === undefined ? '—' : amount(item.tax)}</td>`
+            : ''
+        }</tr>`;
+      })}</tbody></table>`
+}
+<table><caption>Totals of ${credit ? 'credit memo' : 'invoice'} ${invoice.invoiceID}</caption><tbody>${totals.map(
+    ([name, value]) => html`<tr><th scope="row">${name}</th><td class="num">${amount(value)}</td></tr>`,
+  )}</tbody><tfoot><tr><th scope="row">Due</th><td class="num">${amount(invoice.due)}</td></tr></tfoot></table>
+</article>`;
+}
+
 function answerPill(order: PurchaseOrder): Html {
   const { code, text, detail } = order.answer;
   if (code === 0 && text === 'Sending') return html`<span class="pill wait">sending…</span>`;
@@ -137,7 +198,8 @@ ${
 }
 ${waiting}
 ${order.confirmations.map(confirmationBlock)}
-${order.shipNotices.map((notice) => shipNoticeBlock(notice, requisition.lines))}`;
+${order.shipNotices.map((notice) => shipNoticeBlock(notice, requisition.lines))}
+${(order.invoices ?? []).map((invoice, index) => invoiceBlock(invoice, index, requisition.lines))}`;
 }
 
 export function renderOrderPanel(

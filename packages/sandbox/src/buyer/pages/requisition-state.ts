@@ -1,6 +1,6 @@
 /**
  * One word for where a requisition stands, as a procurement system's list shows it: from draft through
- * ordered and confirmed to shipped, derived from the order's answer and the documents that arrived.
+ * ordered and confirmed to shipped and invoiced, derived from the order's answer and the documents that arrived.
  */
 import type { Requisition } from '../requisition.ts';
 
@@ -16,6 +16,8 @@ export function requisitionState(requisition: Requisition): RequisitionState {
     const { code } = order.answer;
     if (code === 0 && order.answer.text === 'Sending') return { label: 'Ordering', tone: 'wait' };
     if (code < 200 || code >= 300) return { label: 'Order not accepted', tone: 'bad' };
+    const invoiced = (order.invoices ?? []).some((i) => i.answer.code === 200 && i.purpose === 'standard');
+    if (invoiced) return { label: 'Invoiced', tone: 'good' };
     if (order.shipNotices.length > 0) return { label: 'Shipped', tone: 'good' };
     const decisive = [...order.confirmations]
       .reverse()
