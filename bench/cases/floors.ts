@@ -17,8 +17,8 @@
  *   many bytes. The user's PIPO token is reused (0 upstream calls).
  * - punch-in, new user: the same setup naming a new user each time (UniqueName and e-mail); floor adds the
  *   account's creation and its login at the sandbox, and its commit is FULL (the user mapping must last).
- * - catalog page: `GET /punchout/s/<token>/catalog`; floor = 1 verify (the session URL) + the route
- *   answering the page's bytes.
+ * - catalog page: `GET /punchout/s/<token>/catalog` of a session with 3 lines in its cart (the page shows
+ *   their count); floor = 1 verify (the session URL) + the route answering the page's bytes.
  * - editor return: `GET /punchout/return/<token>?productid=<saved design>` (the browser back from the
  *   editor; the gateway reads the design as the user at the print service and adds a cart line); floor =
  *   1 verify + 1 sign (the session URL it redirects to) + sandbox getProject + 1 FULL commit (the line) +
@@ -169,14 +169,14 @@ const floors: BenchCase = {
       url.searchParams.set('productid', String(designId));
       return url.href;
     };
-    /** A new session of `open`'s kind with CART_LINES lines of `designId`; answers its transfer URL. */
-    async function cartOf(open: () => Promise<string>, designId: number): Promise<string> {
+    /** A new session of `open`'s kind with CART_LINES lines of `designId`; answers its URL of `page`. */
+    async function cartOf(open: () => Promise<string>, designId: number, page = 'transfer'): Promise<string> {
       const token = await open();
       const { returnUrl } = await editorTrip(token);
       for (let i = 0; i < CART_LINES; i++) {
         expectStatus(await http(returnOf(returnUrl, designId)), 303, 'the editor return');
       }
-      return `${gatewayUrl}/punchout/s/${token}/transfer`;
+      return `${gatewayUrl}/punchout/s/${token}/${page}`;
     }
 
     // Each protocol's user saves one design of their own (a return names a design of the session's user).
@@ -186,7 +186,8 @@ const floors: BenchCase = {
     const ociTrip = await editorTrip(await openOci());
     const ociDesign = await saveDesign(ociTrip.editor);
     const editorReturnUrl = returnOf(cxmlTrip.returnUrl, cxmlDesign);
-    const catalogUrl = `${gatewayUrl}/punchout/s/${cxmlSession}/catalog`;
+    // A session of its own, its cart as a transfer's (the editor returns add lines to cxmlSession's).
+    const catalogUrl = await cartOf(openCxml, cxmlDesign, 'catalog');
 
     // --- the operations ------------------------------------------------------------------------------------
     let serial = 0;
