@@ -340,12 +340,12 @@ export function poDocument(order: PurchaseOrder): PoDocument {
 export async function readPoDocument(order: PurchaseOrder): Promise<PoDocument> {
   const known = parsedDocuments.get(order);
   if (known !== undefined && known.source === order.document) return known.parsed;
+  // A PO has a line per item at most: the items tell whether slicing is worth it (`lines` is read only then).
   const stored = order.document as { request?: { items?: unknown }; lines?: unknown };
   const items = stored?.request?.items;
-  const lines = stored?.lines;
-  if (!Array.isArray(items) || !Array.isArray(lines) || items.length + lines.length < SLICED_LINES) {
-    return poDocument(order);
-  }
+  if (!Array.isArray(items) || items.length < SLICED_LINES) return poDocument(order);
+  const lines = stored.lines;
+  if (!Array.isArray(lines)) return poDocument(order);
   const checked = async <T>(all: unknown[], schema: z.ZodType<T>): Promise<T[] | undefined> => {
     const out: T[] = [];
     for (let from = 0; from < all.length; from += SLICED_LINES) {
