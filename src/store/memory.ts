@@ -389,6 +389,13 @@ function memoryOrders(state: MemoryState): OrderStore {
           (filter.buyerId === undefined || o.buyerId === filter.buyerId),
       );
     },
+    async listIds(state, limit) {
+      return [...orders.values()]
+        .filter((o) => o.state === state)
+        .map((o) => o.id)
+        .sort((a, b) => Number(b) - Number(a))
+        .slice(0, pageSize(limit));
+    },
     async update(id, patch, options = {}) {
       const order = patchOrder(state, id, patch, options.ifState);
       return order && copy(order);

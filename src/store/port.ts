@@ -170,6 +170,11 @@ export interface OrderStore {
    */
   getByOrderId(buyerId: string, orderId: string): Promise<PurchaseOrder | undefined>;
   list(filter?: OrderFilter): Promise<Page<PurchaseOrder>>;
+  /**
+   * The ids of the orders in `state`, newest first, at most `limit` (a page's default and bound): what the
+   * order worker needs each round, without reading every record's documents (megabytes for a big PO).
+   */
+  listIds(state: OrderState, limit?: number): Promise<string[]>;
   /** With `ifState`, applies only while the order is in one of those states. */
   update(
     id: string,

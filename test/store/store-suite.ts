@@ -628,6 +628,25 @@ export function runStoreSuite(
         ]);
       });
 
+      it('lists the ids of orders in a state, newest first, as many as asked (listIds)', async () => {
+        const ids: string[] = [];
+        for (let n = 1; n <= 5; n++) {
+          ids.push(
+            (await store.orders.accept(purchaseOrder({ payloadId: `p-${n}`, orderId: `PO-${n}` }))).order.id,
+          );
+        }
+        await store.orders.patch(ids[1]!, { state: 'processing' });
+        const received = [ids[4], ids[3], ids[2], ids[0]];
+        expect(await store.orders.listIds('received')).toEqual(received);
+        expect(await store.orders.listIds('received', 2)).toEqual(received.slice(0, 2));
+        expect(await store.orders.listIds('processing')).toEqual([ids[1]]);
+        expect(await store.orders.listIds('ordered')).toEqual([]);
+        // The same ids, in the same order, as the whole records listed.
+        expect(await store.orders.listIds('received')).toEqual(
+          (await store.orders.list({ state: 'received' })).items.map((o) => o.id),
+        );
+      });
+
       describe('intake in one step (acceptWithLines)', () => {
         const JOB = { kind: 'process_order', keyPrefix: 'po:', runAt: T0, maxAttempts: 5 };
         const intake = (lineRefs: string[], overrides: Partial<NewPurchaseOrder> = {}) => ({

@@ -65,7 +65,7 @@ export function processingJob(ctx: GatewayContext): NewOrderIntake['job'] {
 }
 
 /** Queues the PO's job unless one is pending, running or dead already. */
-export async function queueProcessing(ctx: GatewayContext, order: PurchaseOrder): Promise<Job> {
+export async function queueProcessing(ctx: GatewayContext, order: Pick<PurchaseOrder, 'id'>): Promise<Job> {
   const { job } = await ctx.store.jobs.enqueue({
     kind: PROCESS_ORDER,
     key: processingKey(order.id),

@@ -289,10 +289,10 @@ async function failJob(
 
 /** Purchase orders stored but not yet picked up: their job may have been lost between accept and queue. */
 async function queueReceivedOrders(ctx: GatewayContext, hasRoom: () => boolean): Promise<void> {
-  const { items } = await ctx.store.orders.list({ state: 'received', limit: 50 });
-  for (const order of items) {
+  // Ids only: a listing of whole records read (and, on SQL, parsed) every received PO's documents each round.
+  for (const id of await ctx.store.orders.listIds('received', 50)) {
     if (!hasRoom()) return;
-    await queueProcessing(ctx, order);
+    await queueProcessing(ctx, { id });
   }
 }
 

@@ -122,6 +122,8 @@ const orderSql = (d: SqlDialect) => ({
   list: `SELECT * FROM purchase_orders
     WHERE ${optionalEquals('state', 1)} AND ${optionalEquals('buyer_id', 2)} AND ($3::bigint IS NULL OR id < $3)
     ORDER BY id DESC LIMIT $4`,
+  /** `list` by state answering ids only (the purchase_orders_state index holds both). */
+  listIds: 'SELECT id FROM purchase_orders WHERE state = $1 ORDER BY id DESC LIMIT $2',
   update: `UPDATE purchase_orders SET state = COALESCE($1, state), print_order_ids = COALESCE($2, print_order_ids),
       flags = COALESCE($3, flags), last_error = COALESCE($4, last_error), updated_at = $5
     WHERE id = ${d.storeId(6)} AND ${inList(d, 'state', 7)} RETURNING *`,

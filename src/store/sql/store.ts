@@ -489,6 +489,9 @@ function sqlOrders(
       const found = await rows(sql.list, filter.state ?? null, filter.buyerId ?? null, below, size + 1);
       return pageOf(await whole(found.slice(0, size + 1)), size, toOrder);
     },
+    async listIds(state, limit) {
+      return (await rows(sql.listIds, state, pageSize(limit))).map((row) => String(row.id));
+    },
     async update(id, p, options = {}) {
       const row = await first(sql.update, ...orderPatch(id, p, options.ifState, now()));
       if (row) return order(row);
