@@ -35,14 +35,17 @@ function answer(task: ParseTask, post: (answer: ParseAnswer) => void): void {
   try {
     request = parseCxmlRequest(task.bytes, task.options);
   } catch (error) {
-    if (error instanceof CxmlError) {
-      return post({ id: task.id, ok: false, code: error.code, message: error.message });
-    }
-    return post({ id: task.id, ok: false, message: error instanceof Error ? error.message : String(error) });
+    post(
+      error instanceof CxmlError
+        ? { id: task.id, ok: false, code: error.code, message: error.message }
+        : { id: task.id, ok: false, message: error instanceof Error ? error.message : String(error) },
+    );
+    return;
   }
   const sent = crossable(request) as { items?: unknown[] };
   if (sent.items === undefined || sent.items.length <= ITEMS_PER_MESSAGE) {
-    return post({ id: task.id, ok: true, request: sent });
+    post({ id: task.id, ok: true, request: sent });
+    return;
   }
   for (let from = 0; from < sent.items.length; from += ITEMS_PER_MESSAGE) {
     post({ id: task.id, items: sent.items.slice(from, from + ITEMS_PER_MESSAGE) });
