@@ -18,7 +18,7 @@
  * single shipment is invoiced exactly as per order.
  */
 import type { InvoiceConfig, RemitToAddress } from '../../../schemas/config.ts';
-import type { Order, OrderItem } from '../../../schemas/print-api.ts';
+import type { Order, OrderItem, Shipment } from '../../../schemas/print-api.ts';
 import type {
   InvoiceLineInput,
   InvoicePartnerInput,
@@ -269,6 +269,124 @@ function comparisonText(c: Comparison, percent: string | undefined): string {
   return `${lines}: the print order bills ${money(c.printOrder)} (${c.what}), the PO ${money(c.po)}${off}`;
 }
 
+type Hold = (reason: InvoiceHoldReason, message: string) => void;
+
+/** Each comparison within the tolerance is a deviation; beyond it, a hold naming both amounts. */
+function priceDeviations(
+  compared: readonly Comparison[],
+  tolerancePercent: number,
+  hold: Hold,
+): PriceDeviation[] {
+  const tolerance = fromNumber(tolerancePercent);
+  const deviations: PriceDeviation[] = [];
+  for (const c of compared) {
+    const difference = abs(subtract(c.printOrder, c.po));
+    if (isZero(difference)) continue;
+    const percent = percentOf(difference, c.po);
+    // difference × 100 > tolerance × po, exactly; any difference on a zero amount is beyond it.
+    const beyond =
+      isZero(c.po) ||
+      compareDecimals(
+        multiplyDecimals(difference, { units: 100n, scale: 0 }),
+        multiplyDecimals(tolerance, abs(c.po)),
+      ) > 0;
+    if (beyond) {
+      hold(
+        'price_beyond_tolerance',
+        `${comparisonText(c, percent)}, beyond the ${formatDecimal(tolerance)}% tolerance.`,
+      );
+    } else {
+      deviations.push({
+        lineNumbers: c.lineNumbers,
+        printOrder: money(c.printOrder),
+        po: money(c.po),
+        percent: percent ?? '0.00',
+      });
+    }
+  }
+  return deviations;
+}
+
+/**
+ * The tax rate and the shipping of the invoice: the shipment's own, or the whole order's (tax_total, else
+ * its shipments' sum; its shipments' shipping, else shipping_total); the buyer's defaults only where the
+ * print order has no tax, or no shipping, anywhere.
+ */
+function charges(
+  order: Order,
+  shipment: Shipment | undefined,
+  items: readonly OrderItem[],
+  settings: InvoiceFigureSettings,
+  where: string,
+  hold: Hold,
+): { rate: Rate; shipping: Decimal; taxSource: TaxSource; shippingSource: TaxSource } {
+  const shipments = order.shipments;
+  const shipmentsTax = sum(shipments.map((s) => fromNumber(s.tax_total)));
+  const shipmentsShipping = sum(shipments.map((s) => fromNumber(s.shipping_total)));
+  const orderTax = fromNumber(order.tax_total);
+  const orderShipping = fromNumber(order.shipping_total);
+  let tax: Decimal;
+  let shipping: Decimal;
+  if (shipment !== undefined) {
+    tax = fromNumber(shipment.tax_total);
+    shipping = fromNumber(shipment.shipping_total);
+  } else {
+    tax = isZero(orderTax) ? shipmentsTax : orderTax;
+    shipping = isZero(shipmentsShipping) ? orderShipping : shipmentsShipping;
+  }
+  if (tax.units < 0n || shipping.units < 0n) {
+    hold('negative_charge', `${where} has a negative tax (${money(tax)}) or shipping (${money(shipping)}).`);
+  }
+  const printOrderHasTax = !isZero(orderTax) || !isZero(shipmentsTax);
+  const printOrderHasShipping = !isZero(orderShipping) || !isZero(shipmentsShipping);
+
+  const taxedItems = itemTotal(items);
+  let rate: Rate = { numerator: ZERO, denominator: { units: 1n, scale: 0 } };
+  let taxSource: TaxSource = printOrderHasTax ? 'print-order' : 'none';
+  if (!isZero(tax)) {
+    if (isZero(taxedItems)) {
+      hold('tax_without_items', `${where} carries tax ${money(tax)} on items totalling 0.00.`);
+    } else {
+      rate = { numerator: tax, denominator: taxedItems };
+    }
+  } else if (!printOrderHasTax && settings.defaultTaxPercent !== undefined) {
+    rate = { numerator: parseDecimal(settings.defaultTaxPercent), denominator: { units: 100n, scale: 0 } };
+    taxSource = 'config';
+  }
+  let shippingSource: TaxSource = printOrderHasShipping ? 'print-order' : 'none';
+  if (isZero(shipping) && !printOrderHasShipping && settings.defaultShipping !== undefined) {
+    shipping = parseDecimal(settings.defaultShipping);
+    shippingSource = 'config';
+  }
+  return { rate, shipping: roundDecimal(shipping, CENTS), taxSource, shippingSource };
+}
+
+/** One PO line as invoiced: its quantity and unit price, the subtotal rounded to the cent, its tax. */
+function invoiceLine(
+  line: PoLine,
+  index: number,
+  rate: Rate,
+  taxAt: InvoiceTaxAt,
+  percentageRate: string,
+): InvoiceLineInput & { readonly amount: Decimal } {
+  const amount = roundDecimal(lineAmount(line), CENTS);
+  return {
+    amount,
+    invoiceLineNumber: index + 1,
+    lineNumber: line.lineNumber,
+    quantity: formatDecimal(parseDecimal(line.quantity, lenient)),
+    unitOfMeasure: line.unitOfMeasure,
+    unitPrice: formatDecimal(parseDecimal(line.unitPrice.value, lenient), { minDecimals: CENTS }),
+    supplierPartID: line.supplierPartID,
+    supplierPartAuxiliaryID: line.lineRef,
+    ...(line.description !== '' && { description: line.description }),
+    subtotal: money(amount),
+    ...(taxAt === 'line' && {
+      tax: { amount: money(applyRate(amount, rate)), taxableAmount: money(amount), percentageRate },
+    }),
+  };
+}
+
 /**
  * The figures of one invoice, or why it must wait for an operator (every reason found, each with its
  * figures). Pure: the same input gives the same figures, so a re-sent invoice is the same invoice.
@@ -283,7 +401,9 @@ function comparisonText(c: Comparison, percent: string | undefined): string {
 export function invoiceFigures(input: InvoiceFiguresInput): InvoiceFiguresResult {
   const { order, group, currency, scope, settings } = input;
   const holds: InvoiceHold[] = [];
-  const hold = (reason: InvoiceHoldReason, message: string) => holds.push({ reason, message });
+  const hold: Hold = (reason, message) => {
+    holds.push({ reason, message });
+  };
   const where =
     scope.per === 'shipment' && order.shipments.length > 1
       ? `shipment ${scope.shipmentIndex} of print order ${order.id}`
@@ -318,76 +438,22 @@ export function invoiceFigures(input: InvoiceFiguresInput): InvoiceFiguresResult
   }
 
   // Prices: the print order's item totals against the PO's quantity × unit price.
-  const tolerance = fromNumber(settings.priceTolerancePercent);
-  const deviations: PriceDeviation[] = [];
-  for (const c of comparisons(order, group, lines, items)) {
-    const difference = abs(subtract(c.printOrder, c.po));
-    if (isZero(difference)) continue;
-    const percent = percentOf(difference, c.po);
-    // difference × 100 > tolerance × po, exactly; any difference on a zero amount is beyond it.
-    const beyond =
-      isZero(c.po) ||
-      compareDecimals(
-        multiplyDecimals(difference, { units: 100n, scale: 0 }),
-        multiplyDecimals(tolerance, abs(c.po)),
-      ) > 0;
-    if (beyond) {
-      hold(
-        'price_beyond_tolerance',
-        `${comparisonText(c, percent)}, beyond the ${formatDecimal(tolerance)}% tolerance.`,
-      );
-    } else {
-      deviations.push({
-        lineNumbers: c.lineNumbers,
-        printOrder: money(c.printOrder),
-        po: money(c.po),
-        percent: percent ?? '0.00',
-      });
-    }
-  }
+  const deviations = priceDeviations(
+    comparisons(order, group, lines, items),
+    settings.priceTolerancePercent,
+    hold,
+  );
 
-  // Charges from the print order, in scope.
-  const shipments = order.shipments;
-  const shipmentsTax = sum(shipments.map((s) => fromNumber(s.tax_total)));
-  const shipmentsShipping = sum(shipments.map((s) => fromNumber(s.shipping_total)));
-  const orderTax = fromNumber(order.tax_total);
-  const orderShipping = fromNumber(order.shipping_total);
-  let tax: Decimal;
-  let shipping: Decimal;
-  if (shipment !== undefined) {
-    tax = fromNumber(shipment.tax_total);
-    shipping = fromNumber(shipment.shipping_total);
-  } else {
-    tax = isZero(orderTax) ? shipmentsTax : orderTax;
-    shipping = isZero(shipmentsShipping) ? orderShipping : shipmentsShipping;
-  }
-  if (tax.units < 0n || shipping.units < 0n) {
-    hold('negative_charge', `${Where} has a negative tax (${money(tax)}) or shipping (${money(shipping)}).`);
-  }
-  const printOrderHasTax = !isZero(orderTax) || !isZero(shipmentsTax);
-  const printOrderHasShipping = !isZero(orderShipping) || !isZero(shipmentsShipping);
+  const { rate, shipping, taxSource, shippingSource } = charges(
+    order,
+    shipment,
+    items,
+    settings,
+    Where,
+    hold,
+  );
 
-  const taxedItems = itemTotal(items);
-  let rate: Rate = { numerator: ZERO, denominator: { units: 1n, scale: 0 } };
-  let taxSource: TaxSource = printOrderHasTax ? 'print-order' : 'none';
-  if (!isZero(tax)) {
-    if (isZero(taxedItems)) {
-      hold('tax_without_items', `${Where} carries tax ${money(tax)} on items totalling 0.00.`);
-    } else {
-      rate = { numerator: tax, denominator: taxedItems };
-    }
-  } else if (!printOrderHasTax && settings.defaultTaxPercent !== undefined) {
-    rate = { numerator: parseDecimal(settings.defaultTaxPercent), denominator: { units: 100n, scale: 0 } };
-    taxSource = 'config';
-  }
-  let shippingSource: TaxSource = printOrderHasShipping ? 'print-order' : 'none';
-  if (isZero(shipping) && !printOrderHasShipping && settings.defaultShipping !== undefined) {
-    shipping = parseDecimal(settings.defaultShipping);
-    shippingSource = 'config';
-  }
-  shipping = roundDecimal(shipping, CENTS);
-  tax = roundDecimal(tax, CENTS);
-
+  // A promotion only ever lowers the bill: a service that writes it negative means the same amount.
   const promotion = abs(fromNumber(order.promotion_total));
   const discount = roundDecimal(
     scope.per === 'order' || wholeOrder || scope.withPromotion ? promotion : ZERO,
@@ -396,25 +462,9 @@ export function invoiceFigures(input: InvoiceFiguresInput): InvoiceFiguresResult
 
   // The lines at the PO's terms, and the summary.
   const percentageRate = ratePercent(rate);
-  const invoiceLines = lines.map((line, index): InvoiceLineInput & { readonly amount: Decimal } => {
-    const amount = roundDecimal(lineAmount(line), CENTS);
-    const lineTax = applyRate(amount, rate);
-    return {
-      amount,
-      invoiceLineNumber: index + 1,
-      lineNumber: line.lineNumber,
-      quantity: formatDecimal(parseDecimal(line.quantity, lenient)),
-      unitOfMeasure: line.unitOfMeasure,
-      unitPrice: formatDecimal(parseDecimal(line.unitPrice.value, lenient), { minDecimals: CENTS }),
-      supplierPartID: line.supplierPartID,
-      supplierPartAuxiliaryID: line.lineRef,
-      ...(line.description !== '' && { description: line.description }),
-      subtotal: money(amount),
-      ...(settings.taxAt === 'line' && {
-        tax: { amount: money(lineTax), taxableAmount: money(amount), percentageRate },
-      }),
-    };
-  });
+  const invoiceLines = lines.map((line, index) =>
+    invoiceLine(line, index, rate, settings.taxAt, percentageRate),
+  );
   const subtotal = sum(invoiceLines.map((line) => line.amount));
   const taxAmount =
     settings.taxAt === 'line'
