@@ -220,6 +220,35 @@ describe('invoices at the order-status endpoint', () => {
   });
 });
 
+describe('invoice numbers', () => {
+  it('are unique within one buyer system: another profile may get the same invoiceID', async () => {
+    const sim = createTestSimulator();
+    const ariba = await ordered(sim, 'ariba');
+    const coupa = await ordered(sim, 'coupa');
+    expect(coupa.po.orderID).toBe('PO-1002');
+    expect(await post(sim, '/order-status', invoice(ariba.po, { invoiceID: 'INV-000001' }))).toEqual(OK);
+    const second = invoice(coupa.po, {
+      invoiceID: 'INV-000001',
+      payloadID: 'inv-coupa@printco.test',
+      orderID: 'PO-1002',
+    });
+    expect(await post(sim, '/coupa/invoices', second)).toEqual(OK);
+    const third = await ordered(sim, 'ariba');
+    expect(
+      await post(
+        sim,
+        '/order-status',
+        invoice(third.po, { invoiceID: 'INV-000001', payloadID: 'inv-3@printco.test', orderID: 'PO-1003' }),
+      ),
+    ).toEqual({
+      code: 417,
+      text: 'Expectation Failed',
+      detail:
+        'Invoice number INV-000001 was taken already by payloadID inv-1@printco.test (purchase order PO-1001); a new invoice needs a new invoiceID.',
+    });
+  });
+});
+
 describe("the Coupa-style profile's own invoice URL", () => {
   it('takes its invoices at /coupa/invoices only', async () => {
     const sim = createTestSimulator();

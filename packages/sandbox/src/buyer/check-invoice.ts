@@ -21,7 +21,7 @@ import type { OrderedDocument, OrderedLine } from './purchase-order-lines.ts';
 import type { InvoiceContent, InvoiceItemContent, MoneyText } from './read-invoice.ts';
 import type { InvoiceView, StatusAnswer } from './requisition.ts';
 
-/** An invoice accepted earlier, anywhere in the simulator (invoiceIDs are unique per supplier). */
+/** An invoice accepted earlier by the same buyer's system (invoiceIDs are unique per supplier there). */
 export interface KnownInvoice {
   readonly orderID: string;
   readonly view: InvoiceView;
@@ -30,7 +30,7 @@ export interface KnownInvoice {
 export interface InvoiceCheckInput {
   readonly invoice: InvoiceContent;
   readonly po: OrderedDocument;
-  /** Every invoice accepted so far, for this order and others. */
+  /** Every invoice the buyer's system accepted so far, for this order and its others. */
   readonly accepted: readonly KnownInvoice[];
 }
 

@@ -75,11 +75,15 @@ function asSentence(text: string): string {
   return /[.!?]$/.test(text) ? text : `${text}.`;
 }
 
-/** Every invoice accepted so far, on every purchase order: invoiceIDs are unique per supplier. */
-function acceptedInvoices(ctx: SimulatorContext): KnownInvoice[] {
+/**
+ * Every invoice accepted so far by the profile's procurement system, on each of its purchase orders:
+ * invoiceIDs are unique per supplier within one buyer's system, and the profiles are separate systems
+ * (two buyers may each get the supplier's INV-000001).
+ */
+function acceptedInvoices(ctx: SimulatorContext, profileId: string): KnownInvoice[] {
   return ctx.store.list().flatMap((requisition) => {
     const order = requisition.order;
-    if (order === undefined) return [];
+    if (order === undefined || requisition.profileId !== profileId) return [];
     return (order.invoices ?? [])
       .filter((view) => view.answer.code === 200)
       .map((view) => ({ orderID: order.orderID, view }));
@@ -96,9 +100,10 @@ interface InvoiceOutcome {
 function judgeInvoice(
   ctx: SimulatorContext,
   invoice: InvoiceContent,
-  order: PurchaseOrder,
+  requisition: Requisition & { readonly order: PurchaseOrder },
   at: { now: Date; endpoint: string },
 ): InvoiceOutcome {
+  const order = requisition.order;
   const earlier = (order.invoices ?? []).find(
     (view) => view.invoiceID === invoice.invoiceID && view.payloadID === invoice.payloadID,
   );
@@ -108,7 +113,7 @@ function judgeInvoice(
   const { answer, view } = checkInvoice({
     invoice,
     po: readOrderedLines(order.document),
-    accepted: acceptedInvoices(ctx),
+    accepted: acceptedInvoices(ctx, requisition.profileId),
   });
   return {
     status: answer,
@@ -211,7 +216,7 @@ export function receiveOrderStatus(
     if (requisition !== undefined && order !== undefined && status.code !== 401 && status.code !== 417) {
       requisitionId = requisition.id;
       if (document.kind === 'InvoiceDetailRequest' && status.code === 200) {
-        const judged = judgeInvoice(ctx, document.content, order, { now, endpoint: url });
+        const judged = judgeInvoice(ctx, document.content, { ...requisition, order }, { now, endpoint: url });
         status = judged.status;
         invoiceView = judged.view;
       } else if (document.kind === 'InvoiceDetailRequest') {
@@ -219,7 +224,7 @@ export function receiveOrderStatus(
         const { view } = checkInvoice({
           invoice: document.content,
           po: readOrderedLines(order.document),
-          accepted: acceptedInvoices(ctx),
+          accepted: acceptedInvoices(ctx, requisition.profileId),
         });
         invoiceView = { ...view, receivedAt: now.toISOString(), endpoint: url, answer: status, received: 1 };
       }
