@@ -59,9 +59,8 @@ interface Outcome {
   xml: string;
 }
 
-export function createCxmlRoute(ctx: GatewayContext, onOrder: OrderRequestHandler): Hono {
-  const app = new Hono();
-
+/** The Status documents the route answers with, each logged. */
+function createOutcomes(ctx: GatewayContext) {
   const status = (kind: string, code: number, detail?: string, inReplyTo?: string): Outcome => {
     const now = ctx.clock.now();
     ctx.logger.info('cxml answer', { kind, code, inReplyTo });
@@ -75,6 +74,39 @@ export function createCxmlRoute(ctx: GatewayContext, onOrder: OrderRequestHandle
     return { kind, code, xml };
   };
 
+  /** A document that could not be read: the Status its CxmlError names (a bug is rethrown to the funnel). */
+  const unreadable = (error: unknown): Outcome => {
+    if (error instanceof CxmlError) return status(error.code, cxmlStatusFor(error).code, error.message);
+    throw error;
+  };
+
+  const tooLarge = (limit: number) =>
+    status('too_large', 406, `The document is larger than ${Number((limit / 1024 / 1024).toFixed(2))} MB.`);
+
+  const cutOff = () => status('cut_off', 400, 'The document did not arrive whole.');
+
+  const busy = () =>
+    status(
+      'refused_busy',
+      500,
+      'Too many large documents are being received at once; it is safe to send this one again.',
+    );
+
+  /** The cXML surface's funnel: the Status the code table gives, a bug's cause only in the log. */
+  function refused(kind: string, error: unknown, payloadID?: string): Outcome {
+    const known = toGatewayError(error);
+    logFailure(ctx.logger, 'cxml request failed', known, { kind, payloadID });
+    const answer = cxmlStatusOf(known);
+    return status(kind, answer.code, answer.detail, payloadID);
+  }
+
+  return { status, unreadable, tooLarge, cutOff, busy, refused };
+}
+
+export function createCxmlRoute(ctx: GatewayContext, onOrder: OrderRequestHandler): Hono {
+  const app = new Hono();
+  const { status, unreadable, tooLarge, cutOff, busy, refused } = createOutcomes(ctx);
+
   const send = (outcome: Outcome): Response => {
     ctx.metrics.count('punchgate_cxml_requests_total', { kind: outcome.kind, status: String(outcome.code) });
     return answer(outcome.xml);
@@ -82,21 +114,12 @@ export function createCxmlRoute(ctx: GatewayContext, onOrder: OrderRequestHandle
 
   app.post('/', async (c) => send(await handle(c)));
 
-  /** A document that could not be read: the Status its CxmlError names (a bug is rethrown to the funnel). */
-  const unreadable = (error: unknown): Outcome => {
-    if (error instanceof CxmlError) return status(error.code, cxmlStatusFor(error).code, error.message);
-    throw error;
-  };
-
   // An OrderRequest from a proven buyer may be up to orderLimit (16 MiB by default, less with D1, whose rows
   // hold less); everything else, and everything before the Header has proven its sender, stays within
   // MAX_CXML_BYTES. `largest` is the most anyone may send.
   const orderLimit = orderDocumentLimit(ctx.config);
   const largest = Math.max(orderLimit, MAX_CXML_BYTES);
   let largeInFlight = 0;
-
-  const tooLarge = (limit: number) =>
-    status('too_large', 406, `The document is larger than ${Number((limit / 1024 / 1024).toFixed(2))} MB.`);
 
   /**
    * Read the Header, authenticate, then read and parse the rest: the first HEADER_SCAN_CHARS bytes are read
@@ -155,15 +178,6 @@ export function createCxmlRoute(ctx: GatewayContext, onOrder: OrderRequestHandle
       if (large) largeInFlight--;
     }
   }
-
-  const cutOff = () => status('cut_off', 400, 'The document did not arrive whole.');
-
-  const busy = () =>
-    status(
-      'refused_busy',
-      500,
-      'Too many large documents are being received at once; it is safe to send this one again.',
-    );
 
   /** A document read whole and parsed at once: its sender proven on its Header, then its request answered. */
   async function answerParsed(request: CxmlRequest, c: Context, bytes: Uint8Array): Promise<Outcome> {
@@ -231,14 +245,6 @@ export function createCxmlRoute(ctx: GatewayContext, onOrder: OrderRequestHandle
     } catch (error) {
       return refused(kind, error, payloadID);
     }
-  }
-
-  /** The cXML surface's funnel: the Status the code table gives, a bug's cause only in the log. */
-  function refused(kind: string, error: unknown, payloadID?: string): Outcome {
-    const known = toGatewayError(error);
-    logFailure(ctx.logger, 'cxml request failed', known, { kind, payloadID });
-    const answer = cxmlStatusOf(known);
-    return status(kind, answer.code, answer.detail, payloadID);
   }
 
   return app;
