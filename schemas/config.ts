@@ -224,7 +224,7 @@ export const InvoiceConfig = z
       .max(100)
       .default(1)
       .describe(
-        "How far a print-order item's total may differ from the PO line's quantity × unit price: beyond it the invoice is held for an operator, within it it is sent and the difference flagged",
+        "How far, in percent, what a print-order item charges a unit (its total over its quantity) may differ from the PO line's unit price: beyond it the invoice is held for an operator, within it it is sent and the difference flagged",
       ),
     defaultTaxPercent: DecimalText.optional().describe(
       'Tax rate in percent used when the print order carries no tax',

@@ -81,9 +81,9 @@ export interface InvoiceFiguresInput {
 export interface PriceDeviation {
   /** The PO lines concerned (one, or those the print order's items could not be matched to). */
   readonly lineNumbers: readonly number[];
-  /** The print order's item total(s). */
+  /** The print order's unit price(s): an item's total over its quantity. */
   readonly printOrder: string;
-  /** The PO's quantity × unit price. */
+  /** The PO line's unit price(s). */
   readonly po: string;
   /** |printOrder − po| ÷ po in percent, 2 decimals. */
   readonly percent: string;
@@ -180,6 +180,27 @@ function lineAmount(line: PoLine): Decimal {
   return multiplyDecimals(parseDecimal(line.quantity, lenient), parseDecimal(line.unitPrice.value, lenient));
 }
 
+/** A PO line's unit price, as confirmed. */
+function lineUnitPrice(line: PoLine): Decimal {
+  return parseDecimal(line.unitPrice.value, lenient);
+}
+
+/**
+ * What the print order charges a unit of an item: its total over its quantity. A PIPO order carries no
+ * quantities, so its items are one per design at the service's own quantity (often 1): only the unit price
+ * can be held against the PO's; where the item's quantity is the PO line's, this is the same comparison
+ * as the totals.
+ */
+function itemUnitPrice(item: OrderItem): Decimal {
+  const total = fromNumber(item.sub_total);
+  return item.quantity > 0 ? divideDecimals(total, fromNumber(item.quantity), 6) : total;
+}
+
+/** A unit price as written in a message: at least the cents, every decimal it has. */
+function unitPriceText(value: Decimal): string {
+  return formatDecimal(value, { minDecimals: CENTS });
+}
+
 function itemTotal(items: readonly OrderItem[]): Decimal {
   return sum(items.map((item) => fromNumber(item.sub_total)));
 }
@@ -240,8 +261,8 @@ function comparisons(order: Order, group: OwnerGroup, lines: readonly PoLine[], 
     matchedLines.add(line.lineNumber);
     result.push({
       lineNumbers: [line.lineNumber],
-      printOrder: fromNumber(item.sub_total),
-      po: lineAmount(line),
+      printOrder: itemUnitPrice(item),
+      po: lineUnitPrice(line),
       what: `item ${item.id}`,
     });
   }
@@ -249,8 +270,8 @@ function comparisons(order: Order, group: OwnerGroup, lines: readonly PoLine[], 
   if (unmatchedItems.length > 0 || unmatchedLines.length > 0) {
     result.push({
       lineNumbers: unmatchedLines.map((line) => line.lineNumber),
-      printOrder: itemTotal(unmatchedItems),
-      po: sum(unmatchedLines.map(lineAmount)),
+      printOrder: sum(unmatchedItems.map(itemUnitPrice)),
+      po: sum(unmatchedLines.map(lineUnitPrice)),
       what:
         unmatchedItems.length === 0
           ? 'no item'
@@ -266,7 +287,7 @@ function comparisonText(c: Comparison, percent: string | undefined): string {
       ? 'No PO line'
       : `PO line${c.lineNumbers.length === 1 ? '' : 's'} ${listNumbers(c.lineNumbers)}`;
   const off = percent === undefined ? '' : ` (${percent}% off)`;
-  return `${lines}: the print order bills ${money(c.printOrder)} (${c.what}), the PO ${money(c.po)}${off}`;
+  return `${lines}: the print order charges ${unitPriceText(c.printOrder)} a unit (${c.what}), the PO ${unitPriceText(c.po)}${off}`;
 }
 
 type Hold = (reason: InvoiceHoldReason, message: string) => void;
@@ -298,8 +319,8 @@ function priceDeviations(
     } else {
       deviations.push({
         lineNumbers: c.lineNumbers,
-        printOrder: money(c.printOrder),
-        po: money(c.po),
+        printOrder: unitPriceText(c.printOrder),
+        po: unitPriceText(c.po),
         percent: percent ?? '0.00',
       });
     }
@@ -437,7 +458,7 @@ export function invoiceFigures(input: InvoiceFiguresInput): InvoiceFiguresResult
     );
   }
 
-  // Prices: the print order's item totals against the PO's quantity × unit price.
+  // Prices: what the print order charges a unit against the PO's unit prices.
   const deviations = priceDeviations(
     comparisons(order, group, lines, items),
     settings.priceTolerancePercent,

@@ -55,12 +55,21 @@ function groupOf(lines: PoLine[]): OwnerGroup {
 const baseItem = sampleOrder.items[0] as OrderItem;
 const baseShipment = sampleOrder.shipments[0] as Shipment;
 
-function item(id: number, designId: number, subTotal: number, shipmentIndex = 1): OrderItem {
+/** The quantities the PO orders of designs 11 and 12: the print order's items here are for as many. */
+const QUANTITY_OF_DESIGN: Readonly<Record<number, number>> = { 11: 500, 12: 2 };
+
+function item(
+  id: number,
+  designId: number,
+  subTotal: number,
+  shipmentIndex = 1,
+  quantity = QUANTITY_OF_DESIGN[designId] ?? 1,
+): OrderItem {
   return {
     ...baseItem,
     id,
     product_id: designId,
-    quantity: 1,
+    quantity,
     sub_total: subTotal,
     shipment_index: shipmentIndex,
   };
@@ -210,9 +219,9 @@ describe('invoice figures', () => {
 
   it('with line tax, rounds each line and sums them into the header tax', () => {
     // Tax 10.00 on 30.00 of items: a third, which no finite decimal holds.
-    const thirds = [poLine(1, 11, '1', '10.01'), poLine(2, 12, '1', '9.99'), poLine(3, 13, '1', '10.00')];
+    const thirds = [poLine(1, 21, '1', '10.01'), poLine(2, 22, '1', '9.99'), poLine(3, 23, '1', '10.00')];
     const order = printOrder({
-      items: [item(1, 11, 10.01), item(2, 12, 9.99), item(3, 13, 10)],
+      items: [item(1, 21, 10.01), item(2, 22, 9.99), item(3, 23, 10)],
       shipments: [shipment(1, 0, 10)],
     });
     const header = figuresOf({ order, group: groupOf(thirds) });
@@ -365,13 +374,13 @@ describe('invoice figures', () => {
         {
           reason: 'price_beyond_tolerance',
           message:
-            'PO line 3: the print order bills 82.00 (item 502), the PO 80.00 (2.50% off), beyond the 1% tolerance.',
+            'PO line 3: the print order charges 41.00 a unit (item 502), the PO 40.00 (2.50% off), beyond the 1% tolerance.',
         },
       ]);
       // A wider tolerance lets it through, flagged.
       const figures = figuresOf({ order, settings: { ...settings, priceTolerancePercent: 2.5 } });
       expect(figures.deviations).toEqual([
-        { lineNumbers: [3], printOrder: '82.00', po: '80.00', percent: '2.50' },
+        { lineNumbers: [3], printOrder: '41.00', po: '40.00', percent: '2.50' },
       ]);
       expect(figures.summary.subtotal).toBe('139.00');
     });
@@ -385,7 +394,7 @@ describe('invoice figures', () => {
         {
           reason: 'price_beyond_tolerance',
           message:
-            'PO line 3: the print order bills 95.00 (item 502 (not matched to PO lines by design)), the PO 80.00 (18.75% off), beyond the 1% tolerance.',
+            'PO line 3: the print order charges 95.00 a unit (item 502 (not matched to PO lines by design)), the PO 40.00 (137.50% off), beyond the 1% tolerance.',
         },
       ]);
     });
@@ -443,7 +452,7 @@ describe('invoice figures', () => {
       if (result.ok) return;
       expect(result.holds.map((h) => h.reason)).toEqual(['totals_do_not_add_up', 'price_beyond_tolerance']);
       expect(result.message).toBe(
-        "Print order 1042's items add up to 150.00 but its sub_total is 1.00. PO line 1: the print order bills 70.00 (item 501), the PO 59.00 (18.64% off), beyond the 1% tolerance.",
+        "Print order 1042's items add up to 150.00 but its sub_total is 1.00. PO line 1: the print order charges 0.14 a unit (item 501), the PO 0.118 (18.64% off), beyond the 1% tolerance.",
       );
     });
   });
@@ -481,7 +490,7 @@ describe('invoice figures', () => {
               return Number(`${total.units}e-${total.scale}`);
             });
           const order = printOrder({
-            items: itemTotals.map((total, i) => item(900 + i, 100 + i, total)),
+            items: itemTotals.map((total, i) => item(900 + i, 100 + i, total, 1, generated[i]!.quantity)),
             shipments: [shipment(1, Number(shippingText), Number(taxText))],
           });
           // A promotion up to the order's items total, so the invoice never goes below zero.
