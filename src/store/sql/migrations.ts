@@ -387,6 +387,30 @@ const MIGRATIONS: readonly Migration[] = [
     PRIMARY KEY (po_id, part, seq)
   );
   `,
+  // 7: invoices and credit memos sent to buyers, kept forever. A gateway-numbered invoice has its buyer's
+  // sequence number; an invoiceID is unique per buyer, and an invoice per dedupe key (its outbox document's).
+  (d) => `
+  CREATE TABLE invoices (
+    id ${d.serialKey},
+    buyer_id TEXT NOT NULL,
+    po_id TEXT NOT NULL,
+    storefront_id TEXT NOT NULL,
+    print_order_id ${d.int64} NOT NULL,
+    scope TEXT NOT NULL,
+    purpose TEXT NOT NULL,
+    invoice_id TEXT NOT NULL,
+    sequence INTEGER,
+    invoice_date ${d.int64} NOT NULL,
+    amounts TEXT NOT NULL,
+    credits_invoice TEXT,
+    dedupe_key TEXT NOT NULL UNIQUE,
+    created_at ${d.int64} NOT NULL,
+    UNIQUE (buyer_id, invoice_id),
+    UNIQUE (buyer_id, sequence)
+  );
+  CREATE INDEX invoices_po ON invoices (po_id, id);
+  CREATE INDEX invoices_print_order ON invoices (storefront_id, print_order_id, id);
+  `,
 ];
 
 /** The migrations in `dialect`'s spelling. */
