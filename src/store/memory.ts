@@ -11,6 +11,7 @@ import {
   type CartStore,
   type EventInbox,
   type HeartbeatStore,
+  type InvoiceStore,
   type JobQueue,
   ONE_TIME_TOKEN_SWEEP_GRACE_MS,
   type OneTimeTokenStore,
@@ -26,7 +27,10 @@ import {
   type CartLine,
   type Claim,
   DEFAULT_MAX_ATTEMPTS,
+  gatewayInvoiceId,
   type InboxEvent,
+  type Invoice,
+  invoiceDedupeKey,
   JOB_STATES,
   type Job,
   type NewJob,
@@ -61,6 +65,7 @@ export function createMemoryStore(options: { clock?: Clock } = {}): Store {
     jobs: memoryJobs(state),
     outbox: memoryOutbox(state),
     printOrders: memoryPrintOrders(state),
+    invoices: memoryInvoices(state),
     events: memoryEvents(state),
     heartbeat: memoryHeartbeat(state),
     stats: memoryStats(state),
@@ -688,6 +693,68 @@ function memoryPrintOrders(state: MemoryState): PrintOrderStore {
         }
       }
       return highest;
+    },
+  };
+}
+
+/**
+ * Invoices by id, with the buyer's last gateway sequence number beside them (invoices are never deleted, so
+ * it is their highest): kept in this closure, which is all that reads them.
+ */
+function memoryInvoices(state: MemoryState): InvoiceStore {
+  const { nextId, now } = state;
+  const invoices = new Map<string, Invoice>();
+  const lastSequence = new Map<string, number>();
+  const sorted = (matches: (invoice: Invoice) => boolean) =>
+    [...invoices.values()]
+      .filter(matches)
+      .sort((a, b) => Number(a.id) - Number(b.id))
+      .map(copy);
+  return {
+    async issue(input) {
+      const { invoiceId: explicitId, idPrefix, ...fields } = input;
+      if (explicitId === undefined && idPrefix === undefined) {
+        throw new StoreError('invalid', 'an invoice needs an invoiceId or an idPrefix');
+      }
+      const dedupeKey = invoiceDedupeKey(input);
+      const existing = find(invoices, (i) => i.dedupeKey === dedupeKey);
+      if (existing) return { created: false, invoice: copy(existing) };
+      const sequence = explicitId === undefined ? (lastSequence.get(input.buyerId) ?? 0) + 1 : undefined;
+      const invoiceId = explicitId ?? gatewayInvoiceId(idPrefix!, sequence!);
+      if (find(invoices, (i) => i.buyerId === input.buyerId && i.invoiceId === invoiceId)) {
+        throw new StoreError('duplicate', `buyer ${input.buyerId} has an invoice ${invoiceId}`);
+      }
+      const invoice: Invoice = {
+        ...pickDefined(fields, [
+          'buyerId',
+          'poId',
+          'storefrontId',
+          'printOrderId',
+          'scope',
+          'purpose',
+          'invoiceDate',
+          'creditsInvoice',
+        ]),
+        amounts: jsonCopy(fields.amounts),
+        id: nextId(),
+        invoiceId,
+        ...(sequence !== undefined && { sequence }),
+        dedupeKey,
+        createdAt: now(),
+      };
+      if (sequence !== undefined) lastSequence.set(input.buyerId, sequence);
+      invoices.set(invoice.id, invoice);
+      return { created: true, invoice: copy(invoice) };
+    },
+    async get(id) {
+      const invoice = invoices.get(id);
+      return invoice && copy(invoice);
+    },
+    async listByPo(poId) {
+      return sorted((i) => i.poId === poId);
+    },
+    async listByPrintOrder(storefrontId, printOrderId) {
+      return sorted((i) => i.storefrontId === storefrontId && i.printOrderId === printOrderId);
     },
   };
 }

@@ -10,9 +10,9 @@
  *   `outbox.claimDue`, the purges, `stats`); everything else reads the injected {@link Clock} (stamps, expiry
  *   checks). A session
  *   or one-time token is expired once now reaches its `expiresAt`.
- * - **Idempotent intake.** `orders.accept`, `jobs.enqueue`, `outbox.enqueue` and `printOrders.add` insert
- *   unless their dedupe key exists, atomically, and answer `{ created, <record> }` with the record that
- *   won. Fifty concurrent calls with one document create exactly one record.
+ * - **Idempotent intake.** `orders.accept`, `jobs.enqueue`, `outbox.enqueue`, `printOrders.add` and
+ *   `invoices.issue` insert unless their dedupe key exists, atomically, and answer `{ created, <record> }`
+ *   with the record that won. Fifty concurrent calls with one document create exactly one record.
  * - **At-least-once work.** `jobs.claim` and `outbox.claimDue` hand out work under a lease (`leaseUntil =
  *   now + leaseMs`) and count the claim in `attempts`. A worker that dies simply lets the lease run out; the
  *   next claim after `leaseUntil` takes the work again. So a job or message can run more than once: handlers
@@ -34,8 +34,8 @@
  * - **Housekeeping.** `sessions.expire`, `cart.purgeStale`, `jobs.purgeFinished`, `outbox.purgeDelivered` and
  *   `events.purgeProcessed` delete what is no longer needed and answer how many rows went; with
  *   `{ limit }` ({@link PurgeOptions}) at most that many, so a bounded round (Workers) leaves the rest for
- *   the next. Purchase orders, print orders, user mappings and every document sent to a buyer are kept
- *   forever: `outbox.purgeDelivered` deletes only the delivery-queue rows of delivered messages, the
+ *   the next. Purchase orders, print orders, invoices, user mappings and every document sent to a buyer
+ *   are kept forever (an invoice's number is never handed out again): `outbox.purgeDelivered` deletes only the delivery-queue rows of delivered messages, the
  *   message itself (and its dedupe key) stays readable with its purchase order.
  * - **Errors.** Only {@link StoreError} codes escape adapters (`duplicate`, `conflict`, `invalid`,
  *   `unavailable`, `incompatible_schema`); anything else is a bug.
@@ -60,10 +60,12 @@ import type {
   CartLinePatch,
   Claim,
   InboxEvent,
+  Invoice,
   Job,
   JobFilter,
   NewCartLine,
   NewInboxEvent,
+  NewInvoice,
   NewJob,
   NewOrderIntake,
   NewOutboxMessage,
@@ -265,6 +267,25 @@ export interface PrintOrderStore {
   highestId(storefrontId: string): Promise<number | undefined>;
 }
 
+/**
+ * Invoices (and credit memos) sent to buyers, kept forever: the record of which invoiceID was given to
+ * what, so a repeated round never invoices twice and an invoiceID is never handed out again.
+ */
+export interface InvoiceStore {
+  /**
+   * Records an invoice unless one with the same dedupe key exists (atomically; 50 concurrent calls create
+   * one); gateway ids take the buyer's next sequence number, never reused, unique per buyer (two buyers
+   * each have their own 1, 2, 3…). Throws `duplicate` when the buyer already has an invoice with this
+   * invoiceID under another dedupe key, and `invalid` for a gateway id without `idPrefix`.
+   */
+  issue(invoice: NewInvoice): Promise<{ created: boolean; invoice: Invoice }>;
+  get(id: string): Promise<Invoice | undefined>;
+  /** The purchase order's invoices, oldest first. */
+  listByPo(poId: string): Promise<Invoice[]>;
+  /** The print order's invoices, oldest first. */
+  listByPrintOrder(storefrontId: string, printOrderId: number): Promise<Invoice[]>;
+}
+
 export interface EventInbox {
   add(event: NewInboxEvent): Promise<InboxEvent>;
   get(id: string): Promise<InboxEvent | undefined>;
@@ -296,6 +317,7 @@ export interface Store {
   readonly jobs: JobQueue;
   readonly outbox: Outbox;
   readonly printOrders: PrintOrderStore;
+  readonly invoices: InvoiceStore;
   readonly events: EventInbox;
   readonly heartbeat: HeartbeatStore;
   /**

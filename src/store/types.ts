@@ -297,7 +297,7 @@ export interface JobFilter extends PageRequest {
 // ---------------------------------------------------------------------------------------------------------
 // Outbox (messages to buyers)
 
-export type OutboxKind = 'confirmation' | 'ship_notice' | 'status_update';
+export type OutboxKind = 'confirmation' | 'ship_notice' | 'status_update' | 'invoice';
 export const OUTBOX_STATES = ['pending', 'sending', 'delivered', 'dead'] as const;
 export type OutboxState = (typeof OUTBOX_STATES)[number];
 
@@ -368,6 +368,67 @@ export interface TrackedPrintOrderPatch {
   shipmentsNotified?: number[];
   confirmed?: boolean;
   lastCheckedAt?: Date;
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Invoices sent to buyers (forever)
+
+export type InvoicePurpose = 'standard' | 'creditMemo';
+
+/** An invoice's figures, each a decimal string as the print service gives it (no binary rounding). */
+export interface InvoiceAmounts {
+  currency: string;
+  subtotal: string;
+  tax: string;
+  shipping: string;
+  discount: string;
+  due: string;
+}
+
+export interface NewInvoice {
+  buyerId: string;
+  poId: string;
+  storefrontId: string;
+  printOrderId: number;
+  /** What the invoice covers: 'order' or 'shipment:<index>'. */
+  scope: string;
+  purpose: InvoicePurpose;
+  /**
+   * The id to use (the print service's invoice number, a credit memo's `<original>-CR`); absent: the
+   * buyer's next gateway sequence number, written `<idPrefix><6-digit zero-padded sequence>` (more digits
+   * once a buyer passes 999999).
+   */
+  invoiceId?: string;
+  /** Required when `invoiceId` is absent. */
+  idPrefix?: string;
+  invoiceDate: Date;
+  amounts: InvoiceAmounts;
+  /** For a credit memo: the store id of the invoice it credits. */
+  creditsInvoice?: string;
+}
+
+export interface Invoice extends Omit<NewInvoice, 'invoiceId' | 'idPrefix'> {
+  /** Store id. */
+  id: string;
+  /** The invoice's cXML invoiceID, fixed forever (stored, never recomputed). */
+  invoiceId: string;
+  /** The buyer's gateway sequence number, when the id came from there. */
+  sequence?: number;
+  /** `invoice:<storefrontId>:<printOrderId>:<scope>:<purpose>` — also the outbox dedupe key of its document. */
+  dedupeKey: string;
+  createdAt: Date;
+}
+
+/** The dedupe key of an invoice: one per print order, scope and purpose, forever. */
+export function invoiceDedupeKey(
+  invoice: Pick<NewInvoice, 'storefrontId' | 'printOrderId' | 'scope' | 'purpose'>,
+): string {
+  return `invoice:${invoice.storefrontId}:${invoice.printOrderId}:${invoice.scope}:${invoice.purpose}`;
+}
+
+/** A gateway invoiceID: the prefix and the sequence number, zero-padded to at least 6 digits. */
+export function gatewayInvoiceId(idPrefix: string, sequence: number): string {
+  return `${idPrefix}${String(sequence).padStart(6, '0')}`;
 }
 
 // ---------------------------------------------------------------------------------------------------------

@@ -9,6 +9,9 @@ import {
   type CartLineState,
   type CxmlAnswer,
   type InboxEvent,
+  type Invoice,
+  type InvoiceAmounts,
+  type InvoicePurpose,
   JOB_STATES,
   type Job,
   type JobState,
@@ -161,6 +164,25 @@ export function toPrintOrder(r: SqlRow): TrackedPrintOrder {
     confirmed: bool(r.confirmed),
     ...optional('lastCheckedAt', r.last_checked_at, date),
     ...stamps(r),
+  };
+}
+
+export function toInvoice(r: SqlRow): Invoice {
+  return {
+    id: text(r.id),
+    buyerId: text(r.buyer_id),
+    poId: text(r.po_id),
+    storefrontId: text(r.storefront_id),
+    printOrderId: Number(r.print_order_id),
+    scope: text(r.scope),
+    purpose: text(r.purpose) as InvoicePurpose,
+    invoiceId: text(r.invoice_id),
+    ...optional('sequence', r.sequence, Number),
+    invoiceDate: date(r.invoice_date),
+    amounts: json<InvoiceAmounts>(r.amounts),
+    ...optional('creditsInvoice', r.credits_invoice, text),
+    dedupeKey: text(r.dedupe_key),
+    createdAt: date(r.created_at),
   };
 }
 

@@ -237,6 +237,33 @@ const printOrderSql = {
   highestId: 'SELECT MAX(print_order_id) AS highest FROM print_orders WHERE storefront_id = $1',
 };
 
+/** An invoice's columns but its number (`invoice_id`, `sequence`), in the order of `$1`–`$11` below. */
+const INVOICE_COLUMNS = `buyer_id, po_id, storefront_id, print_order_id, scope, purpose, invoice_date, amounts,
+      credits_invoice, dedupe_key, created_at`;
+
+/**
+ * Invoices. A gateway-numbered one takes its buyer's highest sequence number + 1 in the statement that
+ * inserts it (one write transaction on SQLite and D1; on PostgreSQL after `lock`, which makes issues for
+ * one buyer take turns), and its invoiceID is written then: `$12` (the prefix) and the number, zero-padded.
+ */
+const invoiceSql = (d: SqlDialect) => {
+  const next = 'COALESCE(MAX(sequence), 0) + 1';
+  return {
+    insertNumbered: `INSERT INTO invoices (${INVOICE_COLUMNS}, invoice_id, sequence)
+      SELECT $1::text, $2::text, $3::text, $4::bigint, $5::text, $6::text, $7::bigint, $8::text, $9::text,
+        $10::text, $11::bigint, $12::text || ${d.zeroPad(next, 6)}, ${next}
+      FROM invoices WHERE buyer_id = $1
+      ON CONFLICT (dedupe_key) DO NOTHING RETURNING id`,
+    insertExplicit: `INSERT INTO invoices (${INVOICE_COLUMNS}, invoice_id, sequence)
+      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, NULL)
+      ON CONFLICT (dedupe_key) DO NOTHING RETURNING id`,
+    findByDedupeKey: 'SELECT * FROM invoices WHERE dedupe_key = $1',
+    get: `SELECT * FROM invoices WHERE id = ${d.storeId(1)}`,
+    listByPo: 'SELECT * FROM invoices WHERE po_id = $1 ORDER BY id',
+    listByPrintOrder: 'SELECT * FROM invoices WHERE storefront_id = $1 AND print_order_id = $2 ORDER BY id',
+  };
+};
+
 const eventSql = (d: SqlDialect) => ({
   insert: `INSERT INTO inbox_events (storefront_id, event, body, received_at, processed)
     VALUES ($1, $2, $3, $4, 0) RETURNING *`,
@@ -292,6 +319,15 @@ function compileAll<Texts extends Record<string, string>>(d: SqlDialect, texts: 
   ) as Compiled<Texts>;
 }
 
+/**
+ * What makes `invoices.issue` calls for one buyer (`$1`) take turns, where the database needs it (the
+ * dialect's `exclusive`): the first statement of their batch.
+ */
+export function invoiceLock(d: SqlDialect): CompiledSql | undefined {
+  const text = d.exclusive(1);
+  return text === undefined ? undefined : d.compile(text);
+}
+
 /** The statements of the Store port in `dialect`'s spelling, one group per sub-store. */
 export function storeStatements(d: SqlDialect) {
   return {
@@ -305,6 +341,7 @@ export function storeStatements(d: SqlDialect) {
     jobs: compileAll(d, jobSql(d)),
     outbox: compileAll(d, outboxSql(d)),
     printOrders: compileAll(d, printOrderSql),
+    invoices: compileAll(d, invoiceSql(d)),
     events: compileAll(d, eventSql(d)),
     heartbeat: compileAll(d, heartbeatSql),
   };

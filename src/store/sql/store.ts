@@ -15,6 +15,7 @@ import { StoreError } from '../store-error.ts';
 import {
   type CartLine,
   DEFAULT_MAX_ATTEMPTS,
+  invoiceDedupeKey,
   type NewPurchaseOrder,
   type OrderState,
   type Page,
@@ -30,6 +31,7 @@ import {
   msOrNull,
   toCartLine,
   toEvent,
+  toInvoice,
   toJob,
   toOrder,
   toOutboxMessage,
@@ -38,7 +40,7 @@ import {
   toStats,
   toUser,
 } from './rows.ts';
-import { orderChunkInsert, type StoreStatements, storeStatements } from './statements.ts';
+import { invoiceLock, orderChunkInsert, type StoreStatements, storeStatements } from './statements.ts';
 
 export interface SqlStoreOptions {
   /**
@@ -74,6 +76,7 @@ export function createSqlStore(
     jobs: sqlJobs(context),
     outbox: sqlOutbox(context),
     printOrders: sqlPrintOrders(context),
+    invoices: sqlInvoices(context, invoiceLock(dialect)),
     events: sqlEvents(context),
     heartbeat: sqlHeartbeat(context),
     async stats() {
@@ -668,6 +671,63 @@ function sqlPrintOrders({
     async highestId(storefrontId) {
       const highest = (await first(sql.highestId, storefrontId))?.highest;
       return highest === null || highest === undefined ? undefined : Number(highest);
+    },
+  };
+}
+
+/**
+ * How often `invoices.issue` tries a gateway-numbered insert that hit a unique key: the number is computed
+ * from what is stored, and a concurrent transaction could have taken it (PostgreSQL's issues for one buyer
+ * take turns behind the dialect's `exclusive` lock, so this is a guard). A clash with an invoiceID the buyer
+ * already has under another dedupe key stays a `duplicate` after the last try.
+ */
+const INVOICE_NUMBER_TRIES = 3;
+
+function sqlInvoices(
+  { sql: { invoices: sql }, driver, now, rows, first }: SqlContext,
+  lock: CompiledSql | undefined,
+): Store['invoices'] {
+  /** One try: the insert (its number taken in the statement) and the stored record, in one batch. */
+  async function insert(params: SqlValue[], numbered: boolean, dedupeKey: string, buyerId: string) {
+    const turn = numbered && lock ? [lock.bind(buyerId)] : [];
+    const results = await driver.batch([
+      ...turn,
+      (numbered ? sql.insertNumbered : sql.insertExplicit).bind(...params),
+      sql.findByDedupeKey.bind(dedupeKey),
+    ]);
+    const [inserted, stored] = results.slice(turn.length);
+    return { created: inserted!.rows.length > 0, invoice: toInvoice(stored!.rows[0]!) };
+  }
+  return {
+    async issue(i) {
+      if (i.invoiceId === undefined && i.idPrefix === undefined) {
+        throw new StoreError('invalid', 'an invoice needs an invoiceId or an idPrefix');
+      }
+      const dedupeKey = invoiceDedupeKey(i);
+      const numbered = i.invoiceId === undefined;
+      const params: SqlValue[] = [
+        ...[i.buyerId, i.poId, i.storefrontId, i.printOrderId, i.scope, i.purpose, i.invoiceDate.getTime()],
+        ...[JSON.stringify(i.amounts), i.creditsInvoice ?? null, dedupeKey, now()],
+        numbered ? i.idPrefix! : i.invoiceId!,
+      ];
+      for (let attempt = 1; ; attempt++) {
+        try {
+          return await insert(params, numbered, dedupeKey, i.buyerId);
+        } catch (error) {
+          const clash = error instanceof StoreError && error.code === 'duplicate';
+          if (!(clash && numbered && attempt < INVOICE_NUMBER_TRIES)) throw error;
+        }
+      }
+    },
+    async get(id) {
+      const row = await first(sql.get, id);
+      return row && toInvoice(row);
+    },
+    async listByPo(poId) {
+      return (await rows(sql.listByPo, poId)).map(toInvoice);
+    },
+    async listByPrintOrder(storefrontId, printOrderId) {
+      return (await rows(sql.listByPrintOrder, storefrontId, printOrderId)).map(toInvoice);
     },
   };
 }
