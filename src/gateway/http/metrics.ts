@@ -47,6 +47,10 @@ const COUNTERS = {
   punchgate_cxml_requests_total: 'cXML requests answered, by request kind and cXML Status code',
   punchgate_sessions_opened_total: 'Punch-out sessions opened, by protocol and operation',
   punchgate_carts_returned_total: 'Carts handed back to procurement systems, by protocol and outcome',
+  punchgate_buyer_document_posts_total:
+    'Posts of queued documents to buyers, by document kind (confirmation, ship_notice, invoice, …) and outcome (delivered, retry, dead)',
+  punchgate_invoices_total:
+    'Invoices to buyers, by purpose (standard, creditMemo) and outcome (issued, held: waiting for an operator or an invoice number)',
   punchgate_print_api_requests_total:
     'Calls to the print service (each retry counts), by storefront, endpoint, method and outcome (2xx, 3xx, 4xx, 5xx, timeout, error)',
 } as const;

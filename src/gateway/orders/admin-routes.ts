@@ -10,6 +10,10 @@
  * - `POST /admin/orders/:id/attach {printOrderId}` — that print order, verified to carry the PO number,
  *   becomes the PO's and its processing carries on (history, accept, tracking);
  * - `POST /admin/orders/:id/handled {note}` — a PO waiting for an operator leaves the queue, no document;
+ * - `GET /admin/orders/:id/invoices` — the PO's invoices and credit memos, each with its deliveries;
+ * - `POST /admin/orders/:id/invoice` — invoice now: the PO's print orders read again and invoiced as the
+ *   buyer's settings say (a held invoice once its figures are put right; never a second one);
+ * - `POST /admin/invoices/:id/resend` — the same invoice document (same invoiceID, same payloadID) again;
  * - `GET /admin/outbox[?state&buyer&po&limit&cursor]`, `GET /admin/outbox/:id` (with the document);
  * - `POST /admin/outbox/:id/retry` — a dead-lettered document is sent again;
  * - `GET /admin/dead-letters` — dead documents and dead jobs;
@@ -18,6 +22,7 @@
 import { type Context, Hono, type MiddlewareHandler } from 'hono';
 import { constantTimeEqual } from '../../kernel/constant-time.ts';
 import {
+  type Invoice,
   JOB_STATES,
   type Job,
   ORDER_STATES,
@@ -33,6 +38,7 @@ import { requestIdOf } from '../http/request-id.ts';
 import { createFailureCounter, type FailureLimit } from '../punchout/throttle.ts';
 import { mismatchSummary } from './history-comment.ts';
 import { jsonError } from './json-answers.ts';
+import { invoiceDeliveries, invoicePoNow, resendInvoice } from './invoicing.ts';
 import { attachPrintOrder, MAX_NOTE_LENGTH, markHandled } from './operator-actions.ts';
 import { poDocument, storedRequest } from './po-record.ts';
 import { retryPurchaseOrder } from './process-order.ts';
@@ -130,6 +136,29 @@ function messageView(message: OutboxMessage, withBody: boolean) {
     updatedAt: message.updatedAt,
     ...(withBody && { body: message.body }),
   };
+}
+
+async function invoiceView(ctx: GatewayContext, invoice: Invoice) {
+  return {
+    id: invoice.id,
+    invoiceId: invoice.invoiceId,
+    purpose: invoice.purpose,
+    scope: invoice.scope,
+    storefrontId: invoice.storefrontId,
+    printOrderId: invoice.printOrderId,
+    invoiceDate: invoice.invoiceDate,
+    amounts: invoice.amounts,
+    creditsInvoice: invoice.creditsInvoice ?? null,
+    sequence: invoice.sequence ?? null,
+    createdAt: invoice.createdAt,
+    deliveries: (await invoiceDeliveries(ctx, invoice)).map((m) => messageView(m, false)),
+  };
+}
+
+async function invoiceList(ctx: GatewayContext, poId: string) {
+  const items = [];
+  for (const invoice of await ctx.store.invoices.listByPo(poId)) items.push(await invoiceView(ctx, invoice));
+  return { items };
 }
 
 function jobView(job: Job) {
@@ -279,6 +308,7 @@ async function orderDetail(ctx: GatewayContext, order: PurchaseOrder) {
     })),
     timeline: timeline(order, printOrders, messages),
     outbox: messages.map((m) => messageView(m, false)),
+    invoices: (await invoiceList(ctx, order.id)).items,
     raw: order.raw,
   };
 }
@@ -356,6 +386,27 @@ export function createAdminRoutes(ctx: GatewayContext): Hono {
     }
     const handled = await markHandled(ctx, order, note.trim());
     return c.json({ order: orderSummary(handled, await store.printOrders.listByPo(handled.id)) });
+  });
+
+  app.get('/orders/:id/invoices', async (c) => {
+    const order = await orderOr404(c.req.param('id'));
+    return c.json(await invoiceList(ctx, order.id));
+  });
+
+  app.post('/orders/:id/invoice', async (c) => {
+    const order = await orderOr404(c.req.param('id'));
+    await invoicePoNow(ctx, order);
+    ctx.logger.info('purchase order invoiced by an operator', { po: order.id });
+    return c.json(await invoiceList(ctx, order.id));
+  });
+
+  app.post('/invoices/:id/resend', async (c) => {
+    const id = c.req.param('id');
+    const invoice = await store.invoices.get(id);
+    if (invoice === undefined) throw new GatewayError('not_found', `No invoice record ${id}.`);
+    const message = await resendInvoice(ctx, invoice);
+    ctx.logger.info('invoice re-sent by an operator', { invoice: invoice.invoiceId, message: message.id });
+    return c.json({ message: messageView(message, false) }, 202);
   });
 
   app.get('/outbox', async (c) => {

@@ -1,21 +1,24 @@
 /**
  * The documents that tell a buyer how their purchase order is doing — ConfirmationRequest (accept, reject,
- * detail) and ShipNoticeRequest — built once, with their payloadID fixed, and queued in the outbox under a
- * dedupe key, so a retried step never queues a second copy and a resent document is byte-identical (the
- * buyer dedupes on its payloadID). Both are posted to the buyer's `orderStatusUrl` with our credentials.
+ * detail), ShipNoticeRequest and InvoiceDetailRequest — built once, with their payloadID fixed, and queued
+ * in the outbox under a dedupe key, so a retried step never queues a second copy and a resent document is
+ * byte-identical (the buyer dedupes on its payloadID). They are posted to the buyer's `orderStatusUrl`
+ * (invoices to `invoices.url` where the buyer has one) with our credentials.
  */
 import {
   buildConfirmationRequest,
+  buildInvoiceDetailRequest,
   buildShipNoticeRequest,
   type ConfirmationItemInput,
   type ConfirmationStatusType,
   type ConfirmationType,
   type CxmlHeader,
+  type InvoiceDetailRequestInput,
   newPayloadId,
   type ShipNoticeCarrier,
   type ShipNoticeLine,
 } from '../../cxml/index.ts';
-import type { OutboxKind, PurchaseOrder } from '../../store/types.ts';
+import type { Invoice, OutboxKind, PurchaseOrder } from '../../store/types.ts';
 import type { GatewayContext } from '../context.ts';
 import type { ResolvedBuyer } from '../deps.ts';
 import { type Mismatch, storedRequest } from './po-record.ts';
@@ -66,9 +69,17 @@ function orderReference(order: PurchaseOrder) {
 async function enqueue(
   ctx: GatewayContext,
   buyer: ResolvedBuyer,
-  message: { queueOf: PurchaseOrder; kind: OutboxKind; dedupeKey: string; build: () => string },
+  message: {
+    queueOf: PurchaseOrder;
+    kind: OutboxKind;
+    dedupeKey: string;
+    build: () => string;
+    /** Where to post it; default the buyer's `orderStatusUrl`. */
+    url?: string;
+  },
 ): Promise<boolean> {
-  if (buyer.orderStatusUrl === undefined) {
+  const url = message.url ?? buyer.orderStatusUrl;
+  if (url === undefined) {
     ctx.logger.warn('buyer has no orderStatusUrl; document not sent', {
       buyer: buyer.id,
       kind: message.kind,
@@ -81,7 +92,7 @@ async function enqueue(
     poId: message.queueOf.id,
     kind: message.kind,
     dedupeKey: message.dedupeKey,
-    url: buyer.orderStatusUrl,
+    url,
     body: message.build(),
   });
   if (created)
@@ -273,5 +284,39 @@ export function queueShipNotice(
         lines: notice.lines,
       });
     },
+  });
+}
+
+/** What an invoice document says beyond its envelope, its stored record and the PO it bills. */
+export type InvoiceContent = Omit<
+  InvoiceDetailRequestInput,
+  keyof Envelope | 'invoiceID' | 'invoiceDate' | 'orderReference' | 'currency' | 'purpose'
+>;
+
+/**
+ * Queues the InvoiceDetailRequest of a stored invoice (its id, date, purpose and amounts fixed when it was
+ * issued) under the invoice's dedupe key, to the buyer's invoice URL; false if there is none.
+ */
+export function queueInvoice(
+  ctx: GatewayContext,
+  buyer: ResolvedBuyer,
+  invoice: { record: Invoice; order: PurchaseOrder; content: InvoiceContent },
+): Promise<boolean> {
+  const { record, order, content } = invoice;
+  return enqueue(ctx, buyer, {
+    queueOf: order,
+    kind: 'invoice',
+    dedupeKey: record.dedupeKey,
+    ...(buyer.invoices.url !== undefined && { url: buyer.invoices.url }),
+    build: () =>
+      buildInvoiceDetailRequest({
+        ...envelope(ctx, buyer),
+        ...content,
+        invoiceID: record.invoiceId,
+        purpose: record.purpose,
+        invoiceDate: record.invoiceDate,
+        currency: record.amounts.currency,
+        orderReference: orderReference(order),
+      }),
   });
 }

@@ -40,16 +40,6 @@ import {
 import type { OwnerGroup, PoLine, StoredRequest } from './po-record.ts';
 import { itemLines, shipmentLines } from './print-order-sync.ts';
 
-/** Flags the invoice steps set on a PO, beside po-record's FLAG. */
-export const INVOICE_FLAG = {
-  /** The print order's figures need an operator before it can be invoiced (see the hold messages). */
-  held: 'invoice_held',
-  /** Invoiced at the PO's prices while the print order's differ within the tolerance. */
-  priceDeviation: 'invoice_price_deviation',
-  /** `invoiceIds: print-service` and the print order has no invoice_number yet: the invoice waits. */
-  invoiceNumberMissing: 'invoice_number_missing',
-} as const;
-
 /** What one invoice covers: the whole print order, or one of its shipments. */
 export type InvoiceScope =
   | { readonly per: 'order' }
@@ -417,7 +407,7 @@ function invoiceLine(
  *   order, group: groupOfPrintOrder(po, order.id)!, currency: storedRequest(po).total.currency,
  *   scope: { per: 'shipment', shipmentIndex: 1, withPromotion: true }, settings: buyer.invoices,
  * });
- * if (!result.ok) flag(po, INVOICE_FLAG.held, result.message);
+ * if (!result.ok) flag(po, FLAG.invoiceHeld, result.message);
  */
 export function invoiceFigures(input: InvoiceFiguresInput): InvoiceFiguresResult {
   const { order, group, currency, scope, settings } = input;

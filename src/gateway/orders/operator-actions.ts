@@ -26,7 +26,8 @@ export const OPERATOR_FLAG = {
 /** The longest operator note kept with a handled PO. */
 export const MAX_NOTE_LENGTH = 2000;
 
-async function readPrintOrder(ctx: GatewayContext, storefrontId: string, printOrderId: number) {
+/** The print order as the service has it now; 404 and upstream failures as the operator's answer. */
+export async function readPrintOrder(ctx: GatewayContext, storefrontId: string, printOrderId: number) {
   try {
     return await ctx.printApiFor(ctx.storefront(storefrontId)).getOrder(printOrderId);
   } catch (error) {

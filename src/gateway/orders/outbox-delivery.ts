@@ -59,6 +59,12 @@ async function post(ctx: GatewayContext, message: OutboxMessage): Promise<string
  * for (const message of await store.outbox.claimDue(now, 120_000, 10)) await deliverMessage(ctx, message);
  */
 export async function deliverMessage(ctx: GatewayContext, message: OutboxMessage): Promise<DeliveryOutcome> {
+  const outcome = await postAndRecord(ctx, message);
+  ctx.metrics.count('punchgate_buyer_document_posts_total', { kind: message.kind, outcome });
+  return outcome;
+}
+
+async function postAndRecord(ctx: GatewayContext, message: OutboxMessage): Promise<DeliveryOutcome> {
   const failure = await post(ctx, message);
   const { outbox } = ctx.store;
   if (failure === undefined) {

@@ -219,6 +219,12 @@ export const FLAG = {
   noOrderStatusUrl: 'no_order_status_url',
   /** The PO's job died with its worker on the last attempt and was given one more run to settle it. */
   resumedAfterCrash: 'resumed_after_crash',
+  /** A print order's figures need an operator before it can be invoiced (the PO's lastError says why). */
+  invoiceHeld: 'invoice_held',
+  /** Invoiced at the PO's prices while the print order's differ within the buyer's tolerance. */
+  invoicePriceDeviation: 'invoice_price_deviation',
+  /** `invoiceIds: print-service` and the print order has no invoice_number yet: the invoice waits. */
+  invoiceNumberMissing: 'invoice_number_missing',
 } as const;
 
 export const MISMATCH_FLAGS: Record<MismatchField, string> = {

@@ -3,7 +3,8 @@
  * delivery, or the reconciliation poll that catches the deliveries the print service loses "silently" —
  * ends in one place, `syncPrintOrder`, which reads the order as it is now (`GET /order/{id}`) and queues
  * what the buyer has not been told yet: a ConfirmationRequest `detail` on a status change (for buyers
- * with `confirmDetails`) and one ShipNoticeRequest per shipment that has shipped, with its own lines.
+ * with `confirmDetails`), one ShipNoticeRequest per shipment that has shipped, with its own lines, and the
+ * invoices the buyer's settings make due (`invoicing.ts`).
  */
 import type { Order } from '../../../schemas/print-api.ts';
 import type { ShipNoticeLine } from '../../cxml/index.ts';
@@ -13,6 +14,7 @@ import type { GatewayContext } from '../context.ts';
 import type { ResolvedBuyer } from '../deps.ts';
 import { upstreamError } from '../http/errors.ts';
 import { queueConfirmation, queueShipNotice } from './buyer-documents.ts';
+import { invoicePrintOrder } from './invoicing.ts';
 import { FLAG, groupOfPrintOrder, type OwnerGroup, type PoLine, withFlags } from './po-record.ts';
 import { shipNoticeCarrier } from './ship-notice-carrier.ts';
 
@@ -182,7 +184,12 @@ export async function observePrintOrder(
   const cancelStatus = ctx.storefront(tracked.storefrontId).cancelStatus;
   const cancelled = cancelStatus !== undefined && order.status.toLowerCase() === cancelStatus.toLowerCase();
   const allShipped = order.shipments.length > 0 && order.shipments.every((s) => s.shipped_on !== null);
-  if (allShipped || cancelled) patch.state = 'closed';
+  const invoicing =
+    buyer === undefined
+      ? { waiting: false }
+      : await invoicePrintOrder(ctx, buyer, po, tracked, order, cancelled);
+  // Shipped is done unless an invoice is still due; it keeps the order in the reconciliation poll.
+  if ((allShipped && !invoicing.waiting) || cancelled) patch.state = 'closed';
   await ctx.store.printOrders.update(...key, patch);
   if (cancelled && po.state !== 'cancelled') {
     await flagOrder(
