@@ -1,9 +1,10 @@
 /**
  * The demo in a real browser, as a person walks it after `npm start`: for each procurement profile, punch
  * out from the buyer simulator, design business cards in the sandbox editor inside the catalog frame, save,
- * check the cart, transfer it, order it, advance the print order and see the ship notice arrive. Every
- * check reads what is on the screen (headings, roles, table cells, status lines). Each walk gets a fresh
- * demo on its own port and SQLite file; one Chromium serves the three walks in turn.
+ * check the cart, transfer it, order it, advance the print order and see the ship notice arrive, and for
+ * the cXML profiles (whose demo buyers have `invoices.send` "on-ship") the invoice after it. Every check
+ * reads what is on the screen (headings, roles, table cells, status lines). Each walk gets a fresh demo on
+ * its own port and SQLite file; one Chromium serves the three walks in turn.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -26,6 +27,12 @@ interface Walk {
   cartArrived: string;
   /** cXML carts can be reopened per line before ordering; OCI carts cannot. */
   lineActions: boolean;
+  /**
+   * The invoice the demo's gateway sends once the print order has shipped (fixtures/demo.config.json):
+   * where the simulator took it and whether its tax is per line (Coupa) or in the summary (Ariba). None
+   * for the SAP walk, whose demo buyer is not invoiced.
+   */
+  invoice?: { endpoint: string; taxInLine: boolean };
 }
 
 const WALKS: readonly Walk[] = [
@@ -37,6 +44,7 @@ const WALKS: readonly Walk[] = [
     uom: 'EA',
     cartArrived: '1 line added from the catalog.',
     lineActions: true,
+    invoice: { endpoint: '/buyer/order-status', taxInLine: false },
   },
   {
     profile: 'Coupa-style cXML',
@@ -46,6 +54,7 @@ const WALKS: readonly Walk[] = [
     uom: 'EA',
     cartArrived: '1 line added from the catalog.',
     lineActions: true,
+    invoice: { endpoint: '/buyer/coupa/invoices', taxInLine: true },
   },
   {
     profile: 'SAP-style OCI',
@@ -62,6 +71,13 @@ const WALKS: readonly Walk[] = [
 const SCREEN_WAIT_MS = 10_000;
 /** The ship notice travels sandbox → webhook → gateway outbox → simulator; the page polls every 3 s. */
 const SHIP_NOTICE_WAIT_MS = 15_000;
+/**
+ * The invoice comes with a later worker round than the ship notice (the webhook's look, then the outbox);
+ * the page polls every 3 s.
+ */
+const INVOICE_WAIT_MS = 15_000;
+/** The demo buyers' payment term (the default `paymentTermDays`). */
+const PAYMENT_TERM_DAYS = 30;
 /** Each fresh demo's sandbox numbers its shipments' tracking from 1. */
 const FIRST_TRACKING_NUMBER = '1Z999AA100000001';
 
@@ -80,14 +96,30 @@ async function readTable(table: Locator): Promise<Record<string, string>[]> {
   });
 }
 
+/** A definition list as a person reads it: each term with its description. */
+async function readFacts(list: Locator): Promise<Record<string, string>> {
+  return list.evaluate((element) => {
+    const clean = (node: Element) => (node as HTMLElement).innerText.replace(/\s+/g, ' ').trim();
+    const facts: Record<string, string> = {};
+    for (const term of Array.from(element.querySelectorAll('dt'))) {
+      const description = term.nextElementSibling;
+      if (description?.tagName === 'DD') facts[clean(term)] = clean(description);
+    }
+    return facts;
+  });
+}
+
 async function visibleText(locator: Locator): Promise<string> {
   return (await locator.innerText()).replace(/\s+/g, ' ').trim();
 }
 
-/** Waits for the ship notice; the page reloads itself on news, and a manual reload covers a missed poll. */
-async function waitForShipNotice(page: Page): Promise<Locator> {
-  const notice = page.getByRole('heading', { level: 3, name: /^Ship notice/ });
-  const deadline = Date.now() + SHIP_NOTICE_WAIT_MS;
+/**
+ * Waits for a document's heading (a ship notice, an invoice); the page reloads itself on news, and a
+ * manual reload covers a missed poll.
+ */
+async function waitForDocument(page: Page, name: RegExp, waitMs: number): Promise<Locator> {
+  const notice = page.getByRole('heading', { level: 3, name });
+  const deadline = Date.now() + waitMs;
   for (;;) {
     const left = deadline - Date.now();
     try {
@@ -208,9 +240,15 @@ async function walkThroughDemo(browser: Browser, demo: RunningDemo, walk: Walk):
     });
 
     await step('see the ship notice with its tracking number', async () => {
-      const heading = await waitForShipNotice(page);
+      const heading = await waitForDocument(page, /^Ship notice/, SHIP_NOTICE_WAIT_MS);
       expect(await heading.innerText()).toMatch(/^Ship notice \d+-1 shipped$/);
-      await page.getByRole('heading', { level: 1, name: /^Requisition REQ-\w+ Shipped$/ }).waitFor();
+      // The invoice may follow in the next worker round before this look: Invoiced then.
+      await page
+        .getByRole('heading', {
+          level: 1,
+          name: walk.invoice ? /^Requisition REQ-\w+ (Shipped|Invoiced)$/ : /^Requisition REQ-\w+ Shipped$/,
+        })
+        .waitFor();
       const notice = page.locator('article', { has: heading });
       expect(await visibleText(notice)).toContain(`Tracking ${FIRST_TRACKING_NUMBER}`);
       const shipped = await readTable(notice.getByRole('table'));
@@ -224,15 +262,72 @@ async function walkThroughDemo(browser: Browser, demo: RunningDemo, walk: Walk):
           UOM: 'EA',
         },
       ]);
-      expect(await page.getByRole('status').first().innerText()).toMatch(
-        new RegExp(
-          `^Ship notice \\d+-1 for PO-\\d+, tracking ${FIRST_TRACKING_NUMBER}\\. Answered 200 OK\\.$`,
+      // The page's activity, newest first: the ship notice's line (the latest notice may be the invoice's).
+      expect(await page.locator('ol.timeline li').allInnerTexts()).toContainEqual(
+        expect.stringMatching(
+          new RegExp(
+            `Ship notice \\d+-1 for PO-\\d+, tracking ${FIRST_TRACKING_NUMBER}\\. Answered 200 OK\\.$`,
+          ),
         ),
       );
       // The ship notice itself, as the gateway sent it.
       await page.locator('summary', { hasText: 'ShipNoticeRequest' }).first().click();
       await page.locator('details[open] pre').getByText(FIRST_TRACKING_NUMBER).first().waitFor();
     });
+
+    const invoice = walk.invoice;
+    if (invoice !== undefined) {
+      await step('see the invoice with its lines, totals and due date', async () => {
+        const heading = await waitForDocument(page, /^Invoice /, INVOICE_WAIT_MS);
+        expect(await heading.innerText()).toBe('Invoice INV-000001 accepted');
+        await page.getByRole('heading', { level: 1, name: /^Requisition REQ-\w+ Invoiced$/ }).waitFor();
+        const article = page.locator('article', { has: heading });
+        const facts = await readFacts(article.locator('dl.facts'));
+        expect(facts).toMatchObject({
+          Purpose: 'standard',
+          'Payment term': `net ${PAYMENT_TERM_DAYS} days`,
+          'Amount due': '17.95 USD',
+          At: `${new URL(demo.urls.buyer).origin}${invoice.endpoint}`,
+        });
+        // Due the invoice date's own calendar day + the payment term.
+        const invoiceDay = facts['Invoice date']?.slice(0, 10) ?? '';
+        expect(invoiceDay).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+        const due = new Date(`${invoiceDay}T00:00:00Z`);
+        due.setUTCDate(due.getUTCDate() + PAYMENT_TERM_DAYS);
+        expect(facts['Due date']).toBe(due.toISOString().slice(0, 10));
+        // The PO's line at the PO's quantity and price; the print order's 8.25 % tax, 9.95 shipping and
+        // PUNCHOUT5 promotion (docs/sandbox.md) on top.
+        const lines = await readTable(article.getByRole('table').filter({ hasText: 'Invoiced lines' }));
+        expect(lines).toEqual([
+          {
+            'Invoice line': '1',
+            'PO line': '1',
+            'Part number': 'BC-STD',
+            Description: expect.stringMatching(/^Business cards/),
+            Qty: '100',
+            UOM: 'EA',
+            'Unit price': '0.12 USD',
+            Subtotal: '12.00 USD',
+            ...(invoice.taxInLine && { Tax: '1.00 USD' }),
+          },
+        ]);
+        const totals = await readTable(article.getByRole('table').filter({ hasText: 'Totals of invoice' }));
+        expect(totals.map((row) => `${row['column 1']} ${row['column 2']}`)).toEqual([
+          'Subtotal 12.00 USD',
+          'Tax 1.00 USD',
+          'Shipping 9.95 USD',
+          'Discount −5.00 USD',
+          'Net 17.95 USD',
+        ]);
+        expect(await visibleText(article.locator('tfoot'))).toBe('Due 17.95 USD');
+        expect(await page.locator('ol.timeline li').allInnerTexts()).toContainEqual(
+          expect.stringMatching(/Invoice INV-000001 for PO-\d+, due 17\.95 USD\. Answered 200 OK\.$/),
+        );
+        // The invoice itself, as the gateway sent it.
+        await page.locator('summary', { hasText: 'InvoiceDetailRequest' }).first().click();
+        await page.locator('details[open] pre').getByText('invoiceID="INV-000001"').first().waitFor();
+      });
+    }
 
     await step('find the order on the home page', async () => {
       await page.getByRole('link', { name: 'Buyer simulator' }).first().click();
@@ -244,10 +339,15 @@ async function walkThroughDemo(browser: Browser, demo: RunningDemo, walk: Walk):
         Profile: walk.profile,
         User: 'Jane Roe',
         Lines: '1',
-        State: 'Shipped',
+        State: walk.invoice ? 'Invoiced' : 'Shipped',
       });
       const inbox = await readTable(page.getByRole('table').filter({ hasText: 'Order-status inbox' }));
-      expect(inbox.map((row) => `${row.Document} ${row.Answered}`)).toContain('ShipNoticeRequest 200 OK');
+      const documents = inbox.map((row) => `${row.Document} ${row.Answered}`);
+      expect(documents).toContain('ShipNoticeRequest 200 OK');
+      // Exactly one invoice, however many rounds looked at the shipped print order since.
+      expect(documents.filter((d) => d.startsWith('InvoiceDetailRequest'))).toEqual(
+        walk.invoice ? ['InvoiceDetailRequest 200 OK'] : [],
+      );
     });
 
     expect(pageErrors).toEqual([]);
@@ -266,7 +366,8 @@ describe('the demo in Chromium', () => {
   });
 
   for (const walk of WALKS) {
-    it(`${walk.profile}: punch out, design, cart, order, ship notice`, { timeout: 45_000 }, async () => {
+    const what = walk.invoice ? 'ship notice, invoice' : 'ship notice';
+    it(`${walk.profile}: punch out, design, cart, order, ${what}`, { timeout: 60_000 }, async () => {
       const folder = await mkdtemp(join(tmpdir(), `punchgate-browser-${walk.slug}-`));
       const demo = await startDemo({ port: 0, quiet: true, storePath: join(folder, 'demo.db') });
       try {
