@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { postgresDialect, type SqlDialect, sqliteDialect } from '../../src/store/sql/dialect.ts';
 import { postgresMigrations, sqliteMigrations } from '../../src/store/sql/migrations.ts';
-import { storeStatements } from '../../src/store/sql/statements.ts';
+import { invoiceLock, storeStatements } from '../../src/store/sql/statements.ts';
 
 /** Every compiled statement of the store, by `group.name`. */
 function everyStatement(dialect: SqlDialect) {
@@ -47,6 +47,14 @@ describe('SQL dialects', () => {
     for (const [name, statement] of everyStatement(sqliteDialect)) {
       expect(statement.sql, name).not.toMatch(/\$\d|::|jsonb|SKIP LOCKED/);
     }
+  });
+
+  it("takes PostgreSQL's invoice-number lock by the buyer in $1; SQLite and D1 need none", () => {
+    expect(invoiceLock(sqliteDialect)).toBeUndefined();
+    expect(invoiceLock(postgresDialect)?.bind('acme')).toEqual({
+      sql: expect.stringContaining('pg_advisory_xact_lock'),
+      params: ['acme'],
+    });
   });
 
   it('has the same schema versions on every database', () => {

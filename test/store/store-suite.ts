@@ -15,6 +15,7 @@ import type {
   NewUserMapping,
   OrderState,
 } from '../../src/store/types.ts';
+import { describeInvoices } from './invoice-suite.ts';
 import { createManualClock, type ManualClock } from './manual-clock.ts';
 
 export const T0 = new Date('2025-03-01T10:00:00.000Z');
@@ -1588,6 +1589,8 @@ export function runStoreSuite(
         expect(await store.printOrders.highestId('nowhere')).toBeUndefined();
       });
     });
+
+    describeInvoices(() => ({ store, clock }));
 
     describe('heartbeats', () => {
       it('answers the latest beat by name; an earlier one never moves it back', async () => {
