@@ -8,7 +8,7 @@
  *
  * Pure module: no I/O, no Node globals.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { parseAddressRange } from '../src/kernel/address-ranges.ts';
 import { constantTimeEqual } from '../src/kernel/constant-time.ts';
 

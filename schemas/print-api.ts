@@ -9,7 +9,7 @@
  *
  * Pure module: no I/O, no Node globals.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** An ISO 8601 date-time; the interface says "UTC" but not whether the designator is always written. */
 export const IsoDateTime = z

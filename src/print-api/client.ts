@@ -7,7 +7,7 @@
  * create or change something (mark shipped, set status, hook create/delete, the PIPO writes) are sent
  * once: after a lost answer only the caller can know whether to send again.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import {
   Customer,
   type EventName,

@@ -8,7 +8,7 @@
  * meet the token it had already invalidated. Everything that creates or changes users, projects or
  * orders is sent once.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import {
   PipoConvertUserBody,
   PipoCreateUserBody,

@@ -5,7 +5,7 @@
  * per design owner; the groups are derived here, in one deterministic order, so `printOrderIds[i]` is
  * always the print order of group `i`.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import type { Address, Credential, OrderRequest, TimestampValue } from '../../cxml/index.ts';
 import type { Store } from '../../store/port.ts';
 import type { JsonValue, PurchaseOrder } from '../../store/types.ts';

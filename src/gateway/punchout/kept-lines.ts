@@ -7,7 +7,7 @@
  * They live in the session's `extrinsics` JSON under one reserved key, so no table changes; removing one
  * marks it removed (its position stays its id in URLs).
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { type JsonObject, type PunchoutSession, toJson } from '../../store/types.ts';
 import type { GatewayContext } from '../context.ts';
 import { GatewayError } from '../http/errors.ts';
