@@ -273,6 +273,8 @@ export interface StackOptions {
   store?: Store;
   /** Routes a test adds to the gateway's app (e.g. one that throws), under its error funnel and logging. */
   routes?: (app: Hono) => void;
+  /** Changes a copy of the sandbox seed before the sandbox starts (e.g. a storefront without invoice numbers). */
+  seed?: (seed: SandboxSeedInput) => SandboxSeedInput;
 }
 
 export async function createStack(
@@ -297,7 +299,8 @@ export async function createStack(
     }
     return deliverToGateway(request);
   };
-  const sandbox = createSandbox(SEED, { clock: () => now, mergeDelayMs: 3000, fetch: webhookFetch });
+  const seed = options.seed === undefined ? SEED : options.seed(structuredClone(SEED));
+  const sandbox = createSandbox(seed, { clock: () => now, mergeDelayMs: 3000, fetch: webhookFetch });
   const upstreamCalls: string[] = [];
   const sandboxFetch: typeof fetch = (input, init) => {
     const request = new Request(input, init);

@@ -14,6 +14,8 @@
  * invoice, every amount negated, naming the invoice it takes back.
  */
 import type { Order } from '../../../schemas/print-api.ts';
+import { addDecimals, formatDecimal, parseDecimal } from '../../kernel/decimal.ts';
+import { StoreError } from '../../store/store-error.ts';
 import type {
   Invoice,
   InvoiceAmounts,
@@ -21,7 +23,6 @@ import type {
   PurchaseOrder,
   TrackedPrintOrder,
 } from '../../store/types.ts';
-import { addDecimals, formatDecimal, parseDecimal } from '../../kernel/decimal.ts';
 import type { GatewayContext } from '../context.ts';
 import type { ResolvedBuyer } from '../deps.ts';
 import { GatewayError } from '../http/errors.ts';
@@ -77,6 +78,30 @@ async function flagPo(ctx: GatewayContext, poId: string, flag: string, reason?: 
   return true;
 }
 
+/** How the PO's lastError begins while an invoice waits for an operator or for the print service. */
+const INVOICE_WAIT = 'Invoice not sent: ';
+
+/**
+ * Puts a PO that waited only for its invoice back to `ordered` once what was due is out (held figures put
+ * right, an invoice number that came later) and nothing else waits: nothing is left for an operator, and
+ * a PO left waiting would keep showing up as one. The flag stays, as the record of what happened; any
+ * other wait (its lastError says something else) is left alone.
+ */
+async function settleInvoiceWait(ctx: GatewayContext, poId: string, invoiceId: string): Promise<void> {
+  const po = await ctx.store.orders.get(poId);
+  if (po?.state !== 'needs_operator' || po.lastError?.startsWith(INVOICE_WAIT) !== true) return;
+  try {
+    await ctx.store.orders.update(
+      po.id,
+      { state: 'ordered', lastError: `Invoice ${invoiceId} sent after it waited: ${po.lastError}` },
+      { ifState: ['needs_operator'] },
+    );
+  } catch (error) {
+    // An operator acted on the PO meanwhile: theirs is the later word.
+    if (!(error instanceof StoreError && error.code === 'conflict')) throw error;
+  }
+}
+
 /** The invoice's document content besides what its record fixes: partners, terms, lines, summary. */
 function invoiceContent(
   ctx: GatewayContext,
@@ -101,7 +126,7 @@ function invoiceContent(
   };
 }
 
-/** Issues (or finds again) one invoice of the print order and queues its document. */
+/** Issues (or finds again) one invoice of the print order and queues its document; undefined while it waits. */
 async function issueInvoice(
   ctx: GatewayContext,
   buyer: ResolvedBuyer,
@@ -110,7 +135,7 @@ async function issueInvoice(
   order: Order,
   scope: InvoiceScope,
   figures: InvoiceFigures,
-): Promise<'issued' | 'waiting'> {
+): Promise<Invoice | undefined> {
   const settings = buyer.invoices;
   let invoiceId: string | undefined;
   if (settings.invoiceIds === 'print-service') {
@@ -120,10 +145,10 @@ async function issueInvoice(
         ctx,
         po.id,
         FLAG.invoiceNumberMissing,
-        `Print order ${order.id} has no invoice_number yet; the buyer's invoices carry the print service's numbers, so its invoice waits for one.`,
+        `${INVOICE_WAIT}print order ${order.id} has no invoice_number yet; the buyer's invoices carry the print service's numbers, so its invoice waits for one.`,
       );
       if (newly) ctx.metrics.count('punchgate_invoices_total', { purpose: 'standard', outcome: 'held' });
-      return 'waiting';
+      return undefined;
     }
   }
   const { created, invoice } = await ctx.store.invoices.issue({
@@ -145,7 +170,7 @@ async function issueInvoice(
   if (figures.deviations.length > 0) await flagPo(ctx, po.id, FLAG.invoicePriceDeviation);
   if (created) ctx.metrics.count('punchgate_invoices_total', { purpose: 'standard', outcome: 'issued' });
   ctx.logger.info('invoice issued', { po: po.id, printOrder: order.id, invoice: invoice.invoiceId });
-  return 'issued';
+  return invoice;
 }
 
 /** A credit memo's figures from the invoice it takes back: its amounts negated, no lines (a header invoice). */
@@ -178,6 +203,31 @@ function sumMoney(values: readonly string[]): string {
   return formatDecimal(total, { minDecimals: 2, maxDecimals: 2 });
 }
 
+/** The standard invoices among `issued` that no credit memo takes back yet and that bill something. */
+function uncredited(issued: readonly Invoice[]): Invoice[] {
+  const credited = new Set(issued.filter((i) => i.purpose === 'creditMemo').map((i) => i.creditsInvoice));
+  // An invoice for nothing has nothing to take back (and cXML wants a credit memo's amount below zero).
+  return issued.filter(
+    (i) =>
+      i.purpose === 'standard' &&
+      !credited.has(i.id) &&
+      parseDecimal(i.amounts.due, { signed: true }).units > 0n,
+  );
+}
+
+/**
+ * Whether a print order has invoices a cancellation would still have to take back. A print order is
+ * closed once shipped and invoiced, but the print shop may cancel it after that: its webhook must still
+ * be read then, or the buyer keeps an invoice for an order that was cancelled.
+ */
+export async function awaitsCreditOnCancel(
+  ctx: GatewayContext,
+  tracked: Pick<TrackedPrintOrder, 'storefrontId' | 'printOrderId'>,
+): Promise<boolean> {
+  const issued = await ctx.store.invoices.listByPrintOrder(tracked.storefrontId, tracked.printOrderId);
+  return uncredited(issued).length > 0;
+}
+
 /** Takes back every invoice of a cancelled print order that has not been credited yet. */
 async function creditInvoices(
   ctx: GatewayContext,
@@ -186,11 +236,7 @@ async function creditInvoices(
   order: Order,
   issued: readonly Invoice[],
 ): Promise<void> {
-  const credited = new Set(issued.filter((i) => i.purpose === 'creditMemo').map((i) => i.creditsInvoice));
-  for (const invoice of issued) {
-    if (invoice.purpose !== 'standard' || credited.has(invoice.id)) continue;
-    // An invoice for nothing has nothing to take back (and cXML wants a credit memo's amount below zero).
-    if (parseDecimal(invoice.amounts.due, { signed: true }).units <= 0n) continue;
+  for (const invoice of uncredited(issued)) {
     const figures = creditFigures(invoice, buyer.invoices.taxAt);
     const { created, invoice: memo } = await ctx.store.invoices.issue({
       buyerId: invoice.buyerId,
@@ -240,8 +286,12 @@ export async function invoicePrintOrder(
   if (group === undefined) return NOTHING_WAITING;
   const issuedKeys = issued.filter((i) => i.purpose === 'standard').map((i) => i.scope);
   let waiting = false;
-  let issuedNow = 0;
-  for (const scope of invoicesDue(order, settings, issuedKeys)) {
+  let lastIssued: Invoice | undefined;
+  let passPromotion = false;
+  for (const due of invoicesDue(order, settings, issuedKeys)) {
+    const scope: InvoiceScope =
+      passPromotion && due.per === 'shipment' ? { ...due, withPromotion: true } : due;
+    passPromotion = false;
     const result = invoiceFigures({
       order,
       group,
@@ -250,19 +300,23 @@ export async function invoicePrintOrder(
       settings,
     });
     if (!result.ok) {
-      if (await flagPo(ctx, po.id, FLAG.invoiceHeld, `Invoice not sent: ${result.message}`)) {
+      if (await flagPo(ctx, po.id, FLAG.invoiceHeld, `${INVOICE_WAIT}${result.message}`)) {
         ctx.metrics.count('punchgate_invoices_total', { purpose: 'standard', outcome: 'held' });
         ctx.logger.warn('invoice held for an operator', { po: po.id, printOrder: order.id });
       }
       waiting = true;
+      // The promotion goes on the print order's first invoice: a held one passes it on to the next, or
+      // it would be lost (once another invoice is out, the held one no longer counts as the first).
+      passPromotion = scope.per === 'shipment' && scope.withPromotion;
       continue;
     }
-    const outcome = await issueInvoice(ctx, buyer, po, tracked.storefrontId, order, scope, result.figures);
-    if (outcome === 'waiting') waiting = true;
-    else issuedNow++;
+    const invoice = await issueInvoice(ctx, buyer, po, tracked.storefrontId, order, scope, result.figures);
+    if (invoice === undefined) waiting = true;
+    else lastIssued = invoice;
   }
+  if (lastIssued !== undefined && !waiting) await settleInvoiceWait(ctx, po.id, lastIssued.invoiceId);
   // An on-status invoice may come after the last shipment: the print order stays open until it is out.
-  const statusAwaited = settings.send === 'on-status' && issuedKeys.length + issuedNow === 0;
+  const statusAwaited = settings.send === 'on-status' && issuedKeys.length === 0 && lastIssued === undefined;
   return { waiting: waiting || statusAwaited };
 }
 

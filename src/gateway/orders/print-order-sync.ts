@@ -14,7 +14,7 @@ import type { GatewayContext } from '../context.ts';
 import type { ResolvedBuyer } from '../deps.ts';
 import { upstreamError } from '../http/errors.ts';
 import { queueConfirmation, queueShipNotice } from './buyer-documents.ts';
-import { invoicePrintOrder } from './invoicing.ts';
+import { awaitsCreditOnCancel, invoicePrintOrder } from './invoicing.ts';
 import { FLAG, groupOfPrintOrder, type OwnerGroup, type PoLine, withFlags } from './po-record.ts';
 import { shipNoticeCarrier } from './ship-notice-carrier.ts';
 
@@ -201,14 +201,19 @@ export async function observePrintOrder(
   }
 }
 
-/** Reads the print order now and observes it; nothing to do for an order we do not track or have closed. */
+/**
+ * Reads the print order now and observes it; nothing to do for an order we do not track or have closed
+ * (unless its invoices would need a credit memo, were it cancelled).
+ */
 export async function syncPrintOrder(
   ctx: GatewayContext,
   storefrontId: string,
   printOrderId: number,
 ): Promise<void> {
   const tracked = await ctx.store.printOrders.get(storefrontId, printOrderId);
-  if (tracked === undefined || tracked.state === 'closed' || !tracked.confirmed) return;
+  if (tracked === undefined || !tracked.confirmed) return;
+  // Closed is done with, unless it was invoiced: a cancellation after that still owes the buyer a credit memo.
+  if (tracked.state === 'closed' && !(await awaitsCreditOnCancel(ctx, tracked))) return;
   let order: Order | undefined;
   try {
     order = await ctx.printApiFor(ctx.storefront(storefrontId)).getOrder(printOrderId);
