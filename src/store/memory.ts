@@ -169,6 +169,20 @@ function memorySessions(state: MemoryState): SessionStore {
       session.updatedAt = now();
       return copy(session);
     },
+    async patch(id, patch, options = {}) {
+      const session = liveSession(id);
+      if (!session) return false;
+      if (options.ifVersion !== undefined && session.version !== options.ifVersion) {
+        throw new StoreError('conflict', `session ${id} is at version ${session.version}`);
+      }
+      Object.assign(
+        session,
+        pickDefined(patch, ['state', 'expiresAt', 'pipoToken', 'pipoUserRef', 'extrinsics']),
+      );
+      session.version += 1;
+      session.updatedAt = now();
+      return true;
+    },
     async expire(at, options) {
       return deleteWhere(sessions, (s) => s.expiresAt.getTime() <= at.getTime(), options);
     },
@@ -274,6 +288,13 @@ function memoryCart(state: MemoryState): CartStore {
             compareText(a.lineRef, b.lineRef),
         )
         .map(copy);
+    },
+    async countBySession(sessionId) {
+      let count = 0;
+      for (const line of lines.values()) {
+        if (line.sessionId === sessionId && line.state !== 'removed') count++;
+      }
+      return count;
     },
     async update(lineRef, patch) {
       const line = lines.get(lineRef);

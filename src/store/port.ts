@@ -31,6 +31,11 @@
  *   writers patching different fields never undo each other. A field cannot be cleared by a patch. Updates
  *   of a record that does not exist answer `undefined`; a failed condition (`ifVersion`, `ifState`) throws
  *   `StoreError` `conflict`.
+ * - **No read-back unless asked.** Where a caller has no use for the record, a method writes without
+ *   reading it back: `sessions.patch` and `orders.patch` are `update` answering only whether a record was
+ *   patched (same conditions, same `conflict`); `sessions.create` answers the record built from what it
+ *   wrote; `cart.countBySession` counts without reading lines. A read-back costs a row's mapping (and on
+ *   SQL `RETURNING *`) on every punch-in and transfer.
  * - **Housekeeping.** `sessions.expire`, `cart.purgeStale`, `jobs.purgeFinished`, `outbox.purgeDelivered` and
  *   `events.purgeProcessed` delete what is no longer needed and answer how many rows went; with
  *   `{ limit }` ({@link PurgeOptions}) at most that many, so a bounded round (Workers) leaves the rest for
@@ -99,7 +104,11 @@ export type { Clock } from './clock.ts';
 export const ONE_TIME_TOKEN_SWEEP_GRACE_MS = 5 * 60_000;
 
 export interface SessionStore {
-  /** Stores a new open session (version 1). Throws `duplicate` if the id is taken. */
+  /**
+   * Stores a new open session (version 1). Throws `duplicate` if the id is taken. The answer is the record
+   * as stored, built from what was written (nothing is read back: every field is either the input's or
+   * set here).
+   */
   create(session: NewPunchoutSession): Promise<PunchoutSession>;
   /** The session, unless unknown or expired. */
   get(id: string): Promise<PunchoutSession | undefined>;
@@ -109,6 +118,12 @@ export interface SessionStore {
     patch: SessionPatch,
     options?: { ifVersion?: number },
   ): Promise<PunchoutSession | undefined>;
+  /**
+   * `update` without the session read back: true when patched, false when the session is unknown or
+   * expired, and a `conflict` with `ifVersion` as `update` throws. For callers that have no use for the
+   * record (closing a session at transfer, a renewed token, kept lines).
+   */
+  patch(id: string, patch: SessionPatch, options?: { ifVersion?: number }): Promise<boolean>;
   /** Deletes sessions expired at `now`; answers how many. Cart lines stay. */
   expire(now: Date, options?: PurgeOptions): Promise<number>;
 }
@@ -142,6 +157,8 @@ export interface CartStore {
    * ordered lines into its session without changing their state (which guards against ordering twice).
    */
   listBySession(sessionId: string): Promise<CartLine[]>;
+  /** How many lines `listBySession` would answer, without reading them (the catalog shows the count). */
+  countBySession(sessionId: string): Promise<number>;
   update(lineRef: string, patch: CartLinePatch): Promise<CartLine | undefined>;
   /** Marks the known lines among `lineRefs` ordered by `poId` (whatever their state); answers them. */
   markOrdered(lineRefs: readonly string[], poId: string): Promise<CartLine[]>;

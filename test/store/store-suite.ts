@@ -297,6 +297,59 @@ export function runStoreSuite(
         expect(read?.version).toBe(2);
       });
 
+      it('patches as update does without reading the session back, ifVersion included', async () => {
+        const created = await store.sessions.create(
+          cxmlSession({ pipoToken: { token: 'old', obtainedAt: T0 } }),
+        );
+        clock.advance(MINUTE);
+        const token = { token: 'new', obtainedAt: at(MINUTE) };
+        expect(await store.sessions.patch(created.id, { pipoToken: token })).toBe(true);
+        expect(await store.sessions.get(created.id)).toStrictEqual({
+          ...created,
+          pipoToken: token,
+          version: 2,
+          updatedAt: at(MINUTE),
+        });
+        const extrinsics = { CostCenter: '4711', kept: [{ supplierPartID: 'X-1', removed: true }] };
+        expect(await store.sessions.patch(created.id, { extrinsics }, { ifVersion: 2 })).toBe(true);
+        await expectStoreError(
+          store.sessions.patch(created.id, { state: 'cancelled' }, { ifVersion: 2 }),
+          'conflict',
+        );
+        expect(await store.sessions.patch(created.id, { state: 'transferred' })).toBe(true);
+        const read = await store.sessions.get(created.id);
+        expect(read).toMatchObject({ state: 'transferred', version: 4, extrinsics, pipoToken: token });
+
+        expect(await store.sessions.patch('nope', { state: 'cancelled' })).toBe(false);
+        expect(await store.sessions.patch('nope', { state: 'cancelled' }, { ifVersion: 1 })).toBe(false);
+        clock.advance(2 * HOUR);
+        expect(await store.sessions.patch(created.id, { state: 'cancelled' })).toBe(false);
+        expect(await store.sessions.patch(created.id, { state: 'cancelled' }, { ifVersion: 4 })).toBe(false);
+      });
+
+      it('lets exactly one of several concurrent compare-and-set patches win', async () => {
+        const created = await store.sessions.create(cxmlSession());
+        const outcomes = await Promise.allSettled(
+          Array.from({ length: 10 }, (_, i) =>
+            store.sessions.patch(created.id, { extrinsics: { writer: i } }, { ifVersion: 1 }),
+          ),
+        );
+        expect(outcomes.filter((o) => o.status === 'fulfilled' && o.value === true)).toHaveLength(1);
+        expect((await store.sessions.get(created.id))?.version).toBe(2);
+      });
+
+      it('answers a created session that does not share objects with its input', async () => {
+        const input = cxmlSession({ pipoToken: { token: 't', obtainedAt: at(0) } });
+        const created = await store.sessions.create(input);
+        (input.extrinsics as Record<string, unknown>).CostCenter = 'changed';
+        input.expiresAt.setTime(0);
+        input.pipoToken!.obtainedAt.setTime(0);
+        expect(created.extrinsics?.CostCenter).toBe('4711');
+        expect(created.expiresAt).toEqual(at(2 * HOUR));
+        expect(created.pipoToken?.obtainedAt).toEqual(T0);
+        expect(await store.sessions.get(created.id)).toStrictEqual(created);
+      });
+
       it('lets exactly one of several concurrent compare-and-set updates win', async () => {
         const created = await store.sessions.create(cxmlSession());
         const results = await Promise.allSettled(
@@ -453,6 +506,21 @@ export function runStoreSuite(
         expect((await store.cart.add(cartLine({ lineRef: 'L-D' }))).position).toBe(3);
         await store.cart.update('L-B', { state: 'cart' });
         expect(refs(await store.cart.listBySession('sess-cxml-1'))).toEqual(['L-C', 'L-A', 'L-B', 'L-D']);
+      });
+
+      it('counts the lines listBySession lists (cart and ordered), without reading them', async () => {
+        expect(await store.cart.countBySession('sess-cxml-1')).toBe(0);
+        for (const lineRef of ['L-A', 'L-B', 'L-C', 'L-D']) await store.cart.add(cartLine({ lineRef }));
+        await store.cart.add(cartLine({ lineRef: 'L-X', sessionId: 'sess-2' }));
+        await store.cart.update('L-B', { state: 'removed' });
+        await store.cart.markOrdered(['L-C'], 'po-1');
+        await store.cart.update('L-D', { sessionId: 'sess-2' });
+        expect(await store.cart.countBySession('sess-cxml-1')).toBe(2);
+        expect(await store.cart.countBySession('sess-cxml-1')).toBe(
+          (await store.cart.listBySession('sess-cxml-1')).length,
+        );
+        expect(await store.cart.countBySession('sess-2')).toBe(2);
+        expect(await store.cart.countBySession('sess-none')).toBe(0);
       });
 
       it('rejects a taken line reference as duplicate', async () => {

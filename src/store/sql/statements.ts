@@ -35,18 +35,22 @@ const WITH_DOCUMENT = ['buyer_id', 'kind', 'dedupe_key', 'url', 'body', 'created
   .map((column) => `(SELECT ${column} FROM buyer_documents d WHERE d.id = outbox_queue.id) AS ${column}`)
   .join(', ');
 
+/** A session patch, `$1`…`$9`: absent fields (NULL) keep their value; only live, with `$8` only at that version. */
+const SESSION_PATCH = `UPDATE sessions SET state = COALESCE($1, state), expires_at = COALESCE($2, expires_at),
+      pipo_token = COALESCE($3, pipo_token), pipo_token_obtained_at = COALESCE($4, pipo_token_obtained_at),
+      pipo_user_ref = COALESCE($5, pipo_user_ref), extrinsics = COALESCE($9, extrinsics),
+      version = version + 1, updated_at = $6
+    WHERE id = $7 AND expires_at > $6 AND ($8::integer IS NULL OR version = $8)`;
+
 const sessionSql = {
   insert: `INSERT INTO sessions (id, buyer_id, storefront_id, protocol, operation, buyer_cookie, return_url,
       return_target, oci_echo, buyer_user_key, pipo_user_ref, extrinsics, contact, ship_to, state, pipo_token,
       pipo_token_obtained_at, version, created_at, updated_at, expires_at)
-    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, 'open', $15, $16, 1, $17, $17, $18)
-    RETURNING *`,
+    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, 'open', $15, $16, 1, $17, $17, $18)`,
   get: 'SELECT * FROM sessions WHERE id = $1 AND expires_at > $2',
-  update: `UPDATE sessions SET state = COALESCE($1, state), expires_at = COALESCE($2, expires_at),
-      pipo_token = COALESCE($3, pipo_token), pipo_token_obtained_at = COALESCE($4, pipo_token_obtained_at),
-      pipo_user_ref = COALESCE($5, pipo_user_ref), extrinsics = COALESCE($9, extrinsics),
-      version = version + 1, updated_at = $6
-    WHERE id = $7 AND expires_at > $6 AND ($8::integer IS NULL OR version = $8) RETURNING *`,
+  update: `${SESSION_PATCH} RETURNING *`,
+  /** `update` without the row back: whether it applied is the statement's change count. */
+  patch: SESSION_PATCH,
   expire: `DELETE FROM sessions WHERE id IN (SELECT id FROM sessions WHERE expires_at <= $1 ${upTo(2)})`,
 };
 
@@ -76,6 +80,7 @@ const cartSql = (d: SqlDialect) => ({
   get: 'SELECT * FROM cart_lines WHERE line_ref = $1',
   listBySession: `SELECT * FROM cart_lines WHERE session_id = $1 AND state IN ('cart', 'ordered')
     ORDER BY position, created_at, line_ref`,
+  countBySession: `SELECT COUNT(*) AS n FROM cart_lines WHERE session_id = $1 AND state IN ('cart', 'ordered')`,
   update: `UPDATE cart_lines SET session_id = COALESCE($1, session_id), design_id = COALESCE($2, design_id),
       name = COALESCE($3, name), quantity = COALESCE($4, quantity), unit_price = COALESCE($5, unit_price),
       currency = COALESCE($6, currency), position = COALESCE($7, position), state = COALESCE($8, state),

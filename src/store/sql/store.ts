@@ -21,6 +21,8 @@ import {
   type Page,
   type PurchaseOrderPatch,
   type PurgeOptions,
+  type JsonObject,
+  type SessionPatch,
 } from '../types.ts';
 import type { CompiledSql, SqlDialect } from './dialect.ts';
 import type { SqlDriver, SqlRow, SqlStatement, SqlValue } from './driver.ts';
@@ -137,31 +139,82 @@ function pageOf<T extends { id: string }>(
   return toPage(found.map(toRecord), size);
 }
 
-function sqlSessions({ sql: { sessions: sql }, now, first, purge }: SqlContext): Store['sessions'] {
+function sqlSessions({ sql: { sessions: sql }, driver, now, first, purge }: SqlContext): Store['sessions'] {
+  /** The patch's parameters in `SESSION_PATCH` order. */
+  const patchParams = (id: string, patch: SessionPatch, at: number, ifVersion: number | null) => [
+    patch.state ?? null,
+    msOrNull(patch.expiresAt),
+    patch.pipoToken?.token ?? null,
+    msOrNull(patch.pipoToken?.obtainedAt),
+    patch.pipoUserRef ?? null,
+    at,
+    id,
+    ifVersion,
+    jsonOrNull(patch.extrinsics),
+  ];
+  /** After a patch that applied to nothing: a live session at another version is a conflict. */
+  async function refused(id: string, at: number, ifVersion: number | null): Promise<void> {
+    if (ifVersion === null) return;
+    const current = await first(sql.get, id, at);
+    if (current) throw new StoreError('conflict', `session ${id} is at version ${Number(current.version)}`);
+  }
+
   return {
+    // The record is built from what is written, not read back (`RETURNING *` and its mapping were a
+    // tenth of a punch-in's CPU): every column is the input's or a constant here. JSON fields are parsed
+    // from the text written, so the answer holds copies exactly as a later `get` reads them.
     async create(s) {
-      const row = await first(
-        sql.insert,
-        s.id,
-        s.buyerId,
-        s.storefrontId,
-        s.protocol,
-        s.operation,
-        s.buyerCookie ?? null,
-        s.returnUrl,
-        s.returnTarget ?? null,
-        jsonOrNull(s.ociEcho),
-        s.buyerUserKey,
-        s.pipoUserRef,
-        jsonOrNull(s.extrinsics),
-        jsonOrNull(s.contact),
-        jsonOrNull(s.shipTo),
-        s.pipoToken?.token ?? null,
-        msOrNull(s.pipoToken?.obtainedAt),
-        now(),
-        s.expiresAt.getTime(),
+      const at = now();
+      const ociEcho = jsonOrNull(s.ociEcho);
+      const extrinsics = jsonOrNull(s.extrinsics);
+      const contact = jsonOrNull(s.contact);
+      const shipTo = jsonOrNull(s.shipTo);
+      await driver.run(
+        sql.insert.bind(
+          s.id,
+          s.buyerId,
+          s.storefrontId,
+          s.protocol,
+          s.operation,
+          s.buyerCookie ?? null,
+          s.returnUrl,
+          s.returnTarget ?? null,
+          ociEcho,
+          s.buyerUserKey,
+          s.pipoUserRef,
+          extrinsics,
+          contact,
+          shipTo,
+          s.pipoToken?.token ?? null,
+          msOrNull(s.pipoToken?.obtainedAt),
+          at,
+          s.expiresAt.getTime(),
+        ),
       );
-      return toSession(row!);
+      return {
+        id: s.id,
+        buyerId: s.buyerId,
+        storefrontId: s.storefrontId,
+        protocol: s.protocol,
+        operation: s.operation,
+        ...(s.buyerCookie != null && { buyerCookie: s.buyerCookie }),
+        returnUrl: s.returnUrl,
+        ...(s.returnTarget != null && { returnTarget: s.returnTarget }),
+        ...(ociEcho !== null && { ociEcho: JSON.parse(ociEcho) as Record<string, string> }),
+        buyerUserKey: s.buyerUserKey,
+        pipoUserRef: s.pipoUserRef,
+        ...(extrinsics !== null && { extrinsics: JSON.parse(extrinsics) as JsonObject }),
+        ...(contact !== null && { contact: JSON.parse(contact) as JsonObject }),
+        ...(shipTo !== null && { shipTo: JSON.parse(shipTo) as JsonObject }),
+        expiresAt: new Date(s.expiresAt.getTime()),
+        ...(s.pipoToken !== undefined && {
+          pipoToken: { token: s.pipoToken.token, obtainedAt: new Date(s.pipoToken.obtainedAt.getTime()) },
+        }),
+        state: 'open',
+        version: 1,
+        createdAt: new Date(at),
+        updatedAt: new Date(at),
+      };
     },
     async get(id) {
       const row = await first(sql.get, id, now());
@@ -170,24 +223,18 @@ function sqlSessions({ sql: { sessions: sql }, now, first, purge }: SqlContext):
     async update(id, patch, options = {}) {
       const at = now();
       const ifVersion = options.ifVersion ?? null;
-      const row = await first(
-        sql.update,
-        patch.state ?? null,
-        msOrNull(patch.expiresAt),
-        patch.pipoToken?.token ?? null,
-        msOrNull(patch.pipoToken?.obtainedAt),
-        patch.pipoUserRef ?? null,
-        at,
-        id,
-        ifVersion,
-        jsonOrNull(patch.extrinsics),
-      );
+      const row = await first(sql.update, ...patchParams(id, patch, at, ifVersion));
       if (row) return toSession(row);
-      const current = await first(sql.get, id, at);
-      if (current && ifVersion !== null) {
-        throw new StoreError('conflict', `session ${id} is at version ${Number(current.version)}`);
-      }
+      await refused(id, at, ifVersion);
       return undefined;
+    },
+    async patch(id, patch, options = {}) {
+      const at = now();
+      const ifVersion = options.ifVersion ?? null;
+      const { changes } = await driver.run(sql.patch.bind(...patchParams(id, patch, at, ifVersion)));
+      if (changes > 0) return true;
+      await refused(id, at, ifVersion);
+      return false;
     },
     async expire(at, options) {
       return purge(sql.expire, at, options);
@@ -274,6 +321,9 @@ function sqlCart({ sql: { cart: sql }, now, rows, first, purge }: SqlContext): S
     },
     async listBySession(sessionId) {
       return (await rows(sql.listBySession, sessionId)).map(toCartLine);
+    },
+    async countBySession(sessionId) {
+      return Number((await first(sql.countBySession, sessionId))?.n ?? 0);
     },
     async update(lineRef, p) {
       const row = await first(
