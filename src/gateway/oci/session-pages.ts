@@ -23,7 +23,7 @@ export function createOciSessionPages(ctx: GatewayContext): Hono {
     if (scope.buyer.protocol !== 'oci')
       throw new GatewayError('token_invalid', 'This link is not valid for this page.');
     const punchoutUrl = (rest: string) => sessionPageUrl(ctx, token, rest);
-    const cartCount = (await ctx.store.cart.listBySession(scope.session.id)).length;
+    const cartCount = await ctx.store.cart.countBySession(scope.session.id);
     return { ...scope, punchoutUrl, cartCount };
   }
 

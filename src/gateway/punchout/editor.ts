@@ -44,7 +44,7 @@ async function editorToken(ctx: GatewayContext, s: SessionScope): Promise<string
   try {
     const login = await ctx.accounts.sessionToken(s.buyer, s.storefront, s.session);
     if (login.upstreamCalls > 0) {
-      await ctx.store.sessions.update(s.session.id, { pipoToken: await ctx.accounts.sealed(login) });
+      await ctx.store.sessions.patch(s.session.id, { pipoToken: await ctx.accounts.sealed(login) });
     }
     return login.token;
   } catch (error) {

@@ -103,7 +103,7 @@ export async function removeKeptLine(
   if (session.operation === 'inspect') throw new GatewayError('inspect_read_only', 'This cart is read only.');
   const changed = lines.map((kept, i) => (i === position ? { ...kept, removed: true } : kept));
   // Compare-and-set: two removals in two tabs must not bring back the line the other one removed.
-  await ctx.store.sessions.update(
+  await ctx.store.sessions.patch(
     session.id,
     { extrinsics: withKeptLines(session.extrinsics, changed) },
     { ifVersion: session.version },

@@ -82,7 +82,7 @@ export function createPunchoutRoutes(ctx: GatewayContext, protocols: PunchoutPro
   app.get('/s/:token/catalog', async (c) => {
     const s = await scope(c);
     if (s.session.operation === 'inspect') return c.redirect(backTo(s, 'cart'), 303);
-    const cartCount = (await ctx.store.cart.listBySession(s.session.id)).length;
+    const cartCount = await ctx.store.cart.countBySession(s.session.id);
     const query = { q: c.req.query('q'), page: c.req.query('page') };
     return sendPage(c, catalogPage(ctx, s, cartCount, query), sessionPageSecurity(s));
   });
@@ -157,7 +157,7 @@ export function createPunchoutRoutes(ctx: GatewayContext, protocols: PunchoutPro
     state: 'transferred' | 'cancelled',
     message: string,
   ): Promise<Response> {
-    await ctx.store.sessions.update(s.session.id, { state });
+    await ctx.store.sessions.patch(s.session.id, { state });
     ctx.metrics.count('punchgate_carts_returned_total', { protocol: s.session.protocol, outcome: state });
     return protocolOf(protocols, s.buyer).sendReturnPage(c, s, form, message);
   }

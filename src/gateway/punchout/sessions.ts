@@ -77,7 +77,7 @@ export async function openSession(ctx: GatewayContext, input: OpenSessionInput):
 
   const { reopened, kept } = await reopenLines(ctx, session, storefront, input.reopen ?? []);
   if (kept.length > 0) {
-    await ctx.store.sessions.update(session.id, { extrinsics: withKeptLines(session.extrinsics, kept) });
+    await ctx.store.sessions.patch(session.id, { extrinsics: withKeptLines(session.extrinsics, kept) });
   }
   let target: StartTarget = { kind: 'catalog' };
   if (input.operation !== 'create' && reopened + kept.length > 0) target = { kind: 'cart' };
