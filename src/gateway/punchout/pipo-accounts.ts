@@ -270,25 +270,38 @@ export function createPipoAccounts(deps: Deps): PipoAccounts {
     const api = deps.printApiFor(storefront).pipo;
     const created = await createMappedAccount(api, storefront, credentials, user);
     let calls = created.calls;
-    const mapping = await deps.store.users.put({
-      buyerId: buyer.id,
-      userKey: userRef,
-      storefrontId: storefront.id,
-      pipoUserId: 0,
-      username: credentials.username,
-      email: created.email,
-      passwordEnc: await deps.tokens.encrypt(credentials.password),
-      isTemp: false,
-    });
-    const token = await login(storefront, mapping);
-    calls++;
+    const passwordEnc = await deps.tokens.encrypt(credentials.password);
+    let token: string;
     try {
-      const info = await api.getUser(token);
+      token = await api.login({
+        username: credentials.username,
+        password: credentials.password,
+        storefront_id: storefront.storefrontId,
+      });
+    } catch (error) {
+      throw upstreamError(error, 'log the punch-out user in');
+    }
+    calls++;
+    // The create answer carries no id (print API v2: "200"), so the user is read as itself. The mapping
+    // is written once, with the id: the derived credentials find the account again should anything fail
+    // before (a second create answers "duplicate user name", which is taken as the account existing).
+    let pipoUserId: number;
+    try {
+      pipoUserId = (await api.getUser(token)).id;
       calls++;
-      await deps.store.users.put({ ...mapping, pipoUserId: info.id });
     } catch (error) {
       throw upstreamError(error, 'read the punch-out user');
     }
+    await deps.store.users.put({
+      buyerId: buyer.id,
+      userKey: userRef,
+      storefrontId: storefront.id,
+      pipoUserId,
+      username: credentials.username,
+      email: created.email,
+      passwordEnc,
+      isTemp: false,
+    });
     return remember(buyer.id, userRef, token, calls);
   }
 
