@@ -1,7 +1,8 @@
 /**
  * The simulator against the real gateway in process: the stack's gateway (with the orders feature), the
  * sandbox print service and its editor, and a "browser" that follows redirects and posts forms across the
- * simulator, the gateway and the editor. No port, no network.
+ * simulator, the gateway and the editor. No port, no network. Each walk ends with the gateway's invoice,
+ * which the simulator checks against the PO it sent and accepts.
  */
 
 import { createBuyerSimulator, createMemoryBuyerStore } from '@punchgate/sandbox/buyer';
@@ -24,19 +25,24 @@ import {
 
 const BUYER = 'http://buyer.example/buyer';
 
-/** The test config with the simulator's host allowed for returns and its order-status endpoint set. */
+/**
+ * The test config with the simulator's host allowed for returns and its order-status endpoint set, every
+ * buyer invoiced on ship: Ariba-style with header tax, Coupa-style with line tax at its own invoice URL.
+ */
 function simulatorConfig() {
   const config = orderConfig();
+  const invoices = { send: 'on-ship' as const };
   return {
     ...config,
     buyers: config.buyers.map((b) => {
-      if (b.id === 'acme') return { ...b, orderStatusUrl: `${BUYER}/order-status` };
+      if (b.id === 'acme') return { ...b, orderStatusUrl: `${BUYER}/order-status`, invoices };
       if (b.id === 'coupa') {
         return {
           ...b,
           cartEncoding: 'urlencoded' as const,
           returnUrlHosts: ['buyer.example'],
           orderStatusUrl: `${BUYER}/order-status`,
+          invoices: { ...invoices, taxAt: 'line' as const, url: `${BUYER}/coupa/invoices` },
         };
       }
       if (b.id === 'sap1' && b.protocol === 'oci') {
@@ -45,6 +51,7 @@ function simulatorConfig() {
           hookUrlHosts: ['buyer.example'],
           frameAncestors: ['buyer.example'],
           orderStatusUrl: `${BUYER}/order-status`,
+          invoices,
         };
       }
       return b;
@@ -128,8 +135,15 @@ async function orderAndShip(h: Harness, base: string, cartPage: BrowserResponse)
   page = await submit(h, page, advance);
   expect(h.advanced).toEqual([[printOrderId]]);
   expect(page.text).toContain('Print order shipped.');
-  expect(page.text).toContain('<span class="pill good">Shipped</span>');
   expect(page.text).toContain('<span class="mono">1Z999AA10123456784</span>');
+  // Shipped is invoiced at once: the simulator checked the invoice against the PO it sent and accepted it.
+  expect(page.text).toContain('<span class="pill good">Invoiced</span>');
+  expect(page.text).toContain(
+    '<h3 id="invoice-1">Invoice <span class="mono">INV-000001</span> <span class="pill good">accepted</span></h3>',
+  );
+  const invoices = h.stack.orderStatusPosts.filter((p) => p.body.includes('<InvoiceDetailRequest>'));
+  expect(invoices).toHaveLength(1);
+  return { invoice: invoices[0], printOrderId: Number(printOrderId) };
 }
 
 describe('buyer simulator ↔ gateway round trip', () => {
@@ -137,7 +151,7 @@ describe('buyer simulator ↔ gateway round trip', () => {
     ['ariba', 'cxml-base64'],
     ['coupa', 'cxml-urlencoded'],
   ])(
-    '%s: punch out, design, transfer (%s), order, confirmation, advance, ship notice',
+    '%s: punch out, design, transfer (%s), order, confirmation, advance, ship notice, invoice, credit memo',
     async (profile, field) => {
       const h = await harness();
       const requisition = await h.post(`${BUYER}/requisitions`, [
@@ -165,11 +179,23 @@ describe('buyer simulator ↔ gateway round trip', () => {
       expect(page.text).toContain('<td colspan="6">Total</td><td class="num">12.00 USD</td>');
       expect(page.text).not.toContain('class="notice warning"');
 
-      await orderAndShip(h, base, page);
+      const { invoice, printOrderId } = await orderAndShip(h, base, page);
+      const invoiceUrl = profile === 'coupa' ? `${BUYER}/coupa/invoices` : `${BUYER}/order-status`;
+      expect(invoice?.url).toBe(invoiceUrl);
+      expect(invoice?.body.includes('isTaxInLine="yes"')).toBe(profile === 'coupa');
+
+      // The print shop cancels the shipped order: the credit memo takes the invoice back, and is accepted.
+      h.stack.sandbox.control.setOrderStatus(printOrderId, { status: 'Cancelled' });
+      await drain(h.stack);
+      const cancelled = await h.browse(base);
+      expect(cancelled.text).toContain(
+        '<h3 id="invoice-2">Credit memo <span class="mono">INV-000001-CR</span> <span class="pill good">accepted</span></h3>',
+      );
+      expect(h.stack.orderStatusPosts.at(-1)?.url).toBe(invoiceUrl);
     },
   );
 
-  it('sap: OCI punch-in into the frame, NEW_ITEM cart to the HOOK_URL, cXML order, ship notice', async () => {
+  it('sap: OCI punch-in into the frame, NEW_ITEM cart to the HOOK_URL, cXML order, ship notice, invoice', async () => {
     const h = await harness();
     const requisition = await h.post(`${BUYER}/requisitions`, [
       ['profile', 'sap'],

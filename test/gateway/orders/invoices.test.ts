@@ -654,6 +654,28 @@ describe('credit memos', () => {
       [],
     );
   });
+  it('the buyer’s own cancellation (OrderRequest delete) of an invoiced order is credited too', async () => {
+    const stack = await invoiceStack({ send: 'on-ship' });
+    const { po, printOrderId, payloadID } = await placedOrder(stack, 'PO-INV-BUYERCANCEL');
+    await stack.api.markShipped(printOrderId, SHIPPED);
+    await drain(stack);
+    const cancel = {
+      payloadID: 'cancel-inv@ariba.example',
+      orderID: 'PO-INV-BUYERCANCEL',
+      type: 'delete' as const,
+      previousPayloadID: payloadID,
+      lines: [],
+    };
+    expect(await sendOrder(stack, cancel)).toEqual({ code: 200, text: 'OK', detail: '' });
+    await drain(stack);
+    expect((await stack.api.getOrder(printOrderId)).status).toBe('Cancelled');
+    expect(invoicesReceived(stack).map((i) => [i.invoiceID, i.purpose, i.summary.due, i.dtd.ok])).toEqual([
+      ['INV-000001', 'standard', '17.95 USD', true],
+      ['INV-000001-CR', 'creditMemo', '-17.95 USD', true],
+    ]);
+    // The buyer cancelled: not flagged as the supplier's doing.
+    expect(await stack.store.orders.get(po.id)).toMatchObject({ state: 'cancelled', flags: [] });
+  });
 });
 
 describe('delivery to the buyer', () => {
