@@ -77,8 +77,9 @@ export function createFailureCounter(options: {
   return {
     lockedFor(key) {
       const entry = entries.get(key);
+      if (entry === undefined) return 0;
       const at = now();
-      if (entry === undefined || entry.lockedUntil <= at) return 0;
+      if (entry.lockedUntil <= at) return 0;
       return Math.max(1, Math.ceil((entry.lockedUntil - at) / 1000));
     },
     fail(key, count = 1) {
@@ -158,8 +159,9 @@ export function createSecretThrottle(options: SecretThrottleOptions): SecretThro
 
   const throttle: SecretThrottle = {
     check(buyerId, address) {
-      const buyerWait = isAllowed(buyerId, address) ? 0 : buyers.lockedFor(buyerId);
-      if (buyerWait > 0) throw throttled(buyerWait, false);
+      // The allow-list (an address parsed against ranges) only matters while the buyer is locked.
+      const buyerWait = buyers.lockedFor(buyerId);
+      if (buyerWait > 0 && !isAllowed(buyerId, address)) throw throttled(buyerWait, false);
       const pairWait = pairs.lockedFor(pairOf(buyerId, address));
       if (pairWait > 0) throw throttled(pairWait, true);
     },
