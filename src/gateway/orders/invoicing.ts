@@ -61,25 +61,29 @@ function amountsOf(figures: InvoiceFigures): InvoiceAmounts {
   };
 }
 
+/** How the PO's lastError begins while an invoice waits for an operator or for the print service. */
+const INVOICE_WAIT = 'Invoice not sent: ';
+
 /**
  * Adds a flag to the PO (once) and, for one an operator must act on, its reason and state; false when
  * the PO already said so. Read afresh: one look can flag twice (a held invoice, a deviation on another),
- * and a stale copy would drop a flag.
+ * and a stale copy would drop a flag. A PO already waiting for an operator over something else keeps
+ * that reason (the flag says the invoice waits too): overwriting it would hide it, and the PO would be
+ * put back to `ordered` once the invoice is out (`settleInvoiceWait`) with the other matter still open.
  */
 async function flagPo(ctx: GatewayContext, poId: string, flag: string, reason?: string): Promise<boolean> {
   const po = await ctx.store.orders.get(poId);
   if (po === undefined) return false;
-  if (po.flags.includes(flag) && (reason === undefined || po.lastError === reason)) return false;
+  const tells =
+    reason !== undefined && (po.state === 'ordered' || po.lastError?.startsWith(INVOICE_WAIT) === true);
+  if (po.flags.includes(flag) && (!tells || po.lastError === reason)) return false;
   await ctx.store.orders.update(po.id, {
     flags: withFlags(po.flags, [flag]),
-    ...(reason !== undefined && { lastError: reason }),
-    ...(reason !== undefined && po.state === 'ordered' && { state: 'needs_operator' }),
+    ...(tells && { lastError: reason }),
+    ...(tells && po.state === 'ordered' && { state: 'needs_operator' }),
   });
   return true;
 }
-
-/** How the PO's lastError begins while an invoice waits for an operator or for the print service. */
-const INVOICE_WAIT = 'Invoice not sent: ';
 
 /**
  * Puts a PO that waited only for its invoice back to `ordered` once what was due is out (held figures put

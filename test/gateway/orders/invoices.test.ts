@@ -521,6 +521,30 @@ describe('invoices held for an operator', () => {
     expect(await stack.store.printOrders.get('demo', printOrderId)).toMatchObject({ state: 'closed' });
   });
 
+  it('a PO already waiting for an operator over something else keeps that reason through a hold', async () => {
+    const stack = await invoiceStack({ send: 'on-ship' });
+    const { po, printOrderId } = await placedOrder(stack, 'PO-INV-OTHERWAIT');
+    const other = 'Print order 4711 was deleted on the print service.';
+    await stack.store.orders.update(po.id, { state: 'needs_operator', lastError: other });
+    stack.sandbox.control.overrideTotals(printOrderId, { subTotal: 99.99 });
+    await stack.api.markShipped(printOrderId, SHIPPED);
+    await drain(stack);
+    expect(await stack.store.orders.get(po.id)).toMatchObject({
+      state: 'needs_operator',
+      flags: ['invoice_held'],
+      lastError: other,
+    });
+    // Once the figures are right the invoice goes out, and the other matter still waits.
+    stack.sandbox.control.overrideTotals(printOrderId, { subTotal: null });
+    await drain(stack);
+    expect(invoicesReceived(stack).map((i) => i.invoiceID)).toEqual(['INV-000001']);
+    expect(await stack.store.orders.get(po.id)).toMatchObject({
+      state: 'needs_operator',
+      flags: ['invoice_held'],
+      lastError: other,
+    });
+  });
+
   it('a price beyond the tolerance holds the invoice (poster 19.75 on the print order, 18.50 on the PO)', async () => {
     const stack = await invoiceStack({ send: 'on-ship' });
     const { po, printOrderId } = await placedOrder(stack, 'PO-INV-POSTER', ['Custom-size poster']);
