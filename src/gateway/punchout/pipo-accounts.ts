@@ -81,15 +81,25 @@ interface Deps {
   reuseSeconds: number;
 }
 
+/** The HMAC key of the last signing key asked for, imported once (an import costs as much as the MAC). */
+let macKey: { key: string; cryptoKey: Promise<CryptoKey> } | undefined;
+
 async function hmacHex(key: string, message: string): Promise<string> {
-  const cryptoKey = await crypto.subtle.importKey(
-    'raw',
-    new TextEncoder().encode(key),
-    { name: 'HMAC', hash: 'SHA-256' },
-    false,
-    ['sign'],
-  );
-  const mac = await crypto.subtle.sign('HMAC', cryptoKey, new TextEncoder().encode(message));
+  if (macKey?.key !== key) {
+    const cryptoKey = crypto.subtle.importKey(
+      'raw',
+      new TextEncoder().encode(key),
+      { name: 'HMAC', hash: 'SHA-256' },
+      false,
+      ['sign'],
+    );
+    macKey = { key, cryptoKey };
+    // A failed import is not kept: the next call tries again.
+    cryptoKey.catch(() => {
+      if (macKey?.cryptoKey === cryptoKey) macKey = undefined;
+    });
+  }
+  const mac = await crypto.subtle.sign('HMAC', await macKey.cryptoKey, new TextEncoder().encode(message));
   return Array.from(new Uint8Array(mac), (b) => b.toString(16).padStart(2, '0')).join('');
 }
 
