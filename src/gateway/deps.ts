@@ -78,22 +78,9 @@ export const silentLogger: Logger = { info() {}, warn() {}, error() {} };
 
 const URL_SAFE = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
 
-/**
- * Random bytes are drawn from the CSPRNG RANDOM_POOL bytes at a time and each handed out once: a
- * `getRandomValues` call costs ≈ 15 µs on Node whatever its size, and a punch-in takes four ids (request,
- * session, start-token jti, payloadID). Node's own `randomUUID` keeps such a cache.
- */
-const RANDOM_POOL = 4096;
-let pool = new Uint8Array(0);
-let taken = 0;
-
 export function cryptoRandomId(bytes = 16): string {
-  if (bytes > RANDOM_POOL) throw new RangeError(`cryptoRandomId: at most ${RANDOM_POOL} bytes`);
-  if (taken + bytes > pool.length) {
-    pool = crypto.getRandomValues(new Uint8Array(RANDOM_POOL));
-    taken = 0;
-  }
+  const data = crypto.getRandomValues(new Uint8Array(bytes));
   let out = '';
-  for (const end = taken + bytes; taken < end; taken++) out += URL_SAFE[pool[taken]! & 63];
+  for (const byte of data) out += URL_SAFE[byte & 63];
   return out;
 }
