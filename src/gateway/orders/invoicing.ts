@@ -278,6 +278,7 @@ export async function invoicePrintOrder(
   tracked: TrackedPrintOrder,
   order: Order,
   cancelled: boolean,
+  asked: 'by the sync' | 'by an operator' = 'by the sync',
 ): Promise<InvoicingOutcome> {
   const settings = buyer.invoices;
   if (settings.send === 'off') return NOTHING_WAITING;
@@ -286,6 +287,8 @@ export async function invoicePrintOrder(
     await creditInvoices(ctx, buyer, po, order, issued);
     return NOTHING_WAITING;
   }
+  // Settled by hand: holding it again on every look would put the PO back in the operators' queue.
+  if (asked === 'by the sync' && po.flags.includes(FLAG.invoicesSettledByOperator)) return NOTHING_WAITING;
   const group = groupOfPrintOrder(po, tracked.printOrderId);
   if (group === undefined) return NOTHING_WAITING;
   const issuedKeys = issued.filter((i) => i.purpose === 'standard').map((i) => i.scope);
@@ -350,7 +353,7 @@ export async function invoicePoNow(ctx: GatewayContext, po: PurchaseOrder): Prom
     const cancelStatus = ctx.storefront(printOrder.storefrontId).cancelStatus;
     const cancelled = cancelStatus !== undefined && order.status.toLowerCase() === cancelStatus.toLowerCase();
     const current = (await ctx.store.orders.get(po.id)) ?? po;
-    await invoicePrintOrder(ctx, buyer, current, printOrder, order, cancelled);
+    await invoicePrintOrder(ctx, buyer, current, printOrder, order, cancelled, 'by an operator');
   }
   return ctx.store.invoices.listByPo(po.id);
 }

@@ -116,12 +116,18 @@ export async function markHandled(
       `Purchase order record ${order.id} is ${order.state}; only a PO waiting for an operator can be marked handled.`,
     );
   }
+  // A waiting invoice the operator settled by hand must not be held again on the next look.
+  const invoiceWaits =
+    order.flags.includes(FLAG.invoiceHeld) || order.flags.includes(FLAG.invoiceNumberMissing);
   const updated = await ctx.store.orders.update(
     order.id,
     {
       state: order.printOrderIds.length > 0 ? 'ordered' : 'cancelled',
       lastError: `Handled by an operator: ${note}`,
-      flags: withFlags(order.flags, [OPERATOR_FLAG.handled]),
+      flags: withFlags(order.flags, [
+        OPERATOR_FLAG.handled,
+        ...(invoiceWaits ? [FLAG.invoicesSettledByOperator] : []),
+      ]),
     },
     { ifState: ['needs_operator'] },
   );

@@ -225,6 +225,11 @@ export const FLAG = {
   invoicePriceDeviation: 'invoice_price_deviation',
   /** `invoiceIds: print-service` and the print order has no invoice_number yet: the invoice waits. */
   invoiceNumberMissing: 'invoice_number_missing',
+  /**
+   * An operator marked the PO handled while one of its invoices waited: its invoicing was settled by hand,
+   * and the gateway no longer invoices it on its own (an operator's "invoice now" still does).
+   */
+  invoicesSettledByOperator: 'invoices_settled_by_operator',
 } as const;
 
 export const MISMATCH_FLAGS: Record<MismatchField, string> = {

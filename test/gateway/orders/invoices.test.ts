@@ -521,6 +521,40 @@ describe('invoices held for an operator', () => {
     expect(await stack.store.printOrders.get('demo', printOrderId)).toMatchObject({ state: 'closed' });
   });
 
+  it('marked handled, a held invoice stays settled: later looks neither hold it again nor send it; invoice now still can', async () => {
+    const stack = await invoiceStack({ send: 'on-ship' });
+    const { po, printOrderId } = await placedOrder(stack, 'PO-INV-HANDLED');
+    stack.sandbox.control.overrideTotals(printOrderId, { subTotal: 99.99 });
+    await stack.api.markShipped(printOrderId, SHIPPED);
+    await drain(stack);
+    expect(await stack.store.orders.get(po.id)).toMatchObject({ state: 'needs_operator' });
+
+    const handled = await adminJson(stack, `/admin/orders/${po.id}/handled`, {
+      method: 'POST',
+      body: JSON.stringify({ note: 'Invoiced by hand in the buyer portal.' }),
+    });
+    expect(handled.status).toBe(200);
+    stack.clock.advance(3600);
+    await drain(stack);
+    await repeatWebhook(stack, printOrderId);
+    await drain(stack);
+    expect(await stack.store.orders.get(po.id)).toMatchObject({
+      state: 'ordered',
+      flags: ['invoice_held', 'handled_by_operator', 'invoices_settled_by_operator'],
+      lastError: 'Handled by an operator: Invoiced by hand in the buyer portal.',
+    });
+    expect(invoicesReceived(stack)).toEqual([]);
+    expect(await metricLines(stack, 'punchgate_invoices_total')).toEqual([
+      'punchgate_invoices_total{purpose="standard",outcome="held"} 1',
+    ]);
+    expect(await stack.store.printOrders.get('demo', printOrderId)).toMatchObject({ state: 'closed' });
+
+    // The operator may still ask for it once the figures are right.
+    stack.sandbox.control.overrideTotals(printOrderId, { subTotal: null });
+    const now = await adminJson(stack, `/admin/orders/${po.id}/invoice`, { method: 'POST' });
+    expect(now.body.items.map((i: XmlTree) => i.invoiceId)).toEqual(['INV-000001']);
+  });
+
   it('a PO already waiting for an operator over something else keeps that reason through a hold', async () => {
     const stack = await invoiceStack({ send: 'on-ship' });
     const { po, printOrderId } = await placedOrder(stack, 'PO-INV-OTHERWAIT');
