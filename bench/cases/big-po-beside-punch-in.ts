@@ -11,9 +11,7 @@ import { largeOrderRequest } from '../../test/cxml/large-order-request.ts';
 import { setupRequest } from '../../test/support/cxml-documents.ts';
 import { AUTOCANNON_METRICS, runAutocannon } from '../harness/autocannon-load.ts';
 import type { BenchCase, Figures } from '../harness/bench-case.ts';
-import { startChildServer } from '../harness/child-server.ts';
-import type { GatewayServerOptions, GatewayServerReady } from '../servers/gateway-server.ts';
-import type { SandboxServerReady } from '../servers/sandbox-server.ts';
+import { startGatewayServer, startSandboxServer } from '../harness/bench-servers.ts';
 
 const LINES = 5_000;
 const CONNECTIONS = 2;
@@ -36,20 +34,8 @@ const bigPoBesidePunchIn: BenchCase = {
   title:
     'cXML setup of a returning user, alone and while 5,000-line POs (3.3 MB) are taken in one after another',
   async setup({ quick }) {
-    const sandbox = await startChildServer<SandboxServerReady>(
-      new URL('../servers/sandbox-server.ts', import.meta.url),
-    );
-    const gateway = await startChildServer<GatewayServerReady>(
-      new URL('../servers/gateway-server.ts', import.meta.url),
-      {
-        options: {
-          sandboxUrl: sandbox.ready.url,
-          reuseSeconds: 600,
-          orderLines: LINES,
-        } satisfies GatewayServerOptions,
-        timeoutMs: 120_000,
-      },
-    );
+    const sandbox = await startSandboxServer();
+    const gateway = await startGatewayServer(sandbox, { reuseSeconds: 600, orderLines: LINES }, 120_000);
     const durationMs = quick ? 2_000 : 5_000;
     const template = bigOrder('ID');
     const agent = new Agent({ connections: 1 });

@@ -8,9 +8,8 @@ import { Agent } from 'undici';
 import { createPrintApi } from '../../src/index.ts';
 import { createNodeFetch } from '../../src/print-api/node-fetch.ts';
 import type { BenchCase } from '../harness/bench-case.ts';
-import { startChildServer } from '../harness/child-server.ts';
+import { startSandboxServer } from '../harness/bench-servers.ts';
 import { CLOSED_LOOP_METRICS, runClosedLoop } from '../harness/closed-loop.ts';
-import type { SandboxServerReady } from '../servers/sandbox-server.ts';
 
 const CONCURRENCY = 16;
 
@@ -18,9 +17,7 @@ const clientPing: BenchCase = {
   name: 'client-ping',
   title: 'print-api client ping() vs raw undici.request, sandbox in a child process',
   async setup({ quick }) {
-    const server = await startChildServer<SandboxServerReady>(
-      new URL('../servers/sandbox-server.ts', import.meta.url),
-    );
+    const server = await startSandboxServer();
     const { url, token, key } = server.ready;
     const durationMs = quick ? 500 : 1_000;
 

@@ -55,14 +55,13 @@ import { startUrlOf } from '../../test/support/punchout-flow.ts';
 import { GATEWAY_ORIGIN } from '../../test/support/stack.ts';
 import { benchGatewayConfig, SILENT_LOGGER } from '../harness/bench-gateway.ts';
 import type { BenchCase, Figures, RatioSpec } from '../harness/bench-case.ts';
+import { startGatewayServer, startSandboxServer } from '../harness/bench-servers.ts';
 import { startChildServer } from '../harness/child-server.ts';
 import { createFloorParts, describeFloor, type FloorSandbox, type FloorSpec } from '../harness/floor.ts';
 import { processCpuMicros } from '../harness/process-cpu.ts';
 import { sandboxRequestCount } from '../harness/sandbox-requests.ts';
 import { median } from '../harness/statistics.ts';
 import type { FloorConfiguration, FloorServerReady } from '../servers/floor-server.ts';
-import type { GatewayServerOptions, GatewayServerReady } from '../servers/gateway-server.ts';
-import type { SandboxServerReady } from '../servers/sandbox-server.ts';
 import { orderBody } from './po-intake.ts';
 import { realisticSetup } from './punch-in.ts';
 
@@ -108,13 +107,9 @@ const floors: BenchCase = {
   name: 'floors',
   title: 'each operation (punch-in, catalog, editor return, transfers, order job) against its floor',
   async setup({ quick }) {
-    const sandbox = await startChildServer<SandboxServerReady>(
-      new URL('../servers/sandbox-server.ts', import.meta.url),
-    );
+    const sandbox = await startSandboxServer();
     const [gateway, floorServer] = await Promise.all([
-      startChildServer<GatewayServerReady>(new URL('../servers/gateway-server.ts', import.meta.url), {
-        options: { sandboxUrl: sandbox.ready.url, reuseSeconds: 600 } satisfies GatewayServerOptions,
-      }),
+      startGatewayServer(sandbox, { reuseSeconds: 600 }),
       startChildServer<FloorServerReady>(new URL('../servers/floor-server.ts', import.meta.url)),
     ]);
     const gatewayUrl = gateway.ready.url;

@@ -16,10 +16,9 @@ import { XMLParser } from 'fast-xml-parser';
 import { largeOrderRequest } from '../../test/cxml/large-order-request.ts';
 import { AUTOCANNON_METRICS, runAutocannon } from '../harness/autocannon-load.ts';
 import { type BenchCase, skipCase } from '../harness/bench-case.ts';
+import { startGatewayServer, startSandboxServer } from '../harness/bench-servers.ts';
 import { startChildServer } from '../harness/child-server.ts';
 import type { BareBodyServerReady } from '../servers/bare-body-server.ts';
-import type { GatewayServerOptions, GatewayServerReady } from '../servers/gateway-server.ts';
-import type { SandboxServerReady } from '../servers/sandbox-server.ts';
 
 const CONNECTIONS = 8;
 const LINES_PER_ORDER = 5;
@@ -78,19 +77,8 @@ const poIntake: BenchCase = {
   title:
     'cXML OrderRequests accepted (persisted, Status 200) per second vs a bare Hono route reading the body',
   async setup({ quick }) {
-    const sandbox = await startChildServer<SandboxServerReady>(
-      new URL('../servers/sandbox-server.ts', import.meta.url),
-    );
-    const gateway = await startChildServer<GatewayServerReady>(
-      new URL('../servers/gateway-server.ts', import.meta.url),
-      {
-        options: {
-          sandboxUrl: sandbox.ready.url,
-          reuseSeconds: 600,
-          orderLines: LINES_PER_ORDER,
-        } satisfies GatewayServerOptions,
-      },
-    );
+    const sandbox = await startSandboxServer();
+    const gateway = await startGatewayServer(sandbox, { reuseSeconds: 600, orderLines: LINES_PER_ORDER });
     const stopServers = async () => {
       await gateway.stop();
       await sandbox.stop();

@@ -13,10 +13,8 @@ import { createNodeFetch } from '../../src/print-api/node-fetch.ts';
 import { setupRequest } from '../../test/support/cxml-documents.ts';
 import { AUTOCANNON_METRICS, runAutocannon } from '../harness/autocannon-load.ts';
 import type { BenchCase, Figures } from '../harness/bench-case.ts';
-import { startChildServer } from '../harness/child-server.ts';
+import { startGatewayServer, startSandboxServer } from '../harness/bench-servers.ts';
 import { sandboxRequestCount } from '../harness/sandbox-requests.ts';
-import type { GatewayServerOptions, GatewayServerReady } from '../servers/gateway-server.ts';
-import type { SandboxServerReady } from '../servers/sandbox-server.ts';
 
 const CONNECTIONS = 8;
 /** The storefront of the test config (and of the sandbox seed). */
@@ -99,15 +97,11 @@ const punchIn: BenchCase = {
   name: 'punch-in',
   title: 'cXML setup of a returning mapped user through the gateway vs a direct PIPO login at the sandbox',
   async setup({ quick }) {
-    const sandbox = await startChildServer<SandboxServerReady>(
-      new URL('../servers/sandbox-server.ts', import.meta.url),
-    );
-    const gatewayScript = new URL('../servers/gateway-server.ts', import.meta.url);
-    const gatewayWith = (reuseSeconds: number) =>
-      startChildServer<GatewayServerReady>(gatewayScript, {
-        options: { sandboxUrl: sandbox.ready.url, reuseSeconds } satisfies GatewayServerOptions,
-      });
-    const [noReuse, reuse] = await Promise.all([gatewayWith(0), gatewayWith(600)]);
+    const sandbox = await startSandboxServer();
+    const [noReuse, reuse] = await Promise.all([
+      startGatewayServer(sandbox, { reuseSeconds: 0 }),
+      startGatewayServer(sandbox, { reuseSeconds: 600 }),
+    ]);
     const durationMs = quick ? 1_000 : 3_000;
 
     // A PIPO account of its own for the direct login, so the floor does the sandbox work a login does.

@@ -10,9 +10,7 @@ import { Agent, request } from 'undici';
 import { setupRequest } from '../../test/support/cxml-documents.ts';
 import { AUTOCANNON_METRICS, runAutocannon } from '../harness/autocannon-load.ts';
 import type { BenchCase, Figures } from '../harness/bench-case.ts';
-import { startChildServer } from '../harness/child-server.ts';
-import type { GatewayServerOptions, GatewayServerReady } from '../servers/gateway-server.ts';
-import type { SandboxServerReady } from '../servers/sandbox-server.ts';
+import { startGatewayServer, startSandboxServer } from '../harness/bench-servers.ts';
 
 const STRANGERS = 8;
 const CONNECTIONS = 2;
@@ -35,13 +33,8 @@ const strangers: BenchCase = {
   name: 'strangers',
   title: 'cXML setup of a returning user, alone and beside eight strangers posting worst-case 1 MB documents',
   async setup({ quick }) {
-    const sandbox = await startChildServer<SandboxServerReady>(
-      new URL('../servers/sandbox-server.ts', import.meta.url),
-    );
-    const gateway = await startChildServer<GatewayServerReady>(
-      new URL('../servers/gateway-server.ts', import.meta.url),
-      { options: { sandboxUrl: sandbox.ready.url, reuseSeconds: 600 } satisfies GatewayServerOptions },
-    );
+    const sandbox = await startSandboxServer();
+    const gateway = await startGatewayServer(sandbox, { reuseSeconds: 600 });
     const durationMs = quick ? 1_000 : 3_000;
     const body = strangersDocument();
     const agent = new Agent({ connections: STRANGERS });

@@ -32,7 +32,7 @@ import {
   workerdChildren,
 } from '../../test/workers/instrumented-worker.ts';
 import type { BenchCase, Figures, LimitSpec } from '../harness/bench-case.ts';
-import { startChildServer } from '../harness/child-server.ts';
+import { startSandboxServer } from '../harness/bench-servers.ts';
 import type { SandboxServerReady } from '../servers/sandbox-server.ts';
 import { realisticSetup } from './punch-in.ts';
 
@@ -102,9 +102,7 @@ const workerCpu: BenchCase = {
   name: 'worker-cpu',
   title: 'CPU per request of the Worker under workerd (punch-in, 5- and 1,000-line PO), D1 queries per PO',
   async setup({ quick }) {
-    const sandbox = await startChildServer<SandboxServerReady>(
-      new URL('../servers/sandbox-server.ts', import.meta.url),
-    );
+    const sandbox = await startSandboxServer();
     const receiver = await statusReceiver();
     const bundle = await buildWorker(workerConfig(sandbox.ready, receiver.url));
     const before = new Set(workerdChildren());
