@@ -8,10 +8,10 @@
  */
 import { Agent, request } from 'undici';
 import { largeOrderRequest } from '../../test/cxml/large-order-request.ts';
-import { setupRequest } from '../../test/support/cxml-documents.ts';
-import { AUTOCANNON_METRICS, runAutocannon } from '../harness/autocannon-load.ts';
+import { AUTOCANNON_METRICS } from '../harness/autocannon-load.ts';
 import type { BenchCase, Figures } from '../harness/bench-case.ts';
 import { startGatewayServer, startSandboxServer } from '../harness/bench-servers.ts';
+import { besideLoad, cxmlAccepted, cxmlPosts, returningUserSetup } from '../harness/cxml-posts.ts';
 
 const LINES = 5_000;
 const CONNECTIONS = 2;
@@ -27,8 +27,6 @@ function bigOrder(id: string): string {
     .replace(/<Money currency="EUR">[0-9.]+</, `<Money currency="USD">${(LINES * 12).toFixed(2)}<`);
 }
 
-const cxmlAccepted = (status: number, body: string) => status === 200 && body.includes('<Status code="200"');
-
 const bigPoBesidePunchIn: BenchCase = {
   name: 'big-po-beside-punch-in',
   title:
@@ -42,14 +40,10 @@ const bigPoBesidePunchIn: BenchCase = {
     let sequence = 0;
     let refusedPos = 0;
 
-    /** One big PO after another until `stop` resolves; answers how many were accepted. */
-    const bigPosUntil = async (stop: Promise<void>): Promise<number> => {
-      let running = true;
-      void stop.then(() => {
-        running = false;
-      });
+    /** One big PO after another while `running()`; answers how many were accepted. */
+    const bigPosWhile = async (running: () => boolean): Promise<number> => {
       let accepted = 0;
-      while (running) {
+      while (running()) {
         const id = `${process.pid}-${++sequence}`;
         const answer = await request(`${gateway.ready.url}/cxml`, {
           method: 'POST',
@@ -64,29 +58,17 @@ const bigPoBesidePunchIn: BenchCase = {
       return accepted;
     };
 
-    const setupBody = setupRequest({ payloadID: 'BENCH-ID@buyer.example' }).replace('BENCH-ID', '[<id>]');
-    const setups = () =>
-      runAutocannon({
-        url: `${gateway.ready.url}/cxml`,
-        method: 'POST',
-        connections: CONNECTIONS,
-        durationMs,
-        headers: { 'content-type': 'text/xml; charset=UTF-8' },
-        body: setupBody,
-        accept: cxmlAccepted,
-      });
+    const setups = cxmlPosts({
+      url: gateway.ready.url,
+      body: returningUserSetup(),
+      connections: CONNECTIONS,
+      durationMs,
+      accept: cxmlAccepted,
+    });
 
     const besideBigPos = async (): Promise<Figures> => {
-      let done = (): void => {};
-      const stop = new Promise<void>((resolve) => {
-        done = resolve;
-      });
-      const started = performance.now();
-      const load = bigPosUntil(stop);
-      const figures = await setups();
-      done();
-      const accepted = await load;
-      return { ...figures, bigPosPerSec: accepted / ((performance.now() - started) / 1000) };
+      const { figures, loaded, elapsedMs } = await besideLoad(setups, bigPosWhile);
+      return { ...figures, bigPosPerSec: loaded / (elapsedMs / 1000) };
     };
     const alone = async (): Promise<Figures> => ({ ...(await setups()), bigPosPerSec: 0 });
 

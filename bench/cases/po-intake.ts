@@ -14,10 +14,11 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { XMLParser } from 'fast-xml-parser';
 import { largeOrderRequest } from '../../test/cxml/large-order-request.ts';
-import { AUTOCANNON_METRICS, runAutocannon } from '../harness/autocannon-load.ts';
+import { AUTOCANNON_METRICS } from '../harness/autocannon-load.ts';
 import { type BenchCase, skipCase } from '../harness/bench-case.ts';
 import { startGatewayServer, startSandboxServer } from '../harness/bench-servers.ts';
 import { startChildServer } from '../harness/child-server.ts';
+import { cxmlAccepted, cxmlPosts } from '../harness/cxml-posts.ts';
 import type { BareBodyServerReady } from '../servers/bare-body-server.ts';
 
 const CONNECTIONS = 8;
@@ -104,24 +105,13 @@ const poIntake: BenchCase = {
     );
     const durationMs = quick ? 1_000 : 3_000;
     const body = orderBody('[<id>]');
-    const post = (url: string, accept?: (status: number, text: string) => boolean) => () =>
-      runAutocannon({
-        url: `${url}/cxml`,
-        method: 'POST',
-        connections: CONNECTIONS,
-        durationMs,
-        headers: { 'content-type': 'text/xml; charset=UTF-8' },
-        body,
-        ...(accept !== undefined && { accept }),
-      });
+    const post = (url: string, accept?: (status: number, text: string) => boolean) =>
+      cxmlPosts({ url, body, connections: CONNECTIONS, durationMs, ...(accept !== undefined && { accept }) });
     const floor = intakeFloor(orderBody('floor'));
     const variants = {
       'floor: parse + 1 FULL commit': () => floor.run(durationMs),
       'bare Hono route': post(bare.ready.url),
-      'gateway order intake': post(
-        gateway.ready.url,
-        (status, text) => status === 200 && text.includes('<Status code="200"'),
-      ),
+      'gateway order intake': post(gateway.ready.url, cxmlAccepted),
     };
     return {
       variants,

@@ -14,6 +14,7 @@ import { setupRequest } from '../../test/support/cxml-documents.ts';
 import { AUTOCANNON_METRICS, runAutocannon } from '../harness/autocannon-load.ts';
 import type { BenchCase, Figures } from '../harness/bench-case.ts';
 import { startGatewayServer, startSandboxServer } from '../harness/bench-servers.ts';
+import { cxmlAccepted, cxmlPosts } from '../harness/cxml-posts.ts';
 import { sandboxRequestCount } from '../harness/sandbox-requests.ts';
 
 const CONNECTIONS = 8;
@@ -91,8 +92,6 @@ export function realisticSetup(): string {
     );
 }
 
-const cxmlAccepted = (status: number, body: string) => status === 200 && body.includes('<Status code="200"');
-
 const punchIn: BenchCase = {
   name: 'punch-in',
   title: 'cXML setup of a returning mapped user through the gateway vs a direct PIPO login at the sandbox',
@@ -137,16 +136,8 @@ const punchIn: BenchCase = {
       });
     // Each setup gets its own payloadID, as real buyers send; about 5 KB, as SAP Ariba's are.
     const setupBody = realisticSetup().replace('BENCH-ID', '[<id>]');
-    const gatewaySetups = (url: string) => () =>
-      runAutocannon({
-        url: `${url}/cxml`,
-        method: 'POST',
-        connections: CONNECTIONS,
-        durationMs,
-        headers: { 'content-type': 'text/xml; charset=UTF-8' },
-        body: setupBody,
-        accept: cxmlAccepted,
-      });
+    const gatewaySetups = (url: string) =>
+      cxmlPosts({ url, body: setupBody, connections: CONNECTIONS, durationMs, accept: cxmlAccepted });
 
     /** Adds the upstream calls per accepted operation, counted at the sandbox. */
     const countingUpstream = (run: () => Promise<Figures>) => async (): Promise<Figures> => {

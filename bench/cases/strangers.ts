@@ -8,9 +8,10 @@
  */
 import { Agent, request } from 'undici';
 import { setupRequest } from '../../test/support/cxml-documents.ts';
-import { AUTOCANNON_METRICS, runAutocannon } from '../harness/autocannon-load.ts';
+import { AUTOCANNON_METRICS } from '../harness/autocannon-load.ts';
 import type { BenchCase, Figures } from '../harness/bench-case.ts';
 import { startGatewayServer, startSandboxServer } from '../harness/bench-servers.ts';
+import { besideLoad, cxmlAccepted, cxmlPosts, returningUserSetup } from '../harness/cxml-posts.ts';
 
 const STRANGERS = 8;
 const CONNECTIONS = 2;
@@ -27,8 +28,6 @@ function strangersDocument(): string {
   );
 }
 
-const cxmlAccepted = (status: number, body: string) => status === 200 && body.includes('<Status code="200"');
-
 const strangers: BenchCase = {
   name: 'strangers',
   title: 'cXML setup of a returning user, alone and beside eight strangers posting worst-case 1 MB documents',
@@ -40,16 +39,12 @@ const strangers: BenchCase = {
     const agent = new Agent({ connections: STRANGERS });
     let refusedStrangers = 0;
 
-    /** Eight loops posting the stranger's document until `stop` resolves; answers how many were sent. */
-    const strangersUntil = async (stop: Promise<void>): Promise<number> => {
-      let running = true;
-      void stop.then(() => {
-        running = false;
-      });
+    /** Eight loops posting the stranger's document while `running()`; answers how many were sent. */
+    const strangersWhile = async (running: () => boolean): Promise<number> => {
       let sent = 0;
       await Promise.all(
         Array.from({ length: STRANGERS }, async () => {
-          while (running) {
+          while (running()) {
             const answer = await request(`${gateway.ready.url}/cxml`, {
               method: 'POST',
               body,
@@ -65,28 +60,17 @@ const strangers: BenchCase = {
       return sent;
     };
 
-    const setupBody = setupRequest({ payloadID: 'BENCH-ID@buyer.example' }).replace('BENCH-ID', '[<id>]');
-    const setups = () =>
-      runAutocannon({
-        url: `${gateway.ready.url}/cxml`,
-        method: 'POST',
-        connections: CONNECTIONS,
-        durationMs,
-        headers: { 'content-type': 'text/xml; charset=UTF-8' },
-        body: setupBody,
-        accept: cxmlAccepted,
-      });
+    const setups = cxmlPosts({
+      url: gateway.ready.url,
+      body: returningUserSetup(),
+      connections: CONNECTIONS,
+      durationMs,
+      accept: cxmlAccepted,
+    });
 
     const besideStrangers = async (): Promise<Figures> => {
-      let done = (): void => {};
-      const stop = new Promise<void>((resolve) => {
-        done = resolve;
-      });
-      const load = strangersUntil(stop);
-      const figures = await setups();
-      done();
-      const sent = await load;
-      return { ...figures, strangersPerSec: sent / (durationMs / 1000) };
+      const { figures, loaded } = await besideLoad(setups, strangersWhile);
+      return { ...figures, strangersPerSec: loaded / (durationMs / 1000) };
     };
 
     const alone = async (): Promise<Figures> => ({ ...(await setups()), strangersPerSec: 0 });
