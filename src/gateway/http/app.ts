@@ -5,6 +5,7 @@
  * dependencies and serve `app.fetch`.
  */
 import { Hono } from 'hono';
+import { createAdminConsole } from '../admin-console/index.ts';
 import type { GatewayContext } from '../context.ts';
 import { createGatewayContext } from '../context.ts';
 import { cxmlProtocol } from '../cxml/index.ts';
@@ -105,6 +106,9 @@ export async function createGateway(deps: GatewayDeps): Promise<Gateway> {
   app.route('/punchout', createPunchoutRoutes(ctx, PUNCHOUT_PROTOCOLS));
   // Outside /punchout: a proof link outlives its session, and its PDF may be cached by the browser.
   app.route(PROOF_PATH, createProofRoutes(ctx));
+  // Before the JSON admin API: the console's pages (`/admin/`, `/admin/ui/…`) are answered here and never
+  // meet the API's bearer-token check; every other /admin path goes on to the API.
+  app.route('/admin', createAdminConsole(ctx, { backgroundRound: readiness.backgroundRound }));
   mountOrderRoutes(app, ctx);
 
   app.notFound((c) =>

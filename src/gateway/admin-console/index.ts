@@ -1,0 +1,124 @@
+/**
+ * The operator console under `/admin/`: server-rendered pages over the same store and the same service
+ * functions as the JSON admin API (`orders/admin-routes.ts`), which keeps its paths, answers and bearer
+ * token. Console pages have paths of their own: `/admin/` (the overview, or the sign-in form) and
+ * `/admin/ui/…`. Mounted before the API, so these paths never reach the API's bearer-token check.
+ *
+ * Every page but the sign-in form needs a session cookie; every POST but the sign-in needs the session's
+ * CSRF token (403, nothing changed, otherwise); every page carries the console's CSP (no script,
+ * `frame-ancestors 'none'`) and `no-store`. Each POST is written to the log as the API's audit trail does.
+ */
+import { type Context, Hono, type MiddlewareHandler } from 'hono';
+import type { GatewayContext } from '../context.ts';
+import { ERROR_ANSWERS, logFailure, publicMessage, toGatewayError } from '../http/errors.ts';
+import { requestIdOf } from '../http/request-id.ts';
+import { message, sendConsolePage } from './layout.ts';
+import { type OverviewInputs, overviewBody } from './overview.ts';
+import type { ConsoleSession } from './session.ts';
+import { checkedForm, sendSignedOut, sendSignIn, sessionOf, signIn, signOut } from './sign-in.ts';
+
+export type ConsoleEnv = { Variables: { session: ConsoleSession; form: Record<string, string> } };
+
+/** The statuses a console error page is sent with; anything else is shown as a 500. */
+const ERROR_STATUSES = [400, 403, 404, 409, 429, 502, 503] as const;
+
+/**
+ * Each console POST in the log with how it ended, the session that made it and the address, as the API's
+ * audit trail logs each call; never a form field (the sign-in's carries the token).
+ */
+function auditTrail(ctx: GatewayContext): MiddlewareHandler<ConsoleEnv> {
+  return async (c, next) => {
+    await next();
+    if (c.req.method !== 'POST') return;
+    const fields = {
+      requestId: requestIdOf(c),
+      method: c.req.method,
+      path: c.req.path.slice(0, 200),
+      status: c.res.status,
+      address: ctx.clientAddress(c),
+      session: c.get('session')?.sid ?? null,
+    };
+    if (c.res.status >= 400) ctx.logger.warn('admin console action refused', fields);
+    else ctx.logger.info('admin console action', fields);
+  };
+}
+
+/** Pages need a session; POSTs need one and its CSRF token, the form then at `c.get('form')`. */
+function requireSession(ctx: GatewayContext): MiddlewareHandler<ConsoleEnv> {
+  return async (c, next) => {
+    const { session, expired } = await sessionOf(ctx, c);
+    if (c.req.method === 'POST') {
+      const form = session === undefined ? undefined : await checkedForm(c, session);
+      if (session === undefined || form === undefined) {
+        return sendConsolePage(
+          c,
+          {
+            title: 'Refused',
+            body: message(
+              'error',
+              'This form was refused: it did not come from a page of your current console session. Nothing was changed. Open the page again and repeat the action.',
+            ),
+          },
+          403,
+        );
+      }
+      c.set('session', session);
+      c.set('form', form);
+      return next();
+    }
+    if (session === undefined) return sendSignedOut(c, expired);
+    c.set('session', session);
+    return next();
+  };
+}
+
+function errorPage(ctx: GatewayContext, c: Context<ConsoleEnv>, error: unknown): Promise<Response> {
+  const known = toGatewayError(error);
+  logFailure(ctx.logger, 'admin console request failed', known, {
+    requestId: requestIdOf(c),
+    path: c.req.routePath,
+  });
+  const http = ERROR_ANSWERS[known.code].http;
+  const status = (ERROR_STATUSES as readonly number[]).includes(http)
+    ? (http as (typeof ERROR_STATUSES)[number])
+    : 500;
+  const session = c.get('session');
+  return sendConsolePage(
+    c,
+    {
+      title: status === 404 ? 'Not found' : 'Something went wrong',
+      body: message('error', publicMessage(known, 'page')),
+      ...(session !== undefined && { signedIn: { csrf: session.csrf } }),
+    },
+    status,
+  );
+}
+
+/**
+ * @example
+ * app.route('/admin', createAdminConsole(ctx, { backgroundRound: readiness.backgroundRound }));
+ * app.route('/admin', createAdminRoutes(ctx)); // after: the console's paths are answered first
+ */
+export function createAdminConsole(ctx: GatewayContext, inputs: OverviewInputs): Hono<ConsoleEnv> {
+  const app = new Hono<ConsoleEnv>();
+  app.onError((error, c) => errorPage(ctx, c, error));
+  app.use('/', auditTrail(ctx));
+  app.use('/ui/*', auditTrail(ctx));
+
+  app.get('/', async (c) => {
+    const { session, expired } = await sessionOf(ctx, c);
+    // Not signed in, `/admin/` is the sign-in page itself (200); other pages answer 401 with the form.
+    if (session === undefined) return expired ? sendSignedOut(c, true) : sendSignIn(c);
+    c.set('session', session);
+    return sendConsolePage(c, {
+      title: 'Overview',
+      body: await overviewBody(ctx, inputs, false),
+      signedIn: { csrf: session.csrf, section: 'overview' },
+    });
+  });
+  app.post('/ui/sign-in', (c) => signIn(ctx, c));
+
+  app.use('/ui/*', requireSession(ctx));
+  app.post('/ui/sign-out', (c) => signOut(ctx, c));
+  return app;
+}

@@ -1,0 +1,105 @@
+/**
+ * The operator console's sign-in session: a cookie holding an HS256 JWT signed under a key derived from
+ * the gateway's signing key, never the admin token itself, so a stolen cookie expires and a leaked log
+ * line cannot replay the token against the JSON API. The key has its own derivation label, so no
+ * punch-out URL token can pass for a console session or the other way round. Every state-changing form
+ * carries the session's CSRF token (a claim of the JWT, random per sign-in), compared in constant time.
+ *
+ * Keys rotate as the punch-out tokens do: signed with the current key, verified with it and then each of
+ * `previousSigningKeys`, so operators stay signed in across a rotation until their session expires.
+ */
+import { errors as joseErrors, jwtVerify, SignJWT } from 'jose';
+import { constantTimeEqual } from '../../kernel/constant-time.ts';
+import type { GatewayContext } from '../context.ts';
+
+/** Cookie name; not `__Host-` prefixed, which would require Path=/ where the console wants Path=/admin. */
+export const SESSION_COOKIE = 'punchgate_console';
+/** A working day: an operator signs in once a shift, and a forgotten laptop is signed out by the evening. */
+export const SESSION_SECONDS = 8 * 3600;
+/** The only path the cookie is sent to: the console's own. */
+export const COOKIE_PATH = '/admin';
+
+export interface ConsoleSession {
+  /** Random per sign-in; names the session in the audit log. */
+  sid: string;
+  /** The token every state-changing form of this session must carry. */
+  csrf: string;
+  exp: number;
+}
+
+export type SessionCheck =
+  | { kind: 'valid'; session: ConsoleSession }
+  | { kind: 'expired' }
+  | { kind: 'none' };
+
+async function consoleKey(secret: string): Promise<CryptoKey> {
+  const bytes = await crypto.subtle.digest(
+    'SHA-256',
+    new TextEncoder().encode(`punchgate:admin-console:${secret}`),
+  );
+  return crypto.subtle.importKey('raw', bytes, { name: 'HMAC', hash: 'SHA-256' }, false, ['sign', 'verify']);
+}
+
+// Imported once per context (per config): a console page is not a hot path, but nothing gains from
+// importing the key at every request.
+const keysByContext = new WeakMap<GatewayContext, Promise<CryptoKey[]>>();
+
+function keysOf(ctx: GatewayContext): Promise<CryptoKey[]> {
+  let keys = keysByContext.get(ctx);
+  if (keys === undefined) {
+    keys = Promise.all([ctx.config.signingKey, ...ctx.config.previousSigningKeys].map(consoleKey));
+    keysByContext.set(ctx, keys);
+  }
+  return keys;
+}
+
+/** A new session's cookie value and claims, valid `SESSION_SECONDS` from now. */
+export async function issueSession(ctx: GatewayContext): Promise<{ token: string; session: ConsoleSession }> {
+  const [key] = await keysOf(ctx);
+  const iat = Math.floor(ctx.clock.now().getTime() / 1000);
+  const session: ConsoleSession = {
+    sid: ctx.randomId(16),
+    csrf: ctx.randomId(24),
+    exp: iat + SESSION_SECONDS,
+  };
+  const token = await new SignJWT({ sid: session.sid, csrf: session.csrf, pur: 'admin-console' })
+    .setProtectedHeader({ alg: 'HS256' })
+    .setIssuedAt(iat)
+    .setExpirationTime(session.exp)
+    .sign(key as CryptoKey);
+  return { token, session };
+}
+
+/** The session a cookie value names: valid, expired (a genuine token past its time), or none at all. */
+export async function checkSession(ctx: GatewayContext, token: string | undefined): Promise<SessionCheck> {
+  if (token === undefined || token === '') return { kind: 'none' };
+  for (const key of await keysOf(ctx)) {
+    try {
+      const { payload } = await jwtVerify(token, key, {
+        algorithms: ['HS256'],
+        currentDate: ctx.clock.now(),
+      });
+      const { sid, csrf, exp, pur } = payload;
+      if (typeof sid !== 'string' || typeof csrf !== 'string' || typeof exp !== 'number') break;
+      if (pur !== 'admin-console') break;
+      return { kind: 'valid', session: { sid, csrf, exp } };
+    } catch (error) {
+      if (error instanceof joseErrors.JWTExpired) return { kind: 'expired' };
+      // Only a wrong signature is worth the next key; anything else is as wrong under every key.
+      if (!(error instanceof joseErrors.JWSSignatureVerificationFailed)) break;
+    }
+  }
+  return { kind: 'none' };
+}
+
+/** Whether a form's CSRF field is the session's own. */
+export function csrfMatches(session: ConsoleSession, sent: unknown): boolean {
+  return typeof sent === 'string' && sent !== '' && constantTimeEqual(sent, session.csrf);
+}
+
+/** The Set-Cookie value for a session cookie, or (`token` undefined) for one that clears it. */
+export function sessionCookie(ctx: GatewayContext, token: string | undefined): string {
+  const secure = ctx.publicUrl.startsWith('https:') ? '; Secure' : '';
+  const life = token === undefined ? 'Max-Age=0' : `Max-Age=${SESSION_SECONDS}`;
+  return `${SESSION_COOKIE}=${token ?? ''}; ${life}; Path=${COOKIE_PATH}; HttpOnly; SameSite=Strict${secure}`;
+}

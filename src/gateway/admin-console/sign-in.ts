@@ -1,0 +1,143 @@
+/**
+ * Signing in to the operator console with the admin token, and the rules every console request passes:
+ * a session cookie (session.ts) for every page but the sign-in form, and the session's CSRF token in every
+ * state-changing form.
+ *
+ * The token is compared as the JSON API compares its bearer token (constant time, with the current token
+ * and each one being retired, no early exit), and wrong tokens count against the caller's address under
+ * the API's limit (ADMIN_FAILURE_LIMIT): a guesser gains nothing by trying the form instead of the API.
+ */
+import type { Context } from 'hono';
+import { getCookie } from 'hono/cookie';
+import { constantTimeEqual } from '../../kernel/constant-time.ts';
+import type { GatewayContext } from '../context.ts';
+import { html, type SafeHtml } from '../http/html.ts';
+import { ADMIN_FAILURE_LIMIT } from '../orders/admin-routes.ts';
+import { createFailureCounter, type FailureCounter } from '../punchout/throttle.ts';
+import { message, sendConsolePage } from './layout.ts';
+import {
+  type ConsoleSession,
+  checkSession,
+  csrfMatches,
+  issueSession,
+  SESSION_COOKIE,
+  sessionCookie,
+} from './session.ts';
+
+/** The largest console form accepted: a note of 2,000 characters and a few fields, with room to spare. */
+const MAX_FORM_BYTES = 32 * 1024;
+
+// One counter per gateway context (one per running gateway), kept beside it rather than in it so the
+// console adds nothing to the context every route is built from.
+const failuresByContext = new WeakMap<GatewayContext, FailureCounter>();
+
+/** The wrong-admin-token counter of this gateway, per client address. */
+export function adminTokenFailures(ctx: GatewayContext): FailureCounter {
+  let failures = failuresByContext.get(ctx);
+  if (failures === undefined) {
+    failures = createFailureCounter({ clock: ctx.clock, limit: ADMIN_FAILURE_LIMIT });
+    failuresByContext.set(ctx, failures);
+  }
+  return failures;
+}
+
+/** Whether `sent` is one of the accepted admin tokens; every one is compared, whatever matched first. */
+function isAdminToken(ctx: GatewayContext, sent: string): boolean {
+  let matches = false;
+  for (const token of [ctx.config.adminToken, ...ctx.config.previousAdminTokens]) {
+    const equal = constantTimeEqual(sent, token);
+    matches = matches || equal;
+  }
+  return sent !== '' && matches;
+}
+
+function signInForm(notice?: SafeHtml): SafeHtml {
+  return html`${notice ?? ''}
+<form method="post" action="/admin/ui/sign-in">
+<div class="field"><label for="token">Admin token</label>
+<input id="token" name="token" type="password" autocomplete="current-password" required size="40" autofocus></div>
+<p class="muted">The gateway's <code>adminToken</code> (or one of <code>previousAdminTokens</code>), as for the JSON admin API.</p>
+<p><button class="primary" type="submit">Sign in</button></p>
+</form>`;
+}
+
+/** The sign-in page, with what went wrong when something did. */
+export function sendSignIn(
+  c: Context,
+  status: 200 | 401 | 429 = 200,
+  notice?: SafeHtml,
+  headers: Readonly<Record<string, string>> = {},
+): Promise<Response> {
+  return sendConsolePage(c, { title: 'Sign in', body: signInForm(notice) }, status, headers);
+}
+
+/** A form's fields; undefined for a body that is not a form or is larger than any console form. */
+export async function formOf(c: Context): Promise<Record<string, string> | undefined> {
+  const declared = Number(c.req.header('Content-Length') ?? '0');
+  if (!(declared <= MAX_FORM_BYTES)) return undefined;
+  const type = c.req.header('Content-Type') ?? '';
+  if (!type.startsWith('application/x-www-form-urlencoded')) return undefined;
+  const text = await c.req.text();
+  if (text.length > MAX_FORM_BYTES) return undefined;
+  return Object.fromEntries(new URLSearchParams(text));
+}
+
+/** `POST /admin/ui/sign-in`: the admin token from the form; a session cookie when it is right. */
+export async function signIn(ctx: GatewayContext, c: Context): Promise<Response> {
+  const address = ctx.clientAddress(c);
+  const failures = adminTokenFailures(ctx);
+  const wait = failures.lockedFor(address);
+  if (wait > 0) {
+    ctx.logger.warn('admin console sign-in refused: throttled', { address });
+    return sendSignIn(
+      c,
+      429,
+      message('error', `Too many wrong admin tokens from this address; try again in ${wait} seconds.`),
+      { 'Retry-After': String(wait) },
+    );
+  }
+  const sent = (await formOf(c))?.token ?? '';
+  if (!isAdminToken(ctx, sent)) {
+    failures.fail(address);
+    ctx.logger.warn('admin console sign-in refused: wrong token', { address });
+    return sendSignIn(c, 401, message('error', 'That is not the admin token. Check it and try again.'));
+  }
+  const { token, session } = await issueSession(ctx);
+  ctx.logger.info('admin console sign-in', { address, session: session.sid });
+  c.header('Set-Cookie', sessionCookie(ctx, token));
+  c.header('Cache-Control', 'no-store');
+  return c.redirect('/admin/', 303);
+}
+
+/** The request's valid session, or why there is none. */
+export async function sessionOf(
+  ctx: GatewayContext,
+  c: Context,
+): Promise<{ session?: ConsoleSession; expired: boolean }> {
+  const check = await checkSession(ctx, getCookie(c, SESSION_COOKIE));
+  if (check.kind === 'valid') return { session: check.session, expired: false };
+  return { expired: check.kind === 'expired' };
+}
+
+/** The page an unsigned request gets: the sign-in form, saying so when the session ran out. */
+export function sendSignedOut(c: Context, expired: boolean): Promise<Response> {
+  const notice = expired
+    ? message('notice', 'Your session has expired. Sign in again.')
+    : message('notice', 'Sign in to use the operator console.');
+  return sendSignIn(c, 401, notice);
+}
+
+/** A state-changing form's fields when its CSRF token is the session's; undefined otherwise. */
+export async function checkedForm(
+  c: Context,
+  session: ConsoleSession,
+): Promise<Record<string, string> | undefined> {
+  const form = await formOf(c);
+  return form !== undefined && csrfMatches(session, form.csrf) ? form : undefined;
+}
+
+/** `POST /admin/ui/sign-out`: the cookie cleared (the JWT itself stays valid until it expires). */
+export function signOut(ctx: GatewayContext, c: Context): Promise<Response> {
+  c.header('Set-Cookie', sessionCookie(ctx, undefined));
+  return sendSignIn(c, 200, message('ok', 'You are signed out.'));
+}
