@@ -7,24 +7,18 @@
  * most 50 ms — which a parse or a store write that holds the event loop for half a second cannot meet.
  */
 import { Agent, request } from 'undici';
-import { largeOrderRequest } from '../../test/cxml/large-order-request.ts';
 import { AUTOCANNON_METRICS } from '../harness/autocannon-load.ts';
 import type { BenchCase, Figures } from '../harness/bench-case.ts';
 import { startGatewayServer, startSandboxServer } from '../harness/bench-servers.ts';
 import { besideLoad, cxmlAccepted, cxmlPosts, returningUserSetup } from '../harness/cxml-posts.ts';
+import { seededLinesOrder } from '../harness/seeded-lines-order.ts';
 
 const LINES = 5_000;
 const CONNECTIONS = 2;
 
 /** The 5,000-line PO on the seeded lines' terms (as bench/cases/po-intake.ts sends its 5-line one). */
 function bigOrder(id: string): string {
-  return largeOrderRequest(LINES)
-    .replace(/payloadID="[^"]*"/, `payloadID="big-${id}@buyer.example"`)
-    .replace(/orderID="[^"]*"/, `orderID="PO-BIG-${id}"`)
-    .replace(/L-(\d{6})/g, 'L-00$1')
-    .replace(/<ItemOut quantity="\d+"/g, '<ItemOut quantity="100"')
-    .replace(/<Money currency="EUR">12\.50</g, '<Money currency="USD">0.12<')
-    .replace(/<Money currency="EUR">[0-9.]+</, `<Money currency="USD">${(LINES * 12).toFixed(2)}<`);
+  return seededLinesOrder(LINES, `big-${id}@buyer.example`, `PO-BIG-${id}`);
 }
 
 const bigPoBesidePunchIn: BenchCase = {

@@ -13,30 +13,23 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { XMLParser } from 'fast-xml-parser';
-import { largeOrderRequest } from '../../test/cxml/large-order-request.ts';
 import { AUTOCANNON_METRICS } from '../harness/autocannon-load.ts';
 import { type BenchCase, skipCase } from '../harness/bench-case.ts';
 import { startGatewayServer, startSandboxServer } from '../harness/bench-servers.ts';
 import { startChildServer } from '../harness/child-server.ts';
 import { cxmlAccepted, cxmlPosts } from '../harness/cxml-posts.ts';
+import { seededLinesOrder } from '../harness/seeded-lines-order.ts';
 import type { BareBodyServerReady } from '../servers/bare-body-server.ts';
 
 const CONNECTIONS = 8;
 const LINES_PER_ORDER = 5;
 
 /**
- * An OrderRequest whose payloadID and orderID autocannon makes unique per request (`[<id>]`), ordering the
- * seeded cart lines on the cart's terms (100 at 0.12 USD each, see servers/gateway-server.ts): intake
- * refuses a quantity or currency the product or storefront does not allow.
+ * An OrderRequest for the seeded cart lines whose payloadID and orderID autocannon makes unique per request
+ * (`[<id>]`).
  */
 export function orderBody(uniqueId: string): string {
-  return largeOrderRequest(LINES_PER_ORDER)
-    .replace(/payloadID="[^"]*"/, `payloadID="${uniqueId}@buyer.example"`)
-    .replace(/orderID="[^"]*"/, `orderID="PO-${uniqueId}"`)
-    .replace(/L-(\d{6})/g, 'L-00$1')
-    .replace(/<ItemOut quantity="\d+"/g, '<ItemOut quantity="100"')
-    .replace(/<Money currency="EUR">12\.50</g, '<Money currency="USD">0.12<')
-    .replace(/<Money currency="EUR">[0-9.]+</, `<Money currency="USD">${(LINES_PER_ORDER * 12).toFixed(2)}<`);
+  return seededLinesOrder(LINES_PER_ORDER, `${uniqueId}@buyer.example`, `PO-${uniqueId}`);
 }
 
 /**
