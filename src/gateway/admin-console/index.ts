@@ -9,10 +9,14 @@
  * `frame-ancestors 'none'`) and `no-store`. Each POST is written to the log as the API's audit trail does.
  */
 import { type Context, Hono, type MiddlewareHandler } from 'hono';
+import type { PurchaseOrder } from '../../store/types.ts';
 import type { GatewayContext } from '../context.ts';
-import { ERROR_ANSWERS, logFailure, publicMessage, toGatewayError } from '../http/errors.ts';
+import { ERROR_ANSWERS, GatewayError, logFailure, publicMessage, toGatewayError } from '../http/errors.ts';
 import { requestIdOf } from '../http/request-id.ts';
+import { documentPage } from './document-page.ts';
 import { message, sendConsolePage } from './layout.ts';
+import { orderListBody, orderQuery } from './order-list.ts';
+import { orderPageBody } from './order-page.ts';
 import { type OverviewInputs, overviewBody } from './overview.ts';
 import type { ConsoleSession } from './session.ts';
 import { checkedForm, sendSignedOut, sendSignIn, sessionOf, signIn, signOut } from './sign-in.ts';
@@ -112,7 +116,7 @@ export function createAdminConsole(ctx: GatewayContext, inputs: OverviewInputs):
     c.set('session', session);
     return sendConsolePage(c, {
       title: 'Overview',
-      body: await overviewBody(ctx, inputs, false),
+      body: await overviewBody(ctx, inputs),
       signedIn: { csrf: session.csrf, section: 'overview' },
     });
   });
@@ -120,5 +124,38 @@ export function createAdminConsole(ctx: GatewayContext, inputs: OverviewInputs):
 
   app.use('/ui/*', requireSession(ctx));
   app.post('/ui/sign-out', (c) => signOut(ctx, c));
+
+  async function orderOr404(id: string): Promise<PurchaseOrder> {
+    const order = await ctx.store.orders.get(id);
+    if (order === undefined) throw new GatewayError('not_found', 'There is no such purchase order.');
+    return order;
+  }
+
+  app.get('/ui/orders', async (c) =>
+    sendConsolePage(c, {
+      title: 'Purchase orders',
+      body: await orderListBody(
+        ctx,
+        orderQuery((n) => c.req.query(n)),
+      ),
+      signedIn: { csrf: c.get('session').csrf, section: 'orders' },
+    }),
+  );
+  app.get('/ui/orders/:id', async (c) => {
+    const order = await orderOr404(c.req.param('id'));
+    return sendConsolePage(c, {
+      title: `Purchase order ${order.orderId}`,
+      body: await orderPageBody(ctx, order),
+      signedIn: { csrf: c.get('session').csrf, section: 'orders' },
+    });
+  });
+  app.get('/ui/orders/:id/documents/:doc', async (c) => {
+    const order = await orderOr404(c.req.param('id'));
+    const { title, body } = await documentPage(ctx, order, c.req.param('doc'));
+    return sendConsolePage(c, { title, body, signedIn: { csrf: c.get('session').csrf, section: 'orders' } });
+  });
+
+  // Last: any other console path is a console 404, not the JSON API's (which would ask for a bearer token).
+  app.all('/ui/*', (c) => errorPage(ctx, c, new GatewayError('not_found', 'There is no such console page.')));
   return app;
 }

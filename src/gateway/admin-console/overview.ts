@@ -17,13 +17,11 @@ export interface OverviewInputs {
   backgroundRound(now: Date): Promise<{ overdue: boolean; lastCompletedAt: Date | undefined }>;
 }
 
-function waitingTable(orders: readonly PurchaseOrder[], now: Date, link: boolean): SafeHtml {
+function waitingTable(orders: readonly PurchaseOrder[], now: Date): SafeHtml {
   if (orders.length === 0)
     return html`<p class="ok" role="status">No purchase order waits for an operator.</p>`;
   const rows = orders.map((o) => {
-    const number = link
-      ? html`<a href="/admin/ui/orders/${encodeURIComponent(o.id)}">${o.orderId}</a>`
-      : o.orderId;
+    const number = html`<a href="/admin/ui/orders/${encodeURIComponent(o.id)}">${o.orderId}</a>`;
     return html`<tr><td>${number}</td><td>${o.buyerId}</td><td>${o.lastError ?? '—'}</td><td>${o.flags.join(', ') || '—'}</td><td>${ageText(now, o.updatedAt)}</td></tr>`;
   });
   return html`<table><caption>Waiting for an operator (${orders.length}${orders.length === WAITING_SHOWN ? ' or more' : ''})</caption>
@@ -35,12 +33,8 @@ function figure(label: string, value: string | number): SafeHtml {
   return html`<div><dt>${label}</dt><dd>${value}</dd></div>`;
 }
 
-/** The overview's body; `linkOrders` once the PO pages exist to link to. */
-export async function overviewBody(
-  ctx: GatewayContext,
-  inputs: OverviewInputs,
-  linkOrders: boolean,
-): Promise<SafeHtml> {
+/** The overview's body. */
+export async function overviewBody(ctx: GatewayContext, inputs: OverviewInputs): Promise<SafeHtml> {
   const now = ctx.clock.now();
   const [stats, waiting, round] = await Promise.all([
     ctx.store.stats(now),
@@ -50,9 +44,7 @@ export async function overviewBody(
   const byState = ORDER_STATES.map((state) => {
     const count = stats.ordersByState[state];
     const label = STATE_LABELS[state] ?? state;
-    return linkOrders
-      ? html`<div><dt><a href="/admin/ui/orders?state=${state}">${label}</a></dt><dd>${count}</dd></div>`
-      : figure(label, count);
+    return html`<div><dt><a href="/admin/ui/orders?state=${state}">${label}</a></dt><dd>${count}</dd></div>`;
   });
   const backlog = stats.outbox.pending + stats.outbox.sending;
   const roundText =
@@ -60,7 +52,7 @@ export async function overviewBody(
       ? 'none yet'
       : `${ageText(now, round.lastCompletedAt)} ago (${timeText(round.lastCompletedAt)})`;
   return html`<h2>Needs an operator</h2>
-${waitingTable(waiting.items, now, linkOrders)}
+${waitingTable(waiting.items, now)}
 <h2>Purchase orders by state</h2>
 <dl class="figures">${byState}</dl>
 <h2>Order flow</h2>
