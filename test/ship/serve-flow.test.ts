@@ -5,54 +5,22 @@
  * gets the cart back, orders it; with nothing else running, `serve` turns the PO into a print order and
  * sends the accept, and once the print shop marks the order shipped, the ship notice.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createPrintApi } from '../../src/print-api/index.ts';
+import { describe, expect, it } from 'vitest';
 import { linesOf, orderRequest, punchOut, receivedDocuments, type XmlTree } from '../support/order-flow.ts';
-import { followRedirects } from '../support/stack.ts';
-import type { BuyerSystem } from './buyer-system.ts';
-import {
-  eventually,
-  type SandboxProcess,
-  type ServeProcess,
-  SHIP_TEST_TIMEOUT_MS,
-  stopAllCommands,
-} from './processes.ts';
-import { startServeBesideSandbox } from './serve-beside-sandbox.ts';
+import { eventually, SHIP_TEST_TIMEOUT_MS } from './processes.ts';
+import { acceptAtBuyer, printShopApi, serveBrowser, useServeBesideSandbox } from './serve-beside-sandbox.ts';
 import { ADMIN_TOKEN, BUYER_IDENTITY, SUPPLIER_SECRET } from './user-config.ts';
 
 describe('punchgate serve as a process, with punchgate sandbox as the print service', {
   timeout: SHIP_TEST_TIMEOUT_MS,
 }, () => {
-  let buyer: BuyerSystem;
-  let sandbox: SandboxProcess;
-  let serve: ServeProcess;
-  let secrets: Record<string, string>;
-
-  beforeAll(async () => {
-    ({ buyer, sandbox, serve, secrets } = await startServeBesideSandbox());
-  }, SHIP_TEST_TIMEOUT_MS);
-
-  afterAll(async () => {
-    await stopAllCommands();
-    await buyer?.close();
-  }, SHIP_TEST_TIMEOUT_MS);
+  const stack = useServeBesideSandbox();
 
   /** The buyer's user's browser: follows redirects between the gateway, the editor and back. */
-  const browser = {
-    browse: followRedirects((url, init) => fetch(url, { ...init, redirect: 'manual' })),
-    async postCxml(body: string) {
-      const answer = await fetch(`${serve.url}/cxml`, {
-        method: 'POST',
-        body,
-        headers: { 'Content-Type': 'text/xml' },
-      });
-      const text = await answer.text();
-      if (answer.status !== 200) throw new Error(`POST /cxml answered ${answer.status}: ${text}`);
-      return text;
-    },
-  };
+  const browser = serveBrowser(() => stack.serve);
 
   it('turns a punch-out and its PO into a print order, an accept and, once shipped, a ship notice', async () => {
+    const { buyer, sandbox, serve } = stack;
     const processes = [serve.process, sandbox.process];
     const cart = await punchOut(browser, ['Business cards', 'A5 flyer'], {
       browserFormPost: buyer.returnUrl,
@@ -69,14 +37,7 @@ describe('punchgate serve as a process, with punchgate sandbox as the print serv
     expect(answer).toMatch(/<Status code="200" text="OK"/);
 
     // serve's own background rounds create the print order and send the accept; nothing else runs.
-    const accept = await eventually(
-      'the ConfirmationRequest accept at the buyer',
-      () =>
-        receivedDocuments(buyer, 'ConfirmationRequest').find(
-          ({ doc }) => doc.Request.ConfirmationRequest.ConfirmationHeader['@type'] === 'accept',
-        ),
-      { processes },
-    );
+    const accept = await acceptAtBuyer(buyer, processes);
     expect(accept.post.contentType).toBe('text/xml; charset=UTF-8');
     const confirmation = accept.doc.Request.ConfirmationRequest;
     const printOrderId = Number(confirmation.ConfirmationHeader['@confirmID']);
@@ -88,10 +49,7 @@ describe('punchgate serve as a process, with punchgate sandbox as the print serv
     expect(accept.doc.Header.Sender.Credential[0].SharedSecret).toBe(SUPPLIER_SECRET);
 
     // The print order on the print service, seen by the print shop's staff with their own key.
-    const staffKey = sandbox.apiKeys.find((k) => k.label === 'reporting');
-    if (staffKey === undefined)
-      throw new Error(`no second Enterprise key printed\n${sandbox.process.tail()}`);
-    const printShop = createPrintApi({ baseUrl: sandbox.url, token: staffKey.token, key: staffKey.key });
+    const printShop = printShopApi(sandbox);
     const printOrder = await printShop.getOrder(printOrderId);
     expect(printOrder.integration_id).toBe('PO-SHIP-1');
     expect(printOrder.items.map((item) => item.product_id)).toEqual(cart.map((line) => line.designId));
@@ -152,6 +110,7 @@ describe('punchgate serve as a process, with punchgate sandbox as the print serv
   });
 
   it('is healthy and ready, and /metrics shows its background rounds completing', async () => {
+    const { serve } = stack;
     expect((await fetch(`${serve.url}/healthz`)).status).toBe(200);
     expect((await fetch(`${serve.url}/readyz`)).status).toBe(200);
     const metrics = await (await fetch(`${serve.url}/metrics`)).text();
@@ -160,6 +119,7 @@ describe('punchgate serve as a process, with punchgate sandbox as the print serv
   });
 
   it('stops cleanly on SIGTERM, having logged no secret and no stack trace', async () => {
+    const { sandbox, serve, secrets } = stack;
     const exit = await serve.process.stop();
     expect(exit, serve.process.tail()).toEqual({ code: 0, signal: null });
     const log = serve.process.stderr() + serve.process.stdout();

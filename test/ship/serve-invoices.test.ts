@@ -6,8 +6,7 @@
  * buyer's orderStatusUrl, billing the PO's lines with the print order's tax, shipping and promotion —
  * exactly once, however often the print service's webhooks repeat and the background rounds look again.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createPrintApi } from '../../src/print-api/index.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { requireDtdValidator, validateAgainstDtd } from '../support/dtd-validation.ts';
 import {
   linesOf,
@@ -17,16 +16,9 @@ import {
   receivedDocuments,
   type XmlTree,
 } from '../support/order-flow.ts';
-import { followRedirects } from '../support/stack.ts';
 import type { BuyerSystem } from './buyer-system.ts';
-import {
-  eventually,
-  type SandboxProcess,
-  type ServeProcess,
-  SHIP_TEST_TIMEOUT_MS,
-  stopAllCommands,
-} from './processes.ts';
-import { startServeBesideSandbox } from './serve-beside-sandbox.ts';
+import { eventually, SHIP_TEST_TIMEOUT_MS } from './processes.ts';
+import { acceptAtBuyer, printShopApi, serveBrowser, useServeBesideSandbox } from './serve-beside-sandbox.ts';
 import { ADMIN_TOKEN, BUYER_IDENTITY, SUPPLIER_SECRET } from './user-config.ts';
 
 /** Every InvoiceDetailRequest the buyer's system received, in arrival order. */
@@ -41,42 +33,20 @@ const asList = (value: XmlTree): XmlTree[] => (value === undefined ? [] : [value
 describe('punchgate serve as a process invoices a shipped print order once', {
   timeout: SHIP_TEST_TIMEOUT_MS,
 }, () => {
-  let buyer: BuyerSystem;
-  let sandbox: SandboxProcess;
-  let serve: ServeProcess;
-
-  beforeAll(async () => {
-    requireDtdValidator();
-    ({ buyer, sandbox, serve } = await startServeBesideSandbox({
-      adjustConfig(config) {
-        // As docs/configuration.md writes it: on-ship, the rest left at their defaults (header tax,
-        // gateway numbers INV-000001…, net 30, to the buyer's orderStatusUrl).
-        config.buyers[0].invoices = { send: 'on-ship' };
-      },
-    }));
-  }, SHIP_TEST_TIMEOUT_MS);
-
-  afterAll(async () => {
-    await stopAllCommands();
-    await buyer?.close();
-  }, SHIP_TEST_TIMEOUT_MS);
-
-  const browser = {
-    browse: followRedirects((url, init) => fetch(url, { ...init, redirect: 'manual' })),
-    async postCxml(body: string) {
-      const answer = await fetch(`${serve.url}/cxml`, {
-        method: 'POST',
-        body,
-        headers: { 'Content-Type': 'text/xml' },
-      });
-      const text = await answer.text();
-      if (answer.status !== 200) throw new Error(`POST /cxml answered ${answer.status}: ${text}`);
-      return text;
+  beforeAll(() => requireDtdValidator());
+  const stack = useServeBesideSandbox({
+    adjustConfig(config) {
+      // As docs/configuration.md writes it: on-ship, the rest left at their defaults (header tax,
+      // gateway numbers INV-000001…, net 30, to the buyer's orderStatusUrl).
+      config.buyers[0].invoices = { send: 'on-ship' };
     },
-  };
+  });
+
+  /** The buyer's user's browser: follows redirects between the gateway, the editor and back. */
+  const browser = serveBrowser(() => stack.serve);
 
   const admin = async (path: string) => {
-    const answer = await fetch(`${serve.url}/admin${path}`, {
+    const answer = await fetch(`${stack.serve.url}/admin${path}`, {
       headers: { Authorization: `Bearer ${ADMIN_TOKEN}` },
     });
     expect(answer.status, `GET /admin${path}`).toBe(200);
@@ -85,12 +55,12 @@ describe('punchgate serve as a process invoices a shipped print order once', {
 
   /** The sandbox's webhook deliveries, as its control API lists them. */
   const deliveries = async () =>
-    ((await (await fetch(`${sandbox.url}/_sandbox/deliveries`)).json()) as { outcome: string }[]).filter(
-      (d) => d.outcome !== 'pending',
-    );
+    (
+      (await (await fetch(`${stack.sandbox.url}/_sandbox/deliveries`)).json()) as { outcome: string }[]
+    ).filter((d) => d.outcome !== 'pending');
 
   const setStatus = async (printOrderId: number, status: string) => {
-    const answer = await fetch(`${sandbox.url}/_sandbox/orders/${printOrderId}/status`, {
+    const answer = await fetch(`${stack.sandbox.url}/_sandbox/orders/${printOrderId}/status`, {
       method: 'POST',
       headers: { 'Content-Type': 'application/json' },
       body: JSON.stringify({ status }),
@@ -100,11 +70,12 @@ describe('punchgate serve as a process invoices a shipped print order once', {
 
   /** When serve's last background round completed (seconds since the epoch), from /metrics. */
   const lastRound = async () => {
-    const metrics = await (await fetch(`${serve.url}/metrics`)).text();
+    const metrics = await (await fetch(`${stack.serve.url}/metrics`)).text();
     return Number(/^punchgate_background_round_last_completed_timestamp_seconds (\S+)$/m.exec(metrics)?.[1]);
   };
 
   it('ships, then invoices the PO lines with the print order’s charges, DTD-valid, once', async () => {
+    const { buyer, sandbox, serve } = stack;
     const processes = [serve.process, sandbox.process];
     const cart = await punchOut(browser, ['Business cards', 'A5 flyer'], {
       browserFormPost: buyer.returnUrl,
@@ -113,23 +84,13 @@ describe('punchgate serve as a process invoices a shipped print order once', {
     expect(
       await browser.postCxml(orderRequest({ payloadID, orderID: 'PO-INV-1', lines: linesOf(cart) })),
     ).toMatch(/<Status code="200" text="OK"/);
-    const accept = await eventually(
-      'the ConfirmationRequest accept at the buyer',
-      () =>
-        receivedDocuments(buyer, 'ConfirmationRequest').find(
-          ({ doc }) => doc.Request.ConfirmationRequest.ConfirmationHeader['@type'] === 'accept',
-        ),
-      { processes },
-    );
+    const accept = await acceptAtBuyer(buyer, processes);
     const printOrderId = Number(accept.doc.Request.ConfirmationRequest.ConfirmationHeader['@confirmID']);
     // Nothing is invoiced before it ships.
     expect(invoicesReceived(buyer)).toEqual([]);
 
     // The print shop's staff mark it shipped with their own key; the sandbox tells serve by webhook.
-    const staffKey = sandbox.apiKeys.find((k) => k.label === 'reporting');
-    if (staffKey === undefined)
-      throw new Error(`no second Enterprise key printed\n${sandbox.process.tail()}`);
-    const printShop = createPrintApi({ baseUrl: sandbox.url, token: staffKey.token, key: staffKey.key });
+    const printShop = printShopApi(sandbox);
     await printShop.markShipped(printOrderId, { trackingNumber: '1Z999AA10123456784' });
     const [invoice] = await eventually(
       'the InvoiceDetailRequest at the buyer',
