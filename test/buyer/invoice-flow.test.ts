@@ -4,58 +4,19 @@
  * `/coupa/invoices`; each is checked against the PO the simulator sent, answered with a cXML Status, and
  * shown on the requisition with its figures, due date and verdict.
  */
-import { ARIBA_PROFILE, COUPA_PROFILE, readCxmlResponse, SAP_PROFILE } from '@punchgate/sandbox/buyer';
+import { ARIBA_PROFILE, COUPA_PROFILE, SAP_PROFILE } from '@punchgate/sandbox/buyer';
 import { describe, expect, it } from 'vitest';
-import type { OrderRequest, PunchOutSetupRequest } from '../../src/cxml/index.ts';
-import {
-  base64,
-  CARD_LINE,
-  confirmation,
-  createTestSimulator,
-  FLYER_LINE,
-  form,
-  orderMessage,
-  PUBLIC,
-} from './fake-gateway.ts';
+import type { OrderRequest } from '../../src/cxml/index.ts';
+import { confirmation, createTestSimulator, form, PUBLIC } from './fake-gateway.ts';
 import { CARD_INVOICE_LINE, type InvoiceSpec, invoiceDocument } from './invoice-documents.ts';
-
-type Simulator = ReturnType<typeof createTestSimulator>;
+import { postCxmlAt, requisitionPage, requisitionWithCart, type Simulator } from './requisitions.ts';
 
 /** A requisition of the profile with both cart lines, ordered as PO-1001 (the first order number). */
 async function ordered(sim: Simulator, profile: string): Promise<{ id: string; po: OrderRequest }> {
-  const res = await sim.request(
-    '/requisitions',
-    form([
-      ['profile', profile],
-      ['user', 'jroe'],
-    ]),
-  );
-  const id = /(REQ-[A-Z0-9]+)/.exec(res.headers.get('Location') ?? '')?.[1] ?? '';
-  const setup = sim.gateway.requests.at(-1) as PunchOutSetupRequest;
-  await sim.request(
-    `/requisitions/${id}/cart`,
-    form([['cxml-base64', base64(orderMessage(setup.buyerCookie, [CARD_LINE, FLYER_LINE]))]]),
-  );
+  const id = await requisitionWithCart(sim, profile);
   const sent = await sim.request(`/requisitions/${id}/order`, form([['comments', '']]));
   expect(sent.status).toBe(303);
   return { id, po: sim.gateway.requests.at(-1) as OrderRequest };
-}
-
-async function post(sim: Simulator, path: string, xml: string) {
-  const res = await sim.request(path, {
-    method: 'POST',
-    headers: { 'Content-Type': 'text/xml; charset=UTF-8' },
-    body: xml,
-  });
-  expect(res.status).toBe(200);
-  expect(res.headers.get('Content-Type')).toBe('text/xml; charset=UTF-8');
-  return readCxmlResponse(await res.text()).status;
-}
-
-async function page(sim: Simulator, id: string): Promise<string> {
-  const res = await sim.request(`/requisitions/${id}`);
-  expect(res.status).toBe(200);
-  return res.text();
 }
 
 const OK = { code: 200, text: 'OK', detail: '' };
@@ -68,12 +29,12 @@ describe('invoices at the order-status endpoint', () => {
   it('accepts an invoice that matches the PO and shows it on the requisition with its due date', async () => {
     const sim = createTestSimulator();
     const { id, po } = await ordered(sim, 'ariba');
-    await post(sim, '/order-status', confirmation('PO-1001', po.payloadID, 'accept'));
-    expect(await post(sim, '/order-status', invoice(po, { comments: 'Thank you &amp; see you' }))).toEqual(
-      OK,
-    );
+    await postCxmlAt(sim, '/order-status', confirmation('PO-1001', po.payloadID, 'accept'));
+    expect(
+      await postCxmlAt(sim, '/order-status', invoice(po, { comments: 'Thank you &amp; see you' })),
+    ).toEqual(OK);
 
-    const html = await page(sim, id);
+    const html = await requisitionPage(sim, id);
     expect(html).toContain('<span class="pill good">Invoiced</span>');
     expect(html).toContain(
       '<h3 id="invoice-1">Invoice <span class="mono">INV-70001</span> <span class="pill good">accepted</span></h3>',
@@ -110,8 +71,8 @@ describe('invoices at the order-status endpoint', () => {
   it('shows line taxes with isTaxInLine', async () => {
     const sim = createTestSimulator();
     const { id, po } = await ordered(sim, 'coupa');
-    expect(await post(sim, '/coupa/invoices', invoice(po, { taxInLine: true }))).toEqual(OK);
-    const html = await page(sim, id);
+    expect(await postCxmlAt(sim, '/coupa/invoices', invoice(po, { taxInLine: true }))).toEqual(OK);
+    const html = await requisitionPage(sim, id);
     expect(html).toContain('<th scope="col" class="num">Tax</th>');
     expect(html).toContain('<td class="num">45.00 USD</td><td class="num">3.71 USD</td></tr>');
   });
@@ -119,9 +80,9 @@ describe('invoices at the order-status endpoint', () => {
   it('keeps one copy of a resend (same invoiceID and payloadID) and refuses the invoiceID on another document', async () => {
     const sim = createTestSimulator();
     const { id, po } = await ordered(sim, 'ariba');
-    expect(await post(sim, '/order-status', invoice(po))).toEqual(OK);
-    expect(await post(sim, '/order-status', invoice(po))).toEqual(OK);
-    let html = await page(sim, id);
+    expect(await postCxmlAt(sim, '/order-status', invoice(po))).toEqual(OK);
+    expect(await postCxmlAt(sim, '/order-status', invoice(po))).toEqual(OK);
+    let html = await requisitionPage(sim, id);
     expect(html.match(/<h3 id="invoice-\d+">/g)).toEqual(['<h3 id="invoice-1">']);
     expect(html).toContain('<span class="muted">(2 times, same payloadID)</span>');
     expect(html).toContain(
@@ -130,12 +91,14 @@ describe('invoices at the order-status endpoint', () => {
 
     const detail =
       'Invoice number INV-70001 was taken already by payloadID inv-1@printco.test (purchase order PO-1001); a new invoice needs a new invoiceID.';
-    expect(await post(sim, '/order-status', invoice(po, { payloadID: 'inv-again@printco.test' }))).toEqual({
+    expect(
+      await postCxmlAt(sim, '/order-status', invoice(po, { payloadID: 'inv-again@printco.test' })),
+    ).toEqual({
       code: 417,
       text: 'Expectation Failed',
       detail,
     });
-    html = await page(sim, id);
+    html = await requisitionPage(sim, id);
     expect(html).toContain(
       '<h3 id="invoice-2">Invoice <span class="mono">INV-70001</span> <span class="pill bad">refused: 417 Expectation Failed</span></h3>',
     );
@@ -153,8 +116,8 @@ describe('invoices at the order-status endpoint', () => {
       text: 'Bad Request',
       detail: "Invoice line 1 bills PO line 1 at 0.12 USD; the purchase order's price is 0.09 USD.",
     };
-    expect(await post(sim, '/order-status', wrong)).toEqual(refusal);
-    let html = await page(sim, id);
+    expect(await postCxmlAt(sim, '/order-status', wrong)).toEqual(refusal);
+    let html = await requisitionPage(sim, id);
     expect(html).toContain('<span class="pill bad">refused: 400 Bad Request</span>');
     expect(html).toContain(
       'Invoice INV-70001 for PO-1001, due 69.90 USD. Refused: 400 Bad Request. Invoice line 1 bills PO line 1 at 0.12 USD; the purchase order&#39;s price is 0.09 USD.',
@@ -164,10 +127,10 @@ describe('invoices at the order-status endpoint', () => {
     expect(home).toContain('<span class="pill bad">400 Bad Request</span>');
 
     // The supplier corrects it and sends it again with the same invoiceID and a new payloadID.
-    expect(await post(sim, '/order-status', invoice(po, { payloadID: 'inv-fixed@printco.test' }))).toEqual(
-      OK,
-    );
-    html = await page(sim, id);
+    expect(
+      await postCxmlAt(sim, '/order-status', invoice(po, { payloadID: 'inv-fixed@printco.test' })),
+    ).toEqual(OK);
+    html = await requisitionPage(sim, id);
     expect(html.match(/<h3 id="invoice-\d+">/g)).toEqual(['<h3 id="invoice-1">', '<h3 id="invoice-2">']);
     expect(html).toContain('<span class="pill good">Invoiced</span>');
   });
@@ -175,7 +138,7 @@ describe('invoices at the order-status endpoint', () => {
   it('takes a credit memo for the invoice, shown as such', async () => {
     const sim = createTestSimulator();
     const { id, po } = await ordered(sim, 'ariba');
-    expect(await post(sim, '/order-status', invoice(po))).toEqual(OK);
+    expect(await postCxmlAt(sim, '/order-status', invoice(po))).toEqual(OK);
     const memo = invoice(po, {
       invoiceID: 'CM-70001',
       payloadID: 'cm-1@printco.test',
@@ -188,8 +151,8 @@ describe('invoices at the order-status endpoint', () => {
       discount: '-5.00',
       paymentTermDays: -1,
     });
-    expect(await post(sim, '/order-status', memo)).toEqual(OK);
-    const html = await page(sim, id);
+    expect(await postCxmlAt(sim, '/order-status', memo)).toEqual(OK);
+    const html = await requisitionPage(sim, id);
     expect(html).toContain(
       '<h3 id="invoice-2">Credit memo <span class="mono">CM-70001</span> <span class="pill good">accepted</span></h3>',
     );
@@ -205,18 +168,20 @@ describe('invoices at the order-status endpoint', () => {
       profiles: [{ ...ARIBA_PROFILE, supplierSecret: 'agreed-secret' }, COUPA_PROFILE, SAP_PROFILE],
     });
     const { id, po } = await ordered(sim, 'ariba');
-    expect(await post(sim, '/order-status', invoice(po, { orderID: 'PO-9999' }))).toEqual({
+    expect(await postCxmlAt(sim, '/order-status', invoice(po, { orderID: 'PO-9999' }))).toEqual({
       code: 417,
       text: 'Expectation Failed',
       detail: 'No purchase order PO-9999 is known here.',
     });
-    expect(await post(sim, '/order-status', invoice(po))).toEqual({
+    expect(await postCxmlAt(sim, '/order-status', invoice(po))).toEqual({
       code: 401,
       text: 'Unauthorized',
       detail: 'No Sender credential carries the SharedSecret agreed with this buyer.',
     });
-    expect(await post(sim, '/order-status', invoice(po, { sharedSecret: 'agreed-secret' }))).toEqual(OK);
-    expect((await page(sim, id)).match(/<h3 id="invoice-\d+">/g)).toEqual(['<h3 id="invoice-1">']);
+    expect(await postCxmlAt(sim, '/order-status', invoice(po, { sharedSecret: 'agreed-secret' }))).toEqual(
+      OK,
+    );
+    expect((await requisitionPage(sim, id)).match(/<h3 id="invoice-\d+">/g)).toEqual(['<h3 id="invoice-1">']);
   });
 });
 
@@ -226,16 +191,18 @@ describe('invoice numbers', () => {
     const ariba = await ordered(sim, 'ariba');
     const coupa = await ordered(sim, 'coupa');
     expect(coupa.po.orderID).toBe('PO-1002');
-    expect(await post(sim, '/order-status', invoice(ariba.po, { invoiceID: 'INV-000001' }))).toEqual(OK);
+    expect(await postCxmlAt(sim, '/order-status', invoice(ariba.po, { invoiceID: 'INV-000001' }))).toEqual(
+      OK,
+    );
     const second = invoice(coupa.po, {
       invoiceID: 'INV-000001',
       payloadID: 'inv-coupa@printco.test',
       orderID: 'PO-1002',
     });
-    expect(await post(sim, '/coupa/invoices', second)).toEqual(OK);
+    expect(await postCxmlAt(sim, '/coupa/invoices', second)).toEqual(OK);
     const third = await ordered(sim, 'ariba');
     expect(
-      await post(
+      await postCxmlAt(
         sim,
         '/order-status',
         invoice(third.po, { invoiceID: 'INV-000001', payloadID: 'inv-3@printco.test', orderID: 'PO-1003' }),
@@ -253,23 +220,25 @@ describe("the Coupa-style profile's own invoice URL", () => {
   it('takes its invoices at /coupa/invoices only', async () => {
     const sim = createTestSimulator();
     const { id, po } = await ordered(sim, 'coupa');
-    expect(await post(sim, '/order-status', invoice(po))).toEqual({
+    expect(await postCxmlAt(sim, '/order-status', invoice(po))).toEqual({
       code: 403,
       text: 'Forbidden',
       detail: `Invoices for purchase orders of Coupa-style cXML go to ${PUBLIC}/coupa/invoices; this endpoint takes its ConfirmationRequests and ShipNoticeRequests.`,
     });
-    let html = await page(sim, id);
+    let html = await requisitionPage(sim, id);
     expect(html).toContain('<span class="pill bad">refused: 403 Forbidden</span>');
     expect(html).toContain(`<dt>At</dt><dd class="mono">${PUBLIC}/order-status</dd>`);
 
-    expect(await post(sim, '/coupa/invoices', invoice(po, { payloadID: 'inv-coupa@printco.test' }))).toEqual(
-      OK,
-    );
-    html = await page(sim, id);
+    expect(
+      await postCxmlAt(sim, '/coupa/invoices', invoice(po, { payloadID: 'inv-coupa@printco.test' })),
+    ).toEqual(OK);
+    html = await requisitionPage(sim, id);
     expect(html).toContain(`<dt>At</dt><dd class="mono">${PUBLIC}/coupa/invoices</dd>`);
     expect(html).toContain('<span class="pill good">Invoiced</span>');
     // Confirmations still go to the order-status endpoint.
-    expect(await post(sim, '/order-status', confirmation('PO-1001', po.payloadID, 'accept'))).toEqual(OK);
+    expect(await postCxmlAt(sim, '/order-status', confirmation('PO-1001', po.payloadID, 'accept'))).toEqual(
+      OK,
+    );
 
     const home = await (await sim.request('/')).text();
     expect(home).toContain(
@@ -280,17 +249,19 @@ describe("the Coupa-style profile's own invoice URL", () => {
   it('reads nothing but invoices, and knows only Coupa-style purchase orders', async () => {
     const sim = createTestSimulator();
     const { po } = await ordered(sim, 'ariba');
-    expect(await post(sim, '/coupa/invoices', confirmation('PO-1001', po.payloadID, 'accept'))).toEqual({
-      code: 450,
-      text: 'Not Implemented',
-      detail: 'This endpoint reads InvoiceDetailRequest, not ConfirmationRequest.',
-    });
-    expect(await post(sim, '/coupa/invoices', invoice(po))).toEqual({
+    expect(await postCxmlAt(sim, '/coupa/invoices', confirmation('PO-1001', po.payloadID, 'accept'))).toEqual(
+      {
+        code: 450,
+        text: 'Not Implemented',
+        detail: 'This endpoint reads InvoiceDetailRequest, not ConfirmationRequest.',
+      },
+    );
+    expect(await postCxmlAt(sim, '/coupa/invoices', invoice(po))).toEqual({
       code: 417,
       text: 'Expectation Failed',
       detail: 'No purchase order PO-1001 is known here.',
     });
-    expect(await post(sim, '/coupa/invoices', `<cXML>${' '.repeat(2 * 1024 * 1024)}</cXML>`)).toEqual({
+    expect(await postCxmlAt(sim, '/coupa/invoices', `<cXML>${' '.repeat(2 * 1024 * 1024)}</cXML>`)).toEqual({
       code: 406,
       text: 'Not Acceptable',
       detail: 'The document is larger than 2 MiB.',

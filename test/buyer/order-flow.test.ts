@@ -1,54 +1,11 @@
-import { ARIBA_PROFILE, COUPA_PROFILE, readCxmlResponse, SAP_PROFILE } from '@punchgate/sandbox/buyer';
+import { ARIBA_PROFILE, COUPA_PROFILE, SAP_PROFILE } from '@punchgate/sandbox/buyer';
 import { describe, expect, it } from 'vitest';
-import type { OrderRequest, PunchOutSetupRequest } from '../../src/cxml/index.ts';
+import type { OrderRequest } from '../../src/cxml/index.ts';
 import { buildOciItems } from '../../src/oci/index.ts';
-import {
-  base64,
-  CARD_LINE,
-  confirmation,
-  createTestSimulator,
-  FLYER_LINE,
-  form,
-  orderMessage,
-  PUBLIC,
-  shipNotice,
-} from './fake-gateway.ts';
+import { confirmation, createTestSimulator, form, PUBLIC, shipNotice } from './fake-gateway.ts';
+import { postCxmlAt, requisitionPage, requisitionWithCart, type Simulator } from './requisitions.ts';
 
-type Simulator = ReturnType<typeof createTestSimulator>;
-
-async function cartOf(sim: Simulator, profile: string): Promise<string> {
-  const res = await sim.request(
-    '/requisitions',
-    form([
-      ['profile', profile],
-      ['user', 'jroe'],
-    ]),
-  );
-  const id = /(REQ-[A-Z0-9]+)/.exec(res.headers.get('Location') ?? '')?.[1] ?? '';
-  const setup = sim.gateway.requests.at(-1) as PunchOutSetupRequest;
-  await sim.request(
-    `/requisitions/${id}/cart`,
-    form([['cxml-base64', base64(orderMessage(setup.buyerCookie, [CARD_LINE, FLYER_LINE]))]]),
-  );
-  return id;
-}
-
-async function page(sim: Simulator, id: string): Promise<string> {
-  const res = await sim.request(`/requisitions/${id}`);
-  expect(res.status).toBe(200);
-  return res.text();
-}
-
-async function postStatus(sim: Simulator, xml: string) {
-  const res = await sim.request('/order-status', {
-    method: 'POST',
-    headers: { 'Content-Type': 'text/xml; charset=UTF-8' },
-    body: xml,
-  });
-  expect(res.status).toBe(200);
-  expect(res.headers.get('Content-Type')).toBe('text/xml; charset=UTF-8');
-  return readCxmlResponse(await res.text()).status;
-}
+const postStatus = (sim: Simulator, xml: string) => postCxmlAt(sim, '/order-status', xml);
 
 async function order(sim: Simulator, id: string, comments = 'Ring twice'): Promise<OrderRequest> {
   const res = await sim.request(`/requisitions/${id}/order`, form([['comments', comments]]));
@@ -60,7 +17,7 @@ async function order(sim: Simulator, id: string, comments = 'Ring twice'): Promi
 describe('purchase order', () => {
   it('sends the requisition as an OrderRequest echoing the cart lines and shows the accepted answer', async () => {
     const sim = createTestSimulator();
-    const id = await cartOf(sim, 'ariba');
+    const id = await requisitionWithCart(sim, 'ariba');
     const po = await order(sim, id, 'Deliver to "Dock 3" <east>');
     expect(po.kind).toBe('OrderRequest');
     expect(po.orderID).toBe('PO-1001');
@@ -82,7 +39,7 @@ describe('purchase order', () => {
     expect(po.items[0]?.extrinsics.get('designId')).toBe('9');
     expect(po.items[0]?.classifications).toEqual([{ domain: 'UNSPSC', code: '82121512' }]);
 
-    const html = await page(sim, id);
+    const html = await requisitionPage(sim, id);
     expect(html).toContain('Purchase order PO-1001 was accepted: 200 OK.');
     expect(html).toContain('<dt>Purchase order</dt><dd class="mono">PO-1001</dd>');
     expect(html).toContain(`<dt>payloadID</dt><dd class="mono">${po.payloadID}</dd>`);
@@ -97,16 +54,16 @@ describe('purchase order', () => {
 
   it('re-sends the same document (same payloadID) after a refusal, and shows the refusal', async () => {
     const sim = createTestSimulator();
-    const id = await cartOf(sim, 'coupa');
+    const id = await requisitionWithCart(sim, 'coupa');
     sim.gateway.answers.push({ code: 500, text: 'Internal Server Error', detail: 'try again' });
     const first = await order(sim, id);
-    let html = await page(sim, id);
+    let html = await requisitionPage(sim, id);
     expect(html).toContain('Purchase order PO-1001 was not accepted. 500 Internal Server Error: try again');
     expect(html).toContain('Send the OrderRequest again (same payloadID)');
     const again = await order(sim, id);
     expect(again.payloadID).toBe(first.payloadID);
     expect(again.raw).toBe(first.raw);
-    html = await page(sim, id);
+    html = await requisitionPage(sim, id);
     expect(html).toContain('after 2 attempts');
     expect(html).toContain('OrderRequest PO-1001 (attempt 2, same payloadID)');
   });
@@ -157,14 +114,16 @@ describe('purchase order', () => {
     const id = /(REQ-[A-Z0-9]+)/.exec(res.headers.get('Location') ?? '')?.[1] ?? '';
     await sim.request(`/requisitions/${id}/order`, form([['comments', '']]));
     expect(sim.gateway.requests.map((r) => r.kind)).toEqual(['PunchOutSetupRequest']);
-    expect(await page(sim, id)).toContain('A purchase order needs at least one line; punch out to add some.');
+    expect(await requisitionPage(sim, id)).toContain(
+      'A purchase order needs at least one line; punch out to add some.',
+    );
   });
 });
 
 describe('order-status endpoint', () => {
   it('stores a confirmation and a ship notice on the order and shows them', async () => {
     const sim = createTestSimulator();
-    const id = await cartOf(sim, 'ariba');
+    const id = await requisitionWithCart(sim, 'ariba');
     const po = await order(sim, id);
 
     expect(
@@ -177,7 +136,7 @@ describe('order-status endpoint', () => {
       text: 'OK',
       detail: '',
     });
-    let html = await page(sim, id);
+    let html = await requisitionPage(sim, id);
     expect(html).toContain('Confirmed (accept)');
     expect(html).toContain('Confirmation <span class="pill good">accept</span>');
     expect(html).toContain('<dt>Comments</dt><dd class="long">Printing starts today &amp; ships Friday</dd>');
@@ -187,7 +146,7 @@ describe('order-status endpoint', () => {
     );
 
     expect((await postStatus(sim, shipNotice('PO-1001', po.payloadID))).code).toBe(200);
-    html = await page(sim, id);
+    html = await requisitionPage(sim, id);
     expect(html).toContain('<span class="pill good">Shipped</span>');
     expect(html).toContain('Ship notice <span class="mono">SH-4711-1</span>');
     expect(html).toContain(
@@ -210,10 +169,10 @@ describe('order-status endpoint', () => {
 
   it('ends the activity line with one full stop when the comments bring their own', async () => {
     const sim = createTestSimulator();
-    const id = await cartOf(sim, 'ariba');
+    const id = await requisitionWithCart(sim, 'ariba');
     const po = await order(sim, id);
     await postStatus(sim, confirmation('PO-1001', po.payloadID, 'accept', 'Accepted as print order 4711.'));
-    const html = await page(sim, id);
+    const html = await requisitionPage(sim, id);
     expect(html).toContain(
       'Confirmation &quot;accept&quot; for PO-1001: Accepted as print order 4711. Answered 200 OK.',
     );
@@ -222,10 +181,10 @@ describe('order-status endpoint', () => {
 
   it('shows a rejection with its reason', async () => {
     const sim = createTestSimulator();
-    const id = await cartOf(sim, 'coupa');
+    const id = await requisitionWithCart(sim, 'coupa');
     const po = await order(sim, id);
     await postStatus(sim, confirmation('PO-1001', po.payloadID, 'reject', 'Artwork missing <bleed>'));
-    const html = await page(sim, id);
+    const html = await requisitionPage(sim, id);
     expect(html).toContain('Rejected by supplier');
     expect(html).toContain('Confirmation <span class="pill bad">reject</span>');
     expect(html).toContain('Artwork missing &lt;bleed&gt;');
@@ -233,10 +192,10 @@ describe('order-status endpoint', () => {
 
   it('warns when a document refers to another payloadID than the OrderRequest had', async () => {
     const sim = createTestSimulator();
-    const id = await cartOf(sim, 'ariba');
+    const id = await requisitionWithCart(sim, 'ariba');
     const po = await order(sim, id);
     await postStatus(sim, confirmation('PO-1001', 'some-other@payload', 'accept'));
-    expect(await page(sim, id)).toContain(
+    expect(await requisitionPage(sim, id)).toContain(
       `ConfirmationRequest refers to payloadID some-other@payload, but OrderRequest PO-1001 had payloadID ${po.payloadID}.`,
     );
   });
@@ -305,23 +264,23 @@ describe('order-status endpoint', () => {
     const sim = createTestSimulator({
       profiles: [{ ...ARIBA_PROFILE, supplierSecret: 'agreed-secret' }, COUPA_PROFILE, SAP_PROFILE],
     });
-    const id = await cartOf(sim, 'ariba');
+    const id = await requisitionWithCart(sim, 'ariba');
     const po = await order(sim, id);
     expect(await postStatus(sim, confirmation('PO-1001', po.payloadID, 'accept'))).toEqual({
       code: 401,
       text: 'Unauthorized',
       detail: 'No Sender credential carries the SharedSecret agreed with this buyer.',
     });
-    expect(await page(sim, id)).not.toContain('Confirmation <span');
+    expect(await requisitionPage(sim, id)).not.toContain('Confirmation <span');
   });
 });
 
 describe('advance print order control', () => {
   it('is shown only when the demo provides it, and passes the print order ids the confirmations named', async () => {
     const plain = createTestSimulator();
-    const plainId = await cartOf(plain, 'ariba');
+    const plainId = await requisitionWithCart(plain, 'ariba');
     await order(plain, plainId);
-    expect(await page(plain, plainId)).not.toContain('Advance print order');
+    expect(await requisitionPage(plain, plainId)).not.toContain('Advance print order');
 
     const calls: unknown[] = [];
     const sim = createTestSimulator({
@@ -330,19 +289,19 @@ describe('advance print order control', () => {
         return 'Merged and shipped with tracking 1Z999.';
       },
     });
-    const id = await cartOf(sim, 'ariba');
+    const id = await requisitionWithCart(sim, 'ariba');
     const po = await order(sim, id);
     // Until a confirmation names the print order there is nothing to advance.
-    expect(await page(sim, id)).toContain(
+    expect(await requisitionPage(sim, id)).toContain(
       '<button type="submit" disabled>Advance print order: merge files and ship</button>',
     );
     await sim.request(`/requisitions/${id}/advance`, { method: 'POST' });
     expect(calls).toEqual([]);
-    expect(await page(sim, id)).toContain(
+    expect(await requisitionPage(sim, id)).toContain(
       'No print order is known yet: the supplier&#39;s confirmation names it; wait for it to arrive.',
     );
     await postStatus(sim, confirmation('PO-1001', po.payloadID, 'accept'));
-    expect(await page(sim, id)).toContain(
+    expect(await requisitionPage(sim, id)).toContain(
       '<button type="submit">Advance print order: merge files and ship</button>',
     );
     const res = await sim.request(`/requisitions/${id}/advance`, { method: 'POST' });
@@ -353,20 +312,22 @@ describe('advance print order control', () => {
         context: { orderID: 'PO-1001', payloadID: po.payloadID, profileId: 'ariba', gatewayBuyerId: 'acme' },
       },
     ]);
-    expect(await page(sim, id)).toContain('Merged and shipped with tracking 1Z999.');
+    expect(await requisitionPage(sim, id)).toContain('Merged and shipped with tracking 1Z999.');
     // Once the ship notice is in, there is nothing left to advance.
     await postStatus(sim, shipNotice('PO-1001', po.payloadID));
-    expect(await page(sim, id)).not.toContain('Advance print order');
+    expect(await requisitionPage(sim, id)).not.toContain('Advance print order');
   });
 
   it('shows a failing control as an error', async () => {
     const sim = createTestSimulator({
       advanceOrder: () => Promise.reject(new Error('print order 4711 not found')),
     });
-    const id = await cartOf(sim, 'coupa');
+    const id = await requisitionWithCart(sim, 'coupa');
     const po = await order(sim, id);
     await postStatus(sim, confirmation('PO-1001', po.payloadID, 'accept'));
     await sim.request(`/requisitions/${id}/advance`, { method: 'POST' });
-    expect(await page(sim, id)).toContain('Advancing the print order failed: print order 4711 not found');
+    expect(await requisitionPage(sim, id)).toContain(
+      'Advancing the print order failed: print order 4711 not found',
+    );
   });
 });
