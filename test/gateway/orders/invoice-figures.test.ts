@@ -117,8 +117,9 @@ const wholeOrder = printOrder({
   shipments: [shipment(1, 9.9, 26.41, '2024-05-02T10:00:00Z')],
 });
 
-function figuresOf(input: Partial<InvoiceFiguresInput>): InvoiceFigures {
-  const result = invoiceFigures({
+/** The whole order's figures for the PO, in EUR, per order, at `settings`, unless `input` says otherwise. */
+function figuresFor(input: Partial<InvoiceFiguresInput>) {
+  return invoiceFigures({
     order: wholeOrder,
     group,
     currency: 'EUR',
@@ -126,19 +127,16 @@ function figuresOf(input: Partial<InvoiceFiguresInput>): InvoiceFigures {
     settings,
     ...input,
   });
+}
+
+function figuresOf(input: Partial<InvoiceFiguresInput>): InvoiceFigures {
+  const result = figuresFor(input);
   if (!result.ok) throw new Error(`held: ${result.message}`);
   return result.figures;
 }
 
 function holdsOf(input: Partial<InvoiceFiguresInput>) {
-  const result = invoiceFigures({
-    order: wholeOrder,
-    group,
-    currency: 'EUR',
-    scope: { per: 'order' },
-    settings,
-    ...input,
-  });
+  const result = figuresFor(input);
   return result.ok ? [] : result.holds;
 }
 
@@ -365,11 +363,15 @@ describe('invoice figures', () => {
       expect(holdsOf({ order: { ...wholeOrder, sub_total: 139.004 } })).toEqual([]);
     });
 
-    it('a price beyond the tolerance, naming the line and both amounts', () => {
-      const order = printOrder({
-        items: [item(501, 11, 59), item(502, 12, 82)],
+    /** The whole order with its second item (502) for `designId` at `subTotal`. */
+    const withSecondItem = (designId: number, subTotal: number) =>
+      printOrder({
+        items: [item(501, 11, 59), item(502, designId, subTotal)],
         shipments: wholeOrder.shipments,
       });
+
+    it('a price beyond the tolerance, naming the line and both amounts', () => {
+      const order = withSecondItem(12, 82);
       expect(holdsOf({ order })).toEqual([
         {
           reason: 'price_beyond_tolerance',
@@ -386,10 +388,7 @@ describe('invoice figures', () => {
     });
 
     it('items that match no PO line, compared as a whole', () => {
-      const order = printOrder({
-        items: [item(501, 11, 59), item(502, 99, 95)],
-        shipments: wholeOrder.shipments,
-      });
+      const order = withSecondItem(99, 95);
       expect(holdsOf({ order })).toEqual([
         {
           reason: 'price_beyond_tolerance',
@@ -438,15 +437,11 @@ describe('invoice figures', () => {
     });
 
     it('every reason at once, in one message', () => {
-      const result = invoiceFigures({
+      const result = figuresFor({
         order: {
           ...printOrder({ items: [item(501, 11, 70), item(502, 12, 80)], shipments: wholeOrder.shipments }),
           sub_total: 1,
         },
-        group,
-        currency: 'EUR',
-        scope: { per: 'order' },
-        settings,
       });
       expect(result.ok).toBe(false);
       if (result.ok) return;
@@ -495,11 +490,9 @@ describe('invoice figures', () => {
           });
           // A promotion up to the order's items total, so the invoice never goes below zero.
           const promotion = Math.floor((order.sub_total * promotionPercent) / 100);
-          const result = invoiceFigures({
+          const result = figuresFor({
             order: { ...order, promotion_total: promotion },
             group: groupOf(poLines),
-            currency: 'EUR',
-            scope: { per: 'order' },
             settings: { taxAt, priceTolerancePercent: 1 },
           });
           if (!result.ok) throw new Error(result.message);
@@ -553,19 +546,20 @@ describe('which invoices are due, and their ids', () => {
     status: 'Partially Shipped',
   });
   const on = (extra: Partial<InvoiceConfig>) => ({ send: 'on-ship' as const, ...extra });
+  /** The same print order once its first shipment has shipped too. */
+  const allShipped = {
+    ...shipped,
+    shipments: shipped.shipments.map((s) => ({ ...s, shipped_on: '2024-05-04T10:00:00Z' })),
+  };
 
   it('per shipment: each shipped shipment once, the first one invoiced with the promotion', () => {
     expect(invoicesDue(shipped, on({}), [])).toEqual([
       { per: 'shipment', shipmentIndex: 2, withPromotion: true },
     ]);
-    const both = {
-      ...shipped,
-      shipments: shipped.shipments.map((s) => ({ ...s, shipped_on: '2024-05-04T10:00:00Z' })),
-    };
-    expect(invoicesDue(both, on({}), ['shipment:2'])).toEqual([
+    expect(invoicesDue(allShipped, on({}), ['shipment:2'])).toEqual([
       { per: 'shipment', shipmentIndex: 1, withPromotion: false },
     ]);
-    expect(invoicesDue(both, on({}), [])).toEqual([
+    expect(invoicesDue(allShipped, on({}), [])).toEqual([
       { per: 'shipment', shipmentIndex: 1, withPromotion: true },
       { per: 'shipment', shipmentIndex: 2, withPromotion: false },
     ]);
@@ -573,12 +567,8 @@ describe('which invoices are due, and their ids', () => {
 
   it('per order once every shipment has shipped; on-status when the status is reached, case ignored', () => {
     expect(invoicesDue(shipped, on({ per: 'order' }), [])).toEqual([]);
-    const all = {
-      ...shipped,
-      shipments: shipped.shipments.map((s) => ({ ...s, shipped_on: '2024-05-04T10:00:00Z' })),
-    };
-    expect(invoicesDue(all, on({ per: 'order' }), [])).toEqual([{ per: 'order' }]);
-    expect(invoicesDue(all, on({ per: 'order' }), ['order'])).toEqual([]);
+    expect(invoicesDue(allShipped, on({ per: 'order' }), [])).toEqual([{ per: 'order' }]);
+    expect(invoicesDue(allShipped, on({ per: 'order' }), ['order'])).toEqual([]);
     const status = { send: 'on-status' as const, status: 'partially shipped' };
     expect(invoicesDue(shipped, status, [])).toEqual([{ per: 'order' }]);
     expect(invoicesDue({ ...shipped, status: 'Printing' }, status, [])).toEqual([]);
