@@ -13,6 +13,8 @@ import type { PurchaseOrder } from '../../store/types.ts';
 import type { GatewayContext } from '../context.ts';
 import { ERROR_ANSWERS, GatewayError, logFailure, publicMessage, toGatewayError } from '../http/errors.ts';
 import { requestIdOf } from '../http/request-id.ts';
+import { DONE_TEXT } from './actions.ts';
+import { mountActionRoutes } from './action-routes.ts';
 import { documentPage } from './document-page.ts';
 import { message, sendConsolePage } from './layout.ts';
 import { orderListBody, orderQuery } from './order-list.ts';
@@ -143,10 +145,12 @@ export function createAdminConsole(ctx: GatewayContext, inputs: OverviewInputs):
   );
   app.get('/ui/orders/:id', async (c) => {
     const order = await orderOr404(c.req.param('id'));
+    const { csrf } = c.get('session');
+    const done = DONE_TEXT[c.req.query('done') as keyof typeof DONE_TEXT];
     return sendConsolePage(c, {
       title: `Purchase order ${order.orderId}`,
-      body: await orderPageBody(ctx, order),
-      signedIn: { csrf: c.get('session').csrf, section: 'orders' },
+      body: await orderPageBody(ctx, order, csrf, done === undefined ? undefined : message('ok', done)),
+      signedIn: { csrf, section: 'orders' },
     });
   });
   app.get('/ui/orders/:id/documents/:doc', async (c) => {
@@ -154,6 +158,8 @@ export function createAdminConsole(ctx: GatewayContext, inputs: OverviewInputs):
     const { title, body } = await documentPage(ctx, order, c.req.param('doc'));
     return sendConsolePage(c, { title, body, signedIn: { csrf: c.get('session').csrf, section: 'orders' } });
   });
+
+  mountActionRoutes(app, ctx, orderOr404);
 
   // Last: any other console path is a console 404, not the JSON API's (which would ask for a bearer token).
   app.all('/ui/*', (c) => errorPage(ctx, c, new GatewayError('not_found', 'There is no such console page.')));

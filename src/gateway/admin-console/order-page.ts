@@ -6,7 +6,7 @@
  * when it does not answer, the page says so and shows what the gateway knows.
  */
 import type { Order as PrintOrder } from '../../../schemas/print-api.ts';
-import type { PurchaseOrder, TrackedPrintOrder } from '../../store/types.ts';
+import type { OutboxMessage, PurchaseOrder, TrackedPrintOrder } from '../../store/types.ts';
 import type { GatewayContext } from '../context.ts';
 import { publicMessage, toGatewayError } from '../http/errors.ts';
 import { html, type SafeHtml } from '../http/html.ts';
@@ -15,6 +15,7 @@ import { printOrderComment } from '../orders/history-comment.ts';
 import { readPrintOrder } from '../orders/operator-actions.ts';
 import { ownerGroups, type PoDocument, type PoLine, poDocument } from '../orders/po-record.ts';
 import { findProductBySku } from '../punchout/catalog.ts';
+import { messageActionForm, orderActionForms } from './actions.ts';
 import { STATE_LABELS, timeText } from './format.ts';
 import { message } from './layout.ts';
 
@@ -125,17 +126,22 @@ const KIND_LABELS: Readonly<Record<string, string>> = {
   invoice: 'InvoiceDetailRequest',
 };
 
-function documentsTable(order: PurchaseOrder, detail: Detail): SafeHtml {
-  const rows = detail.outbox.map(
-    (
-      m,
-    ) => html`<tr><td><a href="${orderPath(order.id)}/documents/${encodeURIComponent(m.id)}">${KIND_LABELS[m.kind] ?? m.kind}</a></td>
-<td>${m.dedupeKey}</td><td>${m.state}</td><td>${m.attempts}</td><td>${timeText(m.deliveredAt)}</td><td>${m.lastError ?? '—'}</td><td>${timeText(m.createdAt)}</td></tr>`,
-  );
+function documentsTable(
+  order: PurchaseOrder,
+  detail: Detail,
+  messages: readonly OutboxMessage[],
+  csrf: string,
+): SafeHtml {
+  const rows = detail.outbox.map((m) => {
+    const stored = messages.find((s) => s.id === m.id);
+    const action = stored === undefined ? '' : messageActionForm(order, stored, csrf);
+    return html`<tr><td><a href="${orderPath(order.id)}/documents/${encodeURIComponent(m.id)}">${KIND_LABELS[m.kind] ?? m.kind}</a></td>
+<td>${m.dedupeKey}</td><td>${m.state}</td><td>${m.attempts}</td><td>${timeText(m.deliveredAt)}</td><td>${m.lastError ?? '—'}</td><td>${timeText(m.createdAt)}</td><td>${action}</td></tr>`;
+  });
   return html`<table><caption>Documents exchanged with the buyer</caption>
-<thead><tr><th scope="col">Document</th><th scope="col">Key</th><th scope="col">Delivery</th><th scope="col">Attempts</th><th scope="col">Delivered</th><th scope="col">Last error</th><th scope="col">Queued</th></tr></thead>
-<tbody><tr><td><a href="${orderPath(order.id)}/documents/order-request">OrderRequest</a> (from the buyer)</td><td>${order.payloadId}</td><td>received</td><td>—</td><td>${timeText(order.createdAt)}</td><td>—</td><td>—</td></tr>
-<tr><td>Answer to the OrderRequest</td><td>—</td><td>${order.answer.code} ${order.answer.text}</td><td>—</td><td>${timeText(order.createdAt)}</td><td>—</td><td>—</td></tr>
+<thead><tr><th scope="col">Document</th><th scope="col">Key</th><th scope="col">Delivery</th><th scope="col">Attempts</th><th scope="col">Delivered</th><th scope="col">Last error</th><th scope="col">Queued</th><th scope="col">Action</th></tr></thead>
+<tbody><tr><td><a href="${orderPath(order.id)}/documents/order-request">OrderRequest</a> (from the buyer)</td><td>${order.payloadId}</td><td>received</td><td>—</td><td>${timeText(order.createdAt)}</td><td>—</td><td>—</td><td></td></tr>
+<tr><td>Answer to the OrderRequest</td><td>—</td><td>${order.answer.code} ${order.answer.text}</td><td>—</td><td>${timeText(order.createdAt)}</td><td>—</td><td>—</td><td></td></tr>
 ${rows}</tbody></table>`;
 }
 
@@ -160,22 +166,27 @@ function timelineTable(detail: Detail): SafeHtml {
 <tbody>${rows}</tbody></table>`;
 }
 
-/** The PO page's body; `actions` is the operator's forms for this PO (none when nothing applies). */
+/**
+ * The PO page's body, with the operator's action forms (under the session's `csrf`) and, above all, what
+ * the last action did or why it was refused.
+ */
 export async function orderPageBody(
   ctx: GatewayContext,
   order: PurchaseOrder,
-  actions: SafeHtml = html``,
+  csrf: string,
+  notice?: SafeHtml,
 ): Promise<SafeHtml> {
   const detail = await orderDetail(ctx, order);
   const printOrders = await ctx.store.printOrders.listByPo(order.id);
+  const messages = (await ctx.store.outbox.list({ poId: order.id, limit: 500 })).items;
   const sections: SafeHtml[] = [];
   for (const tracked of printOrders) sections.push(await printOrderSection(ctx, tracked));
-  return html`${facts(order, detail)}
-${actions}
+  return html`${notice ?? ''}${facts(order, detail)}
+${orderActionForms(order, csrf)}
 <h2>Lines</h2>${linesTable(detail)}
 <h2>Job ticket</h2>${jobTickets(ctx, order, poDocument(order))}
 <h2>Print orders</h2>${sections.length === 0 ? html`<p class="muted">No print order yet.</p>` : sections}
-<h2>Documents</h2>${documentsTable(order, detail)}
+<h2>Documents</h2>${documentsTable(order, detail, messages, csrf)}
 <h2>Invoices</h2>${invoicesTable(detail)}
 <h2>Timeline</h2>${timelineTable(detail)}`;
 }
