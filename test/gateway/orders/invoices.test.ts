@@ -188,6 +188,37 @@ async function metricLines(stack: OrderStack, name: string): Promise<string[]> {
 
 const SHIPPED = { trackingNumber: '1Z999AA10123456784' };
 
+/**
+ * The invoice of the business cards (100 at 0.12 USD) shipped alone: the print order's tax rate (0.01 on
+ * 0.12) on the PO's 12.00, its shipping, its promotion off.
+ */
+const CARDS_SUMMARY = {
+  subtotal: '12.00 USD',
+  tax: '1.00 USD',
+  shipping: '9.95 USD',
+  gross: '22.95 USD',
+  discount: '5.00 USD',
+  net: '17.95 USD',
+  due: '17.95 USD',
+};
+
+/** Marks the print order shipped and lets the gateway work; answers the one invoice the buyer received. */
+async function invoiceOnShipping(stack: OrderStack, printOrderId: number) {
+  await stack.api.markShipped(printOrderId, SHIPPED);
+  await drain(stack);
+  const invoices = invoicesReceived(stack);
+  expect(invoices).toHaveLength(1);
+  return invoices[0]!;
+}
+
+/** Marks the print order shipped and lets the gateway work, then again an hour later. */
+async function shippedAnHourAgo(stack: OrderStack, printOrderId: number): Promise<void> {
+  await stack.api.markShipped(printOrderId, SHIPPED);
+  await drain(stack);
+  stack.clock.advance(3600);
+  await drain(stack);
+}
+
 describe('invoices on ship', () => {
   it('shipping a punched-out order sends one DTD-valid invoice of the PO lines with the print order’s shipping, tax and promotion', async () => {
     const stack = await invoiceStack({ send: 'on-ship' });
@@ -199,12 +230,7 @@ describe('invoices on ship', () => {
       0.12, 0.01, 9.95, 5,
     ]);
 
-    await stack.api.markShipped(printOrderId, SHIPPED);
-    await drain(stack);
-
-    const invoices = invoicesReceived(stack);
-    expect(invoices).toHaveLength(1);
-    const invoice = invoices[0]!;
+    const invoice = await invoiceOnShipping(stack, printOrderId);
     expect(invoice).toMatchObject({
       url: 'https://s1-eu.ariba.example/cxml/order-status',
       invoiceID: 'INV-000001',
@@ -228,15 +254,7 @@ describe('invoices on ship', () => {
       },
     ]);
     // The print order's tax rate (0.01 on 0.12) on the PO's 12.00, its shipping, its promotion off.
-    expect(invoice.summary).toEqual({
-      subtotal: '12.00 USD',
-      tax: '1.00 USD',
-      shipping: '9.95 USD',
-      gross: '22.95 USD',
-      discount: '5.00 USD',
-      net: '17.95 USD',
-      due: '17.95 USD',
-    });
+    expect(invoice.summary).toEqual(CARDS_SUMMARY);
     expect(await invoiceList(stack, po.id)).toMatchObject([
       {
         invoiceId: 'INV-000001',
@@ -291,16 +309,13 @@ describe('invoices on ship', () => {
     const { printOrderId } = await placedOrder(stack, 'PO-INV-LINE', ['Business cards', 'A5 flyer']);
     // 0.12 + 0.35 taxed 0.04 (8.25 % of 0.47, rounded): 8.5106 % on each PO line.
     expect((await stack.api.getOrder(printOrderId)).tax_total).toBe(0.04);
-    await stack.api.markShipped(printOrderId, SHIPPED);
-    await drain(stack);
-    const invoices = invoicesReceived(stack);
-    expect(invoices).toHaveLength(1);
-    expect(invoices[0]).toMatchObject({ isTaxInLine: 'yes', dtd: DTD_OK });
-    expect(invoices[0]?.lines.map((l) => [l.lineNumber, l.quantity, l.subtotal, l.tax])).toEqual([
+    const invoice = await invoiceOnShipping(stack, printOrderId);
+    expect(invoice).toMatchObject({ isTaxInLine: 'yes', dtd: DTD_OK });
+    expect(invoice.lines.map((l) => [l.lineNumber, l.quantity, l.subtotal, l.tax])).toEqual([
       ['1', '100', '12.00 USD', '1.02 USD'],
       ['2', '1', '0.35 USD', '0.03 USD'],
     ]);
-    expect(invoices[0]?.summary).toEqual({
+    expect(invoice.summary).toEqual({
       subtotal: '12.35 USD',
       tax: '1.05 USD',
       shipping: '9.95 USD',
@@ -347,15 +362,7 @@ describe('split shipments', () => {
     expect(invoicesReceived(stack)).toHaveLength(2);
     expect(first).toMatchObject({ invoiceID: 'INV-000001', dtd: DTD_OK });
     expect(first?.lines.map((l) => [l.lineNumber, l.part, l.quantity])).toEqual([['1', 'BC-STD', '100']]);
-    expect(first?.summary).toEqual({
-      subtotal: '12.00 USD',
-      tax: '1.00 USD',
-      shipping: '9.95 USD',
-      gross: '22.95 USD',
-      discount: '5.00 USD',
-      net: '17.95 USD',
-      due: '17.95 USD',
-    });
+    expect(first?.summary).toEqual(CARDS_SUMMARY);
     expect(second).toMatchObject({ invoiceID: 'INV-000002', dtd: DTD_OK });
     expect(second?.lines.map((l) => [l.invoiceLineNumber, l.lineNumber, l.part, l.quantity])).toEqual([
       ['1', '2', 'FLY-A5', '1'],
@@ -415,15 +422,7 @@ describe('split shipments', () => {
     const invoices = invoicesReceived(stack);
     expect(invoices).toHaveLength(1);
     expect(invoices[0]?.lines.map((l) => l.part)).toEqual(['BC-STD']);
-    expect(invoices[0]?.summary).toEqual({
-      subtotal: '12.00 USD',
-      tax: '1.00 USD',
-      shipping: '9.95 USD',
-      gross: '22.95 USD',
-      discount: '5.00 USD',
-      net: '17.95 USD',
-      due: '17.95 USD',
-    });
+    expect(invoices[0]?.summary).toEqual(CARDS_SUMMARY);
     expect((await invoiceList(stack, po.id)).map((i) => i.scope)).toEqual(['shipment:2']);
     expect(await stack.store.orders.get(po.id)).toMatchObject({
       state: 'needs_operator',
@@ -446,10 +445,7 @@ describe('invoices on status', () => {
     const { printOrderId } = await placedOrder(stack, 'PO-INV-STATUS');
     stack.sandbox.control.setOrderStatus(printOrderId, { status: 'In Production' });
     await drain(stack);
-    await stack.api.markShipped(printOrderId, SHIPPED);
-    await drain(stack);
-    stack.clock.advance(3600);
-    await drain(stack);
+    await shippedAnHourAgo(stack, printOrderId);
     expect(invoicesReceived(stack)).toEqual([]);
     expect(await stack.store.printOrders.get('demo', printOrderId)).toMatchObject({
       state: 'open',
@@ -597,21 +593,18 @@ describe('invoices held for an operator', () => {
   it('within a wider tolerance the invoice goes out at the PO’s prices, flagged, its Comments naming the difference', async () => {
     const stack = await invoiceStack({ send: 'on-ship', priceTolerancePercent: 10 });
     const { po, printOrderId } = await placedOrder(stack, 'PO-INV-POSTER10', ['Custom-size poster']);
-    await stack.api.markShipped(printOrderId, SHIPPED);
-    await drain(stack);
-    const invoices = invoicesReceived(stack);
-    expect(invoices).toHaveLength(1);
-    expect(invoices[0]).toMatchObject({
+    const invoice = await invoiceOnShipping(stack, printOrderId);
+    expect(invoice).toMatchObject({
       invoiceID: 'INV-000001',
       comments:
         "Invoiced at the PO's prices; the print order's differ within tolerance: line 1: print order 19.75, PO 18.50 (6.76%).",
       dtd: DTD_OK,
     });
-    expect(invoices[0]?.lines.map((l) => [l.part, l.quantity, l.unitPrice, l.subtotal])).toEqual([
+    expect(invoice.lines.map((l) => [l.part, l.quantity, l.unitPrice, l.subtotal])).toEqual([
       ['POS-CUSTOM', '1', '18.50 USD', '18.50 USD'],
     ]);
     // 1.63 tax on 19.75 is 8.2532 %: 1.53 on 18.50.
-    expect(invoices[0]?.summary).toMatchObject({ subtotal: '18.50 USD', tax: '1.53 USD', due: '24.98 USD' });
+    expect(invoice.summary).toMatchObject({ subtotal: '18.50 USD', tax: '1.53 USD', due: '24.98 USD' });
     expect(await stack.store.orders.get(po.id)).toMatchObject({
       state: 'ordered',
       flags: ['invoice_price_deviation'],
@@ -642,10 +635,7 @@ describe('print-service invoice numbers', () => {
     );
     const { po, printOrderId } = await placedOrder(stack, 'PO-INV-NONUMBER');
     expect((await stack.api.getOrder(printOrderId)).invoice_number).toBe('');
-    await stack.api.markShipped(printOrderId, SHIPPED);
-    await drain(stack);
-    stack.clock.advance(3600);
-    await drain(stack);
+    await shippedAnHourAgo(stack, printOrderId);
     expect(invoicesReceived(stack)).toEqual([]);
     expect(await invoiceList(stack, po.id)).toEqual([]);
     expect(await stack.store.orders.get(po.id)).toMatchObject({
