@@ -81,8 +81,8 @@ function jobTickets(ctx: GatewayContext, order: PurchaseOrder, document: PoDocum
     const printOrderId = order.printOrderIds[group.index];
     const heading =
       printOrderId === undefined
-        ? `Print order ${group.index + 1} (not created yet)`
-        : `Print order ${printOrderId}`;
+        ? `Ticket of print order ${group.index + 1} (not created yet)`
+        : `Ticket of print order ${printOrderId}`;
     return html`<h3>${heading}</h3><pre>${printOrderComment(order, group, names, document)}</pre>`;
   })}`;
 }

@@ -6,51 +6,20 @@
  * reason; a dead letter goes back to the outbox.
  */
 import { describe, expect, it } from 'vitest';
-import { type Fault, faultInjector } from '../../support/fault-injector.ts';
 import {
   createOrderStack,
   drain,
   linesOf,
-  type OrderStack,
   orderConfig,
-  printOrdersFor,
   punchOut,
   sendOrder,
 } from '../../support/order-flow.ts';
 import { cxmlStatusAnswer } from '../../support/stack.ts';
-import { type Operator, signIn } from './console-support.ts';
+import { creates, type Operator, parkedPo as parked, settle, signIn } from './console-support.ts';
 
-const CREATE = /^POST \/api\/v2\/pipo\/order\/create$/;
-const LOST: Fault = { kind: 'lost-answer' };
-const OUTAGE: Fault = { kind: 'status', status: 503 };
-
-const creates = (stack: OrderStack) =>
-  stack.upstreamCalls.filter((call) => call === 'POST /api/v2/pipo/order/create').length;
-
-async function settle(stack: OrderStack): Promise<void> {
-  await drain(stack);
-  for (let round = 0, wait = 30; round < 6; round++, wait *= 2) {
-    stack.clock.advance(wait);
-    await drain(stack);
-  }
-}
-
-/** PO-CUT, whose create answer was lost while the search could not read: waiting for an operator. */
 async function parkedPo() {
-  const faults = faultInjector();
-  const stack = await createOrderStack(orderConfig(), { wrapPrintFetch: faults.wrap, printTimeoutMs: 200 });
-  await stack.worker.startup();
-  const cart = await punchOut(stack, ['Business cards']);
-  faults.inject({ match: CREATE, fault: LOST, times: 1 });
-  faults.inject({ match: /^GET \/api\/v2\/report\/order_details$/, fault: OUTAGE });
-  faults.inject({ match: /^GET \/api\/v2\/order\/\d+$/, fault: OUTAGE });
-  expect(await sendOrder(stack, { orderID: 'PO-CUT', lines: linesOf(cart) })).toMatchObject({ code: 200 });
-  await settle(stack);
-  faults.clear();
-  const po = (await stack.store.orders.list()).items.find((o) => o.orderId === 'PO-CUT');
-  expect(po?.state).toBe('needs_operator');
-  const [made] = await printOrdersFor(stack, 'PO-CUT');
-  return { stack, id: po?.id ?? '', made: made ?? 0, operator: await signIn(stack) };
+  const found = await parked();
+  return { ...found, operator: await signIn(found.stack) };
 }
 
 /** The `seen` version the PO page's forms carry. */
