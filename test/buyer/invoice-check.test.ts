@@ -71,6 +71,17 @@ function acceptedEarlier(spec: InvoiceSpec = {}, orderID = 'PO-1001'): KnownInvo
   return { orderID, view: kept };
 }
 
+/** A credit memo of 10.83 (tax 0.83) for INV-70001, as a header invoice. */
+const CREDIT_MEMO: InvoiceSpec = {
+  purpose: 'creditMemo',
+  creditedInvoiceID: 'INV-70001',
+  headerOrder: true,
+  subtotal: '-10.00',
+  tax: '-0.83',
+  shipping: '0.00',
+  discount: '0.00',
+};
+
 beforeAll(() => requireDtdValidator());
 afterAll(() => removeValidationFiles());
 
@@ -79,18 +90,7 @@ describe('hand-written invoices', () => {
     ['header tax', {}],
     ['line tax', { taxInLine: true }],
     ['no discount, net 45', { discount: '0.00', paymentTermDays: 45 }],
-    [
-      'a credit memo as a header invoice',
-      {
-        purpose: 'creditMemo',
-        creditedInvoiceID: 'INV-70001',
-        headerOrder: true,
-        subtotal: '-10.00',
-        tax: '-0.83',
-        shipping: '0.00',
-        discount: '0.00',
-      },
-    ],
+    ['a credit memo as a header invoice', CREDIT_MEMO],
   ] as const)('are valid against InvoiceDetail.dtd: %s', (_name, spec) => {
     const verdict = validateAgainstDtd(invoiceDocument(spec), 'InvoiceDetail');
     expect(verdict.messages).toBe('');
@@ -357,21 +357,9 @@ describe('checkInvoice', () => {
   it('takes a credit memo for an accepted invoice, negative and no more than is left of it', () => {
     const invoice = acceptedEarlier();
     const memo = (spec: InvoiceSpec) =>
-      check(
-        {
-          invoiceID: 'CM-1',
-          payloadID: 'cm-1@printco.test',
-          purpose: 'creditMemo',
-          creditedInvoiceID: 'INV-70001',
-          headerOrder: true,
-          shipping: '0.00',
-          discount: '0.00',
-          ...spec,
-        },
-        [invoice],
-      ).answer;
-    expect(memo({ subtotal: '-10.00', tax: '-0.83' })).toEqual({ code: 200, text: 'OK', detail: '' });
-    expect(memo({ subtotal: '-10.00', tax: '-0.83', creditedInvoiceID: 'INV-9' }).detail).toBe(
+      check({ invoiceID: 'CM-1', payloadID: 'cm-1@printco.test', ...CREDIT_MEMO, ...spec }, [invoice]).answer;
+    expect(memo({})).toEqual({ code: 200, text: 'OK', detail: '' });
+    expect(memo({ creditedInvoiceID: 'INV-9' }).detail).toBe(
       'Credit memo CM-1 credits invoice INV-9, which is not an invoice accepted for purchase order PO-1001.',
     );
     expect(memo({ subtotal: '10.00', tax: '0.83' }).detail).toBe(
