@@ -129,6 +129,23 @@ runStoreSuite(
   },
 );
 
+/** Jane's cart line of 100 business cards at 0.12 USD in the cXML session sess-cxml-1. */
+const businessCardsLine = (lineRef: string) => ({
+  lineRef,
+  sessionId: 'sess-cxml-1',
+  buyerId: 'acme',
+  storefrontId: 'demo',
+  userRef: 'jane',
+  designId: 1,
+  productId: 101,
+  sku: 'BC-STD',
+  name: 'Business cards',
+  quantity: 100,
+  unitPrice: '0.12',
+  currency: 'USD',
+  uom: 'EA',
+});
+
 describe('SQLite store', () => {
   it('keeps every kind of record across close and reopen', async () => {
     const path = migratedPath();
@@ -146,21 +163,7 @@ describe('SQLite store', () => {
       passwordEnc: 'enc',
       isTemp: false,
     });
-    const line = await first.cart.add({
-      lineRef: 'L-AAAAAA',
-      sessionId: 'sess-cxml-1',
-      buyerId: 'acme',
-      storefrontId: 'demo',
-      userRef: 'jane',
-      designId: 1,
-      productId: 101,
-      sku: 'BC-STD',
-      name: 'Business cards',
-      quantity: 100,
-      unitPrice: '0.12',
-      currency: 'USD',
-      uom: 'EA',
-    });
+    const line = await first.cart.add(businessCardsLine('L-AAAAAA'));
     const { order } = await first.orders.accept({
       buyerId: 'acme',
       payloadId: 'p-1',
@@ -424,27 +427,12 @@ describe('SQLite group commit: POs arriving together share one transaction and o
     lineRefs: [lineRef],
     job: JOB,
   });
-  const line = (lineRef: string) => ({
-    lineRef,
-    sessionId: 'sess-cxml-1',
-    buyerId: 'acme',
-    storefrontId: 'demo',
-    userRef: 'jane',
-    designId: 1,
-    productId: 101,
-    sku: 'BC-STD',
-    name: 'Business cards',
-    quantity: 100,
-    unitPrice: '0.12',
-    currency: 'USD',
-    uom: 'EA',
-  });
 
   it('one PO of the group failing loses and fails none of the others; retried, it is taken; copies stay copies', async () => {
     const path = migratedPath();
     const store = createSqliteStore({ path, clock: createManualClock(T0) });
     await store.sessions.create(cxmlSession());
-    for (const ref of ['L-1', 'L-2', 'L-POISON', 'L-4']) await store.cart.add(line(ref));
+    for (const ref of ['L-1', 'L-2', 'L-POISON', 'L-4']) await store.cart.add(businessCardsLine(ref));
     const other = new Database(path);
     other.exec(`CREATE TRIGGER poisoned BEFORE UPDATE ON cart_lines WHEN OLD.line_ref = 'L-POISON'
       BEGIN SELECT RAISE(ABORT, 'injected failure'); END`);
