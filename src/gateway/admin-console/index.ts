@@ -15,6 +15,7 @@ import { ERROR_ANSWERS, GatewayError, logFailure, publicMessage, toGatewayError 
 import { requestIdOf } from '../http/request-id.ts';
 import { DONE_TEXT } from './actions.ts';
 import { mountActionRoutes } from './action-routes.ts';
+import { buyersBody } from './buyers.ts';
 import { documentPage } from './document-page.ts';
 import { message, sendConsolePage } from './layout.ts';
 import { orderListBody, orderQuery } from './order-list.ts';
@@ -160,6 +161,14 @@ export function createAdminConsole(ctx: GatewayContext, inputs: OverviewInputs):
   });
 
   mountActionRoutes(app, ctx, orderOr404);
+
+  app.get('/ui/buyers', async (c) =>
+    sendConsolePage(c, {
+      title: 'Buyers',
+      body: await buyersBody(ctx),
+      signedIn: { csrf: c.get('session').csrf, section: 'buyers' },
+    }),
+  );
 
   // Last: any other console path is a console 404, not the JSON API's (which would ask for a bearer token).
   app.all('/ui/*', (c) => errorPage(ctx, c, new GatewayError('not_found', 'There is no such console page.')));

@@ -76,6 +76,7 @@ export type Section = 'overview' | 'orders' | 'buyers';
 const NAV: ReadonlyArray<{ section: Section; label: string; href: string }> = [
   { section: 'overview', label: 'Overview', href: '/admin/' },
   { section: 'orders', label: 'Purchase orders', href: '/admin/ui/orders' },
+  { section: 'buyers', label: 'Buyers', href: '/admin/ui/buyers' },
 ];
 
 export interface ConsolePage {

@@ -94,4 +94,15 @@ describe('purchase order pages', () => {
     expect(other.status).toBe(404);
     expect((await operator.get('/admin/ui/orders/no-such-po')).status).toBe(404);
   });
+
+  it('the buyers page lists each buyer with its settings and latest POs, no secret', async () => {
+    const { operator, id } = await orderedPo();
+    const page = await text(await operator.get('/admin/ui/buyers'));
+    expect(page).toContain('<a href="/admin/ui/buyers" aria-current="page">Buyers</a>');
+    expect(page).toMatch(/<h2>[^<]*\(acme\)<\/h2>|<h2>acme<\/h2>/);
+    expect(page).toContain('<dt>Protocol</dt><dd>SAP OCI</dd>');
+    expect(page).toContain(`<a href="/admin/ui/orders/${id}">PO-4711</a>`);
+    expect(page).not.toContain('printco-secret');
+    expect(page).not.toMatch(/sharedSecret|password/i);
+  });
 });
