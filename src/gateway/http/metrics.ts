@@ -39,6 +39,11 @@ export interface Metrics {
   backgroundRoundCompleted(at: Date): void;
   /** When the last background round finished; `undefined` before the first. */
   lastBackgroundRoundAt(): Date | undefined;
+  /**
+   * Print-service calls of the last hour that failed on the service's side (5xx, timeout, no answer), for
+   * the operators' overview: the counter above only ever grows, so it cannot say "lately".
+   */
+  printApiFailuresLastHour(): number;
   /** The Prometheus text exposition (version 0.0.4); with `figures`, the order-flow gauges too. */
   render(figures?: ScrapeFigures): string;
 }
@@ -133,6 +138,15 @@ export function createMetrics(options: MetricsOptions = {}): Metrics {
   const counters = new Map<MetricName, Map<string, { value: number }>>();
   const latencies = new Map<string, Histogram>();
   let lastRoundAt: Date | undefined;
+  // One slot per minute of the last hour: the minute it counts (monotonic clock) and its failures.
+  const failureMinutes: { minute: number; failures: number }[] = [];
+
+  function recordFailure(): void {
+    const minute = Math.floor(now() / 60_000);
+    const slot = failureMinutes[minute % 60];
+    if (slot !== undefined && slot.minute === minute) slot.failures += 1;
+    else failureMinutes[minute % 60] = { minute, failures: 1 };
+  }
 
   const count: Metrics['count'] = (name, labels = {}, by = 1) => {
     let family = counters.get(name);
@@ -200,6 +214,7 @@ export function createMetrics(options: MetricsOptions = {}): Metrics {
           throw error;
         } finally {
           count('punchgate_print_api_requests_total', { ...labels, outcome });
+          if (outcome === '5xx' || outcome === 'timeout' || outcome === 'error') recordFailure();
           observeLatency(labels, Math.max(0, now() - started) / 1000);
         }
       };
@@ -208,6 +223,10 @@ export function createMetrics(options: MetricsOptions = {}): Metrics {
       if (lastRoundAt === undefined || at > lastRoundAt) lastRoundAt = at;
     },
     lastBackgroundRoundAt: () => lastRoundAt,
+    printApiFailuresLastHour() {
+      const minute = Math.floor(now() / 60_000);
+      return failureMinutes.reduce((sum, slot) => (slot.minute > minute - 60 ? sum + slot.failures : sum), 0);
+    },
     render(figures) {
       const lines: string[] = [];
       for (const name of Object.keys(COUNTERS) as MetricName[]) {

@@ -146,6 +146,32 @@ describe('GET /metrics: the order flow, read from the store at scrape time', () 
     ]);
   });
 
+  it('counts the print-service failures of the last hour (5xx, timeout, no answer; not 4xx) for the overview', async () => {
+    let ms = 0;
+    const metrics = createMetrics({ now: () => ms });
+    const status = { value: 503 };
+    const send = metrics.instrumentFetch(
+      (async () => new Response('{}', { status: status.value })) as typeof fetch,
+      'demo',
+    );
+    const call = () => send('https://print.example/api/v2/ping');
+    await call();
+    status.value = 404;
+    await call();
+    status.value = 200;
+    await call();
+    expect(metrics.printApiFailuresLastHour()).toBe(1);
+    ms = 30 * 60_000;
+    status.value = 502;
+    await call();
+    await call();
+    expect(metrics.printApiFailuresLastHour()).toBe(3);
+    ms = 60 * 60_000;
+    expect(metrics.printApiFailuresLastHour()).toBe(2);
+    ms = 91 * 60_000;
+    expect(metrics.printApiFailuresLastHour()).toBe(0);
+  });
+
   it.each([
     ['https://p.example/api/v2/order/12/download', '/api/v2/order/{id}/download'],
     ['https://p.example/api/v2/product/7/renderings/9', '/api/v2/product/{id}/renderings/{id}'],
