@@ -360,14 +360,21 @@ export async function invoicePoNow(ctx: GatewayContext, po: PurchaseOrder): Prom
 
 /** The outbox messages that carry an invoice's document: the first, then each re-send. */
 export async function invoiceDeliveries(ctx: GatewayContext, invoice: Invoice): Promise<OutboxMessage[]> {
+  return documentDeliveries(ctx, invoice.poId, invoice.dedupeKey);
+}
+
+/** The outbox messages that carry one document (dedupe key `key`, about PO `poId`): the first, then each re-send. */
+export async function documentDeliveries(
+  ctx: GatewayContext,
+  poId: string,
+  key: string,
+): Promise<OutboxMessage[]> {
   const messages: OutboxMessage[] = [];
   let cursor: string | undefined;
   do {
-    const page = await ctx.store.outbox.list({ poId: invoice.poId, limit: 500, ...(cursor && { cursor }) });
+    const page = await ctx.store.outbox.list({ poId, limit: 500, ...(cursor && { cursor }) });
     for (const m of page.items) {
-      if (m.dedupeKey === invoice.dedupeKey || m.dedupeKey.startsWith(`${invoice.dedupeKey}${RESEND}`)) {
-        messages.push(m);
-      }
+      if (m.dedupeKey === key || m.dedupeKey.startsWith(`${key}${RESEND}`)) messages.push(m);
     }
     cursor = page.nextCursor;
   } while (cursor !== undefined);
@@ -376,25 +383,49 @@ export async function invoiceDeliveries(ctx: GatewayContext, invoice: Invoice): 
 
 const RESEND = '#resend-';
 
+/** The dedupe key of the document a message carries: a re-send's own key less its `#resend-n`. */
+export function documentKey(message: OutboxMessage): string {
+  const at = message.dedupeKey.indexOf(RESEND);
+  return at === -1 ? message.dedupeKey : message.dedupeKey.slice(0, at);
+}
+
 /**
  * Sends an invoice's document again, byte for byte (same invoiceID and payloadID, so the buyer's system
- * knows it): a dead-lettered copy is put back in the queue, a delivered one is queued once more as a
- * message of its own (its delivery kept beside the first). Refused while a copy is still on its way.
+ * knows it); see `resendDocument`.
  */
 export async function resendInvoice(ctx: GatewayContext, invoice: Invoice): Promise<OutboxMessage> {
   const deliveries = await invoiceDeliveries(ctx, invoice);
-  const first = deliveries[0];
-  if (first === undefined) {
+  if (deliveries.length === 0) {
     throw new GatewayError(
       'conflict',
       `Invoice ${invoice.invoiceId} has no document queued yet; the next look at print order ${invoice.printOrderId} queues it.`,
     );
   }
+  return resendDocument(ctx, deliveries, invoice.dedupeKey, `Invoice ${invoice.invoiceId}`);
+}
+
+/**
+ * Sends a document to the buyer again, byte for byte (the same body, so the same payloadID the buyer's
+ * system knows): a dead-lettered copy is put back in the queue, a delivered one is queued once more as a
+ * message of its own (its delivery kept beside the first). Refused while a copy is still on its way, so an
+ * impatient operator cannot have it sent twice at once.
+ *
+ * @param deliveries every message carrying the document (`documentDeliveries`), oldest first, at least one
+ * @param key the document's dedupe key; @param what names it in a refusal ("Invoice INV-1")
+ */
+export async function resendDocument(
+  ctx: GatewayContext,
+  deliveries: readonly OutboxMessage[],
+  key: string,
+  what: string,
+): Promise<OutboxMessage> {
+  const [first] = deliveries;
+  if (first === undefined) throw new GatewayError('conflict', `${what} has no document queued yet.`);
   const moving = deliveries.find((m) => m.state === 'pending' || m.state === 'sending');
   if (moving !== undefined) {
     throw new GatewayError(
       'conflict',
-      `Invoice ${invoice.invoiceId} is still being delivered (outbox message ${moving.id} is ${moving.state}).`,
+      `${what} is still being delivered (outbox message ${moving.id} is ${moving.state}).`,
     );
   }
   const dead = deliveries.find((m) => m.state === 'dead');
@@ -404,7 +435,7 @@ export async function resendInvoice(ctx: GatewayContext, invoice: Invoice): Prom
     buyerId: first.buyerId,
     poId: first.poId,
     kind: first.kind,
-    dedupeKey: `${invoice.dedupeKey}${RESEND}${deliveries.length}`,
+    dedupeKey: `${key}${RESEND}${deliveries.length}`,
     url: first.url,
     body: first.body,
   });
