@@ -184,6 +184,7 @@ Options:
         `  Buyer simulator (start here): ${demo.urls.buyer}`,
         `  Gateway cXML endpoint:        ${demo.urls.gateway}`,
         `  Sandbox print service API:    ${demo.urls.sandbox}`,
+        `  Operator console:             ${demo.urls.admin}/ (admin token demo-admin-token-for-local-use-only)`,
         `  Admin API (Bearer demo-admin-token-for-local-use-only): ${demo.urls.admin}/orders`,
         '',
       ].join('\n'),

@@ -52,6 +52,7 @@ dl.facts{display:grid;grid-template-columns:max-content 1fr;gap:.25rem 1rem;back
 dl.facts dt{font-weight:600}
 dl.facts dd{margin:0}
 .actions{display:flex;gap:.75rem;flex-wrap:wrap;align-items:flex-end;margin:.5rem 0}
+form.actions{background:#fff;border:1px solid #d5dae1;border-radius:.35rem;padding:.6rem .8rem}
 `;
 
 let styleHash: Promise<string> | undefined;
