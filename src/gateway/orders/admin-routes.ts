@@ -3,7 +3,9 @@
  * buyers. Every request needs `Authorization: Bearer <adminToken>`, or one of `previousAdminTokens` while
  * operators' tooling switches over (compared in constant time).
  *
- * - `GET /admin/orders[?state&buyer&limit&cursor]` — POs, newest first, with their print orders;
+ * - `GET /admin/openapi.json` — this API described (OpenAPI 3.1), generated from the schemas it parses with;
+ * - `GET /admin/overview` — POs by state, those waiting for an operator, backlog, last round, failures;
+ * - `GET /admin/orders[?state&buyer&q&flag&from&to&limit&cursor]` — POs, newest first, with print orders;
  * - `GET /admin/orders/:id` — one PO: lines, differences from the cart, flags, timeline, documents, raw;
  * - `POST /admin/orders/:id/retry` — a failed PO (or one waiting for an operator) is processed again;
  *   refused (409) when an earlier create of its print order may have gone through;
@@ -16,26 +18,36 @@
  * - `POST /admin/invoices/:id/resend` — the same invoice document (same invoiceID, same payloadID) again;
  * - `GET /admin/outbox[?state&buyer&po&limit&cursor]`, `GET /admin/outbox/:id` (with the document);
  * - `POST /admin/outbox/:id/retry` — a dead-lettered document is sent again;
+ * - `POST /admin/outbox/:id/resend` — a delivered or dead document is sent again, the same bytes;
  * - `GET /admin/dead-letters` — dead documents and dead jobs;
  * - `GET /admin/jobs[?state&kind&limit&cursor]`.
+ *
+ * Actions on a PO take an optional `expectedState` / `expectedUpdatedAt` and are refused (409, with the PO's
+ * current state) when it changed since the operator looked.
  */
 import { type Context, Hono, type MiddlewareHandler } from 'hono';
+import type * as z from 'zod';
 import { constantTimeEqual } from '../../kernel/constant-time.ts';
-import {
-  JOB_STATES,
-  ORDER_STATES,
-  OUTBOX_STATES,
-  type OutboxMessage,
-  type PurchaseOrder,
-} from '../../store/types.ts';
+import type { OutboxMessage, PurchaseOrder } from '../../store/types.ts';
 import type { GatewayContext } from '../context.ts';
 import { GatewayError } from '../http/errors.ts';
 import { requestIdOf } from '../http/request-id.ts';
 import { createFailureCounter, type FailureLimit } from '../punchout/throttle.ts';
-import { invoicePoNow, resendInvoice } from './invoicing.ts';
-import { invoiceList, jobView, listFilter, messageView, orderDetail, orderSummary } from './admin-views.ts';
+import { adminOpenApi } from './admin-openapi.ts';
+import { adminOverview } from './admin-overview.ts';
+import {
+  AttachBody,
+  firstProblem,
+  HandledBody,
+  JobListQuery,
+  OrderListQuery,
+  OutboxListQuery,
+  StaleGuard,
+} from './admin-schemas.ts';
+import { invoiceList, jobView, messageView, orderDetail, orderSummary, searchOrders } from './admin-views.ts';
+import { documentDeliveries, documentKey, invoicePoNow, resendDocument, resendInvoice } from './invoicing.ts';
 import { jsonError } from './json-answers.ts';
-import { attachPrintOrder, MAX_NOTE_LENGTH, markHandled } from './operator-actions.ts';
+import { attachPrintOrder, markHandled, refuseIfStale } from './operator-actions.ts';
 import { retryPurchaseOrder } from './process-order.ts';
 
 /**
@@ -112,33 +124,44 @@ async function jsonBody(c: Context): Promise<Record<string, unknown>> {
   return body as Record<string, unknown>;
 }
 
-export function createAdminRoutes(ctx: GatewayContext): Hono {
-  const app = new Hono();
+/** `value` read with `schema`; its first problem is the 400's message. */
+function parsed<S extends z.ZodType>(schema: S, value: unknown): z.output<S> {
+  const result = schema.safeParse(value);
+  if (!result.success) throw new GatewayError('bad_request', firstProblem(result.error));
+  return result.data;
+}
+
+/** The query parameters a schema names (the first value of each), read with it. */
+function query<S extends z.ZodObject>(c: Context, schema: S): z.output<S> {
+  return parsed(
+    schema,
+    Object.fromEntries(Object.keys(schema.shape).map((name) => [name, c.req.query(name)])),
+  );
+}
+
+/** An action whose body is optional (retry, invoice): none at all reads as `{}`. */
+async function optionalBody(c: Context): Promise<Record<string, unknown>> {
+  const text = await c.req.text();
+  return text.trim() === '' ? {} : jsonBody(c);
+}
+
+/** The routes over purchase orders: reads, search, and the operator's actions on one PO. */
+function orderRoutes(app: Hono, ctx: GatewayContext): void {
   const { store } = ctx;
-  app.onError((error, c) => jsonError(ctx, c, error));
-
-  app.use('*', auditTrail(ctx));
-  app.use('*', requireAdminToken(ctx));
-
   async function orderOr404(id: string): Promise<PurchaseOrder> {
     const order = await store.orders.get(id);
     if (order === undefined) throw new GatewayError('not_found', `No purchase order record ${id}.`);
     return order;
   }
+  const summary = async (order: PurchaseOrder) =>
+    orderSummary(order, await store.printOrders.listByPo(order.id));
 
-  async function messageOr404(id: string): Promise<OutboxMessage> {
-    const message = await store.outbox.get(id);
-    if (message === undefined) throw new GatewayError('not_found', `No outbox message ${id}.`);
-    return message;
-  }
+  app.get('/overview', async (c) => c.json(await adminOverview(ctx)));
 
   app.get('/orders', async (c) => {
-    const page = await store.orders.list(
-      listFilter((n) => c.req.query(n), ORDER_STATES, { buyer: 'buyerId' }),
-    );
+    const page = await searchOrders(ctx, query(c, OrderListQuery));
     const items = [];
-    for (const order of page.items)
-      items.push(orderSummary(order, await store.printOrders.listByPo(order.id)));
+    for (const order of page.items) items.push(await summary(order));
     return c.json({ items, nextCursor: page.nextCursor ?? null });
   });
 
@@ -148,29 +171,27 @@ export function createAdminRoutes(ctx: GatewayContext): Hono {
   });
 
   app.post('/orders/:id/retry', async (c) => {
-    const order = await retryPurchaseOrder(ctx, await orderOr404(c.req.param('id')));
+    const found = await orderOr404(c.req.param('id'));
+    refuseIfStale(found, parsed(StaleGuard, await optionalBody(c)));
+    const order = await retryPurchaseOrder(ctx, found);
     ctx.logger.info('purchase order retried by an operator', { po: order.id });
-    return c.json({ order: orderSummary(order, await store.printOrders.listByPo(order.id)) }, 202);
+    return c.json({ order: await summary(order) }, 202);
   });
 
   app.post('/orders/:id/attach', async (c) => {
     const order = await orderOr404(c.req.param('id'));
-    const { printOrderId } = await jsonBody(c);
-    if (typeof printOrderId !== 'number' || !Number.isSafeInteger(printOrderId) || printOrderId < 1) {
-      throw new GatewayError('bad_request', 'printOrderId must be a positive whole number.');
-    }
-    const attached = await attachPrintOrder(ctx, order, printOrderId);
-    return c.json({ order: orderSummary(attached, await store.printOrders.listByPo(attached.id)) }, 202);
+    const body = parsed(AttachBody, await jsonBody(c));
+    refuseIfStale(order, body);
+    const attached = await attachPrintOrder(ctx, order, body.printOrderId);
+    return c.json({ order: await summary(attached) }, 202);
   });
 
   app.post('/orders/:id/handled', async (c) => {
     const order = await orderOr404(c.req.param('id'));
-    const { note } = await jsonBody(c);
-    if (typeof note !== 'string' || note.trim() === '' || note.length > MAX_NOTE_LENGTH) {
-      throw new GatewayError('bad_request', `note must be text of 1 to ${MAX_NOTE_LENGTH} characters.`);
-    }
-    const handled = await markHandled(ctx, order, note.trim());
-    return c.json({ order: orderSummary(handled, await store.printOrders.listByPo(handled.id)) });
+    const body = parsed(HandledBody, await jsonBody(c));
+    refuseIfStale(order, body);
+    const handled = await markHandled(ctx, order, body.note);
+    return c.json({ order: await summary(handled) });
   });
 
   app.get('/orders/:id/invoices', async (c) => {
@@ -180,10 +201,21 @@ export function createAdminRoutes(ctx: GatewayContext): Hono {
 
   app.post('/orders/:id/invoice', async (c) => {
     const order = await orderOr404(c.req.param('id'));
+    refuseIfStale(order, parsed(StaleGuard, await optionalBody(c)));
     await invoicePoNow(ctx, order);
     ctx.logger.info('purchase order invoiced by an operator', { po: order.id });
     return c.json(await invoiceList(ctx, order.id));
   });
+}
+
+/** The routes over documents to buyers (outbox, invoices) and background jobs. */
+function documentRoutes(app: Hono, ctx: GatewayContext): void {
+  const { store } = ctx;
+  async function messageOr404(id: string): Promise<OutboxMessage> {
+    const message = await store.outbox.get(id);
+    if (message === undefined) throw new GatewayError('not_found', `No outbox message ${id}.`);
+    return message;
+  }
 
   app.post('/invoices/:id/resend', async (c) => {
     const id = c.req.param('id');
@@ -195,9 +227,14 @@ export function createAdminRoutes(ctx: GatewayContext): Hono {
   });
 
   app.get('/outbox', async (c) => {
-    const page = await store.outbox.list(
-      listFilter((n) => c.req.query(n), OUTBOX_STATES, { buyer: 'buyerId', po: 'poId' }),
-    );
+    const { state, buyer, po, limit, cursor } = query(c, OutboxListQuery);
+    const page = await store.outbox.list({
+      ...(state !== undefined && { state }),
+      ...(buyer !== undefined && { buyerId: buyer }),
+      ...(po !== undefined && { poId: po }),
+      ...(limit !== undefined && { limit }),
+      ...(cursor !== undefined && { cursor }),
+    });
     return c.json({
       items: page.items.map((m) => messageView(m, false)),
       nextCursor: page.nextCursor ?? null,
@@ -220,6 +257,15 @@ export function createAdminRoutes(ctx: GatewayContext): Hono {
     return c.json({ message: messageView(revived, false) }, 202);
   });
 
+  app.post('/outbox/:id/resend', async (c) => {
+    const message = await messageOr404(c.req.param('id'));
+    const key = documentKey(message);
+    const deliveries = await documentDeliveries(ctx, message.poId, key);
+    const sent = await resendDocument(ctx, deliveries, key, `The ${message.kind} document ${key}`);
+    ctx.logger.info('document re-sent by an operator', { message: message.id, resent: sent.id });
+    return c.json({ message: messageView(sent, false) }, 202);
+  });
+
   app.get('/dead-letters', async (c) => {
     const messages = await store.outbox.list({ state: 'dead', limit: 500 });
     const jobs = await store.jobs.list({ state: 'dead', limit: 500 });
@@ -230,9 +276,28 @@ export function createAdminRoutes(ctx: GatewayContext): Hono {
   });
 
   app.get('/jobs', async (c) => {
-    const page = await store.jobs.list(listFilter((n) => c.req.query(n), JOB_STATES, { kind: 'kind' }));
+    const { state, kind, limit, cursor } = query(c, JobListQuery);
+    const page = await store.jobs.list({
+      ...(state !== undefined && { state }),
+      ...(kind !== undefined && { kind }),
+      ...(limit !== undefined && { limit }),
+      ...(cursor !== undefined && { cursor }),
+    });
     return c.json({ items: page.items.map(jobView), nextCursor: page.nextCursor ?? null });
   });
+}
+
+export function createAdminRoutes(ctx: GatewayContext): Hono {
+  const app = new Hono();
+  app.onError((error, c) => jsonError(ctx, c, error));
+
+  app.use('*', auditTrail(ctx));
+  app.use('*', requireAdminToken(ctx));
+
+  // Behind the token like the rest: it names every action, and operators' tooling holds the token anyway.
+  app.get('/openapi.json', (c) => c.json(adminOpenApi()));
+  orderRoutes(app, ctx);
+  documentRoutes(app, ctx);
 
   // Last, so it only catches what no route above matched (a sub-app's notFound is not used once mounted).
   app.all('*', (c) => jsonError(ctx, c, new GatewayError('not_found', 'No such admin endpoint.')));

@@ -1,5 +1,5 @@
 /**
- * What the operators' JSON API (`/admin`) sends and how it reads a list call's query: the views of POs,
+ * What the operators' JSON API (`/admin`) sends, typed from its answer schemas (admin-schemas.ts): the views of POs,
  * print orders, outbox messages, invoices and jobs, a PO's detail and timeline. Apart from the routes so
  * that the operator console renders the very same records the JSON API answers with.
  */
@@ -7,62 +7,27 @@ import type {
   Invoice,
   Job,
   OutboxMessage,
-  PageRequest,
+  Page,
   PurchaseOrder,
   TrackedPrintOrder,
 } from '../../store/types.ts';
 import type { GatewayContext } from '../context.ts';
-import { GatewayError } from '../http/errors.ts';
 import { mismatchSummary } from './history-comment.ts';
+import type {
+  InvoiceView,
+  JobView,
+  OrderDetail,
+  OrderListQuery,
+  OrderSummary,
+  OutboxMessageView,
+  OutboxMessageWithBody,
+  PrintOrderView,
+  TimelineEntry,
+} from './admin-schemas.ts';
 import { invoiceDeliveries } from './invoicing.ts';
 import { poDocument, storedRequest } from './po-record.ts';
 
-export function oneOf<T extends string>(
-  name: string,
-  value: string | undefined,
-  allowed: readonly T[],
-): T | undefined {
-  if (value === undefined || value === '') return undefined;
-  if (!(allowed as readonly string[]).includes(value)) {
-    throw new GatewayError('bad_request', `${name} must be one of ${allowed.join(', ')}.`);
-  }
-  return value as T;
-}
-
-export function paging(query: (name: string) => string | undefined): { limit?: number; cursor?: string } {
-  const limit = query('limit');
-  const cursor = query('cursor');
-  if (limit !== undefined && !/^\d{1,3}$/.test(limit)) {
-    throw new GatewayError('bad_request', 'limit must be a whole number up to 500.');
-  }
-  return {
-    ...(limit !== undefined && { limit: Number(limit) }),
-    ...(cursor !== undefined && cursor !== '' && { cursor }),
-  };
-}
-
-/**
- * A list call's filter from the query: paging, `state` (one of `states`), and each text filter that
- * `fields` maps from its query parameter to its filter field, when given and not empty.
- */
-export function listFilter<S extends string, F extends string>(
-  query: (name: string) => string | undefined,
-  states: readonly S[],
-  fields: Readonly<Record<string, F>>,
-): PageRequest & { state?: S } & Partial<Record<F, string>> {
-  const state = oneOf('state', query('state'), states);
-  const given = Object.entries(fields).flatMap(([name, field]) => {
-    const value = query(name);
-    return value === undefined || value === '' ? [] : [[field, value] as const];
-  });
-  return {
-    ...paging(query),
-    ...(state !== undefined && { state }),
-    ...(Object.fromEntries(given) as Partial<Record<F, string>>),
-  };
-}
-
-export function printOrderView(p: TrackedPrintOrder) {
+export function printOrderView(p: TrackedPrintOrder): PrintOrderView {
   return {
     storefrontId: p.storefrontId,
     printOrderId: p.printOrderId,
@@ -75,7 +40,7 @@ export function printOrderView(p: TrackedPrintOrder) {
   };
 }
 
-export function orderSummary(order: PurchaseOrder, printOrders: readonly TrackedPrintOrder[]) {
+export function orderSummary(order: PurchaseOrder, printOrders: readonly TrackedPrintOrder[]): OrderSummary {
   return {
     id: order.id,
     buyerId: order.buyerId,
@@ -93,7 +58,9 @@ export function orderSummary(order: PurchaseOrder, printOrders: readonly Tracked
   };
 }
 
-export function messageView(message: OutboxMessage, withBody: boolean) {
+export function messageView(message: OutboxMessage, withBody: true): OutboxMessageWithBody;
+export function messageView(message: OutboxMessage, withBody: false): OutboxMessageView;
+export function messageView(message: OutboxMessage, withBody: boolean): OutboxMessageView {
   return {
     id: message.id,
     buyerId: message.buyerId,
@@ -112,7 +79,7 @@ export function messageView(message: OutboxMessage, withBody: boolean) {
   };
 }
 
-export async function invoiceView(ctx: GatewayContext, invoice: Invoice) {
+export async function invoiceView(ctx: GatewayContext, invoice: Invoice): Promise<InvoiceView> {
   return {
     id: invoice.id,
     invoiceId: invoice.invoiceId,
@@ -129,13 +96,13 @@ export async function invoiceView(ctx: GatewayContext, invoice: Invoice) {
   };
 }
 
-export async function invoiceList(ctx: GatewayContext, poId: string) {
-  const items = [];
+export async function invoiceList(ctx: GatewayContext, poId: string): Promise<{ items: InvoiceView[] }> {
+  const items: InvoiceView[] = [];
   for (const invoice of await ctx.store.invoices.listByPo(poId)) items.push(await invoiceView(ctx, invoice));
   return { items };
 }
 
-export function jobView(job: Job) {
+export function jobView(job: Job): JobView {
   return {
     id: job.id,
     kind: job.kind,
@@ -149,12 +116,6 @@ export function jobView(job: Job) {
     createdAt: job.createdAt,
     updatedAt: job.updatedAt,
   };
-}
-
-export interface TimelineEntry {
-  at: Date;
-  event: string;
-  detail: string;
 }
 
 /** What happened to a PO, from its records: received, print orders made, documents queued and sent. */
@@ -193,7 +154,7 @@ export function timeline(
 }
 
 /** `GET /admin/orders/:id`: the PO with its request header, lines, differences, timeline and documents. */
-export async function orderDetail(ctx: GatewayContext, order: PurchaseOrder) {
+export async function orderDetail(ctx: GatewayContext, order: PurchaseOrder): Promise<OrderDetail> {
   const { store } = ctx;
   const printOrders = await store.printOrders.listByPo(order.id);
   const messages = (await store.outbox.list({ poId: order.id, limit: 500 })).items;
@@ -225,4 +186,73 @@ export async function orderDetail(ctx: GatewayContext, order: PurchaseOrder) {
     invoices: (await invoiceList(ctx, order.id)).items,
     raw: order.raw,
   };
+}
+
+/** Records a search reads at most per call; then it answers what it found with a cursor to go on. */
+const SEARCH_SCAN = 5000;
+
+/** A day alone is a whole day: `from` from its first moment, `to` to its last (UTC). */
+function bound(value: string | undefined, end: boolean): number | undefined {
+  if (value === undefined) return undefined;
+  if (/^\d{4}-\d{2}-\d{2}$/.test(value)) {
+    return Date.parse(`${value}T00:00:00Z`) + (end ? 86_400_000 - 1 : 0);
+  }
+  return Date.parse(value);
+}
+
+function orderMatcher(query: OrderListQuery): (order: PurchaseOrder) => boolean {
+  const from = bound(query.from, false);
+  const to = bound(query.to, true);
+  const q = query.q?.trim();
+  return (order) =>
+    (query.flag === undefined || order.flags.includes(query.flag)) &&
+    (from === undefined || order.createdAt.getTime() >= from) &&
+    (to === undefined || order.createdAt.getTime() <= to) &&
+    (q === undefined ||
+      q === '' ||
+      order.orderId.startsWith(q) ||
+      order.id === q ||
+      order.buyerId === q ||
+      order.printOrderIds.some((id) => String(id) === q));
+}
+
+/**
+ * `GET /admin/orders`: a page of POs, newest first. State and buyer are the store's filters; search and
+ * the flag and date filters are applied here, over the store's pages (the store has no index for them and
+ * the PO table of a print shop stays in the thousands), reading at most SEARCH_SCAN records a call: a page
+ * may then come back short with a `nextCursor` to read on from.
+ */
+export async function searchOrders(ctx: GatewayContext, query: OrderListQuery): Promise<Page<PurchaseOrder>> {
+  const storeFilter = {
+    ...(query.state !== undefined && { state: query.state }),
+    ...(query.buyer !== undefined && { buyerId: query.buyer }),
+  };
+  const searching = [query.q, query.flag, query.from, query.to].some((v) => v !== undefined);
+  if (!searching) {
+    return ctx.store.orders.list({
+      ...storeFilter,
+      ...(query.limit !== undefined && { limit: query.limit }),
+      ...(query.cursor !== undefined && { cursor: query.cursor }),
+    });
+  }
+  const wanted = Math.min(500, Math.max(1, query.limit ?? 50));
+  const matches = orderMatcher(query);
+  const from = bound(query.from, false);
+  const found: PurchaseOrder[] = [];
+  let cursor = query.cursor;
+  let scanned = 0;
+  while (scanned < SEARCH_SCAN) {
+    const page = await ctx.store.orders.list({ ...storeFilter, limit: 500, ...(cursor && { cursor }) });
+    for (const order of page.items) {
+      scanned += 1;
+      // A page continues below the id of its last record (the store's cursor), matched or not.
+      cursor = order.id;
+      if (matches(order)) found.push(order);
+      if (found.length === wanted) return { items: found, nextCursor: order.id };
+      // Newest first: past `from`, nothing older can match.
+      if (from !== undefined && order.createdAt.getTime() < from) return { items: found };
+    }
+    if (page.nextCursor === undefined) return { items: found };
+  }
+  return { items: found, ...(cursor !== undefined && { nextCursor: cursor }) };
 }

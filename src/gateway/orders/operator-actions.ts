@@ -10,9 +10,10 @@
  * could print the order twice.
  */
 import { isPrintApiError } from '../../print-api/index.ts';
-import type { PurchaseOrder } from '../../store/types.ts';
+import type { OrderState, PurchaseOrder } from '../../store/types.ts';
 import type { GatewayContext } from '../context.ts';
 import { GatewayError, upstreamError } from '../http/errors.ts';
+import type { StaleGuard } from './admin-schemas.ts';
 import { FLAG, isCreatingFlag, ownerGroups, poDocument, withFlags } from './po-record.ts';
 import { requeueProcessing } from './process-order.ts';
 
@@ -136,4 +137,30 @@ export async function markHandled(
   }
   ctx.logger.info('purchase order marked handled by an operator', { po: order.id });
   return updated;
+}
+
+/**
+ * An operator's action on a PO that changed since they saw it: a 409 whose JSON answer carries the PO's
+ * state and `updatedAt` as they are now (json-answers.ts), so tooling can show what it is instead.
+ */
+export class StaleRecordError extends GatewayError {
+  readonly current: { state: OrderState; updatedAt: Date };
+  constructor(message: string, current: { state: OrderState; updatedAt: Date }) {
+    super('conflict', message);
+    this.current = current;
+  }
+}
+
+/** Refuses an action on a PO that changed since the operator saw it (see `StaleGuard`). */
+export function refuseIfStale(order: PurchaseOrder, guard: StaleGuard): void {
+  const stateMoved = guard.expectedState !== undefined && guard.expectedState !== order.state;
+  const timeMoved =
+    guard.expectedUpdatedAt !== undefined &&
+    Date.parse(guard.expectedUpdatedAt) !== order.updatedAt.getTime();
+  if (stateMoved || timeMoved) {
+    throw new StaleRecordError(
+      `Purchase order ${order.id} changed meanwhile: it is now ${order.state} (updated ${order.updatedAt.toISOString()}); nothing was done.`,
+      { state: order.state, updatedAt: order.updatedAt },
+    );
+  }
 }

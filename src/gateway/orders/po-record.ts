@@ -78,7 +78,7 @@ function withAmount<T extends { value: string; amount: number | null }>({ amount
 const moneySchema = z.object(moneyFields).transform(withAmount);
 const chargeSchema = z.object({ ...moneyFields, description: z.string() }).transform(withAmount);
 const extrinsicsSchema = z.object({ list: list(z.object({ name: z.string(), value: z.string() })) });
-const addressSchema = z.object({
+export const addressSchema = z.object({
   addressID: optional(z.string()),
   name: z.string(),
   deliverTo: list(z.string()),
@@ -92,7 +92,7 @@ const addressSchema = z.object({
   email: optional(z.string()),
   phone: optional(z.string()),
 });
-const contactSchema = z.object({
+export const contactSchema = z.object({
   role: optional(z.string()),
   name: z.string(),
   emails: list(z.string()),
@@ -147,7 +147,7 @@ const storedRequestSchema = z.object({
 true satisfies SameShape<z.infer<typeof storedRequestSchema>, StoredRequest>;
 true satisfies SameShape<z.infer<typeof addressSchema>, Stored<Address>>;
 
-const poLineSchema = z.object({
+export const poLineSchema = z.object({
   lineNumber: z.number(),
   lineRef: z.string(),
   supplierPartID: z.string(),
@@ -175,7 +175,7 @@ const poLineSchema = z.object({
 /** One PO line with its cart line: the buyer's values first, then ours. */
 export type PoLine = z.infer<typeof poLineSchema>;
 
-const mismatchSchema = z.object({
+export const mismatchSchema = z.object({
   lineNumber: z.number(),
   lineRef: z.string(),
   field: z.enum(['quantity', 'price', 'sku', 'already_ordered']),

@@ -1,0 +1,272 @@
+/**
+ * The admin API described (issue 20): `/admin/openapi.json` is OpenAPI 3.1 generated from the zod schemas
+ * the handlers use, names every route the admin app mounts, and each endpoint's real answers parse with
+ * the schema it is described by.
+ */
+import { describe, expect, it } from 'vitest';
+import { ADMIN_ENDPOINTS, openApiPath } from '../../../src/gateway/orders/admin-openapi.ts';
+import { createAdminRoutes } from '../../../src/gateway/orders/admin-routes.ts';
+import { ErrorAnswer } from '../../../src/gateway/orders/admin-schemas.ts';
+import {
+  adminJson,
+  adminRequest,
+  createOrderStack,
+  drain,
+  linesOf,
+  type OrderStack,
+  punchOut,
+  sendOrder,
+} from '../../support/order-flow.ts';
+
+type Doc = {
+  openapi: string;
+  info: { title: string; version: string; description: string };
+  security: unknown[];
+  paths: Record<
+    string,
+    Record<string, { responses: Record<string, unknown>; parameters: { name: string }[] }>
+  >;
+  components: { securitySchemes: Record<string, unknown>; schemas: Record<string, unknown> };
+};
+
+const post = (stack: OrderStack, path: string, body?: unknown) =>
+  adminJson(stack, path, {
+    method: 'POST',
+    ...(body !== undefined && {
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify(body),
+    }),
+  });
+
+/** PO-A1 placed and confirmed (its confirmation delivered), PO-B2 waiting for an operator. */
+async function twoOrders(): Promise<{ stack: OrderStack; placed: string; waiting: string }> {
+  const stack = await createOrderStack();
+  await stack.worker.startup();
+  const first = await punchOut(stack, ['Business cards']);
+  await sendOrder(stack, { payloadID: 'a1@ariba.example', orderID: 'PO-A1', lines: linesOf(first) });
+  await drain(stack);
+  const second = await punchOut(stack, ['A5 flyer']);
+  await sendOrder(stack, { payloadID: 'b2@ariba.example', orderID: 'PO-B2', lines: linesOf(second) });
+  const placed = await stack.store.orders.getByPayloadId('acme', 'a1@ariba.example');
+  const other = await stack.store.orders.getByPayloadId('acme', 'b2@ariba.example');
+  if (placed === undefined || other === undefined) throw new Error('the orders were not taken in');
+  await stack.store.orders.update(other.id, {
+    state: 'needs_operator',
+    flags: ['uncertain_print_order'],
+    lastError: 'the create of its print order may have gone through',
+  });
+  return { stack, placed: placed.id, waiting: other.id };
+}
+
+describe('GET /admin/openapi.json', () => {
+  it('is an OpenAPI 3.1 document with the bearer scheme, describing every route the admin app mounts', async () => {
+    const stack = await createOrderStack();
+    const { status, body } = await adminJson(stack, '/admin/openapi.json');
+    expect(status).toBe(200);
+    const doc = body as Doc;
+    expect(doc.openapi).toBe('3.1.0');
+    expect(doc.info).toMatchObject({ title: expect.any(String), version: expect.any(String) });
+    expect(doc.info.description).toContain('Bearer');
+    expect(doc.components.securitySchemes.adminToken).toEqual({ type: 'http', scheme: 'bearer' });
+    expect(doc.security).toEqual([{ adminToken: [] }]);
+
+    // Hono's own route list: a route added without an ADMIN_ENDPOINTS entry fails here.
+    const mounted = createAdminRoutes(stack.gateway.context)
+      .routes.filter((route) => route.method !== 'ALL')
+      .map((route) => `${route.method.toLowerCase()} ${openApiPath(route.path)}`);
+    const described = Object.entries(doc.paths).flatMap(([path, item]) =>
+      Object.keys(item).map((method) => `${method} ${path}`),
+    );
+    expect(new Set(described)).toEqual(new Set(mounted));
+    expect(mounted.length).toBe(ADMIN_ENDPOINTS.length);
+
+    for (const [path, item] of Object.entries(doc.paths)) {
+      for (const [method, operation] of Object.entries(item)) {
+        for (const code of ['400', '401', '429']) {
+          expect(operation.responses[code], `${method} ${path} ${code}`).toMatchObject({
+            content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+          });
+        }
+        if (path.includes('{id}')) {
+          expect(operation.parameters.map((p) => p.name)).toContain('id');
+          expect(operation.responses['404'], `${method} ${path} 404`).toBeDefined();
+        }
+      }
+    }
+    const orders = doc.paths['/admin/orders']?.get;
+    expect(orders?.parameters.map((p) => p.name)).toEqual([
+      'state',
+      'buyer',
+      'q',
+      'flag',
+      'from',
+      'to',
+      'limit',
+      'cursor',
+    ]);
+    // Moments go out as ISO 8601 text.
+    expect(JSON.stringify(orders?.responses['200'])).toContain(
+      '"createdAt":{"type":"string","format":"date-time"}',
+    );
+    expect(doc.paths['/admin/orders/{id}/attach']?.post).toMatchObject({
+      requestBody: {
+        required: true,
+        content: {
+          'application/json': {
+            schema: { properties: { printOrderId: { type: 'integer' } }, required: ['printOrderId'] },
+          },
+        },
+      },
+    });
+  });
+
+  it('is behind the admin token like the rest of /admin', async () => {
+    const stack = await createOrderStack();
+    const res = await adminRequest(stack, '/admin/openapi.json', {}, '');
+    expect(res.status).toBe(401);
+    expect(ErrorAnswer.parse(await res.json()).error.code).toBe('unauthorized');
+  });
+
+  it('each described endpoint answers as its schema says', async () => {
+    const { stack, placed, waiting } = await twoOrders();
+    const confirmation = (await stack.store.outbox.list({ poId: placed })).items[0];
+    if (confirmation === undefined) throw new Error('no confirmation was queued');
+    const ids: Record<string, string> = {
+      '/orders/:id': placed,
+      '/orders/:id/invoices': placed,
+      '/orders/:id/invoice': placed,
+      '/orders/:id/retry': waiting,
+      '/orders/:id/handled': waiting,
+      '/orders/:id/attach': waiting,
+      '/outbox/:id': confirmation.id,
+      '/outbox/:id/resend': confirmation.id,
+      '/outbox/:id/retry': confirmation.id,
+      '/invoices/:id/resend': '999999',
+    };
+    const bodies: Record<string, unknown> = {
+      '/orders/:id/handled': { note: 'settled by phone', expectedState: 'needs_operator' },
+      '/orders/:id/attach': { printOrderId: 0 },
+    };
+    for (const endpoint of ADMIN_ENDPOINTS) {
+      const path = `/admin${endpoint.path.replace(':id', ids[endpoint.path] ?? '')}`;
+      const { status, body } =
+        endpoint.method === 'get'
+          ? await adminJson(stack, path)
+          : await post(stack, path, bodies[endpoint.path]);
+      const where = `${endpoint.method} ${path}: ${JSON.stringify(body).slice(0, 300)}`;
+      if (status === endpoint.status) {
+        expect(() => endpoint.answer.parse(body), where).not.toThrow();
+      } else {
+        // The refusals this stack provokes (a retry of a PO without a failed create, a dead-only retry of a
+        // delivered document, an unknown invoice, a bad print order id) are error answers as described.
+        expect([400, 404, 409], where).toContain(status);
+        expect(() => ErrorAnswer.parse(body), where).not.toThrow();
+      }
+    }
+  });
+});
+
+describe('admin overview, search and actions for the console', () => {
+  it('GET /admin/overview: POs by state, those waiting first with their reason, backlog and round', async () => {
+    const { stack, waiting } = await twoOrders();
+    const { status, body } = await adminJson(stack, '/admin/overview');
+    expect(status).toBe(200);
+    expect(body).toMatchObject({
+      ordersByState: { ordered: 1, needs_operator: 1, received: 0 },
+      waitingForOperator: [
+        {
+          id: waiting,
+          orderId: 'PO-B2',
+          reason: 'the create of its print order may have gone through',
+          flags: ['uncertain_print_order'],
+        },
+      ],
+      oldestUnprocessedAt: null,
+      oldestUnprocessedAgeSeconds: null,
+      outbox: { pending: 0, dead: 0 },
+      deadJobs: 0,
+      printApiFailuresLastHour: 0,
+    });
+  });
+
+  it('GET /admin/orders searches by PO number, print order id and buyer, and filters by flag and date', async () => {
+    const { stack, placed, waiting } = await twoOrders();
+    const ids = async (query: string) => {
+      const { status, body } = await adminJson(stack, `/admin/orders?${query}`);
+      expect(status, query).toBe(200);
+      return (body.items as { id: string }[]).map((o) => o.id);
+    };
+    const printOrderId = (await stack.store.orders.get(placed))?.printOrderIds[0];
+    expect(await ids('q=PO-')).toEqual([waiting, placed]);
+    expect(await ids('q=PO-A1')).toEqual([placed]);
+    expect(await ids(`q=${printOrderId}`)).toEqual([placed]);
+    expect(await ids('q=acme')).toEqual([waiting, placed]);
+    expect(await ids('q=PO-Z')).toEqual([]);
+    expect(await ids('flag=uncertain_print_order')).toEqual([waiting]);
+    const today = stack.clock.now().toISOString().slice(0, 10);
+    expect(await ids(`from=${today}&to=${today}`)).toEqual([waiting, placed]);
+    expect(await ids('to=2000-01-01')).toEqual([]);
+    const page = await adminJson(stack, '/admin/orders?q=PO-&limit=1');
+    expect(page.body.items.map((o: { id: string }) => o.id)).toEqual([waiting]);
+    const rest = await adminJson(stack, `/admin/orders?q=PO-&limit=1&cursor=${page.body.nextCursor}`);
+    expect(rest.body.items.map((o: { id: string }) => o.id)).toEqual([placed]);
+    expect(await adminJson(stack, '/admin/orders?from=yesterday')).toEqual({
+      status: 400,
+      body: {
+        error: {
+          code: 'bad_request',
+          message: 'from must be a date (YYYY-MM-DD) or an ISO 8601 date-time.',
+        },
+      },
+    });
+  });
+
+  it('an action on a PO that changed meanwhile is refused with its current state, and nothing is done', async () => {
+    const { stack, waiting } = await twoOrders();
+    const before = await stack.store.orders.get(waiting);
+    const stale = await post(stack, `/admin/orders/${waiting}/handled`, {
+      note: 'done',
+      expectedState: 'failed',
+    });
+    expect(stale.status).toBe(409);
+    expect(stale.body.error).toMatchObject({
+      code: 'conflict',
+      message: expect.stringContaining('it is now needs_operator'),
+      current: { state: 'needs_operator', updatedAt: before?.updatedAt.toISOString() },
+    });
+    const moved = await post(stack, `/admin/orders/${waiting}/retry`, {
+      expectedUpdatedAt: '2000-01-01T00:00:00.000Z',
+    });
+    expect(moved.status).toBe(409);
+    expect(await stack.store.orders.get(waiting)).toEqual(before);
+
+    const fresh = await post(stack, `/admin/orders/${waiting}/handled`, {
+      note: 'done',
+      expectedState: 'needs_operator',
+      expectedUpdatedAt: before?.updatedAt.toISOString(),
+    });
+    expect(fresh.status).toBe(200);
+    expect(fresh.body.order.state).not.toBe('needs_operator');
+  });
+
+  it('POST /admin/outbox/:id/resend sends a delivered document again, the same bytes, once at a time', async () => {
+    const { stack, placed } = await twoOrders();
+    const [confirmation] = (await stack.store.outbox.list({ poId: placed })).items;
+    expect(confirmation?.state).toBe('delivered');
+    const id = confirmation?.id ?? '';
+    const resent = await post(stack, `/admin/outbox/${id}/resend`);
+    expect(resent.status).toBe(202);
+    expect(resent.body.message).toMatchObject({ state: 'pending', kind: confirmation?.kind });
+    const copy = await stack.store.outbox.get(resent.body.message.id);
+    expect(copy?.body).toBe(confirmation?.body);
+    const again = await post(stack, `/admin/outbox/${resent.body.message.id}/resend`);
+    expect(again.status).toBe(409);
+    expect(again.body.error.message).toContain('is still being delivered');
+    const posts = stack.orderStatusPosts.length;
+    await drain(stack);
+    expect(stack.orderStatusPosts.slice(posts).map((p) => p.body)).toEqual([confirmation?.body]);
+    const third = await post(stack, `/admin/outbox/${id}/resend`);
+    expect(third.status).toBe(202);
+    expect(third.body.message.dedupeKey).toBe(`${confirmation?.dedupeKey}#resend-2`);
+  });
+});
