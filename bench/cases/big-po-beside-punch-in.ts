@@ -7,11 +7,11 @@
  * most 50 ms — which a parse or a store write that holds the event loop for half a second cannot meet.
  */
 import { Agent, request } from 'undici';
-import { AUTOCANNON_METRICS } from '../harness/autocannon-load.ts';
-import type { BenchCase, Figures } from '../harness/bench-case.ts';
+import type { BenchCase } from '../harness/bench-case.ts';
 import { startGatewayServer, startSandboxServer } from '../harness/bench-servers.ts';
-import { besideLoad, cxmlAccepted, cxmlPosts, returningUserSetup } from '../harness/cxml-posts.ts';
+import { cxmlAccepted } from '../harness/cxml-posts.ts';
 import { seededLinesOrder } from '../harness/seeded-lines-order.ts';
+import { setupsBesideLoad } from '../harness/setups-beside-load.ts';
 
 const LINES = 5_000;
 const CONNECTIONS = 2;
@@ -52,40 +52,19 @@ const bigPoBesidePunchIn: BenchCase = {
       return accepted;
     };
 
-    const setups = cxmlPosts({
-      url: gateway.ready.url,
-      body: returningUserSetup(),
+    const measured = setupsBesideLoad({
+      gatewayUrl: gateway.ready.url,
       connections: CONNECTIONS,
       durationMs,
-      accept: cxmlAccepted,
+      loadName: 'the big POs',
+      besideVariant: 'setup beside 5,000-line POs',
+      load: bigPosWhile,
+      rate: { metric: 'bigPosPerSec', unit: 'POs/s', perSecond: (accepted, ms) => accepted / (ms / 1000) },
+      p99AtMostMs: 50,
     });
-
-    const besideBigPos = async (): Promise<Figures> => {
-      const { figures, loaded, elapsedMs } = await besideLoad(setups, bigPosWhile);
-      return { ...figures, bigPosPerSec: loaded / (elapsedMs / 1000) };
-    };
-    const alone = async (): Promise<Figures> => ({ ...(await setups()), bigPosPerSec: 0 });
-
-    const variants = { 'setup alone': alone, 'setup beside 5,000-line POs': besideBigPos };
+    const { variants } = measured;
     return {
-      variants,
-      metrics: { ...AUTOCANNON_METRICS, bigPosPerSec: { unit: 'POs/s', better: 'higher' } },
-      differences: [
-        {
-          name: 'p99 added by the big POs',
-          metric: 'p99Ms',
-          minuend: 'setup beside 5,000-line POs',
-          subtrahend: 'setup alone',
-        },
-      ],
-      limits: [
-        {
-          name: 'setup p99 beside the big POs',
-          variant: 'setup beside 5,000-line POs',
-          metric: 'p99Ms',
-          goal: { atMost: 50 },
-        },
-      ],
+      ...measured,
       rounds: quick ? 3 : 5,
       parameters: {
         linesPerOrder: LINES,

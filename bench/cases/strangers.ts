@@ -8,10 +8,9 @@
  */
 import { Agent, request } from 'undici';
 import { setupRequest } from '../../test/support/cxml-documents.ts';
-import { AUTOCANNON_METRICS } from '../harness/autocannon-load.ts';
-import type { BenchCase, Figures } from '../harness/bench-case.ts';
+import type { BenchCase } from '../harness/bench-case.ts';
 import { startGatewayServer, startSandboxServer } from '../harness/bench-servers.ts';
-import { besideLoad, cxmlAccepted, cxmlPosts, returningUserSetup } from '../harness/cxml-posts.ts';
+import { setupsBesideLoad } from '../harness/setups-beside-load.ts';
 
 const STRANGERS = 8;
 const CONNECTIONS = 2;
@@ -60,40 +59,19 @@ const strangers: BenchCase = {
       return sent;
     };
 
-    const setups = cxmlPosts({
-      url: gateway.ready.url,
-      body: returningUserSetup(),
+    const measured = setupsBesideLoad({
+      gatewayUrl: gateway.ready.url,
       connections: CONNECTIONS,
       durationMs,
-      accept: cxmlAccepted,
+      loadName: 'the strangers',
+      besideVariant: 'setup beside 8 strangers',
+      load: strangersWhile,
+      rate: { metric: 'strangersPerSec', unit: 'docs/s', perSecond: (sent) => sent / (durationMs / 1000) },
+      p99AtMostMs: 200,
     });
-
-    const besideStrangers = async (): Promise<Figures> => {
-      const { figures, loaded } = await besideLoad(setups, strangersWhile);
-      return { ...figures, strangersPerSec: loaded / (durationMs / 1000) };
-    };
-
-    const alone = async (): Promise<Figures> => ({ ...(await setups()), strangersPerSec: 0 });
-    const variants = { 'setup alone': alone, 'setup beside 8 strangers': besideStrangers };
+    const { variants } = measured;
     return {
-      variants,
-      metrics: { ...AUTOCANNON_METRICS, strangersPerSec: { unit: 'docs/s', better: 'higher' } },
-      differences: [
-        {
-          name: 'p99 added by the strangers',
-          metric: 'p99Ms',
-          minuend: 'setup beside 8 strangers',
-          subtrahend: 'setup alone',
-        },
-      ],
-      limits: [
-        {
-          name: 'setup p99 beside the strangers',
-          variant: 'setup beside 8 strangers',
-          metric: 'p99Ms',
-          goal: { atMost: 200 },
-        },
-      ],
+      ...measured,
       rounds: quick ? 3 : 5,
       parameters: {
         strangers: STRANGERS,

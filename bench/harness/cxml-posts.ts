@@ -1,10 +1,6 @@
-/**
- * cXML documents posted to a gateway's `/cxml` by autocannon, and a returning user's setups measured while
- * another load runs beside them (big-po-beside-punch-in, strangers).
- */
+/** cXML documents posted to a gateway's `/cxml` by autocannon. */
 import { setupRequest } from '../../test/support/cxml-documents.ts';
 import { runAutocannon } from './autocannon-load.ts';
-import type { Figures } from './bench-case.ts';
 
 /** cXML answers HTTP 200 even for errors: a document counts as accepted only with Status 200 inside. */
 export const cxmlAccepted = (status: number, body: string) =>
@@ -37,21 +33,4 @@ export function cxmlPosts({ url, body, connections, durationMs, accept }: CxmlPo
 /** The test suite's returning user's PunchOutSetupRequest, with a payloadID of its own per request. */
 export function returningUserSetup(): string {
   return setupRequest({ payloadID: 'BENCH-ID@buyer.example' }).replace('BENCH-ID', '[<id>]');
-}
-
-/**
- * Runs `setups` while `load` keeps going for as long as `running()` says; answers the setups' figures, how
- * many the load reported, and the milliseconds from starting the load to its end.
- */
-export async function besideLoad(
-  setups: () => Promise<Figures>,
-  load: (running: () => boolean) => Promise<number>,
-): Promise<{ figures: Figures; loaded: number; elapsedMs: number }> {
-  let running = true;
-  const started = performance.now();
-  const loading = load(() => running);
-  const figures = await setups();
-  running = false;
-  const loaded = await loading;
-  return { figures, loaded, elapsedMs: performance.now() - started };
 }
