@@ -210,6 +210,56 @@ async function createTemporaryAccount(
   });
 }
 
+/**
+ * A mapped user's account created at the print service and logged in, its mapping stored: the token and
+ * how many calls that took.
+ */
+async function createMappedUser(
+  deps: Deps,
+  buyer: ResolvedBuyer,
+  storefront: ResolvedStorefront,
+  user: BuyerUser,
+): Promise<{ token: string; calls: number }> {
+  const userRef = user.key;
+  const credentials = await derivedCredentials(deps.signingKey, buyer.id, userRef);
+  const api = deps.printApiFor(storefront).pipo;
+  const created = await createMappedAccount(api, storefront, credentials, user);
+  let calls = created.calls;
+  const passwordEnc = await deps.tokens.encrypt(credentials.password);
+  let token: string;
+  try {
+    token = await api.login({
+      username: credentials.username,
+      password: credentials.password,
+      storefront_id: storefront.storefrontId,
+    });
+  } catch (error) {
+    throw upstreamError(error, 'log the punch-out user in');
+  }
+  calls++;
+  // The create answer carries no id (print API v2: "200"), so the user is read as itself. The mapping
+  // is written once, with the id: the derived credentials find the account again should anything fail
+  // before (a second create answers "duplicate user name", which is taken as the account existing).
+  let pipoUserId: number;
+  try {
+    pipoUserId = (await api.getUser(token)).id;
+    calls++;
+  } catch (error) {
+    throw upstreamError(error, 'read the punch-out user');
+  }
+  await deps.store.users.put({
+    buyerId: buyer.id,
+    userKey: userRef,
+    storefrontId: storefront.id,
+    pipoUserId,
+    username: credentials.username,
+    email: created.email,
+    passwordEnc,
+    isTemp: false,
+  });
+  return { token, calls };
+}
+
 function isUnauthorized(error: unknown): boolean {
   return error instanceof PrintApiError && error.code === 'unauthorized';
 }
@@ -278,42 +328,7 @@ export function createPipoAccounts(deps: Deps): PipoAccounts {
       }
     }
 
-    const credentials = await derivedCredentials(deps.signingKey, buyer.id, userRef);
-    const api = deps.printApiFor(storefront).pipo;
-    const created = await createMappedAccount(api, storefront, credentials, user);
-    let calls = created.calls;
-    const passwordEnc = await deps.tokens.encrypt(credentials.password);
-    let token: string;
-    try {
-      token = await api.login({
-        username: credentials.username,
-        password: credentials.password,
-        storefront_id: storefront.storefrontId,
-      });
-    } catch (error) {
-      throw upstreamError(error, 'log the punch-out user in');
-    }
-    calls++;
-    // The create answer carries no id (print API v2: "200"), so the user is read as itself. The mapping
-    // is written once, with the id: the derived credentials find the account again should anything fail
-    // before (a second create answers "duplicate user name", which is taken as the account existing).
-    let pipoUserId: number;
-    try {
-      pipoUserId = (await api.getUser(token)).id;
-      calls++;
-    } catch (error) {
-      throw upstreamError(error, 'read the punch-out user');
-    }
-    await deps.store.users.put({
-      buyerId: buyer.id,
-      userKey: userRef,
-      storefrontId: storefront.id,
-      pipoUserId,
-      username: credentials.username,
-      email: created.email,
-      passwordEnc,
-      isTemp: false,
-    });
+    const { token, calls } = await createMappedUser(deps, buyer, storefront, user);
     return remember(buyer.id, userRef, token, calls);
   }
 
