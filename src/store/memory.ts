@@ -41,6 +41,7 @@ import {
   type Page,
   type PurgeOptions,
   type PunchoutSession,
+  type SessionPatch,
   type PurchaseOrder,
   type PurchaseOrderPatch,
   type TrackedPrintOrder,
@@ -123,6 +124,26 @@ function memorySessions(state: MemoryState): SessionStore {
     return session && session.expiresAt.getTime() > now().getTime() ? session : undefined;
   }
 
+  /** The one step behind `update` and `patch`: the stored session after the patch, undefined if none. */
+  function patchSession(
+    id: string,
+    patch: SessionPatch,
+    options: { ifVersion?: number },
+  ): PunchoutSession | undefined {
+    const session = liveSession(id);
+    if (!session) return undefined;
+    if (options.ifVersion !== undefined && session.version !== options.ifVersion) {
+      throw new StoreError('conflict', `session ${id} is at version ${session.version}`);
+    }
+    Object.assign(
+      session,
+      pickDefined(patch, ['state', 'expiresAt', 'pipoToken', 'pipoUserRef', 'extrinsics']),
+    );
+    session.version += 1;
+    session.updatedAt = now();
+    return session;
+  }
+
   return {
     async create(input) {
       if (sessions.has(input.id)) throw new StoreError('duplicate', `session ${input.id} exists`);
@@ -156,32 +177,11 @@ function memorySessions(state: MemoryState): SessionStore {
       return session && copy(session);
     },
     async update(id, patch, options = {}) {
-      const session = liveSession(id);
-      if (!session) return undefined;
-      if (options.ifVersion !== undefined && session.version !== options.ifVersion) {
-        throw new StoreError('conflict', `session ${id} is at version ${session.version}`);
-      }
-      Object.assign(
-        session,
-        pickDefined(patch, ['state', 'expiresAt', 'pipoToken', 'pipoUserRef', 'extrinsics']),
-      );
-      session.version += 1;
-      session.updatedAt = now();
-      return copy(session);
+      const session = patchSession(id, patch, options);
+      return session && copy(session);
     },
     async patch(id, patch, options = {}) {
-      const session = liveSession(id);
-      if (!session) return false;
-      if (options.ifVersion !== undefined && session.version !== options.ifVersion) {
-        throw new StoreError('conflict', `session ${id} is at version ${session.version}`);
-      }
-      Object.assign(
-        session,
-        pickDefined(patch, ['state', 'expiresAt', 'pipoToken', 'pipoUserRef', 'extrinsics']),
-      );
-      session.version += 1;
-      session.updatedAt = now();
-      return true;
+      return patchSession(id, patch, options) !== undefined;
     },
     async expire(at, options) {
       return deleteWhere(sessions, (s) => s.expiresAt.getTime() <= at.getTime(), options);
