@@ -24,7 +24,7 @@ const { values } = parseArgs({
 if (values.help) {
   console.log(`usage: node bench/run.ts [--quick] [--only name[,name]]
 
-  --quick   short runs, 3 rounds (a smoke check, under a minute)
+  --quick   short runs, 3 rounds, the same goals (a smoke check, about 5 minutes for every case)
   --only    run only the named cases
 
 Results: a table per case on stdout, every figure in .bench/results.json.`);

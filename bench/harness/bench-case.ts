@@ -10,7 +10,7 @@
  */
 
 export interface BenchSetupOptions {
-  /** `--quick`: shorter runs and fewer rounds, for a smoke check (the whole quick run stays under a minute). */
+  /** `--quick`: shorter runs and fewer rounds with the same goals, for a smoke check (minutes, not tens). */
   readonly quick: boolean;
 }
 
