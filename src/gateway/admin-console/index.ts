@@ -18,7 +18,7 @@ import { mountActionRoutes } from './action-routes.ts';
 import { buyersBody } from './buyers.ts';
 import { documentPage } from './document-page.ts';
 import { message, sendConsolePage } from './layout.ts';
-import { orderListBody, orderQuery } from './order-list.ts';
+import { orderListBody } from './order-list.ts';
 import { orderPageBody } from './order-page.ts';
 import { type OverviewInputs, overviewBody } from './overview.ts';
 import type { ConsoleSession } from './session.ts';
@@ -137,10 +137,7 @@ export function createAdminConsole(ctx: GatewayContext, inputs: OverviewInputs):
   app.get('/ui/orders', async (c) =>
     sendConsolePage(c, {
       title: 'Purchase orders',
-      body: await orderListBody(
-        ctx,
-        orderQuery((n) => c.req.query(n)),
-      ),
+      body: await orderListBody(ctx, (n) => c.req.query(n)),
       signedIn: { csrf: c.get('session').csrf, section: 'orders' },
     }),
   );

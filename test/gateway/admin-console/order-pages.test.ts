@@ -46,8 +46,19 @@ describe('purchase order pages', () => {
     expect(await text(await operator.get('/admin/ui/orders?state=ordered&buyer=acme'))).toContain(link);
     expect(await text(await operator.get('/admin/ui/orders?state=failed'))).not.toContain(link);
     expect(await text(await operator.get('/admin/ui/orders?q=PO-0000'))).toContain(
-      'No purchase order has the PO number or print order id &quot;PO-0000&quot;.',
+      'No purchase order matches &quot;PO-0000&quot;.',
     );
+  });
+
+  it('filters by flag and by the day received; a wrong date says what is wrong', async () => {
+    const { operator, id } = await orderedPo();
+    const link = `<a href="/admin/ui/orders/${id}">PO-4711</a>`;
+    expect(await text(await operator.get('/admin/ui/orders?from=2026-11-22&to=2026-11-22'))).toContain(link);
+    expect(await text(await operator.get('/admin/ui/orders?from=2026-11-23'))).not.toContain(link);
+    expect(await text(await operator.get('/admin/ui/orders?flag=handled_by_operator'))).not.toContain(link);
+    const wrong = await text(await operator.get('/admin/ui/orders?from=yesterday'));
+    expect(wrong).toContain('role="alert"');
+    expect(wrong).not.toContain(link);
   });
 
   it('the overview links the states to the filtered list', async () => {
