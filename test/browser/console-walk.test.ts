@@ -2,9 +2,10 @@
  * The operator console in a real browser (issue 20), as an operator walks it: sign in with the admin
  * token, find a PO by its number, open it and see the confirmation the buyer got, then settle a PO whose
  * print-order create was cut off by attaching the print order that create made — after which the PO is
- * ordered and the print service was never asked to create another — and move a dead document back to the
- * outbox. The gateway is the in-process test stack (its print service can be made to fail), served on a
- * loopback port; each step saves a screenshot when it fails.
+ * ordered and the print service was never asked to create another — move a dead document back to the
+ * outbox, and re-send a delivered confirmation. The gateway is the in-process test stack (its print
+ * service and the buyer's endpoint can be made to fail), served on a loopback port; each step saves a
+ * screenshot when it fails.
  */
 import type { AddressInfo } from 'node:net';
 import { type ServerType, serve } from '@hono/node-server';
@@ -42,7 +43,7 @@ describe('the operator console in Chromium', () => {
     await browser?.close();
   });
 
-  it('sign in, find a PO, see its confirmation, attach a print order, move a document back', {
+  it('sign in, find a PO, see its confirmation, attach a print order, move a document back, re-send one', {
     timeout: 60_000,
   }, async () => {
     const { stack, made } = await parkedPo();
@@ -118,6 +119,27 @@ describe('the operator console in Chromium', () => {
         await drain(stack);
         await page.reload();
         expect(await row.getByRole('cell').nth(2).textContent()).toBe('delivered');
+      });
+      await step('re-send the confirmation of PO-4711', async () => {
+        await page.getByRole('link', { name: 'Purchase orders' }).click();
+        await page.getByLabel('PO number or print order id').fill('PO-4711');
+        await page.getByRole('button', { name: 'Search' }).click();
+        await page.getByRole('link', { name: 'PO-4711' }).click();
+        const documents = page.getByRole('table', { name: 'Documents exchanged with the buyer' });
+        const row = documents.getByRole('row').filter({ hasText: 'ConfirmationRequest' });
+        const posts = stack.orderStatusPosts.length;
+        await row.getByRole('button', { name: 'Re-send…' }).click();
+        await page.getByText(/to the buyer again\?/).waitFor();
+        await page.getByRole('button', { name: 'Confirm' }).click();
+        await page
+          .getByRole('status')
+          .filter({ hasText: 'The document is queued to be sent again' })
+          .waitFor();
+        await drain(stack);
+        await page.reload();
+        const copies = documents.getByRole('row').filter({ hasText: 'ConfirmationRequest' });
+        expect(await copies.count()).toBe(2);
+        expect(stack.orderStatusPosts.length).toBe(posts + 1);
       });
     } finally {
       await context.close();

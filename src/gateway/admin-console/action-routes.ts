@@ -10,6 +10,7 @@ import type { GatewayContext } from '../context.ts';
 import { ERROR_ANSWERS, GatewayError, publicMessage, toGatewayError } from '../http/errors.ts';
 import type { PageStatus } from '../http/send-page.ts';
 import {
+  checkNotStale,
   confirmationBody,
   MESSAGE_ACTIONS,
   type MessageAction,
@@ -19,10 +20,9 @@ import {
   orderActionQuestion,
   runMessageAction,
   runOrderAction,
-  staleRefusal,
-  versionOf,
 } from './actions.ts';
 import type { ConsoleEnv } from './index.ts';
+import { StaleRecordError } from '../orders/operator-actions.ts';
 import { message, sendConsolePage } from './layout.ts';
 import { orderPageBody, orderPath } from './order-page.ts';
 
@@ -45,11 +45,19 @@ async function refused(
     c,
     {
       title: `Purchase order ${current.orderId}`,
-      body: await orderPageBody(ctx, current, csrf, message('error', publicMessage(known, 'page'))),
+      body: await orderPageBody(ctx, current, csrf, message('error', refusal(known))),
       signedIn: { csrf, section: 'orders' },
     },
     http,
   );
+}
+
+/** Why the action was refused, and for a PO that changed meanwhile, where to look now. */
+function refusal(error: GatewayError): string {
+  const text = publicMessage(error, 'page');
+  return error instanceof StaleRecordError
+    ? `${text} The page below shows the purchase order as it is now; repeat the action if it still applies.`
+    : text;
 }
 
 function confirmPage(c: Context<ConsoleEnv>, order: PurchaseOrder, question: string): Promise<Response> {
@@ -73,7 +81,7 @@ async function act(
 ): Promise<Response> {
   const form = c.get('form');
   try {
-    if (form.seen !== versionOf(order)) throw staleRefusal(order);
+    checkNotStale(order, form);
     if (form.confirmed !== 'yes') return await confirmPage(c, order, steps.question());
     await steps.run();
   } catch (error) {

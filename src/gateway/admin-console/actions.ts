@@ -2,7 +2,7 @@
  * What an operator does to a PO from its page, through the very functions the JSON API calls (so console
  * and API cannot differ on what is allowed): attach a print order (verified against the print service),
  * retry (refused where the create may have gone through), mark handled with a note, move a dead letter
- * back to the outbox.
+ * back to the outbox, re-send a delivered document (the same bytes).
  *
  * Each action is two POSTs with the session's CSRF token: the first only shows what will happen and asks
  * for confirmation, the second does it. Both carry the PO's `updatedAt` as the page showed it: if the PO
@@ -13,13 +13,14 @@ import type { OutboxMessage, PurchaseOrder } from '../../store/types.ts';
 import type { GatewayContext } from '../context.ts';
 import { GatewayError } from '../http/errors.ts';
 import { html, type SafeHtml } from '../http/html.ts';
-import { attachPrintOrder, MAX_NOTE_LENGTH, markHandled } from '../orders/operator-actions.ts';
+import { firstProblem, StaleGuard } from '../orders/admin-schemas.ts';
+import { documentDeliveries, documentKey, resendDocument } from '../orders/invoicing.ts';
+import { attachPrintOrder, MAX_NOTE_LENGTH, markHandled, refuseIfStale } from '../orders/operator-actions.ts';
 import { retryPurchaseOrder } from '../orders/process-order.ts';
-import { STATE_LABELS } from './format.ts';
 
 export const ORDER_ACTIONS = ['attach', 'retry', 'handled'] as const;
 export type OrderAction = (typeof ORDER_ACTIONS)[number];
-export const MESSAGE_ACTIONS = ['revive'] as const;
+export const MESSAGE_ACTIONS = ['revive', 'resend'] as const;
 export type MessageAction = (typeof MESSAGE_ACTIONS)[number];
 
 /** The PO's version as a form carries it: its last change, to the millisecond. */
@@ -83,6 +84,8 @@ export function messageActionQuestion(action: MessageAction, message: OutboxMess
   switch (action) {
     case 'revive':
       return `Move the dead ${message.kind} document ${message.dedupeKey} back to the outbox? It is sent again, byte for byte, with the next background round.`;
+    case 'resend':
+      return `Send the ${message.kind} document ${documentKey(message)} to the buyer again? The same document (same payloadID) is queued once more and sent with the next background round.`;
   }
 }
 
@@ -106,21 +109,35 @@ export async function runMessageAction(
       });
       return;
     }
+    case 'resend': {
+      // As POST /admin/outbox/:id/resend: every copy of the document, then the same bytes once more.
+      const key = documentKey(message);
+      const deliveries = await documentDeliveries(ctx, message.poId, key);
+      const sent = await resendDocument(ctx, deliveries, key, `The ${message.kind} document ${key}`);
+      ctx.logger.info('document re-sent by an operator', { message: message.id, resent: sent.id });
+      return;
+    }
   }
 }
 
-/** The refusal of an action on a PO that changed since the operator's page showed it. */
-export function staleRefusal(order: PurchaseOrder): GatewayError {
-  const reason = order.lastError === undefined ? '' : ` (${order.lastError})`;
-  return new GatewayError(
-    'conflict',
-    `Purchase order ${order.orderId} changed since your page showed it: it is now ${STATE_LABELS[order.state] ?? order.state}${reason}. Nothing was done; check it below and repeat the action if it still applies.`,
-  );
+/**
+ * Refuses the action when the PO is no longer as the operator's page showed it (the API's own check,
+ * `refuseIfStale`); a form without the PO's version is refused too, as it cannot say what was seen.
+ */
+export function checkNotStale(order: PurchaseOrder, form: Record<string, string>): void {
+  const guard = StaleGuard.safeParse({ expectedUpdatedAt: form.seen, expectedState: form.state });
+  if (!guard.success || form.seen === undefined || form.seen === '') {
+    const why = guard.success
+      ? 'it does not say which version of the PO it was made on'
+      : firstProblem(guard.error);
+    throw new GatewayError('bad_request', `The form was refused: ${why}. Open the page again.`);
+  }
+  refuseIfStale(order, guard.data);
 }
 
 /** Hidden fields every action form carries. */
 function carried(csrf: string, order: PurchaseOrder): SafeHtml {
-  return html`<input type="hidden" name="csrf" value="${csrf}"><input type="hidden" name="seen" value="${versionOf(order)}">`;
+  return html`<input type="hidden" name="csrf" value="${csrf}"><input type="hidden" name="seen" value="${versionOf(order)}"><input type="hidden" name="state" value="${order.state}">`;
 }
 
 /** The PO page's action forms: only those the PO's state allows (the functions would refuse the rest). */
@@ -148,13 +165,18 @@ export function orderActionForms(order: PurchaseOrder, csrf: string): SafeHtml {
 
 /** The form of a document action, for its row in the documents table. */
 export function messageActionForm(order: PurchaseOrder, message: OutboxMessage, csrf: string): SafeHtml {
-  if (message.state !== 'dead') return html``;
-  const action = `/admin/ui/orders/${encodeURIComponent(order.id)}/documents/${encodeURIComponent(message.id)}/revive`;
-  return html`<form method="post" action="${action}">${carried(csrf, order)}<button type="submit">Move back to the outbox…</button></form>`;
+  const base = `/admin/ui/orders/${encodeURIComponent(order.id)}/documents/${encodeURIComponent(message.id)}`;
+  if (message.state === 'dead') {
+    return html`<form method="post" action="${base}/revive">${carried(csrf, order)}<button type="submit">Move back to the outbox…</button></form>`;
+  }
+  if (message.state === 'delivered') {
+    return html`<form method="post" action="${base}/resend">${carried(csrf, order)}<button type="submit">Re-send…</button></form>`;
+  }
+  return html``;
 }
 
 /** The fields a confirmation page carries on: the form's own, nothing a caller added. */
-const CARRIED_FIELDS = ['csrf', 'seen', 'printOrderId', 'note'] as const;
+const CARRIED_FIELDS = ['csrf', 'seen', 'state', 'printOrderId', 'note'] as const;
 
 /** What the PO page says after an action went through (`?done=<action>`, after the redirect). */
 export const DONE_TEXT: Readonly<Record<OrderAction | MessageAction, string>> = {
@@ -163,6 +185,7 @@ export const DONE_TEXT: Readonly<Record<OrderAction | MessageAction, string>> = 
   retry: 'The purchase order is queued to be processed again.',
   handled: 'The purchase order is marked handled.',
   revive: 'The document is back in the outbox; it is sent with the next background round.',
+  resend: 'The document is queued to be sent again; it goes with the next background round.',
 };
 
 /** The confirmation page's body: the question, the same fields again with `confirmed`, and a way back. */

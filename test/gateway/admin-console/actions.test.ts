@@ -87,9 +87,9 @@ describe('console actions', () => {
     });
     expect(res.status).toBe(409);
     const page = await res.text();
-    expect(page).toContain(
-      'Purchase order PO-CUT changed since your page showed it: it is now Waiting for an operator (Something else happened meanwhile). Nothing was done',
-    );
+    expect(page).toContain(`Purchase order ${id} changed meanwhile: it is now needs_operator (updated `);
+    expect(page).toContain('nothing was done. The page below shows the purchase order as it is now');
+    expect(page).toContain('Something else happened meanwhile');
     expect(page).toContain('<h1>Purchase order PO-CUT</h1>');
     expect((await stack.store.orders.get(id))?.state).toBe('needs_operator');
   });
@@ -156,5 +156,56 @@ describe('console document actions', () => {
     expect(res.status).toBe(303);
     await drain(stack);
     expect((await stack.store.outbox.get(dead?.id ?? ''))?.state).toBe('delivered');
+  });
+});
+
+describe('console form versions', () => {
+  it('an action form without the version of the PO it was made on is refused', async () => {
+    const { stack, id, operator } = await parkedPo();
+    const res = await operator.post(`/admin/ui/orders/${id}/actions/handled`, {
+      csrf: operator.csrf,
+      note: 'placed by phone',
+      confirmed: 'yes',
+    });
+    expect(res.status).toBe(400);
+    expect(await res.text()).toContain(
+      'The form was refused: it does not say which version of the PO it was made on.',
+    );
+    expect((await stack.store.orders.get(id))?.state).toBe('needs_operator');
+  });
+});
+
+describe('console re-send', () => {
+  it('a delivered confirmation is sent again, the same document, once confirmed', async () => {
+    const stack = await createOrderStack(orderConfig());
+    await stack.worker.startup();
+    const cart = await punchOut(stack, ['Business cards']);
+    expect(await sendOrder(stack, { orderID: 'PO-AGAIN', lines: linesOf(cart) })).toMatchObject({
+      code: 200,
+    });
+    await drain(stack);
+    const po = (await stack.store.orders.list()).items.find((o) => o.orderId === 'PO-AGAIN');
+    const id = po?.id ?? '';
+    const sent = (await stack.store.outbox.list({ poId: id })).items.find((m) => m.kind === 'confirmation');
+    expect(sent?.state).toBe('delivered');
+    const operator = await signIn(stack);
+    const page = await (await operator.get(`/admin/ui/orders/${id}`)).text();
+    expect(page).toContain('Re-send…');
+    const seen = await seenOf(operator, id);
+    const path = `/admin/ui/orders/${id}/documents/${sent?.id}/resend`;
+    const posts = stack.orderStatusPosts.length;
+    expect(
+      await (await operator.post(path, { csrf: operator.csrf, seen, state: 'ordered' })).text(),
+    ).toContain('to the buyer again?');
+    const res = await operator.post(path, { csrf: operator.csrf, seen, state: 'ordered', confirmed: 'yes' });
+    expect(res.status).toBe(303);
+    await drain(stack);
+    const again = stack.orderStatusPosts.slice(posts);
+    expect(again).toHaveLength(1);
+    expect(again[0]?.body).toBe(sent?.body);
+    const copies = (await stack.store.outbox.list({ poId: id })).items.filter(
+      (m) => m.kind === 'confirmation',
+    );
+    expect(copies.map((m) => m.state)).toEqual(['delivered', 'delivered']);
   });
 });
