@@ -14,6 +14,8 @@ import {
   drain,
   linesOf,
   type OrderStack,
+  orderConfig,
+  printOrdersFor,
   punchOut,
   sendOrder,
 } from '../../support/order-flow.ts';
@@ -38,13 +40,26 @@ const post = (stack: OrderStack, path: string, body?: unknown) =>
     }),
   });
 
-/** PO-A1 placed and confirmed (its confirmation delivered), PO-B2 waiting for an operator. */
-async function twoOrders(): Promise<{ stack: OrderStack; placed: string; waiting: string }> {
-  const stack = await createOrderStack();
+/**
+ * PO-A1 placed and confirmed (its confirmation delivered), PO-B2 waiting for an operator; with `shipped`,
+ * acme is invoiced on shipping and PO-A1's print order shipped, so it has an invoice too.
+ */
+async function twoOrders(shipped = false): Promise<{ stack: OrderStack; placed: string; waiting: string }> {
+  const base = orderConfig();
+  const invoiced = {
+    ...base,
+    buyers: base.buyers.map((b) => (b.id === 'acme' ? { ...b, invoices: { send: 'on-ship' as const } } : b)),
+  };
+  const stack = await createOrderStack(shipped ? invoiced : base);
   await stack.worker.startup();
   const first = await punchOut(stack, ['Business cards']);
   await sendOrder(stack, { payloadID: 'a1@ariba.example', orderID: 'PO-A1', lines: linesOf(first) });
   await drain(stack);
+  if (shipped) {
+    const [printOrderId] = await printOrdersFor(stack, 'PO-A1');
+    await stack.api.markShipped(printOrderId ?? 0, { trackingNumber: '1Z999AA10123456784' });
+    await drain(stack);
+  }
   const second = await punchOut(stack, ['A5 flyer']);
   await sendOrder(stack, { payloadID: 'b2@ariba.example', orderID: 'PO-B2', lines: linesOf(second) });
   const placed = await stack.store.orders.getByPayloadId('acme', 'a1@ariba.example');
@@ -128,9 +143,13 @@ describe('GET /admin/openapi.json', () => {
   });
 
   it('each described endpoint answers as its schema says', async () => {
-    const { stack, placed, waiting } = await twoOrders();
-    const confirmation = (await stack.store.outbox.list({ poId: placed })).items[0];
-    if (confirmation === undefined) throw new Error('no confirmation was queued');
+    const { stack, placed, waiting } = await twoOrders(true);
+    const messages = (await stack.store.outbox.list({ poId: placed })).items;
+    const confirmation = messages.find((m) => m.kind === 'confirmation');
+    const [invoice] = await stack.store.invoices.listByPo(placed);
+    if (confirmation === undefined || invoice === undefined) throw new Error('no confirmation or invoice');
+    // Every kind of record in the answers: print orders, deliveries, an invoice with its delivery.
+    expect(messages.map((m) => m.kind)).toEqual(expect.arrayContaining(['confirmation', 'invoice']));
     const ids: Record<string, string> = {
       '/orders/:id': placed,
       '/orders/:id/invoices': placed,
@@ -141,7 +160,7 @@ describe('GET /admin/openapi.json', () => {
       '/outbox/:id': confirmation.id,
       '/outbox/:id/resend': confirmation.id,
       '/outbox/:id/retry': confirmation.id,
-      '/invoices/:id/resend': '999999',
+      '/invoices/:id/resend': invoice.id,
     };
     const bodies: Record<string, unknown> = {
       '/orders/:id/handled': { note: 'settled by phone', expectedState: 'needs_operator' },
@@ -154,15 +173,18 @@ describe('GET /admin/openapi.json', () => {
           ? await adminJson(stack, path)
           : await post(stack, path, bodies[endpoint.path]);
       const where = `${endpoint.method} ${path}: ${JSON.stringify(body).slice(0, 300)}`;
+      if (endpoint.method === 'get') expect(status, where).toBe(endpoint.status);
       if (status === endpoint.status) {
         expect(() => endpoint.answer.parse(body), where).not.toThrow();
       } else {
-        // The refusals this stack provokes (a retry of a PO without a failed create, a dead-only retry of a
-        // delivered document, an unknown invoice, a bad print order id) are error answers as described.
+        // The refusals this stack provokes (a dead-only retry of a delivered document, a bad print order
+        // id, ...) are error answers as described.
         expect([400, 404, 409], where).toContain(status);
         expect(() => ErrorAnswer.parse(body), where).not.toThrow();
       }
     }
+    const invoices = await adminJson(stack, `/admin/orders/${placed}/invoices`);
+    expect(invoices.body.items[0].deliveries.length).toBeGreaterThan(1);
   });
 });
 
