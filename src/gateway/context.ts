@@ -50,6 +50,11 @@ export interface GatewayContext {
   /** Failed-secret throttling per buyer and per client address, shared by every protocol's authentication. */
   secretThrottle: SecretThrottle;
   metrics: Metrics;
+  /**
+   * Where the host keeps when the last background round completed (`GatewayDeps.lastBackgroundRoundAt`:
+   * the store's heartbeat on Workers); absent, this instance's metrics know.
+   */
+  lastBackgroundRoundAt?: () => Promise<Date | undefined>;
   /** The caller's address (`unknown` when the runtime cannot tell). */
   clientAddress(c: Context): string;
   /** `parseCxmlRequest` off the event loop, where the runtime has one (`GatewayDeps.parseLargeCxml`). */
@@ -105,6 +110,7 @@ export async function createGatewayContext(deps: GatewayDeps): Promise<GatewayCo
       reuseSeconds: config.sessions.pipoTokenReuseSeconds,
     }),
     randomId: deps.randomId ?? cryptoRandomId,
+    ...(deps.lastBackgroundRoundAt !== undefined && { lastBackgroundRoundAt: deps.lastBackgroundRoundAt }),
     fetch: deps.fetch ?? ((input, init) => fetch(input, init)),
     publicUrl,
     payloadHost: new URL(publicUrl).hostname,

@@ -9,15 +9,23 @@ import type { Overview } from './admin-schemas.ts';
 /** More than an operator works through at once; the count by state says how many there are in all. */
 const WAITING_SHOWN = 100;
 
+/** When the last background round finished: the host's heartbeat when it keeps one, else this instance's. */
+async function lastRoundAt(ctx: GatewayContext): Promise<Date | undefined> {
+  if (ctx.lastBackgroundRoundAt === undefined) return ctx.metrics.lastBackgroundRoundAt();
+  // A heartbeat that cannot be read is shown as unknown; the overview still answers.
+  return ctx.lastBackgroundRoundAt().catch(() => undefined);
+}
+
 /**
- * @param lastRoundAt when the last background round finished, as the caller knows it (the readiness
- * probe's heartbeat on Workers); by default this instance's own rounds.
+ * @param known when the last round finished, if the caller has read it already (the console, from its
+ * readiness probe; `undefined`: none yet); else it is read here.
  */
 export async function adminOverview(
   ctx: GatewayContext,
-  lastRoundAt: Date | undefined = ctx.metrics.lastBackgroundRoundAt(),
+  ...known: [lastRoundAt: Date | undefined] | []
 ): Promise<Overview> {
   const now = ctx.clock.now();
+  const lastRound = known.length === 1 ? known[0] : await lastRoundAt(ctx);
   const stats = await ctx.store.stats(now);
   const waiting = await ctx.store.orders.list({ state: 'needs_operator', limit: WAITING_SHOWN });
   const oldest = stats.oldestUnorderedAt;
@@ -44,7 +52,7 @@ export async function adminOverview(
       oldestPendingAt: stats.outbox.oldestPendingAt ?? null,
     },
     deadJobs: stats.jobsByState.dead,
-    lastBackgroundRoundAt: lastRoundAt ?? null,
+    lastBackgroundRoundAt: lastRound ?? null,
     printApiFailuresLastHour: ctx.metrics.printApiFailuresLastHour(),
   };
 }

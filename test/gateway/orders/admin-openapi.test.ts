@@ -191,6 +191,8 @@ describe('GET /admin/openapi.json', () => {
 describe('admin overview, search and actions for the console', () => {
   it('GET /admin/overview: POs by state, those waiting first with their reason, backlog and round', async () => {
     const { stack, waiting } = await twoOrders();
+    const round = new Date(stack.clock.now().getTime() - 30_000);
+    stack.gateway.context.metrics.backgroundRoundCompleted(round);
     const { status, body } = await adminJson(stack, '/admin/overview');
     expect(status).toBe(200);
     expect(body).toMatchObject({
@@ -207,6 +209,7 @@ describe('admin overview, search and actions for the console', () => {
       oldestUnprocessedAgeSeconds: null,
       outbox: { pending: 0, dead: 0 },
       deadJobs: 0,
+      lastBackgroundRoundAt: round.toISOString(),
       printApiFailuresLastHour: 0,
     });
   });
