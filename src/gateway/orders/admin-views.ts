@@ -3,6 +3,7 @@
  * print orders, outbox messages, invoices and jobs, a PO's detail and timeline. Apart from the routes so
  * that the operator console renders the very same records the JSON API answers with.
  */
+import { redactSharedSecrets } from '../../cxml/shared-secret.ts';
 import type {
   Invoice,
   Job,
@@ -12,7 +13,6 @@ import type {
   TrackedPrintOrder,
 } from '../../store/types.ts';
 import type { GatewayContext } from '../context.ts';
-import { mismatchSummary } from './history-comment.ts';
 import type {
   InvoiceView,
   JobView,
@@ -24,6 +24,7 @@ import type {
   PrintOrderView,
   TimelineEntry,
 } from './admin-schemas.ts';
+import { mismatchSummary } from './history-comment.ts';
 import { invoiceDeliveries } from './invoicing.ts';
 import { poDocument, storedRequest } from './po-record.ts';
 
@@ -75,7 +76,8 @@ export function messageView(message: OutboxMessage, withBody: boolean): OutboxMe
     deliveredAt: message.deliveredAt ?? null,
     createdAt: message.createdAt,
     updatedAt: message.updatedAt,
-    ...(withBody && { body: message.body }),
+    // Our SharedSecret rides in every document we post; an operator's copy of one must not carry it.
+    ...(withBody && { body: redactSharedSecrets(message.body) }),
   };
 }
 
@@ -184,7 +186,8 @@ export async function orderDetail(ctx: GatewayContext, order: PurchaseOrder): Pr
     timeline: timeline(order, printOrders, messages),
     outbox: messages.map((m) => messageView(m, false)),
     invoices: (await invoiceList(ctx, order.id)).items,
-    raw: order.raw,
+    // The buyer's SharedSecret is in its OrderRequest; the admin API shows the document without it.
+    raw: redactSharedSecrets(order.raw),
   };
 }
 

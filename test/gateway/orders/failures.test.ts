@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { redactSharedSecrets } from '../../../src/cxml/shared-secret.ts';
 import {
   removeValidationFiles,
   requireDtdValidator,
@@ -141,7 +142,9 @@ describe('the outbox to the buyer', () => {
     expect(await message()).toMatchObject({ state: 'delivered', attempts: 1 });
     expect(stack.orderStatusPosts).toHaveLength(4);
     const full = await adminJson(stack, `/admin/outbox/${dead?.id}`);
-    expect(full.body.body).toBe(stack.orderStatusPosts[3]?.body);
+    // The document as posted, our SharedSecret removed: an operator's copy must not carry it.
+    expect(full.body.body).toBe(redactSharedSecrets(stack.orderStatusPosts[3]?.body ?? ''));
+    expect(full.body.body).not.toContain('printco-secret');
 
     const notDead = await adminRequest(stack, `/admin/outbox/${dead?.id}/retry`, { method: 'POST' });
     expect(notDead.status).toBe(409);
