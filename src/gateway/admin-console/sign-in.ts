@@ -4,16 +4,16 @@
  * state-changing form.
  *
  * The token is compared as the JSON API compares its bearer token (constant time, with the current token
- * and each one being retired, no early exit), and wrong tokens count against the caller's address under
- * the API's limit (ADMIN_FAILURE_LIMIT): a guesser gains nothing by trying the form instead of the API.
+ * and each one being retired, no early exit), and wrong tokens count against the caller's address on the
+ * API's own counter (adminTokenFailures): form and API share one limit, so a guesser gains nothing by
+ * trying both.
  */
 import type { Context } from 'hono';
 import { getCookie } from 'hono/cookie';
 import { constantTimeEqual } from '../../kernel/constant-time.ts';
 import type { GatewayContext } from '../context.ts';
 import { html, type SafeHtml } from '../http/html.ts';
-import { ADMIN_FAILURE_LIMIT } from '../orders/admin-routes.ts';
-import { createFailureCounter, type FailureCounter } from '../punchout/throttle.ts';
+import { adminTokenFailures } from '../orders/admin-routes.ts';
 import { message, sendConsolePage } from './layout.ts';
 import {
   type ConsoleSession,
@@ -26,20 +26,6 @@ import {
 
 /** The largest console form accepted: a note of 2,000 characters and a few fields, with room to spare. */
 const MAX_FORM_BYTES = 32 * 1024;
-
-// One counter per gateway context (one per running gateway), kept beside it rather than in it so the
-// console adds nothing to the context every route is built from.
-const failuresByContext = new WeakMap<GatewayContext, FailureCounter>();
-
-/** The wrong-admin-token counter of this gateway, per client address. */
-export function adminTokenFailures(ctx: GatewayContext): FailureCounter {
-  let failures = failuresByContext.get(ctx);
-  if (failures === undefined) {
-    failures = createFailureCounter({ clock: ctx.clock, limit: ADMIN_FAILURE_LIMIT });
-    failuresByContext.set(ctx, failures);
-  }
-  return failures;
-}
 
 /** Whether `sent` is one of the accepted admin tokens; every one is compared, whatever matched first. */
 function isAdminToken(ctx: GatewayContext, sent: string): boolean {

@@ -32,7 +32,7 @@ import type { OutboxMessage, PurchaseOrder } from '../../store/types.ts';
 import type { GatewayContext } from '../context.ts';
 import { GatewayError } from '../http/errors.ts';
 import { requestIdOf } from '../http/request-id.ts';
-import { createFailureCounter, type FailureLimit } from '../punchout/throttle.ts';
+import { createFailureCounter, type FailureCounter, type FailureLimit } from '../punchout/throttle.ts';
 import { adminOpenApi } from './admin-openapi.ts';
 import { adminOverview } from './admin-overview.ts';
 import {
@@ -80,8 +80,26 @@ export const ADMIN_FAILURE_LIMIT: FailureLimit = {
   maxLockSeconds: 14_400,
 };
 
+// One counter per gateway context (one per running gateway), kept beside it rather than in it so the
+// admin token adds nothing to the context every route is built from.
+const failuresByContext = new WeakMap<GatewayContext, FailureCounter>();
+
+/**
+ * The wrong-admin-token counter of this gateway, per client address: the one the JSON API's bearer check
+ * and the console's sign-in both count against, so a guesser gets ADMIN_FAILURE_LIMIT tries in all, not
+ * that many on each.
+ */
+export function adminTokenFailures(ctx: GatewayContext): FailureCounter {
+  let failures = failuresByContext.get(ctx);
+  if (failures === undefined) {
+    failures = createFailureCounter({ clock: ctx.clock, limit: ADMIN_FAILURE_LIMIT });
+    failuresByContext.set(ctx, failures);
+  }
+  return failures;
+}
+
 function requireAdminToken(ctx: GatewayContext): MiddlewareHandler {
-  const failures = createFailureCounter({ clock: ctx.clock, limit: ADMIN_FAILURE_LIMIT });
+  const failures = adminTokenFailures(ctx);
   return async (c, next) => {
     const address = ctx.clientAddress(c);
     const wait = failures.lockedFor(address);

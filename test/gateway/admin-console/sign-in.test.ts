@@ -65,6 +65,39 @@ describe('console sign-in', () => {
     expect((await formPost(stack, '/admin/ui/sign-in', { token: ADMIN_TOKEN })).status).toBe(303);
   });
 
+  it('console and API share one counter: 20 wrong on the API and 11 on the form lock the address on both', async () => {
+    const stack = await createOrderStack(orderConfig(), {
+      gatewayDeps: { clientAddress: (c) => c.req.header('X-Test-Address') ?? '192.0.2.10' },
+    });
+    const api = (token: string, address = '192.0.2.10') =>
+      consoleRequest(stack, '/admin/overview', {
+        headers: { Authorization: `Bearer ${token}`, 'X-Test-Address': address },
+      });
+    for (let i = 0; i < 20; i++) expect((await api(`wrong-${i}`)).status).toBe(401);
+    for (let i = 0; i < 10; i++) {
+      expect((await formPost(stack, '/admin/ui/sign-in', { token: `wrong-form-${i}` })).status).toBe(401);
+    }
+    // The 31st try, the form's 11th: refused as throttled, and so is the right token, on either side.
+    const eleventh = await formPost(stack, '/admin/ui/sign-in', { token: 'wrong-form-10' });
+    expect(eleventh.status).toBe(429);
+    expect(eleventh.headers.get('Retry-After')).toBe('900');
+    const form = await formPost(stack, '/admin/ui/sign-in', { token: ADMIN_TOKEN });
+    expect(form.status).toBe(429);
+    expect(form.headers.get('Retry-After')).toBe('900');
+    expect(form.headers.get('Set-Cookie')).toBeNull();
+    const bearer = await api(ADMIN_TOKEN);
+    expect(bearer.status).toBe(429);
+    expect(bearer.headers.get('Retry-After')).toBe('900');
+    // Another address is not affected, on either side.
+    expect((await api(ADMIN_TOKEN, '192.0.2.11')).status).toBe(200);
+    const elsewhere = await consoleRequest(stack, '/admin/ui/sign-in', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded', 'X-Test-Address': '192.0.2.11' },
+      body: new URLSearchParams({ token: ADMIN_TOKEN }).toString(),
+    });
+    expect(elsewhere.status).toBe(303);
+  });
+
   it('a session expires after 8 hours: the page says so and asks to sign in again', async () => {
     const stack = await stackWith();
     const operator = await signIn(stack);
