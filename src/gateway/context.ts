@@ -59,6 +59,8 @@ export interface GatewayContext {
   clientAddress(c: Context): string;
   /** `parseCxmlRequest` off the event loop, where the runtime has one (`GatewayDeps.parseLargeCxml`). */
   parseLargeCxml?: GatewayDeps['parseLargeCxml'];
+  /** The console's test punch-out, where the runtime has one (`GatewayDeps.testPunchout`). */
+  testPunchout?: GatewayDeps['testPunchout'];
   /** The session's buyer and storefront, which must still be configured. */
   sessionParties(session: PunchoutSession): { buyer: ResolvedBuyer; storefront: ResolvedStorefront };
 }
@@ -128,6 +130,7 @@ export async function createGatewayContext(deps: GatewayDeps): Promise<GatewayCo
       clientAddressBehindProxies(deps.clientAddress?.(c), c.req.header('X-Forwarded-For'), trustedProxies) ??
       UNKNOWN_ADDRESS,
     ...(deps.parseLargeCxml !== undefined && { parseLargeCxml: deps.parseLargeCxml }),
+    ...(deps.testPunchout !== undefined && { testPunchout: deps.testPunchout }),
     sessionParties: (session) => ({
       buyer: buyer(session.buyerId),
       storefront: storefront(session.storefrontId),

@@ -72,7 +72,35 @@ export interface GatewayDeps {
    * none, every document is parsed inline (Workers have no threads).
    */
   parseLargeCxml?: (bytes: Uint8Array, options: CxmlParseOptions) => Promise<CxmlRequest>;
+  /**
+   * The console's test punch-out (Buyers page): the buyer simulator run against one buyer's live settings.
+   * Node hands one in that loads `@punchgate/sandbox` (src/runtime/test-punchout.ts); default none (Workers),
+   * and the page says which package to install.
+   */
+  testPunchout?: (request: TestPunchoutRequest) => Promise<TestPunchoutOutcome>;
 }
+
+/** What the console hands the test punch-out: the buyer as configured, and how to reach this gateway. */
+export interface TestPunchoutRequest {
+  buyer: ResolvedBuyer;
+  /** The supplier's credentials, the To of a setup request. */
+  supplierCredentials: readonly { domain: string; identity: string }[];
+  /** The gateway's public base URL (no trailing slash): every request goes to it … */
+  gatewayUrl: string;
+  /** … through this, the gateway app's own fetch (in process, no network). */
+  fetch: typeof fetch;
+}
+
+export interface TestPunchoutStep {
+  name: string;
+  ok: boolean;
+  detail: string;
+}
+
+export type TestPunchoutOutcome =
+  | { ran: true; ok: boolean; steps: TestPunchoutStep[]; elapsedMs: number }
+  /** The run could not start: the one line to show (the package to install). */
+  | { ran: false; reason: string };
 
 export const silentLogger: Logger = { info() {}, warn() {}, error() {} };
 

@@ -15,6 +15,8 @@ import { createSqliteStore } from '../store/sqlite.ts';
 import { createOffThreadCxmlParser } from './node-cxml-parser.ts';
 import { nodeClientAddress } from './node.ts';
 import { createGatewayHost, describe, type LoadedConfig, loadConfig } from './host.ts';
+import { loadSandboxPackage } from './sandbox-package.ts';
+import { createTestPunchout } from './test-punchout.ts';
 
 /**
  * Reads, validates and resolves a config file: every problem any runtime would refuse is listed by path
@@ -92,6 +94,8 @@ export async function createNodeGateway(
     ...(options.fetch !== undefined && { fetch: options.fetch }),
     clientAddress: nodeClientAddress,
     parseLargeCxml: parser.parse,
+    // Loaded at the first test punch-out, so a gateway without the sandbox package starts as before.
+    testPunchout: createTestPunchout(() => loadSandboxPackage(() => import('@punchgate/sandbox/buyer'))),
     printFetchFor() {
       const transport = createNodeFetch();
       transports.push(transport);

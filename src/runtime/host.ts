@@ -48,6 +48,8 @@ export interface GatewayHostOptions {
   clientAddress?: (c: Context) => string | undefined;
   /** Large documents parsed off the event loop (Node: a worker thread); default inline. */
   parseLargeCxml?: GatewayDeps['parseLargeCxml'];
+  /** The console's test punch-out (Node: the buyer simulator of `@punchgate/sandbox`); default none. */
+  testPunchout?: GatewayDeps['testPunchout'];
   /** Bounds of one round's work (Workers keep them small to stay within their per-invocation limits). */
   worker?: OrderWorkerOptions;
   /** Default: a fresh one. */
@@ -101,6 +103,7 @@ export async function createGatewayHost(options: GatewayHostOptions): Promise<Ga
     ...(options.fetch !== undefined && { fetch: options.fetch }),
     ...(options.clientAddress !== undefined && { clientAddress: options.clientAddress }),
     ...(options.parseLargeCxml !== undefined && { parseLargeCxml: options.parseLargeCxml }),
+    ...(options.testPunchout !== undefined && { testPunchout: options.testPunchout }),
     printApiFor(storefront) {
       let client = clients.get(storefront.id);
       if (client === undefined) {

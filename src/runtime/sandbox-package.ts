@@ -34,9 +34,9 @@ function isPackageMissing(error: unknown): boolean {
  * @example
  * const { createSandbox, readSeedFile } = await loadSandboxPackage();
  */
-export async function loadSandboxPackage(
-  importPackage: () => Promise<SandboxPackage> = importInstalledPackage,
-): Promise<SandboxPackage> {
+export async function loadSandboxPackage<T = SandboxPackage>(
+  importPackage: () => Promise<T> = importInstalledPackage as () => Promise<T>,
+): Promise<T> {
   try {
     return await importPackage();
   } catch (error) {

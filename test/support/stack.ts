@@ -268,7 +268,7 @@ export interface StackOptions {
   /** The print-service client's timeout (default the client's 10 s), for tests of a service that hangs. */
   printTimeoutMs?: number;
   /** Extra gateway dependencies, e.g. a capturing logger or a client-address reader. */
-  gatewayDeps?: Pick<GatewayDeps, 'logger' | 'clientAddress' | 'metrics' | 'parseLargeCxml'>;
+  gatewayDeps?: Pick<GatewayDeps, 'logger' | 'clientAddress' | 'metrics' | 'parseLargeCxml' | 'testPunchout'>;
   /** The gateway's store (default: a memory store on the stack's clock), e.g. a SQLite file. */
   store?: Store;
   /** Routes a test adds to the gateway's app (e.g. one that throws), under its error funnel and logging. */

@@ -8,6 +8,7 @@ import type { ResolvedBuyer } from '../deps.ts';
 import { html, type SafeHtml } from '../http/html.ts';
 import { STATE_LABELS, timeText } from './format.ts';
 import { orderPath } from './order-page.ts';
+import { testPunchoutLink } from './test-punchout.ts';
 
 /** The latest POs shown per buyer; the PO list filtered by buyer has them all. */
 const RECENT_POS = 5;
@@ -44,7 +45,9 @@ export async function buyersBody(ctx: GatewayContext): Promise<SafeHtml> {
   const sections: SafeHtml[] = [];
   for (const buyer of ctx.config.buyers) {
     const title = buyer.name === undefined ? buyer.id : `${buyer.name} (${buyer.id})`;
-    sections.push(html`<h2>${title}</h2>${settings(buyer)}${await recentOrders(ctx, buyer)}`);
+    sections.push(
+      html`<h2>${title}</h2>${settings(buyer)}${testPunchoutLink(buyer)}${await recentOrders(ctx, buyer)}`,
+    );
   }
   return html`${sections}`;
 }

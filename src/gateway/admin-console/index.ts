@@ -23,6 +23,7 @@ import { orderPageBody } from './order-page.ts';
 import { type OverviewInputs, overviewBody } from './overview.ts';
 import type { ConsoleSession } from './session.ts';
 import { checkedForm, sendSignedOut, sendSignIn, sessionOf, signIn, signOut } from './sign-in.ts';
+import { mountTestPunchoutRoutes } from './test-punchout.ts';
 
 export type ConsoleEnv = { Variables: { session: ConsoleSession; form: Record<string, string> } };
 
@@ -106,7 +107,10 @@ function errorPage(ctx: GatewayContext, c: Context<ConsoleEnv>, error: unknown):
  * app.route('/admin', createAdminConsole(ctx, { backgroundRound: readiness.backgroundRound }));
  * app.route('/admin', createAdminRoutes(ctx)); // after: the console's paths are answered first
  */
-export function createAdminConsole(ctx: GatewayContext, inputs: OverviewInputs): Hono<ConsoleEnv> {
+export function createAdminConsole(
+  ctx: GatewayContext,
+  inputs: OverviewInputs & { selfFetch?: typeof fetch },
+): Hono<ConsoleEnv> {
   const app = new Hono<ConsoleEnv>();
   app.onError((error, c) => errorPage(ctx, c, error));
   app.use('/', auditTrail(ctx));
@@ -166,6 +170,8 @@ export function createAdminConsole(ctx: GatewayContext, inputs: OverviewInputs):
       signedIn: { csrf: c.get('session').csrf, section: 'buyers' },
     }),
   );
+
+  mountTestPunchoutRoutes(app, ctx, inputs.selfFetch);
 
   // Last: any other console path is a console 404, not the JSON API's (which would ask for a bearer token).
   app.all('/ui/*', (c) => errorPage(ctx, c, new GatewayError('not_found', 'There is no such console page.')));

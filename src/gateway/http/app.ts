@@ -108,7 +108,9 @@ export async function createGateway(deps: GatewayDeps): Promise<Gateway> {
   app.route(PROOF_PATH, createProofRoutes(ctx));
   // Before the JSON admin API: the console's pages (`/admin/`, `/admin/ui/…`) are answered here and never
   // meet the API's bearer-token check; every other /admin path goes on to the API.
-  app.route('/admin', createAdminConsole(ctx, { backgroundRound: readiness.backgroundRound }));
+  // The console's test punch-out reaches this app itself, in process.
+  const selfFetch: typeof fetch = (input, init) => Promise.resolve(app.fetch(new Request(input, init)));
+  app.route('/admin', createAdminConsole(ctx, { backgroundRound: readiness.backgroundRound, selfFetch }));
   mountOrderRoutes(app, ctx);
 
   app.notFound((c) =>

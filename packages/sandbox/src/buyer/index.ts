@@ -21,6 +21,7 @@ export {
 export { buyerTimestamp } from './cxml-document.ts';
 export { DEMO_USERS, type DemoUser } from './demo-users.ts';
 export { decodeUrlencoded, type FormBody, readFormBody } from './form-body.ts';
+export { type GatewayExchange, postCxml } from './gateway-client.ts';
 export {
   ARIBA_PROFILE,
   type BuyerCredential,
