@@ -30,7 +30,19 @@ export interface ConsoleSession {
 export type SessionCheck =
   | { kind: 'valid'; session: ConsoleSession }
   | { kind: 'expired' }
+  | { kind: 'signed-out' }
   | { kind: 'none' };
+
+/**
+ * Where a signed-out session is recorded: the store's heartbeats (a name and a time, readable from every
+ * instance and kept across restarts, as on Workers a later request may reach another isolate), the time
+ * being the sign-out's. No other store record fits without a schema change: the one-time tokens answer
+ * only by consuming, so they cannot be asked whether a session was signed out. Heartbeats are never
+ * swept, so each sign-out leaves one small row behind (a few a day).
+ */
+export function signedOutName(sid: string): string {
+  return `admin-console-signed-out:${sid}`;
+}
 
 async function consoleKey(secret: string): Promise<CryptoKey> {
   const bytes = await crypto.subtle.digest(
@@ -70,7 +82,10 @@ export async function issueSession(ctx: GatewayContext): Promise<{ token: string
   return { token, session };
 }
 
-/** The session a cookie value names: valid, expired (a genuine token past its time), or none at all. */
+/**
+ * The session a cookie value names: valid, expired (a genuine token past its time), signed out (a genuine
+ * token whose session was ended with "Sign out", refused until it would have expired), or none at all.
+ */
 export async function checkSession(ctx: GatewayContext, token: string | undefined): Promise<SessionCheck> {
   if (token === undefined || token === '') return { kind: 'none' };
   for (const key of await keysOf(ctx)) {
@@ -82,6 +97,7 @@ export async function checkSession(ctx: GatewayContext, token: string | undefine
       const { sid, csrf, exp, pur } = payload;
       if (typeof sid !== 'string' || typeof csrf !== 'string' || typeof exp !== 'number') break;
       if (pur !== 'admin-console') break;
+      if ((await ctx.store.heartbeat.last(signedOutName(sid))) !== undefined) return { kind: 'signed-out' };
       return { kind: 'valid', session: { sid, csrf, exp } };
     } catch (error) {
       if (error instanceof joseErrors.JWTExpired) return { kind: 'expired' };
@@ -90,6 +106,11 @@ export async function checkSession(ctx: GatewayContext, token: string | undefine
     }
   }
   return { kind: 'none' };
+}
+
+/** Ends a session on the server: its cookie, wherever it was copied to, is refused from now on. */
+export async function endSession(ctx: GatewayContext, session: ConsoleSession): Promise<void> {
+  await ctx.store.heartbeat.beat(signedOutName(session.sid), ctx.clock.now());
 }
 
 /** Whether a form's CSRF field is the session's own. */

@@ -19,6 +19,7 @@ import {
   type ConsoleSession,
   checkSession,
   csrfMatches,
+  endSession,
   issueSession,
   SESSION_COOKIE,
   sessionCookie,
@@ -95,21 +96,31 @@ export async function signIn(ctx: GatewayContext, c: Context): Promise<Response>
   return c.redirect('/admin/', 303);
 }
 
-/** The request's valid session, or why there is none. */
+// Requests whose cookie named a session ended with "Sign out", for the page that says so: sessionOf finds
+// it out, sendSignedOut (called with what sessionOf answered) tells the operator.
+const signedOutRequests = new WeakSet<Request>();
+
+/**
+ * The request's valid session, or why there is none: `expired` when the cookie held a genuine session that
+ * no longer holds, because it ran out or because it was signed out.
+ */
 export async function sessionOf(
   ctx: GatewayContext,
   c: Context,
 ): Promise<{ session?: ConsoleSession; expired: boolean }> {
   const check = await checkSession(ctx, getCookie(c, SESSION_COOKIE));
   if (check.kind === 'valid') return { session: check.session, expired: false };
-  return { expired: check.kind === 'expired' };
+  if (check.kind === 'signed-out') signedOutRequests.add(c.req.raw);
+  return { expired: check.kind === 'expired' || check.kind === 'signed-out' };
 }
 
-/** The page an unsigned request gets: the sign-in form, saying so when the session ran out. */
+/** The page an unsigned request gets: the sign-in form, saying so when the session ran out or was ended. */
 export function sendSignedOut(c: Context, expired: boolean): Promise<Response> {
-  const notice = expired
-    ? message('notice', 'Your session has expired. Sign in again.')
-    : message('notice', 'Sign in to use the operator console.');
+  const notice = signedOutRequests.has(c.req.raw)
+    ? message('notice', 'This session was signed out. Sign in again.')
+    : expired
+      ? message('notice', 'Your session has expired. Sign in again.')
+      : message('notice', 'Sign in to use the operator console.');
   return sendSignIn(c, 401, notice);
 }
 
@@ -122,8 +133,16 @@ export async function checkedForm(
   return form !== undefined && csrfMatches(session, form.csrf) ? form : undefined;
 }
 
-/** `POST /admin/ui/sign-out`: the cookie cleared (the JWT itself stays valid until it expires). */
-export function signOut(ctx: GatewayContext, c: Context): Promise<Response> {
+/**
+ * `POST /admin/ui/sign-out`: the session ended on the server (recorded in the store, so a copy of the
+ * cookie is refused too, by every instance and after a restart) and the cookie cleared.
+ */
+export async function signOut(ctx: GatewayContext, c: Context): Promise<Response> {
+  const { session } = await sessionOf(ctx, c);
+  if (session !== undefined) {
+    await endSession(ctx, session);
+    ctx.logger.info('admin console sign-out', { address: ctx.clientAddress(c), session: session.sid });
+  }
   c.header('Set-Cookie', sessionCookie(ctx, undefined));
   return sendSignIn(c, 200, message('ok', 'You are signed out.'));
 }

@@ -144,6 +144,34 @@ describe('console sign-in', () => {
     );
     expect(await out.text()).toContain('You are signed out.');
   });
+
+  it('sign-out ends the session on the server: a copy of the cookie is refused, after a restart too', async () => {
+    const stack = await stackWith();
+    const operator = await signIn(stack);
+    const other = await signIn(stack);
+    expect((await operator.post('/admin/ui/sign-out', { csrf: operator.csrf })).status).toBe(200);
+    for (const path of ['/admin/', '/admin/ui/orders']) {
+      const page = await operator.get(path);
+      expect(page.status).toBe(401);
+      const text = await page.text();
+      expect(text).toContain('This session was signed out. Sign in again.');
+      expect(text).toContain('<h1>Sign in</h1>');
+    }
+    // A form of the old session changes nothing.
+    const form = await operator.post('/admin/ui/sign-out', { csrf: operator.csrf });
+    expect(form.status).toBe(403);
+    expect(await form.text()).toContain('Nothing was changed.');
+    // Another session is not affected; a restarted gateway on the same store still refuses the old one.
+    expect((await other.get('/admin/')).status).toBe(200);
+    await stack.restartGateway(stack.store);
+    expect((await operator.get('/admin/')).status).toBe(401);
+    expect((await other.get('/admin/')).status).toBe(200);
+    // Once it would have expired anyway, it says so as for any other session.
+    stack.clock.advance(8 * 3600 + 1);
+    expect(await (await operator.get('/admin/')).text()).toContain(
+      'Your session has expired. Sign in again.',
+    );
+  });
 });
 
 describe('console CSRF', () => {
