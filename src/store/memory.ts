@@ -186,6 +186,13 @@ function memorySessions(state: MemoryState): SessionStore {
     async expire(at, options) {
       return deleteWhere(sessions, (s) => s.expiresAt.getTime() <= at.getTime(), options);
     },
+    async countByBuyerSince(buyerId, since) {
+      let count = 0;
+      for (const session of sessions.values()) {
+        if (session.buyerId === buyerId && session.createdAt.getTime() >= since.getTime()) count++;
+      }
+      return count;
+    },
   };
 }
 

@@ -126,6 +126,12 @@ export interface SessionStore {
   patch(id: string, patch: SessionPatch, options?: { ifVersion?: number }): Promise<boolean>;
   /** Deletes sessions expired at `now`; answers how many. Cart lines stay. */
   expire(now: Date, options?: PurgeOptions): Promise<number>;
+  /**
+   * How many of the buyer's stored sessions were created at or after `since`, expired or not (expired ones
+   * count until `expire` deletes them; a session's record outlives its URLs by a day, so a count over the
+   * last 24 hours is complete). No index serves it: for an operator's page, not for every request.
+   */
+  countByBuyerSince(buyerId: string, since: Date): Promise<number>;
 }
 
 export interface OneTimeTokenStore {

@@ -405,6 +405,25 @@ export function runStoreSuite(
         expect(await store.sessions.expire(at(2 * HOUR))).toBe(1);
         expect(await store.sessions.get('long')).toBeUndefined();
       });
+
+      it("counts a buyer's sessions created since a time, expired ones until expire() deletes them", async () => {
+        await store.sessions.create(cxmlSession({ id: 'a1', expiresAt: at(HOUR) }));
+        clock.set(at(HOUR));
+        await store.sessions.create(cxmlSession({ id: 'a2', expiresAt: at(3 * HOUR) }));
+        await store.sessions.create(ociSession({ id: 'o1', expiresAt: at(3 * HOUR) }));
+        clock.set(at(2 * HOUR));
+        await store.sessions.create(cxmlSession({ id: 'a3', expiresAt: at(4 * HOUR) }));
+
+        expect(await store.sessions.countByBuyerSince('acme', at(0))).toBe(3);
+        expect(await store.sessions.countByBuyerSince('acme', at(HOUR))).toBe(2);
+        expect(await store.sessions.countByBuyerSince('acme', at(HOUR + 1))).toBe(1);
+        expect(await store.sessions.countByBuyerSince('acme', at(2 * HOUR + 1))).toBe(0);
+        expect(await store.sessions.countByBuyerSince('sap1', at(0))).toBe(1);
+        expect(await store.sessions.countByBuyerSince('nobody', at(0))).toBe(0);
+        // 'a1' has expired and still counts until it is deleted.
+        expect(await store.sessions.expire(at(2 * HOUR))).toBe(1);
+        expect(await store.sessions.countByBuyerSince('acme', at(0))).toBe(2);
+      });
     });
 
     describe('one-time tokens', () => {

@@ -1,6 +1,7 @@
 /**
  * `GET /admin/ui/buyers`: each configured buyer as the gateway will treat it — protocol, storefront, how
- * users are mapped, where order-status documents and invoices go — with its latest POs. Settings only,
+ * users are mapped, where order-status documents and invoices go — with its punch-outs of the last day,
+ * the failed authentications counted against it and its latest POs. Settings and counts only,
  * never a secret: SharedSecrets, passwords and credentials stay in the config.
  */
 import type { GatewayContext } from '../context.ts';
@@ -9,6 +10,8 @@ import { html, type SafeHtml } from '../http/html.ts';
 import { STATE_LABELS, timeText } from './format.ts';
 import { orderPath } from './order-page.ts';
 import { testPunchoutLink } from './test-punchout.ts';
+
+const DAY_MS = 86_400_000;
 
 /** The latest POs shown per buyer; the PO list filtered by buyer has them all. */
 const RECENT_POS = 5;
@@ -25,6 +28,27 @@ function settings(buyer: ResolvedBuyer): SafeHtml {
 ${protocol}
 <dt>Invoices</dt><dd>${buyer.invoices.send}</dd>
 <dt>PO deviations</dt><dd>${buyer.poDeviations}</dd>
+</dl>`;
+}
+
+/**
+ * The buyer's recent traffic: punch-outs begun in the last 24 hours (sessions in the store, every
+ * instance's), and the failed authentications this instance's throttle counts against the buyer now
+ * (kept in memory per instance, as the throttle itself is: a restart or another instance starts at 0).
+ */
+async function recentActivity(ctx: GatewayContext, buyer: ResolvedBuyer): Promise<SafeHtml> {
+  const since = new Date(ctx.clock.now().getTime() - DAY_MS);
+  const punchOuts = await ctx.store.sessions.countByBuyerSince(buyer.id, since);
+  const throttle = ctx.secretThrottle.statusOf(buyer.id);
+  const minutes = Math.round(throttle.windowSeconds / 60);
+  const failures = html`${throttle.failures} in the last ${minutes} minutes (locked at ${throttle.maxFailures}), as counted by this instance`;
+  const locked =
+    throttle.lockedForSeconds > 0
+      ? html`<dd><strong>Locked</strong>: punch-outs from addresses off its allow-list refused for another ${throttle.lockedForSeconds} seconds</dd>`
+      : '';
+  return html`<dl class="facts">
+<dt>Punch-outs, last 24 hours</dt><dd>${punchOuts}</dd>
+<dt>Failed authentications</dt><dd>${failures}</dd>${locked}
 </dl>`;
 }
 
@@ -46,7 +70,7 @@ export async function buyersBody(ctx: GatewayContext): Promise<SafeHtml> {
   for (const buyer of ctx.config.buyers) {
     const title = buyer.name === undefined ? buyer.id : `${buyer.name} (${buyer.id})`;
     sections.push(
-      html`<h2>${title}</h2>${settings(buyer)}${testPunchoutLink(buyer)}${await recentOrders(ctx, buyer)}`,
+      html`<h2>${title}</h2>${settings(buyer)}${await recentActivity(ctx, buyer)}${testPunchoutLink(buyer)}${await recentOrders(ctx, buyer)}`,
     );
   }
   return html`${sections}`;

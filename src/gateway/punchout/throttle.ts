@@ -44,6 +44,8 @@ export interface FailureCounter {
   fail(key: string, count?: number): void;
   /** Forgets the key's failures and locks. */
   forget(key: string): void;
+  /** Failures counted against the key inside the window now (a lock starts the count afresh). */
+  failuresOf(key: string): number;
 }
 
 interface Entry {
@@ -100,6 +102,12 @@ export function createFailureCounter(options: {
     forget(key) {
       entries.delete(key);
     },
+    failuresOf(key) {
+      const entry = entries.peek(key);
+      if (entry === undefined) return 0;
+      const at = now();
+      return entry.failures.filter((t) => at - t < windowMs).length;
+    },
   };
 }
 
@@ -121,6 +129,12 @@ export interface SecretThrottle {
   /** A right secret: clears this pair's count (not the buyer's). */
   succeed(buyerId: string, address: string): void;
   /**
+   * What this instance counts against the buyer itself (failures from addresses off its allow-list), for
+   * an operator: failures in the current window, and the seconds its lock has left (0: not locked).
+   * Nothing about the secrets tried; nothing about single (buyer, address) pairs.
+   */
+  statusOf(buyerId: string): SecretThrottleStatus;
+  /**
    * The whole rule around one authentication, for every protocol: refused while locked; an error counts
    * as many failures as `wrongSecrets` says it compared (0: not a wrong secret); a success clears the pair.
    */
@@ -130,6 +144,16 @@ export interface SecretThrottle {
     authenticate: () => T,
     wrongSecrets: (error: unknown) => number,
   ): T;
+}
+
+export interface SecretThrottleStatus {
+  /** Failures counted against the buyer inside the window (a lock starts the count afresh). */
+  failures: number;
+  /** The limit those count towards. */
+  maxFailures: number;
+  windowSeconds: number;
+  /** Seconds until the buyer's lock ends; 0 when not locked. */
+  lockedForSeconds: number;
 }
 
 /** The key for an address the runtime cannot tell (in-process requests, proxies that hide it). */
@@ -171,6 +195,14 @@ export function createSecretThrottle(options: SecretThrottleOptions): SecretThro
     },
     succeed(buyerId, address) {
       pairs.forget(pairOf(buyerId, address));
+    },
+    statusOf(buyerId) {
+      return {
+        failures: buyers.failuresOf(buyerId),
+        maxFailures: limit.maxFailures,
+        windowSeconds: limit.windowSeconds,
+        lockedForSeconds: buyers.lockedFor(buyerId),
+      };
     },
     guard(buyerId, address, authenticate, wrongSecrets) {
       throttle.check(buyerId, address);

@@ -52,6 +52,7 @@ const sessionSql = {
   /** `update` without the row back: whether it applied is the statement's change count. */
   patch: SESSION_PATCH,
   expire: `DELETE FROM sessions WHERE id IN (SELECT id FROM sessions WHERE expires_at <= $1 ${upTo(2)})`,
+  countByBuyerSince: 'SELECT COUNT(*) AS n FROM sessions WHERE buyer_id = $1 AND created_at >= $2',
 };
 
 const tokenSql = {

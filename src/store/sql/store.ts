@@ -239,6 +239,9 @@ function sqlSessions({ sql: { sessions: sql }, driver, now, first, purge }: SqlC
     async expire(at, options) {
       return purge(sql.expire, at, options);
     },
+    async countByBuyerSince(buyerId, since) {
+      return Number((await first(sql.countByBuyerSince, buyerId, since.getTime()))?.n ?? 0);
+    },
   };
 }
 

@@ -4,6 +4,7 @@
  * document shown raw without its SharedSecret.
  */
 import { describe, expect, it } from 'vitest';
+import { setupRequest } from '../../support/cxml-documents.ts';
 import {
   createOrderStack,
   drain,
@@ -115,5 +116,37 @@ describe('purchase order pages', () => {
     expect(page).toContain(`<a href="/admin/ui/orders/${id}">PO-4711</a>`);
     expect(page).not.toContain('printco-secret');
     expect(page).not.toMatch(/sharedSecret|password/i);
+  });
+
+  it("the buyers page counts each buyer's punch-outs of the last 24 hours and its failed authentications", async () => {
+    const { stack, operator } = await orderedPo();
+    const section = async (who: Operator, id: string) => {
+      const page = await text(await who.get('/admin/ui/buyers'));
+      return (
+        page.split('<h2>').find((part) => part.includes(`(${id})</h2>`) || part.startsWith(`${id}</h2>`)) ??
+        ''
+      );
+    };
+    for (const _ of [1, 2]) await stack.postCxml(setupRequest({ secret: 'wrong' }));
+    let acme = await section(operator, 'acme');
+    expect(acme).toContain('<dt>Punch-outs, last 24 hours</dt><dd>1</dd>');
+    expect(acme).toContain(
+      '<dt>Failed authentications</dt><dd>2 in the last 15 minutes (locked at 5), as counted by this instance</dd>',
+    );
+    expect(acme).not.toContain('Locked');
+    const sap = await section(operator, 'sap1');
+    expect(sap).toContain('<dt>Punch-outs, last 24 hours</dt><dd>0</dd>');
+    expect(sap).toContain('<dt>Failed authentications</dt><dd>0 in the last 15 minutes');
+    // The fifth wrong secret locks the buyer: the page says for how long.
+    for (const _ of [3, 4, 5]) await stack.postCxml(setupRequest({ secret: 'wrong' }));
+    acme = await section(operator, 'acme');
+    expect(acme).toContain(
+      '<dd><strong>Locked</strong>: punch-outs from addresses off its allow-list refused for another 900 seconds</dd>',
+    );
+    // A day later the punch-out is no longer among the last 24 hours' (a new session: the old one expired).
+    stack.clock.advance(86_400 + 1);
+    acme = await section(await signIn(stack), 'acme');
+    expect(acme).toContain('<dt>Punch-outs, last 24 hours</dt><dd>0</dd>');
+    expect(acme).toContain('<dt>Failed authentications</dt><dd>0 in the last 15 minutes');
   });
 });
