@@ -13,8 +13,9 @@ import type { PurchaseOrder } from '../../store/types.ts';
 import type { GatewayContext } from '../context.ts';
 import { ERROR_ANSWERS, GatewayError, logFailure, publicMessage, toGatewayError } from '../http/errors.ts';
 import { requestIdOf } from '../http/request-id.ts';
-import { DONE_TEXT } from './actions.ts';
+import { type AuditTrailOptions, auditTrail } from '../orders/admin-routes.ts';
 import { mountActionRoutes } from './action-routes.ts';
+import { DONE_TEXT } from './actions.ts';
 import { buyersBody } from './buyers.ts';
 import { documentPage } from './document-page.ts';
 import { message, sendConsolePage } from './layout.ts';
@@ -31,25 +32,16 @@ export type ConsoleEnv = { Variables: { session: ConsoleSession; form: Record<st
 const ERROR_STATUSES = [400, 403, 404, 409, 429, 502, 503] as const;
 
 /**
- * Each console POST in the log with how it ended, the session that made it and the address, as the API's
- * audit trail logs each call; never a form field (the sign-in's carries the token).
+ * Each console POST in the log with how it ended, the session that made it and the address, by the API's
+ * audit trail; never a form field (the sign-in's carries the token).
  */
-function auditTrail(ctx: GatewayContext): MiddlewareHandler<ConsoleEnv> {
-  return async (c, next) => {
-    await next();
-    if (c.req.method !== 'POST') return;
-    const fields = {
-      requestId: requestIdOf(c),
-      method: c.req.method,
-      path: c.req.path.slice(0, 200),
-      status: c.res.status,
-      address: ctx.clientAddress(c),
-      session: c.get('session')?.sid ?? null,
-    };
-    if (c.res.status >= 400) ctx.logger.warn('admin console action refused', fields);
-    else ctx.logger.info('admin console action', fields);
-  };
-}
+const CONSOLE_AUDIT: AuditTrailOptions = {
+  methods: ['POST'],
+  refused: (status) => status >= 400,
+  message: 'admin console action',
+  refusedMessage: 'admin console action refused',
+  fields: (c) => ({ session: (c.get('session') as ConsoleSession | undefined)?.sid ?? null }),
+};
 
 /** Pages need a session; POSTs need one and its CSRF token, the form then at `c.get('form')`. */
 function requireSession(ctx: GatewayContext): MiddlewareHandler<ConsoleEnv> {
@@ -113,8 +105,8 @@ export function createAdminConsole(
 ): Hono<ConsoleEnv> {
   const app = new Hono<ConsoleEnv>();
   app.onError((error, c) => errorPage(ctx, c, error));
-  app.use('/', auditTrail(ctx));
-  app.use('/ui/*', auditTrail(ctx));
+  app.use('/', auditTrail<ConsoleEnv>(ctx, CONSOLE_AUDIT));
+  app.use('/ui/*', auditTrail<ConsoleEnv>(ctx, CONSOLE_AUDIT));
 
   app.get('/', async (c) => {
     const { session, expired } = await sessionOf(ctx, c);

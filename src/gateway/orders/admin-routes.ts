@@ -25,7 +25,7 @@
  * Actions on a PO take an optional `expectedState` / `expectedUpdatedAt` and are refused (409, with the PO's
  * current state) when it changed since the operator looked.
  */
-import { type Context, Hono, type MiddlewareHandler } from 'hono';
+import { type Context, type Env, Hono, type MiddlewareHandler } from 'hono';
 import type * as z from 'zod';
 import { constantTimeEqual } from '../../kernel/constant-time.ts';
 import type { OutboxMessage, PurchaseOrder } from '../../store/types.ts';
@@ -50,24 +50,48 @@ import { jsonError } from './json-answers.ts';
 import { attachPrintOrder, markHandled, refuseIfStale } from './operator-actions.ts';
 import { retryPurchaseOrder } from './process-order.ts';
 
+/** What an audit trail line says besides the call: whose session made it, where applicable. */
+export interface AuditTrailOptions {
+  /** Log only these methods (the console logs its POSTs; the API every call). */
+  readonly methods?: readonly string[];
+  /** Whether the answer counts as a refusal (logged as a warning). */
+  readonly refused: (status: number) => boolean;
+  readonly message: string;
+  readonly refusedMessage: string;
+  /** Extra fields read after the handler ran, e.g. the console session's id. */
+  readonly fields?: (c: Context) => Record<string, unknown>;
+}
+
 /**
- * The audit trail: every call with how it ended, refused ones included. Never the token; the path names
- * records, not secrets, and is cut short since a refused caller chooses it.
+ * The audit trail of the admin API and the console: each call with how it ended, refused ones included.
+ * Never the token or a form field; the path names records, not secrets, and is cut short since a refused
+ * caller chooses it.
  */
-function auditTrail(ctx: GatewayContext): MiddlewareHandler {
+export function auditTrail<E extends Env>(
+  ctx: GatewayContext,
+  options: AuditTrailOptions,
+): MiddlewareHandler<E> {
   return async (c, next) => {
     await next();
+    if (options.methods !== undefined && !options.methods.includes(c.req.method)) return;
     const fields = {
       requestId: requestIdOf(c),
       method: c.req.method,
       path: c.req.path.slice(0, 200),
       status: c.res.status,
       address: ctx.clientAddress(c),
+      ...options.fields?.(c),
     };
-    if (c.res.status === 401 || c.res.status === 429) ctx.logger.warn('admin api call refused', fields);
-    else ctx.logger.info('admin api call', fields);
+    if (options.refused(c.res.status)) ctx.logger.warn(options.refusedMessage, fields);
+    else ctx.logger.info(options.message, fields);
   };
 }
+
+const API_AUDIT: AuditTrailOptions = {
+  refused: (status) => status === 401 || status === 429,
+  message: 'admin api call',
+  refusedMessage: 'admin api call refused',
+};
 
 /**
  * Wrong admin tokens per client address: from the 31st within 15 minutes the address is refused (429 with
@@ -309,7 +333,7 @@ export function createAdminRoutes(ctx: GatewayContext): Hono {
   const app = new Hono();
   app.onError((error, c) => jsonError(ctx, c, error));
 
-  app.use('*', auditTrail(ctx));
+  app.use('*', auditTrail(ctx, API_AUDIT));
   app.use('*', requireAdminToken(ctx));
 
   // Behind the token like the rest: it names every action, and operators' tooling holds the token anyway.
