@@ -25,7 +25,7 @@ import type {
   TimelineEntry,
 } from './admin-schemas.ts';
 import { mismatchSummary } from './history-comment.ts';
-import { invoiceDeliveries } from './invoicing.ts';
+import { deliveriesOf, poMessages } from './invoicing.ts';
 import { poDocument, storedRequest } from './po-record.ts';
 
 export function printOrderView(p: TrackedPrintOrder): PrintOrderView {
@@ -81,7 +81,8 @@ export function messageView(message: OutboxMessage, withBody: boolean): OutboxMe
   };
 }
 
-export async function invoiceView(ctx: GatewayContext, invoice: Invoice): Promise<InvoiceView> {
+/** An invoice with its deliveries, picked from its PO's outbox messages (`poMessages`). */
+export function invoiceView(invoice: Invoice, poOutbox: readonly OutboxMessage[]): InvoiceView {
   return {
     id: invoice.id,
     invoiceId: invoice.invoiceId,
@@ -94,14 +95,15 @@ export async function invoiceView(ctx: GatewayContext, invoice: Invoice): Promis
     creditsInvoice: invoice.creditsInvoice ?? null,
     sequence: invoice.sequence ?? null,
     createdAt: invoice.createdAt,
-    deliveries: (await invoiceDeliveries(ctx, invoice)).map((m) => messageView(m, false)),
+    deliveries: deliveriesOf(poOutbox, invoice.dedupeKey).map((m) => messageView(m, false)),
   };
 }
 
 export async function invoiceList(ctx: GatewayContext, poId: string): Promise<{ items: InvoiceView[] }> {
-  const items: InvoiceView[] = [];
-  for (const invoice of await ctx.store.invoices.listByPo(poId)) items.push(await invoiceView(ctx, invoice));
-  return { items };
+  const invoices = await ctx.store.invoices.listByPo(poId);
+  // The PO's messages read once for all its invoices, not once per invoice.
+  const poOutbox = invoices.length === 0 ? [] : await poMessages(ctx, poId);
+  return { items: invoices.map((invoice) => invoiceView(invoice, poOutbox)) };
 }
 
 export function jobView(job: Job): JobView {

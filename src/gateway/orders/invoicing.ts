@@ -369,16 +369,24 @@ export async function documentDeliveries(
   poId: string,
   key: string,
 ): Promise<OutboxMessage[]> {
+  return deliveriesOf(await poMessages(ctx, poId), key);
+}
+
+/** Every outbox message of a PO, oldest first: read once where several documents' deliveries are shown. */
+export async function poMessages(ctx: GatewayContext, poId: string): Promise<OutboxMessage[]> {
   const messages: OutboxMessage[] = [];
   let cursor: string | undefined;
   do {
     const page = await ctx.store.outbox.list({ poId, limit: 500, ...(cursor && { cursor }) });
-    for (const m of page.items) {
-      if (m.dedupeKey === key || m.dedupeKey.startsWith(`${key}${RESEND}`)) messages.push(m);
-    }
+    messages.push(...page.items);
     cursor = page.nextCursor;
   } while (cursor !== undefined);
   return messages.sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime());
+}
+
+/** Of a PO's messages, those carrying the document `key`: the first, then each re-send. */
+export function deliveriesOf(messages: readonly OutboxMessage[], key: string): OutboxMessage[] {
+  return messages.filter((m) => m.dedupeKey === key || m.dedupeKey.startsWith(`${key}${RESEND}`));
 }
 
 const RESEND = '#resend-';
