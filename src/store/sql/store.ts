@@ -562,22 +562,43 @@ function sqlOrders(
   };
 }
 
+/**
+ * How often `jobs.enqueue` runs its batch when the open job of its key finished between the insert and the
+ * read. Each further try needs yet another job of the key to be queued and finished in that instant, so one
+ * more is all it ever takes; the bound only keeps a loop from being endless.
+ */
+const ENQUEUE_TRIES = 5;
+
 function sqlJobs({ sql: { jobs: sql }, driver, now, rows, first, purge }: SqlContext): Store['jobs'] {
   return {
     async enqueue(j) {
-      const [inserted, open] = await driver.batch([
-        sql.insert.bind(
-          j.kind,
-          j.key,
-          JSON.stringify(j.payload),
-          j.runAt.getTime(),
-          j.maxAttempts ?? DEFAULT_MAX_ATTEMPTS,
-          now(),
-        ),
-        sql.findOpen.bind(j.key),
-      ]);
-      const created = inserted!.rows[0];
-      return { created: created !== undefined, job: toJob(created ?? open!.rows[0]!) };
+      // At READ COMMITTED (PostgreSQL) the read after the insert sees a newer snapshot than the insert did:
+      // the open job that kept the insert out may have been completed by another instance in between, and
+      // then neither statement answers a row (a reconcile job finishing while another instance's round
+      // schedules the next one). The key is free by then, so the batch runs again: it queues the job, or
+      // reads the open one queued meanwhile. SQLite and D1 run a batch alone, so there it answers at once.
+      for (let attempt = 1; ; attempt++) {
+        const [inserted, open] = await driver.batch([
+          sql.insert.bind(
+            j.kind,
+            j.key,
+            JSON.stringify(j.payload),
+            j.runAt.getTime(),
+            j.maxAttempts ?? DEFAULT_MAX_ATTEMPTS,
+            now(),
+          ),
+          sql.findOpen.bind(j.key),
+        ]);
+        const created = inserted!.rows[0];
+        const row = created ?? open!.rows[0];
+        if (row !== undefined) return { created: created !== undefined, job: toJob(row) };
+        if (attempt >= ENQUEUE_TRIES) {
+          throw new StoreError(
+            'unavailable',
+            `job ${j.key}: its open job kept finishing while this one was queued; try again`,
+          );
+        }
+      }
     },
     async get(id) {
       const row = await first(sql.get, id);
