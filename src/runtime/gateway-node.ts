@@ -14,7 +14,7 @@ import { createPostgresStore } from '../store/postgres.ts';
 import { createSqliteStore } from '../store/sqlite.ts';
 import { createOffThreadCxmlParser } from './node-cxml-parser.ts';
 import { nodeClientAddress } from './node.ts';
-import { createGatewayHost, describe, type LoadedConfig, loadConfig } from './host.ts';
+import { createGatewayHost, type LoadedConfig, loadConfig, roundFailureFields } from './host.ts';
 import { loadSandboxPackage } from './sandbox-package.ts';
 import { createTestPunchout } from './test-punchout.ts';
 
@@ -115,7 +115,7 @@ export async function createNodeGateway(
         } catch (error) {
           // The store or the print service is away: the next round tries again, /readyz and the metrics
           // show how long rounds have been failing.
-          options.logger.error('background round failed', { error: describe(error) });
+          options.logger.error('background round failed', roundFailureFields(error));
         }
         if (!stopped) {
           timer = setTimeout(() => {

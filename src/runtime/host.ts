@@ -9,15 +9,17 @@
  */
 import type { Context } from 'hono';
 import { type ConfigProblem, loadGatewayConfig, type ResolvedConfig } from '../../schemas/config.ts';
-import type { GatewayDeps, Logger, ResolvedStorefront } from '../gateway/deps.ts';
+import type { GatewayDeps, LogFields, Logger, ResolvedStorefront } from '../gateway/deps.ts';
 import { createMetrics, type Metrics } from '../gateway/http/metrics.ts';
 import { createGateway, type Gateway } from '../gateway/index.ts';
 import { ociBuyerProblems } from '../gateway/oci/buyer-settings.ts';
 import { createOrderWorker, type OrderWorkerOptions, type TickResult } from '../gateway/orders/index.ts';
+import { failedStep, inStep } from '../gateway/round-step.ts';
 import { createPrintApi, type FetchLike, type PrintApi } from '../print-api/index.ts';
 import { systemClock } from '../store/clock.ts';
 import { type HousekeepingReport, purgeExpired } from '../store/housekeeping.ts';
 import type { Clock, Store } from '../store/port.ts';
+import { StoreError } from '../store/store-error.ts';
 
 /** How long after a failed webhook registration the next round tries again. */
 const WEBHOOK_RETRY_MS = 60_000;
@@ -137,20 +139,24 @@ export async function createGatewayHost(options: GatewayHostOptions): Promise<Ga
       const results = await orders.startup();
       webhooksRegistered = results.every((result) => result.outcome !== 'failed');
     } catch (error) {
-      logger.warn('print service webhooks not registered', { error: describe(error) });
+      logger.warn('print service webhooks not registered', roundFailureFields(error, 'webhooks'));
     }
     if (!webhooksRegistered) nextRegistrationAt = now + WEBHOOK_RETRY_MS;
   }
 
+  // Each step named (the order worker names its own within `orders`), so a failed round's log line says
+  // which one it was in: roundFailureFields.
   async function round(): Promise<BackgroundRoundReport> {
-    await registerWebhooks();
-    const work = await orders.tick();
+    await inStep('webhooks', registerWebhooks);
+    const work = await inStep('orders', () => orders.tick());
     const now = clock.now();
-    const purged = await purgeExpired(store, now, config.housekeeping);
+    const purged = await inStep('housekeeping', () => purgeExpired(store, now, config.housekeeping));
     // Only a round that completed beats; one that threw leaves the heartbeat to age into a failing /readyz.
     const completedAt = clock.now();
     metrics.backgroundRoundCompleted(completedAt);
-    if (sharedHeartbeat) await store.heartbeat.beat(BACKGROUND_ROUND_HEARTBEAT, completedAt);
+    if (sharedHeartbeat) {
+      await inStep('heartbeat', () => store.heartbeat.beat(BACKGROUND_ROUND_HEARTBEAT, completedAt));
+    }
     return { ...work, webhooksRegistered, purged };
   }
 
@@ -167,4 +173,27 @@ export async function createGatewayHost(options: GatewayHostOptions): Promise<Ga
 
 export function describe(error: unknown): string {
   return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+}
+
+/** Causes followed into a failure's stack at most (a cause chain is short; this only bounds a cycle). */
+const MAX_CAUSES = 3;
+
+/**
+ * The fields a failed background round (or a step of it that carries on) is logged with: the step it was
+ * in, the error as `describe` gives it, and — unless the store is simply away, which the next round meets
+ * by trying again and whose message says all there is — the stack, with its causes', so a programming
+ * error can be found from the one line. Only the errors' own names, messages and stack frames go out,
+ * never the other fields an error may carry (a print-service answer, a query's parameters).
+ */
+export function roundFailureFields(error: unknown, step = 'round'): LogFields {
+  const fields: LogFields = { step: failedStep(error) ?? step, error: describe(error) };
+  if (error instanceof StoreError && error.code === 'unavailable') return fields;
+  const stacks: string[] = [];
+  let current: unknown = error;
+  for (let depth = 0; current instanceof Error && depth <= MAX_CAUSES; depth++) {
+    stacks.push(current.stack ?? describe(current));
+    current = current.cause;
+  }
+  if (stacks.length > 0) fields.stack = stacks.join('\ncaused by: ');
+  return fields;
 }

@@ -22,6 +22,7 @@ import {
   describe,
   type GatewayHost,
   loadConfig,
+  roundFailureFields,
 } from './host.ts';
 
 /** The Worker's bindings: the D1 database and the secrets the config refers to. */
@@ -186,7 +187,18 @@ export default {
         logStartFailure(env, error);
         throw error;
       }
-      const { purged, ...report } = await target.runRound();
+      let round: Awaited<ReturnType<WorkerHost['runRound']>>;
+      try {
+        round = await target.runRound();
+      } catch (error) {
+        // The step and the stack in the line, as on Node; the invocation still fails for the Cron's record.
+        target.logger.error('background round failed', {
+          cron: controller.cron,
+          ...roundFailureFields(error),
+        });
+        throw error;
+      }
+      const { purged, ...report } = round;
       const purgedFields = Object.fromEntries(
         Object.entries(purged).map(([what, n]) => [`purged.${what}`, n]),
       );

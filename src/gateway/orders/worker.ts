@@ -10,6 +10,7 @@ import { StoreError } from '../../store/store-error.ts';
 import type { Job } from '../../store/types.ts';
 import type { GatewayContext } from '../context.ts';
 import { GatewayError, isRetryable } from '../http/errors.ts';
+import { inStep } from '../round-step.ts';
 import { drainEventInbox, type HookRegistration, registerEventHooks } from './events.ts';
 import { deliverMessage, POST_TIMEOUT_MS } from './outbox-delivery.ts';
 import { FLAG, isCreatingFlag, withFlags } from './po-record.ts';
@@ -380,15 +381,16 @@ export function createOrderWorker(ctx: GatewayContext, options: OrderWorkerOptio
     return count;
   }
 
+  // Each step named, so a failed tick's log line says which one it was in (see failedStep).
   async function round(): Promise<TickResult> {
-    await recordUnrecorded(unrecorded);
-    await scheduleReconcile(ctx, ctx.clock.now());
+    await inStep('orders.recordUnrecorded', () => recordUnrecorded(unrecorded));
+    await inStep('orders.scheduleReconcile', () => scheduleReconcile(ctx, ctx.clock.now()));
     const hasRoomFor = (work: 'requeue' | 'event') => () => options.hasRoomFor?.(work) ?? true;
-    await queueReceivedOrders(ctx, hasRoomFor('requeue'));
-    await settleAbandonedOrders(ctx, hasRoomFor('requeue'));
-    await drainEventInbox(ctx, hasRoomFor('event'));
-    const jobs = await runJobs();
-    const messages = await postMessages();
+    await inStep('orders.queueReceivedOrders', () => queueReceivedOrders(ctx, hasRoomFor('requeue')));
+    await inStep('orders.settleAbandonedOrders', () => settleAbandonedOrders(ctx, hasRoomFor('requeue')));
+    await inStep('orders.drainEventInbox', () => drainEventInbox(ctx, hasRoomFor('event')));
+    const jobs = await inStep('orders.runJobs', runJobs);
+    const messages = await inStep('orders.postMessages', postMessages);
     return { jobs, messages };
   }
 
