@@ -29,7 +29,7 @@ import { mountTestPunchoutRoutes } from './test-punchout.ts';
 export type ConsoleEnv = { Variables: { session: ConsoleSession; form: Record<string, string> } };
 
 /** The statuses a console error page is sent with; anything else is shown as a 500. */
-const ERROR_STATUSES = [400, 403, 404, 409, 429, 502, 503] as const;
+const ERROR_STATUSES = [400, 403, 404, 409, 413, 429, 502, 503] as const;
 
 /**
  * Each console POST in the log with how it ended, the session that made it and the address, by the API's
@@ -72,7 +72,8 @@ function requireSession(ctx: GatewayContext): MiddlewareHandler<ConsoleEnv> {
   };
 }
 
-function errorPage(ctx: GatewayContext, c: Context<ConsoleEnv>, error: unknown): Promise<Response> {
+/** A console page saying what failed, with the status the funnel gives it (a form too large: 413). */
+export function consoleErrorPage(ctx: GatewayContext, c: Context, error: unknown): Promise<Response> {
   const known = toGatewayError(error);
   logFailure(ctx.logger, 'admin console request failed', known, {
     requestId: requestIdOf(c),
@@ -82,11 +83,11 @@ function errorPage(ctx: GatewayContext, c: Context<ConsoleEnv>, error: unknown):
   const status = (ERROR_STATUSES as readonly number[]).includes(http)
     ? (http as (typeof ERROR_STATUSES)[number])
     : 500;
-  const session = c.get('session');
+  const session = c.get('session') as ConsoleSession | undefined;
   return sendConsolePage(
     c,
     {
-      title: status === 404 ? 'Not found' : 'Something went wrong',
+      title: status === 404 ? 'Not found' : status === 413 ? 'Too large' : 'Something went wrong',
       body: message('error', publicMessage(known, 'page')),
       ...(session !== undefined && { signedIn: { csrf: session.csrf } }),
     },
@@ -104,7 +105,7 @@ export function createAdminConsole(
   inputs: OverviewInputs & { selfFetch?: typeof fetch },
 ): Hono<ConsoleEnv> {
   const app = new Hono<ConsoleEnv>();
-  app.onError((error, c) => errorPage(ctx, c, error));
+  app.onError((error, c) => consoleErrorPage(ctx, c, error));
   app.use('/', auditTrail<ConsoleEnv>(ctx, CONSOLE_AUDIT));
   app.use('/ui/*', auditTrail<ConsoleEnv>(ctx, CONSOLE_AUDIT));
 
@@ -166,6 +167,8 @@ export function createAdminConsole(
   mountTestPunchoutRoutes(app, ctx, inputs.selfFetch);
 
   // Last: any other console path is a console 404, not the JSON API's (which would ask for a bearer token).
-  app.all('/ui/*', (c) => errorPage(ctx, c, new GatewayError('not_found', 'There is no such console page.')));
+  app.all('/ui/*', (c) =>
+    consoleErrorPage(ctx, c, new GatewayError('not_found', 'There is no such console page.')),
+  );
   return app;
 }

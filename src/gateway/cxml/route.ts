@@ -103,14 +103,24 @@ function createOutcomes(ctx: GatewayContext) {
   return { status, unreadable, tooLarge, cutOff, busy, refused };
 }
 
+function sendOutcome(ctx: GatewayContext, outcome: Outcome): Response {
+  ctx.metrics.count('punchgate_cxml_requests_total', { kind: outcome.kind, status: String(outcome.code) });
+  return answer(outcome.xml);
+}
+
+/**
+ * The answer to a document past `limit` before the route reads it (the gateway's body limit): the Status
+ * 406 the route itself answers a document too large with.
+ */
+export function documentTooLarge(ctx: GatewayContext, limit: number): Response {
+  return sendOutcome(ctx, createOutcomes(ctx).tooLarge(limit));
+}
+
 export function createCxmlRoute(ctx: GatewayContext, onOrder: OrderRequestHandler): Hono {
   const app = new Hono();
   const { status, unreadable, tooLarge, cutOff, busy, refused } = createOutcomes(ctx);
 
-  const send = (outcome: Outcome): Response => {
-    ctx.metrics.count('punchgate_cxml_requests_total', { kind: outcome.kind, status: String(outcome.code) });
-    return answer(outcome.xml);
-  };
+  const send = (outcome: Outcome): Response => sendOutcome(ctx, outcome);
 
   app.post('/', async (c) => send(await handle(c)));
 

@@ -5,13 +5,16 @@
  * dependencies and serve `app.fetch`.
  */
 import { Hono } from 'hono';
-import { createAdminConsole } from '../admin-console/index.ts';
+import { consoleErrorPage, createAdminConsole } from '../admin-console/index.ts';
 import type { GatewayContext } from '../context.ts';
 import { createGatewayContext } from '../context.ts';
 import { cxmlProtocol } from '../cxml/index.ts';
+import { documentTooLarge } from '../cxml/route.ts';
 import type { GatewayDeps } from '../deps.ts';
 import { ociProtocol } from '../oci/index.ts';
+import { ociBodyTooLarge } from '../oci/oci-routes.ts';
 import { mountOrderRoutes } from '../orders/index.ts';
+import { jsonError } from '../orders/json-answers.ts';
 import { punchoutErrorPage } from '../punchout/error-page.ts';
 import { PROOF_PATH } from '../punchout/proof-links.ts';
 import { createProofRoutes } from '../punchout/proof-route.ts';
@@ -19,6 +22,7 @@ import { renderMessagePage } from '../punchout/pages.ts';
 import type { PunchoutProtocols } from '../punchout/protocol.ts';
 import { createPunchoutRoutes } from '../punchout/routes.ts';
 import { cxmlAdmission } from './admission.ts';
+import { type BodyRefusals, bodyLimits, bodyTooLarge, boundBodies } from './body-limits.ts';
 import { logFailure, toGatewayError } from './errors.ts';
 import { createReadinessProbe, STORE_DEADLINE_MS, withinDeadline } from './readiness.ts';
 import { requestIdOf, requestLogging } from './request-id.ts';
@@ -99,6 +103,18 @@ export async function createGateway(deps: GatewayDeps): Promise<Gateway> {
       'Cache-Control': 'no-store',
     });
   });
+
+  // Before any route reads a body, whatever its path: each held to its surface's limit, refused in the
+  // surface's own words past it.
+  const tooLarge: BodyRefusals = {
+    cxml: (_c, limit) => documentTooLarge(ctx, limit),
+    oci: (c, limit) => ociBodyTooLarge(ctx, c, limit),
+    events: (c, limit) => jsonError(ctx, c, bodyTooLarge(limit)),
+    adminApi: (c, limit) => jsonError(ctx, c, bodyTooLarge(limit)),
+    console: (c, limit) => consoleErrorPage(ctx, c, bodyTooLarge(limit)),
+    pages: (c, limit) => punchoutErrorPage(ctx, c, bodyTooLarge(limit), PUNCHOUT_PROTOCOLS),
+  };
+  app.use(boundBodies(bodyLimits(ctx.config), tooLarge));
 
   // Before any protocol route reads a body: unauthenticated cXML uploads are admitted a bounded few at once.
   app.use('/cxml', cxmlAdmission(ctx));

@@ -24,6 +24,7 @@ export type GatewayErrorCode =
   | 'return_host_not_allowed'
   // Request content
   | 'bad_request'
+  | 'payload_too_large'
   | 'unknown_product'
   | 'invalid_quantity'
   | 'unknown_line'
@@ -81,6 +82,8 @@ export const ERROR_ANSWERS: Record<GatewayErrorCode, ErrorAnswer> = {
   throttled: { http: 429, cxml: 403 },
   return_host_not_allowed: { http: 400, cxml: 400 },
   bad_request: { http: 400, cxml: 400 },
+  // A body past its surface's limit (body-limits.ts); cXML says 406, as buyers' systems have always heard.
+  payload_too_large: { http: 413, cxml: 406 },
   unknown_product: { http: 404, cxml: 400 },
   invalid_quantity: { http: 400, cxml: 400 },
   unknown_line: { http: 404, cxml: 400 },

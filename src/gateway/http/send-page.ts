@@ -6,7 +6,7 @@ import type { Context } from 'hono';
 import { contentSecurityPolicy, type PageSecurity } from './layout.ts';
 
 /** The statuses a page of ours is sent with. */
-export type PageStatus = 200 | 400 | 401 | 403 | 404 | 409 | 410 | 412 | 429 | 500 | 502 | 503;
+export type PageStatus = 200 | 400 | 401 | 403 | 404 | 409 | 410 | 412 | 413 | 429 | 500 | 502 | 503;
 
 export async function sendPage(
   c: Context,

@@ -21,14 +21,7 @@
  */
 import type { Context } from 'hono';
 import { Hono } from 'hono';
-import { bodyLimit } from 'hono/body-limit';
-import {
-  acceptOciPunchIn,
-  DEFAULT_OCI_PARSE_LIMITS,
-  OciError,
-  type OciPunchIn,
-  type OciPunchInRequest,
-} from '../../oci/index.ts';
+import { acceptOciPunchIn, OciError, type OciPunchIn, type OciPunchInRequest } from '../../oci/index.ts';
 import type { GatewayContext } from '../context.ts';
 import type { ResolvedOciBuyer } from '../deps.ts';
 import { sendPage } from '../http/send-page.ts';
@@ -47,6 +40,40 @@ import {
 } from './punch-in-functions.ts';
 import { createOciSessionPages } from './session-pages.ts';
 
+function ociBuyerNamed(ctx: GatewayContext, id: string): ResolvedOciBuyer | undefined {
+  const buyer = ctx.buyers.byId(id);
+  return buyer?.protocol === 'oci' ? buyer : undefined;
+}
+
+function noCatalogPage(c: Context): Promise<Response> {
+  const page = renderMessagePage({
+    title: 'Print catalog',
+    heading: 'No catalog here',
+    message:
+      "There is no OCI catalog at this address. Check the catalog's URL in your procurement system's settings.",
+    kind: 'error',
+  });
+  return sendPage(c, page, { frameAncestors: [] }, 404);
+}
+
+/**
+ * A punch-in body past `limit` (the gateway's body limit, before the route reads it): the buyer's punch-in
+ * error page, framed as the buyer's pages are; no catalog page for a buyer that is not an OCI buyer.
+ */
+export function ociBodyTooLarge(ctx: GatewayContext, c: Context, limit: number): Promise<Response> {
+  const named = /^\/oci\/([^/]+)/.exec(c.req.path)?.[1] ?? '';
+  let buyerId = named;
+  try {
+    buyerId = decodeURIComponent(named);
+  } catch {
+    // Not a name any buyer has: the no-catalog page.
+  }
+  const buyer = ociBuyerNamed(ctx, buyerId);
+  if (buyer === undefined) return noCatalogPage(c);
+  const error = new OciError('body_too_large', `The request body is larger than ${limit} bytes.`);
+  return punchInErrorPage(ctx, c, error, { buyer: buyer.id, frameAncestors: frameAncestorsFor(buyer) });
+}
+
 /**
  * @example
  * app.route('/oci', createOciRoutes(ctx));
@@ -54,11 +81,6 @@ import { createOciSessionPages } from './session-pages.ts';
 export function createOciRoutes(ctx: GatewayContext): Hono {
   checkOciBuyers(ctx.config);
   const app = new Hono();
-
-  function ociBuyerNamed(id: string): ResolvedOciBuyer | undefined {
-    const buyer = ctx.buyers.byId(id);
-    return buyer?.protocol === 'oci' ? buyer : undefined;
-  }
 
   async function readRequest(c: Context): Promise<OciPunchInRequest> {
     const contentType = c.req.header('content-type');
@@ -70,72 +92,48 @@ export function createOciRoutes(ctx: GatewayContext): Hono {
     };
   }
 
-  function noCatalogPage(c: Context): Promise<Response> {
-    const page = renderMessagePage({
-      title: 'Print catalog',
-      heading: 'No catalog here',
-      message:
-        "There is no OCI catalog at this address. Check the catalog's URL in your procurement system's settings.",
-      kind: 'error',
-    });
-    return sendPage(c, page, { frameAncestors: [] }, 404);
-  }
-
-  app.all(
-    '/:buyer',
-    bodyLimit({
-      maxSize: DEFAULT_OCI_PARSE_LIMITS.maxBodyBytes,
-      onError: (c) => {
-        const buyer = ociBuyerNamed(c.req.param('buyer') ?? '');
-        if (buyer === undefined) return noCatalogPage(c);
-        const error = new OciError(
-          'body_too_large',
-          `The request body is larger than ${DEFAULT_OCI_PARSE_LIMITS.maxBodyBytes} bytes.`,
-        );
-        return punchInErrorPage(ctx, c, error, { buyer: buyer.id, frameAncestors: frameAncestorsFor(buyer) });
-      },
-    }),
-    async (c) => {
-      const buyer = ociBuyerNamed(c.req.param('buyer'));
-      if (buyer === undefined) return noCatalogPage(c);
-      const frameAncestors = frameAncestorsFor(buyer);
-      const address = ctx.clientAddress(c);
-      try {
-        const punchIn = acceptLogin(await readRequest(c), buyer, address);
-        ctx.logger.info('oci punch-in accepted', {
-          buyer: buyer.id,
-          method: c.req.method,
-          function: punchIn.function ?? 'shop',
-          charset: punchIn.charset,
-          charsetSource: punchIn.charsetSource,
-        });
-        if (c.req.method === 'GET') {
-          ctx.logger.warn('oci punch-in by GET: the password travels in the URL', { buyer: buyer.id });
-        }
-        const scope: PunchInScope = {
-          buyer,
-          storefront: ctx.storefront(buyer.storefront),
-          punchIn,
-          frameAncestors,
-        };
-        switch (punchIn.function) {
-          case 'VALIDATE':
-            return await validate(ctx, scope);
-          case 'BACKGROUND_SEARCH':
-            return backgroundSearch(scope);
-          case 'DETAIL':
-          case 'DETAILADD':
-            return await detail(ctx, scope);
-          case 'SOURCING':
-            return await sourcing(ctx, scope);
-          case undefined:
-            return noStoreRedirect((await openOciSession(ctx, scope)).startUrl);
-        }
-      } catch (error) {
-        return punchInErrorPage(ctx, c, error, { buyer: buyer.id, frameAncestors });
+  // The body is already within the codec's limit: the gateway's body limit (http/body-limits.ts) held it
+  // there before this route ran, and answered ociBodyTooLarge past it.
+  app.all('/:buyer', async (c) => {
+    const buyer = ociBuyerNamed(ctx, c.req.param('buyer'));
+    if (buyer === undefined) return noCatalogPage(c);
+    const frameAncestors = frameAncestorsFor(buyer);
+    const address = ctx.clientAddress(c);
+    try {
+      const punchIn = acceptLogin(await readRequest(c), buyer, address);
+      ctx.logger.info('oci punch-in accepted', {
+        buyer: buyer.id,
+        method: c.req.method,
+        function: punchIn.function ?? 'shop',
+        charset: punchIn.charset,
+        charsetSource: punchIn.charsetSource,
+      });
+      if (c.req.method === 'GET') {
+        ctx.logger.warn('oci punch-in by GET: the password travels in the URL', { buyer: buyer.id });
       }
-    },
-  );
+      const scope: PunchInScope = {
+        buyer,
+        storefront: ctx.storefront(buyer.storefront),
+        punchIn,
+        frameAncestors,
+      };
+      switch (punchIn.function) {
+        case 'VALIDATE':
+          return await validate(ctx, scope);
+        case 'BACKGROUND_SEARCH':
+          return backgroundSearch(scope);
+        case 'DETAIL':
+        case 'DETAILADD':
+          return await detail(ctx, scope);
+        case 'SOURCING':
+          return await sourcing(ctx, scope);
+        case undefined:
+          return noStoreRedirect((await openOciSession(ctx, scope)).startUrl);
+      }
+    } catch (error) {
+      return punchInErrorPage(ctx, c, error, { buyer: buyer.id, frameAncestors });
+    }
+  });
 
   /** The codec's whole punch-in check, a wrong password counted against the buyer and the address. */
   function acceptLogin(request: OciPunchInRequest, buyer: ResolvedOciBuyer, address: string): OciPunchIn {

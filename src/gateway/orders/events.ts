@@ -6,7 +6,6 @@
  * Deliveries carry no signature, so the body is only a hint: the job reads the order itself.
  */
 import { Hono } from 'hono';
-import { bodyLimit } from 'hono/body-limit';
 import type { EventName } from '../../../schemas/print-api.ts';
 import { isPrintApiError } from '../../print-api/index.ts';
 import type { JsonValue } from '../../store/types.ts';
@@ -120,8 +119,6 @@ function printOrderIdOf(body: JsonValue): number | undefined {
  * refused delivery would have announced.
  */
 export const EVENT_INTAKE = {
-  /** A delivery is one order as the GET answers it; a large order's JSON stays well under this. */
-  maxBytes: 256 * 1024,
   /** Deliveries per events URL (storefront API token) answered at once before 429s begin. */
   burst: 100,
   /** Deliveries per second per events URL that refill the burst. */
@@ -164,43 +161,37 @@ export function createEventRoutes(ctx: GatewayContext): Hono {
   const app = new Hono();
   const overRate = createDeliveryRate(ctx);
   app.onError((error, c) => jsonError(ctx, c, error));
-  app.post(
-    '/:token',
-    bodyLimit({
-      maxSize: EVENT_INTAKE.maxBytes,
-      onError: (c) =>
-        jsonError(ctx, c, new GatewayError('bad_request', 'The delivery is larger than 256 KB.')),
-    }),
-    async (c) => {
-      const claims = await ctx.tokens.verify(c.req.param('token'), 'events', ctx.clock.now());
-      const storefront = ctx.storefront(claims.sid);
-      const waitSeconds = overRate(storefront.id);
-      if (waitSeconds !== undefined) {
-        c.header('Retry-After', String(waitSeconds));
-        throw new GatewayError(
-          'throttled',
-          'Too many deliveries at once; the gateway polls the orders and will catch up.',
-        );
-      }
-      let body: JsonValue;
-      try {
-        body = (await c.req.json()) as JsonValue;
-      } catch {
-        throw new GatewayError('bad_request', 'The delivery is not JSON.');
-      }
-      const printOrderId = printOrderIdOf(body);
-      if (printOrderId === undefined) {
-        throw new GatewayError('bad_request', 'The delivery is not a one-element array holding an order.');
-      }
-      if (!(await isTracked(ctx, storefront.id, printOrderId))) return c.json({ received: null }, 202);
-      const event = await ctx.store.events.add({
-        storefrontId: storefront.id,
-        event: claims.ref ?? 'order_updated',
-        body: [{ id: printOrderId }],
-      });
-      return c.json({ received: event.id }, 202);
-    },
-  );
+  // The delivery is already within EVENT_BODY_BYTES: the gateway's body limit (http/body-limits.ts) held
+  // it there before this route ran.
+  app.post('/:token', async (c) => {
+    const claims = await ctx.tokens.verify(c.req.param('token'), 'events', ctx.clock.now());
+    const storefront = ctx.storefront(claims.sid);
+    const waitSeconds = overRate(storefront.id);
+    if (waitSeconds !== undefined) {
+      c.header('Retry-After', String(waitSeconds));
+      throw new GatewayError(
+        'throttled',
+        'Too many deliveries at once; the gateway polls the orders and will catch up.',
+      );
+    }
+    let body: JsonValue;
+    try {
+      body = (await c.req.json()) as JsonValue;
+    } catch {
+      throw new GatewayError('bad_request', 'The delivery is not JSON.');
+    }
+    const printOrderId = printOrderIdOf(body);
+    if (printOrderId === undefined) {
+      throw new GatewayError('bad_request', 'The delivery is not a one-element array holding an order.');
+    }
+    if (!(await isTracked(ctx, storefront.id, printOrderId))) return c.json({ received: null }, 202);
+    const event = await ctx.store.events.add({
+      storefrontId: storefront.id,
+      event: claims.ref ?? 'order_updated',
+      body: [{ id: printOrderId }],
+    });
+    return c.json({ received: event.id }, 202);
+  });
   return app;
 }
 

@@ -183,8 +183,13 @@ describe('webhooks in', () => {
 
     const tooLarge = await post(url, JSON.stringify([{ id: 1004, notes: 'x'.repeat(256 * 1024) }]));
     expect([tooLarge.status, await tooLarge.json()]).toEqual([
-      400,
-      { error: { code: 'bad_request', message: 'The delivery is larger than 256 KB.' } },
+      413,
+      {
+        error: {
+          code: 'payload_too_large',
+          message: 'The request body is larger than 256 KB; nothing was done with it.',
+        },
+      },
     ]);
   });
 

@@ -1,0 +1,205 @@
+/**
+ * How large a request body may be, per surface, and the one middleware that holds every body to it before
+ * any route reads it. A Content-Length past the limit is refused at once; a body without one (chunked) is
+ * counted while it streams in and reading stops at the limit, so no request costs more than its surface's
+ * limit plus one chunk of the runtime's, however much it sends or however long it takes.
+ *
+ * The middleware sits once in the app, in front of every route, and classifies by path: a route added later
+ * falls under its path's surface (or, outside every known prefix, under the smallest limit, forms'), so no
+ * route can be forgotten. Each surface refuses in its own words (`BodyRefusals`): cXML a Status document,
+ * pages an HTML 413, the JSON surfaces their JSON error body.
+ */
+import type { Context, MiddlewareHandler } from 'hono';
+import { ANONYMOUS_DOCUMENT_BYTES, orderDocumentLimit } from '../../../schemas/config.ts';
+import { DEFAULT_OCI_PARSE_LIMITS } from '../../oci/index.ts';
+import { GatewayError } from './errors.ts';
+
+/** The kinds of request body the gateway takes, each with its own limit and its own way of refusing. */
+export type BodySurface = 'cxml' | 'oci' | 'events' | 'adminApi' | 'console' | 'pages';
+
+export interface BodyLimit {
+  readonly maxBytes: number;
+  /**
+   * `buffered`: the body is read here, up to the limit, before the route runs (every surface whose limit is
+   * small enough to hold for a stranger). `streamed`: the route reads it itself in steps (cXML reads a
+   * document's head and proves its sender before reading on, within a smaller limit for strangers); here
+   * the stream is only counted and cut at the limit.
+   */
+  readonly reading: 'buffered' | 'streamed';
+}
+
+/**
+ * The largest form any page of ours sends: a console note of 2,000 characters (up to 24 KB once encoded)
+ * with its other fields, a cart quantity, a confirmation tick. Small, because a stranger can make the
+ * gateway hold this much per connection until the request timeout.
+ */
+export const FORM_BODY_BYTES = 64 * 1024;
+
+/** The admin API's JSON bodies: a print order id, a note of 2,000 characters, a stale-record guard. */
+export const ADMIN_JSON_BODY_BYTES = 64 * 1024;
+
+/** A webhook delivery is one order as the print service's GET answers it; a large order stays well under. */
+export const EVENT_BODY_BYTES = 256 * 1024;
+
+/**
+ * Every surface's limit. cXML's is the largest document anyone may send (`orders.maxDocumentBytes` for a
+ * proven buyer's OrderRequest, 16 MiB by default; the route holds everything else and every stranger to
+ * ANONYMOUS_DOCUMENT_BYTES); OCI's is the codec's own limit for a punch-in.
+ */
+export function bodyLimits(config: Parameters<typeof orderDocumentLimit>[0]): Record<BodySurface, BodyLimit> {
+  return {
+    cxml: { maxBytes: Math.max(orderDocumentLimit(config), ANONYMOUS_DOCUMENT_BYTES), reading: 'streamed' },
+    oci: { maxBytes: DEFAULT_OCI_PARSE_LIMITS.maxBodyBytes, reading: 'buffered' },
+    events: { maxBytes: EVENT_BODY_BYTES, reading: 'buffered' },
+    adminApi: { maxBytes: ADMIN_JSON_BODY_BYTES, reading: 'buffered' },
+    console: { maxBytes: FORM_BODY_BYTES, reading: 'buffered' },
+    pages: { maxBytes: FORM_BODY_BYTES, reading: 'buffered' },
+  };
+}
+
+/**
+ * The surface a path belongs to, as the app mounts its routes: `/cxml`; the OCI punch-in `/oci/:buyer`
+ * (its session pages under `/oci/s/…` are pages); the webhooks `/events/…`; the console `/admin/ui/…`
+ * and the rest of `/admin` the JSON API; anything else, punch-out forms included, a page.
+ */
+export function bodySurfaceOf(path: string): BodySurface {
+  if (/^\/cxml\/?$/.test(path)) return 'cxml';
+  if (/^\/oci\/[^/]+\/?$/.test(path)) return 'oci';
+  if (path.startsWith('/events/')) return 'events';
+  if (path.startsWith('/admin/ui/')) return 'console';
+  if (path === '/admin' || path.startsWith('/admin/')) return 'adminApi';
+  return 'pages';
+}
+
+/** How each surface answers a body past its limit. */
+export type BodyRefusals = Record<
+  BodySurface,
+  (c: Context, maxBytes: number) => Response | Promise<Response>
+>;
+
+/** What a page or JSON answer says of a body past its limit (cXML says it its own way). */
+export function bodyTooLarge(maxBytes: number): GatewayError {
+  return new GatewayError(
+    'payload_too_large',
+    `The request body is larger than ${Math.round(maxBytes / 1024)} KB; nothing was done with it.`,
+  );
+}
+
+/** Thrown into a streamed body's reader when the body passes its limit. */
+class BodyOverLimit extends Error {
+  constructor() {
+    super('The request body is larger than its limit.');
+    this.name = 'BodyOverLimit';
+  }
+}
+
+/**
+ * `source` passed on chunk by chunk as it is asked for, until more than `maxBytes` have come: then the
+ * source is cancelled (nothing more is read from the connection), `overflowed` is called and the reader
+ * gets an error.
+ */
+function cappedStream(
+  source: ReadableStream<Uint8Array>,
+  maxBytes: number,
+  overflowed: () => void,
+): ReadableStream<Uint8Array> {
+  const reader = source.getReader();
+  let total = 0;
+  return new ReadableStream<Uint8Array>(
+    {
+      async pull(controller) {
+        const read = await reader.read();
+        if (read.done) {
+          controller.close();
+          return;
+        }
+        total += read.value.byteLength;
+        if (total > maxBytes) {
+          overflowed();
+          await reader.cancel().catch(() => undefined);
+          controller.error(new BodyOverLimit());
+          return;
+        }
+        controller.enqueue(read.value);
+      },
+      cancel: (reason) => reader.cancel(reason),
+    },
+    { highWaterMark: 0 },
+  );
+}
+
+/**
+ * The body read whole while it stays within `maxBytes`; undefined as soon as it passes them (reading
+ * stops and the stream is cancelled there). A client that goes away mid-body is a 400 nobody reads.
+ */
+async function readCapped(
+  stream: ReadableStream<Uint8Array>,
+  maxBytes: number,
+): Promise<Uint8Array<ArrayBuffer> | undefined> {
+  const reader = stream.getReader();
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  try {
+    for (let read = await reader.read(); !read.done; read = await reader.read()) {
+      total += read.value.byteLength;
+      if (total > maxBytes) {
+        await reader.cancel().catch(() => undefined);
+        return undefined;
+      }
+      chunks.push(read.value);
+    }
+  } catch (error) {
+    throw new GatewayError('bad_request', 'The request body did not arrive whole.', { cause: error });
+  }
+  const bytes = new Uint8Array(total);
+  let offset = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return bytes;
+}
+
+/**
+ * Holds every request body to its surface's limit before a route sees it. A declared Content-Length is
+ * trusted to bound the body (Node's parser and Workers deliver no more than it says); without one the body
+ * is counted: a `buffered` surface's read here and handed on as bytes, a `streamed` one's cut where it
+ * passes the limit, its answer then replaced by the surface's refusal.
+ *
+ * @example
+ * app.use(boundBodies(bodyLimits(ctx.config), refusals));
+ */
+export function boundBodies(
+  limits: Readonly<Record<BodySurface, BodyLimit>>,
+  refusals: BodyRefusals,
+): MiddlewareHandler {
+  return async (c, next) => {
+    const body = c.req.raw.body;
+    if (body === null) return next();
+    const surface = bodySurfaceOf(c.req.path);
+    const { maxBytes, reading } = limits[surface];
+    const declared = c.req.header('content-length');
+    if (declared !== undefined && c.req.header('transfer-encoding') === undefined) {
+      return /^\d{1,15}$/.test(declared) && Number(declared) <= maxBytes
+        ? next()
+        : refusals[surface](c, maxBytes);
+    }
+    if (reading === 'buffered') {
+      const bytes = await readCapped(body, maxBytes);
+      if (bytes === undefined) return refusals[surface](c, maxBytes);
+      c.req.raw = new Request(c.req.raw, { body: bytes });
+      return next();
+    }
+    let over = false;
+    const capped = cappedStream(body, maxBytes, () => {
+      over = true;
+    });
+    c.req.raw = new Request(c.req.raw, { body: capped, duplex: 'half' } as RequestInit);
+    await next();
+    if (over) {
+      // The route met the cut stream as a failed read; what it answered does not say why.
+      c.res = undefined;
+      c.res = await refusals[surface](c, maxBytes);
+    }
+  };
+}
