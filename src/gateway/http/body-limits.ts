@@ -85,7 +85,7 @@ export function bodyTooLarge(maxBytes: number): GatewayError {
   );
 }
 
-/** Thrown into a streamed body's reader when the body passes its limit. */
+/** Thrown into a streamed body's reader when it reads on past the limit. */
 class BodyOverLimit extends Error {
   constructor() {
     super('The request body is larger than its limit.');
@@ -94,32 +94,33 @@ class BodyOverLimit extends Error {
 }
 
 /**
- * `source` passed on chunk by chunk as it is asked for, until more than `maxBytes` have come: then the
- * source is cancelled (nothing more is read from the connection), `overflowed` is called and the reader
- * gets an error.
+ * `source` passed on chunk by chunk as it is asked for. The chunk that passes `maxBytes` still goes
+ * through, so a route that counts for itself (cXML, within a limit of its own) sees it and answers in its
+ * own words; asked for more after that, the source is cancelled (nothing more is read from the
+ * connection), `cut` is called and the reader gets an error.
  */
 function cappedStream(
   source: ReadableStream<Uint8Array>,
   maxBytes: number,
-  overflowed: () => void,
+  cut: () => void,
 ): ReadableStream<Uint8Array> {
   const reader = source.getReader();
   let total = 0;
   return new ReadableStream<Uint8Array>(
     {
       async pull(controller) {
+        if (total > maxBytes) {
+          cut();
+          await reader.cancel().catch(() => undefined);
+          controller.error(new BodyOverLimit());
+          return;
+        }
         const read = await reader.read();
         if (read.done) {
           controller.close();
           return;
         }
         total += read.value.byteLength;
-        if (total > maxBytes) {
-          overflowed();
-          await reader.cancel().catch(() => undefined);
-          controller.error(new BodyOverLimit());
-          return;
-        }
         controller.enqueue(read.value);
       },
       cancel: (reason) => reader.cancel(reason),
@@ -190,14 +191,14 @@ export function boundBodies(
       c.req.raw = new Request(c.req.raw, { body: bytes });
       return next();
     }
-    let over = false;
+    let cut = false;
     const capped = cappedStream(body, maxBytes, () => {
-      over = true;
+      cut = true;
     });
     c.req.raw = new Request(c.req.raw, { body: capped, duplex: 'half' } as RequestInit);
     await next();
-    if (over) {
-      // The route met the cut stream as a failed read; what it answered does not say why.
+    if (cut) {
+      // The route read on past the limit and met a failed read; what it answered does not say why.
       c.res = undefined;
       c.res = await refusals[surface](c, maxBytes);
     }
