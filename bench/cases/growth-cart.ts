@@ -1,11 +1,11 @@
 /**
  * Growth of the cXML cart transfer (issue 18): `POST /punchout/s/<token>/transfer` of a cart of 1, 10, 100
  * and 1,000 lines, through the gateway app in process (its `fetch`, no socket: a child server per point
- * would measure the same code plus HTTP), on the test stack (memory store, the sandbox in process). The
- * time is the request and reading its answer, the self-posting page with the PunchOutOrderMessage in
+ * would measure the same code plus HTTP), on the test stack (SQLite in memory, the sandbox in process).
+ * The time is the request and reading its answer, the self-posting page with the PunchOutOrderMessage in
  * `cxml-base64`: loading the session and its lines, one proof link signed per line, the message built and
- * encoded. Each timed transfer gets a fresh gateway on an empty store (the memory store lists a session's
- * lines by scanning every line it holds) and a new session with its lines, untimed.
+ * encoded. Each timed transfer gets a fresh gateway on an empty store (so every point reads tables of its
+ * own size, not what the points before it left) and a new session with its lines, untimed.
  *
  * Figures per point: `transferMs`, the median of one transfer; `transferUsPerItem`, that per line. Goals
  * (bench/harness/growth.ts): growth = per-line cost at 1,000 lines / per-line cost at 1 line ≤ 1.2, taken
@@ -15,7 +15,7 @@
  */
 import { freshPunchIn } from '../../test/support/punchout-flow.ts';
 import { createStack, GATEWAY_ORIGIN } from '../../test/support/stack.ts';
-import { createMemoryStore } from '../../src/store/memory.ts';
+import { createTestStore } from '../../test/support/test-store.ts';
 import type { BenchCase, Figures } from '../harness/bench-case.ts';
 import { growthRatio, medianMs, pointFigures, sizeLabel } from '../harness/growth.ts';
 
@@ -32,7 +32,9 @@ const growthCart: BenchCase = {
 
     /** A new session of buyer acme on a fresh gateway and store, with `n` lines; answers its transfer URL. */
     async function cartOf(n: number): Promise<string> {
-      await stack.restartGateway(createMemoryStore({ clock: stack.clock }));
+      const previous = stack.store;
+      await stack.restartGateway(createTestStore({ clock: stack.clock }));
+      await previous.close();
       const { token, session } = await freshPunchIn(stack);
       for (let i = 1; i <= n; i++) {
         await stack.store.cart.add({
@@ -76,11 +78,17 @@ const growthCart: BenchCase = {
         growthRatio('per-line cost, 1,000 lines / 100 lines', 'transferUsPerItem', label(100), label(1_000)),
       ],
       rounds: quick ? 3 : 5,
-      parameters: { sizes: SIZES.join(' '), store: 'memory, fresh per transfer', encoding: 'cxml-base64' },
+      parameters: {
+        sizes: SIZES.join(' '),
+        store: 'sqlite :memory:, fresh per transfer',
+        encoding: 'cxml-base64',
+      },
       async warmUp() {
         for (const n of SIZES) await transfer(await cartOf(n));
       },
-      async close() {},
+      async close() {
+        await stack.store.close();
+      },
     };
   },
 };

@@ -3,7 +3,7 @@
  * in through the gateway app in process (`POST /cxml` to its `fetch`, no socket, as growth-cart does) and
  * then placed by one worker tick against the in-process sandbox (the job: print order created with every
  * design, processed, the job ticket written into its history, the confirmation queued and posted). Test
- * stack, memory store; each PO gets a fresh gateway on an empty store, a punch-in (the owner's user
+ * stack, SQLite in memory; each PO gets a fresh gateway on an empty store, a punch-in (the owner's user
  * mapping, which the job logs in with) and its cart lines seeded through the store API as
  * bench/servers/gateway-server.ts does, all untimed.
  *
@@ -21,11 +21,11 @@
 import { parseCxmlRequest } from '../../src/cxml/index.ts';
 import { createOrderWorker } from '../../src/gateway/orders/index.ts';
 import { createOrderIntake } from '../../src/gateway/orders/intake.ts';
-import { createMemoryStore } from '../../src/store/memory.ts';
 import { largeOrderRequest } from '../../test/cxml/large-order-request.ts';
 import { orderConfig } from '../../test/support/order-flow.ts';
 import { freshPunchIn } from '../../test/support/punchout-flow.ts';
 import { createStack, GATEWAY_ORIGIN } from '../../test/support/stack.ts';
+import { createTestStore } from '../../test/support/test-store.ts';
 import type { BenchCase, Figures, RatioSpec } from '../harness/bench-case.ts';
 import { growthRatio, pointFigures, sizeLabel } from '../harness/growth.ts';
 import { median } from '../harness/statistics.ts';
@@ -62,7 +62,9 @@ const growthPo: BenchCase = {
 
     /** A fresh gateway and store, a punch-in, and `n` cart lines of its user; answers the PO to send. */
     async function prepare(n: number): Promise<string> {
-      await stack.restartGateway(createMemoryStore({ clock: stack.clock }));
+      const previous = stack.store;
+      await stack.restartGateway(createTestStore({ clock: stack.clock }));
+      await previous.close();
       worker = createOrderWorker(stack.gateway.context);
       const { session } = await freshPunchIn(stack);
       for (let i = 1; i <= n; i++) {
@@ -173,7 +175,7 @@ const growthPo: BenchCase = {
       rounds: quick ? 3 : 5,
       parameters: {
         sizes: SIZES.join(' '),
-        store: 'memory, fresh per PO',
+        store: 'sqlite :memory:, fresh per PO',
         intake5000: httpTakes5000
           ? 'POST /cxml'
           : 'refused by POST /cxml: stored through the intake function, job only',
@@ -181,7 +183,9 @@ const growthPo: BenchCase = {
       async warmUp() {
         for (const n of [1, 100, 1_000]) await measure(n, 1);
       },
-      async close() {},
+      async close() {
+        await stack.store.close();
+      },
     };
   },
 };

@@ -3,13 +3,13 @@
  */
 import { describe, expect, it } from 'vitest';
 import { HOUSEKEEPING_ROWS_PER_KIND, purgeExpired } from '../../src/store/housekeeping.ts';
-import { createMemoryStore } from '../../src/store/memory.ts';
+import { createTestStore } from '../support/test-store.ts';
 import { createManualClock } from './manual-clock.ts';
 import { at, TEST_RETENTION as retention, T0 } from './store-suite.ts';
 
 describe('purgeExpired', () => {
   it('answers zero counts on an empty store', async () => {
-    const store = createMemoryStore({ clock: createManualClock(T0) });
+    const store = createTestStore({ clock: createManualClock(T0) });
     expect(await purgeExpired(store, T0, retention)).toStrictEqual({
       expiredSessions: 0,
       staleCartLines: 0,
@@ -21,7 +21,7 @@ describe('purgeExpired', () => {
   });
 
   it(`deletes at most ${HOUSEKEEPING_ROWS_PER_KIND} rows per kind unless told otherwise`, async () => {
-    const store = createMemoryStore({ clock: createManualClock(T0) });
+    const store = createTestStore({ clock: createManualClock(T0) });
     for (let i = 0; i <= HOUSEKEEPING_ROWS_PER_KIND; i++) {
       const event = await store.events.add({ storefrontId: 'demo', event: 'order_updated', body: [] });
       await store.events.markProcessed(event.id);
@@ -33,7 +33,7 @@ describe('purgeExpired', () => {
   });
 
   it('refuses a negative or missing retention and a row bound that is not a positive integer', async () => {
-    const store = createMemoryStore({ clock: createManualClock(T0) });
+    const store = createTestStore({ clock: createManualClock(T0) });
     await expect(purgeExpired(store, T0, { ...retention, staleCartLineDays: -1 })).rejects.toThrow(
       new RangeError('housekeeping staleCartLineDays must be a number of days, 0 or more, got -1'),
     );

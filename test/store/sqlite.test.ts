@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sqliteMigrations, sqliteSchemaVersion } from '../../src/store/sql/migrations.ts';
+import { openStore } from '../../src/runtime/gateway-node.ts';
 import { createSqliteStore } from '../../src/store/sqlite.ts';
 import { createManualClock } from './manual-clock.ts';
 import {
@@ -491,5 +492,52 @@ describe('SQLite group commit: POs arriving together share one transaction and o
     expect(await store.orders.getByOrderId('acme', 'PO-1')).toBeUndefined();
     expect((await store.orders.acceptWithLines(po(1, 'L-1'))).created).toBe(true);
     await store.close();
+  });
+
+  it('groups POs on a database in memory too, on the one connection of its store', async () => {
+    const store = createSqliteStore({ path: ':memory:', clock: createManualClock(T0) });
+    await store.sessions.create(cxmlSession());
+    for (const ref of ['L-1', 'L-2', 'L-3']) await store.cart.add(businessCardsLine(ref));
+    const outcomes = await Promise.all([
+      store.orders.acceptWithLines(po(1, 'L-1')),
+      store.orders.acceptWithLines(po(2, 'L-2')),
+      store.orders.acceptWithLines(po(1, 'L-3')),
+    ]);
+    const [first, second, copy] = outcomes;
+    expect([first?.created, second?.created, copy?.created]).toEqual([true, true, false]);
+    const po1 = await store.orders.getByOrderId('acme', 'PO-1');
+    const po2 = await store.orders.getByOrderId('acme', 'PO-2');
+    expect(copy).toStrictEqual({ created: false, order: po1 });
+    expect(await store.cart.get('L-1')).toMatchObject({ state: 'ordered', poId: po1?.id });
+    expect(await store.cart.get('L-2')).toMatchObject({ state: 'ordered', poId: po2?.id });
+    expect(await store.cart.get('L-3')).toMatchObject({ state: 'cart' });
+    const keys = (await store.jobs.list({ kind: 'process_order' })).items.map((j) => j.key);
+    expect(keys.sort()).toEqual([`po:${po1?.id}`, `po:${po2?.id}`].sort());
+    await store.close();
+  });
+});
+
+describe('SQLite store at :memory:', () => {
+  it('is a migrated database of its own per store, as the config opens it, gone once closed', async () => {
+    const a = await openStore({ kind: 'sqlite', path: ':memory:' });
+    const b = createSqliteStore({ path: ':memory:', clock: createManualClock(T0) });
+    await a.users.put({
+      buyerId: 'acme',
+      userKey: 'jane',
+      storefrontId: 'demo',
+      pipoUserId: 7,
+      username: 'u7',
+      email: 'jane@acme.example',
+      passwordEnc: 'enc',
+      isTemp: false,
+    });
+    expect(await a.users.get('acme', 'jane')).toMatchObject({ pipoUserId: 7 });
+    expect(await b.users.get('acme', 'jane')).toBeUndefined();
+    await a.close();
+    await expectStoreError(a.users.get('acme', 'jane'), 'unavailable');
+    // Another store at :memory: starts empty, whatever the closed one held.
+    const c = createSqliteStore({ path: ':memory:', clock: createManualClock(T0) });
+    expect(await c.users.get('acme', 'jane')).toBeUndefined();
+    await Promise.all([b.close(), c.close()]);
   });
 });

@@ -1,7 +1,7 @@
 /**
  * The whole punch-out stack in one process for tests: the sandbox print service, the gateway on a
- * memory store, a shared frozen clock, and a "browser" that follows links and posts forms across the
- * gateway, the sandbox's editor host and the buyer's return URL, with no port and no network.
+ * SQLite store in memory, a shared frozen clock, and a "browser" that follows links and posts forms
+ * across the gateway, the sandbox's editor host and the buyer's return URL, with no port and no network.
  */
 import { readFileSync } from 'node:fs';
 import { createSandbox, type Sandbox, type SandboxSeedInput } from '@punchgate/sandbox';
@@ -15,8 +15,8 @@ import {
 import type { GatewayDeps } from '../../src/gateway/deps.ts';
 import { createGateway, type Gateway } from '../../src/gateway/http/app.ts';
 import { createPrintApi } from '../../src/print-api/index.ts';
-import { createMemoryStore } from '../../src/store/memory.ts';
 import type { Store } from '../../src/store/port.ts';
+import { createTestStore } from './test-store.ts';
 
 export const GATEWAY_ORIGIN = 'http://gateway.test';
 export const SANDBOX_ORIGIN = 'http://sandbox.test';
@@ -269,7 +269,7 @@ export interface StackOptions {
   printTimeoutMs?: number;
   /** Extra gateway dependencies, e.g. a capturing logger or a client-address reader. */
   gatewayDeps?: Pick<GatewayDeps, 'logger' | 'clientAddress' | 'metrics' | 'parseLargeCxml' | 'testPunchout'>;
-  /** The gateway's store (default: a memory store on the stack's clock), e.g. a SQLite file. */
+  /** The gateway's store (default: SQLite in memory on the stack's clock), e.g. a SQLite file. */
   store?: Store;
   /** Routes a test adds to the gateway's app (e.g. one that throws), under its error funnel and logging. */
   routes?: (app: Hono) => void;
@@ -324,7 +324,7 @@ export async function createStack(
     orderStatusPosts.push(post);
     return answerOrderStatus(post);
   };
-  const store = options.store ?? createMemoryStore({ clock });
+  const store = options.store ?? createTestStore({ clock });
   const config = resolveTestConfig(configInput);
   const buildGateway = async (on: Store, withConfig: ResolvedConfig = config) => {
     const built = await createGateway({

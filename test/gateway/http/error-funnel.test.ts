@@ -14,7 +14,7 @@ import {
 } from '../../../src/gateway/http/errors.ts';
 import { jsonError } from '../../../src/gateway/orders/json-answers.ts';
 import { PrintApiError } from '../../../src/print-api/index.ts';
-import { createMemoryStore } from '../../../src/store/memory.ts';
+import { createTestStore } from '../../support/test-store.ts';
 import { StoreError } from '../../../src/store/store-error.ts';
 import { capturingLogger } from '../../support/capturing-logger.ts';
 import { profileRequest, setupRequest } from '../../support/cxml-documents.ts';
@@ -79,7 +79,7 @@ describe('a bug on each surface', () => {
 
   it('a cXML request: Status 500 Internal Server Error with the generic text, the cause in the log', async () => {
     const logger = capturingLogger();
-    const store = createMemoryStore({ clock: { now: () => new Date(START) } });
+    const store = createTestStore({ clock: { now: () => new Date(START) } });
     store.sessions.create = () => {
       throw new TypeError('session.lines is not iterable');
     };
@@ -111,7 +111,7 @@ describe('a bug on each surface', () => {
 
   it('an OCI punch-in: a 500 page with the generic text, the cause in one error line', async () => {
     const logger = capturingLogger();
-    const store = createMemoryStore({ clock: { now: () => new Date(START) } });
+    const store = createTestStore({ clock: { now: () => new Date(START) } });
     store.sessions.create = () => {
       throw new TypeError('session.lines is not iterable');
     };

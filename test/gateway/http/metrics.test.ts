@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createMetrics, printApiEndpoint } from '../../../src/gateway/http/metrics.ts';
-import { createMemoryStore } from '../../../src/store/memory.ts';
+import { createTestStore } from '../../support/test-store.ts';
 import { StoreError } from '../../../src/store/store-error.ts';
 import { setupRequest } from '../../support/cxml-documents.ts';
 import {
@@ -185,7 +185,7 @@ describe('GET /metrics: the order flow, read from the store at scrape time', () 
   });
 
   it('answers with the counters and punchgate_store_up 0 when the store does not answer', async () => {
-    const store = createMemoryStore({ clock: { now: () => new Date(START) } });
+    const store = createTestStore({ clock: { now: () => new Date(START) } });
     const down = () => Promise.reject(new StoreError('unavailable', 'connection refused'));
     const stack = await createStack(testConfig(), { store: { ...store, stats: down, ping: down } });
     await stack.postCxml(setupRequest());
