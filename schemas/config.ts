@@ -49,13 +49,39 @@ export const DEFAULT_ORDER_DOCUMENT_BYTES = 16 * 1024 * 1024;
  */
 export const D1_ORDER_DOCUMENT_BYTES = 3.5 * 1024 * 1024;
 
+/**
+ * What a config that still names the retired `memory` store is told: the same store lives on as SQLite in
+ * process memory, which one word in the file switches to.
+ */
+export const MEMORY_STORE_RETIRED =
+  '"memory" is no longer supported: write { "kind": "sqlite", "path": ":memory:" } for a store that lives as long as the process';
+
 export const StoreConfig = z
-  .discriminatedUnion('kind', [
-    z.strictObject({ kind: z.literal('sqlite'), path: z.string().min(1) }),
-    z.strictObject({ kind: z.literal('memory') }),
-    z.strictObject({ kind: z.literal('postgres'), url: SecretRef }),
-    z.strictObject({ kind: z.literal('d1'), binding: z.string().min(1) }),
-  ])
+  .discriminatedUnion(
+    'kind',
+    [
+      z.strictObject({
+        kind: z.literal('sqlite'),
+        path: z
+          .string()
+          .min(1)
+          .describe(
+            'Database file, relative to the working directory (its folder is created), or ":memory:" for a database in the process that is gone when it stops (tests, trials)',
+          ),
+      }),
+      z.strictObject({ kind: z.literal('postgres'), url: SecretRef }),
+      z.strictObject({ kind: z.literal('d1'), binding: z.string().min(1) }),
+    ],
+    {
+      error: (issue) =>
+        typeof issue.input === 'object' &&
+        issue.input !== null &&
+        'kind' in issue.input &&
+        issue.input.kind === 'memory'
+          ? MEMORY_STORE_RETIRED
+          : undefined,
+    },
+  )
   .describe('Where sessions, carts, purchase orders and the outbox live');
 export type StoreConfig = z.infer<typeof StoreConfig>;
 

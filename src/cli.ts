@@ -268,8 +268,10 @@ Options:
       return 1;
     }
     const logger = createNodeLogger('gateway');
-    if (result.config.store.kind === 'memory') {
-      logger.warn('store.kind "memory": sessions, carts and purchase orders are lost when the process stops');
+    if (result.config.store.kind === 'sqlite' && result.config.store.path === ':memory:') {
+      logger.warn(
+        'store.path ":memory:": sessions, carts and purchase orders are lost when the process stops',
+      );
     }
     const node = await createNodeGateway(result.config, { logger });
     const host = text(values.host);

@@ -8,7 +8,6 @@ import type { ResolvedConfig } from '../../schemas/config.ts';
 import type { Logger } from '../gateway/deps.ts';
 import type { Gateway } from '../gateway/index.ts';
 import { createNodeFetch, type NodeFetch } from '../print-api/node-fetch.ts';
-import { createMemoryStore } from '../store/memory.ts';
 import type { Store } from '../store/port.ts';
 import { createPostgresStore } from '../store/postgres.ts';
 import { createSqliteStore } from '../store/sqlite.ts';
@@ -56,8 +55,6 @@ export async function openStore(store: ResolvedConfig['store']): Promise<Store> 
       // sessions created and read held 300 MB RSS with a 10,000-entry cache, 140 MB without (the
       // session-memory bench case).
       return createSqliteStore({ path: store.path });
-    case 'memory':
-      return createMemoryStore();
     case 'postgres':
       return createPostgresStore({ url: store.url });
     case 'd1':

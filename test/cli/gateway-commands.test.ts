@@ -56,6 +56,23 @@ describe('punchgate check-config', () => {
     );
   });
 
+  it('check-config and serve refuse the retired memory store and say what to write instead', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'punchgate-config-'));
+    const file = join(dir, 'memory.json');
+    const demo = JSON.parse(spawnSync('cat', ['fixtures/demo.config.json'], { encoding: 'utf8' }).stdout);
+    writeFileSync(file, JSON.stringify({ ...demo, store: { kind: 'memory' } }));
+    const problem =
+      '  store.kind: "memory" is no longer supported: write { "kind": "sqlite", "path": ":memory:" } for a store that lives as long as the process\n';
+    for (const [command, args] of [
+      ['check-config', [file]],
+      ['serve', ['--config', file, '--port', '0']],
+    ] as const) {
+      const result = run(command, ...args);
+      expect(result.status).toBe(1);
+      expect(result.stderr).toBe(`punchgate ${command}: ${file} has 1 problem:\n${problem}`);
+    }
+  });
+
   it('a missing file and bad JSON are problems of the file', () => {
     expect(run('check-config', '/nonexistent/config.json').stderr).toContain(
       '(file): /nonexistent/config.json: file not found',

@@ -52,6 +52,30 @@ describe('gateway config', () => {
     );
   });
 
+  it('refuses the retired memory store, saying what to write instead, and takes SQLite at :memory:', () => {
+    const memory = loadGatewayConfig({ ...testConfig(), store: { kind: 'memory' } }, {});
+    expect(memory).toEqual({
+      ok: false,
+      problems: [
+        {
+          path: 'store.kind',
+          message:
+            '"memory" is no longer supported: write { "kind": "sqlite", "path": ":memory:" } for a store that lives as long as the process',
+        },
+      ],
+    });
+    // What the message says to write is a valid store.
+    const inMemory = loadGatewayConfig({ ...testConfig(), store: { kind: 'sqlite', path: ':memory:' } }, {});
+    expect(inMemory.ok && inMemory.config.store).toEqual({ kind: 'sqlite', path: ':memory:' });
+    // Any other kind still gets the list of the kinds there are.
+    expect(parseGatewayConfig({ ...testConfig(), store: { kind: 'redis' } })).toEqual({
+      ok: false,
+      problems: [
+        { path: 'store.kind', message: "Invalid discriminator value. Expected 'sqlite' | 'postgres' | 'd1'" },
+      ],
+    });
+  });
+
   it('checks references between sections', () => {
     const config = testConfig();
     config.buyers = config.buyers.map((b, i) => (i === 1 ? { ...b, storefront: 'nowhere' } : b));

@@ -54,7 +54,7 @@ const cxmlBuyer = (id: string, name: string, from: [string, string][], secret: s
 export function testConfig(overrides: Partial<GatewayConfigInput> = {}): GatewayConfigInput {
   return {
     publicUrl: GATEWAY_ORIGIN,
-    store: { kind: 'memory' },
+    store: { kind: 'sqlite', path: ':memory:' },
     signingKey: 'test-signing-key-0123456789abcdef',
     adminToken: 'test-admin-token-0123456789abcdef',
     supplier: { credentials: [{ domain: 'DUNS', identity: 'PRINTCO' }], userAgent: 'punchgate test' },
