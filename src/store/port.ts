@@ -1,6 +1,6 @@
 /**
- * The Store port: everything punchgate must not lose, behind one async interface that the memory, SQLite,
- * D1 and PostgreSQL adapters all implement with the same observable behaviour (one shared test suite).
+ * The Store port: everything punchgate must not lose, behind one async interface that the SQLite, D1 and
+ * PostgreSQL adapters all implement with the same observable behaviour (one shared test suite).
  *
  * Semantics every adapter keeps:
  *
@@ -45,10 +45,10 @@
  * - **Errors.** Only {@link StoreError} codes escape adapters (`duplicate`, `conflict`, `invalid`,
  *   `unavailable`, `incompatible_schema`); anything else is a bug.
  *
- * Where the adapters live: `memory.ts`; `sql/` holds the one SQL store (statements and migrations written
- * once, a dialect for what differs) that `sqlite.ts`, `d1.ts` and `postgres.ts` drive, each only a driver
- * and its migration run (another SQL database is a driver plus, if it spells something differently, a
- * dialect).
+ * Where the adapters live: `sql/` holds the one SQL store (statements and migrations written once, a
+ * dialect for what differs) that `sqlite.ts`, `d1.ts` and `postgres.ts` drive, each only a driver and its
+ * migration run (another SQL database is a driver plus, if it spells something differently, a dialect).
+ * A store that lives only as long as the process is SQLite at `:memory:`.
  *
  * @example
  * ```ts

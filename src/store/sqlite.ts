@@ -13,6 +13,12 @@
  *   skipping their fsync is most of the cost of a punch-in.
  * - Every write runs in a `BEGIN IMMEDIATE` transaction, so a writer queues for the lock (up to the busy
  *   timeout) up front instead of failing on a lock upgrade, and concurrent processes never both claim a job.
+ *
+ * At the path `:memory:` the database lives in this process and is gone when the store closes (tests,
+ * trials). The same statements run on it: SQLite answers `journal_mode = WAL` with its in-memory journal and
+ * has nothing to fsync, so the choices above cost nothing there. The store holds one connection and never
+ * opens another (a second connection to `:memory:` would be a database of its own); group commits and
+ * claims run on that one.
  */
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';

@@ -164,10 +164,7 @@ function user(overrides: Partial<NewUserMapping> = {}): NewUserMapping {
   };
 }
 
-/**
- * How an adapter's test makes its database fail halfway through a write, for the all-or-nothing checks
- * (the memory store has no such halfway: each of its operations runs to completion without awaiting).
- */
+/** How an adapter's test makes its database fail halfway through a write, for the all-or-nothing checks. */
 export interface StoreFaults {
   /** Makes every UPDATE of a cart line fail inside the database from now on; answers the undo. */
   failCartLineUpdates(): Promise<() => Promise<void>>;
@@ -180,7 +177,7 @@ export const SQLITE_FAIL_CART_LINE_UPDATES = `CREATE TRIGGER fail_cart_line_upda
 export function runStoreSuite(
   name: string,
   makeStore: (deps: { clock: Clock }) => Promise<Store>,
-  faults?: StoreFaults,
+  faults: StoreFaults,
 ): void {
   describe(`Store contract: ${name}`, () => {
     let clock: ManualClock;
@@ -843,25 +840,22 @@ export function runStoreSuite(
           for (const line of await store.cart.getMany(['L-A', 'L-B'])) expect(line.poId).toBe(id);
         });
 
-        // Only stores whose operation has a point where it could stop halfway have faults to inject.
-        if (faults !== undefined) {
-          it('stores nothing when a write fails halfway (after the order and job, at the cart lines)', async () => {
-            await addLines('L-A', 'L-B');
-            const lines = await store.cart.getMany(['L-A', 'L-B']);
-            const undo = await faults!.failCartLineUpdates();
-            try {
-              await expect(store.orders.acceptWithLines(intake(['L-A', 'L-B']))).rejects.toThrow();
-            } finally {
-              await undo();
-            }
-            expect((await store.orders.list()).items).toEqual([]);
-            expect((await store.jobs.list()).items).toEqual([]);
-            expect(await store.cart.getMany(['L-A', 'L-B'])).toStrictEqual(lines);
-            // Nothing half-written stands in the way of the buyer's next copy.
-            const id = createdId(await store.orders.acceptWithLines(intake(['L-A', 'L-B'])));
-            expect((await store.jobs.list()).items).toMatchObject([{ key: `po:${id}` }]);
-          });
-        }
+        it('stores nothing when a write fails halfway (after the order and job, at the cart lines)', async () => {
+          await addLines('L-A', 'L-B');
+          const lines = await store.cart.getMany(['L-A', 'L-B']);
+          const undo = await faults.failCartLineUpdates();
+          try {
+            await expect(store.orders.acceptWithLines(intake(['L-A', 'L-B']))).rejects.toThrow();
+          } finally {
+            await undo();
+          }
+          expect((await store.orders.list()).items).toEqual([]);
+          expect((await store.jobs.list()).items).toEqual([]);
+          expect(await store.cart.getMany(['L-A', 'L-B'])).toStrictEqual(lines);
+          // Nothing half-written stands in the way of the buyer's next copy.
+          const id = createdId(await store.orders.acceptWithLines(intake(['L-A', 'L-B'])));
+          expect((await store.jobs.list()).items).toMatchObject([{ key: `po:${id}` }]);
+        });
       });
 
       it('dedupes a change without orderVersion on its payloadID alone', async () => {

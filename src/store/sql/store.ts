@@ -3,7 +3,7 @@
  * of the port's semantics for SQLite (better-sqlite3), D1 and PostgreSQL, which differ only in their driver
  * and their dialect (`dialect.ts`); the SQL text is written once (`statements.ts`). Every operation is one
  * statement, or a driver batch that runs atomically, so nothing here needs an interactive transaction (D1
- * has none). One factory per sub-store over a shared {@link SqlContext}, as `memory.ts` has.
+ * has none). One factory per sub-store over a shared {@link SqlContext}.
  *
  * This module is pure: no `node:*`, no I/O of its own.
  */
