@@ -1,14 +1,19 @@
 /**
- * `GET /admin/openapi.json`: the admin JSON API described as OpenAPI 3.1, generated with zod's own
- * `z.toJSONSchema` (draft 2020-12, OpenAPI 3.1's dialect) from the schemas the handlers parse with and the
- * views are typed from. ADMIN_ENDPOINTS names every route the admin app mounts; a test fails for a route
- * without its entry here.
+ * The admin JSON API's routes as OpenAPI route definitions: path, method, parameters, body, the answer and
+ * the refusals of each. `admin-routes.ts` mounts every one with its handler through `describedRoutes`, which
+ * keeps the definition and reads the query with its schema, so a route cannot be served without its
+ * description, and `/admin/openapi.json` is built from the definitions mounted, not from a table kept beside
+ * them. (Not `@hono/zod-openapi`: it hands zod's whole namespace to its generator, which puts
+ * every zod locale into the Worker, about 75 KiB gzip over the bundle the gateway holds to.)
  */
+import type { Context, Hono } from 'hono';
 import * as z from 'zod';
+import { GatewayError } from '../http/errors.ts';
 import {
   AttachBody,
   DeadLetters,
   ErrorAnswer,
+  firstProblem,
   HandledBody,
   IdParams,
   InvoiceList,
@@ -26,155 +31,277 @@ import {
   StaleGuard,
 } from './admin-schemas.ts';
 
-export interface AdminEndpoint {
+const refusal = (description: string) => ({
+  description,
+  content: { 'application/json': { schema: ErrorAnswer } },
+});
+
+/**
+ * What every endpoint may refuse with (400, 401, 429), 404 for those naming a record, and 409 with what
+ * makes this one conflict.
+ */
+function refusals(options: { record?: boolean; conflict?: string } = {}) {
+  return {
+    400: refusal('The request is not valid: error.message says what to change.'),
+    401: refusal('No valid admin bearer token.'),
+    ...(options.record === true && { 404: refusal('No such record.') }),
+    ...(options.conflict !== undefined && { 409: refusal(options.conflict) }),
+    429: refusal('Too many wrong admin tokens from this address; see Retry-After.'),
+  };
+}
+
+const answer = (description: string, schema: z.ZodType) => ({
+  description,
+  content: { 'application/json': { schema } },
+});
+
+/**
+ * The bodies of the operators' actions, as components the routes refer to. The handler reads them
+ * (`readBody` in admin-routes.ts), once it has found the record the action is on, so an unknown one is a 404
+ * whatever the body.
+ */
+export const REQUEST_BODIES = { StaleGuard, AttachBody, HandledBody } as const;
+
+function body(name: keyof typeof REQUEST_BODIES, required: boolean) {
+  return {
+    required,
+    content: { 'application/json': { schema: { $ref: `#/components/schemas/${name}` } } },
+  };
+}
+
+interface Answer {
+  description: string;
+  content: { 'application/json': { schema: z.ZodType } };
+}
+
+/** One endpoint of the admin API; `path` as OpenAPI writes it under `/admin`: `/orders/{id}`. */
+export interface AdminRoute<Q extends z.ZodObject = z.ZodObject> {
   method: 'get' | 'post';
-  /** As Hono mounts it under `/admin`: `/orders/:id`. */
   path: string;
+  operationId?: string;
   summary: string;
-  query?: z.ZodObject;
-  body?: z.ZodObject;
-  /** The body may be left out (`{}`). */
-  bodyOptional?: boolean;
-  status: 200 | 202;
-  answer: z.ZodType;
-  /** Refusals this endpoint answers besides 400, 401, 429 (every endpoint) and 404 (those with an id). */
-  conflict?: string;
+  request?: { params?: typeof IdParams; query?: Q; body?: ReturnType<typeof body> };
+  responses: Record<number, Answer>;
+}
+
+/**
+ * A route with its operationId, named as since the API was first described (clients generated from the
+ * document keep their method names): `get` `/orders/{id}/invoices` is `getOrders/IdInvoices`.
+ */
+function adminRoute<Q extends z.ZodObject>(route: AdminRoute<Q>): AdminRoute<Q> {
+  const operationId = `${route.method}${honoPath(route.path).replace(/[/:.](\w)/g, (_m, c: string) => c.toUpperCase())}`;
+  return { operationId, ...route };
+}
+
+/** `/orders/{id}` as Hono routes it: `/orders/:id`. */
+const honoPath = (path: string) => path.replace(/\{(\w+)\}/g, ':$1');
+
+/** What a route's handler gets besides the context: the record id of its path, its query read. */
+export type RouteHandler<Q extends z.ZodObject> = (
+  c: Context,
+  input: { id: string; query: z.output<Q> },
+) => Promise<Response> | Response;
+
+/** `value` read with `schema`; its first problem is the 400's message. */
+export function parsed<S extends z.ZodType>(schema: S, value: unknown): z.output<S> {
+  const result = schema.safeParse(value);
+  if (!result.success) throw new GatewayError('bad_request', firstProblem(result.error));
+  return result.data;
+}
+
+export interface DescribedRoutes {
+  /**
+   * Mounts `route` with its handler and keeps it for the document. The query is the first value of each
+   * parameter the route's schema names, read with it before the handler runs.
+   */
+  mount<Q extends z.ZodObject>(route: AdminRoute<Q>, handler: RouteHandler<Q>): void;
+  /** The description of the routes mounted; built on first call, when all are. */
+  document(): JsonSchema;
+}
+
+export function describedRoutes(app: Hono): DescribedRoutes {
+  const mounted: AdminRoute[] = [];
+  let document: JsonSchema | undefined;
+  function mount<Q extends z.ZodObject>(route: AdminRoute<Q>, handler: RouteHandler<Q>): void {
+    mounted.push(route);
+    const schema = route.request?.query;
+    app.on(route.method.toUpperCase(), honoPath(route.path), async (c) => {
+      const given = Object.keys(schema?.shape ?? {}).map((name) => [name, c.req.query(name)]);
+      // A route without a query schema reads no parameters: its handler gets an empty query.
+      const query = schema === undefined ? {} : parsed(schema, Object.fromEntries(given));
+      return handler(c, { id: c.req.param('id') ?? '', query: query as z.output<Q> });
+    });
+  }
+  return {
+    mount,
+    document: () => {
+      document ??= adminOpenApiDocument(mounted);
+      return document;
+    },
+  };
 }
 
 const ORDER_ACTION_CONFLICT =
   'The PO changed since expectedState/expectedUpdatedAt (error.current says how it is now), or the action does not apply to it now.';
 
-export const ADMIN_ENDPOINTS: readonly AdminEndpoint[] = [
-  { method: 'get', path: '/openapi.json', summary: 'This description', status: 200, answer: z.unknown() },
-  {
-    method: 'get',
-    path: '/overview',
-    summary:
-      'POs by state, those waiting for an operator, outbox backlog, last round, print-service failures',
-    status: 200,
-    answer: Overview,
+export const openApiRoute = adminRoute({
+  method: 'get',
+  path: '/openapi.json',
+  summary: 'This description',
+  responses: {
+    200: answer('This description', z.record(z.string(), z.unknown())),
+    ...refusals(),
   },
-  {
-    method: 'get',
-    path: '/orders',
-    summary: 'Purchase orders, newest first, with their print orders; search and filters',
-    query: OrderListQuery,
-    status: 200,
-    answer: OrderPage,
+});
+
+export const overviewRoute = adminRoute({
+  method: 'get',
+  path: '/overview',
+  summary: 'POs by state, those waiting for an operator, outbox backlog, last round, print-service failures',
+  responses: { 200: answer('The overview', Overview), ...refusals() },
+});
+
+export const ordersRoute = adminRoute({
+  method: 'get',
+  path: '/orders',
+  summary: 'Purchase orders, newest first, with their print orders; search and filters',
+  request: { query: OrderListQuery },
+  responses: { 200: answer('A page of POs', OrderPage), ...refusals() },
+});
+
+export const orderRoute = adminRoute({
+  method: 'get',
+  path: '/orders/{id}',
+  summary: 'One PO: request header, lines, differences from the cart, timeline, documents, raw',
+  request: { params: IdParams },
+  responses: { 200: answer('The PO', OrderDetail), ...refusals({ record: true }) },
+});
+
+export const orderRetryRoute = adminRoute({
+  method: 'post',
+  path: '/orders/{id}/retry',
+  summary: 'Process a failed PO (or one waiting for an operator) again',
+  request: { params: IdParams, body: body('StaleGuard', false) },
+  responses: {
+    202: answer('The PO as it now stands', OrderAnswer),
+    ...refusals({
+      record: true,
+      conflict: `${ORDER_ACTION_CONFLICT} Refused when an earlier create of its print order may have gone through.`,
+    }),
   },
-  {
-    method: 'get',
-    path: '/orders/:id',
-    summary: 'One PO: request header, lines, differences from the cart, timeline, documents, raw',
-    status: 200,
-    answer: OrderDetail,
+});
+
+export const orderAttachRoute = adminRoute({
+  method: 'post',
+  path: '/orders/{id}/attach',
+  summary: 'Attach an existing print order (verified to carry the PO number); processing carries on',
+  request: { params: IdParams, body: body('AttachBody', true) },
+  responses: {
+    202: answer('The PO with the print order', OrderAnswer),
+    ...refusals({ record: true, conflict: ORDER_ACTION_CONFLICT }),
   },
-  {
-    method: 'post',
-    path: '/orders/:id/retry',
-    summary: 'Process a failed PO (or one waiting for an operator) again',
-    body: StaleGuard,
-    bodyOptional: true,
-    status: 202,
-    answer: OrderAnswer,
-    conflict: `${ORDER_ACTION_CONFLICT} Refused when an earlier create of its print order may have gone through.`,
+});
+
+export const orderHandledRoute = adminRoute({
+  method: 'post',
+  path: '/orders/{id}/handled',
+  summary: 'A PO waiting for an operator leaves the queue with a note; no document is sent',
+  request: { params: IdParams, body: body('HandledBody', true) },
+  responses: {
+    200: answer('The PO as it now stands', OrderAnswer),
+    ...refusals({ record: true, conflict: ORDER_ACTION_CONFLICT }),
   },
-  {
-    method: 'post',
-    path: '/orders/:id/attach',
-    summary: 'Attach an existing print order (verified to carry the PO number); processing carries on',
-    body: AttachBody,
-    status: 202,
-    answer: OrderAnswer,
-    conflict: ORDER_ACTION_CONFLICT,
+});
+
+export const orderInvoicesRoute = adminRoute({
+  method: 'get',
+  path: '/orders/{id}/invoices',
+  summary: "The PO's invoices and credit memos with their deliveries",
+  request: { params: IdParams },
+  responses: { 200: answer("The PO's invoices", InvoiceList), ...refusals({ record: true }) },
+});
+
+export const orderInvoiceRoute = adminRoute({
+  method: 'post',
+  path: '/orders/{id}/invoice',
+  summary: "Invoice now, as the buyer's settings say (never a second invoice)",
+  request: { params: IdParams, body: body('StaleGuard', false) },
+  responses: {
+    200: answer("The PO's invoices", InvoiceList),
+    ...refusals({ record: true, conflict: ORDER_ACTION_CONFLICT }),
   },
-  {
-    method: 'post',
-    path: '/orders/:id/handled',
-    summary: 'A PO waiting for an operator leaves the queue with a note; no document is sent',
-    body: HandledBody,
-    status: 200,
-    answer: OrderAnswer,
-    conflict: ORDER_ACTION_CONFLICT,
+});
+
+export const invoiceResendRoute = adminRoute({
+  method: 'post',
+  path: '/invoices/{id}/resend',
+  summary: 'The same invoice document (same invoiceID and payloadID) again',
+  request: { params: IdParams },
+  responses: {
+    202: answer('The message that carries it', MessageAnswer),
+    ...refusals({ record: true, conflict: 'No document queued yet, or a copy is still being delivered.' }),
   },
-  {
-    method: 'get',
-    path: '/orders/:id/invoices',
-    summary: "The PO's invoices and credit memos with their deliveries",
-    status: 200,
-    answer: InvoiceList,
+});
+
+export const outboxRoute = adminRoute({
+  method: 'get',
+  path: '/outbox',
+  summary: 'Documents to buyers, newest first',
+  request: { query: OutboxListQuery },
+  responses: { 200: answer('A page of documents', OutboxPage), ...refusals() },
+});
+
+export const outboxMessageRoute = adminRoute({
+  method: 'get',
+  path: '/outbox/{id}',
+  summary: 'One document with its body',
+  request: { params: IdParams },
+  responses: { 200: answer('The document', OutboxMessageWithBody), ...refusals({ record: true }) },
+});
+
+export const outboxRetryRoute = adminRoute({
+  method: 'post',
+  path: '/outbox/{id}/retry',
+  summary: 'A dead-lettered document is sent again',
+  request: { params: IdParams },
+  responses: {
+    202: answer('The message, back in the queue', MessageAnswer),
+    ...refusals({ record: true, conflict: 'The message is not dead.' }),
   },
-  {
-    method: 'post',
-    path: '/orders/:id/invoice',
-    summary: "Invoice now, as the buyer's settings say (never a second invoice)",
-    body: StaleGuard,
-    bodyOptional: true,
-    status: 200,
-    answer: InvoiceList,
-    conflict: ORDER_ACTION_CONFLICT,
+});
+
+export const outboxResendRoute = adminRoute({
+  method: 'post',
+  path: '/outbox/{id}/resend',
+  summary: 'A delivered or dead document is sent again, the same bytes',
+  request: { params: IdParams },
+  responses: {
+    202: answer('The message that sends it again', MessageAnswer),
+    ...refusals({ record: true, conflict: 'A copy of the document is still being delivered.' }),
   },
-  {
-    method: 'post',
-    path: '/invoices/:id/resend',
-    summary: 'The same invoice document (same invoiceID and payloadID) again',
-    status: 202,
-    answer: MessageAnswer,
-    conflict: 'No document queued yet, or a copy is still being delivered.',
-  },
-  {
-    method: 'get',
-    path: '/outbox',
-    summary: 'Documents to buyers, newest first',
-    query: OutboxListQuery,
-    status: 200,
-    answer: OutboxPage,
-  },
-  {
-    method: 'get',
-    path: '/outbox/:id',
-    summary: 'One document with its body',
-    status: 200,
-    answer: OutboxMessageWithBody,
-  },
-  {
-    method: 'post',
-    path: '/outbox/:id/retry',
-    summary: 'A dead-lettered document is sent again',
-    status: 202,
-    answer: MessageAnswer,
-    conflict: 'The message is not dead.',
-  },
-  {
-    method: 'post',
-    path: '/outbox/:id/resend',
-    summary: 'A delivered or dead document is sent again, the same bytes',
-    status: 202,
-    answer: MessageAnswer,
-    conflict: 'A copy of the document is still being delivered.',
-  },
-  {
-    method: 'get',
-    path: '/dead-letters',
-    summary: 'Dead documents and dead jobs',
-    status: 200,
-    answer: DeadLetters,
-  },
-  {
-    method: 'get',
-    path: '/jobs',
-    summary: 'Background jobs, newest first',
-    query: JobListQuery,
-    status: 200,
-    answer: JobPage,
-  },
-];
+});
+
+export const deadLettersRoute = adminRoute({
+  method: 'get',
+  path: '/dead-letters',
+  summary: 'Dead documents and dead jobs',
+  responses: { 200: answer('Dead documents and jobs', DeadLetters), ...refusals() },
+});
+
+export const jobsRoute = adminRoute({
+  method: 'get',
+  path: '/jobs',
+  summary: 'Background jobs, newest first',
+  request: { query: JobListQuery },
+  responses: { 200: answer('A page of jobs', JobPage), ...refusals() },
+});
 
 type JsonSchema = Record<string, unknown>;
 
 /**
- * One schema as JSON Schema: requests as they are sent (`input`), answers as they are produced (`output`).
- * Moments are Dates in the views and ISO 8601 text on the wire (`JSON.stringify`), so a date says so.
+ * One schema as JSON Schema, by zod's own `z.toJSONSchema` (draft 2020-12, OpenAPI 3.1's dialect): requests
+ * as they are sent (`input`), answers as they are produced (`output`). Moments are Dates in the views and
+ * ISO 8601 text on the wire (`JSON.stringify`), so a date says so.
  */
 function jsonSchema(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
   const { $schema: _dialect, ...rest } = z.toJSONSchema(schema, {
@@ -188,70 +315,62 @@ function jsonSchema(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
   return rest;
 }
 
-const errorContent = (description: string) => ({
-  description,
-  content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
-});
-
-function parameters(endpoint: AdminEndpoint): JsonSchema[] {
-  const path = endpoint.path.includes(':id')
-    ? [{ name: 'id', in: 'path', required: true, schema: jsonSchema(IdParams.shape.id, 'input') }]
-    : [];
-  const query = Object.entries(endpoint.query?.shape ?? {}).map(([name, schema]) => {
-    const { description, ...rest } = jsonSchema(schema as z.ZodType, 'input');
-    return {
-      name,
-      in: 'query',
-      required: false,
-      ...(description !== undefined && { description }),
-      schema: rest,
-    };
-  });
-  return [...path, ...query];
-}
-
-function operation(endpoint: AdminEndpoint): JsonSchema {
-  const responses: JsonSchema = {
-    [endpoint.status]: {
-      description: endpoint.summary,
-      content: { 'application/json': { schema: jsonSchema(endpoint.answer, 'output') } },
-    },
-    400: errorContent('The request is not valid: error.message says what to change.'),
-    401: errorContent('No valid admin bearer token.'),
-    ...(endpoint.path.includes(':id') && { 404: errorContent('No such record.') }),
-    ...(endpoint.conflict !== undefined && { 409: errorContent(endpoint.conflict) }),
-    429: errorContent('Too many wrong admin tokens from this address; see Retry-After.'),
-  };
+/** An answer's JSON as produced; the refusals refer to the one Error component. */
+function described(content: Answer['content']): JsonSchema {
+  const { schema } = content['application/json'];
   return {
-    operationId: `${endpoint.method}${endpoint.path.replace(/[/:.](\w)/g, (_m, c: string) => c.toUpperCase())}`,
-    summary: endpoint.summary,
-    parameters: parameters(endpoint),
-    ...(endpoint.body !== undefined && {
-      requestBody: {
-        required: endpoint.bodyOptional !== true,
-        content: { 'application/json': { schema: jsonSchema(endpoint.body, 'input') } },
-      },
-    }),
-    responses,
+    'application/json': {
+      schema: schema === ErrorAnswer ? { $ref: '#/components/schemas/Error' } : jsonSchema(schema, 'output'),
+    },
   };
 }
 
-/** `/orders/:id` as OpenAPI writes a path under the server: `/admin/orders/{id}`. */
-export function openApiPath(path: string): string {
-  return `/admin${path.replace(/:(\w+)/g, '{$1}')}`;
+/** Path and query parameters, one per key of the route's schemas, described as they are sent. */
+function parameters(request: AdminRoute['request']): JsonSchema[] {
+  const where = [
+    ['path', request?.params],
+    ['query', request?.query],
+  ] as const;
+  return where.flatMap(([place, schema]) =>
+    Object.entries(schema instanceof z.ZodObject ? schema.shape : {}).map(([name, param]) => {
+      const { description, ...rest } = jsonSchema(param as z.ZodType, 'input');
+      return {
+        name,
+        in: place,
+        required: place === 'path',
+        ...(description !== undefined && { description }),
+        schema: rest,
+      };
+    }),
+  );
 }
 
-let built: JsonSchema | undefined;
+function operation(route: AdminRoute): JsonSchema {
+  const { method: _method, path: _path, request, responses, ...rest } = route;
+  const answers = Object.entries(responses).map(([status, answer]) => [
+    status,
+    { ...answer, content: described(answer.content) },
+  ]);
+  return {
+    ...rest,
+    parameters: parameters(request),
+    ...(request?.body !== undefined && { requestBody: request.body }),
+    responses: Object.fromEntries(answers),
+  };
+}
 
-/** The document; built once, on first request, since the schemas do not change while running. */
-export function adminOpenApi(): JsonSchema {
-  if (built !== undefined) return built;
+/**
+ * The description of the routes mounted, under `/admin` where index.ts mounts the admin app, with the
+ * bodies and the error answer as components.
+ */
+function adminOpenApiDocument(mounted: readonly AdminRoute[]): JsonSchema {
   const paths: Record<string, JsonSchema> = {};
-  for (const endpoint of ADMIN_ENDPOINTS) {
-    const path = openApiPath(endpoint.path);
-    paths[path] = { ...paths[path], [endpoint.method]: operation(endpoint) };
+  for (const route of mounted) {
+    const path = `/admin${route.path}`;
+    paths[path] = { ...paths[path], [route.method]: operation(route) };
   }
-  built = {
+  const bodies = Object.entries(REQUEST_BODIES).map(([name, schema]) => [name, jsonSchema(schema, 'input')]);
+  return {
     openapi: '3.1.0',
     jsonSchemaDialect: 'https://json-schema.org/draft/2020-12/schema',
     info: {
@@ -264,8 +383,7 @@ export function adminOpenApi(): JsonSchema {
     paths,
     components: {
       securitySchemes: { adminToken: { type: 'http', scheme: 'bearer' } },
-      schemas: { Error: jsonSchema(ErrorAnswer, 'output') },
+      schemas: { Error: jsonSchema(ErrorAnswer, 'output'), ...Object.fromEntries(bodies) },
     },
   };
-  return built;
 }

@@ -3,7 +3,8 @@
  * buyers. Every request needs `Authorization: Bearer <adminToken>`, or one of `previousAdminTokens` while
  * operators' tooling switches over (compared in constant time).
  *
- * - `GET /admin/openapi.json` — this API described (OpenAPI 3.1), generated from the schemas it parses with;
+ * - `GET /admin/openapi.json` — this API described (OpenAPI 3.1), generated from the route definitions the
+ *   routes are mounted from (admin-openapi.ts);
  * - `GET /admin/overview` — POs by state, those waiting for an operator, backlog, last round, failures;
  * - `GET /admin/orders[?state&buyer&q&flag&from&to&limit&cursor]` — POs, newest first, with print orders;
  * - `GET /admin/orders/:id` — one PO: lines, differences from the cart, flags, timeline, documents, raw;
@@ -33,17 +34,29 @@ import type { GatewayContext } from '../context.ts';
 import { GatewayError } from '../http/errors.ts';
 import { requestIdOf } from '../http/request-id.ts';
 import { createFailureCounter, type FailureCounter, type FailureLimit } from '../punchout/throttle.ts';
-import { adminOpenApi } from './admin-openapi.ts';
-import { adminOverview } from './admin-overview.ts';
 import {
-  AttachBody,
-  firstProblem,
-  HandledBody,
-  JobListQuery,
-  OrderListQuery,
-  OutboxListQuery,
-  StaleGuard,
-} from './admin-schemas.ts';
+  type DescribedRoutes,
+  describedRoutes,
+  deadLettersRoute,
+  invoiceResendRoute,
+  jobsRoute,
+  openApiRoute,
+  orderAttachRoute,
+  orderHandledRoute,
+  orderInvoiceRoute,
+  orderInvoicesRoute,
+  orderRetryRoute,
+  orderRoute,
+  ordersRoute,
+  outboxMessageRoute,
+  outboxResendRoute,
+  outboxRetryRoute,
+  outboxRoute,
+  overviewRoute,
+  parsed,
+} from './admin-openapi.ts';
+import { adminOverview } from './admin-overview.ts';
+import { AttachBody, HandledBody, StaleGuard } from './admin-schemas.ts';
 import { invoiceList, jobView, messageView, orderDetail, orderSummary, searchOrders } from './admin-views.ts';
 import { documentDeliveries, documentKey, invoicePoNow, resendDocument, resendInvoice } from './invoicing.ts';
 import { jsonError } from './json-answers.ts';
@@ -77,7 +90,7 @@ export function auditTrail<E extends Env>(
     const fields = {
       requestId: requestIdOf(c),
       method: c.req.method,
-      path: c.req.path.slice(0, 200),
+      path: c.req.path.slice(0),
       status: c.res.status,
       address: ctx.clientAddress(c),
       ...options.fields?.(c),
@@ -152,8 +165,8 @@ function requireAdminToken(ctx: GatewayContext): MiddlewareHandler {
   };
 }
 
-/** The JSON object an operator's action sends; anything else is a 400. */
-async function jsonBody(c: Context): Promise<Record<string, unknown>> {
+/** The JSON object an operator's action sends, whatever its Content-Type says; anything else is a 400. */
+async function jsonObject(c: Context): Promise<Record<string, unknown>> {
   let body: unknown;
   try {
     body = await c.req.json();
@@ -166,29 +179,22 @@ async function jsonBody(c: Context): Promise<Record<string, unknown>> {
   return body as Record<string, unknown>;
 }
 
-/** `value` read with `schema`; its first problem is the 400's message. */
-function parsed<S extends z.ZodType>(schema: S, value: unknown): z.output<S> {
-  const result = schema.safeParse(value);
-  if (!result.success) throw new GatewayError('bad_request', firstProblem(result.error));
-  return result.data;
-}
-
-/** The query parameters a schema names (the first value of each), read with it. */
-function query<S extends z.ZodObject>(c: Context, schema: S): z.output<S> {
-  return parsed(
-    schema,
-    Object.fromEntries(Object.keys(schema.shape).map((name) => [name, c.req.query(name)])),
-  );
-}
-
-/** An action whose body is optional (retry, invoice): none at all reads as `{}`. */
-async function optionalBody(c: Context): Promise<Record<string, unknown>> {
-  const text = await c.req.text();
-  return text.trim() === '' ? {} : jsonBody(c);
+/**
+ * An action's body read with its schema (one of the REQUEST_BODIES its route describes), its first problem
+ * the 400's message; read once the record was found. Where the body is optional (retry, invoice), none at
+ * all reads as `{}`.
+ */
+async function readBody<S extends z.ZodObject>(
+  c: Context,
+  schema: S,
+  options: { optional?: boolean } = {},
+): Promise<z.output<S>> {
+  const value = options.optional === true && (await c.req.text()).trim() === '' ? {} : await jsonObject(c);
+  return parsed(schema, value);
 }
 
 /** The routes over purchase orders: reads, search, and the operator's actions on one PO. */
-function orderRoutes(app: Hono, ctx: GatewayContext): void {
+function orderRoutes(routes: DescribedRoutes, ctx: GatewayContext): void {
   const { store } = ctx;
   async function orderOr404(id: string): Promise<PurchaseOrder> {
     const order = await store.orders.get(id);
@@ -198,52 +204,52 @@ function orderRoutes(app: Hono, ctx: GatewayContext): void {
   const summary = async (order: PurchaseOrder) =>
     orderSummary(order, await store.printOrders.listByPo(order.id));
 
-  app.get('/overview', async (c) => c.json(await adminOverview(ctx)));
+  routes.mount(overviewRoute, async (c) => c.json(await adminOverview(ctx)));
 
-  app.get('/orders', async (c) => {
-    const page = await searchOrders(ctx, query(c, OrderListQuery));
+  routes.mount(ordersRoute, async (c, { query }) => {
+    const page = await searchOrders(ctx, query);
     const items = [];
     for (const order of page.items) items.push(await summary(order));
     return c.json({ items, nextCursor: page.nextCursor ?? null });
   });
 
-  app.get('/orders/:id', async (c) => {
-    const order = await orderOr404(c.req.param('id'));
+  routes.mount(orderRoute, async (c, { id }) => {
+    const order = await orderOr404(id);
     return c.json(await orderDetail(ctx, order));
   });
 
-  app.post('/orders/:id/retry', async (c) => {
-    const found = await orderOr404(c.req.param('id'));
-    refuseIfStale(found, parsed(StaleGuard, await optionalBody(c)));
+  routes.mount(orderRetryRoute, async (c, { id }) => {
+    const found = await orderOr404(id);
+    refuseIfStale(found, await readBody(c, StaleGuard, { optional: true }));
     const order = await retryPurchaseOrder(ctx, found);
     ctx.logger.info('purchase order retried by an operator', { po: order.id });
     return c.json({ order: await summary(order) }, 202);
   });
 
-  app.post('/orders/:id/attach', async (c) => {
-    const order = await orderOr404(c.req.param('id'));
-    const body = parsed(AttachBody, await jsonBody(c));
+  routes.mount(orderAttachRoute, async (c, { id }) => {
+    const order = await orderOr404(id);
+    const body = await readBody(c, AttachBody);
     refuseIfStale(order, body);
     const attached = await attachPrintOrder(ctx, order, body.printOrderId);
     return c.json({ order: await summary(attached) }, 202);
   });
 
-  app.post('/orders/:id/handled', async (c) => {
-    const order = await orderOr404(c.req.param('id'));
-    const body = parsed(HandledBody, await jsonBody(c));
+  routes.mount(orderHandledRoute, async (c, { id }) => {
+    const order = await orderOr404(id);
+    const body = await readBody(c, HandledBody);
     refuseIfStale(order, body);
     const handled = await markHandled(ctx, order, body.note);
     return c.json({ order: await summary(handled) });
   });
 
-  app.get('/orders/:id/invoices', async (c) => {
-    const order = await orderOr404(c.req.param('id'));
+  routes.mount(orderInvoicesRoute, async (c, { id }) => {
+    const order = await orderOr404(id);
     return c.json(await invoiceList(ctx, order.id));
   });
 
-  app.post('/orders/:id/invoice', async (c) => {
-    const order = await orderOr404(c.req.param('id'));
-    refuseIfStale(order, parsed(StaleGuard, await optionalBody(c)));
+  routes.mount(orderInvoiceRoute, async (c, { id }) => {
+    const order = await orderOr404(id);
+    refuseIfStale(order, await readBody(c, StaleGuard, { optional: true }));
     await invoicePoNow(ctx, order);
     ctx.logger.info('purchase order invoiced by an operator', { po: order.id });
     return c.json(await invoiceList(ctx, order.id));
@@ -251,7 +257,7 @@ function orderRoutes(app: Hono, ctx: GatewayContext): void {
 }
 
 /** The routes over documents to buyers (outbox, invoices) and background jobs. */
-function documentRoutes(app: Hono, ctx: GatewayContext): void {
+function documentRoutes(routes: DescribedRoutes, ctx: GatewayContext): void {
   const { store } = ctx;
   async function messageOr404(id: string): Promise<OutboxMessage> {
     const message = await store.outbox.get(id);
@@ -259,8 +265,7 @@ function documentRoutes(app: Hono, ctx: GatewayContext): void {
     return message;
   }
 
-  app.post('/invoices/:id/resend', async (c) => {
-    const id = c.req.param('id');
+  routes.mount(invoiceResendRoute, async (c, { id }) => {
     const invoice = await store.invoices.get(id);
     if (invoice === undefined) throw new GatewayError('not_found', `No invoice record ${id}.`);
     const message = await resendInvoice(ctx, invoice);
@@ -268,8 +273,8 @@ function documentRoutes(app: Hono, ctx: GatewayContext): void {
     return c.json({ message: messageView(message, false) }, 202);
   });
 
-  app.get('/outbox', async (c) => {
-    const { state, buyer, po, limit, cursor } = query(c, OutboxListQuery);
+  routes.mount(outboxRoute, async (c, { query }) => {
+    const { state, buyer, po, limit, cursor } = query;
     const page = await store.outbox.list({
       ...(state !== undefined && { state }),
       ...(buyer !== undefined && { buyerId: buyer }),
@@ -283,10 +288,9 @@ function documentRoutes(app: Hono, ctx: GatewayContext): void {
     });
   });
 
-  app.get('/outbox/:id', async (c) => c.json(messageView(await messageOr404(c.req.param('id')), true)));
+  routes.mount(outboxMessageRoute, async (c, { id }) => c.json(messageView(await messageOr404(id), true)));
 
-  app.post('/outbox/:id/retry', async (c) => {
-    const id = c.req.param('id');
+  routes.mount(outboxRetryRoute, async (c, { id }) => {
     const message = await messageOr404(id);
     const revived = await store.outbox.resurrect(id);
     if (revived === undefined) {
@@ -299,8 +303,8 @@ function documentRoutes(app: Hono, ctx: GatewayContext): void {
     return c.json({ message: messageView(revived, false) }, 202);
   });
 
-  app.post('/outbox/:id/resend', async (c) => {
-    const message = await messageOr404(c.req.param('id'));
+  routes.mount(outboxResendRoute, async (c, { id }) => {
+    const message = await messageOr404(id);
     const key = documentKey(message);
     const deliveries = await documentDeliveries(ctx, message.poId, key);
     const sent = await resendDocument(ctx, deliveries, key, `The ${message.kind} document ${key}`);
@@ -308,7 +312,7 @@ function documentRoutes(app: Hono, ctx: GatewayContext): void {
     return c.json({ message: messageView(sent, false) }, 202);
   });
 
-  app.get('/dead-letters', async (c) => {
+  routes.mount(deadLettersRoute, async (c) => {
     const messages = await store.outbox.list({ state: 'dead', limit: 500 });
     const jobs = await store.jobs.list({ state: 'dead', limit: 500 });
     return c.json({
@@ -317,8 +321,8 @@ function documentRoutes(app: Hono, ctx: GatewayContext): void {
     });
   });
 
-  app.get('/jobs', async (c) => {
-    const { state, kind, limit, cursor } = query(c, JobListQuery);
+  routes.mount(jobsRoute, async (c, { query }) => {
+    const { state, kind, limit, cursor } = query;
     const page = await store.jobs.list({
       ...(state !== undefined && { state }),
       ...(kind !== undefined && { kind }),
@@ -337,9 +341,10 @@ export function createAdminRoutes(ctx: GatewayContext): Hono {
   app.use('*', requireAdminToken(ctx));
 
   // Behind the token like the rest: it names every action, and operators' tooling holds the token anyway.
-  app.get('/openapi.json', (c) => c.json(adminOpenApi()));
-  orderRoutes(app, ctx);
-  documentRoutes(app, ctx);
+  const routes = describedRoutes(app);
+  routes.mount(openApiRoute, (c) => c.json(routes.document()));
+  orderRoutes(routes, ctx);
+  documentRoutes(routes, ctx);
 
   // Last, so it only catches what no route above matched (a sub-app's notFound is not used once mounted).
   app.all('*', (c) => jsonError(ctx, c, new GatewayError('not_found', 'No such admin endpoint.')));
