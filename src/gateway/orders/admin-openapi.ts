@@ -121,7 +121,7 @@ export interface DescribedRoutes {
 
 export function describedRoutes(app: Hono): DescribedRoutes {
   const mounted: AdminRoute[] = [];
-  let document: JsonSchema | undefined;
+  let description: JsonSchema | undefined;
   function mount<Q extends z.ZodObject>(route: AdminRoute<Q>, handler: RouteHandler<Q>): void {
     mounted.push(route);
     const schema = route.request?.query;
@@ -135,8 +135,8 @@ export function describedRoutes(app: Hono): DescribedRoutes {
   return {
     mount,
     document: () => {
-      document ??= adminOpenApiDocument(mounted);
-      return document;
+      description ??= adminOpenApiDocument(mounted);
+      return description;
     },
   };
 }
@@ -332,7 +332,7 @@ function parameters(request: AdminRoute['request']): JsonSchema[] {
     ['query', request?.query],
   ] as const;
   return where.flatMap(([place, schema]) =>
-    Object.entries(schema instanceof z.ZodObject ? schema.shape : {}).map(([name, param]) => {
+    Object.entries(schema?.shape ?? {}).map(([name, param]) => {
       const { description, ...rest } = jsonSchema(param as z.ZodType, 'input');
       return {
         name,
