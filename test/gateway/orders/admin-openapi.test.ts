@@ -1,5 +1,5 @@
 /**
- * The admin API described (issue 20): `/admin/openapi.json` is OpenAPI 3.1 generated from the route
+ * The admin API described: `/admin/openapi.json` is OpenAPI 3.1 generated from the route
  * definitions the admin app is mounted with, and each endpoint's real answers parse with the schema the
  * document gives them.
  */
