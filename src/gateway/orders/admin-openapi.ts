@@ -8,6 +8,7 @@
  */
 import type { Context, Hono } from 'hono';
 import * as z from 'zod';
+import { ADMIN_JSON_BODY_BYTES } from '../http/body-limits.ts';
 import { GatewayError } from '../http/errors.ts';
 import {
   AttachBody,
@@ -84,13 +85,18 @@ export interface AdminRoute<Q extends z.ZodObject = z.ZodObject> {
   responses: Record<number, Answer>;
 }
 
+/** What the app's body limit answers a POST whose body is too large, before the route reads it. */
+const TOO_LARGE = refusal(`The body is larger than ${ADMIN_JSON_BODY_BYTES / 1024} KB; nothing was done.`);
+
 /**
  * A route with its operationId, named as since the API was first described (clients generated from the
- * document keep their method names): `get` `/orders/{id}/invoices` is `getOrders/IdInvoices`.
+ * document keep their method names): `get` `/orders/{id}/invoices` is `getOrders/IdInvoices`. A POST may be
+ * refused for the size of its body (413).
  */
 function adminRoute<Q extends z.ZodObject>(route: AdminRoute<Q>): AdminRoute<Q> {
   const operationId = `${route.method}${honoPath(route.path).replace(/[/:.](\w)/g, (_m, c: string) => c.toUpperCase())}`;
-  return { operationId, ...route };
+  const responses = route.method === 'post' ? { ...route.responses, 413: TOO_LARGE } : route.responses;
+  return { operationId, ...route, responses };
 }
 
 /** `/orders/{id}` as Hono routes it: `/orders/:id`. */

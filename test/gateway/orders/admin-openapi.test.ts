@@ -137,6 +137,7 @@ describe('GET /admin/openapi.json', () => {
         });
       }
       if (path.includes('{id}')) expect(operation.parameters?.map((p) => p.name)).toContain('id');
+      expect(operation.responses['413'] !== undefined, `${method} ${path} 413`).toBe(method === 'post');
     }
     const orders = doc.paths['/admin/orders']?.get;
     expect(orders?.parameters?.map((p) => p.name)).toEqual([
@@ -278,6 +279,25 @@ describe('requests the routes refuse answer as the admin API always has', () => 
       body: JSON.stringify({ note: 'settled by phone' }),
     });
     expect(handled).toMatchObject({ status: 200, body: { order: { id: waiting, state: 'cancelled' } } });
+  });
+
+  it('a body over the limit is refused unread with the 413 the document describes', async () => {
+    const { stack, waiting } = await twoOrders();
+    const doc = (await adminJson(stack, '/admin/openapi.json')).body as Doc;
+    const path = '/admin/orders/{id}/handled';
+    const tooLarge = await post(stack, path.replace('{id}', waiting), { note: 'x'.repeat(70_000) });
+    expect(tooLarge).toEqual({
+      status: 413,
+      body: {
+        error: {
+          code: 'payload_too_large',
+          message: 'The request body is larger than 64 KB; nothing was done with it.',
+        },
+      },
+    });
+    const operation = doc.paths[path]?.post as Operation;
+    expect(() => describedAnswer(doc, operation, 413).parse(tooLarge.body)).not.toThrow();
+    expect((await stack.store.orders.get(waiting))?.state).toBe('needs_operator');
   });
 });
 
