@@ -11,6 +11,24 @@
 import { Agent, type Dispatcher } from 'undici';
 import type { FetchLike } from './transport.ts';
 
+/**
+ * undici's body, a Node stream, as the web stream a Response takes: read on demand (`pull`), so the body
+ * still flows only as fast as its reader takes it, and cancelling the stream destroys the Node one.
+ */
+function webStreamOf(body: AsyncIterable<Uint8Array>): ReadableStream<Uint8Array> {
+  const chunks = body[Symbol.asyncIterator]();
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      const next = await chunks.next();
+      if (next.done === true) controller.close();
+      else controller.enqueue(next.value);
+    },
+    async cancel(reason) {
+      await chunks.return?.(reason);
+    },
+  });
+}
+
 export interface NodeFetchOptions {
   /** Sockets per origin. Default 32. */
   readonly connections?: number;
@@ -90,22 +108,20 @@ export function createNodeFetch(options: NodeFetchOptions = {}): NodeFetch {
       throw new TypeError('fetch failed', { cause: error });
     }
     const { statusCode, headers, body } = answer;
-    let response: Response;
-    if (NULL_BODY_STATUS.has(statusCode) || method === 'HEAD') {
-      await body.dump();
-      response = new Response(null, { status: statusCode });
-    } else {
-      // Node's Response reads any async iterable of bytes, which undici's body stream is.
-      response = new Response(body as unknown as BodyInit, { status: statusCode });
-    }
-    // Appending to the new Response's own headers is cheaper than a headers init (which copies twice).
     // statusText stays empty, as over HTTP/2: validating the reason phrase costs more than it is worth.
+    const responseHeaders = new Headers();
     for (const name in headers) {
       const value = headers[name];
-      if (typeof value === 'string') response.headers.append(name, value);
-      else if (value !== undefined) for (const one of value) response.headers.append(name, one);
+      if (typeof value === 'string') responseHeaders.append(name, value);
+      else if (value !== undefined) for (const one of value) responseHeaders.append(name, one);
     }
-    return response;
+    if (NULL_BODY_STATUS.has(statusCode) || method === 'HEAD') {
+      await body.dump();
+      return new Response(null, { status: statusCode, headers: responseHeaders });
+    }
+    // The headers go in the init: @hono/node-server's Response, which stands in for the global one on Node,
+    // otherwise takes a stream body for text and answers a text/plain content type of its own.
+    return new Response(webStreamOf(body), { status: statusCode, headers: responseHeaders });
   }
 
   return Object.assign(nodeFetch, {
