@@ -102,11 +102,7 @@ export function utf8Base64(text: string): string {
   const bytes = new TextEncoder().encode(text);
   let binary = '';
   for (let start = 0; start < bytes.length; start += BASE64_CHUNK) {
-    // apply takes any array-like; the cast only satisfies its number[] typing.
-    binary += String.fromCharCode.apply(
-      null,
-      bytes.subarray(start, start + BASE64_CHUNK) as unknown as number[],
-    );
+    binary += String.fromCharCode(...bytes.subarray(start, start + BASE64_CHUNK));
   }
   return btoa(binary);
 }
