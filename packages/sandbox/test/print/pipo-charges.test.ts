@@ -46,17 +46,19 @@ function figures(order: Order) {
   };
 }
 
+type SeedStorefrontInput = NonNullable<SandboxSeedInput['licenses'][number]['storefronts']>[number];
+
+/** The fixture seed with one storefront changed, as a seed file would say it. */
 function withStorefront(
   storefrontId: number,
-  change: (storefront: Record<string, unknown>) => void,
+  change: (storefront: SeedStorefrontInput) => void,
 ): SandboxSeedInput {
-  const seed = structuredClone(FIXTURE_SEED) as unknown as {
-    licenses: { storefronts: Record<string, unknown>[] }[];
-  };
+  const seed = structuredClone(FIXTURE_SEED);
   for (const license of seed.licenses) {
-    for (const storefront of license.storefronts) if (storefront.id === storefrontId) change(storefront);
+    for (const storefront of license.storefronts ?? [])
+      if (storefront.id === storefrontId) change(storefront);
   }
-  return seed as unknown as SandboxSeedInput;
+  return seed;
 }
 
 describe('PIPO orders are charged as the seed says', () => {
