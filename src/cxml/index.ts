@@ -52,14 +52,14 @@ export {
 } from './build-ship-notice.ts';
 export { type CxmlDtdModule, type CxmlEnvelopeInput, DEFAULT_CXML_VERSION } from './envelope.ts';
 export { CXML_ERROR_CODES, CxmlError, type CxmlErrorCode, isCxmlError } from './error.ts';
-export { createExtrinsics } from './extrinsics.ts';
+export { extrinsicValue } from './extrinsics.ts';
 export { type CxmlParseLimits, type CxmlParseOptions, DEFAULT_PARSE_LIMITS } from './parse-options.ts';
 export { parseCxmlRequest } from './parse-request.ts';
 export { HEADER_SCAN_CHARS, type PeekedDocument, peekCxmlHeader, wholeTags } from './peek-header.ts';
 export { newPayloadId } from './payload-id.ts';
 export { credentialsInDomain } from './read-header.ts';
 export { redactSharedSecrets } from './shared-secret.ts';
-export type * from './request-types.ts';
+export * from './request-types.ts';
 export { type CxmlStatus, cxmlStatusFor } from './status.ts';
 export { type CxmlTimestamp, formatCxmlTimestamp, parseCxmlTimestamp } from './timestamp.ts';
 export { decodeXmlText } from './xml-node.ts';

@@ -3,7 +3,7 @@
  * (edit) or viewing it (inspect).
  */
 import { CxmlError } from './error.ts';
-import { readExtrinsics } from './extrinsics.ts';
+import { extrinsicValue, readExtrinsics } from './extrinsics.ts';
 import { readAddress, readContacts } from './read-address.ts';
 import { readItemOut, readItemReference } from './read-item-out.ts';
 import type {
@@ -61,7 +61,7 @@ export function readSetupRequest(request: XmlNode): Omit<PunchOutSetupRequest, k
   const extrinsics = readExtrinsics(request);
   const shipTo = readAddress(child(request, 'ShipTo'));
   const selectedItem = readSelectedItem(request);
-  const returnFrame = extrinsics.get('ReturnFrame');
+  const returnFrame = extrinsicValue(extrinsics, 'ReturnFrame');
   return {
     kind: 'PunchOutSetupRequest',
     operation,

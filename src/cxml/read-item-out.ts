@@ -68,8 +68,7 @@ export function readItemOut(node: XmlNode, position: number): ItemOut {
   const shipTo = readAddress(child(node, 'ShipTo'));
   return {
     lineNumber,
-    quantity: quantity.text,
-    quantityNumber: quantity.number,
+    quantity,
     ...reference,
     ...(requestedDeliveryDate ? { requestedDeliveryDate: readTimestampValue(requestedDeliveryDate) } : {}),
     ...(unitPrice === undefined ? {} : { unitPrice: readMoney(unitPrice, `${where}/UnitPrice`) }),

@@ -1,7 +1,8 @@
 /**
  * Amounts and quantities, kept as the exact decimal string the buyer sent (a float would turn
- * `1505.0` into `1505` and `0.1 + 0.2` into trouble) next to a parsed number. Whether the text is a
- * decimal is the kernel's one grammar, in the spellings cXML allows.
+ * `1505.0` into `1505` and `0.1 + 0.2` into trouble); arithmetic on them reads them with
+ * `kernel/decimal.ts`. Whether the text is a decimal is the kernel's one grammar, in the spellings cXML
+ * allows.
  */
 import { type DecimalSyntax, readDecimal } from '../kernel/decimal.ts';
 import { CxmlError } from './error.ts';
@@ -26,7 +27,7 @@ export function readMoney(container: XmlNode | undefined, where: string): Money 
   if (currency === undefined || currency === '') {
     throw new CxmlError('missing_field', `${where}/Money has no currency attribute`);
   }
-  return { value, amount: Number(value), currency };
+  return { value, currency };
 }
 
 /** Shipping or Tax: Money plus the Description text ('' when empty, as Coupa sends it). */
@@ -35,12 +36,13 @@ export function readCharge(container: XmlNode | undefined, where: string): Charg
   return { ...readMoney(container, where), description: text(child(container, 'Description')) };
 }
 
-export function readQuantity(value: string | undefined, where: string): { text: string; number: number } {
+/** A quantity attribute, exactly as sent once it is known to be a non-negative decimal. */
+export function readQuantity(value: string | undefined, where: string): string {
   if (value === undefined || value === '') {
     throw new CxmlError('missing_field', `${where} has no quantity attribute`);
   }
   if (value.startsWith('-') || readDecimal(value, QUANTITY) === undefined) {
     throw new CxmlError('invalid_value', `${where} quantity "${value}" is not a non-negative number`);
   }
-  return { text: value, number: Number(value) };
+  return value;
 }

@@ -1,181 +1,193 @@
 /**
- * The typed shapes of the inbound cXML requests punchgate handles. Identifiers, amounts and
- * quantities stay strings exactly as sent (`0100`, `1505.0`): a buyer's value is echoed or compared,
- * never reformatted. Amounts also carry a parsed number for arithmetic that tolerates floats.
+ * The inbound cXML requests punchgate handles, as zod schemas whose inferred types are the request types:
+ * what the reader returns is plain data (strings, whole numbers, booleans, arrays, plain objects), so it
+ * crosses a worker thread, `structuredClone` and JSON unchanged, and a stored purchase order is the same
+ * value checked with the same schema. Identifiers, amounts and quantities stay strings exactly as sent
+ * (`0100`, `1505.0`): a buyer's value is echoed or compared, never reformatted, and arithmetic on it goes
+ * through `kernel/decimal.ts`, never a float. Lists are plain arrays rather than readonly ones, so a value
+ * is the store's `JsonValue` as it is.
  */
+import * as z from 'zod';
+
+/** A property that is absent rather than `undefined` when there is nothing, as JSON keeps it. */
+const optional = <T extends z.ZodType>(schema: T) => schema.exactOptional();
 
 /** One `<Credential>`: `domain` as sent (compare it case-insensitively), identity trimmed. */
-export interface Credential {
-  readonly domain: string;
-  readonly identity: string;
-  readonly sharedSecret?: string;
+export const credentialSchema = z.object({
+  domain: z.string(),
+  identity: z.string(),
+  sharedSecret: optional(z.string()),
   /** `marketplace` for a marketplace's second From credential. */
-  readonly type?: string;
-}
+  type: optional(z.string()),
+});
+export type Credential = z.infer<typeof credentialSchema>;
 
-export interface CxmlHeader {
-  readonly from: readonly Credential[];
-  readonly to: readonly Credential[];
-  readonly sender: { readonly credentials: readonly Credential[]; readonly userAgent: string };
-}
+export const cxmlHeaderSchema = z.object({
+  from: z.array(credentialSchema),
+  to: z.array(credentialSchema),
+  sender: z.object({ credentials: z.array(credentialSchema), userAgent: z.string() }),
+});
+export type CxmlHeader = z.infer<typeof cxmlHeaderSchema>;
 
-/** A date or timestamp as sent, and the instant it means when it could be read. */
-export interface TimestampValue {
-  readonly raw: string;
-  readonly date: Date | undefined;
+/**
+ * A date or timestamp as sent, and the instant it means when it could be read (`instant`, ISO 8601 in UTC
+ * as `Date.prototype.toISOString` writes it; absent when the value could not be read).
+ */
+export const timestampValueSchema = z.object({
+  raw: z.string(),
+  instant: optional(z.iso.datetime()),
   /** The value had no zone and was read as UTC. */
-  readonly assumedUtc: boolean;
+  assumedUtc: z.boolean(),
   /** The value was a date without a time. */
-  readonly dateOnly: boolean;
-}
+  dateOnly: z.boolean(),
+});
+export type TimestampValue = z.infer<typeof timestampValueSchema>;
 
-/** `<Money currency>`: the decimal exactly as sent plus its numeric value. */
-export interface Money {
-  readonly value: string;
-  readonly amount: number;
-  readonly currency: string;
-}
+/** `<Money currency>`: the decimal exactly as sent. */
+export const moneySchema = z.object({ value: z.string(), currency: z.string() });
+export type Money = z.infer<typeof moneySchema>;
 
 /** Shipping or Tax: an amount with its description. */
-export interface Charge extends Money {
-  readonly description: string;
-}
+export const chargeSchema = moneySchema.extend({ description: z.string() });
+export type Charge = z.infer<typeof chargeSchema>;
 
-export interface Extrinsic {
-  readonly name: string;
-  readonly value: string;
-}
+/** One `<Extrinsic name>`; a request's extrinsics are a list in document order (see `extrinsicValue`). */
+export const extrinsicSchema = z.object({ name: z.string(), value: z.string() });
+export type Extrinsic = z.infer<typeof extrinsicSchema>;
+export const extrinsicListSchema = z.array(extrinsicSchema);
 
-/** Extrinsics in document order, with a lookup that ignores the case of names. */
-export interface Extrinsics {
-  readonly list: readonly Extrinsic[];
-  /** The first value whose name matches case-insensitively. */
-  get(name: string): string | undefined;
-}
-
-export interface Classification {
-  readonly domain: string;
-  readonly code: string;
-}
+export const classificationSchema = z.object({ domain: z.string(), code: z.string() });
+export type Classification = z.infer<typeof classificationSchema>;
 
 /** An `<Address>` with its `<PostalAddress>` flattened; blank values are left out. */
-export interface Address {
-  readonly addressID?: string;
-  readonly name: string;
-  readonly deliverTo: readonly string[];
-  readonly street: readonly string[];
-  readonly city?: string;
-  readonly municipality?: string;
-  readonly state?: string;
-  readonly postalCode?: string;
+export const addressSchema = z.object({
+  addressID: optional(z.string()),
+  name: z.string(),
+  deliverTo: z.array(z.string()),
+  street: z.array(z.string()),
+  city: optional(z.string()),
+  municipality: optional(z.string()),
+  state: optional(z.string()),
+  postalCode: optional(z.string()),
   /** The country as written (`Germany`, `US`). */
-  readonly country?: string;
+  country: optional(z.string()),
   /** `Country@isoCountryCode`, else `Address@isoCountryCode`. */
-  readonly isoCountryCode?: string;
-  readonly email?: string;
-  readonly phone?: string;
-}
+  isoCountryCode: optional(z.string()),
+  email: optional(z.string()),
+  phone: optional(z.string()),
+});
+export type Address = z.infer<typeof addressSchema>;
 
-export interface Contact {
-  readonly role?: string;
-  readonly name: string;
-  readonly emails: readonly string[];
-  readonly phone?: string;
-}
+export const contactSchema = z.object({
+  role: optional(z.string()),
+  name: z.string(),
+  emails: z.array(z.string()),
+  phone: optional(z.string()),
+});
+export type Contact = z.infer<typeof contactSchema>;
 
 /** An item reference: what SelectedItem names and every ItemOut starts with. */
-export interface ItemReference {
-  readonly supplierPartID: string;
+export const itemReferenceSchema = z.object({
+  supplierPartID: z.string(),
   /** Exactly as sent, whitespace included: it is the supplier's own cookie and is echoed unchanged. */
-  readonly supplierPartAuxiliaryID?: string;
-}
+  supplierPartAuxiliaryID: optional(z.string()),
+});
+export type ItemReference = z.infer<typeof itemReferenceSchema>;
 
 /** An `<ItemOut>` line. In a setup request (edit/inspect) only the reference and quantity are sure. */
-export interface ItemOut extends ItemReference {
+export const itemOutSchema = itemReferenceSchema.extend({
   /** `@lineNumber`, or the line's position (from 1) when the buyer sent none, as cXML defines it. */
-  readonly lineNumber: number;
+  lineNumber: z.number().int(),
   /** The decimal exactly as sent. */
-  readonly quantity: string;
-  readonly quantityNumber: number;
-  readonly requestedDeliveryDate?: TimestampValue;
-  readonly unitPrice?: Money;
+  quantity: z.string(),
+  requestedDeliveryDate: optional(timestampValueSchema),
+  unitPrice: optional(moneySchema),
   /** The first Description's text, else its ShortName, else ''. */
-  readonly description: string;
-  readonly shortName?: string;
-  readonly unitOfMeasure?: string;
-  readonly classifications: readonly Classification[];
-  readonly manufacturerPartID?: string;
-  readonly manufacturerName?: string;
+  description: z.string(),
+  shortName: optional(z.string()),
+  unitOfMeasure: optional(z.string()),
+  classifications: z.array(classificationSchema),
+  manufacturerPartID: optional(z.string()),
+  manufacturerName: optional(z.string()),
   /** ItemDetail's extrinsics. */
-  readonly extrinsics: Extrinsics;
+  extrinsics: extrinsicListSchema,
   /** Line Comments' text, several joined by a line break. */
-  readonly comments: string;
-  readonly shipTo?: Address;
-}
+  comments: z.string(),
+  shipTo: optional(addressSchema),
+});
+export type ItemOut = z.infer<typeof itemOutSchema>;
 
 /** An OrderRequest line: price and unit are required there. */
-export interface OrderItem extends ItemOut {
-  readonly unitPrice: Money;
-  readonly unitOfMeasure: string;
-}
+export const orderItemSchema = itemOutSchema.extend({ unitPrice: moneySchema, unitOfMeasure: z.string() });
+export type OrderItem = z.infer<typeof orderItemSchema>;
 
-export type DeploymentMode = 'production' | 'test';
+export const deploymentModeSchema = z.enum(['production', 'test']);
+export type DeploymentMode = z.infer<typeof deploymentModeSchema>;
 
 /** What every request carries, whatever its kind. */
-export interface CxmlRequestCommon {
-  readonly version?: string;
-  readonly payloadID: string;
-  readonly timestamp: TimestampValue;
-  readonly lang?: string;
-  readonly deploymentMode: DeploymentMode;
-  readonly header: CxmlHeader;
+export const cxmlRequestCommonSchema = z.object({
+  version: optional(z.string()),
+  payloadID: z.string(),
+  timestamp: timestampValueSchema,
+  lang: optional(z.string()),
+  deploymentMode: deploymentModeSchema,
+  header: cxmlHeaderSchema,
   /** The decoded document text (BOM removed). */
-  readonly raw: string;
-}
+  raw: z.string(),
+});
+export type CxmlRequestCommon = z.infer<typeof cxmlRequestCommonSchema>;
 
-export type SetupOperation = 'create' | 'edit' | 'inspect';
+export const setupOperationSchema = z.enum(['create', 'edit', 'inspect']);
+export type SetupOperation = z.infer<typeof setupOperationSchema>;
 
-export interface PunchOutSetupRequest extends CxmlRequestCommon {
-  readonly kind: 'PunchOutSetupRequest';
-  readonly operation: SetupOperation;
+export const punchOutSetupRequestSchema = cxmlRequestCommonSchema.extend({
+  kind: z.literal('PunchOutSetupRequest'),
+  operation: setupOperationSchema,
   /** Exactly as sent, whitespace included; may be ''. Echo it unchanged, never key a session on it. */
-  readonly buyerCookie: string;
+  buyerCookie: z.string(),
   /** Where the cart goes back, trimmed and unescaped once. */
-  readonly browserFormPost: string;
-  readonly supplierSetup?: string;
-  readonly extrinsics: Extrinsics;
-  readonly contacts: readonly Contact[];
-  readonly shipTo?: Address;
-  readonly selectedItem?: ItemReference;
-  readonly itemOut: readonly ItemOut[];
+  browserFormPost: z.string(),
+  supplierSetup: optional(z.string()),
+  extrinsics: extrinsicListSchema,
+  contacts: z.array(contactSchema),
+  shipTo: optional(addressSchema),
+  selectedItem: optional(itemReferenceSchema),
+  itemOut: z.array(itemOutSchema),
   /** The `ReturnFrame` extrinsic (Aquiire, Vinimaya): the target frame for the cart form. */
-  readonly returnFrame?: string;
-}
+  returnFrame: optional(z.string()),
+});
+export type PunchOutSetupRequest = z.infer<typeof punchOutSetupRequestSchema>;
 
-export type OrderType = 'new' | 'update' | 'delete';
+export const orderTypeSchema = z.enum(['new', 'update', 'delete']);
+export type OrderType = z.infer<typeof orderTypeSchema>;
 
-export interface OrderRequest extends CxmlRequestCommon {
-  readonly kind: 'OrderRequest';
-  readonly orderID: string;
-  readonly orderDate?: TimestampValue;
-  readonly type: OrderType;
-  readonly orderVersion?: string;
+export const orderRequestSchema = cxmlRequestCommonSchema.extend({
+  kind: z.literal('OrderRequest'),
+  orderID: z.string(),
+  orderDate: optional(timestampValueSchema),
+  type: orderTypeSchema,
+  orderVersion: optional(z.string()),
   /** DocumentReference@payloadID: the previous OrderRequest an update or delete replaces. */
-  readonly previousPayloadID?: string;
-  readonly total: Money;
-  readonly shipTo?: Address;
-  readonly billTo?: Address;
-  readonly shipping?: Charge;
-  readonly tax?: Charge;
-  readonly contacts: readonly Contact[];
-  readonly comments: string;
-  readonly extrinsics: Extrinsics;
-  readonly requestedDeliveryDate?: TimestampValue;
-  readonly items: readonly OrderItem[];
-}
+  previousPayloadID: optional(z.string()),
+  total: moneySchema,
+  shipTo: optional(addressSchema),
+  billTo: optional(addressSchema),
+  shipping: optional(chargeSchema),
+  tax: optional(chargeSchema),
+  contacts: z.array(contactSchema),
+  comments: z.string(),
+  extrinsics: extrinsicListSchema,
+  requestedDeliveryDate: optional(timestampValueSchema),
+  items: z.array(orderItemSchema),
+});
+export type OrderRequest = z.infer<typeof orderRequestSchema>;
 
-export interface ProfileRequest extends CxmlRequestCommon {
-  readonly kind: 'ProfileRequest';
-}
+export const profileRequestSchema = cxmlRequestCommonSchema.extend({ kind: z.literal('ProfileRequest') });
+export type ProfileRequest = z.infer<typeof profileRequestSchema>;
 
-export type CxmlRequest = PunchOutSetupRequest | OrderRequest | ProfileRequest;
+export const cxmlRequestSchema = z.discriminatedUnion('kind', [
+  punchOutSetupRequestSchema,
+  orderRequestSchema,
+  profileRequestSchema,
+]);
+export type CxmlRequest = z.infer<typeof cxmlRequestSchema>;

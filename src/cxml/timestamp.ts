@@ -172,12 +172,12 @@ export function formatCxmlTimestamp(date: Date, offsetMinutes = 0): string {
 /** The exact form `formatCxmlTimestamp` writes, for checking timestamps handed to the builders. */
 export const STRICT_CXML_TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?[+-]\d{2}:\d{2}$/;
 
-/** A timestamp attribute of an inbound document: kept as sent, with its instant when readable. */
+/** A timestamp attribute of an inbound document: kept as sent, with its instant (ISO text) when readable. */
 export function readTimestampValue(raw: string): TimestampValue {
   const parsed = parseCxmlTimestamp(raw);
   return {
     raw,
-    date: parsed?.date,
+    ...(parsed !== undefined && { instant: parsed.date.toISOString() }),
     assumedUtc: parsed?.assumedUtc ?? false,
     dateOnly: parsed?.dateOnly ?? false,
   };

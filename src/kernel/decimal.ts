@@ -140,6 +140,17 @@ export function multiplyDecimals(a: Decimal, b: Decimal): Decimal {
   return { units: a.units * b.units, scale: a.scale + b.scale };
 }
 
+/**
+ * The value as a JavaScript integer when it is a whole number a double holds exactly (`5`, `5.00`, `5e2`);
+ * undefined for a fraction or beyond `Number.MAX_SAFE_INTEGER`.
+ */
+export function safeIntegerOf(value: Decimal): number | undefined {
+  const divisor = 10n ** BigInt(value.scale);
+  if (value.units % divisor !== 0n) return undefined;
+  const whole = Number(value.units / divisor);
+  return Number.isSafeInteger(whole) ? whole : undefined;
+}
+
 /** An amount times a whole quantity, exact. */
 export function multiplyDecimal(amount: Decimal, quantity: bigint | number): Decimal {
   if (typeof quantity === 'number' && !Number.isSafeInteger(quantity)) {

@@ -12,11 +12,10 @@
  * new worker.
  */
 import { Worker } from 'node:worker_threads';
-import { createExtrinsics } from '../cxml/extrinsics.ts';
 import { CxmlError, type CxmlErrorCode } from '../cxml/error.ts';
 import type { CxmlParseOptions } from '../cxml/parse-options.ts';
 import { parseCxmlRequest } from '../cxml/parse-request.ts';
-import type { CxmlRequest, Extrinsic } from '../cxml/request-types.ts';
+import type { CxmlRequest } from '../cxml/request-types.ts';
 
 /** What the main thread posts: one document. */
 export interface ParseTask {
@@ -25,11 +24,14 @@ export interface ParseTask {
   options: CxmlParseOptions;
 }
 
-/** What the thread answers: the request with plain extrinsic lists, or why it was refused. */
+/**
+ * What the thread answers: the request, which is plain data and crosses as it is, or why it was refused.
+ * A list too long for one message (an OrderRequest's items) comes first in parts, and is empty in the
+ * answer, which takes the parts in its place.
+ */
 export type ParseAnswer =
-  /** A part of an OrderRequest's items, in order, before its answer (which then has `itemsSent`). */
-  | { id: number; ok?: undefined; items: unknown[] }
-  | { id: number; ok: true; request: unknown; itemsSent?: true }
+  | { id: number; ok?: undefined; field: string; values: unknown[] }
+  | { id: number; ok: true; request: CxmlRequest }
   | { id: number; ok: false; code?: CxmlErrorCode; message: string };
 
 export interface OffThreadCxmlParser {
@@ -41,41 +43,14 @@ export interface OffThreadCxmlParser {
 
 interface Pending {
   task: ParseTask;
-  /** The items received so far, when they come in parts. */
-  items: unknown[];
+  /** The lists received in parts so far, by field. */
+  parts: Map<string, unknown[]>;
   resolve(request: CxmlRequest): void;
   reject(error: unknown): void;
 }
 
-type WithLists<T> = Omit<T, 'extrinsics'> & { extrinsics: { list: readonly Extrinsic[] } };
-
-/** The request as the thread sent it, each extrinsic list given its lookup back. */
-function fromThread(sent: unknown): CxmlRequest {
-  const lookup = <T extends { extrinsics: unknown }>(item: WithLists<T>): T =>
-    ({ ...item, extrinsics: createExtrinsics(item.extrinsics.list) }) as unknown as T;
-  const request = sent as WithLists<CxmlRequest>;
-  switch (request.kind) {
-    case 'OrderRequest': {
-      const order = lookup(request) as Extract<CxmlRequest, { kind: 'OrderRequest' }>;
-      return {
-        ...order,
-        items: (order.items as unknown as WithLists<(typeof order.items)[number]>[]).map(lookup),
-      };
-    }
-    case 'PunchOutSetupRequest': {
-      const setup = lookup(request) as Extract<CxmlRequest, { kind: 'PunchOutSetupRequest' }>;
-      const itemOut = setup.itemOut as unknown as WithLists<(typeof setup.itemOut)[number]>[];
-      return { ...setup, itemOut: itemOut.map(lookup) };
-    }
-    default:
-      return request as CxmlRequest;
-  }
-}
-
-function settle(pending: Pending, answer: Exclude<ParseAnswer, { items: unknown[] }>): void {
-  if (answer.ok && answer.itemsSent) {
-    pending.resolve(fromThread({ ...(answer.request as object), items: pending.items }));
-  } else if (answer.ok) pending.resolve(fromThread(answer.request));
+function settle(pending: Pending, answer: Exclude<ParseAnswer, { field: string }>): void {
+  if (answer.ok) pending.resolve(Object.assign(answer.request, Object.fromEntries(pending.parts)));
   else if (answer.code !== undefined) pending.reject(new CxmlError(answer.code, answer.message));
   else pending.reject(new Error(`cXML parse thread: ${answer.message}`));
 }
@@ -122,7 +97,9 @@ export function createOffThreadCxmlParser(options: { thread?: URL } = {}): OffTh
       const waiting = pending.get(answer.id);
       if (waiting === undefined) return;
       if (answer.ok === undefined) {
-        for (const item of answer.items) waiting.items.push(item);
+        const received = waiting.parts.get(answer.field);
+        if (received === undefined) waiting.parts.set(answer.field, answer.values);
+        else for (const value of answer.values) received.push(value);
         return;
       }
       pending.delete(answer.id);
@@ -139,7 +116,7 @@ export function createOffThreadCxmlParser(options: { thread?: URL } = {}): OffTh
     parse(bytes, parseOptions) {
       return new Promise<CxmlRequest>((resolve, reject) => {
         const task: ParseTask = { id: nextId++, bytes, options: parseOptions };
-        const waiting: Pending = { task, items: [], resolve, reject };
+        const waiting: Pending = { task, parts: new Map(), resolve, reject };
         worker ??= start();
         pending.set(task.id, waiting);
         try {

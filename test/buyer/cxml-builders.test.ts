@@ -9,7 +9,12 @@ import {
   SAP_PROFILE,
 } from '@punchgate/sandbox/buyer';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type OrderRequest, type PunchOutSetupRequest, parseCxmlRequest } from '../../src/cxml/index.ts';
+import {
+  extrinsicValue,
+  type OrderRequest,
+  type PunchOutSetupRequest,
+  parseCxmlRequest,
+} from '../../src/cxml/index.ts';
 import { removeValidationFiles, requireDtdValidator, validateAgainstDtd } from '../support/dtd-validation.ts';
 
 const NOW = new Date('2026-11-22T09:00:00Z');
@@ -109,8 +114,8 @@ describe('PunchOutSetupRequest', () => {
       'acme-secret',
     ]);
     expect(request.header.sender.userAgent).toBe('Buyer 14s2');
-    expect(request.extrinsics.get('UniqueName')).toBe('jroe');
-    expect(request.extrinsics.get('UserEmail')).toBe('jane.roe@acme.example');
+    expect(extrinsicValue(request.extrinsics, 'UniqueName')).toBe('jroe');
+    expect(extrinsicValue(request.extrinsics, 'UserEmail')).toBe('jane.roe@acme.example');
     expect(request.shipTo?.name).toBe('0100');
     expect(request.shipTo?.deliverTo).toEqual(['Jane Roe']);
     expect(request.returnFrame).toBeUndefined();
@@ -146,7 +151,7 @@ describe('PunchOutSetupRequest', () => {
     expect(request.header.from).toEqual([{ domain: 'DUNS', identity: 'COUPA-ACME' }]);
     expect(request.header.sender.credentials[0]?.sharedSecret).toBe('coupa-secret');
     expect(request.header.sender.userAgent).toBe('Coupa Procurement 1.0');
-    expect(request.extrinsics.list.map((e) => e.name)).toEqual([
+    expect(request.extrinsics.map((e) => e.name)).toEqual([
       'FirstName',
       'LastName',
       'UniqueName',
@@ -154,7 +159,7 @@ describe('PunchOutSetupRequest', () => {
       'User',
       'BusinessUnit',
     ]);
-    expect(request.extrinsics.get('LastName')).toBe('Müller');
+    expect(extrinsicValue(request.extrinsics, 'LastName')).toBe('Müller');
     expect(request.contacts).toEqual([
       { role: 'endUser', name: 'Max Müller', emails: ['max.mueller@acme.example'] },
     ]);
@@ -231,12 +236,12 @@ describe('OrderRequest', () => {
     expect(request.orderID).toBe('PO-1001');
     expect(request.payloadID).toBe('1795338000000.po@app299.eu1.ariba.example');
     expect(request.type).toBe('new');
-    expect(request.total).toEqual({ value: '45.00', amount: 45, currency: 'USD' });
+    expect(request.total).toEqual({ value: '45.00', currency: 'USD' });
     expect(request.shipTo?.name).toBe('0100');
     expect(request.billTo?.city).toBe('San Francisco');
     expect(request.contacts[0]?.emails).toEqual(['jane.roe@acme.example']);
     expect(request.comments).toBe('Deliver to "Dock 3" & ring <twice>');
-    expect(request.extrinsics.get('CostCenter')).toBe('CC-4711');
+    expect(extrinsicValue(request.extrinsics, 'CostCenter')).toBe('CC-4711');
     expect(request.header.sender.credentials[1]?.sharedSecret).toBe('acme-secret');
     const item = request.items[0];
     expect(item).toMatchObject({
@@ -251,7 +256,7 @@ describe('OrderRequest', () => {
       classifications: [{ domain: 'UNSPSC', code: '82121512' }],
       manufacturerPartID: 'MP-1',
     });
-    expect(item?.extrinsics.get('designId')).toBe('9');
+    expect(extrinsicValue(item?.extrinsics ?? [], 'designId')).toBe('9');
     expect(xml).toContain('<URL>http://sandbox.test/proof/9</URL>');
     expect(xml).toContain('<LeadTime>5</LeadTime>');
     expect(dtdVerdict(xml)).toEqual({ ok: true, messages: '' });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { PunchOutSetupRequest } from '../../src/cxml/index.ts';
+import { extrinsicValue, type PunchOutSetupRequest } from '../../src/cxml/index.ts';
 import {
   base64,
   CARD_LINE,
@@ -49,7 +49,7 @@ describe('cXML punch-out', () => {
     expect(setup.kind).toBe('PunchOutSetupRequest');
     expect(setup.operation).toBe('create');
     expect(setup.browserFormPost).toBe(`${PUBLIC}/requisitions/${id}/cart`);
-    expect(setup.extrinsics.get('UserEmail')).toBe('jane.roe@acme.example');
+    expect(extrinsicValue(setup.extrinsics, 'UserEmail')).toBe('jane.roe@acme.example');
 
     const html = await page(sim, location);
     expect(html).toContain(

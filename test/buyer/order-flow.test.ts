@@ -1,6 +1,6 @@
 import { ARIBA_PROFILE, COUPA_PROFILE, SAP_PROFILE } from '@punchgate/sandbox/buyer';
 import { describe, expect, it } from 'vitest';
-import type { OrderRequest } from '../../src/cxml/index.ts';
+import { extrinsicValue, type OrderRequest } from '../../src/cxml/index.ts';
 import { buildOciItems } from '../../src/oci/index.ts';
 import { confirmation, createTestSimulator, form, PUBLIC, shipNotice } from './fake-gateway.ts';
 import { postCxmlAt, requisitionPage, requisitionWithCart, type Simulator } from './requisitions.ts';
@@ -36,7 +36,7 @@ describe('purchase order', () => {
       [1, 'BC-STD', 'L7K2QX', '500', '0.09'],
       [2, 'FLY-A5', 'M3P9ZA', '250', '0.35'],
     ]);
-    expect(po.items[0]?.extrinsics.get('designId')).toBe('9');
+    expect(extrinsicValue(po.items[0]?.extrinsics ?? [], 'designId')).toBe('9');
     expect(po.items[0]?.classifications).toEqual([{ domain: 'UNSPSC', code: '82121512' }]);
 
     const html = await requisitionPage(sim, id);

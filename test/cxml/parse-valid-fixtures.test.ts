@@ -1,17 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import {
-  type CxmlRequest,
   credentialsInDomain,
+  extrinsicValue,
   type OrderRequest,
   type PunchOutSetupRequest,
   parseCxmlRequest,
 } from '../../src/cxml/index.ts';
 import { fixtureBytes, fixtureNames } from './fixture-files.ts';
-
-/** Extrinsics are compared through their list; the lookup is tested on its own below. */
-function plain(request: CxmlRequest): unknown {
-  return JSON.parse(JSON.stringify(request, (key, value) => (key === 'extrinsics' ? value.list : value)));
-}
 
 function setup(name: string): PunchOutSetupRequest {
   const request = parseCxmlRequest(fixtureBytes('valid', name));
@@ -32,7 +27,7 @@ const expectations: Record<string, Record<string, unknown>> = {
   'setup-request.ariba-multi-credential.xml': {
     kind: 'PunchOutSetupRequest',
     payloadID: '1714557600123.482913377@app12.eu2.ariba.example',
-    timestamp: { raw: '2024-05-01T10:00:00', date: '2024-05-01T10:00:00.000Z', assumedUtc: true },
+    timestamp: { raw: '2024-05-01T10:00:00', instant: '2024-05-01T10:00:00.000Z', assumedUtc: true },
     lang: 'en',
     deploymentMode: 'production',
     header: {
@@ -77,7 +72,7 @@ const expectations: Record<string, Record<string, unknown>> = {
     itemOut: [],
   },
   'setup-request.coupa.xml': {
-    timestamp: { raw: '2024-05-01T08:00:00Z', date: '2024-05-01T08:00:00.000Z', assumedUtc: false },
+    timestamp: { raw: '2024-05-01T08:00:00Z', instant: '2024-05-01T08:00:00.000Z', assumedUtc: false },
     header: {
       from: [{ domain: 'DUNS', identity: 'COUPA-ACME' }],
       to: [{ domain: 'duns', identity: 'PRINTCO' }],
@@ -100,7 +95,7 @@ const expectations: Record<string, Record<string, unknown>> = {
   },
   'setup-request.jaggaer-empty-elements.xml': {
     version: '1.2.011',
-    timestamp: { raw: '2024-05-01T09:15:07 -04:00', date: '2024-05-01T13:15:07.000Z', assumedUtc: false },
+    timestamp: { raw: '2024-05-01T09:15:07 -04:00', instant: '2024-05-01T13:15:07.000Z', assumedUtc: false },
     deploymentMode: 'test',
     buyerCookie: 'JAG-000981-cookie',
     extrinsics: [
@@ -123,7 +118,7 @@ const expectations: Record<string, Record<string, unknown>> = {
   'setup-request.oracle-iprocurement.xml': {
     version: '1.1.007',
     lang: 'fr-FR',
-    timestamp: { date: '2024-05-01T08:15:00.000Z' },
+    timestamp: { instant: '2024-05-01T08:15:00.000Z' },
     header: { sender: { userAgent: 'Oracle iProcurement' } },
     buyerCookie: '8E1F3A0C27B44F6E',
     browserFormPost:
@@ -132,7 +127,7 @@ const expectations: Record<string, Record<string, unknown>> = {
     contacts: [{ role: 'buyer', name: 'Marie Chevalier', emails: ['marie.chevalier@acme.example'] }],
   },
   'setup-request.birchstreet-no-tz.xml': {
-    timestamp: { raw: '2024-05-01T04:34:19', date: '2024-05-01T04:34:19.000Z', assumedUtc: true },
+    timestamp: { raw: '2024-05-01T04:34:19', instant: '2024-05-01T04:34:19.000Z', assumedUtc: true },
     header: {
       to: [{ domain: 'birchstreet.com', identity: 'PRINTCO' }],
       sender: { userAgent: 'V7' },
@@ -144,7 +139,7 @@ const expectations: Record<string, Record<string, unknown>> = {
     itemOut: [],
   },
   'setup-request.aquiire-returnframe.xml': {
-    timestamp: { raw: '2024-05-01T06:00:00-0500', date: '2024-05-01T11:00:00.000Z' },
+    timestamp: { raw: '2024-05-01T06:00:00-0500', instant: '2024-05-01T11:00:00.000Z' },
     returnFrame: '_parent',
     browserFormPost: 'https://app.aquiire.example/punchout_return?session=77',
     contacts: [{ name: 'John Smith', emails: ['john.smith@acme.example'], phone: '+1 888 5551212' }],
@@ -162,7 +157,7 @@ const expectations: Record<string, Record<string, unknown>> = {
   'setup-request.lowercase-root.xml': {
     version: '1.2.020',
     payloadID: '5/1/2024 11:56:16 AM 019768490@sdi.example',
-    timestamp: { raw: '5/1/2024 11:56:16 AM', date: '2024-05-01T11:56:16.000Z', assumedUtc: true },
+    timestamp: { raw: '5/1/2024 11:56:16 AM', instant: '2024-05-01T11:56:16.000Z', assumedUtc: true },
     header: {
       from: [{ domain: 'NetworkId', identity: 'AN01000000001' }],
       to: [{ domain: 'NETWORKID', identity: 'AN02000000002' }],
@@ -189,14 +184,18 @@ const expectations: Record<string, Record<string, unknown>> = {
     },
   },
   'setup-request.windows-1252-single-quoted.xml': {
-    timestamp: { raw: '2024-05-01T12:00:00.250+01:00', date: '2024-05-01T11:00:00.250Z' },
+    timestamp: { raw: '2024-05-01T12:00:00.250+01:00', instant: '2024-05-01T11:00:00.250Z' },
     header: { sender: { userAgent: 'Buyer ‘Classic’ 2.0' } },
     buyerCookie: 'win-1252-€-cookie',
     browserFormPost: 'https://buyer.example/return?a=1&b=2',
     extrinsics: [{ name: 'Budget', value: '€ 1.500 – marketing' }],
   },
   'setup-request.utf8-bom.xml': {
-    timestamp: { raw: 'Wed May 01 18:29:48 +0000 2024', date: '2024-05-01T18:29:48.000Z', assumedUtc: false },
+    timestamp: {
+      raw: 'Wed May 01 18:29:48 +0000 2024',
+      instant: '2024-05-01T18:29:48.000Z',
+      assumedUtc: false,
+    },
     buyerCookie: 'bom-cookie-7',
   },
   'setup-request.edit-item-out.xml': {
@@ -211,7 +210,6 @@ const expectations: Record<string, Record<string, unknown>> = {
       {
         lineNumber: 1,
         quantity: '2',
-        quantityNumber: 2,
         supplierPartID: 'BC-STD',
         supplierPartAuxiliaryID: 'L-7K2M9Q\n                         ',
         description: '',
@@ -224,7 +222,7 @@ const expectations: Record<string, Record<string, unknown>> = {
         quantity: '1',
         supplierPartID: 'POS-CUSTOM',
         supplierPartAuxiliaryID: 'L-4TQ8ZX',
-        unitPrice: { value: '149.00', amount: 149, currency: 'EUR' },
+        unitPrice: { value: '149.00', currency: 'EUR' },
         description: 'Poster A1, custom design',
         unitOfMeasure: 'EA',
         classifications: [{ domain: 'UNSPSC', code: '82121500' }],
@@ -238,11 +236,10 @@ const expectations: Record<string, Record<string, unknown>> = {
       {
         lineNumber: 1,
         quantity: '2.5',
-        quantityNumber: 2.5,
-        requestedDeliveryDate: { raw: '2024-05-15', date: '2024-05-15T00:00:00.000Z', dateOnly: true },
+        requestedDeliveryDate: { raw: '2024-05-15', instant: '2024-05-15T00:00:00.000Z', dateOnly: true },
         supplierPartID: 'FLY-A5',
         supplierPartAuxiliaryID: 'L-9WX3RT',
-        unitPrice: { value: '0.10', amount: 0.1, currency: 'USD' },
+        unitPrice: { value: '0.10', currency: 'USD' },
         description: 'Flyer A5, 135 g gloss, 4/4 <spring campaign>',
         shortName: 'Flyer A5',
         unitOfMeasure: 'PK',
@@ -266,7 +263,7 @@ const expectations: Record<string, Record<string, unknown>> = {
   'profile-request.oracle-osn-no-tz.xml': {
     kind: 'ProfileRequest',
     payloadID: '2024-05-01T19:23:18.1234@osn.oracle.example',
-    timestamp: { raw: '2024-05-01T19:23:18', date: '2024-05-01T19:23:18.000Z', assumedUtc: true },
+    timestamp: { raw: '2024-05-01T19:23:18', instant: '2024-05-01T19:23:18.000Z', assumedUtc: true },
     header: {
       sender: {
         credentials: [
@@ -279,11 +276,11 @@ const expectations: Record<string, Record<string, unknown>> = {
   'order-request.new-several-lines.xml': {
     kind: 'OrderRequest',
     orderID: '0004500123',
-    orderDate: { raw: '2024-05-03T12:30:00+02:00', date: '2024-05-03T10:30:00.000Z' },
+    orderDate: { raw: '2024-05-03T12:30:00+02:00', instant: '2024-05-03T10:30:00.000Z' },
     type: 'new',
     orderVersion: '1',
     requestedDeliveryDate: { raw: '2024-05-20', dateOnly: true },
-    total: { value: '318.90', amount: 318.9, currency: 'EUR' },
+    total: { value: '318.90', currency: 'EUR' },
     shipTo: {
       addressID: '0100',
       name: '0100',
@@ -292,7 +289,7 @@ const expectations: Record<string, Record<string, unknown>> = {
       phone: '+49 40 5550100',
     },
     billTo: { addressID: '0001', name: 'ACME GmbH Accounts Payable', street: ['Postfach 10 20 30'] },
-    shipping: { value: '9.90', amount: 9.9, currency: 'EUR', description: 'DHL Standard' },
+    shipping: { value: '9.90', currency: 'EUR', description: 'DHL Standard' },
     tax: { value: '50.92', currency: 'EUR', description: 'VAT 19%' },
     contacts: [
       { role: 'endUser', name: 'Jane Doe', emails: ['jane.doe@acme.example', 'marketing@acme.example'] },
@@ -308,11 +305,10 @@ const expectations: Record<string, Record<string, unknown>> = {
       {
         lineNumber: 1,
         quantity: '500',
-        quantityNumber: 500,
         requestedDeliveryDate: { raw: '2024-05-15', dateOnly: true },
         supplierPartID: 'BC-STD',
         supplierPartAuxiliaryID: 'L-7K2M9Q',
-        unitPrice: { value: '0.118', amount: 0.118, currency: 'EUR' },
+        unitPrice: { value: '0.118', currency: 'EUR' },
         description: 'Business cards 85x55 mm, 350 g matt, 4/4',
         unitOfMeasure: 'EA',
         classifications: [{ domain: 'UNSPSC', code: '82121500' }],
@@ -322,10 +318,9 @@ const expectations: Record<string, Record<string, unknown>> = {
       {
         lineNumber: 2,
         quantity: '2.5',
-        quantityNumber: 2.5,
         supplierPartID: 'FLY-A5',
         supplierPartAuxiliaryID: 'L-9WX3RT',
-        unitPrice: { value: '40.00', amount: 40, currency: 'EUR' },
+        unitPrice: { value: '40.00', currency: 'EUR' },
         description: 'Flyer A5, 1000 per pack',
         shortName: 'Flyer A5',
         unitOfMeasure: 'PK',
@@ -345,15 +340,15 @@ const expectations: Record<string, Record<string, unknown>> = {
     ],
   },
   'order-request.coupa-comments.xml': {
-    timestamp: { raw: '2024-05-03T12:40:00Z', date: '2024-05-03T12:40:00.000Z' },
+    timestamp: { raw: '2024-05-03T12:40:00Z', instant: '2024-05-03T12:40:00.000Z' },
     header: {
       from: [{ domain: 'duns', identity: 'COUPA-ACME' }],
       to: [{ domain: 'Duns', identity: 'PRINTCO' }],
       sender: { credentials: [{ domain: 'duns', identity: 'COUPA-ACME' }] },
     },
     orderID: '6112',
-    total: { value: '1505.0', amount: 1505, currency: 'USD' },
-    shipping: { value: '0.0', amount: 0, currency: 'USD', description: '' },
+    total: { value: '1505.0', currency: 'USD' },
+    shipping: { value: '0.0', currency: 'USD', description: '' },
     comments: 'header comment goes here if entered by user',
     extrinsics: [{ name: 'legacy_po', value: '' }],
     items: [
@@ -369,9 +364,9 @@ const expectations: Record<string, Record<string, unknown>> = {
   },
   'order-request.jaggaer-empty-elements.xml': {
     version: '1.2.011',
-    timestamp: { raw: '2024-05-03T17:10:07 -04:00', date: '2024-05-03T21:10:07.000Z' },
+    timestamp: { raw: '2024-05-03T17:10:07 -04:00', instant: '2024-05-03T21:10:07.000Z' },
     orderID: '0001549923',
-    orderDate: { raw: '2024-05-03T17:10:07-0400', date: '2024-05-03T21:10:07.000Z' },
+    orderDate: { raw: '2024-05-03T17:10:07-0400', instant: '2024-05-03T21:10:07.000Z' },
     total: { value: '250.00', currency: 'AUD' },
     shipTo: { deliverTo: ['Rita Okafor', '.'], country: 'US', email: 'receiving@university.example' },
     comments: '',
@@ -414,8 +409,8 @@ const expectations: Record<string, Record<string, unknown>> = {
     },
     orderID: 'DO1234',
     type: 'new',
-    orderDate: { raw: '2024-05-03', date: '2024-05-03T00:00:00.000Z', dateOnly: true, assumedUtc: true },
-    total: { value: '.34', amount: 0.34, currency: 'USD' },
+    orderDate: { raw: '2024-05-03', instant: '2024-05-03T00:00:00.000Z', dateOnly: true, assumedUtc: true },
+    total: { value: '.34', currency: 'USD' },
     tax: { value: '0.02', description: 'CA Sales Tax' },
     items: [
       { lineNumber: 1, requestedDeliveryDate: { raw: '2024-05-10' }, supplierPartID: 'BC-STD' },
@@ -441,15 +436,15 @@ describe('valid cXML fixtures', () => {
         : 'ProfileRequest';
     expect(request.kind).toBe(kind);
     expect(request.payloadID).not.toBe('');
-    expect(request.timestamp.date).toBeInstanceOf(Date);
+    expect(request.timestamp.instant).toBe(new Date(request.timestamp.instant ?? NaN).toISOString());
     expect(request.header.from.length).toBeGreaterThan(0);
     expect(request.raw.charCodeAt(0)).not.toBe(0xfeff);
-    expect(plain(request)).toMatchObject(expectations[name] ?? {});
+    expect(request).toMatchObject(expectations[name] ?? {});
   });
 
   it.each(names)('%s parses the same from bytes and from the decoded string', (name) => {
     const fromBytes = parseCxmlRequest(fixtureBytes('valid', name));
-    expect(plain(parseCxmlRequest(fromBytes.raw))).toEqual(plain(fromBytes));
+    expect(parseCxmlRequest(fromBytes.raw)).toStrictEqual(fromBytes);
   });
 });
 
@@ -464,7 +459,7 @@ describe('values that must survive exactly', () => {
     const request = setup('setup-request.ariba-multi-credential.xml');
     expect(request.shipTo?.addressID).toBe('0100');
     expect(request.shipTo?.name).toBe('0100');
-    expect(request.extrinsics.get('CompanyCode')).toBe('0126');
+    expect(extrinsicValue(request.extrinsics, 'CompanyCode')).toBe('0126');
     expect(request.header.to[0]?.identity).toBe('0000004711');
     expect(order('order-request.jaggaer-empty-elements.xml').orderID).toBe('0001549923');
   });
@@ -475,7 +470,6 @@ describe('values that must survive exactly', () => {
     expect(request.items[0]?.unitPrice.value).toBe('1505.0');
     expect(order('order-request.new-several-lines.xml').items[0]?.unitPrice).toEqual({
       value: '0.118',
-      amount: 0.118,
       currency: 'EUR',
     });
   });
@@ -505,10 +499,10 @@ describe('credentials and extrinsics lookups', () => {
 
   it('looks extrinsics up without regard to case and keeps their order', () => {
     const request = setup('setup-request.coupa.xml');
-    expect(request.extrinsics.get('useremail')).toBe('ana.lima@acme.example');
-    expect(request.extrinsics.get('USER')).toBe('alima');
-    expect(request.extrinsics.get('CostCenter')).toBeUndefined();
-    expect(request.extrinsics.list.map((extrinsic) => extrinsic.name)).toEqual([
+    expect(extrinsicValue(request.extrinsics, 'useremail')).toBe('ana.lima@acme.example');
+    expect(extrinsicValue(request.extrinsics, 'USER')).toBe('alima');
+    expect(extrinsicValue(request.extrinsics, 'CostCenter')).toBeUndefined();
+    expect(request.extrinsics.map((extrinsic) => extrinsic.name)).toEqual([
       'FirstName',
       'LastName',
       'UniqueName',

@@ -4,7 +4,7 @@
  * same Status text — and a worker that dies loses no document and hangs none: each is parsed inline then.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { CxmlError, type CxmlRequest, parseCxmlRequest } from '../../src/cxml/index.ts';
+import { CxmlError, extrinsicValue, parseCxmlRequest } from '../../src/cxml/index.ts';
 import { createOffThreadCxmlParser, type OffThreadCxmlParser } from '../../src/runtime/node-cxml-parser.ts';
 import { largeOrderRequest } from '../cxml/large-order-request.ts';
 import { setupRequest } from '../support/cxml-documents.ts';
@@ -41,32 +41,30 @@ async function offThreadError(p: OffThreadCxmlParser, bytes: Uint8Array): Promis
   return error as CxmlError;
 }
 
-/** The request as JSON (extrinsic lookups are functions, which JSON leaves out: they are checked apart). */
-const json = (request: CxmlRequest) => JSON.parse(JSON.stringify(request)) as unknown;
-
 describe('a document parsed on the worker thread', () => {
-  it('a 5,000-line OrderRequest: the same request as inline, items in order and extrinsic lookups back', async () => {
+  it('a 5,000-line OrderRequest: the same request as inline, items in order', async () => {
     const bytes = encode(largeOrderRequest(5_000));
     const request = await parser().parse(bytes, MAX);
-    expect(json(request)).toEqual(json(parseCxmlRequest(bytes, MAX)));
+    expect(request).toStrictEqual(parseCxmlRequest(bytes, MAX));
     if (request.kind !== 'OrderRequest') throw new Error(`parsed as ${request.kind}`);
     expect(request.items).toHaveLength(5_000);
-    expect(request.items[4_999]?.extrinsics.get('DESIGNID')).toBe('D-5000');
-    expect(request.timestamp.date).toBeInstanceOf(Date);
-    expect(request.extrinsics.get('nothing')).toBeUndefined();
+    expect(extrinsicValue(request.items[4_999]?.extrinsics ?? [], 'DESIGNID')).toBe('D-5000');
+    expect(extrinsicValue(request.extrinsics, 'nothing')).toBeUndefined();
   });
 
   it('a small OrderRequest and a PunchOutSetupRequest come back whole too', async () => {
     const p = parser();
     const order = encode(largeOrderRequest(3));
-    expect(json(await p.parse(order, MAX))).toEqual(json(parseCxmlRequest(order, MAX)));
+    expect(await p.parse(order, MAX)).toStrictEqual(parseCxmlRequest(order, MAX));
     const setup = encode(setupRequest());
     const parsed = await p.parse(setup, MAX);
-    expect(json(parsed)).toEqual(json(parseCxmlRequest(setup, MAX)));
+    expect(parsed).toStrictEqual(parseCxmlRequest(setup, MAX));
     if (parsed.kind !== 'PunchOutSetupRequest') throw new Error(`parsed as ${parsed.kind}`);
     const inline = parseCxmlRequest(setup, MAX);
     if (inline.kind !== 'PunchOutSetupRequest') throw new Error(`parsed as ${inline.kind}`);
-    expect(parsed.extrinsics.get('userEmail')).toBe(inline.extrinsics.get('userEmail'));
+    expect(extrinsicValue(parsed.extrinsics, 'userEmail')).toBe(
+      extrinsicValue(inline.extrinsics, 'userEmail'),
+    );
   });
 
   it('bad XML deep in a big document: the same CxmlError code and message as inline', async () => {
@@ -105,8 +103,8 @@ describe('a worker that dies', () => {
     const p = parser(new URL('./crashing-parse-thread.ts', import.meta.url));
     const bytes = encode(largeOrderRequest(300));
     const [first, second] = await Promise.all([p.parse(bytes, MAX), p.parse(bytes, MAX)]);
-    expect(json(first)).toEqual(json(parseCxmlRequest(bytes, MAX)));
-    expect(json(second)).toEqual(json(first));
+    expect(first).toStrictEqual(parseCxmlRequest(bytes, MAX));
+    expect(second).toStrictEqual(first);
     // The next document starts another worker, which dies the same way: still answered.
     expect((await p.parse(bytes, MAX)).payloadID).toBe(first.payloadID);
     const bad = encode(largeOrderRequest(300).replace('</Comments>', '</Coments>'));
@@ -116,7 +114,7 @@ describe('a worker that dies', () => {
   it('as it starts: the same', async () => {
     const p = parser(new URL('./broken-parse-thread.ts', import.meta.url));
     const bytes = encode(largeOrderRequest(10));
-    expect(json(await p.parse(bytes, MAX))).toEqual(json(parseCxmlRequest(bytes, MAX)));
+    expect(await p.parse(bytes, MAX)).toStrictEqual(parseCxmlRequest(bytes, MAX));
   });
 
   it('ended by close() with documents in flight: they are parsed inline', async () => {

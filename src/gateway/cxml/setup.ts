@@ -9,6 +9,7 @@ import {
   newPayloadId,
   type PunchOutSetupRequest,
 } from '../../cxml/index.ts';
+import { readDecimal, safeIntegerOf } from '../../kernel/decimal.ts';
 import { type JsonObject, toJson } from '../../store/types.ts';
 import type { GatewayContext } from '../context.ts';
 import type { ResolvedCxmlBuyer } from '../deps.ts';
@@ -36,17 +37,23 @@ function asSent(item: ItemOut): KeptLine {
     classifications: item.classifications.map((c) => ({ domain: c.domain, code: c.code })),
     ...(item.manufacturerPartID !== undefined && { manufacturerPartID: item.manufacturerPartID }),
     ...(item.manufacturerName !== undefined && { manufacturerName: item.manufacturerName }),
-    extrinsics: item.extrinsics.list.map((e) => ({ name: e.name, value: e.value })),
+    extrinsics: item.extrinsics.map((e) => ({ name: e.name, value: e.value })),
   };
 }
+
+/** cXML's quantity spellings (`5`, `+5`, `5.`, `5e0`), as the codec accepted them. */
+const QUANTITY_SYNTAX = { signed: true, barePoint: true, exponent: true } as const;
 
 /** Every ItemOut: ours by line reference when it carries one, and each as sent for when it is not ours. */
 function reopenedLines(request: PunchOutSetupRequest): ReopenedLine[] {
   return request.itemOut.map((item) => {
     const reference = item.supplierPartAuxiliaryID?.trim();
+    // A cart holds whole quantities: a fraction leaves the cart line's own (openSession decides).
+    const decimal = readDecimal(item.quantity, QUANTITY_SYNTAX);
+    const quantity = decimal === undefined ? undefined : safeIntegerOf(decimal);
     return {
       ...(reference !== undefined && LINE_REF_PATTERN.test(reference) && { lineRef: reference }),
-      quantity: item.quantityNumber,
+      ...(quantity !== undefined && { quantity }),
       asSent: asSent(item),
     };
   });
@@ -83,7 +90,7 @@ export async function punchOutSetup(
     returnUrl: request.browserFormPost,
     buyerCookie: request.buyerCookie,
     ...(request.returnFrame !== undefined && { returnTarget: request.returnFrame }),
-    extrinsics: Object.fromEntries(request.extrinsics.list.map((e) => [e.name, e.value])),
+    extrinsics: Object.fromEntries(request.extrinsics.map((e) => [e.name, e.value])),
     ...(request.contacts[0] !== undefined && { contact: toJson<JsonObject>(request.contacts[0]) }),
     ...(request.shipTo !== undefined && { shipTo: toJson<JsonObject>(request.shipTo) }),
     ...(selectedPartId !== undefined && { selectedPartId }),

@@ -5,10 +5,11 @@
  * The error texts are the ones operators' tooling has matched on since before the schemas.
  */
 import * as z from 'zod';
+import { addressSchema, chargeSchema, contactSchema, moneySchema } from '../../cxml/index.ts';
 import { JOB_STATES, ORDER_STATES, OUTBOX_STATES } from '../../store/types.ts';
 import { ERROR_ANSWERS, type GatewayErrorCode } from '../http/errors.ts';
 import { MAX_NOTE_LENGTH } from './operator-actions.ts';
-import { addressSchema, contactSchema, mismatchSchema, poLineSchema } from './po-record.ts';
+import { mismatchSchema, poLineSchema } from './po-record.ts';
 
 // ---------------------------------------------------------------------------------------------------------
 // Input
@@ -212,20 +213,16 @@ export const JobView = z.object({
 
 export const TimelineEntry = z.object({ at: moment, event: z.string(), detail: z.string() });
 
-/** An amount as the PO carried it; `amount` is null on the wire for one beyond a double's range. */
-const money = z.object({ value: z.string(), amount: z.number().nullable(), currency: z.string() });
-const charge = money.extend({ description: z.string() });
-
 export const OrderDetail = OrderSummary.extend({
   request: z.object({
     orderDate: z.string().nullable(),
     orderVersion: z.string().nullable(),
     previousPayloadID: z.string().nullable(),
-    total: money.nullable(),
+    total: moneySchema.nullable(),
     shipTo: addressSchema.nullable(),
     billTo: addressSchema.nullable(),
-    shipping: charge.nullable(),
-    tax: charge.nullable(),
+    shipping: chargeSchema.nullable(),
+    tax: chargeSchema.nullable(),
     contacts: z.array(contactSchema).readonly(),
     comments: z.string(),
     extrinsics: z.array(z.object({ name: z.string(), value: z.string() })).readonly(),

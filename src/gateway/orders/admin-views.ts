@@ -177,7 +177,7 @@ export async function orderDetail(ctx: GatewayContext, order: PurchaseOrder): Pr
       tax: request.tax ?? null,
       contacts: request.contacts ?? [],
       comments: request.comments ?? '',
-      extrinsics: request.extrinsics?.list ?? [],
+      extrinsics: request.extrinsics,
       requestedDeliveryDate: request.requestedDeliveryDate?.raw ?? null,
     },
     lines: document.lines,

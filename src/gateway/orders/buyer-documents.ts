@@ -149,7 +149,7 @@ function confirmationItems(
     const priceChanged = deviating.get(line.lineNumber);
     const lineStatus = priceChanged === undefined ? status : 'detail';
     // The instant the buyer's date was read as (a date without a zone was taken as UTC at intake).
-    const requested = line.requestedDeliveryDate?.date ?? request.requestedDeliveryDate?.date;
+    const requested = line.requestedDeliveryDate?.instant ?? request.requestedDeliveryDate?.instant;
     const confirmsDate = lineStatus === 'accept' || lineStatus === 'detail';
     const deliveryDate = confirmsDate && requested !== undefined ? new Date(requested) : undefined;
     return {

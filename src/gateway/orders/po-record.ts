@@ -6,146 +6,69 @@
  * always the print order of group `i`.
  */
 import * as z from 'zod';
-import type { Address, Credential, OrderRequest, TimestampValue } from '../../cxml/index.ts';
+import {
+  addressSchema,
+  credentialSchema,
+  cxmlHeaderSchema,
+  extrinsicListSchema,
+  type OrderRequest,
+  orderItemSchema,
+  orderRequestSchema,
+  timestampValueSchema,
+} from '../../cxml/index.ts';
 import type { Store } from '../../store/port.ts';
 import type { JsonValue, PurchaseOrder } from '../../store/types.ts';
 import { GatewayError } from '../http/errors.ts';
 import { letOthersRun, SLICED_LINES } from './slices.ts';
 
-/**
- * A codec value as the store keeps it, JSON: a Date is its ISO text, a method (`Extrinsics.get`) is gone,
- * and a property that may be undefined is absent instead. Derived from the codec's own types, so a field
- * the codec adds or changes shows up here, and in the schemas below through their type checks.
- */
-export type Stored<T> = T extends Date
-  ? string
-  : T extends readonly (infer Item)[]
-    ? readonly Stored<Item>[]
-    : T extends object
-      ? Flat<
-          {
-            readonly [K in keyof T as Kept<T, K> extends true
-              ? undefined extends T[K]
-                ? never
-                : K
-              : never]: Stored<T[K]>;
-          } & {
-            readonly [K in keyof T as Kept<T, K> extends true
-              ? undefined extends T[K]
-                ? K
-                : never
-              : never]?: Stored<Exclude<T[K], undefined>>;
-          }
-        >
-      : T;
-// biome-ignore lint/complexity/noBannedTypes: any function, whatever its signature, is left out of JSON
-type Kept<T, K extends keyof T> = T[K] extends Function ? false : true;
-type Flat<T> = { [K in keyof T]: T[K] };
-
-/** The parsed OrderRequest as stored: no raw text (it has its own field) and no SharedSecret values. */
-export type StoredRequest = Stored<
-  Omit<OrderRequest, 'raw' | 'header'> & {
-    header: {
-      from: readonly StoredCredential[];
-      to: readonly StoredCredential[];
-      sender: { credentials: readonly StoredCredential[]; userAgent: string };
-    };
-  }
->;
-type StoredCredential = Omit<Credential, 'sharedSecret'>;
-
-/** True when `A` and `B` accept the same values; `satisfies true` on it fails the typecheck otherwise. */
-type SameShape<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
-
 const optional = <T extends z.ZodType>(schema: T) => schema.exactOptional();
-const list = <T extends z.ZodType>(item: T) => z.array(item).readonly();
 
-const credentialSchema = z.object({ domain: z.string(), identity: z.string(), type: optional(z.string()) });
-const timestampSchema = z.object({
-  raw: z.string(),
-  date: optional(z.string()),
-  assumedUtc: z.boolean(),
-  dateOnly: z.boolean(),
-});
 /**
- * JSON writes an amount beyond a double's range (a buyer may send 400 digits) as null; the codec's amount is
- * `Number(value)`, so it is read back from the text then, and such a PO still reads.
+ * Documents stored before the codec's values were plain data hold two things differently: an extrinsic
+ * list as `{ list: [...] }` and a timestamp's instant as `date`. Both are read as today's shape here (and
+ * the float copies they also held, `amount` and `quantityNumber`, are not in the schema and so are dropped),
+ * so a PO accepted by an older punchgate is processed, confirmed and invoiced like any other.
  */
-const moneyFields = { value: z.string(), amount: z.number().nullable(), currency: z.string() };
-function withAmount<T extends { value: string; amount: number | null }>({ amount, ...money }: T) {
-  return { ...money, amount: amount ?? Number(money.value) };
+function upgradedExtrinsics(stored: unknown): unknown {
+  if (typeof stored !== 'object' || stored === null || Array.isArray(stored) || !('list' in stored)) {
+    return stored;
+  }
+  return stored.list;
 }
-const moneySchema = z.object(moneyFields).transform(withAmount);
-const chargeSchema = z.object({ ...moneyFields, description: z.string() }).transform(withAmount);
-const extrinsicsSchema = z.object({ list: list(z.object({ name: z.string(), value: z.string() })) });
-export const addressSchema = z.object({
-  addressID: optional(z.string()),
-  name: z.string(),
-  deliverTo: list(z.string()),
-  street: list(z.string()),
-  city: optional(z.string()),
-  municipality: optional(z.string()),
-  state: optional(z.string()),
-  postalCode: optional(z.string()),
-  country: optional(z.string()),
-  isoCountryCode: optional(z.string()),
-  email: optional(z.string()),
-  phone: optional(z.string()),
+function upgradedTimestamp(stored: unknown): unknown {
+  if (typeof stored !== 'object' || stored === null || !('date' in stored) || 'instant' in stored) {
+    return stored;
+  }
+  const { date, ...rest } = stored;
+  return { ...rest, instant: date };
+}
+const storedExtrinsicsSchema = z.preprocess(upgradedExtrinsics, extrinsicListSchema);
+const storedTimestampSchema = z.preprocess(upgradedTimestamp, timestampValueSchema);
+
+const itemSchema = orderItemSchema.extend({
+  requestedDeliveryDate: optional(storedTimestampSchema),
+  extrinsics: storedExtrinsicsSchema,
 });
-export const contactSchema = z.object({
-  role: optional(z.string()),
-  name: z.string(),
-  emails: list(z.string()),
-  phone: optional(z.string()),
-});
-const itemSchema = z.object({
-  supplierPartID: z.string(),
-  supplierPartAuxiliaryID: optional(z.string()),
-  lineNumber: z.number(),
-  quantity: z.string(),
-  quantityNumber: z.number(),
-  requestedDeliveryDate: optional(timestampSchema),
-  unitPrice: moneySchema,
-  description: z.string(),
-  shortName: optional(z.string()),
-  unitOfMeasure: z.string(),
-  classifications: list(z.object({ domain: z.string(), code: z.string() })),
-  manufacturerPartID: optional(z.string()),
-  manufacturerName: optional(z.string()),
-  extrinsics: extrinsicsSchema,
-  comments: z.string(),
-  shipTo: optional(addressSchema),
-});
-const storedRequestSchema = z.object({
-  kind: z.literal('OrderRequest'),
-  version: optional(z.string()),
-  payloadID: z.string(),
-  timestamp: timestampSchema,
-  lang: optional(z.string()),
-  deploymentMode: z.enum(['production', 'test']),
-  header: z.object({
-    from: list(credentialSchema),
-    to: list(credentialSchema),
-    sender: z.object({ credentials: list(credentialSchema), userAgent: z.string() }),
+
+/**
+ * The parsed OrderRequest as stored: the codec's own schema without the raw text (it has its own field)
+ * and without the header credentials' SharedSecret values.
+ */
+const storedRequestSchema = orderRequestSchema.omit({ raw: true }).extend({
+  header: cxmlHeaderSchema.extend({
+    from: z.array(credentialSchema.omit({ sharedSecret: true })),
+    to: z.array(credentialSchema.omit({ sharedSecret: true })),
+    sender: cxmlHeaderSchema.shape.sender.extend({
+      credentials: z.array(credentialSchema.omit({ sharedSecret: true })),
+    }),
   }),
-  orderID: z.string(),
-  orderDate: optional(timestampSchema),
-  type: z.enum(['new', 'update', 'delete']),
-  orderVersion: optional(z.string()),
-  previousPayloadID: optional(z.string()),
-  total: moneySchema,
-  shipTo: optional(addressSchema),
-  billTo: optional(addressSchema),
-  shipping: optional(chargeSchema),
-  tax: optional(chargeSchema),
-  contacts: list(contactSchema),
-  comments: z.string(),
-  extrinsics: extrinsicsSchema,
-  requestedDeliveryDate: optional(timestampSchema),
-  items: list(itemSchema),
+  timestamp: storedTimestampSchema,
+  orderDate: optional(storedTimestampSchema),
+  requestedDeliveryDate: optional(storedTimestampSchema),
+  extrinsics: storedExtrinsicsSchema,
+  items: z.array(itemSchema),
 });
-true satisfies SameShape<z.infer<typeof storedRequestSchema>, StoredRequest>;
-true satisfies SameShape<z.infer<typeof addressSchema>, Stored<Address>>;
+export type StoredRequest = z.infer<typeof storedRequestSchema>;
 
 export const poLineSchema = z.object({
   lineNumber: z.number(),
@@ -261,53 +184,25 @@ export function isCreatingFlag(flag: string): boolean {
 }
 
 /** The parsed OrderRequest as stored: secrets and the raw text left out (the raw text has its own field). */
-export function requestForStorage(request: OrderRequest): StoredRequest {
-  const {
-    raw: _raw,
-    kind,
-    header,
-    timestamp,
-    orderDate,
-    requestedDeliveryDate,
-    extrinsics,
-    items,
-    ...rest
-  } = request;
+export function requestForStorage({ raw: _raw, header, ...request }: OrderRequest): StoredRequest {
   const strip = (credentials: OrderRequest['header']['from']) =>
     credentials.map(({ sharedSecret: _secret, ...credential }) => credential);
   return {
-    ...rest,
-    kind,
+    ...request,
     header: {
       from: strip(header.from),
       to: strip(header.to),
       sender: { credentials: strip(header.sender.credentials), userAgent: header.sender.userAgent },
     },
-    timestamp: storedTimestamp(timestamp),
-    ...(orderDate !== undefined && { orderDate: storedTimestamp(orderDate) }),
-    ...(requestedDeliveryDate !== undefined && {
-      requestedDeliveryDate: storedTimestamp(requestedDeliveryDate),
-    }),
-    extrinsics: { list: extrinsics.list },
-    items: items.map(({ requestedDeliveryDate: deliverBy, extrinsics: itemExtrinsics, ...item }) => ({
-      ...item,
-      ...(deliverBy !== undefined && { requestedDeliveryDate: storedTimestamp(deliverBy) }),
-      extrinsics: { list: itemExtrinsics.list },
-    })),
   };
 }
 
-function storedTimestamp({ raw, date, assumedUtc, dateOnly }: TimestampValue): Stored<TimestampValue> {
-  return { raw, ...(date !== undefined && { date: date.toISOString() }), assumedUtc, dateOnly };
-}
-
 /**
- * The document as the store's `document` field takes it, without a JSON round trip: every store keeps it
- * as JSON (a TEXT column, or a JSON copy in memory), which turns it into exactly what `toJson` would — a
- * non-finite amount becomes null, read back by `withAmount` — so the store's serialisation is its only one.
+ * The document as the store's `document` field takes it: plain data already (the codec's values are), so it
+ * is handed over as it is, without a JSON round trip; every store keeps it as JSON.
  */
 export function storableDocument(document: PoDocument): JsonValue {
-  return document as unknown as JsonValue;
+  return document;
 }
 
 /**

@@ -3,7 +3,7 @@
  * first of the places real procurement systems put it (cxml-notes §0.9); the key must come out the same
  * for the same person on every punch-out, because a mapped user's designs live in one print account.
  */
-import type { PunchOutSetupRequest } from '../../cxml/index.ts';
+import { extrinsicValue, type PunchOutSetupRequest } from '../../cxml/index.ts';
 
 export interface BuyerUser {
   /** Stable, case-folded identifier of the person within the buyer. */
@@ -40,14 +40,14 @@ function nameFromEmail(email: string | undefined): string | undefined {
 }
 
 export function buyerUserFromSetup(request: PunchOutSetupRequest): BuyerUser {
-  const ext = request.extrinsics;
+  const ext = (name: string) => extrinsicValue(request.extrinsics, name);
   const contactEmail = request.contacts.flatMap((c) => c.emails)[0];
-  const emailCandidates = [ext.get('UserEmail'), ext.get('Email'), contactEmail, request.shipTo?.email];
+  const emailCandidates = [ext('UserEmail'), ext('Email'), contactEmail, request.shipTo?.email];
   const email = emailCandidates.map((e) => e?.trim()).find((e) => e !== undefined && EMAIL.test(e));
 
   let key: string | undefined;
   for (const name of ID_EXTRINSICS) {
-    const value = ext.get(name)?.trim();
+    const value = ext(name)?.trim();
     if (value) {
       key = value;
       break;
@@ -57,13 +57,10 @@ export function buyerUserFromSetup(request: PunchOutSetupRequest): BuyerUser {
   const anonymous = key === undefined || key === '';
   if (key === undefined || key === '') key = 'anonymous';
 
-  const first = ext.get('FirstName')?.trim();
-  const last = ext.get('LastName')?.trim();
+  const first = ext('FirstName')?.trim();
+  const last = ext('LastName')?.trim();
   const fullName =
-    ext.get('UserFullName') ??
-    ext.get('UserPrintableName') ??
-    request.contacts[0]?.name ??
-    nameFromEmail(email);
+    ext('UserFullName') ?? ext('UserPrintableName') ?? request.contacts[0]?.name ?? nameFromEmail(email);
   const names = first && last ? { firstName: first, lastName: last } : splitName(fullName ?? key);
 
   const user: BuyerUser = { key: key.toLowerCase(), ...names };
