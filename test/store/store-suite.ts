@@ -3,6 +3,8 @@
  * the suite's frozen clock and must hand back an empty store that uses it.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { parseCxmlRequest } from '../../src/cxml/index.ts';
+import { type PoDocument, poDocument, requestForStorage } from '../../src/gateway/orders/po-record.ts';
 import type { Clock } from '../../src/store/clock.ts';
 import { purgeExpired, type Retention } from '../../src/store/housekeeping.ts';
 import type { Store } from '../../src/store/port.ts';
@@ -15,6 +17,8 @@ import type {
   NewUserMapping,
   OrderState,
 } from '../../src/store/types.ts';
+import { fixtureBytes } from '../cxml/fixture-files.ts';
+import { legacyPoDocument } from '../support/legacy-po-document.ts';
 import { describeInvoices } from './invoice-suite.ts';
 import { createManualClock, type ManualClock } from './manual-clock.ts';
 
@@ -634,6 +638,15 @@ export function runStoreSuite(
         expect(order).toStrictEqual(receivedOrder(order.id, input, T0));
         expect(await store.orders.get(order.id)).toStrictEqual(order);
         expect(await store.orders.getByPayloadId('acme', input.payloadId)).toStrictEqual(order);
+      });
+
+      it("keeps a PO document an older punchgate wrote, which reads as today's shape", async () => {
+        const request = parseCxmlRequest(fixtureBytes('valid', 'order-request.new-several-lines.xml'));
+        if (request.kind !== 'OrderRequest') throw new Error(`parsed as ${request.kind}`);
+        const today: PoDocument = { request: requestForStorage(request), lines: [], mismatches: [] };
+        const { order } = await store.orders.accept(purchaseOrder({ document: legacyPoDocument(today) }));
+        const read = await store.orders.get(order.id);
+        expect(read && poDocument(read)).toStrictEqual(today);
       });
 
       it('takes the initial state and flags when given', async () => {
