@@ -151,6 +151,13 @@ export function safeIntegerOf(value: Decimal): number | undefined {
   return Number.isSafeInteger(whole) ? whole : undefined;
 }
 
+/** The smallest whole number not below `value`: `1.2` gives 2, `-1.2` gives -1. */
+export function ceilingOf(value: Decimal): bigint {
+  const divisor = 10n ** BigInt(value.scale);
+  const truncated = value.units / divisor;
+  return value.units > truncated * divisor ? truncated + 1n : truncated;
+}
+
 /** An amount times a whole quantity, exact. */
 export function multiplyDecimal(amount: Decimal, quantity: bigint | number): Decimal {
   if (typeof quantity === 'number' && !Number.isSafeInteger(quantity)) {

@@ -20,7 +20,7 @@ export {
   type OciItemsOptions,
   type OciLengthField,
 } from './new-items.ts';
-export { type OciParam, OciParams } from './params.ts';
+export { type OciParam, ociParamValue, ociParamValues, receivedParamName } from './params.ts';
 export { DEFAULT_OCI_PARSE_LIMITS, type OciParseLimits } from './parse-limits.ts';
 export {
   acceptOciPunchIn,

@@ -26,7 +26,7 @@ import { OciError } from './error.ts';
 import { parseUrlencodedBytes } from './form-urlencoded.ts';
 import { checkHookUrl, type HookUrlPolicy } from './hook-url.ts';
 import { parseMultipartFormData } from './multipart.ts';
-import { foldAscii, type OciParam, OciParams } from './params.ts';
+import { foldAscii, type OciParam, ociParamValue } from './params.ts';
 import { DEFAULT_OCI_PARSE_LIMITS, type OciParseLimits } from './parse-limits.ts';
 import type { RawParam } from './raw-param.ts';
 
@@ -72,8 +72,8 @@ export interface OciParseOptions {
 export type OciCharsetSource = 'request' | 'content-type' | 'config' | 'detected';
 
 export interface OciPunchIn {
-  /** Every parameter of query and body (query first), decoded, looked up case-insensitively. */
-  readonly params: OciParams;
+  /** Every parameter of query and body (query first), decoded; look them up with `ociParamValue`. */
+  readonly params: readonly OciParam[];
   readonly username: string;
   readonly password: string;
   /** HOOK_URL exactly as decoded from the request: not trimmed, normalised or decoded a second time. */
@@ -81,8 +81,8 @@ export interface OciPunchIn {
   readonly function?: OciFunction;
   /** PRODUCTID (the EXT_PRODUCT_ID the catalog returned earlier) for DETAIL, DETAILADD and VALIDATE. */
   readonly productId?: string;
-  /** VALIDATE's QUANTITY, 1 when the buyer sent none. */
-  readonly quantity?: number;
+  /** VALIDATE's QUANTITY as an exact decimal (`1.5`; a comma read as the point), `1` when the buyer sent none. */
+  readonly quantity?: string;
   /** SEARCHSTRING for BACKGROUND_SEARCH and SOURCING. */
   readonly searchString?: string;
   /** `~OkCode` (SAP: ADDI). */
@@ -143,15 +143,16 @@ export function parsePunchInRequest(request: OciPunchInRequest, options: OciPars
     limits,
   );
   const decoded = decodeParams(raw, contentType.params.get('charset'), options.charset);
-  const params = new OciParams(decoded.params);
+  const params = decoded.params;
+  const param = (name: string) => ociParamValue(params, name);
 
-  const username = params.get(loginFields.username) ?? '';
-  const password = params.get(loginFields.password) ?? '';
+  const username = param(loginFields.username) ?? '';
+  const password = param(loginFields.password) ?? '';
   if (username === '' || password === '') {
     const name = username === '' ? loginFields.username : loginFields.password;
     throw new OciError('missing_login', `The login parameter ${name} is missing or empty.`, name);
   }
-  const hookUrl = params.get(hookUrlField) ?? '';
+  const hookUrl = param(hookUrlField) ?? '';
   if (hookUrl === '') {
     throw new OciError(
       'missing_hook_url',
@@ -161,8 +162,8 @@ export function parsePunchInRequest(request: OciPunchInRequest, options: OciPars
   }
 
   const ociFunction = readFunction(params);
-  const productId = nonEmpty(params.get('PRODUCTID'));
-  const searchString = nonEmpty(params.get('SEARCHSTRING'));
+  const productId = nonEmpty(param('PRODUCTID'));
+  const searchString = nonEmpty(param('SEARCHSTRING'));
   if (
     (ociFunction === 'DETAIL' || ociFunction === 'DETAILADD' || ociFunction === 'VALIDATE') &&
     productId === undefined
@@ -180,13 +181,13 @@ export function parsePunchInRequest(request: OciPunchInRequest, options: OciPars
       'SEARCHSTRING',
     );
   }
-  const quantity = ociFunction === 'VALIDATE' ? readQuantity(params.get('QUANTITY')) : undefined;
+  const quantity = ociFunction === 'VALIDATE' ? readQuantity(param('QUANTITY')) : undefined;
 
-  const okCode = params.get('~OkCode');
-  const target = params.get('~TARGET');
-  const caller = params.get('~CALLER');
-  const returnTarget = params.get('returntarget');
-  const ociVersion = params.get('OCI_VERSION');
+  const okCode = param('~OkCode');
+  const target = param('~TARGET');
+  const caller = param('~CALLER');
+  const returnTarget = param('returntarget');
+  const ociVersion = param('OCI_VERSION');
   const versionHint = readVersionHint(ociVersion);
 
   return {
@@ -351,8 +352,8 @@ function decodeAll(raw: readonly RawParam[], decode: (bytes: Uint8Array) => stri
   return raw.map((param) => [decode(param.name), decode(param.value)] as const);
 }
 
-function readFunction(params: OciParams): OciFunction | undefined {
-  const value = params.get('FUNCTION')?.trim().toUpperCase() ?? '';
+function readFunction(params: readonly OciParam[]): OciFunction | undefined {
+  const value = ociParamValue(params, 'FUNCTION')?.trim().toUpperCase() ?? '';
   if (value === '') return undefined;
   if (!FUNCTIONS.has(value)) {
     throw new OciError(
@@ -365,9 +366,9 @@ function readFunction(params: OciParams): OciFunction | undefined {
 }
 
 /** SAP sends quantities like `1`, `1.000` or space-padded; a comma is tolerated as the decimal separator. */
-function readQuantity(value: string | undefined): number {
+function readQuantity(value: string | undefined): string {
   const text = value?.trim().replace(',', '.') ?? '';
-  if (text === '') return 1;
+  if (text === '') return '1';
   const match = /^(\d*)(?:\.(\d*))?$/.exec(text);
   const integerDigits = match?.[1]?.replace(/^0+/, '') ?? '';
   const fractionDigits = match?.[2]?.replace(/0+$/, '') ?? '';
@@ -385,7 +386,7 @@ function readQuantity(value: string | undefined): number {
       'QUANTITY',
     );
   }
-  return quantity;
+  return text;
 }
 
 function readVersionHint(ociVersion: string | undefined): 4 | 5 | undefined {
@@ -393,10 +394,10 @@ function readVersionHint(ociVersion: string | undefined): 4 | 5 | undefined {
   return major === '4' ? 4 : major === '5' ? 5 : undefined;
 }
 
-function readEchoFields(params: OciParams): OciParam[] {
+function readEchoFields(params: readonly OciParam[]): OciParam[] {
   const seen = new Set<string>();
   const echo: OciParam[] = [];
-  for (const [name, value] of params.entries()) {
+  for (const [name, value] of params) {
     const key = foldAscii(name);
     if ((name.startsWith('~') || key === 'returntarget') && !seen.has(key)) {
       seen.add(key);

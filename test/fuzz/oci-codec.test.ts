@@ -48,10 +48,7 @@ function checkPunchIn(fixture: Pick<OciFixture, 'buyer'>, request: OciFixture['r
   else expect(hostAllowed(punchIn.hookUrl, fixture.buyer.hookUrlHosts), punchIn.hookUrl).toBe(true);
   const page = renderOciTransferForm({
     hookUrl: punchIn.hookUrl,
-    fields: punchIn.params
-      .entries()
-      .slice(0, 20)
-      .map(([name, value]) => [`NEW_ITEM-${name}[1]`, value] as const),
+    fields: punchIn.params.slice(0, 20).map(([name, value]) => [`NEW_ITEM-${name}[1]`, value] as const),
     target: punchIn.formTarget,
     echoFields: punchIn.echoFields,
     charset: punchIn.charset,

@@ -6,6 +6,9 @@ import {
   type OciPunchIn,
   parsePunchInRequest,
   verifyOciLogin,
+  ociParamValue,
+  ociParamValues,
+  receivedParamName,
 } from '../../src/oci/index.ts';
 
 const LOGIN = 'USERNAME=sap1&PASSWORD=sap1-secret';
@@ -49,8 +52,8 @@ describe('parameter names', () => {
     expect(punchIn.hookUrl).toBe('https://srm.example.com/');
     expect(punchIn.target).toBe('_parent');
     expect(punchIn.okCode).toBe('ADDI');
-    expect(punchIn.params.get('HOOK_URL')).toBe('https://srm.example.com/');
-    expect(punchIn.params.receivedName('~TARGET')).toBe('~Target');
+    expect(ociParamValue(punchIn.params, 'HOOK_URL')).toBe('https://srm.example.com/');
+    expect(receivedParamName(punchIn.params, '~TARGET')).toBe('~Target');
     expect(punchIn.echoFields).toEqual([
       ['~Target', '_parent'],
       ['~okcode', 'ADDI'],
@@ -107,25 +110,25 @@ describe('parameter names', () => {
 describe('charset decoding from raw bytes', () => {
   it('decodes %FC as ü when the request says ISO-8859-1', () => {
     const punchIn = get(`${LOGIN}&${HOOK}&http_content_charset=iso-8859-1&fname=J%FCrgen`);
-    expect(punchIn.params.get('fname')).toBe('Jürgen');
+    expect(ociParamValue(punchIn.params, 'fname')).toBe('Jürgen');
     expect(punchIn).toMatchObject({ charset: 'iso-8859-1', charsetSource: 'request' });
   });
 
   it('decodes %C3%BC as ü when the request says UTF-8', () => {
     const punchIn = get(`${LOGIN}&${HOOK}&HTTP_CONTENT_CHARSET=UTF-8&fname=J%C3%BCrgen`);
-    expect(punchIn.params.get('fname')).toBe('Jürgen');
+    expect(ociParamValue(punchIn.params, 'fname')).toBe('Jürgen');
     expect(punchIn).toMatchObject({ charset: 'utf-8', charsetSource: 'request' });
   });
 
   it('reads bytes 0x80–0x9F as windows-1252, as browsers do for Latin-1 labels', () => {
     const punchIn = get(`${LOGIN}&${HOOK}&http_content_charset=latin1&note=%80+%84x%93`);
-    expect(punchIn.params.get('note')).toBe('€ „x“');
+    expect(ociParamValue(punchIn.params, 'note')).toBe('€ „x“');
   });
 
   it('falls back to windows-1252 for the whole request when UTF-8 bytes are invalid', () => {
     const punchIn = get(`${LOGIN}&${HOOK}&a=%C3%BC&b=%FC`);
-    expect(punchIn.params.get('a')).toBe('Ã¼');
-    expect(punchIn.params.get('b')).toBe('ü');
+    expect(ociParamValue(punchIn.params, 'a')).toBe('Ã¼');
+    expect(ociParamValue(punchIn.params, 'b')).toBe('ü');
     expect(punchIn).toMatchObject({ charset: 'windows-1252', charsetSource: 'detected' });
   });
 
@@ -145,7 +148,7 @@ describe('charset decoding from raw bytes', () => {
       },
     );
     expect(announced).toMatchObject({ charset: 'windows-1252', charsetSource: 'request' });
-    expect(announced.params.get('city')).toBe('Orléans');
+    expect(ociParamValue(announced.params, 'city')).toBe('Orléans');
     expect(post('application/x-www-form-urlencoded', body, { charset: 'windows-1252' })).toMatchObject({
       charset: 'windows-1252',
       charsetSource: 'config',
@@ -155,7 +158,7 @@ describe('charset decoding from raw bytes', () => {
   it('ignores charset labels it does not support', () => {
     const punchIn = get(`${LOGIN}&${HOOK}&http_content_charset=shift_jis&fname=J%C3%BCrgen`);
     expect(punchIn).toMatchObject({ charset: 'utf-8', charsetSource: 'detected' });
-    expect(punchIn.params.get('fname')).toBe('Jürgen');
+    expect(ociParamValue(punchIn.params, 'fname')).toBe('Jürgen');
   });
 
   it('round-trips any Latin-1 text percent-encoded byte by byte', () => {
@@ -167,7 +170,7 @@ describe('charset decoding from raw bytes', () => {
           const punchIn = get(
             `${LOGIN}&${HOOK}&http_content_charset=iso-8859-1&v=${percentEncodeBytes(latin1(text))}`,
           );
-          expect(punchIn.params.get('v')).toBe(text);
+          expect(ociParamValue(punchIn.params, 'v')).toBe(text);
         },
       ),
     );
@@ -177,7 +180,7 @@ describe('charset decoding from raw bytes', () => {
     fc.assert(
       fc.property(fc.string({ unit: 'grapheme' }), (text) => {
         const punchIn = get(`${LOGIN}&${HOOK}&v=${encodeURIComponent(text)}`);
-        expect(punchIn.params.get('v')).toBe(text);
+        expect(ociParamValue(punchIn.params, 'v')).toBe(text);
         expect(punchIn.charset).toBe('utf-8');
       }),
     );
@@ -187,16 +190,16 @@ describe('charset decoding from raw bytes', () => {
 describe('urlencoded syntax', () => {
   it('treats + as a space, keeps malformed escapes literally and skips empty pairs', () => {
     const punchIn = get(`?${LOGIN}&&${HOOK}&a=1+2%2B3&b=%zz%4&c&=x&d=%`);
-    expect(punchIn.params.get('a')).toBe('1 2+3');
-    expect(punchIn.params.get('b')).toBe('%zz%4');
-    expect(punchIn.params.get('c')).toBe('');
-    expect(punchIn.params.get('')).toBe('x');
-    expect(punchIn.params.get('d')).toBe('%');
-    expect(punchIn.params.size).toBe(8);
+    expect(ociParamValue(punchIn.params, 'a')).toBe('1 2+3');
+    expect(ociParamValue(punchIn.params, 'b')).toBe('%zz%4');
+    expect(ociParamValue(punchIn.params, 'c')).toBe('');
+    expect(ociParamValue(punchIn.params, '')).toBe('x');
+    expect(ociParamValue(punchIn.params, 'd')).toBe('%');
+    expect(punchIn.params.length).toBe(8);
   });
 
   it('splits on the first = only', () => {
-    expect(get(`${LOGIN}&${HOOK}&expr=a=b=c`).params.get('expr')).toBe('a=b=c');
+    expect(ociParamValue(get(`${LOGIN}&${HOOK}&expr=a=b=c`).params, 'expr')).toBe('a=b=c');
   });
 });
 
@@ -228,7 +231,10 @@ describe('HOOK_URL', () => {
   it('is the first value when sent twice', () => {
     const punchIn = get(`${LOGIN}&HOOK_URL=https://srm.example.com/a&hook_url=https://evil.com/`);
     expect(punchIn.hookUrl).toBe('https://srm.example.com/a');
-    expect(punchIn.params.getAll('HOOK_URL')).toEqual(['https://srm.example.com/a', 'https://evil.com/']);
+    expect(ociParamValues(punchIn.params, 'HOOK_URL')).toEqual([
+      'https://srm.example.com/a',
+      'https://evil.com/',
+    ]);
   });
 });
 
@@ -254,15 +260,15 @@ describe('functions', () => {
   });
 
   it.each([
-    ['1', 1],
-    ['1.000', 1],
-    ['0.5', 0.5],
-    ['.5', 0.5],
-    ['7.', 7],
-    ['  12,250 ', 12.25],
-    ['99999999999.999', 99999999999.999],
-    ['00000000000001.500', 1.5],
-  ])('VALIDATE reads QUANTITY=%s as %s', (text, quantity) => {
+    ['1', '1'],
+    ['1.000', '1.000'],
+    ['0.5', '0.5'],
+    ['.5', '.5'],
+    ['7.', '7.'],
+    ['  12,250 ', '12.250'],
+    ['99999999999.999', '99999999999.999'],
+    ['00000000000001.500', '00000000000001.500'],
+  ])('VALIDATE reads QUANTITY=%s as the decimal %s, trimmed, a comma read as the point', (text, quantity) => {
     const punchIn = get(
       `${LOGIN}&${HOOK}&FUNCTION=VALIDATE&PRODUCTID=L1&QUANTITY=${encodeURIComponent(text)}`,
     );
@@ -313,10 +319,20 @@ describe('OCI version hint', () => {
   });
 });
 
+describe('the parsed punch-in', () => {
+  it('is plain data: the same through structuredClone and JSON', () => {
+    const punchIn = get(
+      `${LOGIN}&${HOOK}&FUNCTION=VALIDATE&PRODUCTID=L1&QUANTITY=1,5&~Target=_top&returntarget=x`,
+    );
+    expect(structuredClone(punchIn)).toStrictEqual(punchIn);
+    expect(JSON.parse(JSON.stringify(punchIn))).toStrictEqual(punchIn);
+  });
+});
+
 describe('transport', () => {
   it('accepts the method in any case and ignores a GET body', () => {
     const punchIn = parsePunchInRequest({ method: 'get', query: `${LOGIN}&${HOOK}`, body: utf8('a=1') });
-    expect(punchIn.params.has('a')).toBe(false);
+    expect(ociParamValue(punchIn.params, 'a')).toBeUndefined();
   });
 
   it('reads a POST body without Content-Type as urlencoded', () => {
@@ -346,7 +362,7 @@ describe('transport', () => {
           body: utf8(`${LOGIN}&${HOOK}`),
         },
         options,
-      ).params.size,
+      ).params.length,
     ).toBe(4);
     const error = ociError(() =>
       parsePunchInRequest(
@@ -406,7 +422,7 @@ describe('multipart/form-data', () => {
       `--${boundary}\r\nContent-Disposition: form-data; name="upload"; filename="a.pdf"\r\nContent-Type: application/pdf\r\n\r\n%PDF-1.7\r\n` +
       `${part('empty', '')}--${boundary}--\r\nepilogue`;
     const punchIn = multipart(body);
-    expect(punchIn.params.entries()).toEqual([
+    expect(punchIn.params).toEqual([
       ['USERNAME', 'sap1'],
       ['PASSWORD', 'sap1-secret'],
       ['HOOK_URL', 'https://srm.example.com/'],
@@ -417,7 +433,7 @@ describe('multipart/form-data', () => {
 
   it('unescapes %22 in field names as browsers write them, and reads header names in any case', () => {
     const body = `${login}--${boundary}\r\ncontent-disposition: FORM-DATA; NAME="say %22hi%22"\r\n\r\nyes\r\n--${boundary}--`;
-    expect(multipart(body).params.get('say "hi"')).toBe('yes');
+    expect(ociParamValue(multipart(body).params, 'say "hi"')).toBe('yes');
   });
 
   it('decodes raw field bytes with the announced charset', () => {
@@ -425,7 +441,7 @@ describe('multipart/form-data', () => {
       `${part('_charset_', 'windows-1252')}${login}${part('fname', 'J\xfcrgen \x80')}--${boundary}--`,
     );
     const punchIn = multipart(body);
-    expect(punchIn.params.get('fname')).toBe('Jürgen €');
+    expect(ociParamValue(punchIn.params, 'fname')).toBe('Jürgen €');
     expect(punchIn.charset).toBe('windows-1252');
   });
 

@@ -8,7 +8,7 @@
  * parameter, the login user name. A buyer that sends neither shares one print account between its users
  * (with `userMode: "mapped"`); one that wants separate accounts sends `userid`, or uses temporary users.
  */
-import type { OciPunchIn } from '../../oci/index.ts';
+import { type OciPunchIn, ociParamValue } from '../../oci/index.ts';
 import type { BuyerUser } from '../punchout/buyer-user.ts';
 
 /** Parameter names that carry the person's SAP user id, compared without case. */
@@ -20,7 +20,7 @@ const EMAIL = /^[^\s@<>"]+@[^\s@<>"]+\.[^\s@<>"]+$/;
 
 function firstOf(punchIn: OciPunchIn, names: readonly string[], accept = (_: string) => true) {
   for (const name of names) {
-    const value = punchIn.params.get(name)?.trim();
+    const value = ociParamValue(punchIn.params, name)?.trim();
     if (value && accept(value)) return value;
   }
   return undefined;

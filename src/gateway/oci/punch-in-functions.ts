@@ -3,6 +3,7 @@
  * none opens a session at the catalog, DETAIL/DETAILADD at a product page, SOURCING at search results;
  * VALIDATE and BACKGROUND_SEARCH answer at once without a session.
  */
+import { ceilingOf, parseDecimal } from '../../kernel/decimal.ts';
 import { type OciPunchIn, renderOciSearchResults, renderOciTransferForm } from '../../oci/index.ts';
 import type { CartLine, PunchoutSession } from '../../store/types.ts';
 import type { GatewayContext } from '../context.ts';
@@ -85,7 +86,9 @@ async function namedProduct(
 export async function validate(ctx: GatewayContext, scope: PunchInScope): Promise<Response> {
   const { buyer, storefront, punchIn } = scope;
   const { product, line } = await namedProduct(ctx, scope, punchIn.productId ?? '');
-  const quantity = checkQuantity(product, Math.max(product.minQuantity, Math.ceil(punchIn.quantity ?? 1)));
+  // A print run is whole: a fractional QUANTITY (the reader allows three decimals) is rounded up.
+  const wanted = Number(ceilingOf(parseDecimal(punchIn.quantity ?? '1', { barePoint: true })));
+  const quantity = checkQuantity(product, Math.max(product.minQuantity, wanted));
   const fields = itemFields(buyer, punchIn.charset, [
     ociLineOfProduct(buyer, storefront, product, quantity, line),
   ]);
