@@ -39,6 +39,8 @@ export const NODE_SERVER_LIMITS = {
  * Connections held at once: below the process's open-file limit (read from Linux's /proc/self/limits),
  * with room left for the database, the print-service pool and log files, so a flood of connections is
  * turned away at accept instead of failing every file the gateway opens. 10,000 where the limit is unknown.
+ * At the cap, a new connection takes the place of the oldest one without a request in progress
+ * (evictIdleAtCap).
  */
 export function connectionCap(limitsText: string | undefined): number {
   const soft = /^Max open files\s+(\d+|unlimited)/m.exec(limitsText ?? '')?.[1];
@@ -103,6 +105,47 @@ function lingerOnClose(socket: Socket): void {
 }
 
 /**
+ * Holds at most `cap` connections, and at the cap makes room for a new one by closing the oldest connection
+ * that has no request in progress: one still sending its request header (within headersTimeoutMs) or idle
+ * between keep-alive requests. Node's own cap (`server.maxConnections`) refuses the newcomer instead, so
+ * slow clients that take every slot (slowloris: a header line every few seconds, each socket within the
+ * header timeout) would turn away every monitor's /healthz and /readyz until they let go. Here a client
+ * that sends its request at once is served whatever the slow ones hold; it is refused only when every slot
+ * has a request being answered. The oldest goes first because it has held its slot longest for nothing.
+ */
+function evictIdleAtCap(server: Server, cap: number): void {
+  const open = new Set<Socket>();
+  // Insertion order is age: the first is the oldest connection without a request in progress.
+  const idle = new Set<Socket>();
+  server.on('connection', (socket: Socket) => {
+    socket.once('close', () => {
+      open.delete(socket);
+      idle.delete(socket);
+    });
+    if (open.size >= cap) {
+      const oldest = idle.values().next().value;
+      if (oldest === undefined) {
+        socket.destroy();
+        return;
+      }
+      open.delete(oldest);
+      idle.delete(oldest);
+      oldest.destroy();
+    }
+    open.add(socket);
+    idle.add(socket);
+  });
+  server.on('request', (request: IncomingMessage, response: ServerResponse) => {
+    const socket = request.socket;
+    idle.delete(socket);
+    response.once('close', () => {
+      // Back to waiting for its next request, now the youngest idle connection.
+      if (open.has(socket) && !socket.destroyed) idle.add(socket);
+    });
+  });
+}
+
+/**
  * Serves an app over HTTP. Port 0 picks a free port; the answer says which.
  *
  * @example
@@ -127,7 +170,7 @@ export function serveNode(
         connectionsCheckingInterval: NODE_SERVER_LIMITS.connectionsCheckingIntervalMs,
       },
     }) as Server;
-    server.maxConnections = connectionCap(readProcLimits());
+    evictIdleAtCap(server, connectionCap(readProcLimits()));
     closeWhenBodyUnread(server);
     server.once('error', reject);
     server.once('listening', () => {

@@ -74,8 +74,17 @@ export function startPunchgate(
   args: readonly string[],
   env: ChildEnv,
   cwd: string = REPOSITORY,
+  options: { openFileLimit?: number } = {},
 ): PunchgateProcess {
-  const child = spawn(process.execPath, [BIN, ...args], {
+  // Node cannot lower its own open-file limit, so a limit is set by the shell that then becomes the command.
+  const [file, argv] =
+    options.openFileLimit === undefined
+      ? [process.execPath, [BIN, ...args]]
+      : [
+          'bash',
+          ['-c', `ulimit -n ${options.openFileLimit} && exec "$0" "$@"`, process.execPath, BIN, ...args],
+        ];
+  const child = spawn(file, argv, {
     cwd,
     env: { ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -304,8 +313,10 @@ export async function startServeCommand(
   configFile: string,
   port: number,
   env: ChildEnv,
+  options: { openFileLimit?: number } = {},
 ): Promise<ServeProcess> {
-  const serve = startPunchgate(name, ['serve', '--config', configFile, '--port', String(port)], env);
+  const args = ['serve', '--config', configFile, '--port', String(port)];
+  const serve = startPunchgate(name, args, env, REPOSITORY, options);
   const [, url = ''] = await serve.waitForStdout(/^punchgate gateway on (\S+)/m);
   return { process: serve, url };
 }

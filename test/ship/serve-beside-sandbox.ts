@@ -37,6 +37,8 @@ export interface ServeBesideSandboxOptions {
   adjustConfig?: (config: ConfigJson) => void;
   /** More environment for serve, e.g. LOG_LEVEL. */
   serveEnv?: Record<string, string>;
+  /** serve's open-file limit (`ulimit -n`), when the test needs a small one. */
+  openFileLimit?: number;
 }
 
 /**
@@ -65,6 +67,7 @@ export async function startServeBesideSandbox(
     configFile,
     port,
     childEnv({ ...serving.secrets, ...options.serveEnv }),
+    options.openFileLimit === undefined ? {} : { openFileLimit: options.openFileLimit },
   );
   return { buyer, sandbox, serve, secrets: { ...serving.secrets }, port };
 }
