@@ -7,6 +7,7 @@
 
 import { readFile } from 'node:fs/promises';
 import { type ParseArgsOptionsConfig, parseArgs } from 'node:util';
+import type { LoadedConfig } from './runtime/host.ts';
 import type { RunningServer } from './runtime/node.ts';
 
 // Each command loads what it runs when it runs: `--help` and `check-config` need not load the gateway, the
@@ -14,6 +15,7 @@ import type { RunningServer } from './runtime/node.ts';
 const load = {
   demo: () => import('./runtime/demo.ts'),
   gateway: () => import('./runtime/gateway-node.ts'),
+  host: () => import('./runtime/host.ts'),
   logging: () => import('./runtime/logging.ts'),
   node: () => import('./runtime/node.ts'),
   sandbox: async () => (await import('./runtime/sandbox-package.ts')).loadSandboxPackage(),
@@ -34,6 +36,43 @@ interface Command {
 /** A mistake in how the command was called: printed with a pointer to --help, exit code 2. */
 class UsageError extends Error {
   override name = 'UsageError';
+}
+
+/**
+ * A listen that failed because the port is taken, said in one line with the way out; anything else is
+ * passed on. Exit code 1 like every failure to run, since the command line itself was well formed.
+ */
+function listenFailure(error: unknown, how: string): unknown {
+  const failure = error as NodeJS.ErrnoException & { port?: number; address?: string };
+  if (failure.code !== 'EADDRINUSE') return error;
+  return new Error(
+    `port ${failure.port} on ${failure.address} is already in use; choose another with ${how}`,
+  );
+}
+
+/** The words for what went wrong reaching a URL, from the system's error code under fetch's `TypeError`. */
+const CONNECT_FAILURES: Readonly<Record<string, string>> = {
+  ECONNREFUSED: 'connection refused',
+  ECONNRESET: 'connection reset',
+  ENOTFOUND: 'host not found',
+  EAI_AGAIN: 'host name lookup failed',
+  ETIMEDOUT: 'timed out',
+  UND_ERR_CONNECT_TIMEOUT: 'timed out connecting',
+  EHOSTUNREACH: 'host unreachable',
+  ENETUNREACH: 'network unreachable',
+  UND_ERR_SOCKET: 'connection closed',
+};
+
+function unreachable(url: string, error: unknown): Error {
+  const cause = (error as { cause?: { code?: unknown; message?: unknown } }).cause;
+  const code = typeof cause?.code === 'string' ? cause.code : undefined;
+  const reason =
+    code !== undefined
+      ? `${CONNECT_FAILURES[code] ?? (typeof cause?.message === 'string' ? cause.message : 'failed')} (${code})`
+      : error instanceof Error
+        ? error.message
+        : String(error);
+  return new Error(`could not reach ${url}: ${reason}`);
 }
 
 const DEFAULT_SEED = new URL('../fixtures/sandbox-seed.json', import.meta.url);
@@ -107,7 +146,11 @@ Options:
       ...(sessionIdleSeconds === undefined ? {} : { sessionIdleSeconds }),
     });
     const host = text(values.host);
-    const server = await serveNode(app, { port, ...(host === undefined ? {} : { hostname: host }) });
+    const server = await serveNode(app, { port, ...(host === undefined ? {} : { hostname: host }) }).catch(
+      (error: unknown) => {
+        throw listenFailure(error, '--port');
+      },
+    );
     const out: string[] = [
       `punchgate sandbox print service on ${server.url} (seed ${seedName})`,
       `  API base URL: ${server.url}        (endpoints under ${server.url}/api/v2)`,
@@ -129,12 +172,33 @@ Options:
   },
 };
 
-/** Resolves on Ctrl-C or a termination signal, so servers close their sockets and stores cleanly. */
-function stopSignal(): Promise<void> {
-  return new Promise<void>((resolve) => {
-    process.once('SIGINT', () => resolve());
-    process.once('SIGTERM', () => resolve());
+/** Resolves on Ctrl-C or a termination signal (with its name), so servers close their sockets and stores cleanly. */
+function stopSignal(): Promise<NodeJS.Signals> {
+  return new Promise<NodeJS.Signals>((resolve) => {
+    process.once('SIGINT', resolve);
+    process.once('SIGTERM', resolve);
   });
+}
+
+/** How long serve lets requests in progress finish after SIGTERM before closing their connections. */
+const DRAIN_GRACE_MS = 10_000;
+/** When serve exits (code 1) whatever is still running: the grace period plus time to close the store. */
+const HARD_STOP_MS = 15_000;
+
+/** Reads a config file; one that cannot be read is a usage error naming `what` (the operand or the flag). */
+async function readConfig(
+  readConfigFile: (path: string) => Promise<LoadedConfig>,
+  file: string,
+  what: string,
+): Promise<LoadedConfig> {
+  try {
+    return await readConfigFile(file);
+  } catch (error) {
+    if ((error as Error).name === 'ConfigFileUnreadable') {
+      throw new UsageError(`cannot read ${what} ${(error as Error).message}`);
+    }
+    throw error;
+  }
 }
 
 function printProblems(
@@ -177,6 +241,8 @@ Options:
       port,
       ...(host === undefined ? {} : { host }),
       ...(publicUrl === undefined ? {} : { publicUrl }),
+    }).catch((error: unknown) => {
+      throw listenFailure(error, '--port or PORT');
     });
     process.stdout.write(
       [
@@ -202,7 +268,8 @@ const checkConfigCommand: Command = {
 
 Validates a gateway config file against schemas/config.ts (JSON Schema: schemas/config.schema.json),
 including the environment variables its {"env": "NAME"} secrets name. Exits 0 when the file is valid,
-1 with every problem listed by path (e.g. buyers[1].sharedSecret) when it is not.
+1 with every problem listed by path (e.g. buyers[1].sharedSecret) when it is not, 2 when it cannot be
+read. Warnings (e.g. a buyer without authAllowedAddresses) are printed to stderr and keep exit 0.
 
 Options:
   --help   this text`,
@@ -210,13 +277,16 @@ Options:
   operand: 'FILE',
   async run(_values, positionals) {
     const file = positionals[0]!;
-    const { readConfigFile } = await load.gateway();
-    const result = await readConfigFile(file);
+    const [{ readConfigFile }, { configWarnings }] = await Promise.all([load.gateway(), load.host()]);
+    const result = await readConfig(readConfigFile, file, 'FILE');
     if (!result.ok) {
       printProblems('check-config', file, result.problems);
       return 1;
     }
     const { config } = result;
+    for (const warning of configWarnings(config)) {
+      process.stderr.write(`punchgate check-config: warning: ${warning.path}: ${warning.message}\n`);
+    }
     const protocols = config.buyers.map((b) => `${b.id} (${b.protocol})`).join(', ');
     const runtime =
       config.store.kind === 'd1' ? ' (for the Worker; punchgate serve needs another store)' : '';
@@ -236,7 +306,9 @@ Runs the punch-out gateway: POST /cxml, GET|POST /oci/:buyer, the punch-out page
 /events, /admin, /metrics, /healthz and /readyz, and its background work (purchase orders to print orders,
 webhooks and reconciliation, documents to buyers, housekeeping) every background.intervalSeconds.
 Secrets written as {"env": "NAME"} in the config are read from the environment. A config with problems
-is refused (exit 1) with every problem listed, as check-config lists them.
+is refused (exit 1) with every problem listed, as check-config lists them; a config file that cannot be
+read is a usage error (exit 2). On SIGTERM or SIGINT it stops taking connections, lets the requests in
+progress (up to 10 s) and the background round finish, and exits 0.
 
 Options:
   --config FILE   the gateway config (JSON; see schemas/config.schema.json)
@@ -248,12 +320,13 @@ Options:
     const file = text(values.config);
     if (file === undefined) throw new UsageError('--config FILE is required');
     const port = readInteger('port', text(values.port) ?? process.env.PORT, 0, 65535) ?? 8080;
-    const [{ createNodeGateway, readConfigFile }, { createNodeLogger }, { serveNode }] = await Promise.all([
-      load.gateway(),
-      load.logging(),
-      load.node(),
-    ]);
-    const result = await readConfigFile(file);
+    const [
+      { createNodeGateway, readConfigFile },
+      { createNodeLogger, nodeLogFormat },
+      { serveNode },
+      { configWarnings },
+    ] = await Promise.all([load.gateway(), load.logging(), load.node(), load.host()]);
+    const result = await readConfig(readConfigFile, file, '--config');
     if (!result.ok) {
       printProblems('serve', file, result.problems);
       return 1;
@@ -268,10 +341,14 @@ Options:
       return 1;
     }
     const logger = createNodeLogger('gateway');
+    const format = nodeLogFormat();
     if (result.config.store.kind === 'sqlite' && result.config.store.path === ':memory:') {
       logger.warn(
         'store.path ":memory:": sessions, carts and purchase orders are lost when the process stops',
       );
+    }
+    for (const warning of configWarnings(result.config)) {
+      logger.warn(`${warning.path}: ${warning.message}`, { path: warning.path });
     }
     const node = await createNodeGateway(result.config, { logger });
     const host = text(values.host);
@@ -280,15 +357,41 @@ Options:
       server = await serveNode(node.gateway.app, { port, ...(host === undefined ? {} : { hostname: host }) });
     } catch (error) {
       await node.close();
-      throw error;
+      throw listenFailure(error, '--port or PORT');
     }
     node.startBackground();
-    process.stdout.write(
-      `punchgate gateway on ${server.url} (public URL ${result.config.publicUrl})\n  cXML endpoint: ${result.config.publicUrl}/cxml\n`,
-    );
-    await stopSignal();
-    await server.close();
+    const publicUrl = result.config.publicUrl.replace(/\/+$/, '');
+    const banner = `punchgate gateway on ${server.url} (public URL ${publicUrl})`;
+    const addresses = { cxmlEndpoint: `${publicUrl}/cxml`, operatorConsole: `${publicUrl}/admin/` };
+    if (format === 'json') {
+      // A log shipper reading JSON lines gets the banner as one more record, not a line it cannot parse.
+      logger.info(banner, { url: server.url, publicUrl, ...addresses });
+    } else {
+      process.stdout.write(
+        `${banner}\n  cXML endpoint:    ${addresses.cxmlEndpoint}\n  Operator console: ${addresses.operatorConsole}\n`,
+      );
+    }
+    const signal = await stopSignal();
+    // An orchestrator stopping or replacing the instance sends SIGTERM: the requests in progress and the
+    // background round are finished, not cut, so no buyer sees a reset and no claimed job waits for its lease.
+    logger.info('shutting down: draining requests in progress and the background round', {
+      signal,
+      graceSeconds: DRAIN_GRACE_MS / 1000,
+    });
+    // Something that does not let go (a round stuck on an unanswering database) must not keep an
+    // orchestrator waiting for ever; it would kill the process anyway, without the log line.
+    const hardStop = setTimeout(() => {
+      logger.error('shutdown did not finish: stopping now', { afterSeconds: HARD_STOP_MS / 1000 });
+      process.exit(1);
+    }, HARD_STOP_MS);
+    hardStop.unref();
+    const { forced } = await server.drain(DRAIN_GRACE_MS);
     await node.close();
+    clearTimeout(hardStop);
+    if (forced > 0) {
+      logger.warn('connections still open after the grace period were closed', { connections: forced });
+    }
+    logger.info('stopped', { signal });
     return 0;
   },
 };
@@ -299,7 +402,8 @@ const sendCommand: Command = {
   help: `Usage: punchgate send FILE --to URL
 
 Posts the cXML document in FILE (as text/xml) to URL and prints the HTTP status and the answer. Exits 0
-when the answer is a cXML Status in the 200 range, 1 otherwise.
+when the answer is a cXML Status in the 200 range, 1 otherwise (also when URL cannot be reached: the
+reason is printed, e.g. "connection refused (ECONNREFUSED)").
 
 Options:
   --to URL   where to post, e.g. http://127.0.0.1:8080/cxml
@@ -321,6 +425,9 @@ Options:
       method: 'POST',
       body: new Uint8Array(body),
       headers: { 'Content-Type': 'text/xml; charset=UTF-8' },
+    }).catch((error: unknown) => {
+      // fetch says only "fetch failed"; the reason is the system's code underneath.
+      throw unreachable(to, error);
     });
     const answer = await response.text();
     process.stdout.write(`HTTP ${response.status}\n${answer}${answer.endsWith('\n') ? '' : '\n'}`);

@@ -18,8 +18,32 @@ import { loadSandboxPackage } from './sandbox-package.ts';
 import { createTestPunchout } from './test-punchout.ts';
 
 /**
+ * A config file that cannot be read at all: a mistake in the command line (the wrong path, a file the
+ * gateway's user may not read), not a problem of its content, so the commands answer it as a usage error.
+ */
+export class ConfigFileUnreadable extends Error {
+  override readonly name = 'ConfigFileUnreadable';
+  readonly path: string;
+  /** `file not found`, `permission denied`, … */
+  readonly reason: string;
+  constructor(path: string, reason: string) {
+    super(`${path}: ${reason}`);
+    this.path = path;
+    this.reason = reason;
+  }
+}
+
+const READ_FAILURES: Readonly<Record<string, string>> = {
+  ENOENT: 'file not found',
+  EACCES: 'permission denied',
+  EISDIR: 'is a directory',
+};
+
+/**
  * Reads, validates and resolves a config file: every problem any runtime would refuse is listed by path
  * (`buyers[1].sharedSecret`), including environment variables that are referenced but not set.
+ *
+ * @throws ConfigFileUnreadable when the file cannot be read.
  */
 export async function readConfigFile(
   path: string,
@@ -29,8 +53,8 @@ export async function readConfigFile(
   try {
     text = await readFile(path, 'utf8');
   } catch (error) {
-    const reason = (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'file not found' : 'cannot be read';
-    return { ok: false, problems: [{ path: '(file)', message: `${path}: ${reason}` }] };
+    const code = (error as NodeJS.ErrnoException).code ?? 'unknown';
+    throw new ConfigFileUnreadable(path, READ_FAILURES[code] ?? `cannot be read (${code})`);
   }
   let json: unknown;
   try {

@@ -38,6 +38,24 @@ export function loadConfig(value: unknown, env: Readonly<Record<string, string |
   return problems.length > 0 ? { ok: false, problems } : loaded;
 }
 
+/**
+ * What a valid config may still get wrong, for `check-config` and `serve` to warn about (never a refusal):
+ * a buyer without `authAllowedAddresses` is locked by failed authentications from anywhere, so whoever can
+ * name it (its cXML identity, its OCI URL) can shut its real procurement system out by failing on purpose.
+ */
+export function configWarnings(config: ResolvedConfig): ConfigProblem[] {
+  return config.buyers.flatMap((buyer, index) =>
+    buyer.authAllowedAddresses.length > 0
+      ? []
+      : [
+          {
+            path: `buyers[${index}].authAllowedAddresses`,
+            message: `not set: anyone who knows buyer "${buyer.id}"'s identity can lock it out by failing authentication; list the addresses of its procurement system`,
+          },
+        ],
+  );
+}
+
 export interface GatewayHostOptions {
   config: ResolvedConfig;
   store: Store;

@@ -40,6 +40,19 @@ export function textLine(json: string): string {
 }
 
 /**
+ * The format the Node logger writes in: `LOG_FORMAT`, else text on a terminal and JSON elsewhere. Commands
+ * that print more than log lines (serve's banner) ask it, so everything they write is in one format.
+ *
+ * @throws LogSettingsError as createNodeLogger.
+ */
+export function nodeLogFormat(
+  env: Readonly<Record<string, string | undefined>> = process.env,
+  isTTY: boolean = process.stderr.isTTY === true,
+): LogFormat {
+  return readLogSettings(env).format ?? (isTTY ? 'text' : 'json');
+}
+
+/**
  * @throws LogSettingsError when `LOG_LEVEL` or `LOG_FORMAT` holds something else than they accept; the
  * message names the variable (print it and exit 1).
  * @example
@@ -52,8 +65,7 @@ export function createNodeLogger(
   options: NodeLoggerOptions = {},
 ): Logger {
   const settings = readLogSettings(env);
-  const isTTY = options.isTTY ?? process.stderr.isTTY === true;
-  const format: LogFormat = settings.format ?? (isTTY ? 'text' : 'json');
+  const format = nodeLogFormat(env, options.isTTY);
   const out = options.destination;
   const now = options.now ?? (() => new Date());
 

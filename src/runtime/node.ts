@@ -18,6 +18,11 @@ export interface RunningServer {
   readonly url: string;
   readonly port: number;
   close(): Promise<void>;
+  /**
+   * Stops taking connections and resolves once the requests in progress are answered and every connection
+   * is closed; after `graceMs` the connections still open are closed unanswered (`forced` counts them).
+   */
+  drain(graceMs: number): Promise<{ forced: number }>;
 }
 
 /**
@@ -173,18 +178,36 @@ export function serveNode(
     evictIdleAtCap(server, connectionCap(readProcLimits()));
     closeWhenBodyUnread(server);
     server.once('error', reject);
+    const drain = (graceMs: number | undefined) =>
+      new Promise<{ forced: number }>((done, fail) => {
+        let forced = 0;
+        const deadline =
+          graceMs === undefined
+            ? undefined
+            : setTimeout(() => {
+                server.getConnections((_error, count) => {
+                  forced = count;
+                  server.closeAllConnections();
+                });
+              }, graceMs);
+        server.close((error) => {
+          clearTimeout(deadline);
+          if (error) fail(error);
+          else done({ forced });
+        });
+        // Idle keep-alive connections would hold close() open until they time out.
+        server.closeIdleConnections();
+      });
     server.once('listening', () => {
       const { port } = server.address() as AddressInfo;
       const host = hostname.includes(':') ? `[${hostname}]` : hostname;
       resolve({
         url: `http://${host}:${port}`,
         port,
-        close: () =>
-          new Promise<void>((done, fail) => {
-            server.close((error) => (error ? fail(error) : done()));
-            // Idle keep-alive connections would hold close() open until they time out.
-            server.closeIdleConnections();
-          }),
+        close: async () => {
+          await drain(undefined);
+        },
+        drain,
       });
     });
   });

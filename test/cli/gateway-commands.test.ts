@@ -1,6 +1,7 @@
-import { spawnSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { execFile, spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { createServer, type AddressInfo, type Server } from 'node:net';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
@@ -73,15 +74,40 @@ describe('punchgate check-config', () => {
     }
   });
 
-  it('a missing file and bad JSON are problems of the file', () => {
-    expect(run('check-config', '/nonexistent/config.json').stderr).toContain(
-      '(file): /nonexistent/config.json: file not found',
-    );
+  it('a config file that cannot be read is a usage error (exit 2) naming the file; bad JSON is a problem of the file', () => {
+    const missing = run('check-config', '/nonexistent/config.json');
+    expect([missing.status, missing.stderr]).toEqual([
+      2,
+      'punchgate check-config: cannot read FILE /nonexistent/config.json: file not found\nRun punchgate check-config --help for usage.\n',
+    ]);
+    const folder = run('serve', '--config', tmpdir());
+    expect([folder.status, folder.stderr]).toEqual([
+      2,
+      `punchgate serve: cannot read --config ${tmpdir()}: is a directory\nRun punchgate serve --help for usage.\n`,
+    ]);
     const dir = mkdtempSync(join(tmpdir(), 'punchgate-config-'));
     writeFileSync(join(dir, 'x.json'), '{ nope');
     const result = run('check-config', join(dir, 'x.json'));
     expect(result.status).toBe(1);
     expect(result.stderr).toContain('is not valid JSON');
+  });
+
+  it('warns (exit 0) about each buyer without authAllowedAddresses, naming its path', () => {
+    const result = run('check-config', 'fixtures/demo.config.json');
+    expect(result.status).toBe(0);
+    expect(result.stderr).toBe(
+      ['acme', 'coupa', 'sap1']
+        .map(
+          (id, i) =>
+            `punchgate check-config: warning: buyers[${i}].authAllowedAddresses: not set: anyone who knows buyer "${id}"'s identity can lock it out by failing authentication; list the addresses of its procurement system\n`,
+        )
+        .join(''),
+    );
+    const dir = mkdtempSync(join(tmpdir(), 'punchgate-config-'));
+    const demo = JSON.parse(readFileSync('fixtures/demo.config.json', 'utf8'));
+    for (const buyer of demo.buyers) buyer.authAllowedAddresses = ['192.0.2.0/24'];
+    writeFileSync(join(dir, 'allowed.json'), JSON.stringify(demo));
+    expect(run('check-config', join(dir, 'allowed.json')).stderr).toBe('');
   });
 
   it('usage errors exit 2 and name the problem', () => {
@@ -104,4 +130,65 @@ describe('punchgate check-config', () => {
       expect(result.stdout).toMatch(new RegExp(`^Usage: punchgate ${command}`));
     }
   });
+});
+
+/** A port held open on loopback until its server is closed. */
+async function listeningPort(): Promise<{ port: number; server: Server }> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { port: (server.address() as AddressInfo).port, server };
+}
+
+const runAsync = (args: string[], cwd = process.cwd()) =>
+  new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve) => {
+    execFile(
+      process.execPath,
+      [BIN, ...args],
+      { encoding: 'utf8', cwd, env: { PATH: process.env.PATH } },
+      (error, stdout, stderr) =>
+        resolve({ status: error === null ? 0 : (error.code as number), stdout, stderr }),
+    );
+  });
+
+describe('messages that say what to do', () => {
+  it('send to a closed port names the URL and the reason (exit 1)', async () => {
+    const { port, server } = await listeningPort();
+    await new Promise((resolve) => server.close(resolve));
+    const url = `http://127.0.0.1:${port}/cxml`;
+    const result = await runAsync([
+      'send',
+      'fixtures/cxml/valid/profile-request.oracle-osn-no-tz.xml',
+      '--to',
+      url,
+    ]);
+    expect([result.status, result.stderr]).toEqual([
+      1,
+      `punchgate send: could not reach ${url}: connection refused (ECONNREFUSED)\n`,
+    ]);
+  });
+
+  it('a port in use is one line naming it and the way out (exit 1), for serve, demo and sandbox', async () => {
+    const { port, server } = await listeningPort();
+    const cwd = mkdtempSync(join(tmpdir(), 'punchgate-port-'));
+    try {
+      const config = new URL('../../fixtures/demo.config.json', import.meta.url).pathname;
+      const serve = await runAsync(['serve', '--config', config, '--port', String(port)], cwd);
+      expect(serve.status).toBe(1);
+      expect(serve.stderr.trimEnd().split('\n').at(-1)).toBe(
+        `punchgate serve: port ${port} on 127.0.0.1 is already in use; choose another with --port or PORT`,
+      );
+      const sandbox = await runAsync(['sandbox', '--port', String(port)], cwd);
+      expect([sandbox.status, sandbox.stderr]).toEqual([
+        1,
+        `punchgate sandbox: port ${port} on 127.0.0.1 is already in use; choose another with --port\n`,
+      ]);
+      const demo = await runAsync(['demo', '--port', String(port)], cwd);
+      expect(demo.status).toBe(1);
+      expect(demo.stderr.trimEnd().split('\n').at(-1)).toBe(
+        `punchgate demo: port ${port} on 127.0.0.1 is already in use; choose another with --port or PORT`,
+      );
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
+  }, 60_000);
 });

@@ -41,6 +41,8 @@ export interface PunchgateProcess {
   tail(lines?: number): string;
   /** Resolves with the first match of `pattern` in stdout; rejects on exit or after `timeoutMs`. */
   waitForStdout(pattern: RegExp, timeoutMs?: number): Promise<RegExpExecArray>;
+  /** The same for stderr, where the log lines go. */
+  waitForStderr(pattern: RegExp, timeoutMs?: number): Promise<RegExpExecArray>;
   /** Settles when the child has exited. */
   readonly exited: Promise<CommandExit>;
   /** How the child ended, or undefined while it runs (asks without waiting, unlike `exited`). */
@@ -102,6 +104,7 @@ export function startPunchgate(
   });
   child.stderr.on('data', (chunk: string) => {
     err = (err + chunk).slice(-MAX_KEPT_OUTPUT);
+    for (const listener of listeners) listener();
   });
   const exited = new Promise<CommandExit>((resolve) => {
     // 'close' (not 'exit'): the pipes are drained, so stdout and stderr are complete.
@@ -121,6 +124,48 @@ export function startPunchgate(
   const tail = (lines = 20) =>
     `--- ${name} stderr (last ${lines} lines) ---\n${lastLines(err, lines)}\n--- ${name} stdout ---\n${lastLines(out, lines)}`;
 
+  function waitFor(
+    stream: string,
+    read: () => string,
+    pattern: RegExp,
+    timeoutMs = COMMAND_TIMEOUT_MS,
+  ): Promise<RegExpExecArray> {
+    return new Promise((resolve, reject) => {
+      let settled = false;
+      const finish = (outcome: () => void) => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(timer);
+        listeners.delete(check);
+        outcome();
+      };
+      const check = () => {
+        const match = pattern.exec(read());
+        if (match) finish(() => resolve(match));
+      };
+      const timer = setTimeout(
+        () =>
+          finish(() =>
+            reject(
+              new Error(`${name} did not print ${pattern} to ${stream} within ${timeoutMs} ms\n${tail()}`),
+            ),
+          ),
+        timeoutMs,
+      );
+      listeners.add(check);
+      void exited.then((exit) =>
+        finish(() =>
+          reject(
+            new Error(
+              `${name} exited (code ${exit.code}, signal ${exit.signal}) before printing ${pattern} to ${stream}\n${tail()}`,
+            ),
+          ),
+        ),
+      );
+      check();
+    });
+  }
+
   return {
     name,
     pid: child.pid,
@@ -129,40 +174,8 @@ export function startPunchgate(
     tail,
     exited,
     exit: () => exit,
-    waitForStdout(pattern, timeoutMs = COMMAND_TIMEOUT_MS) {
-      return new Promise((resolve, reject) => {
-        let settled = false;
-        const finish = (outcome: () => void) => {
-          if (settled) return;
-          settled = true;
-          clearTimeout(timer);
-          listeners.delete(check);
-          outcome();
-        };
-        const check = () => {
-          const match = pattern.exec(out);
-          if (match) finish(() => resolve(match));
-        };
-        const timer = setTimeout(
-          () =>
-            finish(() =>
-              reject(new Error(`${name} did not print ${pattern} within ${timeoutMs} ms\n${tail()}`)),
-            ),
-          timeoutMs,
-        );
-        listeners.add(check);
-        void exited.then((exit) =>
-          finish(() =>
-            reject(
-              new Error(
-                `${name} exited (code ${exit.code}, signal ${exit.signal}) before printing ${pattern}\n${tail()}`,
-              ),
-            ),
-          ),
-        );
-        check();
-      });
-    },
+    waitForStdout: (pattern, timeoutMs) => waitFor('stdout', () => out, pattern, timeoutMs),
+    waitForStderr: (pattern, timeoutMs) => waitFor('stderr', () => err, pattern, timeoutMs),
     async stop() {
       if (child.exitCode === null && child.signalCode === null) {
         child.kill('SIGTERM');
@@ -317,6 +330,12 @@ export async function startServeCommand(
 ): Promise<ServeProcess> {
   const args = ['serve', '--config', configFile, '--port', String(port)];
   const serve = startPunchgate(name, args, env, REPOSITORY, options);
-  const [, url = ''] = await serve.waitForStdout(/^punchgate gateway on (\S+)/m);
-  return { process: serve, url };
+  // Its banner: on stdout as text, or (JSON logs, the default off a terminal) a log record on stderr.
+  const [, textUrl, jsonUrl] = await Promise.any([
+    serve.waitForStdout(/^punchgate gateway on (\S+)/m),
+    serve.waitForStderr(/"url":"([^"]+)"[^\n]*"msg":"punchgate gateway on /),
+  ]).catch((error: AggregateError) => {
+    throw error.errors[0];
+  });
+  return { process: serve, url: textUrl ?? jsonUrl ?? '' };
 }
