@@ -342,6 +342,9 @@ Options:
     }
     const logger = createNodeLogger('gateway');
     const format = nodeLogFormat();
+    // Listened for before the server listens: a signal in between would otherwise end the process
+    // unlogged, with whatever it had accepted.
+    const stopping = stopSignal();
     if (result.config.store.kind === 'sqlite' && result.config.store.path === ':memory:') {
       logger.warn(
         'store.path ":memory:": sessions, carts and purchase orders are lost when the process stops',
@@ -371,7 +374,7 @@ Options:
         `${banner}\n  cXML endpoint:    ${addresses.cxmlEndpoint}\n  Operator console: ${addresses.operatorConsole}\n`,
       );
     }
-    const signal = await stopSignal();
+    const signal = await stopping;
     // An orchestrator stopping or replacing the instance sends SIGTERM: the requests in progress and the
     // background round are finished, not cut, so no buyer sees a reset and no claimed job waits for its lease.
     logger.info('shutting down: draining requests in progress and the background round', {
