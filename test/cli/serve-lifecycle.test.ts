@@ -99,6 +99,6 @@ describe('punchgate serve from start to SIGTERM', { timeout: SHIP_TEST_TIMEOUT_M
     );
     process.kill(serve.pid ?? 0, 'SIGINT');
     expect(await serve.exited, serve.tail()).toEqual({ code: 0, signal: null });
-    expect(serve.stderr()).toMatch(/INFO  gateway stopped \{"signal":"SIGINT"\}\n$/);
+    expect(serve.stderr()).toMatch(/INFO {2}gateway stopped \{"signal":"SIGINT"\}\n$/);
   });
 });
