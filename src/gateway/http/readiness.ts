@@ -9,6 +9,8 @@ import type { GatewayContext } from '../context.ts';
 /** How long `/readyz` and `/metrics` wait for the store before calling it unreachable. */
 export const STORE_DEADLINE_MS = 3000;
 const DEFAULT_STALE_AFTER_SECONDS = 300;
+/** The heartbeat `/readyz` writes to see that the store takes writes. */
+export const WRITE_CHECK_HEARTBEAT = 'readiness-write-check';
 
 /**
  * True when the last completed round is older than `staleAfterSeconds`. Before the first round the clock
@@ -80,6 +82,26 @@ export function createReadinessProbe(
         reasons.push('the store is not answering');
       }
       const now = ctx.clock.now();
+      if (reasons.length === 0) {
+        // A store that answers reads may still refuse every write (a read-only file or replica, a failing
+        // disk, a full one once the write needs space), and then no punch-out or PO can be taken: a real
+        // write, the smallest there is, is what tells. One row, upserted; it costs microseconds.
+        try {
+          await withinDeadline(
+            ctx.store.heartbeat.beat(WRITE_CHECK_HEARTBEAT, now),
+            STORE_DEADLINE_MS,
+            'store write',
+          );
+        } catch (error) {
+          reasons.push('the store does not accept writes');
+          // The error's name and code only, as for the metrics: driver messages may quote connection details.
+          const { name, code } = (error ?? {}) as { name?: unknown; code?: unknown };
+          ctx.logger.warn('readiness: the store refused a write', {
+            error: typeof name === 'string' ? name : 'unknown',
+            ...(typeof code === 'string' && { code }),
+          });
+        }
+      }
       const { overdue, lastCompletedAt: last } = await backgroundRound(now);
       if (overdue) {
         const seconds = Math.floor((now.getTime() - (last ?? since).getTime()) / 1000);
