@@ -7,6 +7,11 @@
  *
  * Keys rotate as the punch-out tokens do: signed with the current key, verified with it and then each of
  * `previousSigningKeys`, so operators stay signed in across a rotation until their session expires.
+ *
+ * A session names the admin token it was signed in with by a fingerprint (a hash under its own label,
+ * never the token), and is refused once that token is no longer `adminToken` or one of
+ * `previousAdminTokens`: removing a leaked token from the config ends its sessions at the next start,
+ * not 8 hours later.
  */
 import { errors as joseErrors, jwtVerify, SignJWT } from 'jose';
 import { constantTimeEqual } from '../../kernel/constant-time.ts';
@@ -52,6 +57,32 @@ async function consoleKey(secret: string): Promise<CryptoKey> {
   return crypto.subtle.importKey('raw', bytes, { name: 'HMAC', hash: 'SHA-256' }, false, ['sign', 'verify']);
 }
 
+/** The admin token a session was signed in with, as the session names it: not reversible to the token. */
+async function adminTokenFingerprint(adminToken: string): Promise<string> {
+  const digest = await crypto.subtle.digest(
+    'SHA-256',
+    new TextEncoder().encode(`punchgate:admin-console-token:${adminToken}`),
+  );
+  return btoa(String.fromCharCode(...new Uint8Array(digest).subarray(0, 16)))
+    .replaceAll('+', '-')
+    .replaceAll('/', '_')
+    .replace(/=+$/, '');
+}
+
+const fingerprintsByContext = new WeakMap<GatewayContext, Promise<Set<string>>>();
+
+/** The fingerprints of the admin tokens the config accepts now. */
+function acceptedFingerprints(ctx: GatewayContext): Promise<Set<string>> {
+  let fingerprints = fingerprintsByContext.get(ctx);
+  if (fingerprints === undefined) {
+    fingerprints = Promise.all(
+      [ctx.config.adminToken, ...ctx.config.previousAdminTokens].map(adminTokenFingerprint),
+    ).then((all) => new Set(all));
+    fingerprintsByContext.set(ctx, fingerprints);
+  }
+  return fingerprints;
+}
+
 // Imported once per context (per config): a console page is not a hot path, but nothing gains from
 // importing the key at every request.
 const keysByContext = new WeakMap<GatewayContext, Promise<CryptoKey[]>>();
@@ -65,8 +96,14 @@ function keysOf(ctx: GatewayContext): Promise<CryptoKey[]> {
   return keys;
 }
 
-/** A new session's cookie value and claims, valid `SESSION_SECONDS` from now. */
-export async function issueSession(ctx: GatewayContext): Promise<{ token: string; session: ConsoleSession }> {
+/**
+ * A new session's cookie value and claims, valid `SESSION_SECONDS` from now, for an operator who signed in
+ * with `adminToken`.
+ */
+export async function issueSession(
+  ctx: GatewayContext,
+  adminToken: string,
+): Promise<{ token: string; session: ConsoleSession }> {
   const [key] = await keysOf(ctx);
   const iat = Math.floor(ctx.clock.now().getTime() / 1000);
   const session: ConsoleSession = {
@@ -74,7 +111,8 @@ export async function issueSession(ctx: GatewayContext): Promise<{ token: string
     csrf: ctx.randomId(24),
     exp: iat + SESSION_SECONDS,
   };
-  const token = await new SignJWT({ sid: session.sid, csrf: session.csrf, pur: 'admin-console' })
+  const adm = await adminTokenFingerprint(adminToken);
+  const token = await new SignJWT({ sid: session.sid, csrf: session.csrf, adm, pur: 'admin-console' })
     .setProtectedHeader({ alg: 'HS256' })
     .setIssuedAt(iat)
     .setExpirationTime(session.exp)
@@ -83,8 +121,9 @@ export async function issueSession(ctx: GatewayContext): Promise<{ token: string
 }
 
 /**
- * The session a cookie value names: valid, expired (a genuine token past its time), signed out (a genuine
- * token whose session was ended with "Sign out", refused until it would have expired), or none at all.
+ * The session a cookie value names: valid, expired (a genuine token past its time, or signed in with an
+ * admin token the config no longer accepts), signed out (a genuine token whose session was ended with
+ * "Sign out", refused until it would have expired), or none at all.
  */
 export async function checkSession(ctx: GatewayContext, token: string | undefined): Promise<SessionCheck> {
   if (token === undefined || token === '') return { kind: 'none' };
@@ -94,9 +133,12 @@ export async function checkSession(ctx: GatewayContext, token: string | undefine
         algorithms: ['HS256'],
         currentDate: ctx.clock.now(),
       });
-      const { sid, csrf, exp, pur } = payload;
+      const { sid, csrf, exp, adm, pur } = payload;
       if (typeof sid !== 'string' || typeof csrf !== 'string' || typeof exp !== 'number') break;
       if (pur !== 'admin-console') break;
+      // Signed in with a token that is no longer accepted: ended as if it ran out, so the operator is told
+      // to sign in again. A session from before sessions named their token ends the same way.
+      if (typeof adm !== 'string' || !(await acceptedFingerprints(ctx)).has(adm)) return { kind: 'expired' };
       if ((await ctx.store.heartbeat.last(signedOutName(sid))) !== undefined) return { kind: 'signed-out' };
       return { kind: 'valid', session: { sid, csrf, exp } };
     } catch (error) {

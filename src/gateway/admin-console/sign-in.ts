@@ -25,14 +25,17 @@ import {
   sessionCookie,
 } from './session.ts';
 
-/** Whether `sent` is one of the accepted admin tokens; every one is compared, whatever matched first. */
-function isAdminToken(ctx: GatewayContext, sent: string): boolean {
-  let matches = false;
+/**
+ * The accepted admin token `sent` is, if any (the session records which, so removing it from the config
+ * ends the sessions it opened); every one is compared, whatever matched first.
+ */
+function matchingAdminToken(ctx: GatewayContext, sent: string): string | undefined {
+  let matched: string | undefined;
   for (const token of [ctx.config.adminToken, ...ctx.config.previousAdminTokens]) {
     const equal = constantTimeEqual(sent, token);
-    matches = matches || equal;
+    if (equal && matched === undefined) matched = token;
   }
-  return sent !== '' && matches;
+  return sent === '' ? undefined : matched;
 }
 
 function signInForm(notice?: SafeHtml): SafeHtml {
@@ -80,12 +83,13 @@ export async function signIn(ctx: GatewayContext, c: Context): Promise<Response>
     );
   }
   const sent = (await formOf(c))?.token ?? '';
-  if (!isAdminToken(ctx, sent)) {
+  const adminToken = matchingAdminToken(ctx, sent);
+  if (adminToken === undefined) {
     failures.fail(address);
     ctx.logger.warn('admin console sign-in refused: wrong token', { address });
     return sendSignIn(c, 401, message('error', 'That is not the admin token. Check it and try again.'));
   }
-  const { token, session } = await issueSession(ctx);
+  const { token, session } = await issueSession(ctx, adminToken);
   ctx.logger.info('admin console sign-in', { address, session: session.sid });
   c.header('Set-Cookie', sessionCookie(ctx, token));
   c.header('Cache-Control', 'no-store');

@@ -174,6 +174,35 @@ describe('console sign-in', () => {
   });
 });
 
+describe('console sessions and admin token rotation', () => {
+  const NEW_TOKEN = 'rotated-admin-token-0123456789abcdef';
+
+  it('a session signed in with a token removed from the config is refused at once; the others stay', async () => {
+    const stack = await createOrderStack(orderConfig({ previousAdminTokens: [NEW_TOKEN] }));
+    const withOld = await signIn(stack, ADMIN_TOKEN);
+    const withNew = await signIn(stack, NEW_TOKEN);
+    expect(withOld.cookie).not.toContain(ADMIN_TOKEN);
+
+    // Rotated: the new token is current, the old one still accepted as previous. Both sessions stay.
+    await stack.restartGateway(
+      stack.store,
+      orderConfig({ adminToken: NEW_TOKEN, previousAdminTokens: [ADMIN_TOKEN] }),
+    );
+    expect((await withOld.get('/admin/')).status).toBe(200);
+    expect((await withNew.get('/admin/')).status).toBe(200);
+
+    // The old token removed: its session gets the sign-in page and its forms change nothing.
+    await stack.restartGateway(stack.store, orderConfig({ adminToken: NEW_TOKEN }));
+    const page = await withOld.get('/admin/');
+    expect(page.status).toBe(401);
+    const text = await page.text();
+    expect(text).toContain('Your session has expired. Sign in again.');
+    expect(text).toContain('<h1>Sign in</h1>');
+    expect((await withOld.post('/admin/ui/sign-out', { csrf: withOld.csrf })).status).toBe(403);
+    expect((await withNew.get('/admin/')).status).toBe(200);
+  });
+});
+
 describe('console CSRF', () => {
   it("a missing, forged or other session's CSRF token is a 403 page", async () => {
     const stack = await stackWith();
