@@ -41,6 +41,7 @@ function validConfig(folder: string): ConfigJson {
     username: 'acme-srm',
     password: { env: 'SAP1_PASSWORD' },
     hookUrlHosts: ['srm.acme.example'],
+    authAllowedAddresses: ['198.51.100.0/24'],
     from: [{ domain: 'NetworkID', identity: 'SAP1-ORDERS' }],
     sharedSecret: { env: 'SAP1_ORDER_SECRET' },
   });
