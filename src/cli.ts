@@ -341,6 +341,12 @@ Options:
       return 1;
     }
     const logger = createNodeLogger('gateway');
+    // Start and stop are written whatever LOG_LEVEL holds back: the banner says where the gateway listens
+    // (a supervisor or a test waits for it), and a stop must be seen to have drained.
+    const lifecycle =
+      process.env.LOG_LEVEL?.trim().toLowerCase() === 'debug'
+        ? logger
+        : createNodeLogger('gateway', { ...process.env, LOG_LEVEL: 'info' });
     const format = nodeLogFormat();
     // Listened for before the server listens: a signal in between would otherwise end the process
     // unlogged, with whatever it had accepted.
@@ -368,7 +374,7 @@ Options:
     const addresses = { cxmlEndpoint: `${publicUrl}/cxml`, operatorConsole: `${publicUrl}/admin/` };
     if (format === 'json') {
       // A log shipper reading JSON lines gets the banner as one more record, not a line it cannot parse.
-      logger.info(banner, { url: server.url, publicUrl, ...addresses });
+      lifecycle.info(banner, { url: server.url, publicUrl, ...addresses });
     } else {
       process.stdout.write(
         `${banner}\n  cXML endpoint:    ${addresses.cxmlEndpoint}\n  Operator console: ${addresses.operatorConsole}\n`,
@@ -377,7 +383,7 @@ Options:
     const signal = await stopping;
     // An orchestrator stopping or replacing the instance sends SIGTERM: the requests in progress and the
     // background round are finished, not cut, so no buyer sees a reset and no claimed job waits for its lease.
-    logger.info('shutting down: draining requests in progress and the background round', {
+    lifecycle.info('shutting down: draining requests in progress and the background round', {
       signal,
       graceSeconds: DRAIN_GRACE_MS / 1000,
     });
@@ -394,7 +400,7 @@ Options:
     if (forced > 0) {
       logger.warn('connections still open after the grace period were closed', { connections: forced });
     }
-    logger.info('stopped', { signal });
+    lifecycle.info('stopped', { signal });
     return 0;
   },
 };

@@ -80,12 +80,12 @@ describe('punchgate serve from start to SIGTERM', { timeout: SHIP_TEST_TIMEOUT_M
     ]);
   });
 
-  it('text logs: the banner on stdout names the cXML endpoint and the console', async () => {
+  it('text logs: the banner on stdout names the cXML endpoint and the console; the stop is logged at LOG_LEVEL=warn too', async () => {
     const cwd = mkdtempSync(join(tmpdir(), 'punchgate-lifecycle-'));
     const serve = startPunchgate(
       'serve',
       ['serve', '--config', CONFIG, '--port', '0'],
-      childEnv({ LOG_FORMAT: 'text' }),
+      childEnv({ LOG_FORMAT: 'text', LOG_LEVEL: 'warn' }),
       cwd,
     );
     const [banner] = await serve.waitForStdout(/^punchgate gateway on .*\n.*\n.*\n/);
