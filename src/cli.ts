@@ -180,7 +180,7 @@ function stopSignal(): Promise<NodeJS.Signals> {
   });
 }
 
-/** How long serve lets requests in progress finish after SIGTERM before closing their connections. */
+/** How long serve lets requests in progress finish after a stop signal before closing their connections. */
 const DRAIN_GRACE_MS = 10_000;
 /** When serve exits (code 1) whatever is still running: the grace period plus time to close the store. */
 const HARD_STOP_MS = 15_000;
