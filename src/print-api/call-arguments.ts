@@ -3,7 +3,7 @@
  * call time instead of becoming a request the service would refuse in its own words.
  */
 import type { z } from 'zod';
-import { formatFieldPath } from './read-answer.ts';
+import { formatFieldPath } from './field-path.ts';
 
 /** A positive integer: every id in a path of the interface, and sizes in pixels. */
 export function checkPositiveInteger(what: string, value: unknown): number {

@@ -5,6 +5,7 @@
 import type { z } from 'zod';
 import { parseContentDispositionFilename } from './content-disposition.ts';
 import { PrintApiError } from './error.ts';
+import { formatFieldPath } from './field-path.ts';
 import type { CallSpec, ReadAnswer } from './transport.ts';
 
 /** A file answer. The body is not read: stream it somewhere, or cancel it to free the connection. */
@@ -61,16 +62,6 @@ export function fileReader(fallbackName: string): ReadAnswer<PrintApiFile> {
     };
     return file;
   };
-}
-
-/** `items[0].quantity` from zod's `['items', 0, 'quantity']`. */
-export function formatFieldPath(path: readonly PropertyKey[]): string {
-  let out = '';
-  for (const part of path) {
-    if (typeof part === 'number') out += `[${part}]`;
-    else out += out === '' ? String(part) : `.${String(part)}`;
-  }
-  return out;
 }
 
 function invalidResponse(
