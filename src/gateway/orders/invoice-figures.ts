@@ -38,7 +38,7 @@ import {
   roundDecimal,
 } from '../../kernel/decimal.ts';
 import type { OwnerGroup, PoLine, StoredRequest } from './po-record.ts';
-import { itemLines, shipmentLines } from './print-order-sync.ts';
+import { itemLines, shipmentLines } from './print-order-lines.ts';
 
 /** What one invoice covers: the whole print order, or one of its shipments. */
 export type InvoiceScope =

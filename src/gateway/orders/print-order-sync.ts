@@ -7,7 +7,6 @@
  * invoices the buyer's settings make due (`invoicing.ts`).
  */
 import type { Order } from '../../../schemas/print-api.ts';
-import type { ShipNoticeLine } from '../../cxml/index.ts';
 import { isPrintApiError } from '../../print-api/index.ts';
 import type { PurchaseOrder, TrackedPrintOrder, TrackedPrintOrderPatch } from '../../store/types.ts';
 import type { GatewayContext } from '../context.ts';
@@ -15,7 +14,8 @@ import type { ResolvedBuyer } from '../deps.ts';
 import { upstreamError } from '../http/errors.ts';
 import { queueConfirmation, queueShipNotice } from './buyer-documents.ts';
 import { awaitsCreditOnCancel, invoicePrintOrder } from './invoicing.ts';
-import { FLAG, groupOfPrintOrder, type OwnerGroup, type PoLine, withFlags } from './po-record.ts';
+import { FLAG, groupOfPrintOrder, withFlags } from './po-record.ts';
+import { shipmentLines } from './print-order-lines.ts';
 import { shipNoticeCarrier } from './ship-notice-carrier.ts';
 
 export const SYNC_PRINT_ORDER = 'sync_print_order';
@@ -35,41 +35,6 @@ export function splitTrackingNumbers(text: string | null): string[] {
     .split(/[,;]/)
     .map((t) => t.trim())
     .filter((t) => t !== '');
-}
-
-/**
- * The PO line of each print-order item (by item id): items of a PIPO order are the ordered designs
- * (product_id = design id), matched to the group's lines by design, in order, each line at most once.
- */
-export function itemLines(order: Order, group: OwnerGroup): Map<number, PoLine> {
-  const remaining = [...group.lines];
-  const lineOfItem = new Map<number, PoLine>();
-  for (const item of order.items) {
-    const at = remaining.findIndex((line) => line.designId === item.product_id);
-    if (at !== -1) lineOfItem.set(item.id, remaining.splice(at, 1)[0] as PoLine);
-  }
-  return lineOfItem;
-}
-
-/**
- * The PO lines of one shipment. Items of a PIPO order are the ordered designs (product_id = design id),
- * so items are matched to the group's lines by design, in order (a design ordered on two lines gives two
- * items).
- */
-export function shipmentLines(order: Order, shipmentIndex: number, group: OwnerGroup): ShipNoticeLine[] {
-  const lineOfItem = itemLines(order, group);
-  let lines = order.items
-    .filter((item) => item.shipment_index === shipmentIndex)
-    .flatMap((item) => lineOfItem.get(item.id) ?? []);
-  // An order whose items cannot be told apart still ships whole when it has a single shipment.
-  if (lines.length === 0 && order.shipments.length === 1) lines = group.lines;
-  return lines.map((line) => ({
-    lineNumber: line.lineNumber,
-    quantity: line.quantity,
-    unitOfMeasure: line.unitOfMeasure,
-    supplierPartID: line.supplierPartID,
-    supplierPartAuxiliaryID: line.lineRef,
-  }));
 }
 
 async function flagOrder(
