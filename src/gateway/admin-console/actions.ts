@@ -13,9 +13,9 @@ import type { OutboxMessage, PurchaseOrder } from '../../store/types.ts';
 import type { GatewayContext } from '../context.ts';
 import { GatewayError } from '../http/errors.ts';
 import { html, type SafeHtml } from '../http/html.ts';
-import { firstProblem, StaleGuard } from '../orders/admin-schemas.ts';
+import { firstProblem, MAX_NOTE_LENGTH, StaleGuard } from '../orders/admin-schemas.ts';
 import { documentDeliveries, documentKey, resendDocument } from '../orders/invoicing.ts';
-import { attachPrintOrder, MAX_NOTE_LENGTH, markHandled, refuseIfStale } from '../orders/operator-actions.ts';
+import { attachPrintOrder, markHandled, refuseIfStale } from '../orders/operator-actions.ts';
 import { retryPurchaseOrder } from '../orders/process-order.ts';
 
 export const ORDER_ACTIONS = ['attach', 'retry', 'handled'] as const;

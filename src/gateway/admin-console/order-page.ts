@@ -12,7 +12,7 @@ import { publicMessage, toGatewayError } from '../http/errors.ts';
 import { html, type SafeHtml } from '../http/html.ts';
 import { orderDetail } from '../orders/admin-views.ts';
 import { printOrderComment } from '../orders/history-comment.ts';
-import { readPrintOrder } from '../orders/operator-actions.ts';
+import { readPrintOrder } from '../orders/read-print-order.ts';
 import { ownerGroups, type PoDocument, type PoLine, poDocument } from '../orders/po-record.ts';
 import { findProductBySku } from '../punchout/catalog.ts';
 import { messageActionForm, orderActionForms } from './actions.ts';

@@ -8,11 +8,13 @@ import * as z from 'zod';
 import { addressSchema, chargeSchema, contactSchema, moneySchema } from '../../cxml/index.ts';
 import { JOB_STATES, ORDER_STATES, OUTBOX_STATES } from '../../store/types.ts';
 import { ERROR_ANSWERS, type GatewayErrorCode } from '../http/errors.ts';
-import { MAX_NOTE_LENGTH } from './operator-actions.ts';
 import { mismatchSchema, poLineSchema } from './po-record.ts';
 
 // ---------------------------------------------------------------------------------------------------------
 // Input
+
+/** The longest operator note kept with a handled PO. */
+export const MAX_NOTE_LENGTH = 2000;
 
 /** A query parameter given empty (`?state=`) is the same as one not given: no filter. */
 const blankIsAbsent = (value: string | undefined) => (value === '' ? undefined : value);

@@ -39,8 +39,8 @@ import {
   invoicesDue,
   printServiceInvoiceId,
 } from './invoice-figures.ts';
-import { readPrintOrder } from './operator-actions.ts';
 import { FLAG, groupOfPrintOrder, storedRequest, withFlags } from './po-record.ts';
+import { readPrintOrder } from './read-print-order.ts';
 
 export interface InvoicingOutcome {
   /** Invoices are due that could not be issued yet (held, or waiting for a number): keep looking. */

@@ -9,13 +9,13 @@
  * A retry of a PO whose create outcome is unknown is refused (process-order.ts `retryPurchaseOrder`): it
  * could print the order twice.
  */
-import { isPrintApiError } from '../../print-api/index.ts';
 import type { OrderState, PurchaseOrder } from '../../store/types.ts';
 import type { GatewayContext } from '../context.ts';
-import { GatewayError, upstreamError } from '../http/errors.ts';
+import { GatewayError } from '../http/errors.ts';
 import type { StaleGuard } from './admin-schemas.ts';
 import { FLAG, isCreatingFlag, ownerGroups, poDocument, withFlags } from './po-record.ts';
 import { requeueProcessing } from './process-order.ts';
+import { readPrintOrder } from './read-print-order.ts';
 
 export const OPERATOR_FLAG = {
   /** The operator named the print order of a PO (attach). */
@@ -23,21 +23,6 @@ export const OPERATOR_FLAG = {
   /** The operator closed the PO by hand (mark handled). */
   handled: 'handled_by_operator',
 } as const;
-
-/** The longest operator note kept with a handled PO. */
-export const MAX_NOTE_LENGTH = 2000;
-
-/** The print order as the service has it now; 404 and upstream failures as the operator's answer. */
-export async function readPrintOrder(ctx: GatewayContext, storefrontId: string, printOrderId: number) {
-  try {
-    return await ctx.printApiFor(ctx.storefront(storefrontId)).getOrder(printOrderId);
-  } catch (error) {
-    if (isPrintApiError(error) && error.status === 404) {
-      throw new GatewayError('not_found', `Print order ${printOrderId} does not exist on the print service.`);
-    }
-    throw upstreamError(error, `read print order ${printOrderId}`);
-  }
-}
 
 /**
  * Attaches print order `printOrderId` to a parked `new` PO as the print order of its next owner group (the
