@@ -21,7 +21,7 @@ import {
   runMessageAction,
   runOrderAction,
 } from './actions.ts';
-import type { ConsoleEnv } from './index.ts';
+import type { ConsoleEnv } from './session.ts';
 import { StaleRecordError } from '../orders/operator-actions.ts';
 import { message, sendConsolePage } from './layout.ts';
 import { orderPageBody, orderPath } from './order-page.ts';

@@ -13,7 +13,7 @@ import type { PurchaseOrder } from '../../store/types.ts';
 import type { GatewayContext } from '../context.ts';
 import { ERROR_ANSWERS, GatewayError, logFailure, publicMessage, toGatewayError } from '../http/errors.ts';
 import { requestIdOf } from '../http/request-id.ts';
-import { type AuditTrailOptions, auditTrail } from '../orders/admin-routes.ts';
+import { type AuditTrailOptions, auditTrail } from '../orders/audit-trail.ts';
 import { mountActionRoutes } from './action-routes.ts';
 import { DONE_TEXT } from './actions.ts';
 import { buyersBody } from './buyers.ts';
@@ -22,11 +22,9 @@ import { message, sendConsolePage } from './layout.ts';
 import { orderListBody } from './order-list.ts';
 import { orderPageBody } from './order-page.ts';
 import { type OverviewInputs, overviewBody } from './overview.ts';
-import type { ConsoleSession } from './session.ts';
+import type { ConsoleEnv, ConsoleSession } from './session.ts';
 import { checkedForm, sendSignedOut, sendSignIn, sessionOf, signIn, signOut } from './sign-in.ts';
 import { mountTestPunchoutRoutes } from './test-punchout.ts';
-
-export type ConsoleEnv = { Variables: { session: ConsoleSession; form: Record<string, string> } };
 
 /** The statuses a console error page is sent with; anything else is shown as a 500. */
 const ERROR_STATUSES = [400, 403, 404, 409, 413, 429, 502, 503] as const;

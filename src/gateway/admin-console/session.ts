@@ -32,6 +32,9 @@ export interface ConsoleSession {
   exp: number;
 }
 
+/** What the console's middlewares hand its handlers: the checked session and, on a POST, its form. */
+export type ConsoleEnv = { Variables: { session: ConsoleSession; form: Record<string, string> } };
+
 export type SessionCheck =
   | { kind: 'valid'; session: ConsoleSession }
   | { kind: 'expired' }

@@ -13,7 +13,7 @@ import { getCookie } from 'hono/cookie';
 import { constantTimeEqual } from '../../kernel/constant-time.ts';
 import type { GatewayContext } from '../context.ts';
 import { html, type SafeHtml } from '../http/html.ts';
-import { adminTokenFailures } from '../orders/admin-routes.ts';
+import { adminTokenFailures } from '../orders/admin-token-failures.ts';
 import { message, sendConsolePage } from './layout.ts';
 import {
   type ConsoleSession,

@@ -12,7 +12,7 @@ import type { GatewayContext } from '../context.ts';
 import type { ResolvedBuyer, TestPunchoutOutcome } from '../deps.ts';
 import { GatewayError } from '../http/errors.ts';
 import { html, type SafeHtml } from '../http/html.ts';
-import type { ConsoleEnv } from './index.ts';
+import type { ConsoleEnv } from './session.ts';
 import { message, sendConsolePage } from './layout.ts';
 
 /** The package the runtime loads for the test punch-out. */

@@ -26,14 +26,12 @@
  * Actions on a PO take an optional `expectedState` / `expectedUpdatedAt` and are refused (409, with the PO's
  * current state) when it changed since the operator looked.
  */
-import { type Context, type Env, Hono, type MiddlewareHandler } from 'hono';
+import { type Context, Hono, type MiddlewareHandler } from 'hono';
 import type * as z from 'zod';
 import { constantTimeEqual } from '../../kernel/constant-time.ts';
 import type { OutboxMessage, PurchaseOrder } from '../../store/types.ts';
 import type { GatewayContext } from '../context.ts';
 import { GatewayError } from '../http/errors.ts';
-import { requestIdOf } from '../http/request-id.ts';
-import { createFailureCounter, type FailureCounter, type FailureLimit } from '../punchout/throttle.ts';
 import {
   type DescribedRoutes,
   describedRoutes,
@@ -57,83 +55,19 @@ import {
 } from './admin-openapi.ts';
 import { adminOverview } from './admin-overview.ts';
 import { AttachBody, HandledBody, StaleGuard } from './admin-schemas.ts';
+import { adminTokenFailures } from './admin-token-failures.ts';
 import { invoiceList, jobView, messageView, orderDetail, orderSummary, searchOrders } from './admin-views.ts';
+import { type AuditTrailOptions, auditTrail } from './audit-trail.ts';
 import { documentDeliveries, documentKey, invoicePoNow, resendDocument, resendInvoice } from './invoicing.ts';
 import { jsonError } from './json-answers.ts';
 import { attachPrintOrder, markHandled, refuseIfStale } from './operator-actions.ts';
 import { retryPurchaseOrder } from './process-order.ts';
-
-/** What an audit trail line says besides the call: whose session made it, where applicable. */
-export interface AuditTrailOptions {
-  /** Log only these methods (the console logs its POSTs; the API every call). */
-  readonly methods?: readonly string[];
-  /** Whether the answer counts as a refusal (logged as a warning). */
-  readonly refused: (status: number) => boolean;
-  readonly message: string;
-  readonly refusedMessage: string;
-  /** Extra fields read after the handler ran, e.g. the console session's id. */
-  readonly fields?: (c: Context) => Record<string, unknown>;
-}
-
-/**
- * The audit trail of the admin API and the console: each call with how it ended, refused ones included.
- * Never the token or a form field; the path names records, not secrets, and is cut short since a refused
- * caller chooses it.
- */
-export function auditTrail<E extends Env>(
-  ctx: GatewayContext,
-  options: AuditTrailOptions,
-): MiddlewareHandler<E> {
-  return async (c, next) => {
-    await next();
-    if (options.methods !== undefined && !options.methods.includes(c.req.method)) return;
-    const fields = {
-      requestId: requestIdOf(c),
-      method: c.req.method,
-      path: c.req.path.slice(0),
-      status: c.res.status,
-      address: ctx.clientAddress(c),
-      ...options.fields?.(c),
-    };
-    if (options.refused(c.res.status)) ctx.logger.warn(options.refusedMessage, fields);
-    else ctx.logger.info(options.message, fields);
-  };
-}
 
 const API_AUDIT: AuditTrailOptions = {
   refused: (status) => status === 401 || status === 429,
   message: 'admin api call',
   refusedMessage: 'admin api call refused',
 };
-
-/**
- * Wrong admin tokens per client address: from the 31st within 15 minutes the address is refused (429 with
- * Retry-After), the right token included, for 15 minutes, doubling while it goes on (up to 4 hours). Per
- * address, not overall, so a guesser cannot lock the operators out; an operator's own typos stay far below.
- */
-export const ADMIN_FAILURE_LIMIT: FailureLimit = {
-  maxFailures: 30,
-  windowSeconds: 900,
-  maxLockSeconds: 14_400,
-};
-
-// One counter per gateway context (one per running gateway), kept beside it rather than in it so the
-// admin token adds nothing to the context every route is built from.
-const failuresByContext = new WeakMap<GatewayContext, FailureCounter>();
-
-/**
- * The wrong-admin-token counter of this gateway, per client address: the one the JSON API's bearer check
- * and the console's sign-in both count against, so a guesser gets ADMIN_FAILURE_LIMIT tries in all, not
- * that many on each.
- */
-export function adminTokenFailures(ctx: GatewayContext): FailureCounter {
-  let failures = failuresByContext.get(ctx);
-  if (failures === undefined) {
-    failures = createFailureCounter({ clock: ctx.clock, limit: ADMIN_FAILURE_LIMIT });
-    failuresByContext.set(ctx, failures);
-  }
-  return failures;
-}
 
 function requireAdminToken(ctx: GatewayContext): MiddlewareHandler {
   const failures = adminTokenFailures(ctx);
