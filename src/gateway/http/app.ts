@@ -6,8 +6,8 @@
  */
 import { Hono } from 'hono';
 import { consoleErrorPage, createAdminConsole } from '../admin-console/index.ts';
+import { createGatewayContext } from '../app/gateway-context.ts';
 import type { GatewayContext } from '../context.ts';
-import { createGatewayContext } from '../context.ts';
 import { cxmlProtocol } from '../cxml/index.ts';
 import { documentTooLarge } from '../cxml/route.ts';
 import type { GatewayDeps } from '../deps.ts';

@@ -1,0 +1,95 @@
+/**
+ * Builds the `GatewayContext` every route shares from what the host hands in: above the features, since
+ * it assembles pieces of several of them (the buyer directory, catalog cards, PIPO accounts, throttles).
+ */
+import { inAddressRanges, parseAddressRange } from '../../kernel/address-ranges.ts';
+import { createEditorUrls } from '../../print-api/index.ts';
+import type { GatewayContext } from '../context.ts';
+import {
+  cryptoRandomId,
+  type GatewayDeps,
+  type ResolvedBuyer,
+  type ResolvedStorefront,
+  silentLogger,
+} from '../deps.ts';
+import { clientAddressBehindProxies } from '../http/client-address.ts';
+import { GatewayError } from '../http/errors.ts';
+import { createMetrics } from '../http/metrics.ts';
+import { createBuyerDirectory } from '../punchout/buyers.ts';
+import { prepareCatalogCards } from '../punchout/catalog-page.ts';
+import { createPipoAccounts } from '../punchout/pipo-accounts.ts';
+import { createSecretThrottle, UNKNOWN_ADDRESS } from '../punchout/throttle.ts';
+import { createTokenService } from '../punchout/tokens.ts';
+
+export async function createGatewayContext(deps: GatewayDeps): Promise<GatewayContext> {
+  const { config } = deps;
+  const tokens = await createTokenService(config.signingKey, config.previousSigningKeys);
+  const storefronts = new Map(config.storefronts.map((s) => [s.id, s]));
+  const editorUrls = new Map(config.storefronts.map((s) => [s.id, createEditorUrls(s.editorUrl)]));
+  // At config load, not per request: each storefront's SKU index and product cards.
+  const catalogCards = new Map(
+    config.storefronts.map((s) => [s.id, prepareCatalogCards(s, createEditorUrls(s.editorUrl))]),
+  );
+  const buyers = createBuyerDirectory(config);
+  const publicUrl = config.publicUrl.replace(/\/+$/, '');
+  const trustedProxies = new Set(config.trustedProxies.map((a) => a.toLowerCase()));
+  // Read once here: the config check has already refused any entry that does not parse.
+  const allowLists = new Map(
+    config.buyers.map((b) => [
+      b.id,
+      b.authAllowedAddresses.flatMap((entry) => parseAddressRange(entry) ?? []),
+    ]),
+  );
+
+  const storefront = (id: string): ResolvedStorefront => {
+    const found = storefronts.get(id);
+    if (found === undefined) throw new GatewayError('not_found', `No storefront "${id}" is configured.`);
+    return found;
+  };
+  const buyer = (id: string): ResolvedBuyer => {
+    const found = buyers.byId(id);
+    if (found === undefined) throw new GatewayError('unknown_buyer', `No buyer "${id}" is configured.`);
+    return found;
+  };
+
+  return {
+    config,
+    store: deps.store,
+    clock: deps.clock,
+    logger: deps.logger ?? silentLogger,
+    tokens,
+    buyers,
+    accounts: createPipoAccounts({
+      store: deps.store,
+      clock: deps.clock,
+      tokens,
+      signingKey: config.signingKey,
+      printApiFor: deps.printApiFor,
+      reuseSeconds: config.sessions.pipoTokenReuseSeconds,
+    }),
+    randomId: deps.randomId ?? cryptoRandomId,
+    ...(deps.lastBackgroundRoundAt !== undefined && { lastBackgroundRoundAt: deps.lastBackgroundRoundAt }),
+    fetch: deps.fetch ?? ((input, init) => fetch(input, init)),
+    publicUrl,
+    payloadHost: new URL(publicUrl).hostname,
+    printApiFor: deps.printApiFor,
+    editorUrlsFor: (s) => editorUrls.get(s.id) ?? createEditorUrls(s.editorUrl),
+    storefront,
+    catalogCards: (s) => catalogCards.get(s.id) ?? prepareCatalogCards(s, createEditorUrls(s.editorUrl)),
+    buyer,
+    secretThrottle: createSecretThrottle({
+      clock: deps.clock,
+      isAllowed: (buyerId, address) => inAddressRanges(address, allowLists.get(buyerId) ?? []),
+    }),
+    metrics: deps.metrics ?? createMetrics(),
+    clientAddress: (c) =>
+      clientAddressBehindProxies(deps.clientAddress?.(c), c.req.header('X-Forwarded-For'), trustedProxies) ??
+      UNKNOWN_ADDRESS,
+    ...(deps.parseLargeCxml !== undefined && { parseLargeCxml: deps.parseLargeCxml }),
+    ...(deps.testPunchout !== undefined && { testPunchout: deps.testPunchout }),
+    sessionParties: (session) => ({
+      buyer: buyer(session.buyerId),
+      storefront: storefront(session.storefrontId),
+    }),
+  };
+}
