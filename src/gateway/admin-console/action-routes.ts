@@ -7,7 +7,13 @@
 import type { Context, Hono } from 'hono';
 import type { PurchaseOrder } from '../../store/types.ts';
 import type { GatewayContext } from '../context.ts';
-import { ERROR_ANSWERS, GatewayError, publicMessage, toGatewayError } from '../http/errors.ts';
+import {
+  ERROR_ANSWERS,
+  GatewayError,
+  publicMessage,
+  StaleRecordError,
+  toGatewayError,
+} from '../http/errors.ts';
 import type { PageStatus } from '../http/send-page.ts';
 import {
   checkNotStale,
@@ -22,7 +28,6 @@ import {
   runOrderAction,
 } from './actions.ts';
 import type { ConsoleEnv } from './session.ts';
-import { StaleRecordError } from '../orders/operator-actions.ts';
 import { message, sendConsolePage } from './layout.ts';
 import { orderPageBody, orderPath } from './order-page.ts';
 

@@ -8,6 +8,7 @@
  */
 import { isPrintApiError, isRetryablePrintApiError, PrintApiError } from '../../print-api/index.ts';
 import { StoreError } from '../../store/store-error.ts';
+import type { OrderState } from '../../store/types.ts';
 import type { LogFields, Logger } from '../deps.ts';
 
 export type GatewayErrorCode =
@@ -61,6 +62,20 @@ export class GatewayError extends Error {
     this.name = 'GatewayError';
     this.code = code;
     if (options?.retryAfterSeconds !== undefined) this.retryAfterSeconds = options.retryAfterSeconds;
+  }
+}
+
+/**
+ * An operator's action on a PO that changed since they saw it: a 409 whose JSON answer carries the PO's
+ * state and `updatedAt` as they are now (json-answers.ts), so tooling can show what it is instead. Kept
+ * beside GatewayError so that every route's JSON answers can tell it without importing the operator's
+ * actions.
+ */
+export class StaleRecordError extends GatewayError {
+  readonly current: { state: OrderState; updatedAt: Date };
+  constructor(message: string, current: { state: OrderState; updatedAt: Date }) {
+    super('conflict', message);
+    this.current = current;
   }
 }
 

@@ -6,9 +6,14 @@
 import type { Context } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { GatewayContext } from '../context.ts';
-import { ERROR_ANSWERS, logFailure, publicMessage, toGatewayError } from '../http/errors.ts';
+import {
+  ERROR_ANSWERS,
+  logFailure,
+  publicMessage,
+  StaleRecordError,
+  toGatewayError,
+} from '../http/errors.ts';
 import { requestIdOf } from '../http/request-id.ts';
-import { StaleRecordError } from './operator-actions.ts';
 
 export function jsonError(ctx: GatewayContext, c: Context, error: unknown): Response {
   const known = toGatewayError(error);

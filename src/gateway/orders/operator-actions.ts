@@ -9,9 +9,9 @@
  * A retry of a PO whose create outcome is unknown is refused (process-order.ts `retryPurchaseOrder`): it
  * could print the order twice.
  */
-import type { OrderState, PurchaseOrder } from '../../store/types.ts';
+import type { PurchaseOrder } from '../../store/types.ts';
 import type { GatewayContext } from '../context.ts';
-import { GatewayError } from '../http/errors.ts';
+import { GatewayError, StaleRecordError } from '../http/errors.ts';
 import type { StaleGuard } from './admin-schemas.ts';
 import { FLAG, isCreatingFlag, ownerGroups, poDocument, withFlags } from './po-record.ts';
 import { requeueProcessing } from './process-order.ts';
@@ -122,18 +122,6 @@ export async function markHandled(
   }
   ctx.logger.info('purchase order marked handled by an operator', { po: order.id });
   return updated;
-}
-
-/**
- * An operator's action on a PO that changed since they saw it: a 409 whose JSON answer carries the PO's
- * state and `updatedAt` as they are now (json-answers.ts), so tooling can show what it is instead.
- */
-export class StaleRecordError extends GatewayError {
-  readonly current: { state: OrderState; updatedAt: Date };
-  constructor(message: string, current: { state: OrderState; updatedAt: Date }) {
-    super('conflict', message);
-    this.current = current;
-  }
 }
 
 /** Refuses an action on a PO that changed since the operator saw it (see `StaleGuard`). */
