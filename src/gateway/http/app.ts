@@ -13,6 +13,7 @@ import { documentTooLarge } from '../cxml/route.ts';
 import type { GatewayDeps } from '../deps.ts';
 import { ociProtocol } from '../oci/index.ts';
 import { ociBodyTooLarge } from '../oci/oci-routes.ts';
+import { createAdminRoutes } from '../orders/admin-routes.ts';
 import { mountOrderRoutes } from '../orders/index.ts';
 import { jsonError } from '../orders/json-answers.ts';
 import { punchoutErrorPage } from '../punchout/error-page.ts';
@@ -128,6 +129,7 @@ export async function createGateway(deps: GatewayDeps): Promise<Gateway> {
   const selfFetch: typeof fetch = (input, init) => Promise.resolve(app.fetch(new Request(input, init)));
   app.route('/admin', createAdminConsole(ctx, { backgroundRound: readiness.backgroundRound, selfFetch }));
   mountOrderRoutes(app, ctx);
+  app.route('/admin', createAdminRoutes(ctx));
 
   app.notFound((c) =>
     sendPage(

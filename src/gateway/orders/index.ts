@@ -1,6 +1,6 @@
 /**
  * Purchase orders and order status (architecture flows 5 and 6): the OrderRequest intake behind `POST
- * /cxml`, the event webhook route, the admin API, and the background worker the runtime ticks.
+ * /cxml`, the event webhook route, and the background worker the runtime ticks.
  *
  * @example
  * const gateway = await createGateway(deps);      // mounts the order routes
@@ -10,17 +10,14 @@
  */
 import type { Hono } from 'hono';
 import type { GatewayContext } from '../context.ts';
-import { createAdminRoutes } from './admin-routes.ts';
 import { createEventRoutes } from './events.ts';
 
-export { createAdminRoutes } from './admin-routes.ts';
 export { createEventRoutes, type HookRegistration, registerEventHooks } from './events.ts';
 export { createOrderIntake } from './intake.ts';
 export { readResponseStatus } from './outbox-delivery.ts';
 export { createOrderWorker, type OrderWorker, type OrderWorkerOptions, type TickResult } from './worker.ts';
 
-/** The print service's event webhook and the operators' admin API. */
+/** The print service's event webhook. */
 export function mountOrderRoutes(app: Hono, ctx: GatewayContext): void {
   app.route('/events', createEventRoutes(ctx));
-  app.route('/admin', createAdminRoutes(ctx));
 }
