@@ -5,7 +5,7 @@
  * - `punchout/`: what every protocol shares: sessions, signed links, PIPO accounts, catalog and prices, the
  *   catalog/editor/cart pages, and `PunchoutProtocol`, the shape each protocol fills in;
  * - `cxml/`, `oci/`: the two protocols, each a `PunchoutProtocol` (a new cXML request type goes in
- *   `cxml/route.ts`; a new protocol is a sibling folder and one entry in `http/app.ts`);
+ *   `cxml/route.ts`; a new protocol is a sibling folder and one entry in `app/gateway.ts`);
  * - `orders/`: purchase orders to print orders, order status back to buyers, the admin API and the worker.
  * `context.ts` and `deps.ts` are what all of them are built from. Stores live in `src/store/`.
  *
@@ -15,5 +15,5 @@
  */
 export type { GatewayContext } from './context.ts';
 export type { GatewayDeps, Logger } from './deps.ts';
-export { createGateway, type Gateway } from './http/app.ts';
+export { createGateway, type Gateway } from './app/gateway.ts';
 export { GatewayError, type GatewayErrorCode } from './http/errors.ts';

@@ -13,7 +13,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { drain, linesOf, type OrderStack, punchOut, sendOrder } from '../support/order-flow.ts';
 import { ADMIN_TOKEN } from '../support/order-flow.ts';
-import { creates, parkedPo, settle } from '../gateway/admin-console/console-support.ts';
+import { creates, parkedPo, settle } from '../gateway/operator/console/console-support.ts';
 import { cxmlStatusAnswer } from '../support/stack.ts';
 import { launchChromium } from './chromium.ts';
 import { stepsWithScreenshots } from './failure-screenshots.ts';

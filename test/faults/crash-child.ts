@@ -5,7 +5,7 @@
  * time a restart takes), so that leases of the killed run expire and backoffs fall due.
  */
 import { readFileSync } from 'node:fs';
-import { createGateway } from '../../src/gateway/http/app.ts';
+import { createGateway } from '../../src/gateway/app/gateway.ts';
 import { createOrderWorker } from '../../src/gateway/orders/index.ts';
 import { createPrintApi } from '../../src/print-api/index.ts';
 import { createSqliteStore } from '../../src/store/sqlite.ts';

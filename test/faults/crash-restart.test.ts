@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { createSandbox } from '@punchgate/sandbox';
 import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createGateway } from '../../src/gateway/http/app.ts';
+import { createGateway } from '../../src/gateway/app/gateway.ts';
 import { createPrintApi } from '../../src/print-api/index.ts';
 import { serveNode } from '../../src/runtime/node.ts';
 import { createSqliteStore } from '../../src/store/sqlite.ts';

@@ -12,7 +12,7 @@ import type { JsonValue } from '../../store/types.ts';
 import type { GatewayContext } from '../context.ts';
 import type { ResolvedStorefront } from '../deps.ts';
 import { GatewayError } from '../http/errors.ts';
-import { jsonError } from './json-answers.ts';
+import { jsonError } from '../http/json-answers.ts';
 import { SYNC_PRINT_ORDER } from './print-order-sync.ts';
 
 export const ORDER_EVENTS: readonly EventName[] = ['order_updated', 'order_deleted'];

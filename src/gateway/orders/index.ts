@@ -14,7 +14,7 @@ import { createEventRoutes } from './events.ts';
 
 export { createEventRoutes, type HookRegistration, registerEventHooks } from './events.ts';
 export { createOrderIntake } from './intake.ts';
-export { readResponseStatus } from './outbox-delivery.ts';
+export { readResponseStatus } from '../documents/outbox-delivery.ts';
 export { createOrderWorker, type OrderWorker, type OrderWorkerOptions, type TickResult } from './worker.ts';
 
 /** The print service's event webhook. */

@@ -21,7 +21,7 @@ import type { GatewayContext } from '../context.ts';
 import type { ResolvedBuyer, ResolvedStorefront } from '../deps.ts';
 import { GatewayError, upstreamError } from '../http/errors.ts';
 import { findProductBySku } from '../punchout/catalog.ts';
-import { confirmIdOf, queueConfirmation } from './buyer-documents.ts';
+import { confirmIdOf, queueConfirmation } from '../documents/buyer-documents.ts';
 import {
   type CreateAttempt,
   createAttemptFlag,

@@ -5,7 +5,7 @@
  * punch-in and hand-back (sessions, catalog, editor, cart) is protocol-neutral and lives beside this file.
  *
  * To add a protocol: a folder next to `cxml/` and `oci/` exporting a `PunchoutProtocol`, and one entry in
- * `PUNCHOUT_PROTOCOLS` (http/app.ts).
+ * `PUNCHOUT_PROTOCOLS` (app/gateway.ts).
  */
 import type { Context, Hono } from 'hono';
 import type { CartLine, PunchoutSession } from '../../store/types.ts';

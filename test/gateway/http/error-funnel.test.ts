@@ -12,7 +12,7 @@ import {
   toGatewayError,
   upstreamError,
 } from '../../../src/gateway/http/errors.ts';
-import { jsonError } from '../../../src/gateway/orders/json-answers.ts';
+import { jsonError } from '../../../src/gateway/http/json-answers.ts';
 import { PrintApiError } from '../../../src/print-api/index.ts';
 import { createTestStore } from '../../support/test-store.ts';
 import { StoreError } from '../../../src/store/store-error.ts';

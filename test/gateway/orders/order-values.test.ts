@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { sameDecimal } from '../../../src/gateway/orders/intake.ts';
-import { readResponseStatus } from '../../../src/gateway/orders/outbox-delivery.ts';
+import { readResponseStatus } from '../../../src/gateway/documents/outbox-delivery.ts';
 import { splitTrackingNumbers } from '../../../src/gateway/orders/print-order-sync.ts';
-import { retryDelayMs } from '../../../src/gateway/orders/retry-delay.ts';
+import { retryDelayMs } from '../../../src/gateway/documents/retry-delay.ts';
 
 describe('sameDecimal (PO values against the cart, no floating point)', () => {
   it.each([

@@ -1,0 +1,157 @@
+/**
+ * `createGateway(deps)`: the runtime-agnostic gateway app with every feature mounted: health, readiness
+ * and metrics; each protocol's routes; the protocol-neutral punch-out pages; the order webhooks and the
+ * admin API. Node (`src/runtime/node.ts`) and Workers (`src/runtime/worker.ts`) only hand in the
+ * dependencies and serve `app.fetch`.
+ */
+import { Hono } from 'hono';
+import { consoleErrorPage, createAdminConsole } from '../operator/console/index.ts';
+import { createGatewayContext } from './gateway-context.ts';
+import type { GatewayContext } from '../context.ts';
+import { cxmlProtocol } from '../cxml/index.ts';
+import { documentTooLarge } from '../cxml/route.ts';
+import type { GatewayDeps } from '../deps.ts';
+import { ociProtocol } from '../oci/index.ts';
+import { ociBodyTooLarge } from '../oci/oci-routes.ts';
+import { createAdminRoutes } from '../operator/admin-routes.ts';
+import { mountOrderRoutes } from '../orders/index.ts';
+import { jsonError } from '../http/json-answers.ts';
+import { punchoutErrorPage } from '../punchout/error-page.ts';
+import { PROOF_PATH } from '../punchout/proof-links.ts';
+import { createProofRoutes } from '../punchout/proof-route.ts';
+import { renderMessagePage } from '../punchout/pages.ts';
+import type { PunchoutProtocols } from '../punchout/protocol.ts';
+import { createPunchoutRoutes } from '../punchout/routes.ts';
+import { cxmlAdmission } from './admission.ts';
+import { type BodyRefusals, bodyLimits, bodyTooLarge, boundBodies } from '../http/body-limits.ts';
+import { logFailure, toGatewayError } from '../http/errors.ts';
+import { createReadinessProbe, STORE_DEADLINE_MS, withinDeadline } from './readiness.ts';
+import { requestIdOf, requestLogging } from '../http/request-id.ts';
+import { sendPage } from '../http/send-page.ts';
+
+/** Every protocol a buyer can punch out with, by the name buyers are configured with. */
+const PUNCHOUT_PROTOCOLS: PunchoutProtocols = { cxml: cxmlProtocol, oci: ociProtocol };
+
+/** Paths whose every answer, redirects and errors included, may carry a session or start token. */
+const TOKEN_BEARING_PATH = /^\/(?:punchout|oci|cxml)(?:\/|$)/;
+
+/** What a 503 answer tells the client to wait: a database failover or a restart takes about this long. */
+const RETRY_AFTER_SECONDS = 30;
+
+export interface Gateway {
+  app: Hono;
+  context: GatewayContext;
+}
+
+/**
+ * @example
+ * const gateway = await createGateway({ config, store, clock: systemClock,
+ *   printApiFor: (s) => createPrintApi({ baseUrl: s.apiBaseUrl, token: s.apiToken, key: s.apiKey }) });
+ * serve({ fetch: gateway.app.fetch, port: 8080 });
+ */
+export async function createGateway(deps: GatewayDeps): Promise<Gateway> {
+  const ctx = await createGatewayContext(deps);
+  const readiness = createReadinessProbe(ctx, deps.lastBackgroundRoundAt);
+  // Not strict: a buyer system configured with `…/cxml/` reaches the same endpoint as `…/cxml`.
+  const app = new Hono({ strict: false });
+
+  // First, so the id and the access line cover everything below, error pages and 404s included.
+  app.use(requestLogging(ctx));
+
+  // Our URLs carry tokens, so no page may leak them in a Referer; nothing is sniffed into another type.
+  // A 503 (the store or the print service away) says when to come back, for browsers, proxies and monitors.
+  app.use(async (c, next) => {
+    await next();
+    c.res.headers.set('X-Content-Type-Options', 'nosniff');
+    c.res.headers.set('Referrer-Policy', 'no-referrer');
+    // Punch-out answers carry or lead to tokens (a setup's start URL, the one-time start redirect, session
+    // pages, OCI redirects): no browser, proxy or back button may keep one.
+    if (TOKEN_BEARING_PATH.test(c.req.path)) c.res.headers.set('Cache-Control', 'no-store');
+    if (c.res.status === 503 && !c.res.headers.has('Retry-After')) {
+      c.res.headers.set('Retry-After', String(RETRY_AFTER_SECONDS));
+    }
+  });
+
+  app.get('/healthz', (c) => c.json({ status: 'ok' }));
+  app.get('/readyz', async (c) => {
+    c.header('Cache-Control', 'no-store');
+    const { ready, reasons } = await readiness.check();
+    return ready ? c.json({ status: 'ready' }) : c.json({ status: 'unavailable', reasons }, 503);
+  });
+
+  // Counts only; expose it to the monitoring network, not to the internet. The order-flow figures are
+  // read now; a store that is away still gets an answer, with the counters and punchgate_store_up 0.
+  app.get('/metrics', async (c) => {
+    const now = ctx.clock.now();
+    const stats = await withinDeadline(ctx.store.stats(now), STORE_DEADLINE_MS, 'store stats').catch(
+      (error: unknown) => {
+        // The error's name only: driver messages may quote connection details.
+        ctx.logger.warn('metrics: store figures unavailable', {
+          error: error instanceof Error ? error.name : 'unknown',
+        });
+        return undefined;
+      },
+    );
+    const round = await readiness.backgroundRound(now);
+    const figures = {
+      now,
+      stats,
+      backgroundRoundOverdue: round.overdue,
+      lastBackgroundRoundAt: round.lastCompletedAt,
+    };
+    return c.text(ctx.metrics.render(figures), 200, {
+      'Content-Type': 'text/plain; version=0.0.4; charset=utf-8',
+      'Cache-Control': 'no-store',
+    });
+  });
+
+  // Before any route reads a body, whatever its path: each held to its surface's limit, refused in the
+  // surface's own words past it.
+  const tooLarge: BodyRefusals = {
+    cxml: (_c, limit) => documentTooLarge(ctx, limit),
+    oci: (c, limit) => ociBodyTooLarge(ctx, c, limit),
+    events: (c, limit) => jsonError(ctx, c, bodyTooLarge(limit)),
+    adminApi: (c, limit) => jsonError(ctx, c, bodyTooLarge(limit)),
+    console: (c, limit) => consoleErrorPage(ctx, c, bodyTooLarge(limit)),
+    pages: (c, limit) => punchoutErrorPage(ctx, c, bodyTooLarge(limit), PUNCHOUT_PROTOCOLS),
+  };
+  app.use(boundBodies(bodyLimits(ctx.config), tooLarge));
+
+  // Before any protocol route reads a body: unauthenticated cXML uploads are admitted a bounded few at once.
+  app.use('/cxml', cxmlAdmission(ctx));
+  for (const protocol of Object.values(PUNCHOUT_PROTOCOLS)) protocol.mount(app, ctx);
+  app.route('/punchout', createPunchoutRoutes(ctx, PUNCHOUT_PROTOCOLS));
+  // Outside /punchout: a proof link outlives its session, and its PDF may be cached by the browser.
+  app.route(PROOF_PATH, createProofRoutes(ctx));
+  // Before the JSON admin API: the console's pages (`/admin/`, `/admin/ui/…`) are answered here and never
+  // meet the API's bearer-token check; every other /admin path goes on to the API.
+  // The console's test punch-out reaches this app itself, in process.
+  const selfFetch: typeof fetch = (input, init) => Promise.resolve(app.fetch(new Request(input, init)));
+  app.route('/admin', createAdminConsole(ctx, { backgroundRound: readiness.backgroundRound, selfFetch }));
+  mountOrderRoutes(app, ctx);
+  app.route('/admin', createAdminRoutes(ctx));
+
+  app.notFound((c) =>
+    sendPage(
+      c,
+      renderMessagePage({
+        title: 'punchgate',
+        heading: 'Not found',
+        message: 'There is nothing at this address.',
+        kind: 'error',
+      }),
+      { frameAncestors: [] },
+      404,
+    ),
+  );
+
+  // The HTML surface's funnel: a bug is a 500 page with a generic text, its stack only in the log.
+  app.onError(async (error, c) => {
+    const known = toGatewayError(error);
+    // The route pattern, not the path: punch-out URLs carry their token.
+    logFailure(ctx.logger, 'request failed', known, { requestId: requestIdOf(c), path: c.req.routePath });
+    return punchoutErrorPage(ctx, c, known, PUNCHOUT_PROTOCOLS);
+  });
+
+  return { app, context: ctx };
+}

@@ -1,0 +1,322 @@
+/**
+ * The documents that tell a buyer how their purchase order is doing — ConfirmationRequest (accept, reject,
+ * detail), ShipNoticeRequest and InvoiceDetailRequest — built once, with their payloadID fixed, and queued
+ * in the outbox under a dedupe key, so a retried step never queues a second copy and a resent document is
+ * byte-identical (the buyer dedupes on its payloadID). They are posted to the buyer's `orderStatusUrl`
+ * (invoices to `invoices.url` where the buyer has one) with our credentials.
+ */
+import {
+  buildConfirmationRequest,
+  buildInvoiceDetailRequest,
+  buildShipNoticeRequest,
+  type ConfirmationItemInput,
+  type ConfirmationStatusType,
+  type ConfirmationType,
+  type CxmlHeader,
+  type InvoiceDetailRequestInput,
+  newPayloadId,
+  type ShipNoticeCarrier,
+  type ShipNoticeLine,
+} from '../../cxml/index.ts';
+import type { Invoice, OutboxKind, PurchaseOrder } from '../../store/types.ts';
+import type { GatewayContext } from '../context.ts';
+import type { ResolvedBuyer } from '../deps.ts';
+import { type Mismatch, storedRequest } from '../orders/po-record.ts';
+
+/** From and Sender are us (Sender with our SharedSecret); To is the buyer's order-status credential. */
+export function supplierHeader(ctx: GatewayContext, buyer: ResolvedBuyer): CxmlHeader {
+  const { supplier } = ctx.config;
+  const to = buyer.orderStatusCredential ?? buyer.from[0] ?? { domain: 'NetworkID', identity: buyer.id };
+  return {
+    from: supplier.credentials.map((c) => ({ domain: c.domain, identity: c.identity })),
+    to: [{ domain: to.domain, identity: to.identity }],
+    sender: {
+      credentials: supplier.credentials.map((c) => ({
+        domain: c.domain,
+        identity: c.identity,
+        ...(supplier.sharedSecret !== undefined && { sharedSecret: supplier.sharedSecret }),
+      })),
+      userAgent: supplier.userAgent,
+    },
+  };
+}
+
+interface Envelope {
+  payloadID: string;
+  timestamp: Date;
+  header: CxmlHeader;
+}
+
+function envelope(ctx: GatewayContext, buyer: ResolvedBuyer): Envelope {
+  const now = ctx.clock.now();
+  return {
+    payloadID: newPayloadId(() => ctx.randomId(12), ctx.payloadHost, now),
+    timestamp: now,
+    header: supplierHeader(ctx, buyer),
+  };
+}
+
+/** The OrderReference of a PO: the buyer's orderID, its orderDate as sent, its payloadID. */
+function orderReference(order: PurchaseOrder) {
+  const orderDate = storedRequest(order).orderDate?.raw;
+  return {
+    orderID: order.orderId,
+    orderPayloadID: order.payloadId,
+    ...(orderDate !== undefined && { orderDate }),
+  };
+}
+
+async function enqueue(
+  ctx: GatewayContext,
+  buyer: ResolvedBuyer,
+  message: {
+    queueOf: PurchaseOrder;
+    kind: OutboxKind;
+    dedupeKey: string;
+    build: () => string;
+    /** Where to post it; default the buyer's `orderStatusUrl`. */
+    url?: string;
+  },
+): Promise<boolean> {
+  const url = message.url ?? buyer.orderStatusUrl;
+  if (url === undefined) {
+    ctx.logger.warn('buyer has no orderStatusUrl; document not sent', {
+      buyer: buyer.id,
+      kind: message.kind,
+      dedupeKey: message.dedupeKey,
+    });
+    return false;
+  }
+  const { created } = await ctx.store.outbox.enqueue({
+    buyerId: buyer.id,
+    poId: message.queueOf.id,
+    kind: message.kind,
+    dedupeKey: message.dedupeKey,
+    url,
+    body: message.build(),
+  });
+  if (created)
+    ctx.logger.info('document queued for buyer', { buyer: buyer.id, dedupeKey: message.dedupeKey });
+  return true;
+}
+
+export interface ConfirmationToQueue {
+  /**
+   * What the confirmation says of the order: placed (`accept`, sent as `allDetail` to buyers configured
+   * so), refused (`reject`), or something about its lines (`detail`: a change received, a new status).
+   */
+  type: Extract<ConfirmationType, 'accept' | 'reject' | 'detail'>;
+  /** The document answered (its OrderReference). */
+  answers: PurchaseOrder;
+  /** The PO whose queue keeps the order of delivery: the original order of an update or delete. */
+  queueOf: PurchaseOrder;
+  dedupeKey: string;
+  comments: string;
+  /** Our reference for what is confirmed: the print order ids, or the PO record's id before there are any. */
+  confirmID: string;
+  /** For `detail`: each line's status (`unknown` while a change awaits review). */
+  lineStatus?: Extract<ConfirmationStatusType, 'accept' | 'unknown'>;
+  /**
+   * For `accept`: the PO's quantities and prices that differ from the cart and are confirmed as the PO
+   * states them (`poDeviations: confirm`). With any, the accept goes out as a `detail` naming just those
+   * lines (status `detail`, with the PO's UnitPrice where the price differs), or as `allDetail` with those
+   * lines' status `detail` for buyers whose `confirmations` is `allDetail`.
+   */
+  deviations?: readonly Mismatch[];
+}
+
+/** The lines a confirmation restates as `detail`: line number → whether the unit price is among the changes. */
+type DeviatingLines = ReadonlyMap<number, boolean>;
+
+function deviatingLines(deviations: readonly Mismatch[]): DeviatingLines {
+  const lines = new Map<number, boolean>();
+  for (const m of deviations)
+    lines.set(m.lineNumber, (lines.get(m.lineNumber) ?? false) || m.field === 'price');
+  return lines;
+}
+
+/**
+ * One ConfirmationItem per line of the PO answered, with the line's quantity and unit and its requested
+ * delivery date where the buyer gave one (cXML asks a supplier to confirm against it).
+ */
+function confirmationItems(
+  order: PurchaseOrder,
+  status: ConfirmationStatusType,
+  deviating: DeviatingLines = new Map(),
+): ConfirmationItemInput[] {
+  const request = storedRequest(order);
+  return request.items.map((line) => {
+    const priceChanged = deviating.get(line.lineNumber);
+    const lineStatus = priceChanged === undefined ? status : 'detail';
+    // The instant the buyer's date was read as (a date without a zone was taken as UTC at intake).
+    const requested = line.requestedDeliveryDate?.instant ?? request.requestedDeliveryDate?.instant;
+    const confirmsDate = lineStatus === 'accept' || lineStatus === 'detail';
+    const deliveryDate = confirmsDate && requested !== undefined ? new Date(requested) : undefined;
+    return {
+      lineNumber: line.lineNumber,
+      quantity: line.quantity,
+      unitOfMeasure: line.unitOfMeasure,
+      statuses: [
+        {
+          type: lineStatus,
+          ...(deliveryDate !== undefined && { deliveryDate }),
+          ...(priceChanged === true && { unitPrice: line.unitPrice }),
+        },
+      ],
+    };
+  });
+}
+
+/** The header type and items of a confirmation, by its type, the buyer's `confirmations` and any deviations. */
+function confirmationBody(
+  buyer: ResolvedBuyer,
+  confirmation: ConfirmationToQueue,
+): { type: ConfirmationType; items: ConfirmationItemInput[] } {
+  const { type, answers } = confirmation;
+  if (type === 'detail')
+    return { type, items: confirmationItems(answers, confirmation.lineStatus ?? 'accept') };
+  if (type !== 'accept') return { type, items: [] };
+  const deviating = deviatingLines(confirmation.deviations ?? []);
+  if (buyer.confirmations === 'allDetail') {
+    return { type: 'allDetail', items: confirmationItems(answers, 'accept', deviating) };
+  }
+  if (deviating.size === 0) return { type, items: [] };
+  const items = confirmationItems(answers, 'accept', deviating).filter((item) =>
+    deviating.has(item.lineNumber),
+  );
+  return { type: 'detail', items };
+}
+
+/** How many confirmations the buyer has had for the PO, this one included: the header's `version`. */
+async function confirmationVersion(ctx: GatewayContext, queueOf: PurchaseOrder): Promise<number> {
+  let count = 0;
+  let cursor: string | undefined;
+  do {
+    const page = await ctx.store.outbox.list({ poId: queueOf.id, limit: 500, ...(cursor && { cursor }) });
+    count += page.items.filter((m) => m.kind === 'confirmation').length;
+    cursor = page.nextCursor;
+  } while (cursor !== undefined);
+  return count + 1;
+}
+
+/**
+ * Queues a ConfirmationRequest; false if the buyer has no orderStatusUrl. Every confirmation carries a
+ * confirmID and a version; `detail` always lists its lines, an accept goes out as `allDetail` with
+ * every line for buyers whose `confirmations` is `allDetail`, and an accept of a PO that deviates from the
+ * cart as a `detail` naming the deviating lines (`deviations`).
+ *
+ * @example
+ * await queueConfirmation(ctx, buyer, { type: 'accept', answers: po, queueOf: po,
+ *   dedupeKey: `confirm:${po.id}:accept`, confirmID: '1042', comments: 'Print order 1042.' });
+ */
+export async function queueConfirmation(
+  ctx: GatewayContext,
+  buyer: ResolvedBuyer,
+  confirmation: ConfirmationToQueue,
+): Promise<boolean> {
+  const { type, items } = confirmationBody(buyer, confirmation);
+  const version = await confirmationVersion(ctx, confirmation.queueOf);
+  return enqueue(ctx, buyer, {
+    queueOf: confirmation.queueOf,
+    kind: 'confirmation',
+    dedupeKey: confirmation.dedupeKey,
+    build: () => {
+      const base = envelope(ctx, buyer);
+      return buildConfirmationRequest({
+        ...base,
+        ...orderReference(confirmation.answers),
+        type,
+        confirmID: confirmation.confirmID,
+        version,
+        noticeDate: base.timestamp,
+        comments: confirmation.comments,
+        items,
+      });
+    },
+  });
+}
+
+/** The confirmID of a PO's confirmations: its print order ids, or the PO record's id before there are any. */
+export async function confirmIdOf(ctx: GatewayContext, order: PurchaseOrder): Promise<string> {
+  const printOrders = await ctx.store.printOrders.listByPo(order.id);
+  return printOrders.length === 0 ? `PG-${order.id}` : printOrders.map((p) => p.printOrderId).join(',');
+}
+
+export interface ShipNoticeToQueue {
+  order: PurchaseOrder;
+  printOrderId: number;
+  shipmentIndex: number;
+  shipmentDate?: string;
+  carrier?: ShipNoticeCarrier;
+  service?: string;
+  trackingNumbers: string[];
+  lines: ShipNoticeLine[];
+}
+
+/** The dedupe key of a shipment's notice: one notice per shipment of a print order, ever. */
+export function shipNoticeKey(storefrontId: string, printOrderId: number, shipmentIndex: number): string {
+  return `ship:${storefrontId}:${printOrderId}:${shipmentIndex}`;
+}
+
+/** Queues the ShipNoticeRequest of one shipment; false if the buyer has no orderStatusUrl. */
+export function queueShipNotice(
+  ctx: GatewayContext,
+  buyer: ResolvedBuyer,
+  storefrontId: string,
+  notice: ShipNoticeToQueue,
+): Promise<boolean> {
+  return enqueue(ctx, buyer, {
+    queueOf: notice.order,
+    kind: 'ship_notice',
+    dedupeKey: shipNoticeKey(storefrontId, notice.printOrderId, notice.shipmentIndex),
+    build: () => {
+      const base = envelope(ctx, buyer);
+      return buildShipNoticeRequest({
+        ...base,
+        ...orderReference(notice.order),
+        shipmentID: `${notice.printOrderId}-${notice.shipmentIndex}`,
+        noticeDate: base.timestamp,
+        ...(notice.shipmentDate !== undefined && { shipmentDate: new Date(notice.shipmentDate) }),
+        ...(notice.carrier !== undefined && { carrier: notice.carrier }),
+        ...(notice.service !== undefined && { service: notice.service }),
+        trackingNumbers: notice.trackingNumbers,
+        comments: `Print order ${notice.printOrderId}, shipment ${notice.shipmentIndex}.`,
+        lines: notice.lines,
+      });
+    },
+  });
+}
+
+/** What an invoice document says beyond its envelope, its stored record and the PO it bills. */
+export type InvoiceContent = Omit<
+  InvoiceDetailRequestInput,
+  keyof Envelope | 'invoiceID' | 'invoiceDate' | 'orderReference' | 'currency' | 'purpose'
+>;
+
+/**
+ * Queues the InvoiceDetailRequest of a stored invoice (its id, date, purpose and amounts fixed when it was
+ * issued) under the invoice's dedupe key, to the buyer's invoice URL; false if there is none.
+ */
+export function queueInvoice(
+  ctx: GatewayContext,
+  buyer: ResolvedBuyer,
+  invoice: { record: Invoice; order: PurchaseOrder; content: InvoiceContent },
+): Promise<boolean> {
+  const { record, order, content } = invoice;
+  return enqueue(ctx, buyer, {
+    queueOf: order,
+    kind: 'invoice',
+    dedupeKey: record.dedupeKey,
+    ...(buyer.invoices.url !== undefined && { url: buyer.invoices.url }),
+    build: () =>
+      buildInvoiceDetailRequest({
+        ...envelope(ctx, buyer),
+        ...content,
+        invoiceID: record.invoiceId,
+        purpose: record.purpose,
+        invoiceDate: record.invoiceDate,
+        currency: record.amounts.currency,
+        orderReference: orderReference(order),
+      }),
+  });
+}

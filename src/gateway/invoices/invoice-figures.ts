@@ -1,0 +1,680 @@
+/**
+ * The figures of an invoice (issue 19), worked out from the PO and the print order as the print service
+ * reports it, with no I/O: what `buildInvoiceDetailRequest` takes as lines and summary, or the reasons the
+ * invoice must wait for an operator.
+ *
+ * A PIPO order carries no quantities, so the print order holds one item per design: the invoice bills the
+ * PO's lines at the PO's quantities and confirmed unit prices. From the print order come the shipping,
+ * the promotion and the tax rate (its tax ÷ its items' totals, applied to the invoiced subtotal); the
+ * buyer's `defaultTaxPercent`/`defaultShipping` stand in only where the print order has no tax or no
+ * shipping at all. Every amount is exact decimal arithmetic rounded half up to 2 decimals, and the
+ * summary adds up to the cent: DueAmount = NetAmount = Subtotal + Tax + Shipping − Discount.
+ *
+ * Scope: a print order is one owner group of the PO (`groupOfPrintOrder`). Per order, every line of the
+ * group is invoiced, with the order's tax (`tax_total`, else its shipments' sum), shipping (its shipments'
+ * sum, else `shipping_total`, which the interface says is the primary shipment's) and promotion. Per
+ * shipment, the lines `shipmentLines` gives for the shipment, with that shipment's own tax and shipping;
+ * the promotion goes on the first invoice of the print order only (`withPromotion`), and an order with a
+ * single shipment is invoiced exactly as per order.
+ */
+import type { InvoiceConfig, RemitToAddress } from '../../../schemas/config.ts';
+import type { Order, OrderItem, Shipment } from '../../../schemas/print-api.ts';
+import type {
+  InvoiceLineInput,
+  InvoicePartnerInput,
+  InvoiceSummaryInput,
+  InvoiceTaxAt,
+  InvoiceTaxInput,
+} from '../../cxml/index.ts';
+import {
+  addDecimals,
+  compareDecimals,
+  type Decimal,
+  decimalFromNumber,
+  divideDecimals,
+  formatDecimal,
+  multiplyDecimals,
+  parseDecimal,
+  roundDecimal,
+} from '../../kernel/decimal.ts';
+import type { OwnerGroup, PoLine, StoredRequest } from '../orders/po-record.ts';
+import { itemLines, shipmentLines } from '../orders/print-order-lines.ts';
+
+/** What one invoice covers: the whole print order, or one of its shipments. */
+export type InvoiceScope =
+  | { readonly per: 'order' }
+  | {
+      readonly per: 'shipment';
+      readonly shipmentIndex: number;
+      /** Put the print order's promotion on this invoice: true for the first invoice of the print order. */
+      readonly withPromotion: boolean;
+    };
+
+/** The settings the figures read: a buyer's `invoices` block. */
+export type InvoiceFigureSettings = Pick<
+  InvoiceConfig,
+  'taxAt' | 'priceTolerancePercent' | 'defaultTaxPercent' | 'defaultShipping'
+>;
+
+export interface InvoiceFiguresInput {
+  /** The print order as `GET /order/{id}` returns it. */
+  readonly order: Order;
+  /** The PO lines of that print order (`groupOfPrintOrder(po, order.id)`). */
+  readonly group: OwnerGroup;
+  /** The PO's currency (`storedRequest(po).total.currency`). */
+  readonly currency: string;
+  readonly scope: InvoiceScope;
+  readonly settings: InvoiceFigureSettings;
+}
+
+/** A print-order price that differs from the PO's within the tolerance: invoiced at the PO's, and flagged. */
+export interface PriceDeviation {
+  /** The PO lines concerned (one, or those the print order's items could not be matched to). */
+  readonly lineNumbers: readonly number[];
+  /** The print order's unit price(s): an item's total over its quantity. */
+  readonly printOrder: string;
+  /** The PO line's unit price(s). */
+  readonly po: string;
+  /** |printOrder − po| ÷ po in percent, 2 decimals. */
+  readonly percent: string;
+}
+
+export type InvoiceHoldReason =
+  | 'totals_do_not_add_up'
+  | 'price_beyond_tolerance'
+  | 'no_lines'
+  | 'currency_mismatch'
+  | 'negative_charge'
+  | 'tax_without_items'
+  | 'discount_exceeds_total';
+
+export interface InvoiceHold {
+  readonly reason: InvoiceHoldReason;
+  /** For the operator, with the figures. */
+  readonly message: string;
+}
+
+export type TaxSource = 'print-order' | 'config' | 'none';
+
+export interface InvoiceFigures {
+  readonly currency: string;
+  readonly taxAt: InvoiceTaxAt;
+  readonly lines: readonly InvoiceLineInput[];
+  readonly summary: InvoiceSummaryInput;
+  /** Within-tolerance price differences (for the flag and the invoice's Comments); empty when none. */
+  readonly deviations: readonly PriceDeviation[];
+  /** Where the tax rate and the shipping came from. */
+  readonly taxSource: TaxSource;
+  readonly shippingSource: TaxSource;
+}
+
+export type InvoiceFiguresResult =
+  | { readonly ok: true; readonly figures: InvoiceFigures }
+  | {
+      readonly ok: false;
+      readonly holds: readonly InvoiceHold[];
+      /** The holds' messages in one text, for `lastError` and the PO's history. */
+      readonly message: string;
+    };
+
+const ZERO: Decimal = { units: 0n, scale: 0 };
+const CENTS = 2;
+/** The print order's own total may differ from its items' sum by rounding, no more. */
+const ADD_UP_SLACK = parseDecimal('0.005');
+
+const lenient = { barePoint: true, exponent: true, signed: true } as const;
+
+function money(value: Decimal): string {
+  return formatDecimal(roundDecimal(value, CENTS), { minDecimals: CENTS, maxDecimals: CENTS });
+}
+
+function negate(value: Decimal): Decimal {
+  return { units: -value.units, scale: value.scale };
+}
+
+function abs(value: Decimal): Decimal {
+  return value.units < 0n ? negate(value) : value;
+}
+
+function subtract(a: Decimal, b: Decimal): Decimal {
+  return addDecimals([a, negate(b)]);
+}
+
+function isZero(value: Decimal): boolean {
+  return value.units === 0n;
+}
+
+const sum = (values: readonly Decimal[]): Decimal => addDecimals(values);
+const fromNumber = (value: number): Decimal => decimalFromNumber(value);
+
+/** A tax rate as an exact fraction, so a rate of 1/3 loses nothing before the amount is rounded. */
+interface Rate {
+  readonly numerator: Decimal;
+  readonly denominator: Decimal;
+}
+
+function applyRate(amount: Decimal, rate: Rate): Decimal {
+  return divideDecimals(multiplyDecimals(amount, rate.numerator), rate.denominator, CENTS);
+}
+
+function ratePercent(rate: Rate): string {
+  const percent = divideDecimals(
+    multiplyDecimals(rate.numerator, { units: 100n, scale: 0 }),
+    rate.denominator,
+    6,
+  );
+  return formatDecimal(percent, { minDecimals: 0 });
+}
+
+function lineAmount(line: PoLine): Decimal {
+  return multiplyDecimals(parseDecimal(line.quantity, lenient), parseDecimal(line.unitPrice.value, lenient));
+}
+
+/** A PO line's unit price, as confirmed. */
+function lineUnitPrice(line: PoLine): Decimal {
+  return parseDecimal(line.unitPrice.value, lenient);
+}
+
+/**
+ * What the print order charges a unit of an item: its total over its quantity. A PIPO order carries no
+ * quantities, so its items are one per design at the service's own quantity (often 1): only the unit price
+ * can be held against the PO's; where the item's quantity is the PO line's, this is the same comparison
+ * as the totals.
+ */
+function itemUnitPrice(item: OrderItem): Decimal {
+  const total = fromNumber(item.sub_total);
+  return item.quantity > 0 ? divideDecimals(total, fromNumber(item.quantity), 6) : total;
+}
+
+/** A unit price as written in a message: at least the cents, every decimal it has. */
+function unitPriceText(value: Decimal): string {
+  return formatDecimal(value, { minDecimals: CENTS });
+}
+
+function itemTotal(items: readonly OrderItem[]): Decimal {
+  return sum(items.map((item) => fromNumber(item.sub_total)));
+}
+
+function listNumbers(numbers: readonly number[]): string {
+  return numbers.join(', ');
+}
+
+/** The percentage `difference` is of `base`, 2 decimals; undefined when the base is zero. */
+function percentOf(difference: Decimal, base: Decimal): string | undefined {
+  if (isZero(base)) return undefined;
+  return formatDecimal(
+    divideDecimals(multiplyDecimals(difference, { units: 100n, scale: 0 }), abs(base), 2),
+    {
+      minDecimals: 2,
+    },
+  );
+}
+
+interface Comparison {
+  readonly lineNumbers: readonly number[];
+  readonly printOrder: Decimal;
+  readonly po: Decimal;
+  /** How the print order's side is named in a message. */
+  readonly what: string;
+}
+
+/** The PO lines in scope, in PO order, and the print-order items in scope. */
+function scopeOf(
+  order: Order,
+  group: OwnerGroup,
+  scope: InvoiceScope,
+): { lines: PoLine[]; items: OrderItem[]; wholeOrder: boolean } {
+  if (scope.per === 'order' || order.shipments.length <= 1) {
+    return { lines: [...group.lines], items: [...order.items], wholeOrder: true };
+  }
+  const numbers = new Set(shipmentLines(order, scope.shipmentIndex, group).map((line) => line.lineNumber));
+  return {
+    lines: group.lines.filter((line) => numbers.has(line.lineNumber)),
+    items: order.items.filter((item) => item.shipment_index === scope.shipmentIndex),
+    wholeOrder: false,
+  };
+}
+
+/** Each matched item against its PO line, then whatever could not be matched as one remainder. */
+function comparisons(order: Order, group: OwnerGroup, lines: readonly PoLine[], items: readonly OrderItem[]) {
+  const lineOfItem = itemLines(order, group);
+  const inScope = new Set(lines.map((line) => line.lineNumber));
+  const matchedLines = new Set<number>();
+  const result: Comparison[] = [];
+  const unmatchedItems: OrderItem[] = [];
+  for (const item of items) {
+    const line = lineOfItem.get(item.id);
+    if (line === undefined || !inScope.has(line.lineNumber)) {
+      unmatchedItems.push(item);
+      continue;
+    }
+    matchedLines.add(line.lineNumber);
+    result.push({
+      lineNumbers: [line.lineNumber],
+      printOrder: itemUnitPrice(item),
+      po: lineUnitPrice(line),
+      what: `item ${item.id}`,
+    });
+  }
+  const unmatchedLines = lines.filter((line) => !matchedLines.has(line.lineNumber));
+  if (unmatchedItems.length > 0 || unmatchedLines.length > 0) {
+    result.push({
+      lineNumbers: unmatchedLines.map((line) => line.lineNumber),
+      printOrder: sum(unmatchedItems.map(itemUnitPrice)),
+      po: sum(unmatchedLines.map(lineUnitPrice)),
+      what:
+        unmatchedItems.length === 0
+          ? 'no item'
+          : `item${unmatchedItems.length === 1 ? '' : 's'} ${unmatchedItems.map((item) => item.id).join(', ')} (not matched to PO lines by design)`,
+    });
+  }
+  return result;
+}
+
+function comparisonText(c: Comparison, percent: string | undefined): string {
+  const lines =
+    c.lineNumbers.length === 0
+      ? 'No PO line'
+      : `PO line${c.lineNumbers.length === 1 ? '' : 's'} ${listNumbers(c.lineNumbers)}`;
+  const off = percent === undefined ? '' : ` (${percent}% off)`;
+  return `${lines}: the print order charges ${unitPriceText(c.printOrder)} a unit (${c.what}), the PO ${unitPriceText(c.po)}${off}`;
+}
+
+type Hold = (reason: InvoiceHoldReason, message: string) => void;
+
+/** Each comparison within the tolerance is a deviation; beyond it, a hold naming both amounts. */
+function priceDeviations(
+  compared: readonly Comparison[],
+  tolerancePercent: number,
+  hold: Hold,
+): PriceDeviation[] {
+  const tolerance = fromNumber(tolerancePercent);
+  const deviations: PriceDeviation[] = [];
+  for (const c of compared) {
+    const difference = abs(subtract(c.printOrder, c.po));
+    if (isZero(difference)) continue;
+    const percent = percentOf(difference, c.po);
+    // difference × 100 > tolerance × po, exactly; any difference on a zero amount is beyond it.
+    const beyond =
+      isZero(c.po) ||
+      compareDecimals(
+        multiplyDecimals(difference, { units: 100n, scale: 0 }),
+        multiplyDecimals(tolerance, abs(c.po)),
+      ) > 0;
+    if (beyond) {
+      hold(
+        'price_beyond_tolerance',
+        `${comparisonText(c, percent)}, beyond the ${formatDecimal(tolerance)}% tolerance.`,
+      );
+    } else {
+      deviations.push({
+        lineNumbers: c.lineNumbers,
+        printOrder: unitPriceText(c.printOrder),
+        po: unitPriceText(c.po),
+        percent: percent ?? '0.00',
+      });
+    }
+  }
+  return deviations;
+}
+
+/**
+ * The tax rate and the shipping of the invoice: the shipment's own, or the whole order's (tax_total, else
+ * its shipments' sum; its shipments' shipping, else shipping_total); the buyer's defaults only where the
+ * print order has no tax, or no shipping, anywhere.
+ */
+function charges(
+  order: Order,
+  shipment: Shipment | undefined,
+  items: readonly OrderItem[],
+  settings: InvoiceFigureSettings,
+  where: string,
+  hold: Hold,
+): { rate: Rate; shipping: Decimal; taxSource: TaxSource; shippingSource: TaxSource } {
+  const shipments = order.shipments;
+  const shipmentsTax = sum(shipments.map((s) => fromNumber(s.tax_total)));
+  const shipmentsShipping = sum(shipments.map((s) => fromNumber(s.shipping_total)));
+  const orderTax = fromNumber(order.tax_total);
+  const orderShipping = fromNumber(order.shipping_total);
+  let tax: Decimal;
+  let shipping: Decimal;
+  if (shipment !== undefined) {
+    tax = fromNumber(shipment.tax_total);
+    shipping = fromNumber(shipment.shipping_total);
+  } else {
+    tax = isZero(orderTax) ? shipmentsTax : orderTax;
+    shipping = isZero(shipmentsShipping) ? orderShipping : shipmentsShipping;
+  }
+  if (tax.units < 0n || shipping.units < 0n) {
+    hold('negative_charge', `${where} has a negative tax (${money(tax)}) or shipping (${money(shipping)}).`);
+  }
+  const printOrderHasTax = !isZero(orderTax) || !isZero(shipmentsTax);
+  const printOrderHasShipping = !isZero(orderShipping) || !isZero(shipmentsShipping);
+
+  const taxedItems = itemTotal(items);
+  let rate: Rate = { numerator: ZERO, denominator: { units: 1n, scale: 0 } };
+  let taxSource: TaxSource = printOrderHasTax ? 'print-order' : 'none';
+  if (!isZero(tax)) {
+    if (isZero(taxedItems)) {
+      hold('tax_without_items', `${where} carries tax ${money(tax)} on items totalling 0.00.`);
+    } else {
+      rate = { numerator: tax, denominator: taxedItems };
+    }
+  } else if (!printOrderHasTax && settings.defaultTaxPercent !== undefined) {
+    rate = { numerator: parseDecimal(settings.defaultTaxPercent), denominator: { units: 100n, scale: 0 } };
+    taxSource = 'config';
+  }
+  let shippingSource: TaxSource = printOrderHasShipping ? 'print-order' : 'none';
+  if (isZero(shipping) && !printOrderHasShipping && settings.defaultShipping !== undefined) {
+    shipping = parseDecimal(settings.defaultShipping);
+    shippingSource = 'config';
+  }
+  return { rate, shipping: roundDecimal(shipping, CENTS), taxSource, shippingSource };
+}
+
+/** One PO line as invoiced: its quantity and unit price, the subtotal rounded to the cent, its tax. */
+function invoiceLine(
+  line: PoLine,
+  index: number,
+  rate: Rate,
+  taxAt: InvoiceTaxAt,
+  percentageRate: string,
+): InvoiceLineInput & { readonly amount: Decimal } {
+  const amount = roundDecimal(lineAmount(line), CENTS);
+  return {
+    amount,
+    invoiceLineNumber: index + 1,
+    lineNumber: line.lineNumber,
+    quantity: formatDecimal(parseDecimal(line.quantity, lenient)),
+    unitOfMeasure: line.unitOfMeasure,
+    unitPrice: formatDecimal(parseDecimal(line.unitPrice.value, lenient), { minDecimals: CENTS }),
+    supplierPartID: line.supplierPartID,
+    supplierPartAuxiliaryID: line.lineRef,
+    ...(line.description !== '' && { description: line.description }),
+    subtotal: money(amount),
+    ...(taxAt === 'line' && {
+      tax: { amount: money(applyRate(amount, rate)), taxableAmount: money(amount), percentageRate },
+    }),
+  };
+}
+
+/**
+ * The figures of one invoice, or why it must wait for an operator (every reason found, each with its
+ * figures). Pure: the same input gives the same figures, so a re-sent invoice is the same invoice.
+ *
+ * @example
+ * const result = invoiceFigures({
+ *   order, group: groupOfPrintOrder(po, order.id)!, currency: storedRequest(po).total.currency,
+ *   scope: { per: 'shipment', shipmentIndex: 1, withPromotion: true }, settings: buyer.invoices,
+ * });
+ * if (!result.ok) flag(po, FLAG.invoiceHeld, result.message);
+ */
+export function invoiceFigures(input: InvoiceFiguresInput): InvoiceFiguresResult {
+  const { order, group, currency, scope, settings } = input;
+  const holds: InvoiceHold[] = [];
+  const hold: Hold = (reason, message) => {
+    holds.push({ reason, message });
+  };
+  const where =
+    scope.per === 'shipment' && order.shipments.length > 1
+      ? `shipment ${scope.shipmentIndex} of print order ${order.id}`
+      : `print order ${order.id}`;
+  const Where = `${where.charAt(0).toUpperCase()}${where.slice(1)}`;
+
+  // The print order must agree with itself before its figures are used.
+  const itemsSum = itemTotal(order.items);
+  const orderSubTotal = fromNumber(order.sub_total);
+  if (compareDecimals(abs(subtract(itemsSum, orderSubTotal)), ADD_UP_SLACK) > 0) {
+    hold(
+      'totals_do_not_add_up',
+      `Print order ${order.id}'s items add up to ${money(itemsSum)} but its sub_total is ${money(orderSubTotal)}.`,
+    );
+  }
+
+  const { lines, items, wholeOrder } = scopeOf(order, group, scope);
+  const shipment = wholeOrder
+    ? undefined
+    : order.shipments.find((s) => scope.per === 'shipment' && s.index === scope.shipmentIndex);
+  if (!wholeOrder && shipment === undefined) {
+    hold('no_lines', `Print order ${order.id} has no ${where.split(' of ')[0]}: nothing to invoice.`);
+  } else if (lines.length === 0) {
+    hold('no_lines', `No PO line matches the items of ${where}: nothing to invoice.`);
+  }
+  const foreign = lines.filter((line) => line.unitPrice.currency !== currency);
+  if (foreign.length > 0) {
+    hold(
+      'currency_mismatch',
+      `PO line${foreign.length === 1 ? '' : 's'} ${listNumbers(foreign.map((l) => l.lineNumber))} ${foreign.length === 1 ? 'is' : 'are'} priced in ${[...new Set(foreign.map((l) => l.unitPrice.currency))].join(', ')}, the PO in ${currency}.`,
+    );
+  }
+
+  // Prices: what the print order charges a unit against the PO's unit prices.
+  const deviations = priceDeviations(
+    comparisons(order, group, lines, items),
+    settings.priceTolerancePercent,
+    hold,
+  );
+
+  const { rate, shipping, taxSource, shippingSource } = charges(
+    order,
+    shipment,
+    items,
+    settings,
+    Where,
+    hold,
+  );
+
+  // A promotion only ever lowers the bill: a service that writes it negative means the same amount.
+  const promotion = abs(fromNumber(order.promotion_total));
+  const discount = roundDecimal(
+    scope.per === 'order' || wholeOrder || scope.withPromotion ? promotion : ZERO,
+    CENTS,
+  );
+
+  // The lines at the PO's terms, and the summary.
+  const percentageRate = ratePercent(rate);
+  const invoiceLines = lines.map((line, index) =>
+    invoiceLine(line, index, rate, settings.taxAt, percentageRate),
+  );
+  const subtotal = sum(invoiceLines.map((line) => line.amount));
+  const taxAmount =
+    settings.taxAt === 'line'
+      ? sum(invoiceLines.map((line) => parseDecimal(line.tax?.amount ?? '0', lenient)))
+      : applyRate(subtotal, rate);
+  const gross = sum([subtotal, taxAmount, shipping]);
+  const net = subtract(gross, discount);
+  if (net.units < 0n) {
+    hold(
+      'discount_exceeds_total',
+      `The promotion of ${money(discount)} exceeds what ${where} bills (${money(gross)}).`,
+    );
+  }
+  if (holds.length > 0) {
+    return { ok: false, holds, message: holds.map((h) => h.message).join(' ') };
+  }
+  const summaryTax: InvoiceTaxInput = {
+    amount: money(taxAmount),
+    taxableAmount: money(subtotal),
+    percentageRate,
+  };
+  return {
+    ok: true,
+    figures: {
+      currency,
+      taxAt: settings.taxAt,
+      lines: invoiceLines.map(({ amount: _amount, ...line }) => line),
+      summary: {
+        subtotal: money(subtotal),
+        tax: summaryTax,
+        shipping: money(shipping),
+        ...(!isZero(discount) && { discount: money(discount) }),
+        gross: money(gross),
+        net: money(net),
+        due: money(net),
+      },
+      deviations,
+      taxSource,
+      shippingSource,
+    },
+  };
+}
+
+function negated(text: string): string {
+  return money(negate(parseDecimal(text, lenient)));
+}
+
+function negatedTax(tax: InvoiceTaxInput): InvoiceTaxInput {
+  return {
+    ...tax,
+    amount: negated(tax.amount),
+    ...(tax.taxableAmount !== undefined && { taxableAmount: negated(tax.taxableAmount) }),
+  };
+}
+
+/**
+ * A credit memo's figures: the invoice's, every amount negated (quantities and unit prices stay as they
+ * were). Build it with `purpose: 'creditMemo'` and the original invoice as `originalInvoice`.
+ */
+export function creditMemoFigures(figures: InvoiceFigures): InvoiceFigures {
+  const { summary } = figures;
+  return {
+    ...figures,
+    lines: figures.lines.map((line) => ({
+      ...line,
+      subtotal: negated(line.subtotal),
+      ...(line.tax !== undefined && { tax: negatedTax(line.tax) }),
+    })),
+    summary: {
+      subtotal: negated(summary.subtotal),
+      tax: negatedTax(summary.tax),
+      ...(summary.shipping !== undefined && { shipping: negated(summary.shipping) }),
+      ...(summary.discount !== undefined && { discount: negated(summary.discount) }),
+      gross: negated(summary.gross),
+      net: negated(summary.net),
+      due: negated(summary.due),
+    },
+  };
+}
+
+/** The deviations as the invoice's Comments (and the PO's history); undefined when there are none. */
+export function deviationComments(deviations: readonly PriceDeviation[]): string | undefined {
+  if (deviations.length === 0) return undefined;
+  const parts = deviations.map(
+    (d) =>
+      `${d.lineNumbers.length === 0 ? 'items not on the PO' : `line${d.lineNumbers.length === 1 ? '' : 's'} ${listNumbers(d.lineNumbers)}`}: print order ${d.printOrder}, PO ${d.po} (${d.percent}%)`,
+  );
+  return `Invoiced at the PO's prices; the print order's differ within tolerance: ${parts.join('; ')}.`;
+}
+
+/** One invoice per shipment or per print order, as the buyer's settings say (`on-status` is always per order). */
+export function invoicePer(settings: Pick<InvoiceConfig, 'send' | 'per'>): 'shipment' | 'order' {
+  return settings.send === 'on-status' ? 'order' : (settings.per ?? 'shipment');
+}
+
+/** The key that makes an invoice happen once: `order`, or `shipment:<index>`. */
+export function invoiceKey(scope: InvoiceScope): string {
+  return scope.per === 'order' ? 'order' : `shipment:${scope.shipmentIndex}`;
+}
+
+/**
+ * The invoices a print order is due now, by the buyer's settings, leaving out those already issued (by
+ * `invoiceKey`). Per shipment, the promotion goes on the first invoice of the print order: the one made
+ * while none was issued yet, lowest shipment index first.
+ */
+export function invoicesDue(
+  order: Order,
+  settings: Pick<InvoiceConfig, 'send' | 'per' | 'status'>,
+  issuedKeys: readonly string[],
+): InvoiceScope[] {
+  if (settings.send === 'off' || order.is_deleted) return [];
+  const issued = new Set(issuedKeys);
+  if (settings.send === 'on-status') {
+    const reached =
+      settings.status !== undefined &&
+      order.status.trim().toLowerCase() === settings.status.trim().toLowerCase();
+    return reached && !issued.has('order') ? [{ per: 'order' }] : [];
+  }
+  const shipped = order.shipments.filter((s) => s.shipped_on !== null);
+  if (invoicePer(settings) === 'order') {
+    const allShipped = order.shipments.length > 0 && shipped.length === order.shipments.length;
+    return allShipped && !issued.has('order') ? [{ per: 'order' }] : [];
+  }
+  let first = issued.size === 0;
+  const due: InvoiceScope[] = [];
+  for (const s of [...shipped].sort((a, b) => a.index - b.index)) {
+    const scope: InvoiceScope = { per: 'shipment', shipmentIndex: s.index, withPromotion: first };
+    if (issued.has(invoiceKey(scope))) continue;
+    due.push(scope);
+    first = false;
+  }
+  return due;
+}
+
+/** A gateway invoice id: the prefix and the buyer's sequence, 6 digits at least (`INV-000042`). */
+export function gatewayInvoiceId(prefix: string, sequence: number): string {
+  if (!Number.isSafeInteger(sequence) || sequence < 1) {
+    throw new RangeError(`invoice sequence must be a whole number from 1, got ${sequence}`);
+  }
+  return `${prefix}${String(sequence).padStart(6, '0')}`;
+}
+
+/**
+ * The print service's invoice number for an invoice (`invoiceIds: print-service`), with `-<shipment
+ * index>` when per-shipment invoices split an order of several shipments; undefined while the print order
+ * has none (the invoice waits; flag `invoice_number_missing`).
+ */
+export function printServiceInvoiceId(order: Order, scope: InvoiceScope): string | undefined {
+  const number = order.invoice_number.trim();
+  if (number === '') return undefined;
+  return scope.per === 'shipment' && order.shipments.length > 1 ? `${number}-${scope.shipmentIndex}` : number;
+}
+
+/** A credit memo's own id: the credited invoice's with `-CR`. */
+export function creditMemoInvoiceId(invoiceID: string): string {
+  return `${invoiceID}-CR`;
+}
+
+/**
+ * The invoice's partners: remit-to from the buyer's `remitTo` (else the supplier's name alone, else none)
+ * and bill-to from the PO's BillTo.
+ */
+export function invoicePartners(
+  remitTo: RemitToAddress | undefined,
+  supplierName: string | undefined,
+  billTo: StoredRequest['billTo'],
+): InvoicePartnerInput[] {
+  const partners: InvoicePartnerInput[] = [];
+  if (remitTo !== undefined) {
+    partners.push({
+      role: 'remitTo',
+      name: remitTo.name,
+      address: {
+        street: remitTo.street,
+        city: remitTo.city,
+        ...(remitTo.state !== undefined && { state: remitTo.state }),
+        ...(remitTo.postalCode !== undefined && { postalCode: remitTo.postalCode }),
+        isoCountryCode: remitTo.country,
+      },
+    });
+  } else if (supplierName !== undefined && supplierName.trim() !== '') {
+    partners.push({ role: 'remitTo', name: supplierName });
+  }
+  if (billTo !== undefined && billTo.name.trim() !== '') {
+    partners.push({
+      role: 'billTo',
+      name: billTo.name,
+      ...(billTo.addressID !== undefined && { addressID: billTo.addressID }),
+      address: {
+        deliverTo: billTo.deliverTo,
+        street: billTo.street,
+        ...(billTo.city !== undefined && { city: billTo.city }),
+        ...(billTo.state !== undefined && { state: billTo.state }),
+        ...(billTo.postalCode !== undefined && { postalCode: billTo.postalCode }),
+        ...(billTo.country !== undefined && { country: billTo.country }),
+        ...(billTo.isoCountryCode !== undefined && { isoCountryCode: billTo.isoCountryCode }),
+      },
+      ...(billTo.email !== undefined && { email: billTo.email }),
+    });
+  }
+  return partners;
+}

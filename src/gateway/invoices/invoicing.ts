@@ -1,0 +1,451 @@
+/**
+ * Invoices to buyers (issue 19): when a print order reaches the point the buyer's `invoices` settings name
+ * (a shipment shipped, every shipment shipped, or a status), the invoice's figures are worked out from the
+ * PO and the print order as the service reports it now (`invoice-figures.ts`), the invoice is recorded
+ * under a key that makes it happen once per print order or shipment (`store.invoices.issue`: its invoiceID
+ * and date are fixed there), and its InvoiceDetailRequest is queued in the outbox under the same key. A
+ * repeated webhook, the reconciliation poll or a crash between the two steps therefore never makes a
+ * second invoice: the record is found again and its document queued once.
+ *
+ * An invoice that cannot go out as it stands — the print order's figures disagree with themselves or with
+ * the PO beyond the tolerance, or the print service has no invoice number yet where the buyer wants its
+ * numbers — flags the PO for an operator with the figures, and the print order stays open so the next look
+ * (webhook or poll) tries again. A print order cancelled after it was invoiced gets a credit memo per
+ * invoice, every amount negated, naming the invoice it takes back.
+ */
+import type { Order } from '../../../schemas/print-api.ts';
+import { addDecimals, formatDecimal, parseDecimal } from '../../kernel/decimal.ts';
+import { StoreError } from '../../store/store-error.ts';
+import type {
+  Invoice,
+  InvoiceAmounts,
+  OutboxMessage,
+  PurchaseOrder,
+  TrackedPrintOrder,
+} from '../../store/types.ts';
+import type { GatewayContext } from '../context.ts';
+import type { ResolvedBuyer } from '../deps.ts';
+import { GatewayError } from '../http/errors.ts';
+import { type InvoiceContent, queueInvoice } from '../documents/buyer-documents.ts';
+import {
+  creditMemoFigures,
+  creditMemoInvoiceId,
+  deviationComments,
+  type InvoiceFigures,
+  type InvoiceScope,
+  invoiceFigures,
+  invoiceKey,
+  invoicePartners,
+  invoicesDue,
+  printServiceInvoiceId,
+} from './invoice-figures.ts';
+import { FLAG, groupOfPrintOrder, storedRequest, withFlags } from '../orders/po-record.ts';
+import { readPrintOrder } from '../orders/read-print-order.ts';
+
+export interface InvoicingOutcome {
+  /** Invoices are due that could not be issued yet (held, or waiting for a number): keep looking. */
+  readonly waiting: boolean;
+}
+
+const NOTHING_WAITING: InvoicingOutcome = { waiting: false };
+
+function amountsOf(figures: InvoiceFigures): InvoiceAmounts {
+  const { summary } = figures;
+  return {
+    currency: figures.currency,
+    subtotal: summary.subtotal,
+    tax: summary.tax.amount,
+    shipping: summary.shipping ?? '0.00',
+    discount: summary.discount ?? '0.00',
+    due: summary.due,
+  };
+}
+
+/** How the PO's lastError begins while an invoice waits for an operator or for the print service. */
+const INVOICE_WAIT = 'Invoice not sent: ';
+
+/**
+ * Adds a flag to the PO (once) and, for one an operator must act on, its reason and state; false when
+ * the PO already said so. Read afresh: one look can flag twice (a held invoice, a deviation on another),
+ * and a stale copy would drop a flag. A PO already waiting for an operator over something else keeps
+ * that reason (the flag says the invoice waits too): overwriting it would hide it, and the PO would be
+ * put back to `ordered` once the invoice is out (`settleInvoiceWait`) with the other matter still open.
+ */
+async function flagPo(ctx: GatewayContext, poId: string, flag: string, reason?: string): Promise<boolean> {
+  const po = await ctx.store.orders.get(poId);
+  if (po === undefined) return false;
+  const tells =
+    reason !== undefined && (po.state === 'ordered' || po.lastError?.startsWith(INVOICE_WAIT) === true);
+  if (po.flags.includes(flag) && (!tells || po.lastError === reason)) return false;
+  await ctx.store.orders.update(po.id, {
+    flags: withFlags(po.flags, [flag]),
+    ...(tells && { lastError: reason }),
+    ...(tells && po.state === 'ordered' && { state: 'needs_operator' }),
+  });
+  return true;
+}
+
+/**
+ * Puts a PO that waited only for its invoice back to `ordered` once what was due is out (held figures put
+ * right, an invoice number that came later) and nothing else waits: nothing is left for an operator, and
+ * a PO left waiting would keep showing up as one. The flag stays, as the record of what happened; any
+ * other wait (its lastError says something else) is left alone.
+ */
+async function settleInvoiceWait(ctx: GatewayContext, poId: string, invoiceId: string): Promise<void> {
+  const po = await ctx.store.orders.get(poId);
+  if (po?.state !== 'needs_operator' || po.lastError?.startsWith(INVOICE_WAIT) !== true) return;
+  try {
+    await ctx.store.orders.update(
+      po.id,
+      { state: 'ordered', lastError: `Invoice ${invoiceId} sent after it waited: ${po.lastError}` },
+      { ifState: ['needs_operator'] },
+    );
+  } catch (error) {
+    // An operator acted on the PO meanwhile: theirs is the later word.
+    if (!(error instanceof StoreError && error.code === 'conflict')) throw error;
+  }
+}
+
+/** The invoice's document content besides what its record fixes: partners, terms, lines, summary. */
+function invoiceContent(
+  ctx: GatewayContext,
+  buyer: ResolvedBuyer,
+  po: PurchaseOrder,
+  printOrder: { storefrontId: string; printOrderId: number },
+  figures: InvoiceFigures,
+  extra: Pick<InvoiceContent, 'originalInvoice' | 'comments'> = {},
+): InvoiceContent {
+  const comments = extra.comments ?? deviationComments(figures.deviations);
+  const storefront = ctx.storefront(printOrder.storefrontId);
+  const supplierName = storefront.vendorName ?? storefront.name;
+  return {
+    supplierOrderID: String(printOrder.printOrderId),
+    partners: invoicePartners(buyer.invoices.remitTo, supplierName, storedRequest(po).billTo),
+    paymentTermDays: buyer.invoices.paymentTermDays,
+    taxAt: figures.taxAt,
+    lines: figures.lines,
+    summary: figures.summary,
+    ...(extra.originalInvoice !== undefined && { originalInvoice: extra.originalInvoice }),
+    ...(comments !== undefined && { comments }),
+  };
+}
+
+/** Issues (or finds again) one invoice of the print order and queues its document; undefined while it waits. */
+async function issueInvoice(
+  ctx: GatewayContext,
+  buyer: ResolvedBuyer,
+  po: PurchaseOrder,
+  storefrontId: string,
+  order: Order,
+  scope: InvoiceScope,
+  figures: InvoiceFigures,
+): Promise<Invoice | undefined> {
+  const settings = buyer.invoices;
+  let invoiceId: string | undefined;
+  if (settings.invoiceIds === 'print-service') {
+    invoiceId = printServiceInvoiceId(order, scope);
+    if (invoiceId === undefined) {
+      const newly = await flagPo(
+        ctx,
+        po.id,
+        FLAG.invoiceNumberMissing,
+        `${INVOICE_WAIT}print order ${order.id} has no invoice_number yet; the buyer's invoices carry the print service's numbers, so its invoice waits for one.`,
+      );
+      if (newly) ctx.metrics.count('punchgate_invoices_total', { purpose: 'standard', outcome: 'held' });
+      return undefined;
+    }
+  }
+  const { created, invoice } = await ctx.store.invoices.issue({
+    buyerId: buyer.id,
+    poId: po.id,
+    storefrontId,
+    printOrderId: order.id,
+    scope: invoiceKey(scope),
+    purpose: 'standard',
+    ...(invoiceId !== undefined ? { invoiceId } : { idPrefix: settings.idPrefix }),
+    invoiceDate: ctx.clock.now(),
+    amounts: amountsOf(figures),
+  });
+  await queueInvoice(ctx, buyer, {
+    record: invoice,
+    order: po,
+    content: invoiceContent(ctx, buyer, po, { storefrontId, printOrderId: order.id }, figures),
+  });
+  if (figures.deviations.length > 0) await flagPo(ctx, po.id, FLAG.invoicePriceDeviation);
+  if (created) ctx.metrics.count('punchgate_invoices_total', { purpose: 'standard', outcome: 'issued' });
+  ctx.logger.info('invoice issued', { po: po.id, printOrder: order.id, invoice: invoice.invoiceId });
+  return invoice;
+}
+
+/** A credit memo's figures from the invoice it takes back: its amounts negated, no lines (a header invoice). */
+function creditFigures(invoice: Invoice, taxAt: InvoiceFigures['taxAt']): InvoiceFigures {
+  const { amounts } = invoice;
+  const gross = sumMoney([amounts.subtotal, amounts.tax, amounts.shipping]);
+  const original: InvoiceFigures = {
+    currency: amounts.currency,
+    taxAt,
+    lines: [],
+    summary: {
+      subtotal: amounts.subtotal,
+      tax: { amount: amounts.tax, taxableAmount: amounts.subtotal },
+      shipping: amounts.shipping,
+      ...(amounts.discount !== '0.00' && { discount: amounts.discount }),
+      gross,
+      net: amounts.due,
+      due: amounts.due,
+    },
+    deviations: [],
+    taxSource: 'none',
+    shippingSource: 'none',
+  };
+  return creditMemoFigures(original);
+}
+
+/** Adds stored money texts exactly, written with 2 decimals. */
+function sumMoney(values: readonly string[]): string {
+  const total = addDecimals(values.map((value) => parseDecimal(value, { signed: true })));
+  return formatDecimal(total, { minDecimals: 2, maxDecimals: 2 });
+}
+
+/** The standard invoices among `issued` that no credit memo takes back yet and that bill something. */
+function uncredited(issued: readonly Invoice[]): Invoice[] {
+  const credited = new Set(issued.filter((i) => i.purpose === 'creditMemo').map((i) => i.creditsInvoice));
+  // An invoice for nothing has nothing to take back (and cXML wants a credit memo's amount below zero).
+  return issued.filter(
+    (i) =>
+      i.purpose === 'standard' &&
+      !credited.has(i.id) &&
+      parseDecimal(i.amounts.due, { signed: true }).units > 0n,
+  );
+}
+
+/**
+ * Whether a print order has invoices a cancellation would still have to take back. A print order is
+ * closed once shipped and invoiced, but the print shop may cancel it after that: its webhook must still
+ * be read then, or the buyer keeps an invoice for an order that was cancelled.
+ */
+export async function awaitsCreditOnCancel(
+  ctx: GatewayContext,
+  tracked: Pick<TrackedPrintOrder, 'storefrontId' | 'printOrderId'>,
+): Promise<boolean> {
+  const issued = await ctx.store.invoices.listByPrintOrder(tracked.storefrontId, tracked.printOrderId);
+  return uncredited(issued).length > 0;
+}
+
+/** Takes back every invoice of a cancelled print order that has not been credited yet. */
+async function creditInvoices(
+  ctx: GatewayContext,
+  buyer: ResolvedBuyer,
+  po: PurchaseOrder,
+  order: Order,
+  issued: readonly Invoice[],
+): Promise<void> {
+  for (const invoice of uncredited(issued)) {
+    const figures = creditFigures(invoice, buyer.invoices.taxAt);
+    const { created, invoice: memo } = await ctx.store.invoices.issue({
+      buyerId: invoice.buyerId,
+      poId: invoice.poId,
+      storefrontId: invoice.storefrontId,
+      printOrderId: invoice.printOrderId,
+      scope: invoice.scope,
+      purpose: 'creditMemo',
+      invoiceId: creditMemoInvoiceId(invoice.invoiceId),
+      invoiceDate: ctx.clock.now(),
+      amounts: amountsOf(figures),
+      creditsInvoice: invoice.id,
+    });
+    await queueInvoice(ctx, buyer, {
+      record: memo,
+      order: po,
+      content: invoiceContent(ctx, buyer, po, invoice, figures, {
+        originalInvoice: { invoiceID: invoice.invoiceId, invoiceDate: invoice.invoiceDate },
+        comments: `Print order ${order.id} was cancelled ("${order.status}"); this credit memo takes back invoice ${invoice.invoiceId}.`,
+      }),
+    });
+    if (created) ctx.metrics.count('punchgate_invoices_total', { purpose: 'creditMemo', outcome: 'issued' });
+    ctx.logger.info('credit memo issued', { po: po.id, printOrder: order.id, invoice: memo.invoiceId });
+  }
+}
+
+/**
+ * Issues what the print order is due by the buyer's `invoices` settings (or, once it is cancelled, the
+ * credit memos of what was invoiced), and says whether something due is still waiting.
+ */
+export async function invoicePrintOrder(
+  ctx: GatewayContext,
+  buyer: ResolvedBuyer,
+  po: PurchaseOrder,
+  tracked: TrackedPrintOrder,
+  order: Order,
+  cancelled: boolean,
+  asked: 'by the sync' | 'by an operator' = 'by the sync',
+): Promise<InvoicingOutcome> {
+  const settings = buyer.invoices;
+  if (settings.send === 'off') return NOTHING_WAITING;
+  const issued = await ctx.store.invoices.listByPrintOrder(tracked.storefrontId, tracked.printOrderId);
+  if (cancelled) {
+    await creditInvoices(ctx, buyer, po, order, issued);
+    return NOTHING_WAITING;
+  }
+  // Settled by hand: holding it again on every look would put the PO back in the operators' queue.
+  if (asked === 'by the sync' && po.flags.includes(FLAG.invoicesSettledByOperator)) return NOTHING_WAITING;
+  const group = groupOfPrintOrder(po, tracked.printOrderId);
+  if (group === undefined) return NOTHING_WAITING;
+  const issuedKeys = issued.filter((i) => i.purpose === 'standard').map((i) => i.scope);
+  let waiting = false;
+  let lastIssued: Invoice | undefined;
+  let passPromotion = false;
+  for (const due of invoicesDue(order, settings, issuedKeys)) {
+    const scope: InvoiceScope =
+      passPromotion && due.per === 'shipment' ? { ...due, withPromotion: true } : due;
+    passPromotion = false;
+    const result = invoiceFigures({
+      order,
+      group,
+      currency: storedRequest(po).total.currency,
+      scope,
+      settings,
+    });
+    if (!result.ok) {
+      if (await flagPo(ctx, po.id, FLAG.invoiceHeld, `${INVOICE_WAIT}${result.message}`)) {
+        ctx.metrics.count('punchgate_invoices_total', { purpose: 'standard', outcome: 'held' });
+        ctx.logger.warn('invoice held for an operator', { po: po.id, printOrder: order.id });
+      }
+      waiting = true;
+      // The promotion goes on the print order's first invoice: a held one passes it on to the next, or
+      // it would be lost (once another invoice is out, the held one no longer counts as the first).
+      passPromotion = scope.per === 'shipment' && scope.withPromotion;
+      continue;
+    }
+    const invoice = await issueInvoice(ctx, buyer, po, tracked.storefrontId, order, scope, result.figures);
+    if (invoice === undefined) waiting = true;
+    else lastIssued = invoice;
+  }
+  if (lastIssued !== undefined && !waiting) await settleInvoiceWait(ctx, po.id, lastIssued.invoiceId);
+  // An on-status invoice may come after the last shipment: the print order stays open until it is out.
+  const statusAwaited = settings.send === 'on-status' && issuedKeys.length === 0 && lastIssued === undefined;
+  return { waiting: waiting || statusAwaited };
+}
+
+/**
+ * An operator's "invoice now": every print order of the PO is read from the print service as it is now and
+ * invoiced as the buyer's settings say (what was issued before is found again, never issued twice). For a
+ * PO whose invoice was held once its print order's figures are put right, or one whose print order closed
+ * before the print service had its invoice number.
+ */
+export async function invoicePoNow(ctx: GatewayContext, po: PurchaseOrder): Promise<Invoice[]> {
+  const buyer = ctx.buyers.byId(po.buyerId);
+  if (buyer === undefined || buyer.invoices.send === 'off') {
+    throw new GatewayError(
+      'conflict',
+      `Buyer ${po.buyerId} is not invoiced through the gateway (invoices.send is off).`,
+    );
+  }
+  const tracked = (await ctx.store.printOrders.listByPo(po.id)).filter((p) => p.confirmed);
+  if (tracked.length === 0) {
+    throw new GatewayError(
+      'conflict',
+      `Purchase order record ${po.id} has no confirmed print order to invoice.`,
+    );
+  }
+  for (const printOrder of tracked) {
+    const order = await readPrintOrder(ctx, printOrder.storefrontId, printOrder.printOrderId);
+    const cancelStatus = ctx.storefront(printOrder.storefrontId).cancelStatus;
+    const cancelled = cancelStatus !== undefined && order.status.toLowerCase() === cancelStatus.toLowerCase();
+    const current = (await ctx.store.orders.get(po.id)) ?? po;
+    await invoicePrintOrder(ctx, buyer, current, printOrder, order, cancelled, 'by an operator');
+  }
+  return ctx.store.invoices.listByPo(po.id);
+}
+
+/** The outbox messages that carry an invoice's document: the first, then each re-send. */
+export async function invoiceDeliveries(ctx: GatewayContext, invoice: Invoice): Promise<OutboxMessage[]> {
+  return documentDeliveries(ctx, invoice.poId, invoice.dedupeKey);
+}
+
+/** The outbox messages that carry one document (dedupe key `key`, about PO `poId`): the first, then each re-send. */
+export async function documentDeliveries(
+  ctx: GatewayContext,
+  poId: string,
+  key: string,
+): Promise<OutboxMessage[]> {
+  return deliveriesOf(await poMessages(ctx, poId), key);
+}
+
+/** Every outbox message of a PO, oldest first: read once where several documents' deliveries are shown. */
+export async function poMessages(ctx: GatewayContext, poId: string): Promise<OutboxMessage[]> {
+  const messages: OutboxMessage[] = [];
+  let cursor: string | undefined;
+  do {
+    const page = await ctx.store.outbox.list({ poId, limit: 500, ...(cursor && { cursor }) });
+    messages.push(...page.items);
+    cursor = page.nextCursor;
+  } while (cursor !== undefined);
+  return messages.sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime());
+}
+
+/** Of a PO's messages, those carrying the document `key`: the first, then each re-send. */
+export function deliveriesOf(messages: readonly OutboxMessage[], key: string): OutboxMessage[] {
+  return messages.filter((m) => m.dedupeKey === key || m.dedupeKey.startsWith(`${key}${RESEND}`));
+}
+
+const RESEND = '#resend-';
+
+/** The dedupe key of the document a message carries: a re-send's own key less its `#resend-n`. */
+export function documentKey(message: OutboxMessage): string {
+  const at = message.dedupeKey.indexOf(RESEND);
+  return at === -1 ? message.dedupeKey : message.dedupeKey.slice(0, at);
+}
+
+/**
+ * Sends an invoice's document again, byte for byte (same invoiceID and payloadID, so the buyer's system
+ * knows it); see `resendDocument`.
+ */
+export async function resendInvoice(ctx: GatewayContext, invoice: Invoice): Promise<OutboxMessage> {
+  const deliveries = await invoiceDeliveries(ctx, invoice);
+  if (deliveries.length === 0) {
+    throw new GatewayError(
+      'conflict',
+      `Invoice ${invoice.invoiceId} has no document queued yet; the next look at print order ${invoice.printOrderId} queues it.`,
+    );
+  }
+  return resendDocument(ctx, deliveries, invoice.dedupeKey, `Invoice ${invoice.invoiceId}`);
+}
+
+/**
+ * Sends a document to the buyer again, byte for byte (the same body, so the same payloadID the buyer's
+ * system knows): a dead-lettered copy is put back in the queue, a delivered one is queued once more as a
+ * message of its own (its delivery kept beside the first). Refused while a copy is still on its way, so an
+ * impatient operator cannot have it sent twice at once.
+ *
+ * @param deliveries every message carrying the document (`documentDeliveries`), oldest first, at least one
+ * @param key the document's dedupe key; @param what names it in a refusal ("Invoice INV-1")
+ */
+export async function resendDocument(
+  ctx: GatewayContext,
+  deliveries: readonly OutboxMessage[],
+  key: string,
+  what: string,
+): Promise<OutboxMessage> {
+  const [first] = deliveries;
+  if (first === undefined) throw new GatewayError('conflict', `${what} has no document queued yet.`);
+  const moving = deliveries.find((m) => m.state === 'pending' || m.state === 'sending');
+  if (moving !== undefined) {
+    throw new GatewayError(
+      'conflict',
+      `${what} is still being delivered (outbox message ${moving.id} is ${moving.state}).`,
+    );
+  }
+  const dead = deliveries.find((m) => m.state === 'dead');
+  const revived = dead === undefined ? undefined : await ctx.store.outbox.resurrect(dead.id);
+  if (revived !== undefined) return revived;
+  const { message } = await ctx.store.outbox.enqueue({
+    buyerId: first.buyerId,
+    poId: first.poId,
+    kind: first.kind,
+    dedupeKey: `${key}${RESEND}${deliveries.length}`,
+    url: first.url,
+    body: first.body,
+  });
+  return message;
+}

@@ -1,0 +1,307 @@
+/**
+ * The admin JSON API's contract as zod schemas: what each endpoint reads (path, query, body) and what it
+ * answers. The handlers parse their input with these and the views are typed from the answer schemas, and
+ * `/admin/openapi.json` is generated from the same objects, so the description cannot drift from the code.
+ * The error texts are the ones operators' tooling has matched on since before the schemas.
+ */
+import * as z from 'zod';
+import { addressSchema, chargeSchema, contactSchema, moneySchema } from '../../cxml/index.ts';
+import { JOB_STATES, ORDER_STATES, OUTBOX_STATES } from '../../store/types.ts';
+import { ERROR_ANSWERS, type GatewayErrorCode } from '../http/errors.ts';
+import { mismatchSchema, poLineSchema } from '../orders/po-record.ts';
+
+// ---------------------------------------------------------------------------------------------------------
+// Input
+
+/** The longest operator note kept with a handled PO. */
+export const MAX_NOTE_LENGTH = 2000;
+
+/** A query parameter given empty (`?state=`) is the same as one not given: no filter. */
+const blankIsAbsent = (value: string | undefined) => (value === '' ? undefined : value);
+
+function stateParam<S extends string>(states: readonly S[]) {
+  return z
+    .enum(['', ...states], { error: `state must be one of ${states.join(', ')}.` })
+    .optional()
+    .transform((value) => blankIsAbsent(value) as S | undefined)
+    .meta({ description: 'Only records in this state (empty: any).' });
+}
+
+function textParam(description: string) {
+  return z.string().optional().transform(blankIsAbsent).meta({ description });
+}
+
+/** Up to three digits as before; the store caps a page at 500 whatever is asked. */
+const pagingParams = {
+  limit: z
+    .string()
+    .regex(/^\d{1,3}$/, { error: 'limit must be a whole number up to 500.' })
+    .optional()
+    .transform((value) => (value === undefined ? undefined : Number(value)))
+    .meta({ description: 'Page size, a whole number up to 500.' }),
+  cursor: textParam('The nextCursor of the page before.'),
+};
+
+/** A day (`2026-11-26`, UTC) or a moment with its offset; the handler reads it as a bound of `createdAt`. */
+function dateParam(name: string, description: string) {
+  return z
+    .union([z.iso.date(), z.iso.datetime({ offset: true }), z.literal('')], {
+      error: `${name} must be a date (YYYY-MM-DD) or an ISO 8601 date-time.`,
+    })
+    .optional()
+    .transform(blankIsAbsent)
+    .meta({ description });
+}
+
+/** Query of `GET /admin/orders`; keys in the order they are checked (the first problem is the answer). */
+export const OrderListQuery = z.object({
+  state: stateParam(ORDER_STATES),
+  buyer: textParam('Only POs of this buyer id.'),
+  q: textParam(
+    "Search: the buyer's PO number (orderID) exactly or by its start, a purchase order record id, a print order id, or a buyer id.",
+  ),
+  flag: textParam('Only POs carrying this flag.'),
+  from: dateParam('from', 'Only POs received from then on (a date: from its start, UTC).'),
+  to: dateParam('to', 'Only POs received until then (a date: to its end, UTC).'),
+  ...pagingParams,
+});
+export type OrderListQuery = z.output<typeof OrderListQuery>;
+
+export const OutboxListQuery = z.object({
+  state: stateParam(OUTBOX_STATES),
+  buyer: textParam('Only documents to this buyer id.'),
+  po: textParam('Only documents about this purchase order record id.'),
+  ...pagingParams,
+});
+
+export const JobListQuery = z.object({
+  state: stateParam(JOB_STATES),
+  kind: textParam('Only jobs of this kind.'),
+  ...pagingParams,
+});
+
+export const IdParams = z.object({ id: z.string().meta({ description: 'The record id.' }) });
+
+/**
+ * What an operator's action may say it saw: the PO's state and/or `updatedAt` when the page was drawn.
+ * When the PO has changed since, the action is refused (409) with the current state, rather than done to
+ * a PO the operator has not seen.
+ */
+export const StaleGuard = z.object({
+  expectedState: z
+    .enum(ORDER_STATES, { error: `expectedState must be one of ${ORDER_STATES.join(', ')}.` })
+    .optional(),
+  expectedUpdatedAt: z.iso
+    .datetime({ offset: true, error: 'expectedUpdatedAt must be an ISO 8601 date-time.' })
+    .optional()
+    .meta({ description: "The PO's updatedAt as the operator saw it." }),
+});
+export type StaleGuard = z.output<typeof StaleGuard>;
+
+const PRINT_ORDER_ID_TEXT = 'printOrderId must be a positive whole number.';
+export const AttachBody = StaleGuard.extend({
+  printOrderId: z
+    .int({ error: PRINT_ORDER_ID_TEXT })
+    .min(1, { error: PRINT_ORDER_ID_TEXT })
+    .meta({ description: 'The print order to attach; it must carry the PO number.' }),
+});
+
+const NOTE_TEXT = `note must be text of 1 to ${MAX_NOTE_LENGTH} characters.`;
+export const HandledBody = StaleGuard.extend({
+  note: z
+    .string({ error: NOTE_TEXT })
+    .max(MAX_NOTE_LENGTH, { error: NOTE_TEXT })
+    .refine((note) => note.trim() !== '', { error: NOTE_TEXT })
+    .transform((note) => note.trim())
+    .meta({ description: 'Why the PO needs nothing more; kept in the PO record.' }),
+});
+
+/** The first problem zod found, as the one message a 400 carries. */
+export function firstProblem(error: z.ZodError): string {
+  return error.issues[0]?.message ?? 'The request is not valid.';
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Answers
+
+/** A moment: a Date in the views, ISO 8601 text on the wire (`JSON.stringify`), parsed back by `parse`. */
+const moment = z.codec(z.iso.datetime(), z.date(), {
+  decode: (text) => new Date(text),
+  encode: (date) => date.toISOString(),
+});
+const momentOrNull = moment.nullable();
+
+export const PrintOrderView = z.object({
+  storefrontId: z.string(),
+  printOrderId: z.number(),
+  state: z.enum(['open', 'closed']),
+  lastStatus: z.string().nullable(),
+  confirmed: z.boolean(),
+  shipmentsNotified: z.array(z.number()),
+  lastCheckedAt: momentOrNull,
+  createdAt: moment,
+});
+
+export const OrderSummary = z.object({
+  id: z.string(),
+  buyerId: z.string(),
+  orderId: z.string().meta({ description: "The buyer's PO number (cXML orderID)." }),
+  payloadId: z.string(),
+  type: z.enum(['new', 'update', 'delete']),
+  state: z.enum(ORDER_STATES),
+  answer: z.object({ code: z.number(), text: z.string() }),
+  printOrderIds: z.array(z.number()),
+  printOrders: z.array(PrintOrderView),
+  flags: z.array(z.string()),
+  lastError: z.string().nullable(),
+  createdAt: moment,
+  updatedAt: moment,
+});
+
+export const OutboxMessageView = z.object({
+  id: z.string(),
+  buyerId: z.string(),
+  poId: z.string(),
+  kind: z.enum(['confirmation', 'ship_notice', 'status_update', 'invoice']),
+  dedupeKey: z.string(),
+  url: z.string(),
+  state: z.enum(OUTBOX_STATES),
+  attempts: z.number(),
+  nextAttemptAt: moment,
+  lastError: z.string().nullable(),
+  deliveredAt: momentOrNull,
+  createdAt: moment,
+  updatedAt: moment,
+});
+/** `GET /admin/outbox/:id`: the message with the document it sends. */
+export const OutboxMessageWithBody = OutboxMessageView.extend({ body: z.string() });
+
+export const InvoiceView = z.object({
+  id: z.string(),
+  invoiceId: z.string(),
+  purpose: z.enum(['standard', 'creditMemo']),
+  scope: z.string(),
+  storefrontId: z.string(),
+  printOrderId: z.number(),
+  invoiceDate: moment,
+  amounts: z.object({
+    currency: z.string(),
+    subtotal: z.string(),
+    tax: z.string(),
+    shipping: z.string(),
+    discount: z.string(),
+    due: z.string(),
+  }),
+  creditsInvoice: z.string().nullable(),
+  sequence: z.number().nullable(),
+  createdAt: moment,
+  deliveries: z.array(OutboxMessageView),
+});
+export const InvoiceList = z.object({ items: z.array(InvoiceView) });
+
+export const JobView = z.object({
+  id: z.string(),
+  kind: z.string(),
+  key: z.string(),
+  payload: z.json(),
+  state: z.enum(JOB_STATES),
+  attempts: z.number(),
+  maxAttempts: z.number(),
+  runAt: moment,
+  lastError: z.string().nullable(),
+  createdAt: moment,
+  updatedAt: moment,
+});
+
+export const TimelineEntry = z.object({ at: moment, event: z.string(), detail: z.string() });
+
+export const OrderDetail = OrderSummary.extend({
+  request: z.object({
+    orderDate: z.string().nullable(),
+    orderVersion: z.string().nullable(),
+    previousPayloadID: z.string().nullable(),
+    total: moneySchema.nullable(),
+    shipTo: addressSchema.nullable(),
+    billTo: addressSchema.nullable(),
+    shipping: chargeSchema.nullable(),
+    tax: chargeSchema.nullable(),
+    contacts: z.array(contactSchema).readonly(),
+    comments: z.string(),
+    extrinsics: z.array(z.object({ name: z.string(), value: z.string() })).readonly(),
+    requestedDeliveryDate: z.string().nullable(),
+  }),
+  lines: z.array(poLineSchema),
+  mismatches: z.array(mismatchSchema.extend({ text: z.string().optional() })),
+  timeline: z.array(TimelineEntry),
+  outbox: z.array(OutboxMessageView),
+  invoices: z.array(InvoiceView),
+  raw: z.string().meta({ description: 'The OrderRequest as received.' }),
+});
+
+/** Pages of a list: `nextCursor` is null on the last page. */
+function pageOf<T extends z.ZodType>(item: T) {
+  return z.object({ items: z.array(item), nextCursor: z.string().nullable() });
+}
+export const OrderPage = pageOf(OrderSummary);
+export const OutboxPage = pageOf(OutboxMessageView);
+export const JobPage = pageOf(JobView);
+export const OrderAnswer = z.object({ order: OrderSummary });
+export const MessageAnswer = z.object({ message: OutboxMessageView });
+export const DeadLetters = z.object({ messages: z.array(OutboxMessageView), jobs: z.array(JobView) });
+
+/** Every failure of the admin API (see json-answers.ts). */
+export const ErrorAnswer = z.object({
+  error: z.object({
+    code: z.enum(Object.keys(ERROR_ANSWERS) as [GatewayErrorCode, ...GatewayErrorCode[]]),
+    message: z.string(),
+    current: z
+      .object({ state: z.enum(ORDER_STATES), updatedAt: moment })
+      .optional()
+      .meta({ description: 'A refused stale action (409): the PO as it is now.' }),
+  }),
+});
+
+export type OrderSummary = z.output<typeof OrderSummary>;
+export type OrderDetail = z.output<typeof OrderDetail>;
+export type PrintOrderView = z.output<typeof PrintOrderView>;
+export type OutboxMessageView = z.output<typeof OutboxMessageView>;
+export type OutboxMessageWithBody = z.output<typeof OutboxMessageWithBody>;
+export type InvoiceView = z.output<typeof InvoiceView>;
+export type JobView = z.output<typeof JobView>;
+export type TimelineEntry = z.output<typeof TimelineEntry>;
+
+/** `GET /admin/overview`: what an operator looks at first. */
+export const Overview = z.object({
+  ordersByState: z.record(z.enum(ORDER_STATES), z.number()),
+  waitingForOperator: z
+    .array(
+      z.object({
+        id: z.string(),
+        buyerId: z.string(),
+        orderId: z.string(),
+        reason: z.string().nullable(),
+        flags: z.array(z.string()),
+        since: moment,
+      }),
+    )
+    .meta({ description: 'POs in state needs_operator, longest waiting first (at most 100).' }),
+  oldestUnprocessedAt: momentOrNull.meta({
+    description: 'createdAt of the oldest PO still received or processing; null when none.',
+  }),
+  oldestUnprocessedAgeSeconds: z.number().nullable(),
+  outbox: z.object({
+    pending: z.number(),
+    sending: z.number(),
+    dead: z.number(),
+    oldestPendingAt: momentOrNull,
+  }),
+  deadJobs: z.number(),
+  lastBackgroundRoundAt: momentOrNull.meta({
+    description: 'When the last background round of this instance finished; null before the first.',
+  }),
+  printApiFailuresLastHour: z.number().meta({
+    description:
+      "This instance's print-service calls of the last hour that got a 5xx, timed out or no answer.",
+  }),
+});
+export type Overview = z.output<typeof Overview>;

@@ -1,0 +1,204 @@
+/**
+ * What an operator does to a PO from its page, through the very functions the JSON API calls (so console
+ * and API cannot differ on what is allowed): attach a print order (verified against the print service),
+ * retry (refused where the create may have gone through), mark handled with a note, move a dead letter
+ * back to the outbox, re-send a delivered document (the same bytes).
+ *
+ * Each action is two POSTs with the session's CSRF token: the first only shows what will happen and asks
+ * for confirmation, the second does it. Both carry the PO's `updatedAt` as the page showed it: if the PO
+ * changed meanwhile (the worker moved it, another operator acted), the action is refused and the PO's
+ * current state is shown, since what the operator decided on is no longer what is there.
+ */
+import type { OutboxMessage, PurchaseOrder } from '../../../store/types.ts';
+import type { GatewayContext } from '../../context.ts';
+import { GatewayError } from '../../http/errors.ts';
+import { html, type SafeHtml } from '../../http/html.ts';
+import { firstProblem, MAX_NOTE_LENGTH, StaleGuard } from '../admin-schemas.ts';
+import { documentDeliveries, documentKey, resendDocument } from '../../invoices/invoicing.ts';
+import { attachPrintOrder, markHandled, refuseIfStale } from '../operator-actions.ts';
+import { retryPurchaseOrder } from '../../orders/process-order.ts';
+
+export const ORDER_ACTIONS = ['attach', 'retry', 'handled'] as const;
+export type OrderAction = (typeof ORDER_ACTIONS)[number];
+export const MESSAGE_ACTIONS = ['revive', 'resend'] as const;
+export type MessageAction = (typeof MESSAGE_ACTIONS)[number];
+
+/** The PO's version as a form carries it: its last change, to the millisecond. */
+export const versionOf = (order: PurchaseOrder) => order.updatedAt.toISOString();
+
+/** What a form's fields ask for, checked; a `bad_request` names the field that is wrong. */
+export function printOrderIdOf(form: Record<string, string>): number {
+  const text = (form.printOrderId ?? '').trim();
+  if (!/^\d{1,15}$/.test(text) || Number(text) < 1) {
+    throw new GatewayError('bad_request', 'The print order id must be a positive whole number.');
+  }
+  return Number(text);
+}
+
+export function noteOf(form: Record<string, string>): string {
+  const note = (form.note ?? '').trim();
+  if (note === '' || note.length > MAX_NOTE_LENGTH) {
+    throw new GatewayError('bad_request', `The note must be text of 1 to ${MAX_NOTE_LENGTH} characters.`);
+  }
+  return note;
+}
+
+/** The sentence the confirmation page asks the operator to confirm. */
+export function orderActionQuestion(
+  action: OrderAction,
+  order: PurchaseOrder,
+  form: Record<string, string>,
+): string {
+  switch (action) {
+    case 'attach':
+      return `Attach print order ${printOrderIdOf(form)} to purchase order ${order.orderId}? The gateway checks that the print order carries this PO number, then sends the buyer the accept and follows the print order. No print order is created.`;
+    case 'retry':
+      return `Process purchase order ${order.orderId} again? Its print order is created anew where none was made.`;
+    case 'handled':
+      return `Mark purchase order ${order.orderId} handled with the note "${noteOf(form)}"? It leaves the operator's queue and the buyer gets no document.`;
+  }
+}
+
+/** Carries the action out through the API's own functions; their refusals reach the operator as they are. */
+export async function runOrderAction(
+  ctx: GatewayContext,
+  action: OrderAction,
+  order: PurchaseOrder,
+  form: Record<string, string>,
+): Promise<void> {
+  switch (action) {
+    case 'attach':
+      await attachPrintOrder(ctx, order, printOrderIdOf(form));
+      return;
+    case 'retry':
+      await retryPurchaseOrder(ctx, order);
+      ctx.logger.info('purchase order retried by an operator', { po: order.id });
+      return;
+    case 'handled':
+      await markHandled(ctx, order, noteOf(form));
+      return;
+  }
+}
+
+export function messageActionQuestion(action: MessageAction, message: OutboxMessage): string {
+  switch (action) {
+    case 'revive':
+      return `Move the dead ${message.kind} document ${message.dedupeKey} back to the outbox? It is sent again, byte for byte, with the next background round.`;
+    case 'resend':
+      return `Send the ${message.kind} document ${documentKey(message)} to the buyer again? The same document (same payloadID) is queued once more and sent with the next background round.`;
+  }
+}
+
+export async function runMessageAction(
+  ctx: GatewayContext,
+  action: MessageAction,
+  message: OutboxMessage,
+): Promise<void> {
+  switch (action) {
+    case 'revive': {
+      const revived = await ctx.store.outbox.resurrect(message.id);
+      if (revived === undefined) {
+        throw new GatewayError(
+          'conflict',
+          `The document ${message.dedupeKey} is ${message.state}; only a dead letter can be moved back.`,
+        );
+      }
+      ctx.logger.info('document retried by an operator', {
+        message: message.id,
+        dedupeKey: message.dedupeKey,
+      });
+      return;
+    }
+    case 'resend': {
+      // As POST /admin/outbox/:id/resend: every copy of the document, then the same bytes once more.
+      const key = documentKey(message);
+      const deliveries = await documentDeliveries(ctx, message.poId, key);
+      const sent = await resendDocument(ctx, deliveries, key, `The ${message.kind} document ${key}`);
+      ctx.logger.info('document re-sent by an operator', { message: message.id, resent: sent.id });
+      return;
+    }
+  }
+}
+
+/**
+ * Refuses the action when the PO is no longer as the operator's page showed it (the API's own check,
+ * `refuseIfStale`); a form without the PO's version is refused too, as it cannot say what was seen.
+ */
+export function checkNotStale(order: PurchaseOrder, form: Record<string, string>): void {
+  const guard = StaleGuard.safeParse({ expectedUpdatedAt: form.seen, expectedState: form.state });
+  if (!guard.success || form.seen === undefined || form.seen === '') {
+    const why = guard.success
+      ? 'it does not say which version of the PO it was made on'
+      : firstProblem(guard.error);
+    throw new GatewayError('bad_request', `The form was refused: ${why}. Open the page again.`);
+  }
+  refuseIfStale(order, guard.data);
+}
+
+/** Hidden fields every action form carries. */
+function carried(csrf: string, order: PurchaseOrder): SafeHtml {
+  return html`<input type="hidden" name="csrf" value="${csrf}"><input type="hidden" name="seen" value="${versionOf(order)}"><input type="hidden" name="state" value="${order.state}">`;
+}
+
+/** The PO page's action forms: only those the PO's state allows (the functions would refuse the rest). */
+export function orderActionForms(order: PurchaseOrder, csrf: string): SafeHtml {
+  const base = `/admin/ui/orders/${encodeURIComponent(order.id)}/actions`;
+  const forms: SafeHtml[] = [];
+  if (order.type === 'new' && (order.state === 'needs_operator' || order.state === 'failed')) {
+    forms.push(html`<form method="post" action="${base}/attach" class="actions">${carried(csrf, order)}
+<div class="field"><label for="printOrderId">Print order id</label><input id="printOrderId" name="printOrderId" inputmode="numeric" pattern="[0-9]+" required></div>
+<button type="submit">Attach print order…</button></form>`);
+  }
+  if (order.type !== 'update' && ['failed', 'needs_operator', 'processing'].includes(order.state)) {
+    forms.push(
+      html`<form method="post" action="${base}/retry" class="actions">${carried(csrf, order)}<button type="submit">Retry…</button></form>`,
+    );
+  }
+  if (order.state === 'needs_operator') {
+    forms.push(html`<form method="post" action="${base}/handled" class="actions">${carried(csrf, order)}
+<div class="field"><label for="note">Note (why nothing more is needed)</label><textarea id="note" name="note" maxlength="${MAX_NOTE_LENGTH}" required></textarea></div>
+<button type="submit">Mark handled…</button></form>`);
+  }
+  if (forms.length === 0) return html``;
+  return html`<h2>Actions</h2>${forms}`;
+}
+
+/** The form of a document action, for its row in the documents table. */
+export function messageActionForm(order: PurchaseOrder, message: OutboxMessage, csrf: string): SafeHtml {
+  const base = `/admin/ui/orders/${encodeURIComponent(order.id)}/documents/${encodeURIComponent(message.id)}`;
+  if (message.state === 'dead') {
+    return html`<form method="post" action="${base}/revive">${carried(csrf, order)}<button type="submit">Move back to the outbox…</button></form>`;
+  }
+  if (message.state === 'delivered') {
+    return html`<form method="post" action="${base}/resend">${carried(csrf, order)}<button type="submit">Re-send…</button></form>`;
+  }
+  return html``;
+}
+
+/** The fields a confirmation page carries on: the form's own, nothing a caller added. */
+const CARRIED_FIELDS = ['csrf', 'seen', 'state', 'printOrderId', 'note'] as const;
+
+/** What the PO page says after an action went through (`?done=<action>`, after the redirect). */
+export const DONE_TEXT: Readonly<Record<OrderAction | MessageAction, string>> = {
+  attach:
+    "The print order is attached. The buyer's accept and the tracking follow with the next background round.",
+  retry: 'The purchase order is queued to be processed again.',
+  handled: 'The purchase order is marked handled.',
+  revive: 'The document is back in the outbox; it is sent with the next background round.',
+  resend: 'The document is queued to be sent again; it goes with the next background round.',
+};
+
+/** The confirmation page's body: the question, the same fields again with `confirmed`, and a way back. */
+export function confirmationBody(
+  question: string,
+  action: string,
+  form: Record<string, string>,
+  backHref: string,
+): SafeHtml {
+  const fields = CARRIED_FIELDS.filter((name) => form[name] !== undefined).map(
+    (name) => html`<input type="hidden" name="${name}" value="${form[name]}">`,
+  );
+  return html`<p>${question}</p>
+<form method="post" action="${action}" class="actions">${fields}<input type="hidden" name="confirmed" value="yes">
+<button class="primary" type="submit">Confirm</button> <a class="button" href="${backHref}">Cancel</a></form>`;
+}

@@ -1,0 +1,192 @@
+/**
+ * `GET /admin/ui/orders/:id`: one purchase order as the JSON API describes it (`orderDetail`, the same
+ * view), laid out for an operator: what the buyer ordered beside what was in the cart (deviations
+ * highlighted), the job ticket its print orders carry, each print order as the print service has it now,
+ * every document exchanged with the buyer, the invoices and the timeline. The print service is read live;
+ * when it does not answer, the page says so and shows what the gateway knows.
+ */
+import type { Order as PrintOrder } from '../../../../schemas/print-api.ts';
+import type { OutboxMessage, PurchaseOrder, TrackedPrintOrder } from '../../../store/types.ts';
+import type { GatewayContext } from '../../context.ts';
+import { publicMessage, toGatewayError } from '../../http/errors.ts';
+import { html, type SafeHtml } from '../../http/html.ts';
+import { orderDetail } from '../admin-views.ts';
+import { printOrderComment } from '../../orders/history-comment.ts';
+import { readPrintOrder } from '../../orders/read-print-order.ts';
+import { ownerGroups, type PoDocument, type PoLine, poDocument } from '../../orders/po-record.ts';
+import { findProductBySku } from '../../punchout/catalog.ts';
+import { messageActionForm, orderActionForms } from './actions.ts';
+import { STATE_LABELS, timeText } from './format.ts';
+import { message } from './layout.ts';
+
+type Detail = Awaited<ReturnType<typeof orderDetail>>;
+
+export const orderPath = (id: string) => `/admin/ui/orders/${encodeURIComponent(id)}`;
+
+function facts(order: PurchaseOrder, detail: Detail): SafeHtml {
+  return html`<dl class="facts">
+<dt>PO number</dt><dd>${order.orderId}</dd>
+<dt>Buyer</dt><dd>${order.buyerId}</dd>
+<dt>Type</dt><dd>${order.type}${order.orderVersion === undefined ? '' : ` (orderVersion ${order.orderVersion})`}</dd>
+<dt>State</dt><dd>${STATE_LABELS[order.state] ?? order.state}</dd>
+<dt>Reason</dt><dd>${order.lastError ?? '—'}</dd>
+<dt>Flags</dt><dd>${order.flags.join(', ') || '—'}</dd>
+<dt>payloadID</dt><dd>${order.payloadId}</dd>
+<dt>Answer to the buyer</dt><dd>${order.answer.code} ${order.answer.text}</dd>
+<dt>Order date</dt><dd>${detail.request.orderDate ?? '—'}</dd>
+<dt>Received</dt><dd>${timeText(order.createdAt)}</dd>
+<dt>Last change</dt><dd>${timeText(order.updatedAt)}</dd>
+</dl>`;
+}
+
+/** A cell showing the PO's value, and the cart's beside it when they differ. */
+function compared(po: string, cart: string, deviates: boolean): SafeHtml {
+  return deviates
+    ? html`<td><span class="deviation-note">${po}</span><br><span class="muted">cart: ${cart}</span></td>`
+    : html`<td>${po}</td>`;
+}
+
+function linesTable(detail: Detail): SafeHtml {
+  const byLine = new Map<string, Detail['mismatches']>();
+  for (const m of detail.mismatches) byLine.set(m.lineRef, [...(byLine.get(m.lineRef) ?? []), m]);
+  const rows = detail.lines.map((line: PoLine) => {
+    const found = byLine.get(line.lineRef) ?? [];
+    const has = (field: string) => found.some((m) => m.field === field);
+    const cartPrice = `${line.cart.unitPrice} ${line.cart.currency}`;
+    return html`<tr${found.length > 0 ? html` class="deviation"` : ''}>
+<td>${line.lineNumber}</td><td>${line.supplierPartID}</td><td>${line.description}</td>
+${compared(`${line.quantity} ${line.unitOfMeasure}`, String(line.cart.quantity), has('quantity'))}
+${compared(`${line.unitPrice.value} ${line.unitPrice.currency}`, cartPrice, has('price'))}
+<td>${line.cart.sku}</td><td>${line.designId}</td><td>${line.storefrontId}</td>
+<td>${found.length === 0 ? 'as in the cart' : html`<span class="deviation-note">${found.map((m) => m.text).join('; ')}</span>`}</td></tr>`;
+  });
+  return html`<table><caption>Lines as ordered, beside the punch-out cart (deviations highlighted)</caption>
+<thead><tr><th scope="col">Line</th><th scope="col">Part ID</th><th scope="col">Description</th><th scope="col">Quantity</th><th scope="col">Unit price</th><th scope="col">Cart SKU</th><th scope="col">Design</th><th scope="col">Storefront</th><th scope="col">Check</th></tr></thead>
+<tbody>${rows}</tbody></table>`;
+}
+
+/** The history note each print order carries (or will carry): the same text the order job writes. */
+function jobTickets(ctx: GatewayContext, order: PurchaseOrder, document: PoDocument): SafeHtml {
+  if (order.type !== 'new' || document.lines.length === 0)
+    return html`<p class="muted">No job ticket: this request makes no print order.</p>`;
+  const buyer = ctx.buyers.byId(order.buyerId);
+  const buyerName = buyer?.name === undefined ? order.buyerId : `${buyer.name} (${order.buyerId})`;
+  return html`${ownerGroups(document.lines).map((group) => {
+    const storefront = ctx.config.storefronts.find((s) => s.id === group.storefrontId);
+    const names = {
+      buyer: buyerName,
+      product: (sku: string) =>
+        storefront === undefined ? undefined : findProductBySku(storefront, sku)?.name,
+    };
+    const printOrderId = order.printOrderIds[group.index];
+    const heading =
+      printOrderId === undefined
+        ? `Ticket of print order ${group.index + 1} (not created yet)`
+        : `Ticket of print order ${printOrderId}`;
+    return html`<h3>${heading}</h3><pre>${printOrderComment(order, group, names, document)}</pre>`;
+  })}`;
+}
+
+function shipmentsTable(live: PrintOrder): SafeHtml {
+  if (live.shipments.length === 0) return html`<p class="muted">No shipments.</p>`;
+  const rows = live.shipments.map(
+    (s) =>
+      html`<tr><td>${s.index}</td><td>${s.provider ?? '—'}</td><td>${s.service ?? '—'}</td><td>${s.tracking_numbers ?? '—'}</td><td>${s.shipped_on ?? 'not shipped'}</td></tr>`,
+  );
+  return html`<table><caption>Shipments of print order ${live.id}</caption>
+<thead><tr><th scope="col">Shipment</th><th scope="col">Carrier</th><th scope="col">Service</th><th scope="col">Tracking</th><th scope="col">Shipped</th></tr></thead>
+<tbody>${rows}</tbody></table>`;
+}
+
+async function printOrderSection(ctx: GatewayContext, tracked: TrackedPrintOrder): Promise<SafeHtml> {
+  const known = html`<dl class="facts">
+<dt>Storefront</dt><dd>${tracked.storefrontId}</dd>
+<dt>Followed by the gateway</dt><dd>${tracked.state === 'open' ? 'yes (open)' : 'no longer (closed)'}</dd>
+<dt>Last status seen</dt><dd>${tracked.lastStatus ?? '—'} (${timeText(tracked.lastCheckedAt)})</dd>
+<dt>Accept sent to the buyer</dt><dd>${tracked.confirmed ? 'yes' : 'no'}</dd>
+<dt>Ship notices queued</dt><dd>${tracked.shipmentsNotified.length === 0 ? 'none' : `shipments ${tracked.shipmentsNotified.join(', ')}`}</dd>
+</dl>`;
+  let live: SafeHtml;
+  try {
+    const order = await readPrintOrder(ctx, tracked.storefrontId, tracked.printOrderId);
+    live = html`<p>Status at the print service now: <strong>${order.status}</strong></p>${shipmentsTable(order)}`;
+  } catch (error) {
+    live = message(
+      'error',
+      `The print service could not be read: ${publicMessage(toGatewayError(error), 'page')}`,
+    );
+  }
+  return html`<h3>Print order ${tracked.printOrderId}</h3>${known}${live}`;
+}
+
+const KIND_LABELS: Readonly<Record<string, string>> = {
+  confirmation: 'ConfirmationRequest',
+  ship_notice: 'ShipNoticeRequest',
+  status_update: 'StatusUpdateRequest',
+  invoice: 'InvoiceDetailRequest',
+};
+
+function documentsTable(
+  order: PurchaseOrder,
+  detail: Detail,
+  messages: readonly OutboxMessage[],
+  csrf: string,
+): SafeHtml {
+  const rows = detail.outbox.map((m) => {
+    const stored = messages.find((s) => s.id === m.id);
+    const action = stored === undefined ? '' : messageActionForm(order, stored, csrf);
+    return html`<tr><td><a href="${orderPath(order.id)}/documents/${encodeURIComponent(m.id)}">${KIND_LABELS[m.kind] ?? m.kind}</a></td>
+<td>${m.dedupeKey}</td><td>${m.state}</td><td>${m.attempts}</td><td>${timeText(m.deliveredAt)}</td><td>${m.lastError ?? '—'}</td><td>${timeText(m.createdAt)}</td><td>${action}</td></tr>`;
+  });
+  return html`<table><caption>Documents exchanged with the buyer</caption>
+<thead><tr><th scope="col">Document</th><th scope="col">Key</th><th scope="col">Delivery</th><th scope="col">Attempts</th><th scope="col">Delivered</th><th scope="col">Last error</th><th scope="col">Queued</th><th scope="col">Action</th></tr></thead>
+<tbody><tr><td><a href="${orderPath(order.id)}/documents/order-request">OrderRequest</a> (from the buyer)</td><td>${order.payloadId}</td><td>received</td><td>—</td><td>${timeText(order.createdAt)}</td><td>—</td><td>—</td><td></td></tr>
+<tr><td>Answer to the OrderRequest</td><td>—</td><td>${order.answer.code} ${order.answer.text}</td><td>—</td><td>${timeText(order.createdAt)}</td><td>—</td><td>—</td><td></td></tr>
+${rows}</tbody></table>`;
+}
+
+function invoicesTable(detail: Detail): SafeHtml {
+  if (detail.invoices.length === 0) return html`<p class="muted">No invoices.</p>`;
+  const rows = detail.invoices.map(
+    (i) => html`<tr><td>${i.invoiceId}</td><td>${i.purpose}</td><td>${i.printOrderId}</td><td>${i.scope}</td>
+<td class="num">${i.amounts.due} ${i.amounts.currency}</td>
+<td>${i.deliveries.map((d) => `${d.state}${d.deliveredAt === null ? '' : ` ${timeText(d.deliveredAt)}`}`).join('; ') || 'not queued'}</td></tr>`,
+  );
+  return html`<table><caption>Invoices and credit memos</caption>
+<thead><tr><th scope="col">Invoice</th><th scope="col">Purpose</th><th scope="col">Print order</th><th scope="col">Covers</th><th scope="col" class="num">Due</th><th scope="col">Delivery</th></tr></thead>
+<tbody>${rows}</tbody></table>`;
+}
+
+function timelineTable(detail: Detail): SafeHtml {
+  const rows = detail.timeline.map(
+    (e) => html`<tr><td>${timeText(e.at)}</td><td>${e.event}</td><td>${e.detail}</td></tr>`,
+  );
+  return html`<table><caption>Timeline</caption>
+<thead><tr><th scope="col">When</th><th scope="col">What</th><th scope="col">Detail</th></tr></thead>
+<tbody>${rows}</tbody></table>`;
+}
+
+/**
+ * The PO page's body, with the operator's action forms (under the session's `csrf`) and, above all, what
+ * the last action did or why it was refused.
+ */
+export async function orderPageBody(
+  ctx: GatewayContext,
+  order: PurchaseOrder,
+  csrf: string,
+  notice?: SafeHtml,
+): Promise<SafeHtml> {
+  const detail = await orderDetail(ctx, order);
+  const printOrders = await ctx.store.printOrders.listByPo(order.id);
+  const messages = (await ctx.store.outbox.list({ poId: order.id, limit: 500 })).items;
+  const sections: SafeHtml[] = [];
+  for (const tracked of printOrders) sections.push(await printOrderSection(ctx, tracked));
+  return html`${notice ?? ''}${facts(order, detail)}
+${orderActionForms(order, csrf)}
+<h2>Lines</h2>${linesTable(detail)}
+<h2>Job ticket</h2>${jobTickets(ctx, order, poDocument(order))}
+<h2>Print orders</h2>${sections.length === 0 ? html`<p class="muted">No print order yet.</p>` : sections}
+<h2>Documents</h2>${documentsTable(order, detail, messages, csrf)}
+<h2>Invoices</h2>${invoicesTable(detail)}
+<h2>Timeline</h2>${timelineTable(detail)}`;
+}

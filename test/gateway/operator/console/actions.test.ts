@@ -1,0 +1,211 @@
+/**
+ * The console's actions over HTTP (issue 20): each asks for confirmation first, needs the session's CSRF
+ * token (403 and nothing changed without it), is refused with the current state shown when the PO changed
+ * since the page was read, and goes through the API's own functions: attaching the print order a cut-off
+ * create made settles the PO without a second create; a retry that could print twice is refused with the
+ * reason; a dead letter goes back to the outbox.
+ */
+import { describe, expect, it } from 'vitest';
+import {
+  createOrderStack,
+  drain,
+  linesOf,
+  orderConfig,
+  punchOut,
+  sendOrder,
+} from '../../../support/order-flow.ts';
+import { cxmlStatusAnswer } from '../../../support/stack.ts';
+import { creates, type Operator, parkedPo as parked, settle, signIn } from './console-support.ts';
+
+async function parkedPo() {
+  const found = await parked();
+  return { ...found, operator: await signIn(found.stack) };
+}
+
+/** The `seen` version the PO page's forms carry. */
+async function seenOf(operator: Operator, id: string): Promise<string> {
+  const page = await (await operator.get(`/admin/ui/orders/${id}`)).text();
+  return /name="seen" value="([^"]+)"/.exec(page)?.[1] ?? '';
+}
+
+describe('console actions', () => {
+  it('attach: a confirmation first, then the PO is settled with that print order and nothing is created again', async () => {
+    const { stack, id, made, operator } = await parkedPo();
+    const before = creates(stack);
+    const seen = await seenOf(operator, id);
+    const path = `/admin/ui/orders/${id}/actions/attach`;
+    const asked = await operator.post(path, { csrf: operator.csrf, seen, printOrderId: String(made) });
+    expect(asked.status).toBe(200);
+    const question = await asked.text();
+    expect(question).toContain(`Attach print order ${made} to purchase order PO-CUT?`);
+    expect(question).toContain('name="confirmed" value="yes"');
+    expect((await stack.store.orders.get(id))?.state).toBe('needs_operator');
+
+    const done = await operator.post(path, {
+      csrf: operator.csrf,
+      seen,
+      printOrderId: String(made),
+      confirmed: 'yes',
+    });
+    expect(done.status).toBe(303);
+    expect(done.headers.get('Location')).toBe(`/admin/ui/orders/${id}?done=attach`);
+    expect(await (await operator.get(`/admin/ui/orders/${id}?done=attach`)).text()).toContain(
+      'The print order is attached.',
+    );
+    await drain(stack);
+    expect(await stack.store.orders.get(id)).toMatchObject({ state: 'ordered', printOrderIds: [made] });
+    expect(creates(stack)).toBe(before);
+  });
+
+  it('a missing or forged CSRF token: 403 and the PO unchanged', async () => {
+    const { stack, id, made, operator } = await parkedPo();
+    const seen = await seenOf(operator, id);
+    const path = `/admin/ui/orders/${id}/actions/attach`;
+    for (const csrf of [undefined, 'forged']) {
+      const fields = {
+        seen,
+        printOrderId: String(made),
+        confirmed: 'yes',
+        ...(csrf !== undefined && { csrf }),
+      };
+      const res = await operator.post(path, fields);
+      expect(res.status).toBe(403);
+    }
+    expect(await stack.store.orders.get(id)).toMatchObject({ state: 'needs_operator', printOrderIds: [] });
+  });
+
+  it('a PO that changed since the page was read: refused with its current state, nothing done', async () => {
+    const { stack, id, operator } = await parkedPo();
+    const seen = await seenOf(operator, id);
+    stack.clock.advance(5);
+    await stack.store.orders.update(id, { lastError: 'Something else happened meanwhile' });
+    const res = await operator.post(`/admin/ui/orders/${id}/actions/handled`, {
+      csrf: operator.csrf,
+      seen,
+      note: 'placed by phone',
+      confirmed: 'yes',
+    });
+    expect(res.status).toBe(409);
+    const page = await res.text();
+    expect(page).toContain(`Purchase order ${id} changed meanwhile: it is now needs_operator (updated `);
+    expect(page).toContain('nothing was done. The page below shows the purchase order as it is now');
+    expect(page).toContain('Something else happened meanwhile');
+    expect(page).toContain('<h1>Purchase order PO-CUT</h1>');
+    expect((await stack.store.orders.get(id))?.state).toBe('needs_operator');
+  });
+
+  it('retry of a PO whose create may have gone through: refused with the reason', async () => {
+    const { stack, id, operator } = await parkedPo();
+    const seen = await seenOf(operator, id);
+    const res = await operator.post(`/admin/ui/orders/${id}/actions/retry`, {
+      csrf: operator.csrf,
+      seen,
+      confirmed: 'yes',
+    });
+    expect(res.status).toBe(409);
+    expect(await res.text()).toContain('an earlier create of its print order may have gone through');
+    expect((await stack.store.orders.get(id))?.state).toBe('needs_operator');
+  });
+
+  it('mark handled with a note', async () => {
+    const { stack, id, operator } = await parkedPo();
+    const seen = await seenOf(operator, id);
+    const empty = await operator.post(`/admin/ui/orders/${id}/actions/handled`, {
+      csrf: operator.csrf,
+      seen,
+      note: ' ',
+    });
+    expect(empty.status).toBe(400);
+    const res = await operator.post(`/admin/ui/orders/${id}/actions/handled`, {
+      csrf: operator.csrf,
+      seen,
+      note: 'placed by phone',
+      confirmed: 'yes',
+    });
+    expect(res.status).toBe(303);
+    expect(await stack.store.orders.get(id)).toMatchObject({
+      state: 'cancelled',
+      lastError: 'Handled by an operator: placed by phone',
+    });
+  });
+});
+
+describe('console document actions', () => {
+  it('a dead letter is moved back to the outbox and delivered', async () => {
+    const stack = await createOrderStack(orderConfig());
+    await stack.worker.startup();
+    stack.answerOrderStatus = () => new Response('down', { status: 500 });
+    const cart = await punchOut(stack, ['Business cards']);
+    expect(await sendOrder(stack, { orderID: 'PO-DEAD', lines: linesOf(cart) })).toMatchObject({ code: 200 });
+    await settle(stack);
+    const po = (await stack.store.orders.list()).items.find((o) => o.orderId === 'PO-DEAD');
+    const dead = (await stack.store.outbox.list({ poId: po?.id ?? '', state: 'dead' })).items[0];
+    expect(dead).toBeDefined();
+    const operator = await signIn(stack);
+    const id = po?.id ?? '';
+    const page = await (await operator.get(`/admin/ui/orders/${id}`)).text();
+    expect(page).toContain('Move back to the outbox…');
+    const seen = await seenOf(operator, id);
+    const path = `/admin/ui/orders/${id}/documents/${dead?.id}/revive`;
+    expect(await (await operator.post(path, { csrf: operator.csrf, seen })).text()).toContain(
+      'back to the outbox?',
+    );
+    expect((await stack.store.outbox.get(dead?.id ?? ''))?.state).toBe('dead');
+    stack.answerOrderStatus = () => cxmlStatusAnswer(200, 'OK');
+    const res = await operator.post(path, { csrf: operator.csrf, seen, confirmed: 'yes' });
+    expect(res.status).toBe(303);
+    await drain(stack);
+    expect((await stack.store.outbox.get(dead?.id ?? ''))?.state).toBe('delivered');
+  });
+});
+
+describe('console form versions', () => {
+  it('an action form without the version of the PO it was made on is refused', async () => {
+    const { stack, id, operator } = await parkedPo();
+    const res = await operator.post(`/admin/ui/orders/${id}/actions/handled`, {
+      csrf: operator.csrf,
+      note: 'placed by phone',
+      confirmed: 'yes',
+    });
+    expect(res.status).toBe(400);
+    expect(await res.text()).toContain(
+      'The form was refused: it does not say which version of the PO it was made on.',
+    );
+    expect((await stack.store.orders.get(id))?.state).toBe('needs_operator');
+  });
+});
+
+describe('console re-send', () => {
+  it('a delivered confirmation is sent again, the same document, once confirmed', async () => {
+    const stack = await createOrderStack(orderConfig());
+    await stack.worker.startup();
+    const cart = await punchOut(stack, ['Business cards']);
+    expect(await sendOrder(stack, { orderID: 'PO-AGAIN', lines: linesOf(cart) })).toMatchObject({
+      code: 200,
+    });
+    await drain(stack);
+    const po = (await stack.store.orders.list()).items.find((o) => o.orderId === 'PO-AGAIN');
+    const id = po?.id ?? '';
+    const sent = (await stack.store.outbox.list({ poId: id })).items.find((m) => m.kind === 'confirmation');
+    expect(sent?.state).toBe('delivered');
+    const operator = await signIn(stack);
+    const page = await (await operator.get(`/admin/ui/orders/${id}`)).text();
+    expect(page).toContain('Re-send…');
+    const seen = await seenOf(operator, id);
+    const path = `/admin/ui/orders/${id}/documents/${sent?.id}/resend`;
+    const posts = stack.orderStatusPosts.length;
+    expect(
+      await (await operator.post(path, { csrf: operator.csrf, seen, state: 'ordered' })).text(),
+    ).toContain('to the buyer again?');
+    const res = await operator.post(path, { csrf: operator.csrf, seen, state: 'ordered', confirmed: 'yes' });
+    expect(res.status).toBe(303);
+    await drain(stack);
+    const again = stack.orderStatusPosts.slice(posts);
+    expect(again).toHaveLength(1);
+    expect(again[0]?.body).toBe(sent?.body);
+    const copies = (await stack.store.outbox.list({ poId: id })).items.filter(
+      (m) => m.kind === 'confirmation',
+    );
+    expect(copies.map((m) => m.state)).toEqual(['delivered', 'delivered']);
+  });
+});
