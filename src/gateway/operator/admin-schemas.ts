@@ -249,7 +249,7 @@ export const OrderAnswer = z.object({ order: OrderSummary });
 export const MessageAnswer = z.object({ message: OutboxMessageView });
 export const DeadLetters = z.object({ messages: z.array(OutboxMessageView), jobs: z.array(JobView) });
 
-/** Every failure of the admin API (see json-answers.ts). */
+/** Every failure of the admin API (see ../http/json-answers.ts). */
 export const ErrorAnswer = z.object({
   error: z.object({
     code: z.enum(Object.keys(ERROR_ANSWERS) as [GatewayErrorCode, ...GatewayErrorCode[]]),

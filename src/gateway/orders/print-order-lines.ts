@@ -1,6 +1,6 @@
 /**
  * Which PO lines a print order's items and shipments are: what the ship notices (print-order-sync.ts) and
- * the invoice figures (invoice-figures.ts) both read off a print order, kept below both so that the
+ * the invoice figures (../invoices/invoice-figures.ts) both read off a print order, kept below both so that the
  * figures need not import the sync that invoices.
  */
 import type { Order } from '../../../schemas/print-api.ts';

@@ -4,7 +4,7 @@
  * ends in one place, `syncPrintOrder`, which reads the order as it is now (`GET /order/{id}`) and queues
  * what the buyer has not been told yet: a ConfirmationRequest `detail` on a status change (for buyers
  * with `confirmDetails`), one ShipNoticeRequest per shipment that has shipped, with its own lines, and the
- * invoices the buyer's settings make due (`invoicing.ts`).
+ * invoices the buyer's settings make due (`../invoices/invoicing.ts`).
  */
 import type { Order } from '../../../schemas/print-api.ts';
 import { isPrintApiError } from '../../print-api/index.ts';
