@@ -18,7 +18,8 @@
  * const gateway = await createGateway({ config, store, clock: systemClock, printApiFor });
  * serve({ fetch: gateway.app.fetch, port: 8080 });
  */
+
+export { createGateway, type Gateway } from './app/gateway.ts';
 export type { GatewayContext } from './context.ts';
 export type { GatewayDeps, Logger } from './deps.ts';
-export { createGateway, type Gateway } from './app/gateway.ts';
 export { GatewayError, type GatewayErrorCode } from './http/errors.ts';

@@ -12,8 +12,8 @@ import {
   type ResolvedConfig,
   resolveConfigSecrets,
 } from '../../schemas/config.ts';
-import type { GatewayDeps } from '../../src/gateway/deps.ts';
 import { createGateway, type Gateway } from '../../src/gateway/app/gateway.ts';
+import type { GatewayDeps } from '../../src/gateway/deps.ts';
 import { createPrintApi } from '../../src/print-api/index.ts';
 import type { Store } from '../../src/store/port.ts';
 import { createTestStore } from './test-store.ts';

@@ -5,29 +5,29 @@
  * dependencies and serve `app.fetch`.
  */
 import { Hono } from 'hono';
-import { consoleErrorPage, createAdminConsole } from '../operator/console/index.ts';
-import { createGatewayContext } from './gateway-context.ts';
 import type { GatewayContext } from '../context.ts';
 import { cxmlProtocol } from '../cxml/index.ts';
 import { documentTooLarge } from '../cxml/route.ts';
 import type { GatewayDeps } from '../deps.ts';
+import { type BodyRefusals, bodyLimits, bodyTooLarge, boundBodies } from '../http/body-limits.ts';
+import { logFailure, toGatewayError } from '../http/errors.ts';
+import { jsonError } from '../http/json-answers.ts';
+import { requestIdOf, requestLogging } from '../http/request-id.ts';
+import { sendPage } from '../http/send-page.ts';
 import { ociProtocol } from '../oci/index.ts';
 import { ociBodyTooLarge } from '../oci/oci-routes.ts';
 import { createAdminRoutes } from '../operator/admin-routes.ts';
+import { consoleErrorPage, createAdminConsole } from '../operator/console/index.ts';
 import { mountOrderRoutes } from '../orders/index.ts';
-import { jsonError } from '../http/json-answers.ts';
 import { punchoutErrorPage } from '../punchout/error-page.ts';
+import { renderMessagePage } from '../punchout/pages.ts';
 import { PROOF_PATH } from '../punchout/proof-links.ts';
 import { createProofRoutes } from '../punchout/proof-route.ts';
-import { renderMessagePage } from '../punchout/pages.ts';
 import type { PunchoutProtocols } from '../punchout/protocol.ts';
 import { createPunchoutRoutes } from '../punchout/routes.ts';
 import { cxmlAdmission } from './admission.ts';
-import { type BodyRefusals, bodyLimits, bodyTooLarge, boundBodies } from '../http/body-limits.ts';
-import { logFailure, toGatewayError } from '../http/errors.ts';
+import { createGatewayContext } from './gateway-context.ts';
 import { createReadinessProbe, STORE_DEADLINE_MS, withinDeadline } from './readiness.ts';
-import { requestIdOf, requestLogging } from '../http/request-id.ts';
-import { sendPage } from '../http/send-page.ts';
 
 /** Every protocol a buyer can punch out with, by the name buyers are configured with. */
 const PUNCHOUT_PROTOCOLS: PunchoutProtocols = { cxml: cxmlProtocol, oci: ociProtocol };

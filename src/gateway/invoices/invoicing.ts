@@ -25,8 +25,10 @@ import type {
 } from '../../store/types.ts';
 import type { GatewayContext } from '../context.ts';
 import type { ResolvedBuyer } from '../deps.ts';
-import { GatewayError } from '../http/errors.ts';
 import { type InvoiceContent, queueInvoice } from '../documents/buyer-documents.ts';
+import { GatewayError } from '../http/errors.ts';
+import { FLAG, groupOfPrintOrder, storedRequest, withFlags } from '../orders/po-record.ts';
+import { readPrintOrder } from '../orders/read-print-order.ts';
 import {
   creditMemoFigures,
   creditMemoInvoiceId,
@@ -39,8 +41,6 @@ import {
   invoicesDue,
   printServiceInvoiceId,
 } from './invoice-figures.ts';
-import { FLAG, groupOfPrintOrder, storedRequest, withFlags } from '../orders/po-record.ts';
-import { readPrintOrder } from '../orders/read-print-order.ts';
 
 export interface InvoicingOutcome {
   /** Invoices are due that could not be issued yet (held, or waiting for a number): keep looking. */

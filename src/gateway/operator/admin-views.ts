@@ -13,6 +13,9 @@ import type {
   TrackedPrintOrder,
 } from '../../store/types.ts';
 import type { GatewayContext } from '../context.ts';
+import { deliveriesOf, poMessages } from '../invoices/invoicing.ts';
+import { mismatchSummary } from '../orders/history-comment.ts';
+import { poDocument, storedRequest } from '../orders/po-record.ts';
 import type {
   InvoiceView,
   JobView,
@@ -24,9 +27,6 @@ import type {
   PrintOrderView,
   TimelineEntry,
 } from './admin-schemas.ts';
-import { mismatchSummary } from '../orders/history-comment.ts';
-import { deliveriesOf, poMessages } from '../invoices/invoicing.ts';
-import { poDocument, storedRequest } from '../orders/po-record.ts';
 
 export function printOrderView(p: TrackedPrintOrder): PrintOrderView {
   return {

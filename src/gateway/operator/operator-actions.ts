@@ -12,10 +12,10 @@
 import type { PurchaseOrder } from '../../store/types.ts';
 import type { GatewayContext } from '../context.ts';
 import { GatewayError, StaleRecordError } from '../http/errors.ts';
-import type { StaleGuard } from './admin-schemas.ts';
 import { FLAG, isCreatingFlag, ownerGroups, poDocument, withFlags } from '../orders/po-record.ts';
 import { requeueProcessing } from '../orders/process-order.ts';
 import { readPrintOrder } from '../orders/read-print-order.ts';
+import type { StaleGuard } from './admin-schemas.ts';
 
 export const OPERATOR_FLAG = {
   /** The operator named the print order of a PO (attach). */

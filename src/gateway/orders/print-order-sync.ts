@@ -11,12 +11,12 @@ import { isPrintApiError } from '../../print-api/index.ts';
 import type { PurchaseOrder, TrackedPrintOrder, TrackedPrintOrderPatch } from '../../store/types.ts';
 import type { GatewayContext } from '../context.ts';
 import type { ResolvedBuyer } from '../deps.ts';
-import { upstreamError } from '../http/errors.ts';
 import { queueConfirmation, queueShipNotice } from '../documents/buyer-documents.ts';
+import { shipNoticeCarrier } from '../documents/ship-notice-carrier.ts';
+import { upstreamError } from '../http/errors.ts';
 import { awaitsCreditOnCancel, invoicePrintOrder } from '../invoices/invoicing.ts';
 import { FLAG, groupOfPrintOrder, withFlags } from './po-record.ts';
 import { shipmentLines } from './print-order-lines.ts';
-import { shipNoticeCarrier } from '../documents/ship-notice-carrier.ts';
 
 export const SYNC_PRINT_ORDER = 'sync_print_order';
 export const RECONCILE = 'reconcile';

@@ -19,9 +19,9 @@ import { StoreError } from '../../store/store-error.ts';
 import type { Job, NewOrderIntake, PurchaseOrder, TrackedPrintOrder } from '../../store/types.ts';
 import type { GatewayContext } from '../context.ts';
 import type { ResolvedBuyer, ResolvedStorefront } from '../deps.ts';
+import { confirmIdOf, queueConfirmation } from '../documents/buyer-documents.ts';
 import { GatewayError, upstreamError } from '../http/errors.ts';
 import { findProductBySku } from '../punchout/catalog.ts';
-import { confirmIdOf, queueConfirmation } from '../documents/buyer-documents.ts';
 import {
   type CreateAttempt,
   createAttemptFlag,

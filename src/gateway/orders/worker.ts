@@ -9,10 +9,11 @@
 import { StoreError } from '../../store/store-error.ts';
 import type { Job } from '../../store/types.ts';
 import type { GatewayContext } from '../context.ts';
+import { deliverMessage, POST_TIMEOUT_MS } from '../documents/outbox-delivery.ts';
+import { type Backoff, retryDelayMs } from '../documents/retry-delay.ts';
 import { GatewayError, isRetryable } from '../http/errors.ts';
 import { inStep } from '../round-step.ts';
 import { drainEventInbox, type HookRegistration, registerEventHooks } from './events.ts';
-import { deliverMessage, POST_TIMEOUT_MS } from '../documents/outbox-delivery.ts';
 import { FLAG, isCreatingFlag, withFlags } from './po-record.ts';
 import { RECONCILE, reconcilePrintOrders, SYNC_PRINT_ORDER, syncPrintOrder } from './print-order-sync.ts';
 import {
@@ -21,7 +22,6 @@ import {
   processPurchaseOrder,
   queueProcessing,
 } from './process-order.ts';
-import { type Backoff, retryDelayMs } from '../documents/retry-delay.ts';
 
 /**
  * A job's lease is short so that the job of a worker that died or lost its database is taken over within a

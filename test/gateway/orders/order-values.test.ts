@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { sameDecimal } from '../../../src/gateway/orders/intake.ts';
 import { readResponseStatus } from '../../../src/gateway/documents/outbox-delivery.ts';
-import { splitTrackingNumbers } from '../../../src/gateway/orders/print-order-sync.ts';
 import { retryDelayMs } from '../../../src/gateway/documents/retry-delay.ts';
+import { sameDecimal } from '../../../src/gateway/orders/intake.ts';
+import { splitTrackingNumbers } from '../../../src/gateway/orders/print-order-sync.ts';
 
 describe('sameDecimal (PO values against the cart, no floating point)', () => {
   it.each([

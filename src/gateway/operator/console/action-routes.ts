@@ -27,9 +27,9 @@ import {
   runMessageAction,
   runOrderAction,
 } from './actions.ts';
-import type { ConsoleEnv } from './session.ts';
 import { message, sendConsolePage } from './layout.ts';
 import { orderPageBody, orderPath } from './order-page.ts';
+import type { ConsoleEnv } from './session.ts';
 
 const REFUSAL_STATUSES: readonly PageStatus[] = [400, 404, 409, 502, 503];
 

@@ -13,10 +13,10 @@ import type { OutboxMessage, PurchaseOrder } from '../../../store/types.ts';
 import type { GatewayContext } from '../../context.ts';
 import { GatewayError } from '../../http/errors.ts';
 import { html, type SafeHtml } from '../../http/html.ts';
-import { firstProblem, MAX_NOTE_LENGTH, StaleGuard } from '../admin-schemas.ts';
 import { documentDeliveries, documentKey, resendDocument } from '../../invoices/invoicing.ts';
-import { attachPrintOrder, markHandled, refuseIfStale } from '../operator-actions.ts';
 import { retryPurchaseOrder } from '../../orders/process-order.ts';
+import { firstProblem, MAX_NOTE_LENGTH, StaleGuard } from '../admin-schemas.ts';
+import { attachPrintOrder, markHandled, refuseIfStale } from '../operator-actions.ts';
 
 export const ORDER_ACTIONS = ['attach', 'retry', 'handled'] as const;
 export type OrderAction = (typeof ORDER_ACTIONS)[number];

@@ -10,11 +10,11 @@ import type { OutboxMessage, PurchaseOrder, TrackedPrintOrder } from '../../../s
 import type { GatewayContext } from '../../context.ts';
 import { publicMessage, toGatewayError } from '../../http/errors.ts';
 import { html, type SafeHtml } from '../../http/html.ts';
-import { orderDetail } from '../admin-views.ts';
 import { printOrderComment } from '../../orders/history-comment.ts';
-import { readPrintOrder } from '../../orders/read-print-order.ts';
 import { ownerGroups, type PoDocument, type PoLine, poDocument } from '../../orders/po-record.ts';
+import { readPrintOrder } from '../../orders/read-print-order.ts';
 import { findProductBySku } from '../../punchout/catalog.ts';
+import { orderDetail } from '../admin-views.ts';
 import { messageActionForm, orderActionForms } from './actions.ts';
 import { STATE_LABELS, timeText } from './format.ts';
 import { message } from './layout.ts';

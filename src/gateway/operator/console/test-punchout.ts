@@ -12,8 +12,8 @@ import type { GatewayContext } from '../../context.ts';
 import type { ResolvedBuyer, TestPunchoutOutcome } from '../../deps.ts';
 import { GatewayError } from '../../http/errors.ts';
 import { html, type SafeHtml } from '../../http/html.ts';
-import type { ConsoleEnv } from './session.ts';
 import { message, sendConsolePage } from './layout.ts';
+import type { ConsoleEnv } from './session.ts';
 
 /** The package the runtime loads for the test punch-out. */
 export const TEST_PUNCHOUT_PACKAGE = '@punchgate/sandbox';

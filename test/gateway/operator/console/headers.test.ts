@@ -4,8 +4,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { createOrderStack, orderConfig } from '../../../support/order-flow.ts';
-import { consoleRequest, formPost, type Operator, signIn } from './console-support.ts';
 import type { Stack } from '../../../support/stack.ts';
+import { consoleRequest, formPost, type Operator, signIn } from './console-support.ts';
 
 /** Each console page an operator can reach, with how to reach it. */
 const PAGES: ReadonlyArray<[string, (stack: Stack, operator: Operator) => Promise<Response>]> = [
