@@ -32,10 +32,19 @@ import { constantTimeEqual } from '../../kernel/constant-time.ts';
 import type { OutboxMessage, PurchaseOrder } from '../../store/types.ts';
 import type { GatewayContext } from '../context.ts';
 import { GatewayError } from '../http/errors.ts';
+import { jsonError } from '../http/json-answers.ts';
+import {
+  documentDeliveries,
+  documentKey,
+  invoicePoNow,
+  resendDocument,
+  resendInvoice,
+} from '../invoices/invoicing.ts';
+import { retryPurchaseOrder } from '../orders/process-order.ts';
 import {
   type DescribedRoutes,
-  describedRoutes,
   deadLettersRoute,
+  describedRoutes,
   invoiceResendRoute,
   jobsRoute,
   openApiRoute,
@@ -58,16 +67,7 @@ import { AttachBody, HandledBody, StaleGuard } from './admin-schemas.ts';
 import { adminTokenFailures } from './admin-token-failures.ts';
 import { invoiceList, jobView, messageView, orderDetail, orderSummary, searchOrders } from './admin-views.ts';
 import { type AuditTrailOptions, auditTrail } from './audit-trail.ts';
-import {
-  documentDeliveries,
-  documentKey,
-  invoicePoNow,
-  resendDocument,
-  resendInvoice,
-} from '../invoices/invoicing.ts';
-import { jsonError } from '../http/json-answers.ts';
 import { attachPrintOrder, markHandled, refuseIfStale } from './operator-actions.ts';
-import { retryPurchaseOrder } from '../orders/process-order.ts';
 
 const API_AUDIT: AuditTrailOptions = {
   refused: (status) => status === 401 || status === 429,
