@@ -3,7 +3,7 @@
  * a full or failing disk) cannot take a punch-out or a PO, so the instance is not ready.
  */
 import { describe, expect, it } from 'vitest';
-import { WRITE_CHECK_HEARTBEAT } from '../../../src/gateway/http/readiness.ts';
+import { WRITE_CHECK_HEARTBEAT } from '../../../src/gateway/app/readiness.ts';
 import { createSqliteStore } from '../../../src/store/sqlite.ts';
 import { StoreError } from '../../../src/store/store-error.ts';
 import { createStack, GATEWAY_ORIGIN, testConfig } from '../../support/stack.ts';
