@@ -170,15 +170,7 @@ export function isDeviation(mismatch: Mismatch): boolean {
   return mismatch.field === 'quantity' || mismatch.field === 'price';
 }
 
-/**
- * Marks that the print order of group `index` is being created. It stays only if the gateway could not
- * tell whether the print service made the order (a timeout, a crash), so the next attempt searches for it
- * (`find-print-order.ts`) instead of possibly ordering twice.
- */
-export function creatingFlag(index: number): string {
-  return `creating:${index}`;
-}
-
+/** A marker of a print-order create whose outcome may be unknown (`find-print-order.ts`). */
 export function isCreatingFlag(flag: string): boolean {
   return flag.startsWith('creating:');
 }
