@@ -387,6 +387,27 @@ export type OciBuyerConfig = z.infer<typeof OciBuyerConfig>;
 
 export const BuyerConfig = z.discriminatedUnion('protocol', [CxmlBuyerConfig, OciBuyerConfig]);
 export type BuyerConfig = z.infer<typeof BuyerConfig>;
+export type BuyerProtocol = BuyerConfig['protocol'];
+
+/** A protocol some buyer may be configured with, as a session kept in the store names it. */
+export const BuyerProtocol = z.custom<BuyerProtocol>(
+  (value) => BuyerConfig.options.some((kind) => kind.shape.protocol.value === value),
+  'not a buyer protocol',
+);
+
+/** The hosts a buyer's hand-back forms may post to (and so may frame its pages), whatever its protocol calls them. */
+export function returnHostsOf(
+  buyer:
+    | Pick<CxmlBuyerConfig, 'protocol' | 'returnUrlHosts'>
+    | Pick<OciBuyerConfig, 'protocol' | 'hookUrlHosts'>,
+): readonly string[] {
+  switch (buyer.protocol) {
+    case 'cxml':
+      return buyer.returnUrlHosts;
+    case 'oci':
+      return buyer.hookUrlHosts;
+  }
+}
 
 export const GatewayConfig = z.strictObject({
   $schema: z.string().optional(),

@@ -13,6 +13,7 @@ import type { Metrics } from './http/metrics.ts';
 import type { BuyerDirectory } from './punchout/buyers.ts';
 import type { CatalogCard } from './punchout/pages.ts';
 import type { PipoAccounts } from './punchout/pipo-accounts.ts';
+import type { PunchoutProtocol, PunchoutProtocols } from './punchout/protocol.ts';
 import type { SecretThrottle } from './punchout/throttle.ts';
 import type { TokenService } from './punchout/tokens.ts';
 
@@ -36,6 +37,10 @@ export interface GatewayContext {
   /** The storefront's product cards by SKU, rendered at config load for the catalog page. */
   catalogCards(storefront: ResolvedStorefront): ReadonlyMap<string, CatalogCard>;
   buyer(id: string): ResolvedBuyer;
+  /** Every protocol a buyer can punch out with (`PUNCHOUT_PROTOCOLS`). */
+  protocols: PunchoutProtocols;
+  /** The code that speaks the buyer's protocol: the one place a buyer's protocol picks it. */
+  protocolOf(buyer: ResolvedBuyer): PunchoutProtocol;
   /** Failed-secret throttling per buyer and per client address, shared by every protocol's authentication. */
   secretThrottle: SecretThrottle;
   metrics: Metrics;

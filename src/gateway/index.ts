@@ -1,18 +1,6 @@
 /**
- * The gateway between procurement systems and the print service. Its folders, by what a change touches:
- * - `app/`: the assembly above every feature: the Hono app that mounts everything, the shared context's
- *   builder, the cXML admission gate and readiness;
- * - `http/`: plumbing every feature uses: the error funnel and JSON answers, page layout and sending,
- *   request ids and metrics;
- * - `punchout/`: what every protocol shares: sessions, signed links, PIPO accounts, catalog and prices, the
- *   catalog/editor/cart pages, and `PunchoutProtocol`, the shape each protocol fills in;
- * - `cxml/`, `oci/`: the two protocols, each a `PunchoutProtocol` (a new cXML request type goes in
- *   `cxml/route.ts`; a new protocol is a sibling folder and one entry in `app/gateway.ts`);
- * - `orders/`: purchase orders to print orders, following them, and the worker;
- * - `documents/`: what buyers are told (confirmations, ship notices, invoice documents) and its delivery;
- * - `invoices/`: when a print order is invoiced and with what figures;
- * - `operator/`: the admin JSON API and the console.
- * `context.ts` and `deps.ts` are what all of them are built from. Stores live in `src/store/`.
+ * The gateway between procurement systems and the print service; what each folder holds, and what adding
+ * a buyer protocol takes, is in `README.md` beside this file.
  *
  * @example
  * const gateway = await createGateway({ config, store, clock: systemClock, printApiFor });

@@ -12,7 +12,7 @@ import { type ConfigProblem, loadGatewayConfig, type ResolvedConfig } from '../.
 import type { GatewayDeps, LogFields, Logger, ResolvedStorefront } from '../gateway/deps.ts';
 import { createMetrics, type Metrics } from '../gateway/http/metrics.ts';
 import { createGateway, type Gateway } from '../gateway/index.ts';
-import { ociBuyerProblems } from '../gateway/oci/buyer-settings.ts';
+import { PUNCHOUT_PROTOCOLS } from '../gateway/app/protocols.ts';
 import { createOrderWorker, type OrderWorkerOptions, type TickResult } from '../gateway/orders/index.ts';
 import { failedStep, inStep } from '../gateway/round-step.ts';
 import { createPrintApi, type FetchLike, type PrintApi } from '../print-api/index.ts';
@@ -28,13 +28,13 @@ export type LoadedConfig = { ok: true; config: ResolvedConfig } | { ok: false; p
 
 /**
  * Everything any runtime would refuse about a config, in one pass: the schema, references between
- * sections, unset environment variables, weak secrets, and OCI values the buyer's system cannot take.
+ * sections, unset environment variables, weak secrets, and protocol settings the buyer's system cannot take (OCI's NEW_ITEM-* values).
  * `check-config`, `serve` and the Worker all load through here, so they agree on every file.
  */
 export function loadConfig(value: unknown, env: Readonly<Record<string, string | undefined>>): LoadedConfig {
   const loaded = loadGatewayConfig(value, env);
   if (!loaded.ok) return loaded;
-  const problems = ociBuyerProblems(loaded.config);
+  const problems = Object.values(PUNCHOUT_PROTOCOLS).flatMap((p) => p.configProblems?.(loaded.config) ?? []);
   return problems.length > 0 ? { ok: false, problems } : loaded;
 }
 

@@ -8,6 +8,7 @@
  * must answer 200, and the session cancelled again, so a test leaves a cancelled session, never an open one
  * that looks like the buyer's. Runtime-agnostic: the host hands in how the package is loaded.
  */
+import { returnHostsOf } from '../../schemas/config.ts';
 import type {
   ResolvedBuyer,
   ResolvedCxmlBuyer,
@@ -40,7 +41,7 @@ const MAX_REDIRECTS = 5;
 const USER_AGENT = 'punchgate console test punch-out';
 
 function returnUrl(buyer: ResolvedBuyer): string {
-  const host = buyer.protocol === 'cxml' ? buyer.returnUrlHosts[0] : buyer.hookUrlHosts[0];
+  const host = returnHostsOf(buyer)[0];
   return `https://${host ?? 'buyer.invalid'}/punchgate-test-punchout`;
 }
 
@@ -203,6 +204,29 @@ async function cancelSession(
   return ok;
 }
 
+/** The punch-in the simulator makes for the buyer's protocol: the start page's URL, or undefined when it failed. */
+async function punchIn(
+  kit: SimulatorKit,
+  request: TestPunchoutRequest,
+  steps: TestPunchoutStep[],
+): Promise<string | undefined> {
+  const { buyer } = request;
+  switch (buyer.protocol) {
+    case 'cxml':
+      return cxmlSetup(kit, request, buyer, steps);
+    case 'oci':
+      return ociPunchIn(request, kit, buyer, steps);
+    default:
+      // A protocol the simulator does not speak yet: the test says so instead of failing to compile.
+      steps.push({
+        name: 'Punch-in',
+        ok: false,
+        detail: `the buyer simulator has no ${request.buyer.protocol} punch-in`,
+      });
+      return undefined;
+  }
+}
+
 /**
  * @example
  * const outcome = await runTestPunchout(await loadSandboxBuyer(), { buyer, supplierCredentials, gatewayUrl, fetch });
@@ -219,11 +243,7 @@ export async function runTestPunchout(
     steps,
     elapsedMs: Math.round(performance.now() - started),
   });
-  const { buyer } = request;
-  const startUrl =
-    buyer.protocol === 'cxml'
-      ? await cxmlSetup(kit, request, buyer, steps)
-      : await ociPunchIn(request, kit, buyer, steps);
+  const startUrl = await punchIn(kit, request, steps);
   if (startUrl === undefined) return done(false);
   const catalogUrl = await openCatalog(request, startUrl, steps);
   if (catalogUrl === undefined) return done(false);

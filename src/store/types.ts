@@ -8,6 +8,8 @@
  * as a string, exactly as it would from a TEXT column.
  */
 
+import type { BuyerProtocol } from '../../schemas/config.ts';
+
 export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
 export type JsonObject = { [key: string]: JsonValue };
 
@@ -34,7 +36,8 @@ export interface PageRequest {
 // ---------------------------------------------------------------------------------------------------------
 // Punch-out sessions (hours)
 
-export type Protocol = 'cxml' | 'oci';
+/** The protocol a session's buyer punched out with: one a buyer can be configured with. */
+export type Protocol = BuyerProtocol;
 export type SessionOperation = 'create' | 'edit' | 'inspect';
 export type SessionState = 'open' | 'transferred' | 'cancelled';
 

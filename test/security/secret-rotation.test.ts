@@ -7,6 +7,7 @@
 import { decodeJwt } from 'jose';
 import { describe, expect, it } from 'vitest';
 import type { GatewayConfigInput } from '../../schemas/config.ts';
+import { createCxmlSenders } from '../../src/gateway/cxml/authenticate.ts';
 import { GatewayError } from '../../src/gateway/http/errors.ts';
 import { eventUrl } from '../../src/gateway/orders/events.ts';
 import { createTokenService } from '../../src/gateway/punchout/tokens.ts';
@@ -224,13 +225,13 @@ describe('previous admin tokens, SharedSecrets and OCI passwords', () => {
     expect((await punchIn('sap1-secret')).status).toBe(303);
     expect((await punchIn('sap1-secret-2027')).status).toBe(303);
     expect((await punchIn('sap1-secret-2026')).status).toBe(401);
-    // The buyer directory authenticates OrderRequests: the previous SharedSecret passes, a wrong one does not.
+    // cXML authentication proves OrderRequests: the previous SharedSecret passes, a wrong one does not.
     const header = (secret: string) => ({
       from: [{ domain: 'NetworkID', identity: 'SAP1-ORDERS' }],
       to: [],
       sender: { credentials: [{ domain: 'NetworkID', identity: 'SAP1-ORDERS', sharedSecret: secret }] },
     });
-    const buyers = stack.gateway.context.buyers;
+    const buyers = createCxmlSenders(stack.gateway.context.config);
     // biome-ignore lint/suspicious/noExplicitAny: only the parts of a header authenticate() reads
     expect(buyers.authenticate(header('sap1-order-secret') as any).id).toBe('sap1');
     // biome-ignore lint/suspicious/noExplicitAny: as above

@@ -20,6 +20,7 @@ import { prepareCatalogCards } from '../punchout/catalog-page.ts';
 import { createPipoAccounts } from '../punchout/pipo-accounts.ts';
 import { createSecretThrottle, UNKNOWN_ADDRESS } from '../punchout/throttle.ts';
 import { createTokenService } from '../punchout/tokens.ts';
+import { PUNCHOUT_PROTOCOLS } from './protocols.ts';
 
 export async function createGatewayContext(deps: GatewayDeps): Promise<GatewayContext> {
   const { config } = deps;
@@ -77,6 +78,8 @@ export async function createGatewayContext(deps: GatewayDeps): Promise<GatewayCo
     storefront,
     catalogCards: (s) => catalogCards.get(s.id) ?? prepareCatalogCards(s, createEditorUrls(s.editorUrl)),
     buyer,
+    protocols: PUNCHOUT_PROTOCOLS,
+    protocolOf: (b) => PUNCHOUT_PROTOCOLS[b.protocol],
     secretThrottle: createSecretThrottle({
       clock: deps.clock,
       isAllowed: (buyerId, address) => inAddressRanges(address, allowLists.get(buyerId) ?? []),

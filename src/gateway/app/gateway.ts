@@ -6,7 +6,6 @@
  */
 import { Hono } from 'hono';
 import type { GatewayContext } from '../context.ts';
-import { cxmlProtocol } from '../cxml/index.ts';
 import { documentTooLarge } from '../cxml/route.ts';
 import type { GatewayDeps } from '../deps.ts';
 import { type BodyRefusals, bodyLimits, bodyTooLarge, boundBodies } from '../http/body-limits.ts';
@@ -14,7 +13,6 @@ import { logFailure, toGatewayError } from '../http/errors.ts';
 import { jsonError } from '../http/json-answers.ts';
 import { requestIdOf, requestLogging } from '../http/request-id.ts';
 import { sendPage } from '../http/send-page.ts';
-import { ociProtocol } from '../oci/index.ts';
 import { ociBodyTooLarge } from '../oci/oci-routes.ts';
 import { createAdminRoutes } from '../operator/admin-routes.ts';
 import { consoleErrorPage, createAdminConsole } from '../operator/console/index.ts';
@@ -25,15 +23,17 @@ import { PROOF_PATH } from '../punchout/proof-links.ts';
 import { createProofRoutes } from '../punchout/proof-route.ts';
 import type { PunchoutProtocols } from '../punchout/protocol.ts';
 import { createPunchoutRoutes } from '../punchout/routes.ts';
-import { cxmlAdmission } from './admission.ts';
 import { createGatewayContext } from './gateway-context.ts';
 import { createReadinessProbe, STORE_DEADLINE_MS, withinDeadline } from './readiness.ts';
 
-/** Every protocol a buyer can punch out with, by the name buyers are configured with. */
-const PUNCHOUT_PROTOCOLS: PunchoutProtocols = { cxml: cxmlProtocol, oci: ociProtocol };
-
-/** Paths whose every answer, redirects and errors included, may carry a session or start token. */
-const TOKEN_BEARING_PATH = /^\/(?:punchout|oci|cxml)(?:\/|$)/;
+/**
+ * Whether every answer under `path`, redirects and errors included, may carry a session or start token:
+ * the punch-out pages' and each protocol's.
+ */
+function isTokenBearing(path: string, protocols: PunchoutProtocols): boolean {
+  const prefixes = ['/punchout', ...Object.values(protocols).map((p) => p.path)];
+  return prefixes.some((prefix) => path === prefix || path.startsWith(`${prefix}/`));
+}
 
 /** What a 503 answer tells the client to wait: a database failover or a restart takes about this long. */
 const RETRY_AFTER_SECONDS = 30;
@@ -66,7 +66,7 @@ export async function createGateway(deps: GatewayDeps): Promise<Gateway> {
     c.res.headers.set('Referrer-Policy', 'no-referrer');
     // Punch-out answers carry or lead to tokens (a setup's start URL, the one-time start redirect, session
     // pages, OCI redirects): no browser, proxy or back button may keep one.
-    if (TOKEN_BEARING_PATH.test(c.req.path)) c.res.headers.set('Cache-Control', 'no-store');
+    if (isTokenBearing(c.req.path, ctx.protocols)) c.res.headers.set('Cache-Control', 'no-store');
     if (c.res.status === 503 && !c.res.headers.has('Retry-After')) {
       c.res.headers.set('Retry-After', String(RETRY_AFTER_SECONDS));
     }
@@ -113,14 +113,12 @@ export async function createGateway(deps: GatewayDeps): Promise<Gateway> {
     events: (c, limit) => jsonError(ctx, c, bodyTooLarge(limit)),
     adminApi: (c, limit) => jsonError(ctx, c, bodyTooLarge(limit)),
     console: (c, limit) => consoleErrorPage(ctx, c, bodyTooLarge(limit)),
-    pages: (c, limit) => punchoutErrorPage(ctx, c, bodyTooLarge(limit), PUNCHOUT_PROTOCOLS),
+    pages: (c, limit) => punchoutErrorPage(ctx, c, bodyTooLarge(limit)),
   };
   app.use(boundBodies(bodyLimits(ctx.config), tooLarge));
 
-  // Before any protocol route reads a body: unauthenticated cXML uploads are admitted a bounded few at once.
-  app.use('/cxml', cxmlAdmission(ctx));
-  for (const protocol of Object.values(PUNCHOUT_PROTOCOLS)) protocol.mount(app, ctx);
-  app.route('/punchout', createPunchoutRoutes(ctx, PUNCHOUT_PROTOCOLS));
+  for (const protocol of Object.values(ctx.protocols)) protocol.mount(app, ctx);
+  app.route('/punchout', createPunchoutRoutes(ctx));
   // Outside /punchout: a proof link outlives its session, and its PDF may be cached by the browser.
   app.route(PROOF_PATH, createProofRoutes(ctx));
   // Before the JSON admin API: the console's pages (`/admin/`, `/admin/ui/…`) are answered here and never
@@ -150,7 +148,7 @@ export async function createGateway(deps: GatewayDeps): Promise<Gateway> {
     const known = toGatewayError(error);
     // The route pattern, not the path: punch-out URLs carry their token.
     logFailure(ctx.logger, 'request failed', known, { requestId: requestIdOf(c), path: c.req.routePath });
-    return punchoutErrorPage(ctx, c, known, PUNCHOUT_PROTOCOLS);
+    return punchoutErrorPage(ctx, c, known);
   });
 
   return { app, context: ctx };

@@ -4,9 +4,11 @@
  * themselves are the pure codec's (`src/cxml`); a new request type is a case in route.ts's dispatch.
  */
 import type { ResolvedBuyer, ResolvedCxmlBuyer } from '../deps.ts';
+import { html } from '../http/html.ts';
 import { createOrderIntake } from '../orders/intake.ts';
 import { sendReturnFormPage } from '../punchout/cart-pages.ts';
 import type { PunchoutProtocol } from '../punchout/protocol.ts';
+import { cxmlAdmission } from './admission.ts';
 import { createCxmlRoute } from './route.ts';
 import { cxmlCancelForm, cxmlCartForm } from './transfer.ts';
 
@@ -15,13 +17,22 @@ function cxmlBuyer(buyer: ResolvedBuyer): ResolvedCxmlBuyer {
   return buyer;
 }
 
+const PATH = '/cxml';
+
 export const cxmlProtocol: PunchoutProtocol = {
+  label: 'cXML',
+  path: PATH,
   mount(app, ctx) {
-    app.route('/cxml', createCxmlRoute(ctx, createOrderIntake(ctx)));
+    // Before the route reads a body: unauthenticated uploads are admitted a bounded few at once.
+    app.use(PATH, cxmlAdmission(ctx));
+    app.route(PATH, createCxmlRoute(ctx, createOrderIntake(ctx)));
   },
   cartForm: (ctx, { buyer, storefront, session }, lines) =>
     cxmlCartForm(ctx, cxmlBuyer(buyer), storefront, session, lines),
   cancelForm: (ctx, { buyer, storefront, session }) =>
     cxmlCancelForm(ctx, cxmlBuyer(buyer), storefront, session),
   sendReturnPage: sendReturnFormPage,
+  consoleFacts: (buyer) =>
+    html`<dt>Order status to</dt><dd>${buyer.orderStatusUrl ?? 'not sent (no orderStatusUrl)'}</dd>`,
+  testPunchoutAs: 'a cXML PunchOutSetupRequest with this buyer’s From, Sender and SharedSecret',
 };

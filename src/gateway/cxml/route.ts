@@ -19,10 +19,10 @@ import {
   wholeTags,
 } from '../../cxml/index.ts';
 import type { GatewayContext } from '../context.ts';
-import type { ResolvedCxmlBuyer } from '../deps.ts';
+import type { ResolvedBuyer, ResolvedCxmlBuyer } from '../deps.ts';
 import { CXML_STATUS_TEXT, cxmlStatusOf, GatewayError, logFailure, toGatewayError } from '../http/errors.ts';
 import { receiveHead } from '../http/read-body.ts';
-import { sharedSecretsSent } from '../punchout/buyers.ts';
+import { authenticateHeader, createCxmlSenders } from './authenticate.ts';
 import { punchOutSetup } from './setup.ts';
 
 /** Before the sender is proven, and for every document but an OrderRequest: 1 MiB. */
@@ -46,7 +46,7 @@ export const PARSE_AT_ONCE_BYTES = 8 * 1024;
 /** Handles an OrderRequest; provided by the order intake so this route only dispatches. */
 export type OrderRequestHandler = (
   request: Extract<CxmlRequest, { kind: 'OrderRequest' }>,
-  buyer: ReturnType<GatewayContext['buyers']['authenticate']>,
+  buyer: ResolvedBuyer,
 ) => Promise<{ code: number; text: string; detail?: string }>;
 
 const answer = (xml: string) =>
@@ -119,6 +119,7 @@ export function documentTooLarge(ctx: GatewayContext, limit: number): Response {
 export function createCxmlRoute(ctx: GatewayContext, onOrder: OrderRequestHandler): Hono {
   const app = new Hono();
   const { status, unreadable, tooLarge, cutOff, busy, refused } = createOutcomes(ctx);
+  const senders = createCxmlSenders(ctx.config);
 
   const send = (outcome: Outcome): Response => sendOutcome(ctx, outcome);
 
@@ -167,9 +168,9 @@ export function createCxmlRoute(ctx: GatewayContext, onOrder: OrderRequestHandle
         return tooLarge(MAX_CXML_BYTES);
       return unreadable(error);
     }
-    let buyer: ReturnType<typeof authenticateHeader>;
+    let buyer: ResolvedBuyer;
     try {
-      buyer = authenticateHeader(ctx, peeked.header, ctx.clientAddress(c));
+      buyer = authenticateHeader(ctx, senders, peeked.header, ctx.clientAddress(c));
     } catch (error) {
       return refused(peeked.requestName ?? 'unknown', error);
     }
@@ -191,9 +192,9 @@ export function createCxmlRoute(ctx: GatewayContext, onOrder: OrderRequestHandle
 
   /** A document read whole and parsed at once: its sender proven on its Header, then its request answered. */
   async function answerParsed(request: CxmlRequest, c: Context, bytes: Uint8Array): Promise<Outcome> {
-    let buyer: ReturnType<typeof authenticateHeader>;
+    let buyer: ResolvedBuyer;
     try {
-      buyer = authenticateHeader(ctx, request.header, ctx.clientAddress(c));
+      buyer = authenticateHeader(ctx, senders, request.header, ctx.clientAddress(c));
     } catch (error) {
       return refused(request.kind, error);
     }
@@ -201,11 +202,7 @@ export function createCxmlRoute(ctx: GatewayContext, onOrder: OrderRequestHandle
   }
 
   /** The whole document parsed, its Header proven to name the buyer the scan did, and its request answered. */
-  async function answerRequest(
-    bytes: Uint8Array,
-    maxBytes: number,
-    buyer: ReturnType<typeof authenticateHeader>,
-  ): Promise<Outcome> {
+  async function answerRequest(bytes: Uint8Array, maxBytes: number, buyer: ResolvedBuyer): Promise<Outcome> {
     let request: CxmlRequest;
     try {
       // A document larger than its head takes long to parse (≈ 80 ms a MB): off the event loop where the
@@ -219,7 +216,7 @@ export function createCxmlRoute(ctx: GatewayContext, onOrder: OrderRequestHandle
     }
     // The whole document's Header must prove the same buyer the scan did (say, not one inside a comment).
     try {
-      if (ctx.buyers.authenticate(request.header).id !== buyer.id) {
+      if (senders.authenticate(request.header).id !== buyer.id) {
         throw new GatewayError('bad_secret', 'Authentication failed: the Sender SharedSecret is not valid.');
       }
     } catch (error) {
@@ -229,18 +226,17 @@ export function createCxmlRoute(ctx: GatewayContext, onOrder: OrderRequestHandle
   }
 
   /** A parsed request of a proven buyer answered. */
-  async function respond(
-    request: CxmlRequest,
-    bytes: Uint8Array,
-    buyer: ReturnType<typeof authenticateHeader>,
-  ): Promise<Outcome> {
+  async function respond(request: CxmlRequest, bytes: Uint8Array, buyer: ResolvedBuyer): Promise<Outcome> {
     const { kind, payloadID } = request;
     try {
       if (request.kind !== 'OrderRequest' && bytes.byteLength > MAX_CXML_BYTES) {
         return tooLarge(MAX_CXML_BYTES);
       }
       if (buyer.protocol !== 'cxml' && request.kind === 'PunchOutSetupRequest') {
-        throw new GatewayError('bad_request', `Buyer ${buyer.id} punches out with OCI, not cXML.`);
+        throw new GatewayError(
+          'bad_request',
+          `Buyer ${buyer.id} punches out with ${buyer.protocol.toUpperCase()}, not cXML.`,
+        );
       }
       switch (request.kind) {
         case 'PunchOutSetupRequest':
@@ -278,22 +274,6 @@ function readWhole(bytes: Uint8Array): unknown {
   } catch (error) {
     return error;
   }
-}
-
-/**
- * The buyer proven by the header, unless the buyer (or it from this address) is throttled for failed
- * secrets; a refused document counts one failure per SharedSecret it made us compare.
- */
-function authenticateHeader(ctx: GatewayContext, header: CxmlRequest['header'], address: string) {
-  const claimed = ctx.buyers.byFrom(header.from);
-  if (claimed === undefined) return ctx.buyers.authenticate(header);
-  const wrongSecrets = (error: unknown) => {
-    if (!(error instanceof GatewayError && error.code === 'bad_secret')) return 0;
-    const compared = sharedSecretsSent(header);
-    ctx.logger.warn('cxml secret refused', { buyer: claimed.id, address, compared });
-    return compared;
-  };
-  return ctx.secretThrottle.guard(claimed.id, address, () => ctx.buyers.authenticate(header), wrongSecrets);
 }
 
 function profileDocument(ctx: GatewayContext): string {

@@ -4,17 +4,25 @@
  * use for OCI sessions. The parsing, login and HOOK_URL checks and the form fields themselves are the pure
  * codec's (`src/oci`); this folder binds them to buyers, sessions, the catalog and the cart.
  */
+import { html } from '../http/html.ts';
 import type { PunchoutProtocol } from '../punchout/protocol.ts';
+import { ociBuyerProblems } from './buyer-settings.ts';
 import { createOciRoutes } from './oci-routes.ts';
 import { ociCancelForm, ociCartForm, sendOciReturnPage } from './return-forms.ts';
 
-export { buyerUserFromPunchIn } from './oci-user.ts';
+const PATH = '/oci';
 
 export const ociProtocol: PunchoutProtocol = {
+  label: 'SAP OCI',
+  path: PATH,
   mount(app, ctx) {
-    app.route('/oci', createOciRoutes(ctx));
+    app.route(PATH, createOciRoutes(ctx));
   },
   cartForm: ociCartForm,
   cancelForm: ociCancelForm,
   sendReturnPage: sendOciReturnPage,
+  consoleFacts: (buyer) =>
+    html`<dt>OCI user name</dt><dd>${buyer.protocol === 'oci' ? buyer.username : ''}</dd>`,
+  testPunchoutAs: 'an OCI punch-in with this buyer’s user name and password',
+  configProblems: ociBuyerProblems,
 };

@@ -8,14 +8,12 @@ import { ERROR_ANSWERS, type GatewayError, publicMessage } from '../http/errors.
 import type { PageSecurity } from '../http/layout.ts';
 import { type PageStatus, sendPage } from '../http/send-page.ts';
 import { type ReturnForm, renderMessagePage } from './pages.ts';
-import { type PunchoutProtocols, protocolOf } from './protocol.ts';
 import { frameAncestorsFor } from './sessions.ts';
 
 export async function punchoutErrorPage(
   ctx: GatewayContext,
   c: Context,
   error: GatewayError,
-  protocols: PunchoutProtocols,
 ): Promise<Response> {
   let back: ReturnForm | undefined;
   let security: PageSecurity = { frameAncestors: [] };
@@ -27,7 +25,7 @@ export async function punchoutErrorPage(
       const parties = { session, ...ctx.sessionParties(session) };
       security = { frameAncestors: frameAncestorsFor(parties.buyer), formActions: 'any' };
       if (error.code === 'token_expired' && session.state === 'open') {
-        back = protocolOf(protocols, parties.buyer).cancelForm(ctx, parties);
+        back = ctx.protocolOf(parties.buyer).cancelForm(ctx, parties);
       }
     }
   }

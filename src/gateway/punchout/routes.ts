@@ -18,7 +18,6 @@ import { removeKeptLine } from './kept-lines.ts';
 import { lineDescription } from './line-identity.ts';
 import { parseReturnTargetRef, parseStartTargetRef } from './link-targets.ts';
 import type { ReturnForm } from './pages.ts';
-import { type PunchoutProtocols, protocolOf } from './protocol.ts';
 import {
   type SessionScope,
   sessionPageSecurity,
@@ -56,7 +55,7 @@ async function changeableLine(ctx: GatewayContext, s: SessionScope, lineRef: str
   return line;
 }
 
-export function createPunchoutRoutes(ctx: GatewayContext, protocols: PunchoutProtocols): Hono {
+export function createPunchoutRoutes(ctx: GatewayContext): Hono {
   const app = new Hono();
   const scope = (c: Context) => sessionScope(ctx, c.req.param('token') ?? '');
   const backTo = (s: SessionScope, rest: string) => sessionPageUrl(ctx, s.token, rest);
@@ -159,7 +158,7 @@ export function createPunchoutRoutes(ctx: GatewayContext, protocols: PunchoutPro
   ): Promise<Response> {
     await ctx.store.sessions.patch(s.session.id, { state });
     ctx.metrics.count('punchgate_carts_returned_total', { protocol: s.session.protocol, outcome: state });
-    return protocolOf(protocols, s.buyer).sendReturnPage(c, s, form, message);
+    return ctx.protocolOf(s.buyer).sendReturnPage(c, s, form, message);
   }
 
   app.post('/s/:token/transfer', async (c) => {
@@ -173,14 +172,14 @@ export function createPunchoutRoutes(ctx: GatewayContext, protocols: PunchoutPro
     if (emptyTransferNeedsConfirm(s, lines) && (await c.req.parseBody()).confirmEmpty !== 'yes') {
       return sendPage(c, await cartPage(ctx, s, lines, EMPTY_NOT_CONFIRMED), sessionPageSecurity(s), 409);
     }
-    const form = await protocolOf(protocols, s.buyer).cartForm(ctx, s, lines);
+    const form = await ctx.protocolOf(s.buyer).cartForm(ctx, s, lines);
     ctx.logger.info('cart transferred', { buyer: s.buyer.id, session: s.session.id, lines: lines.length });
     return handBack(c, s, form, 'transferred', 'Sending your cart to your procurement system…');
   });
 
   app.post('/s/:token/cancel', async (c) => {
     const s = await scope(c);
-    const form = protocolOf(protocols, s.buyer).cancelForm(ctx, s);
+    const form = ctx.protocolOf(s.buyer).cancelForm(ctx, s);
     return handBack(c, s, form, 'cancelled', 'Returning to your procurement system without changes…');
   });
 

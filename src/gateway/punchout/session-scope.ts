@@ -3,7 +3,7 @@
  * and the buyer and storefront behind it; and the URLs and page security of that session. The cart pages
  * and OCI's product pages share these, so a session is scoped and its links built one way.
  */
-import type { PunchoutSession } from '../../store/types.ts';
+import type { Protocol, PunchoutSession } from '../../store/types.ts';
 import type { GatewayContext } from '../context.ts';
 import type { PageSecurity } from '../http/layout.ts';
 import type { SessionParties } from './protocol.ts';
@@ -14,8 +14,8 @@ export interface SessionScope extends SessionParties {
   token: string;
 }
 
-/** Where a session page lives: the protocol-neutral pages, or OCI's product and search pages. */
-export type SessionArea = 'punchout' | 'oci';
+/** Where a session page lives: the protocol-neutral pages, or a protocol's own (OCI's product and search pages). */
+export type SessionArea = 'punchout' | Protocol;
 
 /** The scope of a session-page URL; throws `token_*` or `session_closed` for links that no longer open. */
 export async function sessionScope(ctx: GatewayContext, token: string): Promise<SessionScope> {

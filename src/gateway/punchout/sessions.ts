@@ -3,7 +3,8 @@
  * stored with the buyer's return URL (checked at punch-in and never taken from a later request), lines
  * of an edit or inspect are moved into it, and a one-time start URL is signed.
  */
-import type { JsonObject, PunchoutSession, SessionOperation } from '../../store/types.ts';
+import { returnHostsOf } from '../../../schemas/config.ts';
+import type { JsonObject, Protocol, PunchoutSession, SessionOperation } from '../../store/types.ts';
 import type { GatewayContext } from '../context.ts';
 import type { ResolvedBuyer, ResolvedStorefront } from '../deps.ts';
 import { GatewayError } from '../http/errors.ts';
@@ -25,7 +26,7 @@ export interface ReopenedLine {
 
 export interface OpenSessionInput {
   buyer: ResolvedBuyer;
-  protocol: 'cxml' | 'oci';
+  protocol: Protocol;
   operation: SessionOperation;
   user: BuyerUser;
   returnUrl: string;
@@ -195,8 +196,7 @@ export function sessionUrlTtl(ctx: GatewayContext, session: PunchoutSession): nu
 }
 
 export function frameAncestorsFor(buyer: ResolvedBuyer): string[] {
-  const hosts = buyer.protocol === 'cxml' ? buyer.returnUrlHosts : buyer.hookUrlHosts;
-  return [...new Set([...hosts, ...buyer.frameAncestors])];
+  return [...new Set([...returnHostsOf(buyer), ...buyer.frameAncestors])];
 }
 
 export function editorOrigin(storefront: ResolvedStorefront): string {

@@ -16,16 +16,13 @@ const DAY_MS = 86_400_000;
 /** The latest POs shown per buyer; the PO list filtered by buyer has them all. */
 const RECENT_POS = 5;
 
-function settings(buyer: ResolvedBuyer): SafeHtml {
-  const protocol =
-    buyer.protocol === 'cxml'
-      ? html`<dt>Order status to</dt><dd>${buyer.orderStatusUrl ?? 'not sent (no orderStatusUrl)'}</dd>`
-      : html`<dt>OCI user name</dt><dd>${buyer.username}</dd>`;
+function settings(ctx: GatewayContext, buyer: ResolvedBuyer): SafeHtml {
+  const protocol = ctx.protocolOf(buyer);
   return html`<dl class="facts">
-<dt>Protocol</dt><dd>${buyer.protocol === 'cxml' ? 'cXML' : 'SAP OCI'}</dd>
+<dt>Protocol</dt><dd>${protocol.label}</dd>
 <dt>Storefront</dt><dd>${buyer.storefront}</dd>
 <dt>Users</dt><dd>${buyer.userMode}</dd>
-${protocol}
+${protocol.consoleFacts(buyer)}
 <dt>Invoices</dt><dd>${buyer.invoices.send}</dd>
 <dt>PO deviations</dt><dd>${buyer.poDeviations}</dd>
 </dl>`;
@@ -70,7 +67,7 @@ export async function buyersBody(ctx: GatewayContext): Promise<SafeHtml> {
   for (const buyer of ctx.config.buyers) {
     const title = buyer.name === undefined ? buyer.id : `${buyer.name} (${buyer.id})`;
     sections.push(
-      html`<h2>${title}</h2>${settings(buyer)}${await recentActivity(ctx, buyer)}${testPunchoutLink(buyer)}${await recentOrders(ctx, buyer)}`,
+      html`<h2>${title}</h2>${settings(ctx, buyer)}${await recentActivity(ctx, buyer)}${testPunchoutLink(buyer)}${await recentOrders(ctx, buyer)}`,
     );
   }
   return html`${sections}`;

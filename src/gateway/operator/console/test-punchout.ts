@@ -39,8 +39,8 @@ function titleOf(buyer: ResolvedBuyer): string {
   return `Test punch-out: ${buyer.name ?? buyer.id}`;
 }
 
-function askForm(buyer: ResolvedBuyer, csrf: string): SafeHtml {
-  return html`<p>Punches out as ${buyer.protocol === 'cxml' ? 'a cXML PunchOutSetupRequest with this buyer’s From, Sender and SharedSecret' : 'an OCI punch-in with this buyer’s user name and password'} from the live configuration, follows the start page to the catalog, then cancels the session it opened (it shows as a cancelled punch-out of this buyer). Nothing is sent to the buyer.</p>
+function askForm(ctx: GatewayContext, buyer: ResolvedBuyer, csrf: string): SafeHtml {
+  return html`<p>Punches out as ${ctx.protocolOf(buyer).testPunchoutAs} from the live configuration, follows the start page to the catalog, then cancels the session it opened (it shows as a cancelled punch-out of this buyer). Nothing is sent to the buyer.</p>
 <form method="post" action="${testPunchoutPath(buyer.id)}"><input type="hidden" name="csrf" value="${csrf}"><button type="submit">Run the test punch-out</button></form>`;
 }
 
@@ -66,7 +66,7 @@ export function mountTestPunchoutRoutes(
   app.get('/ui/buyers/:id/test', (c) => {
     const buyer = buyerOr404(ctx, c.req.param('id'));
     const { csrf } = c.get('session');
-    const body = ctx.testPunchout === undefined ? message('notice', NO_HOOK) : askForm(buyer, csrf);
+    const body = ctx.testPunchout === undefined ? message('notice', NO_HOOK) : askForm(ctx, buyer, csrf);
     return sendConsolePage(c, { title: titleOf(buyer), body, signedIn: { csrf, section: 'buyers' } });
   });
 
@@ -89,7 +89,7 @@ export function mountTestPunchoutRoutes(
           ok: outcome.ok,
           elapsedMs: outcome.elapsedMs,
         });
-        body = html`${report(outcome)}${askForm(buyer, csrf)}`;
+        body = html`${report(outcome)}${askForm(ctx, buyer, csrf)}`;
       } else {
         body = message('notice', outcome.reason);
       }

@@ -3,7 +3,8 @@
  * exactly once per admitted request. Over a real port it is exercised by test/ship/stalled-clients.test.ts.
  */
 import { describe, expect, it } from 'vitest';
-import { CXML_ADMISSION, createAdmissionGate } from '../../../src/gateway/app/admission.ts';
+import { CXML_ADMISSION } from '../../../src/gateway/cxml/admission.ts';
+import { createAdmissionGate } from '../../../src/gateway/http/admission.ts';
 
 describe('createAdmissionGate', () => {
   it('admits up to the per-address limit from one address, while other addresses still get in', () => {

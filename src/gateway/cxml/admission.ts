@@ -21,6 +21,7 @@ import type { MiddlewareHandler } from 'hono';
 import { LRUCache } from 'lru-cache';
 import { buildStatusResponse, newPayloadId } from '../../cxml/index.ts';
 import type { GatewayContext } from '../context.ts';
+import { createAdmissionGate } from '../http/admission.ts';
 import { UNKNOWN_ADDRESS } from '../punchout/throttle.ts';
 
 export const CXML_ADMISSION = {
@@ -29,40 +30,6 @@ export const CXML_ADMISSION = {
   /** Documents read at once in all. */
   total: 16,
 } as const;
-
-export interface AdmissionGate {
-  /** A release function when the request may proceed, undefined when it must be refused now. */
-  enter(address: string): (() => void) | undefined;
-}
-
-/**
- * @example
- * const gate = createAdmissionGate(CXML_ADMISSION);
- * const release = gate.enter(address);
- * if (release === undefined) return refuse();
- * try { await next(); } finally { release(); }
- */
-export function createAdmissionGate(limits: { perAddress: number; total: number }): AdmissionGate {
-  const inFlight = new Map<string, number>();
-  let total = 0;
-  return {
-    enter(address) {
-      const mine = inFlight.get(address) ?? 0;
-      if (total >= limits.total || mine >= limits.perAddress) return undefined;
-      total++;
-      inFlight.set(address, mine + 1);
-      let released = false;
-      return () => {
-        if (released) return;
-        released = true;
-        total--;
-        const left = (inFlight.get(address) ?? 1) - 1;
-        if (left === 0) inFlight.delete(address);
-        else inFlight.set(address, left);
-      };
-    },
-  };
-}
 
 /** Seconds a refused sender is asked to wait: about one document's time. */
 const RETRY_AFTER_SECONDS = 5;

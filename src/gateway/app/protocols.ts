@@ -1,0 +1,10 @@
+/**
+ * Every protocol a buyer can punch out with, by the name buyers are configured with (`protocol` in a
+ * buyer's config). The one list a new protocol joins; the type makes a configured protocol without an
+ * entry fail to compile.
+ */
+import { cxmlProtocol } from '../cxml/index.ts';
+import { ociProtocol } from '../oci/index.ts';
+import type { PunchoutProtocols } from '../punchout/protocol.ts';
+
+export const PUNCHOUT_PROTOCOLS: PunchoutProtocols = { cxml: cxmlProtocol, oci: ociProtocol };
