@@ -38,8 +38,10 @@ export interface PageRequest {
 
 /** The protocol a session's buyer punched out with: one a buyer can be configured with. */
 export type Protocol = BuyerProtocol;
-export type SessionOperation = 'create' | 'edit' | 'inspect';
-export type SessionState = 'open' | 'transferred' | 'cancelled';
+export const SESSION_OPERATIONS = ['create', 'edit', 'inspect'] as const;
+export type SessionOperation = (typeof SESSION_OPERATIONS)[number];
+export const SESSION_STATES = ['open', 'transferred', 'cancelled'] as const;
+export type SessionState = (typeof SESSION_STATES)[number];
 
 /** A PIPO session token kept with the punch-out session so every editor hop needs no new login. */
 export interface PipoToken {
@@ -117,7 +119,8 @@ export interface UserMapping extends NewUserMapping {
 // ---------------------------------------------------------------------------------------------------------
 // Cart lines (until the PO arrives)
 
-export type CartLineState = 'cart' | 'removed' | 'ordered';
+export const CART_LINE_STATES = ['cart', 'removed', 'ordered'] as const;
+export type CartLineState = (typeof CART_LINE_STATES)[number];
 
 export interface NewCartLine {
   /** Short, stable, ASCII, unique (e.g. `L-7K2M9Q`): becomes SupplierPartAuxiliaryID / EXT_PRODUCT_ID. */
@@ -167,7 +170,8 @@ export interface CartLinePatch {
 // ---------------------------------------------------------------------------------------------------------
 // Purchase orders (forever)
 
-export type OrderType = 'new' | 'update' | 'delete';
+export const ORDER_TYPES = ['new', 'update', 'delete'] as const;
+export type OrderType = (typeof ORDER_TYPES)[number];
 export const ORDER_STATES = [
   'received',
   'processing',
@@ -234,15 +238,35 @@ export interface PurchaseOrder {
   printOrderIds: number[];
   /** Findings an operator should see, e.g. `quantity_mismatch`, `price_mismatch`. */
   flags: string[];
+  /** Print-order creates of this PO whose outcome may be unknown, at most one per owner group. */
+  createAttempts: CreateAttempt[];
   lastError?: string;
   createdAt: Date;
   updatedAt: Date;
+}
+
+/**
+ * A create of one owner group's print order, recorded before the call goes out and dropped once its outcome
+ * is known. One left behind (a timeout, a crash) makes the next attempt search for the order the call may
+ * have made instead of possibly ordering twice, going on from where earlier searches stopped.
+ */
+export interface CreateAttempt {
+  /** The owner group whose print order was being created. */
+  index: number;
+  /**
+   * An order id known to exist before the create was sent, moved up by the searches past orders that were
+   * not ours: every id up to it has been ruled out. Absent when no such id was known.
+   */
+  after?: number;
+  /** Searches so far that ended inconclusive. */
+  searches: number;
 }
 
 export interface PurchaseOrderPatch {
   state?: OrderState;
   printOrderIds?: number[];
   flags?: string[];
+  createAttempts?: CreateAttempt[];
   lastError?: string;
 }
 
@@ -300,7 +324,8 @@ export interface JobFilter extends PageRequest {
 // ---------------------------------------------------------------------------------------------------------
 // Outbox (messages to buyers)
 
-export type OutboxKind = 'confirmation' | 'ship_notice' | 'status_update' | 'invoice';
+export const OUTBOX_KINDS = ['confirmation', 'ship_notice', 'status_update', 'invoice'] as const;
+export type OutboxKind = (typeof OUTBOX_KINDS)[number];
 export const OUTBOX_STATES = ['pending', 'sending', 'delivered', 'dead'] as const;
 export type OutboxState = (typeof OUTBOX_STATES)[number];
 
@@ -345,7 +370,8 @@ export interface OutboxFilter extends PageRequest {
 // ---------------------------------------------------------------------------------------------------------
 // Print orders placed for purchase orders (forever)
 
-export type PrintOrderState = 'open' | 'closed';
+export const PRINT_ORDER_STATES = ['open', 'closed'] as const;
+export type PrintOrderState = (typeof PRINT_ORDER_STATES)[number];
 
 export interface NewTrackedPrintOrder {
   storefrontId: string;
@@ -376,7 +402,8 @@ export interface TrackedPrintOrderPatch {
 // ---------------------------------------------------------------------------------------------------------
 // Invoices sent to buyers (forever)
 
-export type InvoicePurpose = 'standard' | 'creditMemo';
+export const INVOICE_PURPOSES = ['standard', 'creditMemo'] as const;
+export type InvoicePurpose = (typeof INVOICE_PURPOSES)[number];
 
 /** An invoice's figures, each a decimal string as the print service gives it (no binary rounding). */
 export interface InvoiceAmounts {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { PurchaseOrderPatch } from '../../src/store/types.ts';
 import {
   createOrderStack,
   drain,
@@ -11,16 +12,17 @@ import {
 
 /**
  * A PO sent to a gateway whose jobs get one attempt, and a worker that claimed its job, marked the PO
- * processing with `flags`, and was killed (SIGKILL): nothing more happens until `restartAfterLease`.
+ * processing with `marks` (its flags and create attempts), and was killed (SIGKILL): nothing more happens
+ * until `restartAfterLease`.
  */
-async function poOfKilledWorker(orderID: string, flags?: string[]) {
+async function poOfKilledWorker(orderID: string, marks: PurchaseOrderPatch = {}) {
   const base = orderConfig();
   const stack = await createOrderStack(orderConfig({ orders: { ...base.orders, maxAttempts: 1 } }));
   const cart = await punchOut(stack, ['Business cards']);
   const answer = await sendOrder(stack, { orderID, lines: linesOf(cart) });
   const [po] = (await stack.store.orders.list()).items;
   const claimed = await stack.store.jobs.claim(stack.clock.now(), 60_000, ['process_order']);
-  await stack.store.orders.update(po?.id ?? '', { state: 'processing', ...(flags && { flags }) });
+  await stack.store.orders.update(po?.id ?? '', { state: 'processing', ...marks });
   return { stack, poId: po?.id ?? '', answer, claimed };
 }
 
@@ -50,12 +52,15 @@ describe('a PO whose job died with the process on its last attempt', () => {
 
   it('gets its job back once when its create may have been cut off, and the search settles it', async () => {
     // Killed right after marking the create (the sandbox's newest order is 1020): the create never left.
-    const { stack, poId } = await poOfKilledWorker('PO-CRASHED', ['creating:0:after=1020']);
+    const { stack, poId } = await poOfKilledWorker('PO-CRASHED', {
+      createAttempts: [{ index: 0, after: 1020, searches: 0 }],
+    });
     await restartAfterLease(stack);
 
     expect(await stack.store.orders.get(poId)).toMatchObject({
       state: 'ordered',
       flags: ['resumed_after_crash'],
+      createAttempts: [],
     });
     expect(stack.upstreamCalls.filter((call) => call === 'POST /api/v2/pipo/order/create')).toHaveLength(1);
     expect((await stack.store.jobs.list({ kind: 'process_order' })).items[0]).toMatchObject({
@@ -64,10 +69,10 @@ describe('a PO whose job died with the process on its last attempt', () => {
   });
 
   it('goes to an operator when the resumed job dies too', async () => {
-    const { stack, poId } = await poOfKilledWorker('PO-CRASHED-TWICE', [
-      'creating:0:after=1020',
-      'resumed_after_crash',
-    ]);
+    const { stack, poId } = await poOfKilledWorker('PO-CRASHED-TWICE', {
+      createAttempts: [{ index: 0, after: 1020, searches: 0 }],
+      flags: ['resumed_after_crash'],
+    });
     await restartAfterLease(stack);
 
     expect(await stack.store.orders.get(poId)).toMatchObject({ state: 'needs_operator' });

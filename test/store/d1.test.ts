@@ -13,7 +13,13 @@ import {
 import type { NewPurchaseOrder } from '../../src/store/types.ts';
 import { sqliteMigrations, sqliteSchemaVersion } from '../../src/store/sql/migrations.ts';
 import { createManualClock } from './manual-clock.ts';
-import { expectVersion3Migrated, po7Confirmation, version3PrintOrders } from './migration-checks.ts';
+import {
+  expectVersion3Migrated,
+  expectVersion7Migrated,
+  po7Confirmation,
+  version3PrintOrders,
+  version7Orders,
+} from './migration-checks.ts';
 import {
   cxmlSession,
   expectStoreError,
@@ -160,6 +166,18 @@ describe('D1 store', () => {
     const versions = await database.prepare('SELECT version FROM schema_version ORDER BY version').all();
     expect((versions.results ?? []).map((r) => r.version)).toEqual(sqliteMigrations.map((_, i) => i + 1));
     await expectVersion3Migrated(store);
+  });
+
+  it('migrates a version 7 database: create attempts kept among the flags get their own field', async () => {
+    await emptyDatabase();
+    const order = database.prepare(`INSERT INTO purchase_orders (id, buyer_id, payload_id, order_id, type,
+        revision_key, state, raw, document, answer_code, answer_text, print_order_ids, flags, created_at,
+        updated_at) VALUES (?, 'acme', ?, ?, 'new', '', 'processing', '<cXML/>', '{}', 200, 'OK', '[]', ?, 0, 0)`);
+    await database.batch([
+      ...schemaAtVersion(7),
+      ...version7Orders.map(([id, orderId, flags]) => order.bind(id, orderId, orderId, flags)),
+    ]);
+    await expectVersion7Migrated(await createD1Store({ database, clock: createManualClock(T0) }));
   });
 
   it('refuses a database written by a newer schema', async () => {

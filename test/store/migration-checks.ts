@@ -136,3 +136,33 @@ export async function expectVersion3Migrated(store: Store): Promise<void> {
   await store.heartbeat.beat('background-round', T0);
   expect(await store.heartbeat.last('background-round')).toStrictEqual(T0);
 }
+
+/**
+ * Orders as version 7 kept them, the create attempts of their print orders among their flags:
+ * `[id, orderId, flags]`, each a `new` PO of buyer `acme` in processing.
+ */
+export const version7Orders = [
+  [21, 'PO-21', JSON.stringify(['quantity_mismatch', 'creating:0:after=1041:searches=2', 'creating:1'])],
+  [22, 'PO-22', JSON.stringify(['creating:0:searches=1', 'uncertain_print_order'])],
+  [23, 'PO-23', JSON.stringify(['price_mismatch'])],
+] as const;
+
+/**
+ * The version 7 orders, migrated: each `creating:` flag is a create attempt (no `after` where the flag had
+ * none), the other flags stay in their order, and the attempts can be rewritten like any field.
+ */
+export async function expectVersion7Migrated(store: Store): Promise<void> {
+  const [first, second, third] = await Promise.all(['21', '22', '23'].map((id) => store.orders.get(id)));
+  expect(first?.flags).toStrictEqual(['quantity_mismatch']);
+  expect(first?.createAttempts).toStrictEqual([
+    { index: 0, after: 1041, searches: 2 },
+    { index: 1, searches: 0 },
+  ]);
+  expect(second?.flags).toStrictEqual(['uncertain_print_order']);
+  expect(second?.createAttempts).toStrictEqual([{ index: 0, searches: 1 }]);
+  expect(third?.flags).toStrictEqual(['price_mismatch']);
+  expect(third?.createAttempts).toStrictEqual([]);
+  await store.orders.patch('23', { createAttempts: [{ index: 0, after: 7, searches: 0 }] });
+  expect((await store.orders.get('23'))?.createAttempts).toStrictEqual([{ index: 0, after: 7, searches: 0 }]);
+  expect((await store.orders.get('23'))?.flags).toStrictEqual(['price_mismatch']);
+}

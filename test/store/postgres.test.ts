@@ -8,10 +8,12 @@ import {
   acceptOrderIn,
   expectVersion2MessagesMigrated,
   expectVersion3Migrated,
+  expectVersion7Migrated,
   version1Orders,
   version1OrdersMigrated,
   version2Messages,
   version3PrintOrders,
+  version7Orders,
 } from './migration-checks.ts';
 import { cxmlSession, expectStoreError, runStoreSuite, T0 } from './store-suite.ts';
 
@@ -138,6 +140,24 @@ describeWithPostgres('PostgreSQL store', (url) => {
         const { rows } = await client.query('SELECT version FROM schema_version ORDER BY version');
         expect(rows.map((r) => r.version)).toEqual(postgresMigrations.map((_, i) => i + 1));
         await expectVersion3Migrated(store);
+        await store.close();
+      });
+    });
+
+    it('migrates a version 7 schema: create attempts kept among the flags get their own field', async () => {
+      const schema = schemas.fresh();
+      await withClient(async (client) => {
+        await createSchemaAtVersion(client, schema, 7);
+        for (const [id, orderId, flags] of version7Orders) {
+          await client.query(
+            `INSERT INTO purchase_orders (id, buyer_id, payload_id, order_id, type, revision_key, state, raw,
+              document, answer_code, answer_text, print_order_ids, flags, created_at, updated_at)
+            VALUES ($1, 'acme', $2, $2, 'new', '', 'processing', '<cXML/>', '{}', 200, 'OK', '[]', $3, 0, 0)`,
+            [id, orderId, flags],
+          );
+        }
+        const store = await schemas.open(schema, { clock: createManualClock(T0) });
+        await expectVersion7Migrated(store);
         await store.close();
       });
     });

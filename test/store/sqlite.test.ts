@@ -12,12 +12,14 @@ import { createSqliteStore } from '../../src/store/sqlite.ts';
 import { createManualClock } from './manual-clock.ts';
 import {
   acceptOrderIn,
+  expectVersion7Migrated,
   expectVersion2MessagesMigrated,
   expectVersion3Migrated,
   version1Orders,
   version1OrdersMigrated,
   version2Messages,
   version3PrintOrders,
+  version7Orders,
 } from './migration-checks.ts';
 import {
   at,
@@ -318,6 +320,20 @@ describe('SQLite store', () => {
     const store = createSqliteStore({ path, clock: createManualClock(T0) });
     inspect(path, (raw) => expect(recordedVersions(raw)).toEqual(everyVersion));
     await expectVersion3Migrated(store);
+    await store.close();
+  });
+
+  it('migrates a version 7 database: create attempts kept among the flags get their own field', async () => {
+    const { path, old } = databaseAtVersion(7);
+    const insert = old.prepare(`INSERT INTO purchase_orders (id, buyer_id, payload_id, order_id, type,
+        revision_key, state, raw, document, answer_code, answer_text, print_order_ids, flags, created_at,
+        updated_at) VALUES (?, 'acme', ?, ?, 'new', '', 'processing', '<cXML/>', '{}', 200, 'OK', '[]', ?, 0, 0)`);
+    for (const [id, orderId, flags] of version7Orders) insert.run(id, orderId, orderId, flags);
+    old.close();
+
+    const store = createSqliteStore({ path, clock: createManualClock(T0) });
+    inspect(path, (raw) => expect(recordedVersions(raw)).toEqual(everyVersion));
+    await expectVersion7Migrated(store);
     await store.close();
   });
 

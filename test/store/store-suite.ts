@@ -137,6 +137,7 @@ function receivedOrder(id: string, input: NewPurchaseOrder, at: Date) {
     answer: input.answer,
     printOrderIds: [],
     flags: [],
+    createAttempts: [],
     createdAt: at,
     updatedAt: at,
   };

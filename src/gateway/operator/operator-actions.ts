@@ -12,7 +12,7 @@
 import type { PurchaseOrder } from '../../store/types.ts';
 import type { GatewayContext } from '../context.ts';
 import { GatewayError, StaleRecordError } from '../http/errors.ts';
-import { FLAG, isCreatingFlag, ownerGroups, poDocument, withFlags } from '../orders/po-record.ts';
+import { FLAG, ownerGroups, poDocument, withFlags } from '../orders/po-record.ts';
 import { requeueProcessing } from '../orders/process-order.ts';
 import { readPrintOrder } from '../orders/read-print-order.ts';
 import type { StaleGuard } from './admin-schemas.ts';
@@ -74,9 +74,10 @@ export async function attachPrintOrder(
       state: 'received',
       printOrderIds: [...order.printOrderIds, printOrderId],
       flags: withFlags(
-        order.flags.filter((f) => !isCreatingFlag(f) && f !== FLAG.uncertainPrintOrder),
+        order.flags.filter((f) => f !== FLAG.uncertainPrintOrder),
         [OPERATOR_FLAG.attached],
       ),
+      createAttempts: [],
     },
     { ifState: [order.state] },
   );

@@ -22,52 +22,12 @@
  * and checked like any probe, and a record dated before the PO points at a floor which is read and its
  * `created_on` checked; a report without such records, or one that fails, proves nothing.
  *
- * What the search has ruled out travels in the PO's `creating:` marker flag, so a later round goes on from
- * there and the number of inconclusive rounds is bounded across attempts and restarts.
+ * What the search has ruled out is kept in the PO's create attempt (`PurchaseOrder.createAttempts`), so a
+ * later round goes on from there and the number of inconclusive rounds is bounded across attempts and
+ * restarts.
  */
 import type { Order } from '../../../schemas/print-api.ts';
 import { isPrintApiError, type PrintApi } from '../../print-api/index.ts';
-
-/** What the marker of a create whose outcome may be unknown remembers. */
-export interface CreateAttempt {
-  /** The owner group whose print order was being created. */
-  index: number;
-  /**
-   * An order id known to exist before the create was sent, moved up by the searches past orders that were
-   * not ours: every id up to it has been ruled out. Undefined when no such id was known.
-   */
-  after?: number | undefined;
-  /** Searches so far that ended inconclusive. */
-  searches: number;
-}
-
-const MARKER = /^creating:(\d+)(?::after=(\d+))?(?::searches=(\d+))?$/;
-
-/** The marker flag, e.g. `creating:0:after=1041:searches=1` (plain `creating:0` from older versions). */
-export function createAttemptFlag(attempt: CreateAttempt): string {
-  let flag = `creating:${attempt.index}`;
-  if (attempt.after !== undefined) flag += `:after=${attempt.after}`;
-  if (attempt.searches > 0) flag += `:searches=${attempt.searches}`;
-  return flag;
-}
-
-/** The marker of group `index` among the PO's flags, if a create of its print order may have been cut off. */
-export function findCreateAttempt(
-  flags: readonly string[],
-  index: number,
-): { flag: string; attempt: CreateAttempt } | undefined {
-  for (const flag of flags) {
-    const match = MARKER.exec(flag);
-    if (match === null || Number(match[1]) !== index) continue;
-    const attempt: CreateAttempt = {
-      index,
-      after: match[2] === undefined ? undefined : Number(match[2]),
-      searches: match[3] === undefined ? 0 : Number(match[3]),
-    };
-    return { flag, attempt };
-  }
-  return undefined;
-}
 
 export interface SearchLimits {
   /** Consecutive 404s past the newest order seen that prove the service has no later order. */
@@ -90,7 +50,7 @@ export interface PrintOrderSearch {
   storefrontId: number;
   /** When the PO arrived: the create happened after it. */
   since: Date;
-  /** From the marker: every id up to it is ruled out. */
+  /** From the create attempt: every id up to it is ruled out. */
   after: number | undefined;
   /**
    * Whether the print order is another's already: another PO's (a PO number can come twice) or another

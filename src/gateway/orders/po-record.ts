@@ -170,11 +170,6 @@ export function isDeviation(mismatch: Mismatch): boolean {
   return mismatch.field === 'quantity' || mismatch.field === 'price';
 }
 
-/** A marker of a print-order create whose outcome may be unknown (`find-print-order.ts`). */
-export function isCreatingFlag(flag: string): boolean {
-  return flag.startsWith('creating:');
-}
-
 /** The parsed OrderRequest as stored: secrets and the raw text left out (the raw text has its own field). */
 export function requestForStorage({ raw: _raw, header, ...request }: OrderRequest): StoredRequest {
   const strip = (credentials: OrderRequest['header']['from']) =>

@@ -16,23 +16,23 @@
  */
 import { isPrintApiError } from '../../print-api/index.ts';
 import { StoreError } from '../../store/store-error.ts';
-import type { Job, NewOrderIntake, PurchaseOrder, TrackedPrintOrder } from '../../store/types.ts';
+import type {
+  CreateAttempt,
+  Job,
+  NewOrderIntake,
+  PurchaseOrder,
+  TrackedPrintOrder,
+} from '../../store/types.ts';
 import type { GatewayContext } from '../context.ts';
 import type { ResolvedBuyer, ResolvedStorefront } from '../deps.ts';
 import { confirmIdOf, queueConfirmation } from '../documents/buyer-documents.ts';
 import { GatewayError, upstreamError } from '../http/errors.ts';
 import { findProductBySku } from '../punchout/catalog.ts';
-import {
-  type CreateAttempt,
-  createAttemptFlag,
-  findCreateAttempt,
-  searchPrintOrder,
-} from './find-print-order.ts';
+import { searchPrintOrder } from './find-print-order.ts';
 import { changeComment, historyEntries, printOrderComment } from './history-comment.ts';
 import {
   FLAG,
   findOriginalOrder,
-  isCreatingFlag,
   isDeviation,
   type OwnerGroup,
   ownerGroups,
@@ -141,21 +141,36 @@ async function addFlags(ctx: GatewayContext, poId: string, flags: readonly strin
 /** Inconclusive searches for the print order of a cut-off create before an operator decides. */
 export const MAX_INCONCLUSIVE_SEARCHES = 3;
 
-/** Tracks the print order of the group and clears the group's marker in one PO update. */
+/** The PO's create attempts with group `index`'s replaced by `attempt`, or dropped without one. */
+function withCreateAttempt(
+  attempts: readonly CreateAttempt[],
+  index: number,
+  attempt?: CreateAttempt,
+): CreateAttempt[] {
+  const others = attempts.filter((a) => a.index !== index);
+  return attempt === undefined ? others : [...others, attempt];
+}
+
+/** A create attempt as stored: `after` absent, not undefined, when no order id was known. */
+function createAttempt(index: number, after: number | undefined, searches: number): CreateAttempt {
+  return { index, ...(after !== undefined && { after }), searches };
+}
+
+/** Tracks the print order of the group and drops the group's create attempt in one PO update. */
 async function recordPrintOrder(
   ctx: GatewayContext,
   poId: string,
   storefront: ResolvedStorefront,
   printOrderId: number,
-  marker: string,
+  index: number,
 ): Promise<void> {
   await ctx.store.printOrders.add({ storefrontId: storefront.id, printOrderId, poId });
   // Read again, not taken from the caller: the create (or search) before this took long enough for a
-  // webhook, an update's job or an operator to change the flags, and the patch below rewrites them whole.
+  // webhook, an update's job or an operator to change the PO, and the patch below rewrites the lists whole.
   const after = await loadOrder(ctx, poId);
   await ctx.store.orders.patch(poId, {
     printOrderIds: [...after.printOrderIds, printOrderId],
-    flags: after.flags.filter((f) => f !== marker),
+    createAttempts: withCreateAttempt(after.createAttempts, index),
   });
 }
 
@@ -170,9 +185,8 @@ async function settleCutOffCreate(
   group: OwnerGroup,
   buyer: ResolvedBuyer,
   storefront: ResolvedStorefront,
-  cutOff: { flag: string; attempt: CreateAttempt },
+  attempt: CreateAttempt,
 ): Promise<{ adopted: number } | { absent: true; floor: number }> {
-  const { attempt } = cutOff;
   const owner = await ctx.store.users.get(buyer.id, group.userRef);
   const outcome = await searchPrintOrder({
     api: ctx.printApiFor(storefront),
@@ -193,7 +207,7 @@ async function settleCutOffCreate(
   switch (outcome.kind) {
     case 'found': {
       const printOrderId = outcome.order.id;
-      await recordPrintOrder(ctx, order.id, storefront, printOrderId, cutOff.flag);
+      await recordPrintOrder(ctx, order.id, storefront, printOrderId, group.index);
       ctx.logger.info('print order of a cut-off create found and adopted', {
         po: order.id,
         printOrder: printOrderId,
@@ -221,9 +235,9 @@ async function settleCutOffCreate(
         );
       }
       const current = await loadOrder(ctx, order.id);
-      const marker = createAttemptFlag({ index: group.index, after: outcome.after, searches });
+      const searched = createAttempt(group.index, outcome.after, searches);
       await ctx.store.orders.patch(order.id, {
-        flags: current.flags.map((f) => (f === cutOff.flag ? marker : f)),
+        createAttempts: withCreateAttempt(current.createAttempts, group.index, searched),
       });
       throw new GatewayError(
         'upstream_unavailable',
@@ -234,7 +248,7 @@ async function settleCutOffCreate(
   }
 }
 
-/** `order` is the record as just read or updated by the caller: its flags are the ones rewritten below. */
+/** `order` is the record as just read or updated by the caller: its create attempts are the ones rewritten below. */
 async function createPrintOrder(
   ctx: GatewayContext,
   order: PurchaseOrder,
@@ -243,7 +257,7 @@ async function createPrintOrder(
   storefront: ResolvedStorefront,
 ): Promise<number> {
   const before = order;
-  const cutOff = findCreateAttempt(before.flags, group.index);
+  const cutOff = before.createAttempts.find((a) => a.index === group.index);
   let searchedUpTo: number | undefined;
   if (cutOff !== undefined) {
     const settled = await settleCutOffCreate(ctx, before, group, buyer, storefront, cutOff);
@@ -255,12 +269,12 @@ async function createPrintOrder(
   // storefront whose print orders have all shipped long ago.
   const known = await ctx.store.printOrders.highestId(storefront.id);
   const floor = known === undefined ? searchedUpTo : Math.max(known, searchedUpTo ?? known);
-  // The marker stays only if the outcome of the create is unknown; the floor is where a search starts.
-  const marker = createAttemptFlag({ index: group.index, after: floor, searches: 0 });
-  // After a search (upstream calls) the flags may have changed meanwhile: read them again.
+  // The attempt stays only if the outcome of the create is unknown; the floor is where a search starts.
+  const attempt = createAttempt(group.index, floor, 0);
+  // After a search (upstream calls) the PO may have changed meanwhile: read it again.
   const current = cutOff === undefined ? before : await loadOrder(ctx, order.id);
   await ctx.store.orders.patch(order.id, {
-    flags: [...current.flags.filter((f) => f !== cutOff?.flag), marker],
+    createAttempts: withCreateAttempt(current.createAttempts, group.index, attempt),
   });
   let printOrderId: number;
   try {
@@ -274,11 +288,13 @@ async function createPrintOrder(
   } catch (error) {
     if (!mayHaveHappened(error)) {
       const latest = await loadOrder(ctx, order.id);
-      await ctx.store.orders.patch(order.id, { flags: latest.flags.filter((f) => f !== marker) });
+      await ctx.store.orders.patch(order.id, {
+        createAttempts: withCreateAttempt(latest.createAttempts, group.index),
+      });
     }
     throw upstreamError(error, 'create the print order');
   }
-  await recordPrintOrder(ctx, order.id, storefront, printOrderId, marker);
+  await recordPrintOrder(ctx, order.id, storefront, printOrderId, group.index);
   ctx.logger.info('print order created', { po: order.id, printOrder: printOrderId, owner: group.userRef });
   return printOrderId;
 }
@@ -535,7 +551,7 @@ export async function giveUpPurchaseOrder(ctx: GatewayContext, poId: string, err
   const message = error instanceof Error ? error.message : String(error);
   // A create cut off on the last attempt may have made the print order: rejecting the PO could leave the
   // buyer told "no" about an order in production.
-  const uncertain = order.type === 'new' && order.flags.some(isCreatingFlag);
+  const uncertain = order.type === 'new' && order.createAttempts.length > 0;
   const reason =
     uncertain && !(error instanceof GatewayError && error.code === 'needs_operator')
       ? `${message} The print order may have been created by an attempt that was cut off: look for an order ` +
@@ -618,7 +634,8 @@ export async function retryPurchaseOrder(ctx: GatewayContext, order: PurchaseOrd
     order,
     {
       state: 'received',
-      flags: order.flags.filter((f) => !isCreatingFlag(f) && f !== FLAG.uncertainPrintOrder),
+      flags: order.flags.filter((f) => f !== FLAG.uncertainPrintOrder),
+      createAttempts: [],
     },
     [order.state],
   );

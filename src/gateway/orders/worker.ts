@@ -14,7 +14,7 @@ import { type Backoff, retryDelayMs } from '../documents/retry-delay.ts';
 import { GatewayError, isRetryable } from '../http/errors.ts';
 import { inStep } from '../round-step.ts';
 import { drainEventInbox, type HookRegistration, registerEventHooks } from './events.ts';
-import { FLAG, isCreatingFlag, withFlags } from './po-record.ts';
+import { FLAG, withFlags } from './po-record.ts';
 import { RECONCILE, reconcilePrintOrders, SYNC_PRINT_ORDER, syncPrintOrder } from './print-order-sync.ts';
 import {
   giveUpPurchaseOrder,
@@ -313,7 +313,7 @@ async function settleAbandonedOrders(ctx: GatewayContext, hasRoom: () => boolean
     if (!hasRoom()) return;
     const job = await queueProcessing(ctx, order);
     if (job.state !== 'dead') continue;
-    const resumable = order.flags.some(isCreatingFlag) && !order.flags.includes(FLAG.resumedAfterCrash);
+    const resumable = order.createAttempts.length > 0 && !order.flags.includes(FLAG.resumedAfterCrash);
     if (resumable) {
       const marked = await ctx.store.orders.update(
         order.id,

@@ -357,6 +357,42 @@ ${OUTBOX_MESSAGES_VIEW}
   CREATE INDEX jobs_finished ON jobs (state, updated_at);
   `;
 
+/**
+ * Migration 8 in SQLite: the `creating:` flags parsed with text functions (SQLite has no regular
+ * expressions; a CAST to INTEGER reads the digits up to the next colon).
+ */
+const SQLITE_CREATE_ATTEMPTS_FROM_FLAGS = `UPDATE purchase_orders SET
+    create_attempts = (
+      SELECT json_group_array(json(json_patch(
+        json_object(
+          'index', CAST(substr(f.value, 10) AS INTEGER),
+          'searches', CASE WHEN instr(f.value, ':searches=') > 0
+            THEN CAST(substr(f.value, instr(f.value, ':searches=') + 10) AS INTEGER) ELSE 0 END),
+        CASE WHEN instr(f.value, ':after=') > 0
+          THEN json_object('after', CAST(substr(f.value, instr(f.value, ':after=') + 7) AS INTEGER))
+          ELSE '{}' END)))
+      FROM json_each(purchase_orders.flags) AS f WHERE f.value LIKE 'creating:%'),
+    flags = (SELECT json_group_array(f.value) FROM json_each(purchase_orders.flags) AS f
+      WHERE f.value NOT LIKE 'creating:%')
+  WHERE EXISTS (SELECT 1 FROM json_each(purchase_orders.flags) AS f WHERE f.value LIKE 'creating:%');`;
+
+/** Migration 8 in PostgreSQL: the same, read with regular expressions; flags keep their order. */
+const POSTGRES_CREATE_ATTEMPTS_FROM_FLAGS = `UPDATE purchase_orders SET
+    create_attempts = (
+      SELECT json_agg(jsonb_strip_nulls(jsonb_build_object(
+        'index', (regexp_match(f.value, '^creating:(\\d+)'))[1]::bigint,
+        'after', (regexp_match(f.value, ':after=(\\d+)'))[1]::bigint,
+        'searches', COALESCE((regexp_match(f.value, ':searches=(\\d+)'))[1]::bigint, 0)))
+        ORDER BY f.n)::text
+      FROM jsonb_array_elements_text(purchase_orders.flags::jsonb) WITH ORDINALITY AS f (value, n)
+      WHERE f.value LIKE 'creating:%'),
+    flags = COALESCE((
+      SELECT json_agg(f.value ORDER BY f.n)::text
+      FROM jsonb_array_elements_text(purchase_orders.flags::jsonb) WITH ORDINALITY AS f (value, n)
+      WHERE f.value NOT LIKE 'creating:%'), '[]')
+  WHERE EXISTS (SELECT 1 FROM jsonb_array_elements_text(purchase_orders.flags::jsonb) AS f (value)
+    WHERE f.value LIKE 'creating:%');`;
+
 /** Entry `i` brings a database from version `i` to `i + 1`. */
 const MIGRATIONS: readonly Migration[] = [
   (d) => punchOutTables(d) + orderFlowTables(d),
@@ -410,6 +446,13 @@ const MIGRATIONS: readonly Migration[] = [
   );
   CREATE INDEX invoices_po ON invoices (po_id, id);
   CREATE INDEX invoices_print_order ON invoices (storefront_id, print_order_id, id);
+  `,
+  // 8: a purchase order's print-order creates whose outcome may be unknown, as their own JSON column: they
+  // were `creating:<index>[:after=<id>][:searches=<n>]` entries among the operator's flags, which every
+  // reader had to tell apart by their text. Each becomes `{ index, after?, searches }`.
+  (d) => `
+  ALTER TABLE purchase_orders ADD COLUMN create_attempts TEXT NOT NULL DEFAULT '[]';
+  ${d.name === 'sqlite' ? SQLITE_CREATE_ATTEMPTS_FROM_FLAGS : POSTGRES_CREATE_ATTEMPTS_FROM_FLAGS}
   `,
 ];
 

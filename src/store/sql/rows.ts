@@ -1,60 +1,96 @@
 /**
  * Rows of the SQL store's tables → the port's records, and records → statement parameters. Pure functions,
  * the same for every database: numbers go through `Number()` because PostgreSQL drivers hand BIGINT back as
- * text, booleans are 0/1 (or true/false), JSON columns are text, a NULL column is an absent field.
+ * text, booleans are 0/1 (or true/false), JSON columns are text, a NULL column is an absent field. Stored
+ * states, kinds and JSON are read through schemas like data from the wire: a value this gateway never
+ * writes (a hand-edited row, a newer version's) fails where it is read, not somewhere downstream.
  */
-import type { SqlRow } from './driver.ts';
+import { z } from 'zod';
+import { BuyerProtocol } from '../../../schemas/config.ts';
 import {
+  CART_LINE_STATES,
   type CartLine,
-  type CartLineState,
   type CxmlAnswer,
+  INVOICE_PURPOSES,
   type InboxEvent,
   type Invoice,
-  type InvoiceAmounts,
-  type InvoicePurpose,
   JOB_STATES,
   type Job,
-  type JobState,
   type JsonObject,
   type JsonValue,
   ORDER_STATES,
-  type OrderState,
-  type OrderType,
-  type OutboxKind,
+  ORDER_TYPES,
+  OUTBOX_KINDS,
+  OUTBOX_STATES,
   type OutboxMessage,
-  type OutboxState,
-  type PrintOrderState,
-  type Protocol,
+  PRINT_ORDER_STATES,
   type PunchoutSession,
   type PurchaseOrder,
-  type SessionOperation,
-  type SessionState,
+  SESSION_OPERATIONS,
+  SESSION_STATES,
   type StoreStats,
   type TrackedPrintOrder,
   type UserMapping,
 } from '../types.ts';
+import type { SqlRow } from './driver.ts';
+
+const SessionOperations = z.enum(SESSION_OPERATIONS);
+const SessionStates = z.enum(SESSION_STATES);
+const CartLineStates = z.enum(CART_LINE_STATES);
+const OrderTypes = z.enum(ORDER_TYPES);
+const OrderStates = z.enum(ORDER_STATES);
+const JobStates = z.enum(JOB_STATES);
+const OutboxKinds = z.enum(OUTBOX_KINDS);
+const OutboxStates = z.enum(OUTBOX_STATES);
+const PrintOrderStates = z.enum(PRINT_ORDER_STATES);
+const InvoicePurposes = z.enum(INVOICE_PURPOSES);
+
+/** Whatever `JSON.parse` answers is JSON; only its shape needs checking. */
+const AnyJson = z.custom<JsonValue>(() => true);
+const JsonObjectSchema = z.custom<JsonObject>(
+  (value) => typeof value === 'object' && value !== null && !Array.isArray(value),
+  'not a JSON object',
+);
+const OciEcho = z.record(z.string(), z.string());
+const Ids = z.array(z.number().int());
+const Flags = z.array(z.string());
+const CreateAttempts = z.array(
+  z.strictObject({
+    index: z.number().int().nonnegative(),
+    after: z.number().int().exactOptional(),
+    searches: z.number().int().nonnegative(),
+  }),
+);
+const InvoiceAmountsSchema = z.strictObject({
+  currency: z.string(),
+  subtotal: z.string(),
+  tax: z.string(),
+  shipping: z.string(),
+  discount: z.string(),
+  due: z.string(),
+});
 
 export function toSession(r: SqlRow): PunchoutSession {
   return {
     id: text(r.id),
     buyerId: text(r.buyer_id),
     storefrontId: text(r.storefront_id),
-    protocol: text(r.protocol) as Protocol,
-    operation: text(r.operation) as SessionOperation,
+    protocol: BuyerProtocol.parse(r.protocol),
+    operation: SessionOperations.parse(r.operation),
     ...optional('buyerCookie', r.buyer_cookie, text),
     returnUrl: text(r.return_url),
     ...optional('returnTarget', r.return_target, text),
-    ...optional('ociEcho', r.oci_echo, json<Record<string, string>>),
+    ...optional('ociEcho', r.oci_echo, json(OciEcho)),
     buyerUserKey: text(r.buyer_user_key),
     pipoUserRef: text(r.pipo_user_ref),
-    ...optional('extrinsics', r.extrinsics, json<JsonObject>),
-    ...optional('contact', r.contact, json<JsonObject>),
-    ...optional('shipTo', r.ship_to, json<JsonObject>),
+    ...optional('extrinsics', r.extrinsics, json(JsonObjectSchema)),
+    ...optional('contact', r.contact, json(JsonObjectSchema)),
+    ...optional('shipTo', r.ship_to, json(JsonObjectSchema)),
     expiresAt: date(r.expires_at),
     ...(r.pipo_token != null && {
       pipoToken: { token: text(r.pipo_token), obtainedAt: date(r.pipo_token_obtained_at) },
     }),
-    state: text(r.state) as SessionState,
+    state: SessionStates.parse(r.state),
     version: Number(r.version),
     ...stamps(r),
   };
@@ -92,7 +128,7 @@ export function toCartLine(r: SqlRow): CartLine {
     ...optional('unspsc', r.unspsc, text),
     ...optional('leadTimeDays', r.lead_time_days, Number),
     position: Number(r.position),
-    state: text(r.state) as CartLineState,
+    state: CartLineStates.parse(r.state),
     ...optional('poId', r.po_id, text),
     ...stamps(r),
   };
@@ -105,14 +141,15 @@ export function toOrder(r: SqlRow): PurchaseOrder {
     buyerId: text(r.buyer_id),
     payloadId: text(r.payload_id),
     orderId: text(r.order_id),
-    type: text(r.type) as OrderType,
+    type: OrderTypes.parse(r.type),
     ...optional('orderVersion', r.order_version, text),
-    state: text(r.state) as OrderState,
+    state: OrderStates.parse(r.state),
     raw: text(r.raw),
-    document: json<JsonValue>(r.document),
+    document: json(AnyJson)(r.document),
     answer,
-    printOrderIds: json<number[]>(r.print_order_ids),
-    flags: json<string[]>(r.flags),
+    printOrderIds: json(Ids)(r.print_order_ids),
+    flags: json(Flags)(r.flags),
+    createAttempts: json(CreateAttempts)(r.create_attempts),
     ...optional('lastError', r.last_error, text),
     ...stamps(r),
   };
@@ -123,11 +160,11 @@ export function toJob(r: SqlRow): Job {
     id: text(r.id),
     kind: text(r.kind),
     key: text(r.key),
-    payload: json<JsonValue>(r.payload),
+    payload: json(AnyJson)(r.payload),
     runAt: date(r.run_at),
     attempts: Number(r.attempts),
     maxAttempts: Number(r.max_attempts),
-    state: text(r.state) as JobState,
+    state: JobStates.parse(r.state),
     ...optional('leaseUntil', r.lease_until, date),
     ...optional('lastError', r.last_error, text),
     ...stamps(r),
@@ -139,13 +176,13 @@ export function toOutboxMessage(r: SqlRow): OutboxMessage {
     id: text(r.id),
     buyerId: text(r.buyer_id),
     poId: text(r.po_id),
-    kind: text(r.kind) as OutboxKind,
+    kind: OutboxKinds.parse(r.kind),
     dedupeKey: text(r.dedupe_key),
     url: text(r.url),
     body: text(r.body),
     attempts: Number(r.attempts),
     nextAttemptAt: date(r.next_attempt_at),
-    state: text(r.state) as OutboxState,
+    state: OutboxStates.parse(r.state),
     ...optional('leaseUntil', r.lease_until, date),
     ...optional('lastError', r.last_error, text),
     ...optional('deliveredAt', r.delivered_at, date),
@@ -158,9 +195,9 @@ export function toPrintOrder(r: SqlRow): TrackedPrintOrder {
     storefrontId: text(r.storefront_id),
     printOrderId: Number(r.print_order_id),
     poId: text(r.po_id),
-    state: text(r.state) as PrintOrderState,
+    state: PrintOrderStates.parse(r.state),
     ...optional('lastStatus', r.last_status, text),
-    shipmentsNotified: json<number[]>(r.shipments_notified),
+    shipmentsNotified: json(Ids)(r.shipments_notified),
     confirmed: bool(r.confirmed),
     ...optional('lastCheckedAt', r.last_checked_at, date),
     ...stamps(r),
@@ -175,11 +212,11 @@ export function toInvoice(r: SqlRow): Invoice {
     storefrontId: text(r.storefront_id),
     printOrderId: Number(r.print_order_id),
     scope: text(r.scope),
-    purpose: text(r.purpose) as InvoicePurpose,
+    purpose: InvoicePurposes.parse(r.purpose),
     invoiceId: text(r.invoice_id),
     ...optional('sequence', r.sequence, Number),
     invoiceDate: date(r.invoice_date),
-    amounts: json<InvoiceAmounts>(r.amounts),
+    amounts: json(InvoiceAmountsSchema)(r.amounts),
     ...optional('creditsInvoice', r.credits_invoice, text),
     dedupeKey: text(r.dedupe_key),
     createdAt: date(r.created_at),
@@ -191,7 +228,7 @@ export function toEvent(r: SqlRow): InboxEvent {
     id: text(r.id),
     storefrontId: text(r.storefront_id),
     event: text(r.event),
-    body: json<JsonValue>(r.body),
+    body: json(AnyJson)(r.body),
     receivedAt: date(r.received_at),
     processed: bool(r.processed),
   };
@@ -243,8 +280,9 @@ function bool(value: unknown): boolean {
   return value === true || Number(value) === 1;
 }
 
-function json<T>(value: unknown): T {
-  return JSON.parse(String(value)) as T;
+/** A JSON column read through `schema`. */
+function json<T>(schema: z.ZodType<T>): (value: unknown) => T {
+  return (value) => schema.parse(JSON.parse(String(value)));
 }
 
 // Records → parameters.

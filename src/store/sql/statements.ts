@@ -131,11 +131,13 @@ const orderSql = (d: SqlDialect) => ({
   /** `list` by state answering ids only (the purchase_orders_state index holds both). */
   listIds: 'SELECT id FROM purchase_orders WHERE state = $1 ORDER BY id DESC LIMIT $2',
   update: `UPDATE purchase_orders SET state = COALESCE($1, state), print_order_ids = COALESCE($2, print_order_ids),
-      flags = COALESCE($3, flags), last_error = COALESCE($4, last_error), updated_at = $5
+      flags = COALESCE($3, flags), last_error = COALESCE($4, last_error), updated_at = $5,
+      create_attempts = COALESCE($8, create_attempts)
     WHERE id = ${d.storeId(6)} AND ${inList(d, 'state', 7)} RETURNING *`,
   /** `update` answering only the id: the document (megabytes for a big PO) is not read back. */
   patch: `UPDATE purchase_orders SET state = COALESCE($1, state), print_order_ids = COALESCE($2, print_order_ids),
-      flags = COALESCE($3, flags), last_error = COALESCE($4, last_error), updated_at = $5
+      flags = COALESCE($3, flags), last_error = COALESCE($4, last_error), updated_at = $5,
+      create_attempts = COALESCE($8, create_attempts)
     WHERE id = ${d.storeId(6)} AND ${inList(d, 'state', 7)} RETURNING id`,
   state: `SELECT state FROM purchase_orders WHERE id = ${d.storeId(1)}`,
   /** The parts of the orders `$1` (a JSON array of ids) whose texts are stored in parts, in order. */

@@ -376,6 +376,7 @@ function orderInsert(o: NewPurchaseOrder, at: number, nonce: string | null, maxI
     answer_text: o.answer.text,
     print_order_ids: '[]',
     flags: JSON.stringify(o.flags ?? []),
+    create_attempts: '[]',
     created_at: at,
     updated_at: at,
   };
@@ -451,6 +452,7 @@ function orderPatch(
     at,
     id,
     states,
+    jsonOrNull(p.createAttempts),
   ];
 }
 

@@ -1,8 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Order } from '../../../schemas/print-api.ts';
 import {
-  createAttemptFlag,
-  findCreateAttempt,
   type PrintOrderSearch,
   type SearchOutcome,
   searchPrintOrder,
@@ -64,23 +62,6 @@ function search(api: PrintApi, overrides: Partial<PrintOrderSearch> = {}): Promi
     ...overrides,
   });
 }
-
-describe('the create marker', () => {
-  it('keeps the floor and the number of inconclusive searches, and reads the plain marker of older versions', () => {
-    const flag = createAttemptFlag({ index: 1, after: 1041, searches: 2 });
-    expect(flag).toBe('creating:1:after=1041:searches=2');
-    expect(findCreateAttempt(['quantity_mismatch', flag], 1)).toEqual({
-      flag,
-      attempt: { index: 1, after: 1041, searches: 2 },
-    });
-    expect(findCreateAttempt([flag], 0)).toBeUndefined();
-    expect(createAttemptFlag({ index: 0, after: undefined, searches: 0 })).toBe('creating:0');
-    expect(findCreateAttempt(['creating:0'], 0)).toEqual({
-      flag: 'creating:0',
-      attempt: { index: 0, after: undefined, searches: 0 },
-    });
-  });
-});
 
 describe('searching for the print order of a cut-off create', () => {
   it('finds it past a gap shorter than the run of 404s that ends the search', async () => {

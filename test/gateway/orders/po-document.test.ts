@@ -39,6 +39,7 @@ function storedOrder(document: unknown): PurchaseOrder {
     document: toJson(document),
     answer: { code: 200, text: 'OK' },
     printOrderIds: [],
+    createAttempts: [],
     flags: [],
     createdAt: new Date(0),
     updatedAt: new Date(0),
