@@ -4,16 +4,24 @@
  * built above them all, once, in `app/gateway-context.ts`.
  */
 
-import type { Context } from 'hono';
+import type { Context, Hono } from 'hono';
+import type { ConfigProblem } from '../../schemas/config.ts';
 import type { EditorUrls, PrintApi } from '../print-api/index.ts';
 import type { Clock, Store } from '../store/port.ts';
-import type { PunchoutSession } from '../store/types.ts';
-import type { GatewayDeps, Logger, ResolvedBuyer, ResolvedConfig, ResolvedStorefront } from './deps.ts';
+import type { CartLine, PunchoutSession } from '../store/types.ts';
+import type {
+  BuyerProtocol,
+  GatewayDeps,
+  Logger,
+  ResolvedBuyer,
+  ResolvedConfig,
+  ResolvedStorefront,
+} from './deps.ts';
+import type { SafeHtml } from './http/html.ts';
 import type { Metrics } from './http/metrics.ts';
 import type { BuyerDirectory } from './punchout/buyers.ts';
-import type { CatalogCard } from './punchout/pages.ts';
+import type { CatalogCard, ReturnForm } from './punchout/pages.ts';
 import type { PipoAccounts } from './punchout/pipo-accounts.ts';
-import type { PunchoutProtocol, PunchoutProtocols } from './punchout/protocol.ts';
 import type { SecretThrottle } from './punchout/throttle.ts';
 import type { TokenService } from './punchout/tokens.ts';
 
@@ -58,3 +66,49 @@ export interface GatewayContext {
   /** The session's buyer and storefront, which must still be configured. */
   sessionParties(session: PunchoutSession): { buyer: ResolvedBuyer; storefront: ResolvedStorefront };
 }
+
+// ---------------------------------------------------------------------------------------------------------
+// What a procurement protocol brings to a punch-out, in one shape for cXML and OCI: where its requests arrive
+// (the punch-in, and for cXML the other documents a buyer posts), the form that hands the cart back, the form
+// that cancels, the page that posts either to the buyer's system, and how the console describes its buyers.
+// Everything between punch-in and hand-back (sessions, catalog, editor, cart) is protocol-neutral and lives
+// in `punchout/`. The shape lives here, with the context, because every feature reaches a buyer's protocol
+// through the context (`protocolOf`) and every protocol is handed the context: one module, no import cycle.
+// To add a protocol, see `README.md` beside this file.
+
+/** A session with the buyer and storefront it belongs to. */
+export interface SessionParties {
+  session: PunchoutSession;
+  buyer: ResolvedBuyer;
+  storefront: ResolvedStorefront;
+}
+
+export interface PunchoutProtocol {
+  /** The protocol's name as operators read it (the console's Buyers page). */
+  label: string;
+  /**
+   * The path its requests arrive under (`/cxml`): their answers, redirects and errors included, may carry
+   * a session or start token, so no browser or proxy may keep them.
+   */
+  path: `/${string}`;
+  /** Mounts the routes where this protocol's requests arrive, under `path`. */
+  mount(app: Hono, ctx: GatewayContext): void;
+  /** The form that hands `lines` back as the session's cart (a promise where it signs links, as cXML's proofs). */
+  cartForm(
+    ctx: GatewayContext,
+    parties: SessionParties,
+    lines: readonly CartLine[],
+  ): ReturnForm | Promise<ReturnForm>;
+  /** The form that returns the user to the buyer's system without changing the requisition. */
+  cancelForm(ctx: GatewayContext, parties: SessionParties): ReturnForm;
+  /** Sends the self-submitting page that posts `form`, saying `message` while it does. */
+  sendReturnPage(c: Context, parties: SessionParties, form: ReturnForm, message: string): Promise<Response>;
+  /** The console's facts about a buyer's protocol settings (`<dt>`/`<dd>` pairs), never a secret. */
+  consoleFacts(buyer: ResolvedBuyer): SafeHtml;
+  /** What the console's test punch-out sends as, after "Punches out as". */
+  testPunchoutAs: string;
+  /** Buyer settings the schema lets through but the protocol cannot use, refused when the config loads. */
+  configProblems?(config: ResolvedConfig): ConfigProblem[];
+}
+
+export type PunchoutProtocols = Readonly<Record<BuyerProtocol, PunchoutProtocol>>;

@@ -5,7 +5,7 @@
  * dependencies and serve `app.fetch`.
  */
 import { Hono } from 'hono';
-import type { GatewayContext } from '../context.ts';
+import type { GatewayContext, PunchoutProtocols } from '../context.ts';
 import { documentTooLarge } from '../cxml/route.ts';
 import type { GatewayDeps } from '../deps.ts';
 import { type BodyRefusals, bodyLimits, bodyTooLarge, boundBodies } from '../http/body-limits.ts';
@@ -21,7 +21,6 @@ import { punchoutErrorPage } from '../punchout/error-page.ts';
 import { renderMessagePage } from '../punchout/pages.ts';
 import { PROOF_PATH } from '../punchout/proof-links.ts';
 import { createProofRoutes } from '../punchout/proof-route.ts';
-import type { PunchoutProtocols } from '../punchout/protocol.ts';
 import { createPunchoutRoutes } from '../punchout/routes.ts';
 import { createGatewayContext } from './gateway-context.ts';
 import { createReadinessProbe, STORE_DEADLINE_MS, withinDeadline } from './readiness.ts';

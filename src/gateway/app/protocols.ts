@@ -3,8 +3,9 @@
  * buyer's config). The one list a new protocol joins; the type makes a configured protocol without an
  * entry fail to compile.
  */
+
+import type { PunchoutProtocols } from '../context.ts';
 import { cxmlProtocol } from '../cxml/index.ts';
 import { ociProtocol } from '../oci/index.ts';
-import type { PunchoutProtocols } from '../punchout/protocol.ts';
 
 export const PUNCHOUT_PROTOCOLS: PunchoutProtocols = { cxml: cxmlProtocol, oci: ociProtocol };

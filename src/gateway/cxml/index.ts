@@ -3,11 +3,12 @@
  * OrderRequest, ProfileRequest), and the PunchOutOrderMessage a cart goes back as. The documents
  * themselves are the pure codec's (`src/cxml`); a new request type is a case in route.ts's dispatch.
  */
+
+import type { PunchoutProtocol } from '../context.ts';
 import type { ResolvedBuyer, ResolvedCxmlBuyer } from '../deps.ts';
 import { html } from '../http/html.ts';
 import { createOrderIntake } from '../orders/intake.ts';
 import { sendReturnFormPage } from '../punchout/cart-pages.ts';
-import type { PunchoutProtocol } from '../punchout/protocol.ts';
 import { cxmlAdmission } from './admission.ts';
 import { createCxmlRoute } from './route.ts';
 import { cxmlCancelForm, cxmlCartForm } from './transfer.ts';

@@ -4,8 +4,9 @@
  * use for OCI sessions. The parsing, login and HOOK_URL checks and the form fields themselves are the pure
  * codec's (`src/oci`); this folder binds them to buyers, sessions, the catalog and the cart.
  */
+
+import type { PunchoutProtocol } from '../context.ts';
 import { html } from '../http/html.ts';
-import type { PunchoutProtocol } from '../punchout/protocol.ts';
 import { ociBuyerProblems } from './buyer-settings.ts';
 import { createOciRoutes } from './oci-routes.ts';
 import { ociCancelForm, ociCartForm, sendOciReturnPage } from './return-forms.ts';

@@ -15,10 +15,9 @@ import {
   renderOciTransferForm,
 } from '../../oci/index.ts';
 import type { CartLine, PunchoutSession } from '../../store/types.ts';
-import type { GatewayContext } from '../context.ts';
+import type { GatewayContext, SessionParties } from '../context.ts';
 import type { ResolvedBuyer, ResolvedOciBuyer } from '../deps.ts';
 import type { ReturnForm } from '../punchout/pages.ts';
-import type { SessionParties } from '../punchout/protocol.ts';
 import { frameAncestorsFor } from '../punchout/sessions.ts';
 import { itemFields, ociLineOfCartLine } from './oci-lines.ts';
 import { ociPageResponse } from './oci-page.ts';

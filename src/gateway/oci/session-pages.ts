@@ -11,9 +11,9 @@ import { GatewayError } from '../http/errors.ts';
 import { sendPage } from '../http/send-page.ts';
 import { type CatalogEntry, priceBreaks, productBySku } from '../punchout/catalog.ts';
 import { productPage } from '../punchout/catalog-page.ts';
+import { searchProducts } from '../punchout/product-search.ts';
 import { sessionPageSecurity, sessionPageUrl, sessionScope } from '../punchout/session-scope.ts';
 import { type ProductDetailView, renderProductsPage } from './product-pages.ts';
-import { searchProducts } from '../punchout/product-search.ts';
 
 export function createOciSessionPages(ctx: GatewayContext): Hono {
   const app = new Hono();

@@ -5,14 +5,13 @@
  */
 import type { Context } from 'hono';
 import type { CartLine } from '../../store/types.ts';
-import type { GatewayContext } from '../context.ts';
+import type { GatewayContext, SessionParties } from '../context.ts';
 import { sendPage } from '../http/send-page.ts';
 import { findProductBySku, priceBreaksText, quantityBounds, quantityProblem } from './catalog.ts';
 import { keptLinesTotal, liveKeptLines } from './kept-lines.ts';
 import { type ReturnForm, renderCartPage, renderReturnFormPage } from './pages.ts';
-import { proofLinksFor } from './proof-links.ts';
 import { formatAmount, lineTotal, sumAmounts } from './pricing.ts';
-import type { SessionParties } from './protocol.ts';
+import { proofLinksFor } from './proof-links.ts';
 import { type SessionScope, sessionPageSecurity, sessionPageUrl } from './session-scope.ts';
 
 /** A quantity update the cart refused: shown next to its line, with what the user typed kept in the input. */

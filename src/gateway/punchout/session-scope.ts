@@ -4,9 +4,8 @@
  * and OCI's product pages share these, so a session is scoped and its links built one way.
  */
 import type { Protocol, PunchoutSession } from '../../store/types.ts';
-import type { GatewayContext } from '../context.ts';
+import type { GatewayContext, SessionParties } from '../context.ts';
 import type { PageSecurity } from '../http/layout.ts';
-import type { SessionParties } from './protocol.ts';
 import { editorOrigin, frameAncestorsFor, loadOpenSession, sessionUrlTtl } from './sessions.ts';
 
 export interface SessionScope extends SessionParties {
