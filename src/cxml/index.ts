@@ -58,7 +58,7 @@ export { parseCxmlRequest } from './parse-request.ts';
 export { HEADER_SCAN_CHARS, type PeekedDocument, peekCxmlHeader, wholeTags } from './peek-header.ts';
 export { newPayloadId } from './payload-id.ts';
 export { credentialsInDomain } from './read-header.ts';
-export { redactSharedSecrets } from './shared-secret.ts';
+export { redactSharedSecrets, withSharedSecret } from './shared-secret.ts';
 export * from './request-types.ts';
 export { type CxmlStatus, cxmlStatusFor } from './status.ts';
 export { type CxmlTimestamp, formatCxmlTimestamp, parseCxmlTimestamp } from './timestamp.ts';

@@ -8,6 +8,7 @@
  * first end tag after the start tag is the element's own, so the whole content is always what is removed.
  */
 import { CxmlError } from './error.ts';
+import { escapeXmlText } from './xml-writer.ts';
 
 /** A SharedSecret start tag, with any namespace prefix, in any case (the redaction takes every spelling). */
 const START_TAG = /<((?:[A-Za-z_][\w.-]*:)?sharedsecret)(?=[\s/>])[^>]*>/gi;
@@ -34,16 +35,46 @@ export function assertPlainSharedSecrets(xml: string): void {
 }
 
 /**
+ * A whole SharedSecret element with plain content: `$1` its start tag, `$2` its name, `$3` its end tag, and
+ * the leading whitespace in `$0` so that removing the element leaves the document as if never written.
+ */
+const ELEMENT = /(\s*)(<((?:[A-Za-z_][\w.-]*:)?sharedsecret)(?:\s[^>]*)?(?<!\/)>)[^<]*(<\/\3\s*>)/gi;
+
+/** What a SharedSecret holds once redacted: stored documents and operators' views carry this, never a secret. */
+const REDACTED_SHARED_SECRET = '[redacted]';
+
+/**
  * The document with the content of every SharedSecret replaced by `[redacted]`; exact for documents that
- * passed `assertPlainSharedSecrets`, which every parsed request has.
+ * passed `assertPlainSharedSecrets`, which every parsed request has, and for every document we build. The
+ * one redaction of the gateway: for storing a document (a received PO, a document sent to a buyer) and for
+ * showing one; `withSharedSecret` puts a secret back when a stored document is sent.
  *
  * @example
  * redactSharedSecrets('<SharedSecret>s3cret</SharedSecret>'); // → '<SharedSecret>[redacted]</SharedSecret>'
  */
 export function redactSharedSecrets(xml: string): string {
   return xml.replace(
-    /(<((?:[A-Za-z_][\w.-]*:)?sharedsecret)(?:\s[^>]*)?(?<!\/)>)[^<]*(<\/\2\s*>)/gi,
-    '$1[redacted]$3',
+    ELEMENT,
+    (_element, space: string, start: string, _name, end: string) =>
+      `${space}${start}${REDACTED_SHARED_SECRET}${end}`,
+  );
+}
+
+/**
+ * A document we built and stored redacted, with `secret` as the content of every SharedSecret (escaped as
+ * the document builders escape text, so a first post is byte for byte what was built); with no secret
+ * (none configured any more) every SharedSecret element is removed, as a document built now would have
+ * none. Whatever a SharedSecret holds is replaced: in a document we send, every one is ours.
+ *
+ * @example
+ * withSharedSecret('<SharedSecret>[redacted]</SharedSecret>', 'a&b'); // → '<SharedSecret>a&amp;b</SharedSecret>'
+ */
+export function withSharedSecret(xml: string, secret: string | undefined): string {
+  if (secret === undefined) return xml.replace(ELEMENT, '');
+  const content = escapeXmlText(secret);
+  return xml.replace(
+    ELEMENT,
+    (_element, space: string, start: string, _name, end: string) => `${space}${start}${content}${end}`,
   );
 }
 

@@ -3,8 +3,15 @@
  * comments, CDATA, elements, entities, namespace prefixes, whitespace — keeps a secret in a stored PO or
  * in the admin API's answer. The comment trick that used to authenticate and stay stored is refused.
  */
-import { describe, expect, it } from 'vitest';
-import { CxmlError, parseCxmlRequest, redactSharedSecrets } from '../../src/cxml/index.ts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  buildConfirmationRequest,
+  CxmlError,
+  parseCxmlRequest,
+  redactSharedSecrets,
+  withSharedSecret,
+} from '../../src/cxml/index.ts';
+import { removeValidationFiles, requireDtdValidator, validateAgainstDtd } from '../support/dtd-validation.ts';
 import { adminJson, createOrderStack, linesOf, orderRequest, punchOut } from '../support/order-flow.ts';
 import { statusOf } from '../support/punchout-flow.ts';
 
@@ -77,5 +84,60 @@ describe('redactSharedSecrets', () => {
     ],
   ])('%s', (_case, input, output) => {
     expect(redactSharedSecrets(input)).toBe(output);
+  });
+});
+
+/** A ConfirmationRequest from us, our secret (if any) in both Sender credentials, as the outbox builds one. */
+function confirmationWith(secret: string | undefined): string {
+  const credential = (domain: string, identity: string) => ({
+    domain,
+    identity,
+    ...(secret !== undefined && { sharedSecret: secret }),
+  });
+  return buildConfirmationRequest({
+    payloadID: '1714557600000.k3j9x2@punchgate.example',
+    timestamp: new Date('2024-05-01T10:00:00Z'),
+    header: {
+      from: [{ domain: 'DUNS', identity: 'PRINTCO' }],
+      to: [{ domain: 'NetworkID', identity: 'AN01000000001' }],
+      sender: {
+        credentials: [credential('DUNS', 'PRINTCO'), credential('NetworkID', 'AN-PRINTCO')],
+        userAgent: 'punchgate 0.1',
+      },
+    },
+    type: 'accept',
+    confirmID: 'PRINT-100042',
+    noticeDate: new Date('2024-05-03T11:00:00Z'),
+    orderID: '0004500123',
+    orderPayloadID: '1714730000000.123456789@app12.eu2.ariba.example',
+    comments: 'Accepted.',
+  });
+}
+
+describe('a document we send: stored redacted, posted with the secret configured then', () => {
+  beforeAll(() => requireDtdValidator());
+  afterAll(() => removeValidationFiles());
+
+  const secret = `a&b<c>'"é $& $1`;
+  const built = confirmationWith(secret);
+  const stored = redactSharedSecrets(built);
+
+  it('is stored with every SharedSecret [redacted], still DTD-valid', () => {
+    expect(built).toContain('<SharedSecret>a&amp;b&lt;c&gt;\'"é $&amp; $1</SharedSecret>');
+    expect(stored).toBe(built.replaceAll('a&amp;b&lt;c&gt;\'"é $&amp; $1', '[redacted]'));
+    expect(stored.match(/<SharedSecret>\[redacted\]<\/SharedSecret>/g)).toHaveLength(2);
+    expect(validateAgainstDtd(stored, 'Fulfill')).toEqual({ ok: true, messages: '' });
+  });
+
+  it('gets back, byte for byte, what was built with the same secret', () => {
+    expect(withSharedSecret(stored, secret)).toBe(built);
+  });
+
+  it('after a rotation, is what a build with the new secret would be', () => {
+    expect(withSharedSecret(stored, 'rotated')).toBe(confirmationWith('rotated'));
+  });
+
+  it('with no secret configured any more, carries none, as a build without one would', () => {
+    expect(withSharedSecret(stored, undefined)).toBe(confirmationWith(undefined));
   });
 });
