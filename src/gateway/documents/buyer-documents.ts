@@ -2,8 +2,10 @@
  * The documents that tell a buyer how their purchase order is doing — ConfirmationRequest (accept, reject,
  * detail), ShipNoticeRequest and InvoiceDetailRequest — built once, with their payloadID fixed, and queued
  * in the outbox under a dedupe key, so a retried step never queues a second copy and a resent document is
- * byte-identical (the buyer dedupes on its payloadID). They are posted to the buyer's `orderStatusUrl`
- * (invoices to `invoices.url` where the buyer has one) with our credentials.
+ * the same document (the buyer dedupes on its payloadID). They are posted to the buyer's `orderStatusUrl`
+ * (invoices to `invoices.url` where the buyer has one) with our credentials. The outbox keeps each document
+ * forever, so it is stored with our SharedSecret redacted; `outbox-delivery.ts` puts the current one back
+ * at every post.
  */
 import {
   buildConfirmationRequest,
@@ -15,6 +17,7 @@ import {
   type CxmlHeader,
   type InvoiceDetailRequestInput,
   newPayloadId,
+  redactSharedSecrets,
   type ShipNoticeCarrier,
   type ShipNoticeLine,
 } from '../../cxml/index.ts';
@@ -93,7 +96,8 @@ async function enqueue(
     kind: message.kind,
     dedupeKey: message.dedupeKey,
     url,
-    body: message.build(),
+    // Whoever reads the database or a backup must not be able to forge documents to every buyer.
+    body: redactSharedSecrets(message.build()),
   });
   if (created)
     ctx.logger.info('document queued for buyer', { buyer: buyer.id, dedupeKey: message.dedupeKey });

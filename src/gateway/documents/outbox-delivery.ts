@@ -3,8 +3,10 @@
  * a cXML Status in the 2xx range; anything else — a network failure, a non-2xx HTTP status, an answer
  * that is not cXML, a cXML 4xx or 5xx — is tried again with exponential backoff, the very same bytes
  * (same payloadID, which the buyer dedupes on), until `orders.outboxMaxAttempts`; then it is dead-lettered
- * for an operator to look at and retry.
+ * for an operator to look at and retry. A document is stored with our SharedSecret redacted: each post puts
+ * the secret configured at that moment back in, so a retry or a resend after a rotation carries the new one.
  */
+import { withSharedSecret } from '../../cxml/index.ts';
 import type { OutboxMessage } from '../../store/types.ts';
 import type { GatewayContext } from '../context.ts';
 import { retryDelayMs } from './retry-delay.ts';
@@ -38,7 +40,7 @@ async function post(ctx: GatewayContext, message: OutboxMessage): Promise<string
     response = await ctx.fetch(message.url, {
       method: 'POST',
       headers: { 'Content-Type': 'text/xml; charset=UTF-8' },
-      body: message.body,
+      body: withSharedSecret(message.body, ctx.config.supplier.sharedSecret),
       signal: AbortSignal.timeout(POST_TIMEOUT_MS),
     });
   } catch (error) {

@@ -19,7 +19,8 @@
  * - `POST /admin/invoices/:id/resend` — the same invoice document (same invoiceID, same payloadID) again;
  * - `GET /admin/outbox[?state&buyer&po&limit&cursor]`, `GET /admin/outbox/:id` (with the document);
  * - `POST /admin/outbox/:id/retry` — a dead-lettered document is sent again;
- * - `POST /admin/outbox/:id/resend` — a delivered or dead document is sent again, the same bytes;
+ * - `POST /admin/outbox/:id/resend` — a delivered or dead document is sent again, the same bytes but for
+ *   our SharedSecret, as configured now;
  * - `GET /admin/dead-letters` — dead documents and dead jobs;
  * - `GET /admin/jobs[?state&kind&limit&cursor]`.
  *

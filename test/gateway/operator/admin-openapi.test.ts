@@ -402,7 +402,11 @@ describe('admin overview, search and actions for the console', () => {
     expect(again.body.error.message).toContain('is still being delivered');
     const posts = stack.orderStatusPosts.length;
     await drain(stack);
-    expect(stack.orderStatusPosts.slice(posts).map((p) => p.body)).toEqual([confirmation?.body]);
+    // Stored without our SharedSecret, posted with it: the very bytes of the first post.
+    expect(confirmation?.body).toContain('<SharedSecret>[redacted]</SharedSecret>');
+    const sent = confirmation?.body.replaceAll('[redacted]', 'printco-secret');
+    expect(stack.orderStatusPosts.slice(0, posts).filter((p) => p.body === sent)).toHaveLength(1);
+    expect(stack.orderStatusPosts.slice(posts).map((p) => p.body)).toEqual([sent]);
     const third = await post(stack, `/admin/outbox/${id}/resend`);
     expect(third.status).toBe(202);
     expect(third.body.message.dedupeKey).toBe(`${confirmation?.dedupeKey}#resend-2`);
