@@ -19,6 +19,8 @@ import {
   po7Confirmation,
   version3PrintOrders,
   version7Orders,
+  expectVersion7DocumentsRedacted,
+  version7Documents,
 } from './migration-checks.ts';
 import {
   cxmlSession,
@@ -168,16 +170,25 @@ describe('D1 store', () => {
     await expectVersion3Migrated(store);
   });
 
-  it('migrates a version 7 database: create attempts kept among the flags get their own field', async () => {
+  it('migrates a version 7 database: create attempts get their own field, sent documents keep no SharedSecret', async () => {
     await emptyDatabase();
     const order = database.prepare(`INSERT INTO purchase_orders (id, buyer_id, payload_id, order_id, type,
         revision_key, state, raw, document, answer_code, answer_text, print_order_ids, flags, created_at,
         updated_at) VALUES (?, 'acme', ?, ?, 'new', '', 'processing', '<cXML/>', '{}', 200, 'OK', '[]', ?, 0, 0)`);
+    const document =
+      database.prepare(`INSERT INTO buyer_documents (id, buyer_id, po_id, kind, dedupe_key, url,
+        body, created_at, attempts, next_attempt_at, delivered_at, updated_at)
+      VALUES (?, 'acme', '7', 'confirmation', ?, 'https://buyer.example.com/cxml', ?, 0, 1, 0, 5000, 5000)`);
     await database.batch([
       ...schemaAtVersion(7),
       ...version7Orders.map(([id, orderId, flags]) => order.bind(id, orderId, orderId, flags)),
+      ...version7Documents.map((row) => document.bind(...row)),
     ]);
-    await expectVersion7Migrated(await createD1Store({ database, clock: createManualClock(T0) }));
+    const store = await createD1Store({ database, clock: createManualClock(T0) });
+    const versions = await database.prepare('SELECT version FROM schema_version ORDER BY version').all();
+    expect((versions.results ?? []).map((r) => r.version)).toEqual(sqliteMigrations.map((_, i) => i + 1));
+    await expectVersion7Migrated(store);
+    await expectVersion7DocumentsRedacted(store);
   });
 
   it('refuses a database written by a newer schema', async () => {

@@ -4,6 +4,7 @@
  * rows with its own driver and its own ids, so only the data and the checks live here.
  */
 import { expect } from 'vitest';
+import { redactSharedSecrets } from '../../src/cxml/index.ts';
 import type { Store } from '../../src/store/port.ts';
 import type { NewOutboxMessage, OrderType, OutboxMessage } from '../../src/store/types.ts';
 import { T0 } from './store-suite.ts';
@@ -165,4 +166,33 @@ export async function expectVersion7Migrated(store: Store): Promise<void> {
   await store.orders.patch('23', { createAttempts: [{ index: 0, after: 7, searches: 0 }] });
   expect((await store.orders.get('23'))?.createAttempts).toStrictEqual([{ index: 0, after: 7, searches: 0 }]);
   expect((await store.orders.get('23'))?.flags).toStrictEqual(['price_mismatch']);
+}
+
+/** The Sender of a document we built, with our secret in each of its two credentials as the builder writes it. */
+const senderWith = (secret: string) =>
+  `<Sender><Credential domain="NetworkID"><Identity>punchgate</Identity><SharedSecret>${secret}</SharedSecret></Credential><Credential domain="DUNS"><Identity>123456789</Identity><SharedSecret>${secret}</SharedSecret></Credential><UserAgent>punchgate</UserAgent></Sender>`;
+
+/**
+ * Documents sent to buyers as version 7 kept them, all delivered: `[id, dedupeKey, body]`, each a
+ * confirmation of PO 7 for buyer `acme` to https://buyer.example.com/cxml.
+ */
+export const version7Documents = [
+  [1, 'confirm:7', `<cXML><Header>${senderWith('our-s3cret')}</Header></cXML>`],
+  [2, 'ship:7:0', `<cXML><Header>${senderWith('a&amp;b&lt;c d')}</Header></cXML>`],
+  [
+    3,
+    'ship:7:1',
+    '<cXML><Header><Sender><Credential domain="NetworkID"><Identity>punchgate</Identity></Credential><UserAgent>punchgate</UserAgent></Sender></Header></cXML>',
+  ],
+  [4, 'ship:7:2', `<cXML><Header>${senderWith('[redacted]')}</Header></cXML>`],
+] as const;
+
+/** The version 7 documents, migrated: no secret left, every SharedSecret `[redacted]`, nothing else changed. */
+export async function expectVersion7DocumentsRedacted(store: Store): Promise<void> {
+  const bodies = await Promise.all(
+    version7Documents.map(async ([id]) => (await store.outbox.get(`${id}`))?.body),
+  );
+  const redacted = `<cXML><Header>${senderWith('[redacted]')}</Header></cXML>`;
+  expect(bodies).toEqual([redacted, redacted, version7Documents[2][2], redacted]);
+  expect(bodies).toEqual(version7Documents.map(([, , body]) => redactSharedSecrets(body)));
 }

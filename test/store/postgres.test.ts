@@ -9,11 +9,13 @@ import {
   expectVersion2MessagesMigrated,
   expectVersion3Migrated,
   expectVersion7Migrated,
+  expectVersion7DocumentsRedacted,
   version1Orders,
   version1OrdersMigrated,
   version2Messages,
   version3PrintOrders,
   version7Orders,
+  version7Documents,
 } from './migration-checks.ts';
 import { cxmlSession, expectStoreError, runStoreSuite, T0 } from './store-suite.ts';
 
@@ -144,7 +146,7 @@ describeWithPostgres('PostgreSQL store', (url) => {
       });
     });
 
-    it('migrates a version 7 schema: create attempts kept among the flags get their own field', async () => {
+    it('migrates a version 7 schema: create attempts get their own field, sent documents keep no SharedSecret', async () => {
       const schema = schemas.fresh();
       await withClient(async (client) => {
         await createSchemaAtVersion(client, schema, 7);
@@ -156,8 +158,19 @@ describeWithPostgres('PostgreSQL store', (url) => {
             [id, orderId, flags],
           );
         }
+        for (const row of version7Documents) {
+          await client.query(
+            `INSERT INTO buyer_documents (id, buyer_id, po_id, kind, dedupe_key, url, body, created_at, attempts,
+              next_attempt_at, delivered_at, updated_at)
+            VALUES ($1, 'acme', '7', 'confirmation', $2, 'https://buyer.example.com/cxml', $3, 0, 1, 0, 5000, 5000)`,
+            [...row],
+          );
+        }
         const store = await schemas.open(schema, { clock: createManualClock(T0) });
+        const { rows } = await client.query('SELECT version FROM schema_version ORDER BY version');
+        expect(rows.map((r) => r.version)).toEqual(postgresMigrations.map((_, i) => i + 1));
         await expectVersion7Migrated(store);
+        await expectVersion7DocumentsRedacted(store);
         await store.close();
       });
     });

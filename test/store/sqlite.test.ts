@@ -15,11 +15,13 @@ import {
   expectVersion7Migrated,
   expectVersion2MessagesMigrated,
   expectVersion3Migrated,
+  expectVersion7DocumentsRedacted,
   version1Orders,
   version1OrdersMigrated,
   version2Messages,
   version3PrintOrders,
   version7Orders,
+  version7Documents,
 } from './migration-checks.ts';
 import {
   at,
@@ -323,17 +325,23 @@ describe('SQLite store', () => {
     await store.close();
   });
 
-  it('migrates a version 7 database: create attempts kept among the flags get their own field', async () => {
+  it('migrates a version 7 database: create attempts get their own field, sent documents keep no SharedSecret', async () => {
     const { path, old } = databaseAtVersion(7);
     const insert = old.prepare(`INSERT INTO purchase_orders (id, buyer_id, payload_id, order_id, type,
         revision_key, state, raw, document, answer_code, answer_text, print_order_ids, flags, created_at,
         updated_at) VALUES (?, 'acme', ?, ?, 'new', '', 'processing', '<cXML/>', '{}', 200, 'OK', '[]', ?, 0, 0)`);
     for (const [id, orderId, flags] of version7Orders) insert.run(id, orderId, orderId, flags);
+    const document =
+      old.prepare(`INSERT INTO buyer_documents (id, buyer_id, po_id, kind, dedupe_key, url, body,
+        created_at, attempts, next_attempt_at, delivered_at, updated_at)
+      VALUES (?, 'acme', '7', 'confirmation', ?, 'https://buyer.example.com/cxml', ?, 0, 1, 0, 5000, 5000)`);
+    for (const row of version7Documents) document.run(...row);
     old.close();
 
     const store = createSqliteStore({ path, clock: createManualClock(T0) });
     inspect(path, (raw) => expect(recordedVersions(raw)).toEqual(everyVersion));
     await expectVersion7Migrated(store);
+    await expectVersion7DocumentsRedacted(store);
     await store.close();
   });
 

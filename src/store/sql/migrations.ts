@@ -454,6 +454,21 @@ const MIGRATIONS: readonly Migration[] = [
   ALTER TABLE purchase_orders ADD COLUMN create_attempts TEXT NOT NULL DEFAULT '[]';
   ${d.name === 'sqlite' ? SQLITE_CREATE_ATTEMPTS_FROM_FLAGS : POSTGRES_CREATE_ATTEMPTS_FROM_FLAGS}
   `,
+  // 9: documents sent to buyers are kept forever, and held our SharedSecret in clear; they are now stored
+  // redacted (the post puts the current secret back in). Every SharedSecret of a document we built holds
+  // the one secret configured when it was built, written as the builder writes it, so the first one's
+  // content, cut out by position, is replaced everywhere in the document; the same content as
+  // `redactSharedSecrets` leaves. SQLite spells strpos instr.
+  (d) => {
+    const at = (needle: string) => `${d.name === 'sqlite' ? 'instr' : 'strpos'}(body, '${needle}')`;
+    const content = `substr(body, ${at('<SharedSecret>')} + 14, ${at('</SharedSecret>')} - ${at('<SharedSecret>')} - 14)`;
+    return `
+  UPDATE buyer_documents
+    SET body = replace(body, '<SharedSecret>' || ${content} || '</SharedSecret>',
+      '<SharedSecret>[redacted]</SharedSecret>')
+    WHERE ${at('<SharedSecret>')} > 0 AND ${at('</SharedSecret>')} > ${at('<SharedSecret>')};
+  `;
+  },
 ];
 
 /** The migrations in `dialect`'s spelling. */
