@@ -2,7 +2,8 @@
  * No credential is kept in clear. After a whole order loop with invoices on a SQLite store — a cXML
  * punch-out, the cart transferred, a PO (with the buyer's previous SharedSecret, mid-rotation), its
  * confirmation, ship notice and invoice, an OCI punch-in (with the previous password), our SharedSecret
- * rotated and the invoice resent — no configured secret is in any value of any table, nor in any log line.
+ * rotated and the invoice resent — no configured secret, nor the password of a print-service account the
+ * gateway made, is in any value of any table, nor in any log line.
  * The documents sent to the buyer carry our SharedSecret all the same: the one configured when posted.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -114,6 +115,7 @@ describe('no configured secret is stored or logged', () => {
     const stack = await createOrderStack(first, { store, gatewayDeps: { logger } });
     now = () => stack.clock.now();
     await stack.worker.startup();
+    const seeded = new Set(stack.sandbox.control.users().map((user) => user.id));
 
     // The buyer's PO comes with its previous SharedSecret: accepted while it switches over.
     const cart = await punchOut(stack, ['Business cards']);
@@ -162,9 +164,13 @@ describe('no configured secret is stored or logged', () => {
     const resentInvoice = stack.orderStatusPosts.at(-1)?.body;
     expect(resentInvoice).toBe(firstInvoice?.replaceAll('printco-secret', 'printco-rotated'));
 
+    // The print-service accounts the gateway made for the acme and sap1 users, with passwords it chose.
+    const accounts = stack.sandbox.control.users().filter((user) => !seeded.has(user.id));
+    expect(accounts.map((user) => user.username)).toHaveLength(2);
     const secrets = [
       ...secretsOf(stack.gateway.context.config),
       'printco-secret', // our SharedSecret before the rotation
+      ...accounts.map((user) => user.password),
     ];
     expect(secrets).toEqual(
       expect.arrayContaining([
