@@ -35,13 +35,19 @@ export function assertPlainSharedSecrets(xml: string): void {
 }
 
 /**
- * A whole SharedSecret element with plain content: `$1` its start tag, `$2` its name, `$3` its end tag, and
- * the leading whitespace in `$0` so that removing the element leaves the document as if never written.
+ * A whole SharedSecret element with plain content: `$1` its start tag, `$2` its name, `$3` its end tag. It
+ * starts at a `<`, never at whitespace: a received document's whitespace runs are the buyer's, and a
+ * pattern that could start anywhere in one would cost the square of its length.
  */
-const ELEMENT = /(\s*)(<((?:[A-Za-z_][\w.-]*:)?sharedsecret)(?:\s[^>]*)?(?<!\/)>)[^<]*(<\/\3\s*>)/gi;
+const ELEMENT = /(<((?:[A-Za-z_][\w.-]*:)?sharedsecret)(?:\s[^>]*)?(?<!\/)>)[^<]*(<\/\2\s*>)/gi;
 
 /** What a SharedSecret holds once redacted: stored documents and operators' views carry this, never a secret. */
 const REDACTED_SHARED_SECRET = '[redacted]';
+
+/** `xml` with the content of every SharedSecret replaced by `content`, already escaped. */
+function withContent(xml: string, content: string): string {
+  return xml.replace(ELEMENT, (_element, start: string, _name, end: string) => `${start}${content}${end}`);
+}
 
 /**
  * The document with the content of every SharedSecret replaced by `[redacted]`; exact for documents that
@@ -53,29 +59,28 @@ const REDACTED_SHARED_SECRET = '[redacted]';
  * redactSharedSecrets('<SharedSecret>s3cret</SharedSecret>'); // → '<SharedSecret>[redacted]</SharedSecret>'
  */
 export function redactSharedSecrets(xml: string): string {
-  return xml.replace(
-    ELEMENT,
-    (_element, space: string, start: string, _name, end: string) =>
-      `${space}${start}${REDACTED_SHARED_SECRET}${end}`,
-  );
+  return withContent(xml, REDACTED_SHARED_SECRET);
 }
 
 /**
  * A document we built and stored redacted, with `secret` as the content of every SharedSecret (escaped as
  * the document builders escape text, so a first post is byte for byte what was built); with no secret
- * (none configured any more) every SharedSecret element is removed, as a document built now would have
- * none. Whatever a SharedSecret holds is replaced: in a document we send, every one is ours.
+ * (none configured any more) every SharedSecret element goes, with the whitespace before it, as a document
+ * built now would have none. Whatever a SharedSecret holds is replaced: in a document we send, every one
+ * is ours.
  *
  * @example
  * withSharedSecret('<SharedSecret>[redacted]</SharedSecret>', 'a&b'); // → '<SharedSecret>a&amp;b</SharedSecret>'
  */
 export function withSharedSecret(xml: string, secret: string | undefined): string {
-  if (secret === undefined) return xml.replace(ELEMENT, '');
-  const content = escapeXmlText(secret);
-  return xml.replace(
-    ELEMENT,
-    (_element, space: string, start: string, _name, end: string) => `${space}${start}${content}${end}`,
-  );
+  if (secret !== undefined) return withContent(xml, escapeXmlText(secret));
+  let kept = '';
+  let from = 0;
+  for (const element of xml.matchAll(ELEMENT)) {
+    kept += xml.slice(from, element.index).trimEnd();
+    from = element.index + element[0].length;
+  }
+  return kept + xml.slice(from);
 }
 
 function escapeRegExp(text: string): string {

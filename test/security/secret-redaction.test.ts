@@ -85,6 +85,13 @@ describe('redactSharedSecrets', () => {
   ])('%s', (_case, input, output) => {
     expect(redactSharedSecrets(input)).toBe(output);
   });
+
+  it('takes a buyer document of 4 MB of whitespace in one pass (a pattern starting in it would take hours)', () => {
+    const spaces = ' \n\t'.repeat(1_400_000);
+    expect(redactSharedSecrets(`${spaces}${PLAIN}${spaces}`)).toBe(
+      `${spaces}<SharedSecret>[redacted]</SharedSecret>${spaces}`,
+    );
+  }, 10_000);
 });
 
 /** A ConfirmationRequest from us, our secret (if any) in both Sender credentials, as the outbox builds one. */
