@@ -414,9 +414,10 @@ export async function resendInvoice(ctx: GatewayContext, invoice: Invoice): Prom
 
 /**
  * Sends a document to the buyer again, byte for byte (the same body, so the same payloadID the buyer's
- * system knows) but for our SharedSecret, which the post puts in as configured then: a dead-lettered copy is put back in the queue, a delivered one is queued once more as a
- * message of its own (its delivery kept beside the first). Refused while a copy is still on its way, so an
- * impatient operator cannot have it sent twice at once.
+ * system knows) but for our SharedSecret, which the post puts in as configured then: a dead-lettered copy
+ * is put back in the queue, a delivered one is queued once more as a message of its own (its delivery kept
+ * beside the first). Refused while a copy is still on its way, so an impatient operator cannot have it
+ * sent twice at once.
  *
  * @param deliveries every message carrying the document (`documentDeliveries`), oldest first, at least one
  * @param key the document's dedupe key; @param what names it in a refusal ("Invoice INV-1")
