@@ -15,7 +15,7 @@ function nonBlank(values: readonly XmlNode[]): string[] {
 }
 
 /** `<Phone><TelephoneNumber>` as one dialable string: `+1 888 5551212 x8888`. */
-export function readPhone(phone: XmlNode | undefined): string | undefined {
+function readPhone(phone: XmlNode | undefined): string | undefined {
   const number = child(phone, 'TelephoneNumber');
   const subscriber = childText(number, 'Number');
   if (subscriber === undefined) return undefined;

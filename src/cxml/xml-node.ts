@@ -5,7 +5,7 @@
  */
 import { CxmlError } from './error.ts';
 
-export type XmlValue = string | XmlElement | readonly XmlValue[];
+type XmlValue = string | XmlElement | readonly XmlValue[];
 
 /** An element with attributes (`@name`), text (`#text`), CDATA (`#cdata`) or child elements. */
 export interface XmlElement {

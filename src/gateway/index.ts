@@ -8,6 +8,3 @@
  */
 
 export { createGateway, type Gateway } from './app/gateway.ts';
-export type { GatewayContext } from './context.ts';
-export type { GatewayDeps, Logger } from './deps.ts';
-export { GatewayError, type GatewayErrorCode } from './http/errors.ts';

@@ -29,7 +29,7 @@ export interface DecimalSyntax {
 }
 
 /** Exponents beyond this are refused rather than expanded into hundreds of digits (`1e400`). */
-export const MAX_EXPONENT = 100;
+const MAX_EXPONENT = 100;
 
 /** Bad decimal text; the message says what was wrong and which spellings are accepted. */
 export class DecimalSyntaxError extends Error {

@@ -45,7 +45,7 @@ export function parseUrlencodedBytes(
 }
 
 /** Percent-decodes to bytes, `+` to space; malformed escapes are kept as they are. */
-export function percentDecode(input: Uint8Array): Uint8Array {
+function percentDecode(input: Uint8Array): Uint8Array {
   const output = new Uint8Array(input.length);
   let length = 0;
   for (let i = 0; i < input.length; i++) {

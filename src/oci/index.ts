@@ -7,27 +7,21 @@
  */
 
 export { charsetLabel, type OciCharset, parseCharsetLabel } from './charset.ts';
-export { constantTimeEqual } from '../kernel/constant-time.ts';
 export { encodeHtml } from './encode-html.ts';
 export { OciError, type OciErrorCode } from './error.ts';
-export { fitToCharset } from './fit-to-charset.ts';
-export { checkHookUrl, type HookUrlCheck, type HookUrlPolicy, isHookUrlHostPattern } from './hook-url.ts';
+export { checkHookUrl, type HookUrlPolicy, isHookUrlHostPattern } from './hook-url.ts';
 export {
   buildOciItems,
   OCI_FIELD_LENGTHS,
   type OciCartLine,
   type OciFormField,
   type OciItemsOptions,
-  type OciLengthField,
 } from './new-items.ts';
-export { type OciParam, ociParamValue, ociParamValues, receivedParamName } from './params.ts';
-export { DEFAULT_OCI_PARSE_LIMITS, type OciParseLimits } from './parse-limits.ts';
+export { ociParamValue, ociParamValues, receivedParamName } from './params.ts';
+export { DEFAULT_OCI_PARSE_LIMITS } from './parse-limits.ts';
 export {
   acceptOciPunchIn,
   type OciBuyerSettings,
-  type OciCharsetSource,
-  type OciFunction,
-  type OciLoginFields,
   type OciParseOptions,
   type OciPunchIn,
   type OciPunchInRequest,
@@ -38,8 +32,6 @@ export {
   OCI_AUTO_SUBMIT_SCRIPT,
   OCI_AUTO_SUBMIT_SCRIPT_CSP_SOURCE,
   type OciPageLabels,
-  type OciSearchResultsInput,
-  type OciTransferFormInput,
   renderOciSearchResults,
   renderOciTransferForm,
 } from './transfer-form.ts';

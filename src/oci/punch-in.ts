@@ -34,7 +34,7 @@ import type { RawParam } from './raw-param.ts';
  * FUNCTION values. DETAILADD (a product page from which the user may also transfer) is tolerated because
  * SAP SRM test tools send it; callers can treat it as DETAIL plus normal shopping.
  */
-export type OciFunction = 'DETAIL' | 'DETAILADD' | 'VALIDATE' | 'BACKGROUND_SEARCH' | 'SOURCING';
+type OciFunction = 'DETAIL' | 'DETAILADD' | 'VALIDATE' | 'BACKGROUND_SEARCH' | 'SOURCING';
 
 const FUNCTIONS: ReadonlySet<string> = new Set<OciFunction>([
   'DETAIL',
@@ -54,7 +54,7 @@ export interface OciPunchInRequest {
   readonly body?: Uint8Array;
 }
 
-export interface OciLoginFields {
+interface OciLoginFields {
   readonly username: string;
   readonly password: string;
 }
@@ -69,7 +69,7 @@ export interface OciParseOptions {
   readonly limits?: Partial<OciParseLimits>;
 }
 
-export type OciCharsetSource = 'request' | 'content-type' | 'config' | 'detected';
+type OciCharsetSource = 'request' | 'content-type' | 'config' | 'detected';
 
 export interface OciPunchIn {
   /** Every parameter of query and body (query first), decoded; look them up with `ociParamValue`. */

@@ -90,7 +90,7 @@ const realSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(reso
  * Exponential backoff with "equal jitter": half the step is fixed, half random, so a retry never fires
  * immediately and a crowd of clients spreads out.
  */
-export function backoffDelayMs(attempt: number, random: () => number): number {
+function backoffDelayMs(attempt: number, random: () => number): number {
   const step = Math.min(BACKOFF_CAP_MS, BACKOFF_BASE_MS * 2 ** attempt);
   return Math.round(step / 2 + random() * (step / 2));
 }
@@ -242,7 +242,7 @@ function describeThrown(error: unknown): string {
 }
 
 /** The service's text from an error body: `{"Message": …}` (ASP.NET style), a JSON string, or plain text. */
-export function serviceMessageOf(text: string): string | undefined {
+function serviceMessageOf(text: string): string | undefined {
   const trimmed = text.trim();
   if (trimmed === '') return undefined;
   if (trimmed.startsWith('{') || trimmed.startsWith('"')) {

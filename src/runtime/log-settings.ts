@@ -4,10 +4,10 @@
  * pull in pino to parse two variables.
  */
 
-export const LOG_LEVELS = ['debug', 'info', 'warn', 'error'] as const;
+const LOG_LEVELS = ['debug', 'info', 'warn', 'error'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
 
-export const LOG_FORMATS = ['json', 'text'] as const;
+const LOG_FORMATS = ['json', 'text'] as const;
 export type LogFormat = (typeof LOG_FORMATS)[number];
 
 export interface LogSettings {

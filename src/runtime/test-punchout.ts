@@ -231,7 +231,7 @@ async function punchIn(
  * @example
  * const outcome = await runTestPunchout(await loadSandboxBuyer(), { buyer, supplierCredentials, gatewayUrl, fetch });
  */
-export async function runTestPunchout(
+async function runTestPunchout(
   kit: SimulatorKit,
   request: TestPunchoutRequest,
 ): Promise<TestPunchoutOutcome> {

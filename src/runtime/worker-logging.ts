@@ -11,7 +11,7 @@ import { type LogLevel, logsAt, readLogSettings, SECRET_LOG_FIELDS } from './log
 
 const SECRET = new Set(SECRET_LOG_FIELDS);
 
-export { LogSettingsError, readLogSettings } from './log-settings.ts';
+export { LogSettingsError } from './log-settings.ts';
 
 export interface WorkerLoggerOptions {
   /** Default: the global `console`. */

@@ -26,7 +26,7 @@ export interface D1PreparedStatement {
   all(): Promise<D1Result>;
 }
 
-export interface D1Result {
+interface D1Result {
   results?: Record<string, unknown>[];
   meta?: { changes?: number };
 }

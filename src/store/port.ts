@@ -103,7 +103,7 @@ export type { Clock } from './clock.ts';
  */
 export const ONE_TIME_TOKEN_SWEEP_GRACE_MS = 5 * 60_000;
 
-export interface SessionStore {
+interface SessionStore {
   /**
    * Stores a new open session (version 1). Throws `duplicate` if the id is taken. The answer is the record
    * as stored, built from what was written (nothing is read back: every field is either the input's or
@@ -134,7 +134,7 @@ export interface SessionStore {
   countByBuyerSince(buyerId: string, since: Date): Promise<number>;
 }
 
-export interface OneTimeTokenStore {
+interface OneTimeTokenStore {
   /**
    * True the first time a token id is presented before its expiry, false ever after (and for an expired
    * token). Records of long-expired tokens are swept as a side effect.
@@ -142,13 +142,13 @@ export interface OneTimeTokenStore {
   consumeOnce(jti: string, expiresAt: Date): Promise<boolean>;
 }
 
-export interface UserStore {
+interface UserStore {
   get(buyerId: string, userKey: string): Promise<UserMapping | undefined>;
   /** Inserts or replaces the mapping for (`buyerId`, `userKey`); `createdAt` survives a replace. */
   put(user: NewUserMapping): Promise<UserMapping>;
 }
 
-export interface CartStore {
+interface CartStore {
   /** Appends a line to its session's cart. Throws `duplicate` if the line reference is taken. */
   add(line: NewCartLine): Promise<CartLine>;
   /** The line in any state. */
@@ -172,7 +172,7 @@ export interface CartStore {
   purgeStale(updatedBefore: Date, options?: PurgeOptions): Promise<number>;
 }
 
-export interface OrderStore {
+interface OrderStore {
   /**
    * Records a purchase order unless one with the same (`buyerId`, `payloadId`) or the same (`buyerId`,
    * `orderId`, `type`, `orderRevisionKey`) exists, atomically; answers the stored order (the earlier
@@ -218,7 +218,7 @@ export interface OrderStore {
   ): Promise<boolean>;
 }
 
-export interface JobQueue {
+interface JobQueue {
   /**
    * Queues a pending job unless one with the same key is pending, running or dead. A `done` job never
    * blocks its key (so purging done jobs changes nothing here): work that must not run twice is guarded
@@ -255,7 +255,7 @@ export interface JobQueue {
  * delivery queue (state, attempts, lease, next attempt). Only the queue rows of delivered messages are ever
  * purged; a purged message reads exactly as it did before, `delivered`.
  */
-export interface Outbox {
+interface Outbox {
   /** Queues a message unless one with the same `dedupeKey` was ever queued (purged or not). */
   enqueue(message: NewOutboxMessage): Promise<{ created: boolean; message: OutboxMessage }>;
   get(id: string): Promise<OutboxMessage | undefined>;
@@ -271,7 +271,7 @@ export interface Outbox {
   purgeDelivered(deliveredBefore: Date, options?: PurgeOptions): Promise<number>;
 }
 
-export interface PrintOrderStore {
+interface PrintOrderStore {
   /** Starts tracking a print order unless it is tracked already; answers the stored record. */
   add(printOrder: NewTrackedPrintOrder): Promise<{ created: boolean; printOrder: TrackedPrintOrder }>;
   get(storefrontId: string, printOrderId: number): Promise<TrackedPrintOrder | undefined>;
@@ -294,7 +294,7 @@ export interface PrintOrderStore {
  * Invoices (and credit memos) sent to buyers, kept forever: the record of which invoiceID was given to
  * what, so a repeated round never invoices twice and an invoiceID is never handed out again.
  */
-export interface InvoiceStore {
+interface InvoiceStore {
   /**
    * Records an invoice unless one with the same dedupe key exists (atomically; 50 concurrent calls create
    * one); gateway ids take the buyer's next sequence number, never reused, unique per buyer (two buyers
@@ -309,7 +309,7 @@ export interface InvoiceStore {
   listByPrintOrder(storefrontId: string, printOrderId: number): Promise<Invoice[]>;
 }
 
-export interface EventInbox {
+interface EventInbox {
   add(event: NewInboxEvent): Promise<InboxEvent>;
   get(id: string): Promise<InboxEvent | undefined>;
   /** Unprocessed events, oldest first, up to `limit` (100). */
@@ -324,7 +324,7 @@ export interface EventInbox {
  * When recurring work last completed, by name, readable from every instance (on Workers the Cron round
  * runs in another isolate than the one answering `/readyz`, so a timestamp in memory would not be seen).
  */
-export interface HeartbeatStore {
+interface HeartbeatStore {
   /** Records that `name` completed at `at`, unless a later time is stored: a late writer never moves it back. */
   beat(name: string, at: Date): Promise<void>;
   /** When `name` last completed; `undefined` if it never has. */

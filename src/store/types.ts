@@ -28,7 +28,7 @@ export interface Page<T> {
 }
 
 /** Listing window shared by every `list`. `limit` defaults to 50 and is capped at 500. */
-export interface PageRequest {
+interface PageRequest {
   limit?: number;
   cursor?: string;
 }
@@ -41,7 +41,7 @@ export type Protocol = BuyerProtocol;
 export const SESSION_OPERATIONS = ['create', 'edit', 'inspect'] as const;
 export type SessionOperation = (typeof SESSION_OPERATIONS)[number];
 export const SESSION_STATES = ['open', 'transferred', 'cancelled'] as const;
-export type SessionState = (typeof SESSION_STATES)[number];
+type SessionState = (typeof SESSION_STATES)[number];
 
 /** A PIPO session token kept with the punch-out session so every editor hop needs no new login. */
 export interface PipoToken {
@@ -120,7 +120,7 @@ export interface UserMapping extends NewUserMapping {
 // Cart lines (until the PO arrives)
 
 export const CART_LINE_STATES = ['cart', 'removed', 'ordered'] as const;
-export type CartLineState = (typeof CART_LINE_STATES)[number];
+type CartLineState = (typeof CART_LINE_STATES)[number];
 
 export interface NewCartLine {
   /** Short, stable, ASCII, unique (e.g. `L-7K2M9Q`): becomes SupplierPartAuxiliaryID / EXT_PRODUCT_ID. */
@@ -279,7 +279,7 @@ export interface OrderFilter extends PageRequest {
 // Jobs (durable work queue)
 
 export const JOB_STATES = ['pending', 'running', 'done', 'dead'] as const;
-export type JobState = (typeof JOB_STATES)[number];
+type JobState = (typeof JOB_STATES)[number];
 
 export interface NewJob {
   /** What to do, e.g. `process_order`, `process_event`, `reconcile`. */
@@ -327,7 +327,7 @@ export interface JobFilter extends PageRequest {
 export const OUTBOX_KINDS = ['confirmation', 'ship_notice', 'status_update', 'invoice'] as const;
 export type OutboxKind = (typeof OUTBOX_KINDS)[number];
 export const OUTBOX_STATES = ['pending', 'sending', 'delivered', 'dead'] as const;
-export type OutboxState = (typeof OUTBOX_STATES)[number];
+type OutboxState = (typeof OUTBOX_STATES)[number];
 
 export interface NewOutboxMessage {
   buyerId: string;
@@ -371,7 +371,7 @@ export interface OutboxFilter extends PageRequest {
 // Print orders placed for purchase orders (forever)
 
 export const PRINT_ORDER_STATES = ['open', 'closed'] as const;
-export type PrintOrderState = (typeof PRINT_ORDER_STATES)[number];
+type PrintOrderState = (typeof PRINT_ORDER_STATES)[number];
 
 export interface NewTrackedPrintOrder {
   storefrontId: string;
@@ -403,7 +403,7 @@ export interface TrackedPrintOrderPatch {
 // Invoices sent to buyers (forever)
 
 export const INVOICE_PURPOSES = ['standard', 'creditMemo'] as const;
-export type InvoicePurpose = (typeof INVOICE_PURPOSES)[number];
+type InvoicePurpose = (typeof INVOICE_PURPOSES)[number];
 
 /** An invoice's figures, each a decimal string as the print service gives it (no binary rounding). */
 export interface InvoiceAmounts {
@@ -454,11 +454,6 @@ export function invoiceDedupeKey(
   invoice: Pick<NewInvoice, 'storefrontId' | 'printOrderId' | 'scope' | 'purpose'>,
 ): string {
   return `invoice:${invoice.storefrontId}:${invoice.printOrderId}:${invoice.scope}:${invoice.purpose}`;
-}
-
-/** A gateway invoiceID: the prefix and the sequence number, zero-padded to at least 6 digits. */
-export function gatewayInvoiceId(idPrefix: string, sequence: number): string {
-  return `${idPrefix}${String(sequence).padStart(6, '0')}`;
 }
 
 // ---------------------------------------------------------------------------------------------------------

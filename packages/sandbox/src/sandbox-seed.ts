@@ -41,7 +41,7 @@ export const SeedAddress = z.strictObject({
 });
 export type SeedAddress = z.infer<typeof SeedAddress>;
 
-export const SeedStatus = z.strictObject({
+const SeedStatus = z.strictObject({
   name: Name,
   /** Associated with the Order Shipped e-mail template: the status mark-shipped sets. */
   shipping: z.boolean().default(false),
@@ -49,7 +49,7 @@ export const SeedStatus = z.strictObject({
   cancel: z.boolean().default(false),
 });
 
-export const SeedImageTag = z.strictObject({
+const SeedImageTag = z.strictObject({
   name: z.string().regex(/^[A-Za-z][A-Za-z0-9_]*$/, 'must be a letter followed by letters, digits or _'),
   kind: z.enum(['visibility', 'image', 'colors']),
   /** The template's value in query syntax: 'true'/'false', an image id, or a colour map. */
@@ -115,21 +115,20 @@ export const SeedProduct = z.strictObject({
 });
 export type SeedProduct = z.infer<typeof SeedProduct>;
 
-export const SeedDesign = z.strictObject({
+const SeedDesign = z.strictObject({
   widthIn: z.number().positive().max(200).optional(),
   heightIn: z.number().positive().max(200).optional(),
   textFields: z.array(z.strictObject({ name: Name, value: z.string() })).optional(),
   tags: z.record(z.string(), z.string()).optional(),
 });
-export type SeedDesign = z.infer<typeof SeedDesign>;
 
-export const SeedAlbum = z.strictObject({
+const SeedAlbum = z.strictObject({
   id: Id,
   name: Name,
   images: z.array(z.strictObject({ id: Id, name: Name })).default([]),
 });
 
-export const SeedCustomer = z.strictObject({
+const SeedCustomer = z.strictObject({
   id: Id,
   username: Name,
   /** The PIPO login password; the sandbox keeps it in clear (it guards nothing). */
@@ -152,9 +151,8 @@ export const SeedCustomer = z.strictObject({
   lastLoggedInOn: IsoDateTime.optional(),
   albums: z.array(SeedAlbum).default([]),
 });
-export type SeedCustomer = z.infer<typeof SeedCustomer>;
 
-export const SeedProject = z.strictObject({
+const SeedProject = z.strictObject({
   id: Id,
   ownerId: Id,
   templateId: Id,
@@ -163,9 +161,8 @@ export const SeedProject = z.strictObject({
   createdOn: IsoDateTime,
   design: SeedDesign.default({}),
 });
-export type SeedProject = z.infer<typeof SeedProject>;
 
-export const PaymentMethod = z.enum(['creditcard', 'check', 'cod', 'po', 'invoice']);
+const PaymentMethod = z.enum(['creditcard', 'check', 'cod', 'po', 'invoice']);
 
 export const SeedPayment = z
   .strictObject({
@@ -205,7 +202,7 @@ export const SeedPayment = z
   });
 export type SeedPayment = z.infer<typeof SeedPayment>;
 
-export const SeedShipment = z.strictObject({
+const SeedShipment = z.strictObject({
   provider: z.string().nullable().default(null),
   service: z.string().nullable().default(null),
   shippingTotal: Money.default(0),
@@ -214,9 +211,8 @@ export const SeedShipment = z.strictObject({
   shippedOn: IsoDateTime.nullable().default(null),
   address: SeedAddress,
 });
-export type SeedShipment = z.infer<typeof SeedShipment>;
 
-export const SeedOrderItem = z.strictObject({
+const SeedOrderItem = z.strictObject({
   id: Id,
   /** A template of the storefront or a project (customized copy). */
   productId: Id,
@@ -243,9 +239,8 @@ export const SeedOrderItem = z.strictObject({
     )
     .default([]),
 });
-export type SeedOrderItem = z.infer<typeof SeedOrderItem>;
 
-export const SeedOrder = z.strictObject({
+const SeedOrder = z.strictObject({
   id: Id,
   customerId: Id,
   /** Defaults to the storefront's first status. */
@@ -266,10 +261,9 @@ export const SeedOrder = z.strictObject({
   filesMerged: z.boolean().default(true),
   items: z.array(SeedOrderItem).min(1),
 });
-export type SeedOrder = z.infer<typeof SeedOrder>;
 
 /** A promotion applied to every PIPO order of the storefront: a fixed amount or a percentage. */
-export const SeedPromotion = z
+const SeedPromotion = z
   .strictObject({
     /** The order's promotion_code. */
     code: Name,
@@ -281,7 +275,6 @@ export const SeedPromotion = z
   .refine((p) => (p.amount === undefined) !== (p.percent === undefined), {
     message: 'gives exactly one of amount and percent',
   });
-export type SeedPromotion = z.infer<typeof SeedPromotion>;
 
 /**
  * What a PIPO order of the storefront is charged besides its items (seed orders carry their own figures,
@@ -304,7 +297,7 @@ export const SeedPipoCharges = z.strictObject({
 });
 export type SeedPipoCharges = z.infer<typeof SeedPipoCharges>;
 
-export const SeedStorefront = z.strictObject({
+const SeedStorefront = z.strictObject({
   id: Id,
   name: Name,
   /** In sequence order: the first one is the status of a new order. */
@@ -315,24 +308,21 @@ export const SeedStorefront = z.strictObject({
   projects: z.array(SeedProject).default([]),
   orders: z.array(SeedOrder).default([]),
 });
-export type SeedStorefront = z.infer<typeof SeedStorefront>;
 
-export const SeedApiKey = z.strictObject({
+const SeedApiKey = z.strictObject({
   token: HexToken,
   label: z.string().default(''),
   active: z.boolean().default(true),
   deleted: z.boolean().default(false),
 });
-export type SeedApiKey = z.infer<typeof SeedApiKey>;
 
-export const SeedLicense = z.strictObject({
+const SeedLicense = z.strictObject({
   id: Id,
   name: Name,
   tier: LicenseTier,
   apiKeys: z.array(SeedApiKey).default([]),
   storefronts: z.array(SeedStorefront).default([]),
 });
-export type SeedLicense = z.infer<typeof SeedLicense>;
 
 /** User-Agent substrings (case-insensitive) that identify an automation-platform integration (A05). */
 const DEFAULT_AUTOMATION_USER_AGENTS = ['Zapier', 'Make.com', 'Integromat', 'n8n', 'Workato'] as const;

@@ -17,7 +17,7 @@ export const WRITE_CHECK_HEARTBEAT = 'readiness-write-check';
  * runs from `since` (the gateway's start), so a fresh instance is not failed for a round it could not yet
  * have finished.
  */
-export function backgroundRoundOverdue(options: {
+function backgroundRoundOverdue(options: {
   lastCompletedAt: Date | undefined;
   since: Date;
   now: Date;
@@ -36,7 +36,7 @@ export function withinDeadline<T>(work: Promise<T>, ms: number, what: string): P
   return Promise.race([work, deadline]).finally(() => clearTimeout(timer));
 }
 
-export interface Readiness {
+interface Readiness {
   ready: boolean;
   /** Why not, in words an operator can act on; empty when ready. */
   reasons: string[];

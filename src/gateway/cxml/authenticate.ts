@@ -13,7 +13,7 @@ import { GatewayError } from '../http/errors.ts';
  * Most Sender credentials a document may carry. Real buyers send one or two (SAP Ariba and Amazon Business
  * two); any one that matches authenticates, so without a cap one document could test thousands of guesses.
  */
-export const MAX_SENDER_CREDENTIALS = 4;
+const MAX_SENDER_CREDENTIALS = 4;
 
 /** How many secrets a refused document made the gateway compare: its SharedSecrets, and at least one. */
 function sharedSecretsSent(header: CxmlHeader): number {

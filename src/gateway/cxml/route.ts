@@ -26,7 +26,7 @@ import { authenticateHeader, createCxmlSenders } from './authenticate.ts';
 import { punchOutSetup } from './setup.ts';
 
 /** Before the sender is proven, and for every document but an OrderRequest: 1 MiB. */
-export const MAX_CXML_BYTES = ANONYMOUS_DOCUMENT_BYTES;
+const MAX_CXML_BYTES = ANONYMOUS_DOCUMENT_BYTES;
 
 /**
  * Documents over MAX_CXML_BYTES read and parsed at once. Each costs its bytes, its text, its parsed tree and
@@ -34,7 +34,7 @@ export const MAX_CXML_BYTES = ANONYMOUS_DOCUMENT_BYTES;
  * large-po-intake.ts), so a 16 MiB one about 450 MB. POs that large are rare and a buyer's system sends its
  * POs one after another; a second one meanwhile gets a retryable Status 500 rather than risk the memory.
  */
-export const LARGE_DOCUMENTS_AT_ONCE = 1;
+const LARGE_DOCUMENTS_AT_ONCE = 1;
 
 /**
  * Documents up to this size are parsed before their sender is known (`handle`): real setups and small POs

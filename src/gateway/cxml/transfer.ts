@@ -66,7 +66,7 @@ function orderMessageLines(
  * nothing that the DTD requires (a price, a unit, a classification, a description) is a neutral value
  * filled in: a zero price in the storefront's currency, EA, the printing UNSPSC, the SupplierPartID.
  */
-export function keptMessageLine(line: KeptLine, lineNumber: number, currency: string): OrderMessageLine {
+function keptMessageLine(line: KeptLine, lineNumber: number, currency: string): OrderMessageLine {
   const classifications = line.classifications.filter((c) => c.domain.trim() !== '' && c.code.trim() !== '');
   return {
     quantity: line.quantity,

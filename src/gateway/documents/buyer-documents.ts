@@ -27,7 +27,7 @@ import type { ResolvedBuyer } from '../deps.ts';
 import { type Mismatch, storedRequest } from '../orders/po-record.ts';
 
 /** From and Sender are us (Sender with our SharedSecret); To is the buyer's order-status credential. */
-export function supplierHeader(ctx: GatewayContext, buyer: ResolvedBuyer): CxmlHeader {
+function supplierHeader(ctx: GatewayContext, buyer: ResolvedBuyer): CxmlHeader {
   const { supplier } = ctx.config;
   const to = buyer.orderStatusCredential ?? buyer.from[0] ?? { domain: 'NetworkID', identity: buyer.id };
   return {
@@ -258,7 +258,7 @@ export interface ShipNoticeToQueue {
 }
 
 /** The dedupe key of a shipment's notice: one notice per shipment of a print order, ever. */
-export function shipNoticeKey(storefrontId: string, printOrderId: number, shipmentIndex: number): string {
+function shipNoticeKey(storefrontId: string, printOrderId: number, shipmentIndex: number): string {
   return `ship:${storefrontId}:${printOrderId}:${shipmentIndex}`;
 }
 

@@ -14,7 +14,7 @@ import { retryDelayMs } from './retry-delay.ts';
 /** How long one post may take before it counts as failed. */
 export const POST_TIMEOUT_MS = 30_000;
 /** Outbox backoff: 1 minute doubling up to 6 hours, the hourly-retry window cXML suggests. */
-export const OUTBOX_BACKOFF = { baseMs: 60_000, maxMs: 6 * 3_600_000 } as const;
+const OUTBOX_BACKOFF = { baseMs: 60_000, maxMs: 6 * 3_600_000 } as const;
 
 export interface CxmlAnswerStatus {
   code: number;

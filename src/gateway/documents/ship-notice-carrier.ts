@@ -7,7 +7,7 @@ import { type CarrierMapping, carrierKey } from '../../../schemas/config.ts';
 import type { ShipNoticeCarrier } from '../../cxml/index.ts';
 
 /** The carrier named for a tracked shipment whose carrier the print service does not record. */
-export const UNNAMED_CARRIER = 'Carrier not specified';
+const UNNAMED_CARRIER = 'Carrier not specified';
 
 /** What the print order says about a shipment's carrier, blanks already read as absent. */
 export interface RecordedCarrier {

@@ -33,13 +33,13 @@ export interface BodyLimit {
  * with its other fields, a cart quantity, a confirmation tick. Small, because a stranger can make the
  * gateway hold this much per connection until the request timeout.
  */
-export const FORM_BODY_BYTES = 64 * 1024;
+const FORM_BODY_BYTES = 64 * 1024;
 
 /** The admin API's JSON bodies: a print order id, a note of 2,000 characters, a stale-record guard. */
 export const ADMIN_JSON_BODY_BYTES = 64 * 1024;
 
 /** A webhook delivery is one order as the print service's GET answers it; a large order stays well under. */
-export const EVENT_BODY_BYTES = 256 * 1024;
+const EVENT_BODY_BYTES = 256 * 1024;
 
 /**
  * Every surface's limit. cXML's is the largest document anyone may send (`orders.maxDocumentBytes` for a

@@ -13,7 +13,7 @@ import type { StoreStats } from '../../store/types.ts';
 type Labels = Readonly<Record<string, string>>;
 
 /** What `/metrics` reads at scrape time, outside this object. */
-export interface ScrapeFigures {
+interface ScrapeFigures {
   now: Date;
   /** The store's figures, or `undefined` when the store did not answer (then `punchgate_store_up 0`). */
   stats: StoreStats | undefined;
@@ -60,7 +60,7 @@ const COUNTERS = {
     'Calls to the print service (each retry counts), by storefront, endpoint, method and outcome (2xx, 3xx, 4xx, 5xx, timeout, error)',
 } as const;
 
-export type MetricName = keyof typeof COUNTERS;
+type MetricName = keyof typeof COUNTERS;
 
 const LATENCY = 'punchgate_print_api_request_duration_seconds';
 /** Up to the print client's default 10 s deadline; a slow service shows in the upper buckets. */

@@ -5,7 +5,7 @@
  * connection). Neither is a bug, so neither may reach the error funnel as one.
  */
 
-export type ReceivedBody =
+type ReceivedBody =
   | { readonly kind: 'whole'; readonly bytes: Uint8Array }
   | { readonly kind: 'too_large' }
   | { readonly kind: 'cut_off' };

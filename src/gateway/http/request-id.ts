@@ -14,7 +14,7 @@ declare module 'hono' {
   }
 }
 
-export const REQUEST_ID_HEADER = 'X-Request-Id';
+const REQUEST_ID_HEADER = 'X-Request-Id';
 
 /** Long enough for UUIDs and trace ids, short and plain enough to be harmless in logs and headers. */
 const SAFE_REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
@@ -27,7 +27,7 @@ export function requestIdOf(c: Context): string {
   return c.get('requestId') ?? '-';
 }
 
-export function acceptedRequestId(sent: string | undefined): string {
+function acceptedRequestId(sent: string | undefined): string {
   return sent !== undefined && SAFE_REQUEST_ID.test(sent) ? sent : cryptoRandomId(12);
 }
 

@@ -51,7 +51,7 @@ export type InvoiceScope =
     };
 
 /** The settings the figures read: a buyer's `invoices` block. */
-export type InvoiceFigureSettings = Pick<
+type InvoiceFigureSettings = Pick<
   InvoiceConfig,
   'taxAt' | 'priceTolerancePercent' | 'defaultTaxPercent' | 'defaultShipping'
 >;
@@ -79,7 +79,7 @@ export interface PriceDeviation {
   readonly percent: string;
 }
 
-export type InvoiceHoldReason =
+type InvoiceHoldReason =
   | 'totals_do_not_add_up'
   | 'price_beyond_tolerance'
   | 'no_lines'
@@ -88,13 +88,13 @@ export type InvoiceHoldReason =
   | 'tax_without_items'
   | 'discount_exceeds_total';
 
-export interface InvoiceHold {
+interface InvoiceHold {
   readonly reason: InvoiceHoldReason;
   /** For the operator, with the figures. */
   readonly message: string;
 }
 
-export type TaxSource = 'print-order' | 'config' | 'none';
+type TaxSource = 'print-order' | 'config' | 'none';
 
 export interface InvoiceFigures {
   readonly currency: string;
@@ -567,7 +567,7 @@ export function deviationComments(deviations: readonly PriceDeviation[]): string
 }
 
 /** One invoice per shipment or per print order, as the buyer's settings say (`on-status` is always per order). */
-export function invoicePer(settings: Pick<InvoiceConfig, 'send' | 'per'>): 'shipment' | 'order' {
+function invoicePer(settings: Pick<InvoiceConfig, 'send' | 'per'>): 'shipment' | 'order' {
   return settings.send === 'on-status' ? 'order' : (settings.per ?? 'shipment');
 }
 

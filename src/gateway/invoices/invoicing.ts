@@ -359,7 +359,7 @@ export async function invoicePoNow(ctx: GatewayContext, po: PurchaseOrder): Prom
 }
 
 /** The outbox messages that carry an invoice's document: the first, then each re-send. */
-export async function invoiceDeliveries(ctx: GatewayContext, invoice: Invoice): Promise<OutboxMessage[]> {
+async function invoiceDeliveries(ctx: GatewayContext, invoice: Invoice): Promise<OutboxMessage[]> {
   return documentDeliveries(ctx, invoice.poId, invoice.dedupeKey);
 }
 

@@ -22,7 +22,7 @@ export interface ProductDetailView {
 }
 
 /** A design from the buyer's requisition that DETAIL named by its line reference. */
-export interface RequisitionDesignView {
+interface RequisitionDesignView {
   name: string;
   lineRef: string;
   thumbnailUrl: string;

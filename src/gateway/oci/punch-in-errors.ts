@@ -17,7 +17,7 @@ const REQUEST = 'The punch-in request could not be read';
 const SETUP = 'This catalog connection is not set up correctly';
 const OPEN = 'The catalog could not be opened';
 
-export const OCI_ERROR_ANSWERS: Record<OciErrorCode, { status: number; heading: string }> = {
+const OCI_ERROR_ANSWERS: Record<OciErrorCode, { status: number; heading: string }> = {
   bad_method: { status: 405, heading: REQUEST },
   unsupported_content_type: { status: 415, heading: REQUEST },
   malformed_body: { status: 400, heading: REQUEST },
@@ -44,7 +44,7 @@ export const OCI_ERROR_ANSWERS: Record<OciErrorCode, { status: number; heading: 
   too_many_items: { status: 500, heading: SETUP },
 };
 
-export interface PunchInFailure {
+interface PunchInFailure {
   status: number;
   heading: string;
   message: string;
@@ -54,7 +54,7 @@ export interface PunchInFailure {
 }
 
 /** What the page says about an error thrown while handling a punch-in. */
-export function describePunchInError(error: unknown): PunchInFailure {
+function describePunchInError(error: unknown): PunchInFailure {
   if (error instanceof OciError) {
     return { ...OCI_ERROR_ANSWERS[error.code], message: error.message, code: error.code, param: error.param };
   }

@@ -103,7 +103,7 @@ function adminRoute<Q extends z.ZodObject>(route: AdminRoute<Q>): AdminRoute<Q> 
 const honoPath = (path: string) => path.replace(/\{(\w+)\}/g, ':$1');
 
 /** What a route's handler gets besides the context: the record id of its path, its query read. */
-export type RouteHandler<Q extends z.ZodObject> = (
+type RouteHandler<Q extends z.ZodObject> = (
   c: Context,
   input: { id: string; query: z.output<Q> },
 ) => Promise<Response> | Response;

@@ -9,7 +9,7 @@ import { createFailureCounter, type FailureCounter, type FailureLimit } from '..
  * Retry-After), the right token included, for 15 minutes, doubling while it goes on (up to 4 hours). Per
  * address, not overall, so a guesser cannot lock the operators out; an operator's own typos stay far below.
  */
-export const ADMIN_FAILURE_LIMIT: FailureLimit = {
+const ADMIN_FAILURE_LIMIT: FailureLimit = {
   maxFailures: 30,
   windowSeconds: 900,
   maxLockSeconds: 14_400,

@@ -28,7 +28,7 @@ import type {
   TimelineEntry,
 } from './admin-schemas.ts';
 
-export function printOrderView(p: TrackedPrintOrder): PrintOrderView {
+function printOrderView(p: TrackedPrintOrder): PrintOrderView {
   return {
     storefrontId: p.storefrontId,
     printOrderId: p.printOrderId,
@@ -82,7 +82,7 @@ export function messageView(message: OutboxMessage, withBody: boolean): OutboxMe
 }
 
 /** An invoice with its deliveries, picked from its PO's outbox messages (`poMessages`). */
-export function invoiceView(invoice: Invoice, poOutbox: readonly OutboxMessage[]): InvoiceView {
+function invoiceView(invoice: Invoice, poOutbox: readonly OutboxMessage[]): InvoiceView {
   return {
     id: invoice.id,
     invoiceId: invoice.invoiceId,
@@ -123,7 +123,7 @@ export function jobView(job: Job): JobView {
 }
 
 /** What happened to a PO, from its records: received, print orders made, documents queued and sent. */
-export function timeline(
+function timeline(
   order: PurchaseOrder,
   printOrders: readonly TrackedPrintOrder[],
   messages: readonly OutboxMessage[],

@@ -17,7 +17,7 @@ import { requeueProcessing } from '../orders/process-order.ts';
 import { readPrintOrder } from '../orders/read-print-order.ts';
 import type { StaleGuard } from './admin-schemas.ts';
 
-export const OPERATOR_FLAG = {
+const OPERATOR_FLAG = {
   /** The operator named the print order of a PO (attach). */
   attached: 'print_order_attached',
   /** The operator closed the PO by hand (mark handled). */

@@ -15,7 +15,7 @@ import { GatewayError } from '../http/errors.ts';
 import { jsonError } from '../http/json-answers.ts';
 import { SYNC_PRINT_ORDER } from './print-order-sync.ts';
 
-export const ORDER_EVENTS: readonly EventName[] = ['order_updated', 'order_deleted'];
+const ORDER_EVENTS: readonly EventName[] = ['order_updated', 'order_deleted'];
 
 /**
  * Event URLs are signed with a fixed issue date, so the same storefront, event and signing key always give
@@ -26,7 +26,7 @@ const EVENT_URL_ISSUED = new Date('2020-01-01T00:00:00Z');
 const EVENT_URL_TTL_SECONDS = 100 * 365 * 86_400;
 
 /** Storefronts that share one API token share its hooks: one registration per base URL and token. */
-export function storefrontsByApiToken(ctx: GatewayContext): ResolvedStorefront[][] {
+function storefrontsByApiToken(ctx: GatewayContext): ResolvedStorefront[][] {
   const groups = new Map<string, ResolvedStorefront[]>();
   for (const storefront of ctx.config.storefronts) {
     const key = `${storefront.apiBaseUrl}\u0000${storefront.apiToken.toLowerCase()}`;

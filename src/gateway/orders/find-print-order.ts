@@ -29,7 +29,7 @@
 import type { Order } from '../../../schemas/print-api.ts';
 import { isPrintApiError, type PrintApi } from '../../print-api/index.ts';
 
-export interface SearchLimits {
+interface SearchLimits {
   /** Consecutive 404s past the newest order seen that prove the service has no later order. */
   missRun: number;
   /** `GET /order/{id}` calls per round at most (a Worker round has few subrequests to spend). */
@@ -38,7 +38,7 @@ export interface SearchLimits {
   hints: number;
 }
 
-export const SEARCH_LIMITS: SearchLimits = { missRun: 10, probes: 25, hints: 3 };
+const SEARCH_LIMITS: SearchLimits = { missRun: 10, probes: 25, hints: 3 };
 
 export interface PrintOrderSearch {
   api: PrintApi;

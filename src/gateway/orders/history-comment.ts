@@ -9,7 +9,7 @@ import type { PurchaseOrder } from '../../store/types.ts';
 import type { Mismatch, OwnerGroup, PoDocument, PoLine, StoredRequest } from './po-record.ts';
 import { poDocument, storedRequest } from './po-record.ts';
 
-export function formatAddress(address: Address): string {
+function formatAddress(address: Address): string {
   const cityLine = [address.postalCode, address.city].filter(Boolean).join(' ');
   return [
     address.name,

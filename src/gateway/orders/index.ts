@@ -12,9 +12,6 @@ import type { Hono } from 'hono';
 import type { GatewayContext } from '../context.ts';
 import { createEventRoutes } from './events.ts';
 
-export { readResponseStatus } from '../documents/outbox-delivery.ts';
-export { createEventRoutes, type HookRegistration, registerEventHooks } from './events.ts';
-export { createOrderIntake } from './intake.ts';
 export { createOrderWorker, type OrderWorker, type OrderWorkerOptions, type TickResult } from './worker.ts';
 
 /** The print service's event webhook. */

@@ -102,7 +102,7 @@ async function queueShipments(
  * Compares the print order as it is now with what was last seen, queues what the buyer should hear, and
  * records what was seen. `order` undefined means the service no longer has it.
  */
-export async function observePrintOrder(
+async function observePrintOrder(
   ctx: GatewayContext,
   tracked: TrackedPrintOrder,
   order: Order | undefined,

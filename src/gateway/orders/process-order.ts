@@ -47,7 +47,7 @@ export const PROCESS_ORDER = 'process_order';
 
 const PROCESSING_KEY_PREFIX = 'po:';
 
-export function processingKey(poId: string): string {
+function processingKey(poId: string): string {
   return `${PROCESSING_KEY_PREFIX}${poId}`;
 }
 

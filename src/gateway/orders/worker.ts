@@ -37,7 +37,7 @@ const LEASE_RENEWAL_MS = JOB_LEASE_MS / 3;
 const MESSAGE_LEASE_MS = 60_000;
 const MESSAGES_PER_CLAIM = Math.max(1, Math.floor(MESSAGE_LEASE_MS / POST_TIMEOUT_MS) - 1);
 /** Job backoff: 30 seconds doubling up to an hour. */
-export const JOB_BACKOFF: Backoff = { baseMs: 30_000, maxMs: 3_600_000 };
+const JOB_BACKOFF: Backoff = { baseMs: 30_000, maxMs: 3_600_000 };
 /** A job that failed only because the store was away is tried again this soon. */
 const STORE_OUTAGE_RETRY_MS = 5_000;
 const RECONCILE_KEY = 'reconcile';

@@ -16,7 +16,7 @@ import type { SessionScope } from './session-scope.ts';
 import { sessionUrlTtl } from './sessions.ts';
 
 /** What a page says while the print service times out, is away or answers nonsense. */
-export const PRINT_SERVICE_AWAY = 'The print service is not answering; please try again.';
+const PRINT_SERVICE_AWAY = 'The print service is not answering; please try again.';
 
 /** A 303 to the editor for `productId`; the design saved there comes back to `target`. */
 export async function editorRedirect(

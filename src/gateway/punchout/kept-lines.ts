@@ -20,7 +20,7 @@ import {
 } from '../../kernel/decimal.ts';
 
 /** The reserved key in a session's `extrinsics`; a buyer extrinsic of this name is overwritten. */
-export const KEPT_LINES_KEY = 'punchgate.keptLines';
+const KEPT_LINES_KEY = 'punchgate.keptLines';
 
 const text = z.string();
 const optional = <T extends z.ZodType>(schema: T) => schema.exactOptional();
@@ -49,7 +49,7 @@ const keptLinesSchema = z.array(keptLineSchema);
  * Every kept line of the session, removed ones included (a line's index is its id). A stored value that is
  * not a list of kept lines is a bug or a damaged record: an `internal` error, never lines made up from it.
  */
-export function keptLinesOf(session: PunchoutSession): KeptLine[] {
+function keptLinesOf(session: PunchoutSession): KeptLine[] {
   const stored = session.extrinsics?.[KEPT_LINES_KEY];
   if (stored === undefined) return [];
   const read = keptLinesSchema.safeParse(stored);

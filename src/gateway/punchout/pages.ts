@@ -104,7 +104,7 @@ ${products}`,
   });
 }
 
-export interface CartLineView {
+interface CartLineView {
   lineRef: string;
   name: string;
   sku: string;
@@ -129,7 +129,7 @@ export interface CartLineView {
 }
 
 /** A line of the requisition the gateway does not know, shown and handed back exactly as sent. */
-export interface KeptLineView {
+interface KeptLineView {
   supplierPartID: string;
   supplierPartAuxiliaryID?: string | undefined;
   description: string;

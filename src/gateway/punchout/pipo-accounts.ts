@@ -22,7 +22,7 @@ import { GatewayError, upstreamError } from '../http/errors.ts';
 import type { BuyerUser } from './buyer-user.ts';
 import type { TokenService } from './tokens.ts';
 
-export interface PipoLogin {
+interface PipoLogin {
   /** `userKey` of the mapping (the session's `pipoUserRef`). */
   userRef: string;
   token: string;

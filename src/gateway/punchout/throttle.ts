@@ -146,7 +146,7 @@ export interface SecretThrottle {
   ): T;
 }
 
-export interface SecretThrottleStatus {
+interface SecretThrottleStatus {
   /** Failures counted against the buyer inside the window (a lock starts the count afresh). */
   failures: number;
   /** The limit those count towards. */

@@ -14,9 +14,9 @@
 import { CompactEncrypt, compactDecrypt, decodeJwt, errors as joseErrors, jwtVerify, SignJWT } from 'jose';
 import { GatewayError } from '../http/errors.ts';
 
-export type TokenPurpose = 'start' | 'session' | 'return' | 'events' | 'proof';
+type TokenPurpose = 'start' | 'session' | 'return' | 'events' | 'proof';
 
-export interface TokenClaims {
+interface TokenClaims {
   /** Session id (for `events`: the storefront id; for `proof`: the buyer id, as it outlives its session). */
   sid: string;
   pur: TokenPurpose;
@@ -27,7 +27,7 @@ export interface TokenClaims {
   exp: number;
 }
 
-export type TokenRequest = { sid: string; pur: TokenPurpose; jti?: string; ref?: string };
+type TokenRequest = { sid: string; pur: TokenPurpose; jti?: string; ref?: string };
 
 export interface TokenService {
   sign(claims: TokenRequest, ttlSeconds: number, now: Date): Promise<string>;

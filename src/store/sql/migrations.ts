@@ -472,12 +472,12 @@ const MIGRATIONS: readonly Migration[] = [
 ];
 
 /** The migrations in `dialect`'s spelling. */
-export function migrationsFor(d: SqlDialect): readonly string[] {
+function migrationsFor(d: SqlDialect): readonly string[] {
   return MIGRATIONS.map((migration) => migration(d));
 }
 
 /** Bookkeeping of applied migrations, created before anything else. */
-export function schemaVersionFor(d: SqlDialect) {
+function schemaVersionFor(d: SqlDialect) {
   return {
     create: `CREATE TABLE IF NOT EXISTS schema_version (version INTEGER PRIMARY KEY, applied_at ${d.int64} NOT NULL)`,
     current: 'SELECT COALESCE(MAX(version), 0) AS version FROM schema_version',

@@ -40,7 +40,7 @@ function credentialElements(credentials: CxmlIdentity['from'], secret?: string):
   );
 }
 
-export function headerElement(identity: CxmlIdentity): XmlElementSpec {
+function headerElement(identity: CxmlIdentity): XmlElementSpec {
   return el(
     'Header',
     {},

@@ -6,7 +6,7 @@
  * read with formData(). Field names are compared without regard to ASCII case.
  */
 
-export type FormCharset = 'UTF-8' | 'ISO-8859-1';
+type FormCharset = 'UTF-8' | 'ISO-8859-1';
 
 export interface FormBody {
   /** Every field in arrival order, names as sent. */

@@ -82,7 +82,7 @@ interface ProfileCommon {
   readonly invoicePath?: string;
 }
 
-export type CartEncoding = 'base64' | 'urlencoded';
+type CartEncoding = 'base64' | 'urlencoded';
 
 export interface CxmlBuyerProfile extends ProfileCommon {
   readonly protocol: 'cxml';
@@ -97,7 +97,7 @@ export interface CxmlBuyerProfile extends ProfileCommon {
   readonly cartEncodings: readonly CartEncoding[];
 }
 
-export type OciCharsetName = 'utf-8' | 'iso-8859-1';
+type OciCharsetName = 'utf-8' | 'iso-8859-1';
 
 export interface OciBuyerProfile extends ProfileCommon {
   readonly protocol: 'oci';

@@ -25,7 +25,7 @@ import {
 } from './simulator-context.ts';
 
 /** Largest form or document the simulator reads. */
-export const MAX_BODY_BYTES = 2 * 1024 * 1024;
+const MAX_BODY_BYTES = 2 * 1024 * 1024;
 
 const OPERATIONS: ReadonlySet<string> = new Set<PunchoutOperation>(['create', 'edit', 'inspect']);
 

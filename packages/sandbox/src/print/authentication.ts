@@ -13,7 +13,7 @@ import { SandboxError } from './sandbox-error.ts';
 import type { SandboxService } from './service.ts';
 import type { ApiKeyRecord, CustomerRecord, LicenseRecord, SessionRecord } from './state.ts';
 
-export interface ApiCaller {
+interface ApiCaller {
   readonly key: ApiKeyRecord;
   readonly license: LicenseRecord;
 }

@@ -34,21 +34,21 @@ import type { CustomerRecord, OrderRecord } from './state.ts';
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
-export interface CheckoutRequest {
+interface CheckoutRequest {
   readonly customerId: number;
   readonly items: readonly NewOrderLine[];
   /** Defaults to no recorded method (PayPal). */
   readonly payment?: SeedPayment | undefined;
 }
 
-export interface StatusChangeRequest {
+interface StatusChangeRequest {
   readonly status: string;
   readonly itemId?: number | undefined;
   readonly comments?: string | undefined;
   readonly notifyCustomer?: boolean | undefined;
 }
 
-export interface ShipmentSplitRequest {
+interface ShipmentSplitRequest {
   /** The items that move into the new shipment; the primary shipment must keep at least one. */
   readonly itemIds: readonly number[];
   /** The new shipment's destination, camelCase like the seed; defaults to a copy of the primary's. */
@@ -58,7 +58,7 @@ export interface ShipmentSplitRequest {
   readonly service?: string | undefined;
 }
 
-export interface NewCustomerRequest {
+interface NewCustomerRequest {
   readonly storefrontId: number;
   readonly username: string;
   readonly password: string;
@@ -68,7 +68,7 @@ export interface NewCustomerRequest {
   readonly company?: string | undefined;
 }
 
-export interface OrderHistoryView {
+interface OrderHistoryView {
   readonly orderId: number;
   readonly history: {
     at: string;
@@ -83,7 +83,7 @@ export interface OrderHistoryView {
   readonly emails: { at: string; template: string; to: string; itemId: number | null }[];
 }
 
-export interface DeliveryView {
+interface DeliveryView {
   readonly id: number;
   readonly hookId: number;
   readonly event: string;
@@ -94,7 +94,7 @@ export interface DeliveryView {
   readonly error: string | null;
 }
 
-export interface UserView {
+interface UserView {
   readonly id: number;
   readonly storefrontId: number;
   readonly username: string;
@@ -108,7 +108,7 @@ export interface UserView {
   readonly albums: { id: number; name: string; images: number }[];
 }
 
-export interface ProjectView {
+interface ProjectView {
   readonly id: number;
   readonly name: string;
   readonly external_id: string;
@@ -124,7 +124,7 @@ export interface ProjectView {
   };
 }
 
-export interface OverviewView {
+interface OverviewView {
   readonly now: string;
   readonly clockOffsetSeconds: number;
   readonly licenses: {

@@ -47,7 +47,7 @@ export function isMerged(service: SandboxService, item: ItemRecord): boolean {
  * Tracking numbers as given: one, or several separated by commas or semicolons. White space is not a
  * separator: carriers print their numbers in groups ("1Z 999 AA1 01 2345 6784" is one UPS number).
  */
-export function splitTrackingNumbers(text: string | undefined): string[] {
+function splitTrackingNumbers(text: string | undefined): string[] {
   if (text === undefined) return [];
   return text
     .split(/[,;]/)

@@ -9,7 +9,7 @@ import type { z } from 'zod';
 import { SandboxError } from './sandbox-error.ts';
 
 /** The largest id the service's 32-bit integer ids can hold. */
-export const MAX_ID = 2_147_483_647;
+const MAX_ID = 2_147_483_647;
 
 /** A positive integer id written in decimal digits; undefined for anything else. */
 export function readId(text: string | undefined): number | undefined {

@@ -49,7 +49,7 @@ export interface TemplateRecord extends SeedProduct {
   readonly storefrontId: number;
 }
 
-export interface DesignRecord {
+interface DesignRecord {
   widthIn: number;
   heightIn: number;
   textFields: { name: string; value: string }[];
@@ -68,7 +68,7 @@ export interface ProjectRecord {
   readonly design: DesignRecord;
 }
 
-export interface AlbumRecord {
+interface AlbumRecord {
   readonly id: number;
   readonly name: string;
   readonly images: { id: number; name: string }[];
@@ -154,7 +154,7 @@ export interface HistoryEntry {
   readonly trackingNumbers: readonly string[];
 }
 
-export interface EmailRecord {
+interface EmailRecord {
   readonly at: number;
   readonly template: 'Order Shipped' | 'Order Status Changed' | 'Vendor Purchase Order';
   readonly to: string;
@@ -237,7 +237,7 @@ export interface SessionRecord {
   expiresAt: number;
 }
 
-export interface IdCounters {
+interface IdCounters {
   order: number;
   item: number;
   customer: number;

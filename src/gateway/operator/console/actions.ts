@@ -24,10 +24,10 @@ export const MESSAGE_ACTIONS = ['revive', 'resend'] as const;
 export type MessageAction = (typeof MESSAGE_ACTIONS)[number];
 
 /** The PO's version as a form carries it: its last change, to the millisecond. */
-export const versionOf = (order: PurchaseOrder) => order.updatedAt.toISOString();
+const versionOf = (order: PurchaseOrder) => order.updatedAt.toISOString();
 
 /** What a form's fields ask for, checked; a `bad_request` names the field that is wrong. */
-export function printOrderIdOf(form: Record<string, string>): number {
+function printOrderIdOf(form: Record<string, string>): number {
   const text = (form.printOrderId ?? '').trim();
   if (!/^\d{1,15}$/.test(text) || Number(text) < 1) {
     throw new GatewayError('bad_request', 'The print order id must be a positive whole number.');
@@ -35,7 +35,7 @@ export function printOrderIdOf(form: Record<string, string>): number {
   return Number(text);
 }
 
-export function noteOf(form: Record<string, string>): string {
+function noteOf(form: Record<string, string>): string {
   const note = (form.note ?? '').trim();
   if (note === '' || note.length > MAX_NOTE_LENGTH) {
     throw new GatewayError('bad_request', `The note must be text of 1 to ${MAX_NOTE_LENGTH} characters.`);

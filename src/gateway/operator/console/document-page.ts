@@ -12,7 +12,7 @@ import { timeText } from './format.ts';
 import { orderPath } from './order-page.ts';
 
 /** The `doc` naming the PO's own OrderRequest; any other `doc` is an outbox message id. */
-export const ORDER_REQUEST_DOC = 'order-request';
+const ORDER_REQUEST_DOC = 'order-request';
 
 export async function documentPage(
   ctx: GatewayContext,

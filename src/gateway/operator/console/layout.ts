@@ -58,7 +58,7 @@ form.actions{background:#fff;border:1px solid #d5dae1;border-radius:.35rem;paddi
 let styleHash: Promise<string> | undefined;
 
 /** The console's Content-Security-Policy: its stylesheet by hash, nothing else from anywhere. */
-export async function consoleCsp(): Promise<string> {
+async function consoleCsp(): Promise<string> {
   styleHash ??= cspSourceHash(STYLE);
   return [
     "default-src 'none'",
@@ -72,7 +72,7 @@ export async function consoleCsp(): Promise<string> {
 }
 
 /** The console's sections, each a page that exists; `current` marks the one shown. */
-export type Section = 'overview' | 'orders' | 'buyers';
+type Section = 'overview' | 'orders' | 'buyers';
 
 const NAV: ReadonlyArray<{ section: Section; label: string; href: string }> = [
   { section: 'overview', label: 'Overview', href: '/admin/' },
@@ -96,7 +96,7 @@ function navigation(signedIn: NonNullable<ConsolePage['signedIn']>): SafeHtml {
 <form method="post" action="/admin/ui/sign-out"><input type="hidden" name="csrf" value="${signedIn.csrf}"><button type="submit">Sign out</button></form>`;
 }
 
-export function renderConsolePage(page: ConsolePage): string {
+function renderConsolePage(page: ConsolePage): string {
   return html`<!doctype html>
 <html lang="en">
 <head>

@@ -20,9 +20,9 @@ import type { GatewayContext } from '../../context.ts';
 /** Cookie name; not `__Host-` prefixed, which would require Path=/ where the console wants Path=/admin. */
 export const SESSION_COOKIE = 'punchgate_console';
 /** A working day: an operator signs in once a shift, and a forgotten laptop is signed out by the evening. */
-export const SESSION_SECONDS = 8 * 3600;
+const SESSION_SECONDS = 8 * 3600;
 /** The only path the cookie is sent to: the console's own. */
-export const COOKIE_PATH = '/admin';
+const COOKIE_PATH = '/admin';
 
 export interface ConsoleSession {
   /** Random per sign-in; names the session in the audit log. */
@@ -48,7 +48,7 @@ export type SessionCheck =
  * only by consuming, so they cannot be asked whether a session was signed out. Heartbeats are never
  * swept, so each sign-out leaves one small row behind (a few a day).
  */
-export function signedOutName(sid: string): string {
+function signedOutName(sid: string): string {
   return `admin-console-signed-out:${sid}`;
 }
 

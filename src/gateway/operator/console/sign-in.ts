@@ -62,7 +62,7 @@ export function sendSignIn(
  * A form's fields; undefined for a body that is not a form. Its size was bounded before any console route
  * ran (the gateway's body limit for forms, http/body-limits.ts).
  */
-export async function formOf(c: Context): Promise<Record<string, string> | undefined> {
+async function formOf(c: Context): Promise<Record<string, string> | undefined> {
   const type = c.req.header('Content-Type') ?? '';
   if (!type.startsWith('application/x-www-form-urlencoded')) return undefined;
   return Object.fromEntries(new URLSearchParams(await c.req.text()));

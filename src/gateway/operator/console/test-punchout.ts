@@ -16,11 +16,11 @@ import { message, sendConsolePage } from './layout.ts';
 import type { ConsoleEnv } from './session.ts';
 
 /** The package the runtime loads for the test punch-out. */
-export const TEST_PUNCHOUT_PACKAGE = '@punchgate/sandbox';
+const TEST_PUNCHOUT_PACKAGE = '@punchgate/sandbox';
 
 const NO_HOOK = `The test punch-out runs the buyer simulator, which this runtime does not have: run the gateway on Node with ${TEST_PUNCHOUT_PACKAGE} installed beside it (npm install ${TEST_PUNCHOUT_PACKAGE}).`;
 
-export function testPunchoutPath(buyerId: string): string {
+function testPunchoutPath(buyerId: string): string {
   return `/admin/ui/buyers/${encodeURIComponent(buyerId)}/test`;
 }
 

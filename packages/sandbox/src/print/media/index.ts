@@ -4,12 +4,9 @@
  * README.md beside this file maps each route to its functions.
  */
 
-export type { ColorPair, Rgb } from './colors.ts';
-export { parseColorMap } from './colors.ts';
-export type { MediaDesign, MediaImageTag, MediaProduct, MediaRendering, MediaTextField } from './design.ts';
+export type { MediaDesign, MediaProduct, MediaRendering } from './design.ts';
 export { designFromProduct } from './design.ts';
-export type { EditorSave, PostedFields } from './editor-form.ts';
-export { EDITOR_FIELD, isEditorFieldName, parseEditorSaveForm } from './editor-form.ts';
+export { parseEditorSaveForm } from './editor-form.ts';
 export type { EditorPageInput } from './editor-page.ts';
 export {
   cspSourceHash,
@@ -19,11 +16,9 @@ export {
   renderEditorRedirect,
   renderEditorSavedPage,
 } from './editor-page.ts';
-export type { EditorProductRef, EditorQuery, EditorSize, EditorTagSetting } from './editor-params.ts';
+export type { EditorProductRef } from './editor-params.ts';
 export { buildReturnUrl, parseEditorQuery } from './editor-params.ts';
-export type { MediaInputErrorCode, MediaParseResult } from './media-input-error.ts';
-export { MediaInputError } from './media-input-error.ts';
-export type { OrderItemArtwork } from './order-files.ts';
+export type { MediaInputErrorCode } from './media-input-error.ts';
 export {
   buildItemAssetsZip,
   buildItemZip,
@@ -31,13 +26,9 @@ export {
   itemAssetsZipFileName,
   itemZipFileName,
   orderZipFileName,
-  printFileName,
 } from './order-files.ts';
-export type { PrintPdfOptions, ProofPdfOptions } from './pdf.ts';
 export { renderPrintPdf, renderProofPdf } from './pdf.ts';
-export type { ThumbnailGeometry } from './png.ts';
-export { renderDesignPng, renderRenderingPng, renderThumbnailPng, thumbnailGeometry } from './png.ts';
-export type { ThumbnailOptions, ThumbnailParams } from './thumbnail-params.ts';
-export { DEFAULT_THUMBNAIL_OPTIONS, parseThumbnailParams } from './thumbnail-params.ts';
-export type { ZipEntry } from './zip.ts';
+export { renderRenderingPng, renderThumbnailPng, thumbnailGeometry } from './png.ts';
+export type { ThumbnailOptions } from './thumbnail-params.ts';
+export { parseThumbnailParams } from './thumbnail-params.ts';
 export { buildZip } from './zip.ts';

@@ -17,7 +17,7 @@ export type MediaInputErrorCode =
   | 'invalid_text'
   | 'unknown_product';
 
-export class MediaInputError extends Error {
+class MediaInputError extends Error {
   readonly code: MediaInputErrorCode;
   /** The query parameter or form field the error is about, spelled as the interface or the form spells it. */
   readonly parameter: string;

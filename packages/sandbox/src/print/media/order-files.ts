@@ -24,7 +24,7 @@ export const orderZipFileName = (orderId: number): string => `order-${orderId}.z
 export const itemZipFileName = (itemId: number): string => `item-${itemId}.zip`;
 export const itemAssetsZipFileName = (itemId: number): string => `item-assets-${itemId}.zip`;
 
-export const printFileName = (orderId: number, itemId: number): string => `${orderId}-${itemId}.pdf`;
+const printFileName = (orderId: number, itemId: number): string => `${orderId}-${itemId}.pdf`;
 
 /**
  * The ZIP of GET /order/{orderId}/download: every item's print PDF, in the order given.

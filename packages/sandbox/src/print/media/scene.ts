@@ -15,7 +15,7 @@ export interface SceneBox {
   readonly h: number;
 }
 
-export interface SceneTextLine {
+interface SceneTextLine {
   readonly field: string;
   readonly text: string;
   /** The whole slot of the field; text is drawn inside it. */
@@ -49,7 +49,7 @@ const DEFAULT_INK = '#1F2937';
 const DEFAULT_ACCENT = '#2563EB';
 
 /** How a stored tag value reads; the syntax alone tells the kinds apart. */
-export type TagReading =
+type TagReading =
   | { readonly kind: 'visibility'; readonly visible: boolean }
   | { readonly kind: 'image'; readonly imageId: number }
   | { readonly kind: 'colors'; readonly pairs: readonly ColorPair[] };
