@@ -17,6 +17,7 @@ import type {
   ResolvedConfig,
   ResolvedStorefront,
 } from './deps.ts';
+import type { BodySurface } from './http/body-limits.ts';
 import type { SafeHtml } from './http/html.ts';
 import type { Metrics } from './http/metrics.ts';
 import type { BuyerDirectory } from './punchout/buyers.ts';
@@ -109,6 +110,13 @@ export interface PunchoutProtocol {
   testPunchoutAs: string;
   /** Buyer settings the schema lets through but the protocol cannot use, refused when the config loads. */
   configProblems?(config: ResolvedConfig): ConfigProblem[];
+  /**
+   * The bodies its requests post (a punch-in, a document), each with the paths that send it, its limit and
+   * how it refuses a body past that, in its buyers' terms. Held before any route reads them, so its routes
+   * may trust a body is within its limit. Absent, or for a path none claims, its bodies are held to the
+   * pages' limit (its session pages are pages).
+   */
+  requestBodies?(ctx: GatewayContext): readonly BodySurface[];
 }
 
 export type PunchoutProtocols = Readonly<Record<BuyerProtocol, PunchoutProtocol>>;

@@ -3,8 +3,8 @@
  * app's own route list (so a route added later is sent the same), is sent a chunked body with no
  * Content-Length that would run to 64 MB, and is refused in its surface's words once the surface's limit is
  * passed, the body pulled no further than the limit plus one chunk. A declared Content-Length past the
- * limit is refused without a byte read. The figures are the limits of http/body-limits.ts, written out
- * here as docs/security.md states them.
+ * limit is refused without a byte read. The figures are the limits of http/body-limits.ts and of each
+ * protocol's `requestBodies`, written out here as docs/security.md states them.
  */
 import { describe, expect, it } from 'vitest';
 import { createOrderStack, type OrderStack, orderConfig, orderRequest } from '../support/order-flow.ts';

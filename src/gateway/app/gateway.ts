@@ -6,14 +6,12 @@
  */
 import { Hono } from 'hono';
 import type { GatewayContext, PunchoutProtocols } from '../context.ts';
-import { documentTooLarge } from '../cxml/route.ts';
 import type { GatewayDeps } from '../deps.ts';
-import { type BodyRefusals, bodyLimits, bodyTooLarge, boundBodies } from '../http/body-limits.ts';
+import { type BodyRefusals, bodySurfaces, bodyTooLarge, boundBodies } from '../http/body-limits.ts';
 import { logFailure, toGatewayError } from '../http/errors.ts';
 import { jsonError } from '../http/json-answers.ts';
 import { requestIdOf, requestLogging } from '../http/request-id.ts';
 import { sendPage } from '../http/send-page.ts';
-import { ociBodyTooLarge } from '../oci/oci-routes.ts';
 import { createAdminRoutes } from '../operator/admin-routes.ts';
 import { consoleErrorPage, createAdminConsole } from '../operator/console/index.ts';
 import { mountOrderRoutes } from '../orders/index.ts';
@@ -105,16 +103,15 @@ export async function createGateway(deps: GatewayDeps): Promise<Gateway> {
   });
 
   // Before any route reads a body, whatever its path: each held to its surface's limit, refused in the
-  // surface's own words past it.
+  // surface's own words past it. Each protocol brings its own surfaces; the rest are the gateway's.
   const tooLarge: BodyRefusals = {
-    cxml: (_c, limit) => documentTooLarge(ctx, limit),
-    oci: (c, limit) => ociBodyTooLarge(ctx, c, limit),
     events: (c, limit) => jsonError(ctx, c, bodyTooLarge(limit)),
     adminApi: (c, limit) => jsonError(ctx, c, bodyTooLarge(limit)),
     console: (c, limit) => consoleErrorPage(ctx, c, bodyTooLarge(limit)),
     pages: (c, limit) => punchoutErrorPage(ctx, c, bodyTooLarge(limit)),
   };
-  app.use(boundBodies(bodyLimits(ctx.config), tooLarge));
+  const protocolBodies = Object.values(ctx.protocols).flatMap((p) => p.requestBodies?.(ctx) ?? []);
+  app.use(boundBodies(bodySurfaces(protocolBodies, tooLarge)));
 
   for (const protocol of Object.values(ctx.protocols)) protocol.mount(app, ctx);
   app.route('/punchout', createPunchoutRoutes(ctx));

@@ -4,13 +4,14 @@
  * themselves are the pure codec's (`src/cxml`); a new request type is a case in route.ts's dispatch.
  */
 
+import { ANONYMOUS_DOCUMENT_BYTES, orderDocumentLimit } from '../../../schemas/config.ts';
 import type { PunchoutProtocol } from '../context.ts';
 import type { ResolvedBuyer, ResolvedCxmlBuyer } from '../deps.ts';
 import { html } from '../http/html.ts';
 import { createOrderIntake } from '../orders/intake.ts';
 import { sendReturnFormPage } from '../punchout/cart-pages.ts';
 import { cxmlAdmission } from './admission.ts';
-import { createCxmlRoute } from './route.ts';
+import { createCxmlRoute, documentTooLarge } from './route.ts';
 import { cxmlCancelForm, cxmlCartForm } from './transfer.ts';
 
 function cxmlBuyer(buyer: ResolvedBuyer): ResolvedCxmlBuyer {
@@ -36,4 +37,20 @@ export const cxmlProtocol: PunchoutProtocol = {
   consoleFacts: (buyer) =>
     html`<dt>Order status to</dt><dd>${buyer.orderStatusUrl ?? 'not sent (no orderStatusUrl)'}</dd>`,
   testPunchoutAs: 'a cXML PunchOutSetupRequest with this buyer’s From, Sender and SharedSecret',
+  requestBodies: (ctx) => [
+    {
+      name: 'cxml',
+      // Not strict: `/cxml/` is the same endpoint.
+      paths: /^\/cxml\/?$/,
+      // The largest document anyone may send: `orders.maxDocumentBytes` for a proven buyer's OrderRequest
+      // (16 MiB by default). Streamed, because the route reads a document's head and proves its sender
+      // before reading on, and holds everything else and every stranger to ANONYMOUS_DOCUMENT_BYTES.
+      limit: {
+        maxBytes: Math.max(orderDocumentLimit(ctx.config), ANONYMOUS_DOCUMENT_BYTES),
+        reading: 'streamed',
+      },
+      // The Status 406 the route itself answers a document too large with.
+      refuse: (_c, limit) => documentTooLarge(ctx, limit),
+    },
+  ],
 };

@@ -5,17 +5,16 @@
  * limit plus one chunk of the runtime's, however much it sends or however long it takes.
  *
  * The middleware sits once in the app, in front of every route, and classifies by path: a route added later
- * falls under its path's surface (or, outside every known prefix, under the smallest limit, forms'), so no
- * route can be forgotten. Each surface refuses in its own words (`BodyRefusals`): cXML a Status document,
- * pages an HTML 413, the JSON surfaces their JSON error body.
+ * falls under its path's surface (or, outside every known one, under the smallest limit, forms'), so no
+ * route can be forgotten. Each surface refuses in its own words: a protocol its own way (cXML a Status
+ * document), pages an HTML 413, the JSON surfaces their JSON error body.
+ *
+ * Only the protocol-neutral surfaces are known here. Each buyer protocol brings its own
+ * (`PunchoutProtocol.requestBodies`), so a new protocol's limit is written in its own folder and nothing
+ * here names a protocol's path.
  */
 import type { Context, MiddlewareHandler } from 'hono';
-import { ANONYMOUS_DOCUMENT_BYTES, orderDocumentLimit } from '../../../schemas/config.ts';
-import { DEFAULT_OCI_PARSE_LIMITS } from '../../oci/index.ts';
 import { GatewayError } from './errors.ts';
-
-/** The kinds of request body the gateway takes, each with its own limit and its own way of refusing. */
-export type BodySurface = 'cxml' | 'oci' | 'events' | 'adminApi' | 'console' | 'pages';
 
 export interface BodyLimit {
   readonly maxBytes: number;
@@ -27,6 +26,25 @@ export interface BodyLimit {
    */
   readonly reading: 'buffered' | 'streamed';
 }
+
+/** How a surface answers a body past its limit. */
+export type BodyRefusal = (c: Context, maxBytes: number) => Response | Promise<Response>;
+
+/** A kind of request body the gateway takes: the paths that send it, its limit and its way of refusing. */
+export interface BodySurface {
+  /** What logs and tests call it (`cxml`, `pages`). */
+  readonly name: string;
+  /** The request paths (as the app mounts its routes) that send this kind of body. */
+  readonly paths: RegExp | ((path: string) => boolean);
+  readonly limit: BodyLimit;
+  readonly refuse: BodyRefusal;
+}
+
+/** The surfaces every gateway has, whatever protocols its buyers speak. */
+export type FixedBodySurface = 'events' | 'adminApi' | 'console' | 'pages';
+
+/** How each fixed surface answers a body past its limit (protocols bring their own). */
+export type BodyRefusals = Record<FixedBodySurface, BodyRefusal>;
 
 /**
  * The largest form any page of ours sends: a console note of 2,000 characters (up to 24 KB once encoded)
@@ -41,43 +59,59 @@ export const ADMIN_JSON_BODY_BYTES = 64 * 1024;
 /** A webhook delivery is one order as the print service's GET answers it; a large order stays well under. */
 const EVENT_BODY_BYTES = 256 * 1024;
 
+/** The fixed surfaces' limits. */
+export const FIXED_BODY_LIMITS: Readonly<Record<FixedBodySurface, BodyLimit>> = {
+  events: { maxBytes: EVENT_BODY_BYTES, reading: 'buffered' },
+  adminApi: { maxBytes: ADMIN_JSON_BODY_BYTES, reading: 'buffered' },
+  console: { maxBytes: FORM_BODY_BYTES, reading: 'buffered' },
+  pages: { maxBytes: FORM_BODY_BYTES, reading: 'buffered' },
+};
+
+/** Every surface of an app, in the order a path is matched against them, and what takes the rest. */
+export interface BodySurfaces {
+  /** The first that claims a path is its surface. */
+  readonly claimed: readonly BodySurface[];
+  /** Every path none claims: a page, under the smallest limit. */
+  readonly otherwise: BodySurface;
+}
+
 /**
- * Every surface's limit. cXML's is the largest document anyone may send (`orders.maxDocumentBytes` for a
- * proven buyer's OrderRequest, 16 MiB by default; the route holds everything else and every stranger to
- * ANONYMOUS_DOCUMENT_BYTES); OCI's is the codec's own limit for a punch-in.
+ * The app's surfaces: each protocol's first (the documents its punch-in and other requests post), then the
+ * webhooks `/events/…`, the console `/admin/ui/…`, the rest of `/admin` the JSON API; anything else a page
+ * (punch-out forms, proof links, and every protocol's session pages, as OCI's under `/oci/s/…`).
+ *
+ * @example
+ * bodySurfaces(Object.values(ctx.protocols).flatMap((p) => p.requestBodies?.(ctx) ?? []), refusals)
  */
-export function bodyLimits(config: Parameters<typeof orderDocumentLimit>[0]): Record<BodySurface, BodyLimit> {
+export function bodySurfaces(
+  protocols: readonly BodySurface[],
+  refusals: BodyRefusals,
+  limits: Readonly<Record<FixedBodySurface, BodyLimit>> = FIXED_BODY_LIMITS,
+): BodySurfaces {
+  const fixed = (name: FixedBodySurface, paths: BodySurface['paths']): BodySurface => ({
+    name,
+    paths,
+    limit: limits[name],
+    refuse: refusals[name],
+  });
   return {
-    cxml: { maxBytes: Math.max(orderDocumentLimit(config), ANONYMOUS_DOCUMENT_BYTES), reading: 'streamed' },
-    oci: { maxBytes: DEFAULT_OCI_PARSE_LIMITS.maxBodyBytes, reading: 'buffered' },
-    events: { maxBytes: EVENT_BODY_BYTES, reading: 'buffered' },
-    adminApi: { maxBytes: ADMIN_JSON_BODY_BYTES, reading: 'buffered' },
-    console: { maxBytes: FORM_BODY_BYTES, reading: 'buffered' },
-    pages: { maxBytes: FORM_BODY_BYTES, reading: 'buffered' },
+    claimed: [
+      ...protocols,
+      fixed('events', (path) => path.startsWith('/events/')),
+      fixed('console', (path) => path.startsWith('/admin/ui/')),
+      fixed('adminApi', (path) => path === '/admin' || path.startsWith('/admin/')),
+    ],
+    otherwise: fixed('pages', () => true),
   };
 }
 
-/**
- * The surface a path belongs to, as the app mounts its routes: `/cxml`; the OCI punch-in `/oci/:buyer`
- * (its session pages under `/oci/s/…` are pages); the webhooks `/events/…`; the console `/admin/ui/…`
- * and the rest of `/admin` the JSON API; anything else, punch-out forms included, a page.
- */
-export function bodySurfaceOf(path: string): BodySurface {
-  if (/^\/cxml\/?$/.test(path)) return 'cxml';
-  if (/^\/oci\/[^/]+\/?$/.test(path)) return 'oci';
-  if (path.startsWith('/events/')) return 'events';
-  if (path.startsWith('/admin/ui/')) return 'console';
-  if (path === '/admin' || path.startsWith('/admin/')) return 'adminApi';
-  return 'pages';
+/** The surface `path` belongs to: the first that claims it, else pages'. */
+export function bodySurfaceOf(surfaces: BodySurfaces, path: string): BodySurface {
+  const claims = ({ paths }: BodySurface) => (paths instanceof RegExp ? paths.test(path) : paths(path));
+  return surfaces.claimed.find(claims) ?? surfaces.otherwise;
 }
 
-/** How each surface answers a body past its limit. */
-export type BodyRefusals = Record<
-  BodySurface,
-  (c: Context, maxBytes: number) => Response | Promise<Response>
->;
-
-/** What a page or JSON answer says of a body past its limit (cXML says it its own way). */
+/** What a page or JSON answer says of a body past its limit (a protocol may say it its own way). */
 export function bodyTooLarge(maxBytes: number): GatewayError {
   return new GatewayError(
     'payload_too_large',
@@ -168,26 +202,23 @@ async function readCapped(
  * passes the limit, its answer then replaced by the surface's refusal.
  *
  * @example
- * app.use(boundBodies(bodyLimits(ctx.config), refusals));
+ * app.use(boundBodies(bodySurfaces(protocolSurfaces, refusals)));
  */
-export function boundBodies(
-  limits: Readonly<Record<BodySurface, BodyLimit>>,
-  refusals: BodyRefusals,
-): MiddlewareHandler {
+export function boundBodies(surfaces: BodySurfaces): MiddlewareHandler {
   return async (c, next) => {
     const body = c.req.raw.body;
     if (body === null) return next();
-    const surface = bodySurfaceOf(c.req.path);
-    const { maxBytes, reading } = limits[surface];
+    const surface = bodySurfaceOf(surfaces, c.req.path);
+    const { maxBytes, reading } = surface.limit;
     const declared = c.req.header('content-length');
     if (declared !== undefined && c.req.header('transfer-encoding') === undefined) {
       return /^\d{1,15}$/.test(declared) && Number(declared) <= maxBytes
         ? next()
-        : refusals[surface](c, maxBytes);
+        : surface.refuse(c, maxBytes);
     }
     if (reading === 'buffered') {
       const bytes = await readCapped(body, maxBytes);
-      if (bytes === undefined) return refusals[surface](c, maxBytes);
+      if (bytes === undefined) return surface.refuse(c, maxBytes);
       c.req.raw = new Request(c.req.raw, { body: bytes });
       return next();
     }
@@ -200,7 +231,7 @@ export function boundBodies(
     if (cut) {
       // The route read on past the limit and met a failed read; what it answered does not say why.
       c.res = undefined;
-      c.res = await refusals[surface](c, maxBytes);
+      c.res = await surface.refuse(c, maxBytes);
     }
   };
 }

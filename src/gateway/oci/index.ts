@@ -5,10 +5,11 @@
  * codec's (`src/oci`); this folder binds them to buyers, sessions, the catalog and the cart.
  */
 
+import { DEFAULT_OCI_PARSE_LIMITS } from '../../oci/index.ts';
 import type { PunchoutProtocol } from '../context.ts';
 import { html } from '../http/html.ts';
 import { ociBuyerProblems } from './buyer-settings.ts';
-import { createOciRoutes } from './oci-routes.ts';
+import { createOciRoutes, ociBodyTooLarge } from './oci-routes.ts';
 import { ociCancelForm, ociCartForm, sendOciReturnPage } from './return-forms.ts';
 
 const PATH = '/oci';
@@ -26,4 +27,15 @@ export const ociProtocol: PunchoutProtocol = {
     html`<dt>OCI user name</dt><dd>${buyer.protocol === 'oci' ? buyer.username : ''}</dd>`,
   testPunchoutAs: 'an OCI punch-in with this buyer’s user name and password',
   configProblems: ociBuyerProblems,
+  requestBodies: (ctx) => [
+    {
+      name: 'oci',
+      // The punch-in `/oci/:buyer`; the session pages under `/oci/s/…` are pages.
+      paths: /^\/oci\/[^/]+\/?$/,
+      // The codec's own limit for a punch-in, read whole before the route parses it.
+      limit: { maxBytes: DEFAULT_OCI_PARSE_LIMITS.maxBodyBytes, reading: 'buffered' },
+      // The buyer's punch-in error page.
+      refuse: (c, limit) => ociBodyTooLarge(ctx, c, limit),
+    },
+  ],
 };

@@ -93,7 +93,8 @@ export function createOciRoutes(ctx: GatewayContext): Hono {
   }
 
   // The body is already within the codec's limit: the gateway's body limit (http/body-limits.ts) held it
-  // there before this route ran, and answered ociBodyTooLarge past it.
+  // there before this route ran, as this protocol's `requestBodies` (index.ts) asks, and answered
+  // ociBodyTooLarge past it.
   app.all('/:buyer', async (c) => {
     const buyer = ociBuyerNamed(ctx, c.req.param('buyer'));
     if (buyer === undefined) return noCatalogPage(c);

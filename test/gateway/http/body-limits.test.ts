@@ -7,13 +7,19 @@
  */
 import { Hono } from 'hono';
 import { describe, expect, it } from 'vitest';
+import { PUNCHOUT_PROTOCOLS } from '../../../src/gateway/app/protocols.ts';
+import type { GatewayContext } from '../../../src/gateway/context.ts';
 import {
   type BodyLimit,
+  type BodyRefusal,
   type BodyRefusals,
   type BodySurface,
   bodySurfaceOf,
+  bodySurfaces,
   boundBodies,
+  type FixedBodySurface,
 } from '../../../src/gateway/http/body-limits.ts';
+import { resolveTestConfig, testConfig } from '../../support/stack.ts';
 
 const CHUNK = 1000;
 
@@ -32,9 +38,7 @@ function chunks(count: number): { stream: ReadableStream<Uint8Array>; pulled(): 
   return { stream, pulled: () => pulled };
 }
 
-const LIMITS: Record<BodySurface, BodyLimit> = {
-  cxml: { maxBytes: 2500, reading: 'streamed' },
-  oci: { maxBytes: 2500, reading: 'buffered' },
+const LIMITS: Record<FixedBodySurface, BodyLimit> = {
   events: { maxBytes: 2500, reading: 'buffered' },
   adminApi: { maxBytes: 2500, reading: 'buffered' },
   console: { maxBytes: 2500, reading: 'buffered' },
@@ -42,17 +46,23 @@ const LIMITS: Record<BodySurface, BodyLimit> = {
 };
 
 const refusal =
-  (surface: BodySurface): BodyRefusals[BodySurface] =>
+  (surface: string): BodyRefusal =>
   (c, limit) =>
     c.text(`${surface} over ${limit}`, 413);
 
 const REFUSALS: BodyRefusals = {
-  cxml: refusal('cxml'),
-  oci: refusal('oci'),
   events: refusal('events'),
   adminApi: refusal('adminApi'),
   console: refusal('console'),
   pages: refusal('pages'),
+};
+
+/** A protocol's surface as a protocol declares one: a streamed document at /cxml. */
+const STREAMED: BodySurface = {
+  name: 'cxml',
+  paths: /^\/cxml\/?$/,
+  limit: { maxBytes: 2500, reading: 'streamed' },
+  refuse: refusal('cxml'),
 };
 
 /**
@@ -61,7 +71,7 @@ const REFUSALS: BodyRefusals = {
  */
 function app(): Hono {
   const app = new Hono();
-  app.use(boundBodies(LIMITS, REFUSALS));
+  app.use(boundBodies(bodySurfaces([STREAMED], REFUSALS, LIMITS)));
   app.post('/cxml', async (c, next) => {
     if (c.req.header('X-Read') === 'own') return next();
     try {
@@ -91,7 +101,11 @@ function post(path: string, body: ReadableStream<Uint8Array>, headers: Record<st
 }
 
 describe('body limits', () => {
-  it('classifies paths as the app mounts them', () => {
+  it("classifies paths as the app mounts them, each protocol's first", () => {
+    // Only the config is read while the surfaces are built; the refusals close over the rest.
+    const ctx = { config: resolveTestConfig(testConfig()) } as GatewayContext;
+    const protocols = Object.values(PUNCHOUT_PROTOCOLS).flatMap((p) => p.requestBodies?.(ctx) ?? []);
+    const surfaces = bodySurfaces(protocols, REFUSALS);
     expect(
       [
         '/cxml',
@@ -105,7 +119,7 @@ describe('body limits', () => {
         '/punchout/s/token/transfer',
         '/proof/token',
         '/anything',
-      ].map((path) => [path, bodySurfaceOf(path)]),
+      ].map((path) => [path, bodySurfaceOf(surfaces, path).name]),
     ).toEqual([
       ['/cxml', 'cxml'],
       ['/cxml/', 'cxml'],
