@@ -5,7 +5,7 @@
  * states, kinds and JSON are read through schemas like data from the wire: a value this gateway never
  * writes (a hand-edited row, a newer version's) fails where it is read, not somewhere downstream.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { BuyerProtocol } from '../../../schemas/config.ts';
 import {
   CART_LINE_STATES,
