@@ -66,11 +66,15 @@ import type {
   Claim,
   InboxEvent,
   Invoice,
+  InvoiceHold,
+  InvoiceHoldSettlement,
+  InvoiceHoldState,
   Job,
   JobFilter,
   NewCartLine,
   NewInboxEvent,
   NewInvoice,
+  NewInvoiceHold,
   NewJob,
   NewOrderIntake,
   NewOutboxMessage,
@@ -309,6 +313,30 @@ interface InvoiceStore {
   listByPrintOrder(storefrontId: string, printOrderId: number): Promise<Invoice[]>;
 }
 
+/**
+ * Invoices that could not go out as they stand, each a record of its own until an operator settles it (or
+ * the print order's figures are put right): one per print order and scope, kept forever.
+ */
+interface InvoiceHoldStore {
+  /**
+   * Records the hold, or finds the one of this print order and scope: an open one (`held`) takes the new
+   * reason and amounts (the figures may have moved), a settled one is returned as it is. Atomic.
+   */
+  hold(hold: NewInvoiceHold): Promise<InvoiceHold>;
+  get(id: string): Promise<InvoiceHold | undefined>;
+  /** The purchase order's holds, oldest first, whatever their state. */
+  listByPo(poId: string): Promise<InvoiceHold[]>;
+  /**
+   * Moves a hold on, only from one of `from`; undefined when it is no longer in one of them (someone
+   * settled it meanwhile).
+   */
+  settle(
+    id: string,
+    settlement: InvoiceHoldSettlement,
+    from: readonly InvoiceHoldState[],
+  ): Promise<InvoiceHold | undefined>;
+}
+
 interface EventInbox {
   add(event: NewInboxEvent): Promise<InboxEvent>;
   get(id: string): Promise<InboxEvent | undefined>;
@@ -341,6 +369,7 @@ export interface Store {
   readonly outbox: Outbox;
   readonly printOrders: PrintOrderStore;
   readonly invoices: InvoiceStore;
+  readonly invoiceHolds: InvoiceHoldStore;
   readonly events: EventInbox;
   readonly heartbeat: HeartbeatStore;
   /**

@@ -457,6 +457,58 @@ export function invoiceDedupeKey(
 }
 
 // ---------------------------------------------------------------------------------------------------------
+// Invoices held for an operator (forever: the record of who settled what, and how)
+
+export const INVOICE_HOLD_STATES = ['held', 'invoiced', 'waived'] as const;
+/**
+ * `held`: waits for an operator; `invoiced`: the invoice went out (released by an operator at the prices
+ * chosen, or once the print order's figures were put right); `waived`: no invoice, by an operator's decision.
+ */
+export type InvoiceHoldState = (typeof INVOICE_HOLD_STATES)[number];
+
+export const INVOICE_HOLD_PRICES = ['po', 'print-order'] as const;
+/** Whose unit prices an operator's release invoices at, where the PO's and the print order's differ. */
+export type InvoiceHoldPrices = (typeof INVOICE_HOLD_PRICES)[number];
+
+/** What the held invoice would bill at either side's prices, for the operator's choice; absent where it cannot be worked out. */
+export interface InvoiceHoldAmounts {
+  currency: string;
+  atPoPrices?: string;
+  atPrintOrderPrices?: string;
+}
+
+export interface NewInvoiceHold {
+  buyerId: string;
+  poId: string;
+  storefrontId: string;
+  printOrderId: number;
+  /** What the invoice would cover, as an invoice's `scope`: 'order' or 'shipment:<index>'. */
+  scope: string;
+  /** Why it is held, with the figures. */
+  reason: string;
+  amounts: InvoiceHoldAmounts;
+}
+
+export interface InvoiceHold extends NewInvoiceHold {
+  /** Store id. */
+  id: string;
+  state: InvoiceHoldState;
+  /** Whose prices an operator's release invoiced at. */
+  prices?: InvoiceHoldPrices;
+  /** The operator's note (a waiver's reason), or how the hold ended. */
+  note?: string;
+  /** The invoice that settled it. */
+  invoiceId?: string;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+/** How a hold is settled: the invoice that went out (at an operator's prices), or a waiver with its note. */
+export type InvoiceHoldSettlement =
+  | { state: 'invoiced'; invoiceId: string; prices?: InvoiceHoldPrices; note?: string }
+  | { state: 'waived'; note: string };
+
+// ---------------------------------------------------------------------------------------------------------
 // Webhook deliveries received
 
 export interface NewInboxEvent {
@@ -493,4 +545,6 @@ export interface StoreStats {
     /** `createdAt` of the oldest message still to deliver (pending or sending); absent when none. */
     oldestPendingAt?: Date;
   };
+  /** Invoices held for an operator now (state `held`). */
+  invoicesHeld: number;
 }

@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Store } from '../../src/store/port.ts';
 import { StoreError, type StoreErrorCode } from '../../src/store/store-error.ts';
-import type { NewInvoice } from '../../src/store/types.ts';
+import type { NewInvoice, NewInvoiceHold } from '../../src/store/types.ts';
 import type { ManualClock } from './manual-clock.ts';
 
 const HOUR = 3_600_000;
@@ -30,6 +30,19 @@ function invoice(overrides: Partial<NewInvoice> = {}): NewInvoice {
       discount: '0.00',
       due: '72.45',
     },
+    ...overrides,
+  };
+}
+
+function hold(overrides: Partial<NewInvoiceHold> = {}): NewInvoiceHold {
+  return {
+    buyerId: 'acme',
+    poId: '1',
+    storefrontId: 'demo',
+    printOrderId: 5001,
+    scope: 'order',
+    reason: 'PO line 1: the print order charges 0.12 a unit, the PO 0.09 (33.33% off).',
+    amounts: { currency: 'USD', atPoPrices: '45.00', atPrintOrderPrices: '60.00' },
     ...overrides,
   };
 }
@@ -234,6 +247,54 @@ export function describeInvoices(current: () => { store: Store; clock: ManualClo
       expect(queued.message.kind).toBe('invoice');
       expect((await store.outbox.enqueue(message)).created).toBe(false);
       expect(await store.outbox.get(queued.message.id)).toMatchObject({ kind: 'invoice' });
+    });
+  });
+
+  describe('invoice holds', () => {
+    it('records one hold per print order and scope, taking new figures only while it is held', async () => {
+      const { store, clock } = current();
+      const first = await store.invoiceHolds.hold(hold());
+      expect(first).toStrictEqual({
+        ...hold(),
+        id: first.id,
+        state: 'held',
+        createdAt: new Date(clock.now().getTime()),
+        updatedAt: new Date(clock.now().getTime()),
+      });
+      clock.advance(HOUR);
+      const moved = await store.invoiceHolds.hold(hold({ reason: 'other', amounts: { currency: 'USD' } }));
+      expect(moved).toMatchObject({ id: first.id, reason: 'other', amounts: { currency: 'USD' } });
+      expect(moved.updatedAt.getTime()).toBe(first.createdAt.getTime() + HOUR);
+      const other = await store.invoiceHolds.hold(hold({ scope: 'shipment:1' }));
+      expect(other.id).not.toBe(first.id);
+      expect((await store.invoiceHolds.listByPo('1')).map((h) => h.id)).toStrictEqual([first.id, other.id]);
+      expect((await store.stats(clock.now())).invoicesHeld).toBe(2);
+    });
+
+    it('settles a hold once, from the states named, and keeps a settled hold as it was', async () => {
+      const { store, clock } = current();
+      const held = await store.invoiceHolds.hold(hold());
+      const invoiced = await store.invoiceHolds.settle(
+        held.id,
+        { state: 'invoiced', invoiceId: 'INV-1', prices: 'po', note: 'agreed by phone' },
+        ['held'],
+      );
+      expect(invoiced).toMatchObject({
+        state: 'invoiced',
+        prices: 'po',
+        invoiceId: 'INV-1',
+        note: 'agreed by phone',
+      });
+      expect(
+        await store.invoiceHolds.settle(held.id, { state: 'waived', note: 'x' }, ['held']),
+      ).toBeUndefined();
+      // Found again by a later look: the operator's decision stands.
+      expect(await store.invoiceHolds.hold(hold({ reason: 'again' }))).toStrictEqual(invoiced);
+      expect((await store.stats(clock.now())).invoicesHeld).toBe(0);
+      expect(await store.invoiceHolds.get('424242')).toBeUndefined();
+      expect(
+        await store.invoiceHolds.settle('424242', { state: 'waived', note: 'x' }, ['held']),
+      ).toBeUndefined();
     });
   });
 }

@@ -1771,6 +1771,7 @@ export function runStoreSuite(
           },
           jobsByState: { pending: 0, running: 0, done: 0, dead: 0 },
           outbox: { pending: 0, sending: 0, dead: 0 },
+          invoicesHeld: 0,
         });
       });
 
@@ -1817,6 +1818,7 @@ export function runStoreSuite(
           oldestUnorderedAt: at(MINUTE),
           jobsByState: { pending: 2, running: 1, done: 1, dead: 1 },
           outbox: { pending: 1, sending: 1, dead: 1, oldestPendingAt: at(2 * MINUTE) },
+          invoicesHeld: 0,
         };
         expect(await store.stats(at(3 * MINUTE))).toStrictEqual(expected);
         expect(await store.outbox.purgeDelivered(at(HOUR))).toBe(1);

@@ -280,6 +280,9 @@ function renderFigures(lines: string[], figures: ScrapeFigures): void {
       'Age of the oldest document to a buyer still to deliver; 0 when none',
       [[{}, ageSeconds(now, stats.outbox.oldestPendingAt)]],
     );
+    gauge(lines, 'punchgate_invoices_held', 'Invoices held for an operator now (until sent or waived)', [
+      [{}, stats.invoicesHeld],
+    ]);
   }
   gauge(
     lines,

@@ -37,6 +37,7 @@ import {
   parseDecimal,
   roundDecimal,
 } from '../../kernel/decimal.ts';
+import type { InvoiceHoldPrices } from '../../store/types.ts';
 import type { OwnerGroup, PoLine, StoredRequest } from '../orders/po-record.ts';
 import { itemLines, shipmentLines } from '../orders/print-order-lines.ts';
 
@@ -65,9 +66,18 @@ export interface InvoiceFiguresInput {
   readonly currency: string;
   readonly scope: InvoiceScope;
   readonly settings: InvoiceFigureSettings;
+  /**
+   * An operator's release of a held invoice: where the print order's unit price differs from the PO's
+   * beyond the tolerance, bill the PO's (`po`) or accept the print order's for the lines concerned
+   * (`print-order`) instead of holding the invoice. Every other reason to hold still holds it.
+   */
+  readonly prices?: InvoiceHoldPrices;
 }
 
-/** A print-order price that differs from the PO's within the tolerance: invoiced at the PO's, and flagged. */
+/**
+ * A print-order price that differs from the PO's: within the tolerance (or beyond it, released by an operator
+ * at the PO's prices) invoiced at the PO's and flagged; accepted by an operator, invoiced at the print order's.
+ */
 export interface PriceDeviation {
   /** The PO lines concerned (one, or those the print order's items could not be matched to). */
   readonly lineNumbers: readonly number[];
@@ -77,6 +87,10 @@ export interface PriceDeviation {
   readonly po: string;
   /** |printOrder − po| ÷ po in percent, 2 decimals. */
   readonly percent: string;
+  /** Whose price the invoice bills: the PO's, unless an operator accepted the print order's. */
+  readonly billed: InvoiceHoldPrices;
+  /** Beyond the buyer's tolerance: invoiced only because an operator released it. */
+  readonly beyondTolerance: boolean;
 }
 
 type InvoiceHoldReason =
@@ -166,8 +180,8 @@ function ratePercent(rate: Rate): string {
   return formatDecimal(percent, { minDecimals: 0 });
 }
 
-function lineAmount(line: PoLine): Decimal {
-  return multiplyDecimals(parseDecimal(line.quantity, lenient), parseDecimal(line.unitPrice.value, lenient));
+function lineAmount(line: PoLine, unitPrice: Decimal): Decimal {
+  return multiplyDecimals(parseDecimal(line.quantity, lenient), unitPrice);
 }
 
 /** A PO line's unit price, as confirmed. */
@@ -282,14 +296,21 @@ function comparisonText(c: Comparison, percent: string | undefined): string {
 
 type Hold = (reason: InvoiceHoldReason, message: string) => void;
 
-/** Each comparison within the tolerance is a deviation; beyond it, a hold naming both amounts. */
+/**
+ * Each comparison within the tolerance is a deviation; beyond it, a hold naming both amounts, unless an
+ * operator released it (`prices`): at the PO's prices it is a deviation like any other; accepting the print
+ * order's, the unit price of the one PO line concerned becomes the print order's (`acceptedPrices`). A
+ * difference that is not one line's (items not matched to PO lines) cannot be priced per line, and holds.
+ */
 function priceDeviations(
   compared: readonly Comparison[],
   tolerancePercent: number,
+  prices: InvoiceHoldPrices | undefined,
   hold: Hold,
-): PriceDeviation[] {
+): { deviations: PriceDeviation[]; acceptedPrices: Map<number, Decimal> } {
   const tolerance = fromNumber(tolerancePercent);
   const deviations: PriceDeviation[] = [];
+  const acceptedPrices = new Map<number, Decimal>();
   for (const c of compared) {
     const difference = abs(subtract(c.printOrder, c.po));
     if (isZero(difference)) continue;
@@ -301,21 +322,26 @@ function priceDeviations(
         multiplyDecimals(difference, { units: 100n, scale: 0 }),
         multiplyDecimals(tolerance, abs(c.po)),
       ) > 0;
-    if (beyond) {
+    const [onlyLine, ...moreLines] = c.lineNumbers;
+    const accepted = beyond && prices === 'print-order' && onlyLine !== undefined && moreLines.length === 0;
+    if (beyond && prices !== 'po' && !accepted) {
       hold(
         'price_beyond_tolerance',
         `${comparisonText(c, percent)}, beyond the ${formatDecimal(tolerance)}% tolerance.`,
       );
-    } else {
-      deviations.push({
-        lineNumbers: c.lineNumbers,
-        printOrder: unitPriceText(c.printOrder),
-        po: unitPriceText(c.po),
-        percent: percent ?? '0.00',
-      });
+      continue;
     }
+    if (accepted) acceptedPrices.set(onlyLine, c.printOrder);
+    deviations.push({
+      lineNumbers: c.lineNumbers,
+      printOrder: unitPriceText(c.printOrder),
+      po: unitPriceText(c.po),
+      percent: percent ?? '0.00',
+      billed: accepted ? 'print-order' : 'po',
+      beyondTolerance: beyond,
+    });
   }
-  return deviations;
+  return { deviations, acceptedPrices };
 }
 
 /**
@@ -372,22 +398,26 @@ function charges(
   return { rate, shipping: roundDecimal(shipping, CENTS), taxSource, shippingSource };
 }
 
-/** One PO line as invoiced: its quantity and unit price, the subtotal rounded to the cent, its tax. */
+/**
+ * One PO line as invoiced: its quantity and unit price (the PO's, or the print order's where an operator
+ * accepted it), the subtotal rounded to the cent, its tax.
+ */
 function invoiceLine(
   line: PoLine,
   index: number,
+  unitPrice: Decimal,
   rate: Rate,
   taxAt: InvoiceTaxAt,
   percentageRate: string,
 ): InvoiceLineInput & { readonly amount: Decimal } {
-  const amount = roundDecimal(lineAmount(line), CENTS);
+  const amount = roundDecimal(lineAmount(line, unitPrice), CENTS);
   return {
     amount,
     invoiceLineNumber: index + 1,
     lineNumber: line.lineNumber,
     quantity: formatDecimal(parseDecimal(line.quantity, lenient)),
     unitOfMeasure: line.unitOfMeasure,
-    unitPrice: formatDecimal(parseDecimal(line.unitPrice.value, lenient), { minDecimals: CENTS }),
+    unitPrice: formatDecimal(unitPrice, { minDecimals: CENTS }),
     supplierPartID: line.supplierPartID,
     supplierPartAuxiliaryID: line.lineRef,
     ...(line.description !== '' && { description: line.description }),
@@ -449,9 +479,10 @@ export function invoiceFigures(input: InvoiceFiguresInput): InvoiceFiguresResult
   }
 
   // Prices: what the print order charges a unit against the PO's unit prices.
-  const deviations = priceDeviations(
+  const { deviations, acceptedPrices } = priceDeviations(
     comparisons(order, group, lines, items),
     settings.priceTolerancePercent,
+    input.prices,
     hold,
   );
 
@@ -474,7 +505,14 @@ export function invoiceFigures(input: InvoiceFiguresInput): InvoiceFiguresResult
   // The lines at the PO's terms, and the summary.
   const percentageRate = ratePercent(rate);
   const invoiceLines = lines.map((line, index) =>
-    invoiceLine(line, index, rate, settings.taxAt, percentageRate),
+    invoiceLine(
+      line,
+      index,
+      acceptedPrices.get(line.lineNumber) ?? lineUnitPrice(line),
+      rate,
+      settings.taxAt,
+      percentageRate,
+    ),
   );
   const subtotal = sum(invoiceLines.map((line) => line.amount));
   const taxAmount =
@@ -559,11 +597,27 @@ export function creditMemoFigures(figures: InvoiceFigures): InvoiceFigures {
 /** The deviations as the invoice's Comments (and the PO's history); undefined when there are none. */
 export function deviationComments(deviations: readonly PriceDeviation[]): string | undefined {
   if (deviations.length === 0) return undefined;
-  const parts = deviations.map(
-    (d) =>
-      `${d.lineNumbers.length === 0 ? 'items not on the PO' : `line${d.lineNumbers.length === 1 ? '' : 's'} ${listNumbers(d.lineNumbers)}`}: print order ${d.printOrder}, PO ${d.po} (${d.percent}%)`,
-  );
-  return `Invoiced at the PO's prices; the print order's differ within tolerance: ${parts.join('; ')}.`;
+  const describe = (d: PriceDeviation) =>
+    `${d.lineNumbers.length === 0 ? 'items not on the PO' : `line${d.lineNumbers.length === 1 ? '' : 's'} ${listNumbers(d.lineNumbers)}`}: print order ${d.printOrder}, PO ${d.po} (${d.percent}%)`;
+  const parts = (billed: InvoiceHoldPrices, beyond: boolean) =>
+    deviations
+      .filter((d) => d.billed === billed && d.beyondTolerance === beyond)
+      .map(describe)
+      .join('; ');
+  const sentences = [
+    ['po', false, "Invoiced at the PO's prices; the print order's differ within tolerance"],
+    [
+      'po',
+      true,
+      "Invoiced at the PO's prices, as the supplier's operator decided; the print order's differ beyond tolerance",
+    ],
+    ['print-order', true, "Invoiced at the print order's prices, as the supplier's operator agreed"],
+  ] as const;
+  return sentences
+    .map(([billed, beyond, text]) => ({ text, list: parts(billed, beyond) }))
+    .filter(({ list }) => list !== '')
+    .map(({ text, list }) => `${text}: ${list}.`)
+    .join(' ');
 }
 
 /** One invoice per shipment or per print order, as the buyer's settings say (`on-status` is always per order). */

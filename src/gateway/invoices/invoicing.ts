@@ -19,6 +19,8 @@ import { StoreError } from '../../store/store-error.ts';
 import type {
   Invoice,
   InvoiceAmounts,
+  InvoiceHold,
+  InvoiceHoldPrices,
   OutboxMessage,
   PurchaseOrder,
   TrackedPrintOrder,
@@ -34,6 +36,7 @@ import {
   creditMemoInvoiceId,
   deviationComments,
   type InvoiceFigures,
+  type InvoiceFiguresInput,
   type InvoiceScope,
   invoiceFigures,
   invoiceKey,
@@ -41,6 +44,7 @@ import {
   invoicesDue,
   printServiceInvoiceId,
 } from './invoice-figures.ts';
+import { holdText, INVOICE_WAIT, openHolds } from './invoice-holds.ts';
 
 export interface InvoicingOutcome {
   /** Invoices are due that could not be issued yet (held, or waiting for a number): keep looking. */
@@ -61,22 +65,21 @@ function amountsOf(figures: InvoiceFigures): InvoiceAmounts {
   };
 }
 
-/** How the PO's lastError begins while an invoice waits for an operator or for the print service. */
-const INVOICE_WAIT = 'Invoice not sent: ';
-
 /**
  * Adds a flag to the PO (once) and, for one an operator must act on, its reason and state; false when
- * the PO already said so. Read afresh: one look can flag twice (a held invoice, a deviation on another),
- * and a stale copy would drop a flag. A PO already waiting for an operator over something else keeps
- * that reason (the flag says the invoice waits too): overwriting it would hide it, and the PO would be
- * put back to `ordered` once the invoice is out (`settleInvoiceWait`) with the other matter still open.
+ * the PO already said so, waiting for an operator. Read afresh: one look can flag twice (a held invoice, a
+ * deviation on another), and a stale copy would drop a flag. A PO already waiting for an operator over
+ * something else keeps that reason (the flag says the invoice waits too): overwriting it would hide it,
+ * and the PO would be put back to `ordered` once the invoice is out (`settleInvoiceWait`) with the other
+ * matter still open. A PO an action moved on (a retry puts it back to `ordered`) is told again.
  */
 async function flagPo(ctx: GatewayContext, poId: string, flag: string, reason?: string): Promise<boolean> {
   const po = await ctx.store.orders.get(poId);
   if (po === undefined) return false;
   const tells =
     reason !== undefined && (po.state === 'ordered' || po.lastError?.startsWith(INVOICE_WAIT) === true);
-  if (po.flags.includes(flag) && (!tells || po.lastError === reason)) return false;
+  const toldAlready = po.lastError === reason && po.state === 'needs_operator';
+  if (po.flags.includes(flag) && (!tells || toldAlready)) return false;
   await ctx.store.orders.update(po.id, {
     flags: withFlags(po.flags, [flag]),
     ...(tells && { lastError: reason }),
@@ -86,23 +89,66 @@ async function flagPo(ctx: GatewayContext, poId: string, flag: string, reason?: 
 }
 
 /**
- * Puts a PO that waited only for its invoice back to `ordered` once what was due is out (held figures put
- * right, an invoice number that came later) and nothing else waits: nothing is left for an operator, and
- * a PO left waiting would keep showing up as one. The flag stays, as the record of what happened; any
- * other wait (its lastError says something else) is left alone.
+ * Puts a PO that waited only for its invoices back to `ordered` once nothing is held any more (held
+ * figures put right, a release or a waiver by an operator, an invoice number that came later): nothing is
+ * left for an operator, and a PO left waiting would keep showing up as one. While another of its invoices
+ * is held, the PO says that one instead. The flag stays, as the record of what happened; any other wait
+ * (its lastError says something else) is left alone.
  */
-async function settleInvoiceWait(ctx: GatewayContext, poId: string, invoiceId: string): Promise<void> {
+async function settleInvoiceWait(ctx: GatewayContext, poId: string, settled: string): Promise<void> {
   const po = await ctx.store.orders.get(poId);
   if (po?.state !== 'needs_operator' || po.lastError?.startsWith(INVOICE_WAIT) !== true) return;
+  const stillHeld = await openHolds(ctx, poId);
   try {
     await ctx.store.orders.update(
       po.id,
-      { state: 'ordered', lastError: `Invoice ${invoiceId} sent after it waited: ${po.lastError}` },
+      stillHeld.length > 0
+        ? { lastError: holdText(stillHeld) }
+        : { state: 'ordered', lastError: `${settled} after it waited: ${po.lastError}` },
       { ifState: ['needs_operator'] },
     );
   } catch (error) {
     // An operator acted on the PO meanwhile: theirs is the later word.
     if (!(error instanceof StoreError && error.code === 'conflict')) throw error;
+  }
+}
+
+/**
+ * Records that the invoice of `scope` is held (or finds its hold again, with the figures as they are now),
+ * with what it would bill at either side's prices for the operator's choice, and keeps the PO waiting for
+ * an operator. Counted and logged once per hold.
+ */
+async function holdInvoice(
+  ctx: GatewayContext,
+  po: PurchaseOrder,
+  tracked: TrackedPrintOrder,
+  input: InvoiceFiguresInput,
+  message: string,
+  known: InvoiceHold | undefined,
+): Promise<void> {
+  const dueAt = (prices: InvoiceHoldPrices) => {
+    const result = invoiceFigures({ ...input, prices });
+    return result.ok ? result.figures.summary.due : undefined;
+  };
+  const atPoPrices = dueAt('po');
+  const atPrintOrderPrices = dueAt('print-order');
+  await ctx.store.invoiceHolds.hold({
+    buyerId: po.buyerId,
+    poId: po.id,
+    storefrontId: tracked.storefrontId,
+    printOrderId: tracked.printOrderId,
+    scope: invoiceKey(input.scope),
+    reason: message,
+    amounts: {
+      currency: input.currency,
+      ...(atPoPrices !== undefined && { atPoPrices }),
+      ...(atPrintOrderPrices !== undefined && { atPrintOrderPrices }),
+    },
+  });
+  await flagPo(ctx, po.id, FLAG.invoiceHeld, holdText(await openHolds(ctx, po.id)));
+  if (known === undefined) {
+    ctx.metrics.count('punchgate_invoices_total', { purpose: 'standard', outcome: 'held' });
+    ctx.logger.warn('invoice held for an operator', { po: po.id, printOrder: tracked.printOrderId });
   }
 }
 
@@ -271,6 +317,19 @@ async function creditInvoices(
  * Issues what the print order is due by the buyer's `invoices` settings (or, once it is cancelled, the
  * credit memos of what was invoiced), and says whether something due is still waiting.
  */
+/** Who asks for the print order's invoices: the sync (webhook or poll), or an operator, who may release held ones. */
+export type InvoicingRequest =
+  | { readonly by: 'the sync' }
+  | { readonly by: 'an operator'; readonly prices?: InvoiceHoldPrices };
+
+const BY_THE_SYNC: InvoicingRequest = { by: 'the sync' };
+
+/**
+ * Issues what the print order is due by the buyer's `invoices` settings (or, once it is cancelled, the
+ * credit memos of what was invoiced), and says whether something due is still waiting. An invoice that
+ * cannot go out as it stands is held (`holdInvoice`) and looked at again next time; one an operator waived
+ * is never issued; an operator's `prices` release the held ones at those prices.
+ */
 export async function invoicePrintOrder(
   ctx: GatewayContext,
   buyer: ResolvedBuyer,
@@ -278,7 +337,7 @@ export async function invoicePrintOrder(
   tracked: TrackedPrintOrder,
   order: Order,
   cancelled: boolean,
-  asked: 'by the sync' | 'by an operator' = 'by the sync',
+  request: InvoicingRequest = BY_THE_SYNC,
 ): Promise<InvoicingOutcome> {
   const settings = buyer.invoices;
   if (settings.send === 'off') return NOTHING_WAITING;
@@ -287,30 +346,35 @@ export async function invoicePrintOrder(
     await creditInvoices(ctx, buyer, po, order, issued);
     return NOTHING_WAITING;
   }
-  // Settled by hand: holding it again on every look would put the PO back in the operators' queue.
-  if (asked === 'by the sync' && po.flags.includes(FLAG.invoicesSettledByOperator)) return NOTHING_WAITING;
+  // Settled by hand before holds were records of their own (an invoice number the service never gave):
+  // looking again on every round would put the PO back in the operators' queue.
+  if (request.by === 'the sync' && po.flags.includes(FLAG.invoicesSettledByOperator)) return NOTHING_WAITING;
   const group = groupOfPrintOrder(po, tracked.printOrderId);
   if (group === undefined) return NOTHING_WAITING;
-  const issuedKeys = issued.filter((i) => i.purpose === 'standard').map((i) => i.scope);
+  const standard = issued.filter((i) => i.purpose === 'standard');
+  const holds = await holdsOfPrintOrder(ctx, po.id, tracked);
+  await settleIssuedHolds(ctx, holds, standard);
+  const waived = [...holds.values()].filter((h) => h.state === 'waived').map((h) => h.scope);
   let waiting = false;
   let lastIssued: Invoice | undefined;
   let passPromotion = false;
-  for (const due of invoicesDue(order, settings, issuedKeys)) {
+  for (const due of invoicesDue(order, settings, [...standard.map((i) => i.scope), ...waived])) {
     const scope: InvoiceScope =
       passPromotion && due.per === 'shipment' ? { ...due, withPromotion: true } : due;
     passPromotion = false;
-    const result = invoiceFigures({
+    const hold = holds.get(invoiceKey(scope));
+    const release = request.by === 'an operator' && hold?.state === 'held' ? request.prices : undefined;
+    const input: InvoiceFiguresInput = {
       order,
       group,
       currency: storedRequest(po).total.currency,
       scope,
       settings,
-    });
+      ...(release !== undefined && { prices: release }),
+    };
+    const result = invoiceFigures(input);
     if (!result.ok) {
-      if (await flagPo(ctx, po.id, FLAG.invoiceHeld, `${INVOICE_WAIT}${result.message}`)) {
-        ctx.metrics.count('punchgate_invoices_total', { purpose: 'standard', outcome: 'held' });
-        ctx.logger.warn('invoice held for an operator', { po: po.id, printOrder: order.id });
-      }
+      await holdInvoice(ctx, po, tracked, input, result.message, hold);
       waiting = true;
       // The promotion goes on the print order's first invoice: a held one passes it on to the next, or
       // it would be lost (once another invoice is out, the held one no longer counts as the first).
@@ -318,13 +382,66 @@ export async function invoicePrintOrder(
       continue;
     }
     const invoice = await issueInvoice(ctx, buyer, po, tracked.storefrontId, order, scope, result.figures);
-    if (invoice === undefined) waiting = true;
-    else lastIssued = invoice;
+    if (invoice === undefined) {
+      waiting = true;
+      continue;
+    }
+    lastIssued = invoice;
+    if (hold?.state === 'held') {
+      await ctx.store.invoiceHolds.settle(
+        hold.id,
+        {
+          state: 'invoiced',
+          invoiceId: invoice.invoiceId,
+          ...(release !== undefined && { prices: release }),
+          note:
+            release === undefined
+              ? "Invoiced once the print order's figures were put right."
+              : `Released by an operator at the ${release === 'po' ? "PO's" : "print order's"} prices.`,
+        },
+        ['held'],
+      );
+    }
   }
-  if (lastIssued !== undefined && !waiting) await settleInvoiceWait(ctx, po.id, lastIssued.invoiceId);
+  if (lastIssued !== undefined && !waiting) {
+    await settleInvoiceWait(ctx, po.id, `Invoice ${lastIssued.invoiceId} sent`);
+  }
   // An on-status invoice may come after the last shipment: the print order stays open until it is out.
-  const statusAwaited = settings.send === 'on-status' && issuedKeys.length === 0 && lastIssued === undefined;
+  const statusAwaited = settings.send === 'on-status' && standard.length === 0 && lastIssued === undefined;
   return { waiting: waiting || statusAwaited };
+}
+
+/** The print order's holds, by the scope they hold. */
+async function holdsOfPrintOrder(
+  ctx: GatewayContext,
+  poId: string,
+  tracked: Pick<TrackedPrintOrder, 'storefrontId' | 'printOrderId'>,
+): Promise<Map<string, InvoiceHold>> {
+  const holds = (await ctx.store.invoiceHolds.listByPo(poId)).filter(
+    (h) => h.storefrontId === tracked.storefrontId && h.printOrderId === tracked.printOrderId,
+  );
+  return new Map(holds.map((h) => [h.scope, h]));
+}
+
+/**
+ * Settles the holds whose invoice is out already: issued by an operator's release just before a crash cut
+ * the settling off, the record says so on the next look (else the PO would wait for an operator forever).
+ */
+async function settleIssuedHolds(
+  ctx: GatewayContext,
+  holds: Map<string, InvoiceHold>,
+  standard: readonly Invoice[],
+): Promise<void> {
+  for (const [scope, hold] of holds) {
+    const invoice = standard.find((i) => i.scope === scope);
+    if (hold.state !== 'held' || invoice === undefined) continue;
+    const settled = await ctx.store.invoiceHolds.settle(
+      hold.id,
+      { state: 'invoiced', invoiceId: invoice.invoiceId, note: 'Found invoiced on a later look.' },
+      ['held'],
+    );
+    if (settled !== undefined) holds.set(scope, settled);
+  }
 }
 
 /**
@@ -333,14 +450,12 @@ export async function invoicePrintOrder(
  * PO whose invoice was held once its print order's figures are put right, or one whose print order closed
  * before the print service had its invoice number.
  */
-export async function invoicePoNow(ctx: GatewayContext, po: PurchaseOrder): Promise<Invoice[]> {
-  const buyer = ctx.buyers.byId(po.buyerId);
-  if (buyer === undefined || buyer.invoices.send === 'off') {
-    throw new GatewayError(
-      'conflict',
-      `Buyer ${po.buyerId} is not invoiced through the gateway (invoices.send is off).`,
-    );
-  }
+export async function invoicePoNow(
+  ctx: GatewayContext,
+  po: PurchaseOrder,
+  prices: InvoiceHoldPrices = 'po',
+): Promise<Invoice[]> {
+  const buyer = invoicedBuyer(ctx, po);
   const tracked = (await ctx.store.printOrders.listByPo(po.id)).filter((p) => p.confirmed);
   if (tracked.length === 0) {
     throw new GatewayError(
@@ -348,14 +463,102 @@ export async function invoicePoNow(ctx: GatewayContext, po: PurchaseOrder): Prom
       `Purchase order record ${po.id} has no confirmed print order to invoice.`,
     );
   }
-  for (const printOrder of tracked) {
-    const order = await readPrintOrder(ctx, printOrder.storefrontId, printOrder.printOrderId);
-    const cancelStatus = ctx.storefront(printOrder.storefrontId).cancelStatus;
-    const cancelled = cancelStatus !== undefined && order.status.toLowerCase() === cancelStatus.toLowerCase();
+  const printOrders = await Promise.all(
+    tracked.map(async (printOrder) => {
+      const order = await readPrintOrder(ctx, printOrder.storefrontId, printOrder.printOrderId);
+      const cancelStatus = ctx.storefront(printOrder.storefrontId).cancelStatus;
+      const cancelled =
+        cancelStatus !== undefined && order.status.toLowerCase() === cancelStatus.toLowerCase();
+      return { printOrder, order, cancelled };
+    }),
+  );
+  await refuseUnreleasable(ctx, buyer, po, printOrders, prices);
+  for (const { printOrder, order, cancelled } of printOrders) {
     const current = (await ctx.store.orders.get(po.id)) ?? po;
-    await invoicePrintOrder(ctx, buyer, current, printOrder, order, cancelled, 'by an operator');
+    await invoicePrintOrder(ctx, buyer, current, printOrder, order, cancelled, { by: 'an operator', prices });
   }
   return ctx.store.invoices.listByPo(po.id);
+}
+
+function invoicedBuyer(ctx: GatewayContext, po: PurchaseOrder): ResolvedBuyer {
+  const buyer = ctx.buyers.byId(po.buyerId);
+  if (buyer === undefined || buyer.invoices.send === 'off') {
+    throw new GatewayError(
+      'conflict',
+      `Buyer ${po.buyerId} is not invoiced through the gateway (invoices.send is off).`,
+    );
+  }
+  return buyer;
+}
+
+/**
+ * Refuses a release that would leave a held invoice held (its print order's figures disagree with
+ * themselves, a price difference no PO line carries alone…), before anything is issued: the operator's one
+ * action then either sends every held invoice or changes nothing.
+ */
+async function refuseUnreleasable(
+  ctx: GatewayContext,
+  buyer: ResolvedBuyer,
+  po: PurchaseOrder,
+  printOrders: readonly { printOrder: TrackedPrintOrder; order: Order; cancelled: boolean }[],
+  prices: InvoiceHoldPrices,
+): Promise<void> {
+  const held = await openHolds(ctx, po.id);
+  const still: string[] = [];
+  for (const hold of held) {
+    const found = printOrders.find(
+      (p) =>
+        p.printOrder.storefrontId === hold.storefrontId && p.printOrder.printOrderId === hold.printOrderId,
+    );
+    const group = groupOfPrintOrder(po, hold.printOrderId);
+    if (found === undefined || found.cancelled || group === undefined) continue;
+    const scope = invoicesDue(found.order, buyer.invoices, []).find((due) => invoiceKey(due) === hold.scope);
+    if (scope === undefined) continue;
+    const result = invoiceFigures({
+      order: found.order,
+      group,
+      currency: storedRequest(po).total.currency,
+      scope,
+      settings: buyer.invoices,
+      prices,
+    });
+    if (!result.ok) still.push(`print order ${hold.printOrderId} (${hold.scope}): ${result.message}`);
+  }
+  if (still.length > 0) {
+    throw new GatewayError(
+      'conflict',
+      `Nothing was invoiced: at the ${prices === 'po' ? "PO's" : "print order's"} prices the invoice would still be held — ${still.join(' ')} Put the print order right, or waive the invoice.`,
+    );
+  }
+}
+
+/**
+ * An operator's waiver: the PO's held invoices are not sent (the buyer self-bills, or it was settled
+ * elsewhere), with the operator's note; the PO leaves the operators' queue when nothing else waits.
+ */
+export async function waiveHeldInvoices(
+  ctx: GatewayContext,
+  po: PurchaseOrder,
+  note: string,
+): Promise<InvoiceHold[]> {
+  const held = await openHolds(ctx, po.id);
+  if (held.length === 0) {
+    throw new GatewayError('conflict', `Purchase order record ${po.id} has no held invoice to waive.`);
+  }
+  const waived: InvoiceHold[] = [];
+  for (const hold of held) {
+    const settled = await ctx.store.invoiceHolds.settle(hold.id, { state: 'waived', note }, ['held']);
+    if (settled !== undefined) waived.push(settled);
+  }
+  if (waived.length === 0) {
+    throw new GatewayError(
+      'conflict',
+      `The held invoices of purchase order record ${po.id} were settled meanwhile.`,
+    );
+  }
+  await settleInvoiceWait(ctx, po.id, 'Invoice waived by an operator');
+  ctx.logger.info('held invoice waived by an operator', { po: po.id, holds: waived.length });
+  return waived;
 }
 
 /** The outbox messages that carry an invoice's document: the first, then each re-send. */

@@ -16,6 +16,7 @@ import {
   ErrorAnswer,
   firstProblem,
   HandledBody,
+  InvoiceBody,
   IdParams,
   InvoiceList,
   JobListQuery,
@@ -30,6 +31,7 @@ import {
   OutboxPage,
   Overview,
   StaleGuard,
+  WaiveInvoiceBody,
 } from './admin-schemas.ts';
 
 const refusal = (description: string) => ({
@@ -61,7 +63,7 @@ const answer = (description: string, schema: z.ZodType) => ({
  * (`readBody` in admin-routes.ts), once it has found the record the action is on, so an unknown one is a 404
  * whatever the body.
  */
-export const REQUEST_BODIES = { StaleGuard, AttachBody, HandledBody } as const;
+export const REQUEST_BODIES = { StaleGuard, AttachBody, HandledBody, InvoiceBody, WaiveInvoiceBody } as const;
 
 function body(name: keyof typeof REQUEST_BODIES, required: boolean) {
   return {
@@ -230,11 +232,27 @@ export const orderInvoicesRoute = adminRoute({
 export const orderInvoiceRoute = adminRoute({
   method: 'post',
   path: '/orders/{id}/invoice',
-  summary: "Invoice now, as the buyer's settings say (never a second invoice)",
-  request: { params: IdParams, body: body('StaleGuard', false) },
+  summary:
+    "Invoice now, as the buyer's settings say (never a second invoice); held invoices go out at the prices named",
+  request: { params: IdParams, body: body('InvoiceBody', false) },
   responses: {
     200: answer("The PO's invoices", InvoiceList),
-    ...refusals({ record: true, conflict: ORDER_ACTION_CONFLICT }),
+    ...refusals({
+      record: true,
+      conflict: `${ORDER_ACTION_CONFLICT} Or a held invoice would still be held at those prices: nothing was invoiced.`,
+    }),
+  },
+});
+
+export const orderWaiveInvoiceRoute = adminRoute({
+  method: 'post',
+  path: '/orders/{id}/waive-invoice',
+  summary:
+    "The PO's held invoices are not sent, with a note (the buyer self-bills, or it was settled elsewhere)",
+  request: { params: IdParams, body: body('WaiveInvoiceBody', true) },
+  responses: {
+    200: answer("The PO's invoices", InvoiceList),
+    ...refusals({ record: true, conflict: `${ORDER_ACTION_CONFLICT} Or no invoice of the PO is held.` }),
   },
 });
 

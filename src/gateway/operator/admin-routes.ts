@@ -15,7 +15,9 @@
  * - `POST /admin/orders/:id/handled {note}` — a PO waiting for an operator leaves the queue, no document;
  * - `GET /admin/orders/:id/invoices` — the PO's invoices and credit memos, each with its deliveries;
  * - `POST /admin/orders/:id/invoice` — invoice now: the PO's print orders read again and invoiced as the
- *   buyer's settings say (a held invoice once its figures are put right; never a second one);
+ *   buyer's settings say, held invoices at the prices the body names (`{"prices": "po" | "print-order"}`,
+ *   default `po`); never a second one;
+ * - `POST /admin/orders/:id/waive-invoice` — the PO's held invoices are not sent (`{"note": "…"}`);
  * - `POST /admin/invoices/:id/resend` — the same invoice document (same invoiceID, same payloadID) again;
  * - `GET /admin/outbox[?state&buyer&po&limit&cursor]`, `GET /admin/outbox/:id` (with the document);
  * - `POST /admin/outbox/:id/retry` — a dead-lettered document is sent again;
@@ -40,6 +42,7 @@ import {
   invoicePoNow,
   resendDocument,
   resendInvoice,
+  waiveHeldInvoices,
 } from '../invoices/invoicing.ts';
 import { retryPurchaseOrder } from '../orders/process-order.ts';
 import {
@@ -56,6 +59,7 @@ import {
   orderRetryRoute,
   orderRoute,
   ordersRoute,
+  orderWaiveInvoiceRoute,
   outboxMessageRoute,
   outboxResendRoute,
   outboxRetryRoute,
@@ -64,7 +68,7 @@ import {
   parsed,
 } from './admin-openapi.ts';
 import { adminOverview } from './admin-overview.ts';
-import { AttachBody, HandledBody, StaleGuard } from './admin-schemas.ts';
+import { AttachBody, HandledBody, InvoiceBody, StaleGuard, WaiveInvoiceBody } from './admin-schemas.ts';
 import { adminTokenFailures } from './admin-token-failures.ts';
 import { invoiceList, jobView, messageView, orderDetail, orderSummary, searchOrders } from './admin-views.ts';
 import { type AuditTrailOptions, auditTrail } from './audit-trail.ts';
@@ -190,9 +194,18 @@ function orderRoutes(routes: DescribedRoutes, ctx: GatewayContext): void {
 
   routes.mount(orderInvoiceRoute, async (c, { id }) => {
     const order = await orderOr404(id);
-    refuseIfStale(order, await readBody(c, StaleGuard, { optional: true }));
-    await invoicePoNow(ctx, order);
-    ctx.logger.info('purchase order invoiced by an operator', { po: order.id });
+    const body = await readBody(c, InvoiceBody, { optional: true });
+    refuseIfStale(order, body);
+    await invoicePoNow(ctx, order, body.prices);
+    ctx.logger.info('purchase order invoiced by an operator', { po: order.id, prices: body.prices });
+    return c.json(await invoiceList(ctx, order.id));
+  });
+
+  routes.mount(orderWaiveInvoiceRoute, async (c, { id }) => {
+    const order = await orderOr404(id);
+    const body = await readBody(c, WaiveInvoiceBody);
+    refuseIfStale(order, body);
+    await waiveHeldInvoices(ctx, order, body.note);
     return c.json(await invoiceList(ctx, order.id));
   });
 }

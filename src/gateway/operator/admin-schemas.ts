@@ -6,7 +6,13 @@
  */
 import * as z from 'zod';
 import { addressSchema, chargeSchema, contactSchema, moneySchema } from '../../cxml/index.ts';
-import { JOB_STATES, ORDER_STATES, OUTBOX_STATES } from '../../store/types.ts';
+import {
+  INVOICE_HOLD_PRICES,
+  INVOICE_HOLD_STATES,
+  JOB_STATES,
+  ORDER_STATES,
+  OUTBOX_STATES,
+} from '../../store/types.ts';
 import { ERROR_ANSWERS, type GatewayErrorCode } from '../http/errors.ts';
 import { mismatchSchema, poLineSchema } from '../orders/po-record.ts';
 
@@ -116,6 +122,24 @@ export const HandledBody = StaleGuard.extend({
     .meta({ description: 'Why the PO needs nothing more; kept in the PO record.' }),
 });
 
+export const InvoiceBody = StaleGuard.extend({
+  prices: z.enum(INVOICE_HOLD_PRICES, { error: 'prices must be "po" or "print-order".' }).default('po').meta({
+    description:
+      "Where a held invoice's unit prices differ from the PO's beyond the tolerance: bill the PO's (`po`) or accept the print order's for the lines concerned (`print-order`).",
+  }),
+});
+
+export const WaiveInvoiceBody = StaleGuard.extend({
+  note: z
+    .string({ error: NOTE_TEXT })
+    .max(MAX_NOTE_LENGTH, { error: NOTE_TEXT })
+    .refine((note) => note.trim() !== '', { error: NOTE_TEXT })
+    .transform((note) => note.trim())
+    .meta({
+      description: 'Why no invoice is sent (the buyer self-bills, settled elsewhere…); kept with the hold.',
+    }),
+});
+
 /** The first problem zod found, as the one message a 400 carries. */
 export function firstProblem(error: z.ZodError): string {
   return error.issues[0]?.message ?? 'The request is not valid.';
@@ -197,7 +221,30 @@ export const InvoiceView = z.object({
   createdAt: moment,
   deliveries: z.array(OutboxMessageView),
 });
-export const InvoiceList = z.object({ items: z.array(InvoiceView) });
+export const InvoiceHoldView = z.object({
+  id: z.string(),
+  storefrontId: z.string(),
+  printOrderId: z.number(),
+  scope: z.string(),
+  state: z.enum(INVOICE_HOLD_STATES),
+  reason: z.string(),
+  amounts: z.object({
+    currency: z.string(),
+    atPoPrices: z.string().nullable(),
+    atPrintOrderPrices: z.string().nullable(),
+  }),
+  prices: z.enum(INVOICE_HOLD_PRICES).nullable(),
+  note: z.string().nullable(),
+  invoiceId: z.string().nullable(),
+  createdAt: moment,
+  updatedAt: moment,
+});
+export const InvoiceList = z.object({
+  items: z.array(InvoiceView),
+  holds: z.array(InvoiceHoldView).meta({
+    description: 'Invoices held for an operator, and how each was settled (state `held` while it waits).',
+  }),
+});
 
 export const JobView = z.object({
   id: z.string(),
@@ -235,6 +282,7 @@ export const OrderDetail = OrderSummary.extend({
   timeline: z.array(TimelineEntry),
   outbox: z.array(OutboxMessageView),
   invoices: z.array(InvoiceView),
+  invoiceHolds: z.array(InvoiceHoldView),
   raw: z.string().meta({ description: 'The OrderRequest as received.' }),
 });
 
@@ -267,6 +315,7 @@ export type PrintOrderView = z.output<typeof PrintOrderView>;
 export type OutboxMessageView = z.output<typeof OutboxMessageView>;
 export type OutboxMessageWithBody = z.output<typeof OutboxMessageWithBody>;
 export type InvoiceView = z.output<typeof InvoiceView>;
+export type InvoiceHoldView = z.output<typeof InvoiceHoldView>;
 export type JobView = z.output<typeof JobView>;
 export type TimelineEntry = z.output<typeof TimelineEntry>;
 

@@ -6,6 +6,7 @@
 import { redactSharedSecrets } from '../../cxml/shared-secret.ts';
 import type {
   Invoice,
+  InvoiceHold,
   Job,
   OutboxMessage,
   Page,
@@ -17,6 +18,7 @@ import { deliveriesOf, poMessages } from '../invoices/invoicing.ts';
 import { mismatchSummary } from '../orders/history-comment.ts';
 import { poDocument, storedRequest } from '../orders/po-record.ts';
 import type {
+  InvoiceHoldView,
   InvoiceView,
   JobView,
   OrderDetail,
@@ -99,11 +101,38 @@ function invoiceView(invoice: Invoice, poOutbox: readonly OutboxMessage[]): Invo
   };
 }
 
-export async function invoiceList(ctx: GatewayContext, poId: string): Promise<{ items: InvoiceView[] }> {
+export function invoiceHoldView(hold: InvoiceHold): InvoiceHoldView {
+  return {
+    id: hold.id,
+    storefrontId: hold.storefrontId,
+    printOrderId: hold.printOrderId,
+    scope: hold.scope,
+    state: hold.state,
+    reason: hold.reason,
+    amounts: {
+      currency: hold.amounts.currency,
+      atPoPrices: hold.amounts.atPoPrices ?? null,
+      atPrintOrderPrices: hold.amounts.atPrintOrderPrices ?? null,
+    },
+    prices: hold.prices ?? null,
+    note: hold.note ?? null,
+    invoiceId: hold.invoiceId ?? null,
+    createdAt: hold.createdAt,
+    updatedAt: hold.updatedAt,
+  };
+}
+
+export async function invoiceList(
+  ctx: GatewayContext,
+  poId: string,
+): Promise<{ items: InvoiceView[]; holds: InvoiceHoldView[] }> {
   const invoices = await ctx.store.invoices.listByPo(poId);
   // The PO's messages read once for all its invoices, not once per invoice.
   const poOutbox = invoices.length === 0 ? [] : await poMessages(ctx, poId);
-  return { items: invoices.map((invoice) => invoiceView(invoice, poOutbox)) };
+  return {
+    items: invoices.map((invoice) => invoiceView(invoice, poOutbox)),
+    holds: (await ctx.store.invoiceHolds.listByPo(poId)).map(invoiceHoldView),
+  };
 }
 
 export function jobView(job: Job): JobView {
@@ -187,7 +216,10 @@ export async function orderDetail(ctx: GatewayContext, order: PurchaseOrder): Pr
     })),
     timeline: timeline(order, printOrders, messages),
     outbox: messages.map((m) => messageView(m, false)),
-    invoices: (await invoiceList(ctx, order.id)).items,
+    ...(await invoiceList(ctx, order.id).then(({ items, holds }) => ({
+      invoices: items,
+      invoiceHolds: holds,
+    }))),
     // The buyer's SharedSecret is in its OrderRequest; the admin API shows the document without it.
     raw: redactSharedSecrets(order.raw),
   };

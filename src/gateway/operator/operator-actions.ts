@@ -4,7 +4,8 @@
  * - attach print order N: the order the operator found for a PO whose create outcome was unknown (or made
  *   by hand) becomes the PO's print order, once verified to carry the PO number, and the PO's job carries on
  *   with it — history note, `accept` to the buyer, tracking — without creating another;
- * - mark handled: the PO leaves the operator's queue with the operator's note and no buyer document.
+ * - mark handled: the PO leaves the operator's queue with the operator's note and no buyer document (but
+ *   for a held invoice, which waits for its own actions: invoice or waive, invoicing.ts).
  *
  * A retry of a PO whose create outcome is unknown is refused (process-order.ts `retryPurchaseOrder`): it
  * could print the order twice.
@@ -12,6 +13,7 @@
 import type { PurchaseOrder } from '../../store/types.ts';
 import type { GatewayContext } from '../context.ts';
 import { GatewayError, StaleRecordError } from '../http/errors.ts';
+import { openHolds, parkedForHolds } from '../invoices/invoice-holds.ts';
 import { FLAG, ownerGroups, poDocument, withFlags } from '../orders/po-record.ts';
 import { requeueProcessing } from '../orders/process-order.ts';
 import { readPrintOrder } from '../orders/read-print-order.ts';
@@ -103,19 +105,24 @@ export async function markHandled(
       `Purchase order record ${order.id} is ${order.state}; only a PO waiting for an operator can be marked handled.`,
     );
   }
-  // A waiting invoice the operator settled by hand must not be held again on the next look.
-  const invoiceWaits =
-    order.flags.includes(FLAG.invoiceHeld) || order.flags.includes(FLAG.invoiceNumberMissing);
+  // An invoice waiting for the service's number that the operator settled by hand must not wait again on
+  // the next look; a held invoice is settled only by its own actions (invoice, waive), so it keeps the PO
+  // waiting for them.
+  const numberWaits = order.flags.includes(FLAG.invoiceNumberMissing);
+  const flags = withFlags(order.flags, [
+    OPERATOR_FLAG.handled,
+    ...(numberWaits ? [FLAG.invoicesSettledByOperator] : []),
+  ]);
+  const held = await openHolds(ctx, order.id);
   const updated = await ctx.store.orders.update(
     order.id,
-    {
-      state: order.printOrderIds.length > 0 ? 'ordered' : 'cancelled',
-      lastError: `Handled by an operator: ${note}`,
-      flags: withFlags(order.flags, [
-        OPERATOR_FLAG.handled,
-        ...(invoiceWaits ? [FLAG.invoicesSettledByOperator] : []),
-      ]),
-    },
+    held.length > 0
+      ? parkedForHolds({ flags }, held)
+      : {
+          state: order.printOrderIds.length > 0 ? 'ordered' : 'cancelled',
+          lastError: `Handled by an operator: ${note}`,
+          flags,
+        },
     { ifState: ['needs_operator'] },
   );
   if (updated === undefined) {

@@ -27,6 +27,7 @@ import type { GatewayContext } from '../context.ts';
 import type { ResolvedBuyer, ResolvedStorefront } from '../deps.ts';
 import { confirmIdOf, queueConfirmation } from '../documents/buyer-documents.ts';
 import { GatewayError, upstreamError } from '../http/errors.ts';
+import { openHolds, parkedForHolds } from '../invoices/invoice-holds.ts';
 import { findProductBySku } from '../punchout/catalog.ts';
 import { searchPrintOrder } from './find-print-order.ts';
 import { changeComment, historyEntries, printOrderComment } from './history-comment.ts';
@@ -376,7 +377,11 @@ async function placePrintOrders(ctx: GatewayContext, received: PurchaseOrder): P
     tracked.push(record);
   }
   await confirmPlaced(ctx, buyer, received, tracked);
-  await moveOrder(ctx, received, { state: 'ordered' }, ['processing']);
+  // Placed again by a retry, a PO whose invoice is held keeps waiting for the operator who must settle it.
+  const held = await openHolds(ctx, received.id);
+  const placed =
+    held.length > 0 ? parkedForHolds(await loadOrder(ctx, received.id), held) : { state: 'ordered' as const };
+  await moveOrder(ctx, received, placed, ['processing']);
   ctx.logger.info('purchase order placed', {
     po: received.id,
     printOrders: tracked.map((t) => t.printOrderId).join(','),

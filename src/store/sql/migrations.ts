@@ -469,6 +469,29 @@ const MIGRATIONS: readonly Migration[] = [
     WHERE ${at('<SharedSecret>')} > 0 AND ${at('</SharedSecret>')} > ${at('<SharedSecret>')};
   `;
   },
+  // 10: invoices held for an operator, each a record of its own (they were a flag on the PO, which a later
+  // action could clear without the invoice ever going out): one per print order and scope, kept forever.
+  (d) => `
+  CREATE TABLE invoice_holds (
+    id ${d.serialKey},
+    buyer_id TEXT NOT NULL,
+    po_id TEXT NOT NULL,
+    storefront_id TEXT NOT NULL,
+    print_order_id ${d.int64} NOT NULL,
+    scope TEXT NOT NULL,
+    reason TEXT NOT NULL,
+    amounts TEXT NOT NULL,
+    state TEXT NOT NULL,
+    prices TEXT,
+    note TEXT,
+    invoice_id TEXT,
+    created_at ${d.int64} NOT NULL,
+    updated_at ${d.int64} NOT NULL,
+    UNIQUE (storefront_id, print_order_id, scope)
+  );
+  CREATE INDEX invoice_holds_po ON invoice_holds (po_id, id);
+  CREATE INDEX invoice_holds_open ON invoice_holds (state);
+  `,
 ];
 
 /** The migrations in `dialect`'s spelling. */

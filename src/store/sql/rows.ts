@@ -11,9 +11,12 @@ import {
   CART_LINE_STATES,
   type CartLine,
   type CxmlAnswer,
+  INVOICE_HOLD_PRICES,
+  INVOICE_HOLD_STATES,
   INVOICE_PURPOSES,
   type InboxEvent,
   type Invoice,
+  type InvoiceHold,
   JOB_STATES,
   type Job,
   type JsonObject,
@@ -223,6 +226,30 @@ export function toInvoice(r: SqlRow): Invoice {
   };
 }
 
+const InvoiceHoldAmountsSchema = z.object({
+  currency: z.string(),
+  atPoPrices: z.string().exactOptional(),
+  atPrintOrderPrices: z.string().exactOptional(),
+});
+
+export function toInvoiceHold(r: SqlRow): InvoiceHold {
+  return {
+    id: text(r.id),
+    buyerId: text(r.buyer_id),
+    poId: text(r.po_id),
+    storefrontId: text(r.storefront_id),
+    printOrderId: Number(r.print_order_id),
+    scope: text(r.scope),
+    reason: text(r.reason),
+    amounts: json(InvoiceHoldAmountsSchema)(r.amounts),
+    state: z.enum(INVOICE_HOLD_STATES).parse(r.state),
+    ...optional('prices', r.prices, (value) => z.enum(INVOICE_HOLD_PRICES).parse(value)),
+    ...optional('note', r.note, text),
+    ...optional('invoiceId', r.invoice_id, text),
+    ...stamps(r),
+  };
+}
+
 export function toEvent(r: SqlRow): InboxEvent {
   return {
     id: text(r.id),
@@ -251,6 +278,7 @@ export function toStats(found: SqlRow[]): StoreStats {
     ...oldest('unordered', 'oldestUnorderedAt'),
     jobsByState: counts('job', JOB_STATES),
     outbox: { ...messages, ...oldest('undelivered', 'oldestPendingAt') },
+    invoicesHeld: Number(found.find((r) => r.kind === 'unordered')?.count ?? 0),
   };
 }
 

@@ -272,6 +272,27 @@ const invoiceSql = (d: SqlDialect) => {
   };
 };
 
+/**
+ * Held invoices. A hold found again while open takes the new reason and amounts; a settled one is left as
+ * it is (the operator's decision stands). `settle` moves one only from the states it names (`$7`, a JSON
+ * list), so two operators cannot settle it twice.
+ */
+const invoiceHoldSql = (d: SqlDialect) => ({
+  hold: `INSERT INTO invoice_holds (buyer_id, po_id, storefront_id, print_order_id, scope, reason, amounts, state,
+      created_at, updated_at)
+    VALUES ($1, $2, $3, $4, $5, $6, $7, 'held', $8, $8)
+    ON CONFLICT (storefront_id, print_order_id, scope) DO UPDATE SET reason = excluded.reason,
+      amounts = excluded.amounts, updated_at = excluded.updated_at
+      WHERE invoice_holds.state = 'held' AND (invoice_holds.reason <> excluded.reason
+        OR invoice_holds.amounts <> excluded.amounts)`,
+  find: 'SELECT * FROM invoice_holds WHERE storefront_id = $1 AND print_order_id = $2 AND scope = $3',
+  get: `SELECT * FROM invoice_holds WHERE id = ${d.storeId(1)}`,
+  listByPo: 'SELECT * FROM invoice_holds WHERE po_id = $1 ORDER BY id',
+  settle: `UPDATE invoice_holds SET state = $2, prices = COALESCE($3::text, prices), note = COALESCE($4::text, note),
+      invoice_id = COALESCE($5::text, invoice_id), updated_at = $6
+    WHERE id = ${d.storeId(1)} AND state IN (${d.jsonArrayElements(7)}) RETURNING *`,
+});
+
 const eventSql = (d: SqlDialect) => ({
   insert: `INSERT INTO inbox_events (storefront_id, event, body, received_at, processed)
     VALUES ($1, $2, $3, $4, 0) RETURNING *`,
@@ -292,11 +313,13 @@ const heartbeatSql = {
 /**
  * Every figure of `stats` in one statement (one round trip, one snapshot): kind, state, count, oldest. The
  * first SELECT's CAST gives PostgreSQL the type of the `oldest` column its NULLs would otherwise leave open.
+ * D1 allows five terms in a compound SELECT, so the held invoices are counted by a subquery of the
+ * `unordered` row, in its otherwise empty `count` column.
  */
 const STATS = `SELECT 'order' AS kind, state, COUNT(*) AS count, CAST(NULL AS BIGINT) AS oldest FROM purchase_orders
       GROUP BY state
-    UNION ALL SELECT 'unordered', NULL, NULL, MIN(created_at) FROM purchase_orders
-      WHERE state IN ('received', 'processing')
+    UNION ALL SELECT 'unordered', NULL, (SELECT COUNT(*) FROM invoice_holds WHERE state = 'held'), MIN(created_at)
+      FROM purchase_orders WHERE state IN ('received', 'processing')
     UNION ALL SELECT 'job', state, COUNT(*), NULL FROM jobs GROUP BY state
     UNION ALL SELECT 'message', state, COUNT(*), NULL FROM outbox_queue WHERE state <> 'delivered' GROUP BY state
     UNION ALL SELECT 'undelivered', NULL, NULL, MIN(d.created_at) FROM outbox_queue q
@@ -350,6 +373,7 @@ export function storeStatements(d: SqlDialect) {
     outbox: compileAll(d, outboxSql(d)),
     printOrders: compileAll(d, printOrderSql),
     invoices: compileAll(d, invoiceSql(d)),
+    invoiceHolds: compileAll(d, invoiceHoldSql(d)),
     events: compileAll(d, eventSql(d)),
     heartbeat: compileAll(d, heartbeatSql),
   };

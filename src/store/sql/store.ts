@@ -34,6 +34,7 @@ import {
   toCartLine,
   toEvent,
   toInvoice,
+  toInvoiceHold,
   toJob,
   toOrder,
   toOutboxMessage,
@@ -79,6 +80,7 @@ export function createSqlStore(
     outbox: sqlOutbox(context),
     printOrders: sqlPrintOrders(context),
     invoices: sqlInvoices(context, invoiceLock(dialect)),
+    invoiceHolds: sqlInvoiceHolds(context),
     events: sqlEvents(context),
     heartbeat: sqlHeartbeat(context),
     async stats() {
@@ -804,6 +806,47 @@ function sqlInvoices(
     },
     async listByPrintOrder(storefrontId, printOrderId) {
       return (await rows(sql.listByPrintOrder, storefrontId, printOrderId)).map(toInvoice);
+    },
+  };
+}
+
+function sqlInvoiceHolds({
+  sql: { invoiceHolds: sql },
+  driver,
+  now,
+  rows,
+  first,
+}: SqlContext): Store['invoiceHolds'] {
+  return {
+    async hold(h) {
+      const [, found] = await driver.batch([
+        sql.hold.bind(
+          ...[h.buyerId, h.poId, h.storefrontId, h.printOrderId, h.scope, h.reason],
+          ...[JSON.stringify(h.amounts), now()],
+        ),
+        sql.find.bind(h.storefrontId, h.printOrderId, h.scope),
+      ]);
+      return toInvoiceHold(found!.rows[0]!);
+    },
+    async get(id) {
+      const row = await first(sql.get, id);
+      return row && toInvoiceHold(row);
+    },
+    async listByPo(poId) {
+      return (await rows(sql.listByPo, poId)).map(toInvoiceHold);
+    },
+    async settle(id, settlement, from) {
+      const row = await first(
+        sql.settle,
+        id,
+        settlement.state,
+        settlement.state === 'invoiced' ? (settlement.prices ?? null) : null,
+        settlement.note ?? null,
+        settlement.state === 'invoiced' ? settlement.invoiceId : null,
+        now(),
+        JSON.stringify(from),
+      );
+      return row && toInvoiceHold(row);
     },
   };
 }

@@ -382,9 +382,43 @@ describe('invoice figures', () => {
       // A wider tolerance lets it through, flagged.
       const figures = figuresOf({ order, settings: { ...settings, priceTolerancePercent: 2.5 } });
       expect(figures.deviations).toEqual([
-        { lineNumbers: [3], printOrder: '41.00', po: '40.00', percent: '2.50' },
+        {
+          lineNumbers: [3],
+          printOrder: '41.00',
+          po: '40.00',
+          percent: '2.50',
+          billed: 'po',
+          beyondTolerance: false,
+        },
       ]);
       expect(figures.summary.subtotal).toBe('139.00');
+    });
+
+    it("an operator's release bills the PO's price, or the print order's for the line concerned", () => {
+      const order = withSecondItem(12, 82);
+      const atPo = figuresOf({ order, prices: 'po' });
+      expect(atPo.lines.map((l) => [l.lineNumber, l.unitPrice, l.subtotal])).toEqual([
+        [1, '0.118', '59.00'],
+        [3, '40.00', '80.00'],
+      ]);
+      expect(atPo.summary.subtotal).toBe('139.00');
+      expect(deviationComments(atPo.deviations)).toBe(
+        "Invoiced at the PO's prices, as the supplier's operator decided; the print order's differ beyond tolerance: line 3: print order 41.00, PO 40.00 (2.50%).",
+      );
+      const atPrintOrder = figuresOf({ order, prices: 'print-order' });
+      expect(atPrintOrder.lines.map((l) => [l.lineNumber, l.unitPrice, l.subtotal])).toEqual([
+        [1, '0.118', '59.00'],
+        [3, '41.00', '82.00'],
+      ]);
+      expect(atPrintOrder.summary.subtotal).toBe('141.00');
+      expect(deviationComments(atPrintOrder.deviations)).toBe(
+        "Invoiced at the print order's prices, as the supplier's operator agreed: line 3: print order 41.00, PO 40.00 (2.50%).",
+      );
+      // A release changes nothing about the other reasons to hold.
+      const inconsistent = { ...order, sub_total: 1 };
+      expect(holdsOf({ order: inconsistent, prices: 'po' }).map((h) => h.reason)).toEqual([
+        'totals_do_not_add_up',
+      ]);
     });
 
     it('items that match no PO line, compared as a whole', () => {
@@ -454,7 +488,18 @@ describe('invoice figures', () => {
 
   it('writes deviations within tolerance as the Comments of the invoice', () => {
     expect(deviationComments([])).toBeUndefined();
-    expect(deviationComments([{ lineNumbers: [3], printOrder: '80.50', po: '80.00', percent: '0.63' }])).toBe(
+    expect(
+      deviationComments([
+        {
+          lineNumbers: [3],
+          printOrder: '80.50',
+          po: '80.00',
+          percent: '0.63',
+          billed: 'po',
+          beyondTolerance: false,
+        },
+      ]),
+    ).toBe(
       "Invoiced at the PO's prices; the print order's differ within tolerance: line 3: print order 80.50, PO 80.00 (0.63%).",
     );
   });

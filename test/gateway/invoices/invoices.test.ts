@@ -147,6 +147,11 @@ async function repeatWebhook(stack: OrderStack, printOrderId: number): Promise<v
   await drain(stack);
 }
 
+async function invoiceHolds(stack: OrderStack, poId: string) {
+  const answer = await adminJson(stack, `/admin/orders/${poId}/invoices`);
+  return answer.body.holds;
+}
+
 async function invoiceList(stack: OrderStack, poId: string) {
   const { status, body } = await adminJson(stack, `/admin/orders/${poId}/invoices`);
   expect(status).toBe(200);
@@ -183,7 +188,7 @@ function answerInvoices(stack: OrderStack, answer: () => Response): void {
 
 async function metricLines(stack: OrderStack, name: string): Promise<string[]> {
   const text = await (await stack.request(`${GATEWAY_ORIGIN}/metrics`)).text();
-  return text.split('\n').filter((line) => line.startsWith(`${name}{`));
+  return text.split('\n').filter((line) => line.startsWith(`${name}{`) || line.startsWith(`${name} `));
 }
 
 const SHIPPED = { trackingNumber: '1Z999AA10123456784' };
@@ -517,38 +522,122 @@ describe('invoices held for an operator', () => {
     expect(await stack.store.printOrders.get('demo', printOrderId)).toMatchObject({ state: 'closed' });
   });
 
-  it('marked handled, a held invoice stays settled: later looks neither hold it again nor send it; invoice now still can', async () => {
+  it('a held invoice outlives mark handled, a retry and every later look, until an operator waives it', async () => {
     const stack = await invoiceStack({ send: 'on-ship' });
     const { po, printOrderId } = await placedOrder(stack, 'PO-INV-HANDLED');
     stack.sandbox.control.overrideTotals(printOrderId, { subTotal: 99.99 });
     await stack.api.markShipped(printOrderId, SHIPPED);
     await drain(stack);
-    expect(await stack.store.orders.get(po.id)).toMatchObject({ state: 'needs_operator' });
+    const reason = "Invoice not sent: Print order 4711's items add up to 0.12 but its sub_total is 99.99.";
+    const waiting = { state: 'needs_operator', lastError: reason.replace('4711', String(printOrderId)) };
+    expect(await stack.store.orders.get(po.id)).toMatchObject(waiting);
+    expect(await metricLines(stack, 'punchgate_invoices_held')).toEqual(['punchgate_invoices_held 1']);
 
     const handled = await adminJson(stack, `/admin/orders/${po.id}/handled`, {
       method: 'POST',
-      body: JSON.stringify({ note: 'Invoiced by hand in the buyer portal.' }),
+      body: JSON.stringify({ note: 'Called the buyer.' }),
     });
     expect(handled.status).toBe(200);
+    expect(handled.body.order).toMatchObject({ state: 'needs_operator' });
+    const retried = await adminJson(stack, `/admin/orders/${po.id}/retry`, { method: 'POST' });
+    expect(retried.status).toBe(202);
     stack.clock.advance(3600);
     await drain(stack);
     await repeatWebhook(stack, printOrderId);
     await drain(stack);
-    expect(await stack.store.orders.get(po.id)).toMatchObject({
-      state: 'ordered',
-      flags: ['invoice_held', 'handled_by_operator', 'invoices_settled_by_operator'],
-      lastError: 'Handled by an operator: Invoiced by hand in the buyer portal.',
-    });
+    expect(await stack.store.orders.get(po.id)).toMatchObject(waiting);
     expect(invoicesReceived(stack)).toEqual([]);
+    // One hold, counted once however often it was looked at.
     expect(await metricLines(stack, 'punchgate_invoices_total')).toEqual([
       'punchgate_invoices_total{purpose="standard",outcome="held"} 1',
     ]);
-    expect(await stack.store.printOrders.get('demo', printOrderId)).toMatchObject({ state: 'closed' });
+    expect(await stack.store.printOrders.get('demo', printOrderId)).toMatchObject({ state: 'open' });
 
-    // The operator may still ask for it once the figures are right.
+    // Its figures cannot be released at either price: refused, nothing changed.
+    const release = await adminJson(stack, `/admin/orders/${po.id}/invoice`, {
+      method: 'POST',
+      body: JSON.stringify({ prices: 'po' }),
+    });
+    expect(release.status).toBe(409);
+    expect(release.body.error.message).toBe(
+      `Nothing was invoiced: at the PO's prices the invoice would still be held — print order ${printOrderId} (shipment:1): Print order ${printOrderId}'s items add up to 0.12 but its sub_total is 99.99. Put the print order right, or waive the invoice.`,
+    );
+    const waived = await adminJson(stack, `/admin/orders/${po.id}/waive-invoice`, {
+      method: 'POST',
+      body: JSON.stringify({ note: 'Invoiced by hand in the buyer portal.' }),
+    });
+    expect(waived.status).toBe(200);
+    expect(waived.body.holds).toMatchObject([
+      { state: 'waived', note: 'Invoiced by hand in the buyer portal.', invoiceId: null },
+    ]);
+    expect(await stack.store.orders.get(po.id)).toMatchObject({ state: 'ordered' });
+    expect(await metricLines(stack, 'punchgate_invoices_held')).toEqual(['punchgate_invoices_held 0']);
     stack.sandbox.control.overrideTotals(printOrderId, { subTotal: null });
-    const now = await adminJson(stack, `/admin/orders/${po.id}/invoice`, { method: 'POST' });
-    expect(now.body.items.map((i: XmlTree) => i.invoiceId)).toEqual(['INV-000001']);
+    stack.clock.advance(3600);
+    await drain(stack);
+    await repeatWebhook(stack, printOrderId);
+    await drain(stack);
+    expect(invoicesReceived(stack)).toEqual([]);
+    expect(await stack.store.printOrders.get('demo', printOrderId)).toMatchObject({ state: 'closed' });
+    const again = await adminJson(stack, `/admin/orders/${po.id}/waive-invoice`, {
+      method: 'POST',
+      body: JSON.stringify({ note: 'again' }),
+    });
+    expect(again.status).toBe(409);
+    expect(again.body.error.message).toBe(`Purchase order record ${po.id} has no held invoice to waive.`);
+  });
+
+  it("a held price is released at the PO's price or the print order's, once, by the operator's choice", async () => {
+    for (const [prices, unitPrice, due] of [
+      ['po', '18.50 USD', '24.98 USD'],
+      ['print-order', '19.75 USD', '26.33 USD'],
+    ] as const) {
+      const stack = await invoiceStack({ send: 'on-ship' });
+      const { po, printOrderId } = await placedOrder(stack, `PO-INV-RELEASE-${prices}`, [
+        'Custom-size poster',
+      ]);
+      await stack.api.markShipped(printOrderId, SHIPPED);
+      await drain(stack);
+      expect(await stack.store.orders.get(po.id)).toMatchObject({ state: 'needs_operator' });
+      const [hold] = (await invoiceHolds(stack, po.id)) as XmlTree[];
+      expect(hold).toMatchObject({
+        state: 'held',
+        amounts: { currency: 'USD', atPoPrices: '24.98', atPrintOrderPrices: '26.33' },
+      });
+      // A retry moves the PO on; the hold keeps it waiting.
+      expect((await adminJson(stack, `/admin/orders/${po.id}/retry`, { method: 'POST' })).status).toBe(202);
+      await drain(stack);
+      expect(await stack.store.orders.get(po.id)).toMatchObject({
+        state: 'needs_operator',
+        flags: ['invoice_held'],
+      });
+
+      const released = await adminJson(stack, `/admin/orders/${po.id}/invoice`, {
+        method: 'POST',
+        body: JSON.stringify({ prices }),
+      });
+      expect(released.status).toBe(200);
+      expect(released.body.holds).toMatchObject([{ state: 'invoiced', prices, invoiceId: 'INV-000001' }]);
+      await drain(stack);
+      const [invoice] = invoicesReceived(stack);
+      expect(invoice?.lines.map((l) => l.unitPrice)).toEqual([unitPrice]);
+      expect(invoice?.summary).toMatchObject({ due });
+      expect(invoice?.dtd).toEqual(DTD_OK);
+      expect(await stack.store.orders.get(po.id)).toMatchObject({ state: 'ordered' });
+      // Asked again: the invoice is found, never a second one.
+      await adminJson(stack, `/admin/orders/${po.id}/invoice`, {
+        method: 'POST',
+        body: JSON.stringify({ prices }),
+      });
+      await drain(stack);
+      expect(invoicesReceived(stack)).toHaveLength(1);
+      const bad = await adminJson(stack, `/admin/orders/${po.id}/invoice`, {
+        method: 'POST',
+        body: JSON.stringify({ prices: 'cheapest' }),
+      });
+      expect(bad.status).toBe(400);
+      expect(bad.body.error.message).toBe('prices must be "po" or "print-order".');
+    }
   });
 
   it('a PO already waiting for an operator over something else keeps that reason through a hold', async () => {

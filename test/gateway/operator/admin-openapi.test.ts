@@ -44,6 +44,7 @@ const ENDPOINTS = [
   'post /admin/orders/{id}/handled 200',
   'get /admin/orders/{id}/invoices 200',
   'post /admin/orders/{id}/invoice 200',
+  'post /admin/orders/{id}/waive-invoice 200',
   'post /admin/invoices/{id}/resend 202',
   'get /admin/outbox 200',
   'get /admin/outbox/{id} 200',
@@ -184,6 +185,7 @@ describe('GET /admin/openapi.json', () => {
       '/admin/orders/{id}': placed,
       '/admin/orders/{id}/invoices': placed,
       '/admin/orders/{id}/invoice': placed,
+      '/admin/orders/{id}/waive-invoice': placed,
       '/admin/orders/{id}/retry': waiting,
       '/admin/orders/{id}/handled': waiting,
       '/admin/orders/{id}/attach': waiting,
@@ -195,6 +197,7 @@ describe('GET /admin/openapi.json', () => {
     const bodies: Record<string, unknown> = {
       '/admin/orders/{id}/handled': { note: 'settled by phone', expectedState: 'needs_operator' },
       '/admin/orders/{id}/attach': { printOrderId: 0 },
+      '/admin/orders/{id}/waive-invoice': { note: 'self-billed' },
     };
     const doc = (await adminJson(stack, '/admin/openapi.json')).body as Doc;
     const answered: string[] = [];
@@ -216,6 +219,7 @@ describe('GET /admin/openapi.json', () => {
         'post /admin/orders/{id}/attach 400',
         'post /admin/orders/{id}/handled 200',
         'post /admin/orders/{id}/invoice 200',
+        'post /admin/orders/{id}/waive-invoice 409',
         'post /admin/invoices/{id}/resend 202',
         'post /admin/outbox/{id}/retry 409',
         'post /admin/outbox/{id}/resend 202',

@@ -15,6 +15,7 @@ import {
   toGatewayError,
 } from '../../http/errors.ts';
 import type { PageStatus } from '../../http/send-page.ts';
+import { openHolds } from '../../invoices/invoice-holds.ts';
 import {
   checkNotStale,
   confirmationBody,
@@ -82,12 +83,12 @@ async function act(
   c: Context<ConsoleEnv>,
   order: PurchaseOrder,
   done: string,
-  steps: { question(): string; run(): Promise<void> },
+  steps: { question(): Promise<string>; run(): Promise<void> },
 ): Promise<Response> {
   const form = c.get('form');
   try {
     checkNotStale(order, form);
-    if (form.confirmed !== 'yes') return await confirmPage(c, order, steps.question());
+    if (form.confirmed !== 'yes') return await confirmPage(c, order, await steps.question());
     await steps.run();
   } catch (error) {
     return refused(ctx, c, order.id, error);
@@ -111,7 +112,7 @@ export function mountActionRoutes(
     const order = await orderOr404(c.req.param('id'));
     const form = c.get('form');
     return act(ctx, c, order, action, {
-      question: () => orderActionQuestion(action, order, form),
+      question: async () => orderActionQuestion(action, order, form, await openHolds(ctx, order.id)),
       run: () => runOrderAction(ctx, action, order, form),
     });
   });
@@ -125,7 +126,7 @@ export function mountActionRoutes(
       throw new GatewayError('not_found', `Purchase order ${order.orderId} has no such document.`);
     }
     return act(ctx, c, order, action, {
-      question: () => messageActionQuestion(action, doc),
+      question: async () => messageActionQuestion(action, doc),
       run: () => runMessageAction(ctx, action, doc),
     });
   });

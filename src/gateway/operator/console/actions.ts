@@ -1,24 +1,38 @@
 /**
  * What an operator does to a PO from its page, through the very functions the JSON API calls (so console
  * and API cannot differ on what is allowed): attach a print order (verified against the print service),
- * retry (refused where the create may have gone through), mark handled with a note, move a dead letter
- * back to the outbox, re-send a delivered document (the same bytes).
+ * retry (refused where the create may have gone through), mark handled with a note, settle a held invoice
+ * (invoice at the PO's or the print order's prices, or waive it with a note), move a dead letter back to
+ * the outbox, re-send a delivered document (the same bytes).
  *
  * Each action is two POSTs with the session's CSRF token: the first only shows what will happen and asks
  * for confirmation, the second does it. Both carry the PO's `updatedAt` as the page showed it: if the PO
  * changed meanwhile (the worker moved it, another operator acted), the action is refused and the PO's
  * current state is shown, since what the operator decided on is no longer what is there.
  */
-import type { OutboxMessage, PurchaseOrder } from '../../../store/types.ts';
+import type { InvoiceHold, InvoiceHoldPrices, OutboxMessage, PurchaseOrder } from '../../../store/types.ts';
 import type { GatewayContext } from '../../context.ts';
 import { GatewayError } from '../../http/errors.ts';
 import { html, type SafeHtml } from '../../http/html.ts';
-import { documentDeliveries, documentKey, resendDocument } from '../../invoices/invoicing.ts';
+import {
+  documentDeliveries,
+  documentKey,
+  invoicePoNow,
+  resendDocument,
+  waiveHeldInvoices,
+} from '../../invoices/invoicing.ts';
 import { retryPurchaseOrder } from '../../orders/process-order.ts';
 import { firstProblem, MAX_NOTE_LENGTH, StaleGuard } from '../admin-schemas.ts';
 import { attachPrintOrder, markHandled, refuseIfStale } from '../operator-actions.ts';
 
-export const ORDER_ACTIONS = ['attach', 'retry', 'handled'] as const;
+export const ORDER_ACTIONS = [
+  'attach',
+  'retry',
+  'handled',
+  'invoice-po',
+  'invoice-print-order',
+  'waive-invoice',
+] as const;
 export type OrderAction = (typeof ORDER_ACTIONS)[number];
 export const MESSAGE_ACTIONS = ['revive', 'resend'] as const;
 export type MessageAction = (typeof MESSAGE_ACTIONS)[number];
@@ -43,13 +57,45 @@ function noteOf(form: Record<string, string>): string {
   return note;
 }
 
-/** The sentence the confirmation page asks the operator to confirm. */
+const PRICES_OF: Readonly<Record<OrderAction, InvoiceHoldPrices | undefined>> = {
+  attach: undefined,
+  retry: undefined,
+  handled: undefined,
+  'invoice-po': 'po',
+  'invoice-print-order': 'print-order',
+  'waive-invoice': undefined,
+};
+
+/** Each held invoice with what it bills at `prices` (or, for a waiver, at the PO's), for the question. */
+function heldAmounts(holds: readonly InvoiceHold[], prices: InvoiceHoldPrices): string {
+  return holds
+    .map((hold) => {
+      const due = prices === 'po' ? hold.amounts.atPoPrices : hold.amounts.atPrintOrderPrices;
+      const what = `print order ${hold.printOrderId} (${hold.scope === 'order' ? 'the whole order' : hold.scope})`;
+      return due === undefined
+        ? `${what}: cannot be worked out at these prices (it would stay held)`
+        : `${what}: ${due} ${hold.amounts.currency} due`;
+    })
+    .join('; ');
+}
+
+/** The sentence the confirmation page asks the operator to confirm; `holds` are the PO's open invoice holds. */
 export function orderActionQuestion(
   action: OrderAction,
   order: PurchaseOrder,
   form: Record<string, string>,
+  holds: readonly InvoiceHold[],
 ): string {
+  const invoices = holds.length === 1 ? 'the held invoice' : `the ${holds.length} held invoices`;
   switch (action) {
+    case 'invoice-po':
+    case 'invoice-print-order': {
+      const prices = PRICES_OF[action]!;
+      const whose = prices === 'po' ? "the PO's prices" : "the print order's prices for the lines concerned";
+      return `Send ${invoices} of purchase order ${order.orderId} to the buyer at ${whose}? ${heldAmounts(holds, prices)}.`;
+    }
+    case 'waive-invoice':
+      return `Send no invoice for ${invoices} of purchase order ${order.orderId} (at the PO's prices: ${heldAmounts(holds, 'po')}), with the note "${noteOf(form)}"? The buyer is not invoiced for ${holds.length === 1 ? 'it' : 'them'} by the gateway.`;
     case 'attach':
       return `Attach print order ${printOrderIdOf(form)} to purchase order ${order.orderId}? The gateway checks that the print order carries this PO number, then sends the buyer the accept and follows the print order. No print order is created.`;
     case 'retry':
@@ -76,6 +122,14 @@ export async function runOrderAction(
       return;
     case 'handled':
       await markHandled(ctx, order, noteOf(form));
+      return;
+    case 'invoice-po':
+    case 'invoice-print-order':
+      await invoicePoNow(ctx, order, PRICES_OF[action]);
+      ctx.logger.info('purchase order invoiced by an operator', { po: order.id, prices: PRICES_OF[action] });
+      return;
+    case 'waive-invoice':
+      await waiveHeldInvoices(ctx, order, noteOf(form));
       return;
   }
 }
@@ -140,8 +194,34 @@ function carried(csrf: string, order: PurchaseOrder): SafeHtml {
   return html`<input type="hidden" name="csrf" value="${csrf}"><input type="hidden" name="seen" value="${versionOf(order)}"><input type="hidden" name="state" value="${order.state}">`;
 }
 
-/** The PO page's action forms: only those the PO's state allows (the functions would refuse the rest). */
-export function orderActionForms(order: PurchaseOrder, csrf: string): SafeHtml {
+/** The forms that settle held invoices: invoice at either side's prices, or waive with a note. */
+function heldInvoiceForms(order: PurchaseOrder, csrf: string, holds: readonly InvoiceHold[]): SafeHtml {
+  if (holds.length === 0) return html``;
+  const base = `/admin/ui/orders/${encodeURIComponent(order.id)}/actions`;
+  const rows = holds.map(
+    (hold) => html`<tr><td>${hold.printOrderId}</td><td>${hold.scope}</td><td>${hold.reason}</td>
+<td class="num">${hold.amounts.atPoPrices ?? '—'} ${hold.amounts.currency}</td><td class="num">${hold.amounts.atPrintOrderPrices ?? '—'} ${hold.amounts.currency}</td></tr>`,
+  );
+  return html`<h2>Held invoices</h2>
+<table><caption>Invoices held for an operator: nothing is sent until one of the actions below</caption>
+<thead><tr><th scope="col">Print order</th><th scope="col">Covers</th><th scope="col">Why it is held</th><th scope="col" class="num">Due at the PO's prices</th><th scope="col" class="num">Due at the print order's prices</th></tr></thead>
+<tbody>${rows}</tbody></table>
+<form method="post" action="${base}/invoice-po" class="actions">${carried(csrf, order)}<button type="submit">Invoice at the PO's prices…</button></form>
+<form method="post" action="${base}/invoice-print-order" class="actions">${carried(csrf, order)}<button type="submit">Accept the print order's price…</button></form>
+<form method="post" action="${base}/waive-invoice" class="actions">${carried(csrf, order)}
+<div class="field"><label for="waive-note">Note (why no invoice is sent)</label><textarea id="waive-note" name="note" maxlength="${MAX_NOTE_LENGTH}" required></textarea></div>
+<button type="submit">Waive the invoice…</button></form>`;
+}
+
+/**
+ * The PO page's action forms: only those the PO's state allows (the functions would refuse the rest), and
+ * those settling its held invoices (`holds`, the open ones).
+ */
+export function orderActionForms(
+  order: PurchaseOrder,
+  csrf: string,
+  holds: readonly InvoiceHold[],
+): SafeHtml {
   const base = `/admin/ui/orders/${encodeURIComponent(order.id)}/actions`;
   const forms: SafeHtml[] = [];
   if (order.type === 'new' && (order.state === 'needs_operator' || order.state === 'failed')) {
@@ -159,8 +239,9 @@ export function orderActionForms(order: PurchaseOrder, csrf: string): SafeHtml {
 <div class="field"><label for="note">Note (why nothing more is needed)</label><textarea id="note" name="note" maxlength="${MAX_NOTE_LENGTH}" required></textarea></div>
 <button type="submit">Mark handled…</button></form>`);
   }
-  if (forms.length === 0) return html``;
-  return html`<h2>Actions</h2>${forms}`;
+  const held = heldInvoiceForms(order, csrf, holds);
+  if (forms.length === 0) return held;
+  return html`${held}<h2>Actions</h2>${forms}`;
 }
 
 /** The form of a document action, for its row in the documents table. */
@@ -184,6 +265,11 @@ export const DONE_TEXT: Readonly<Record<OrderAction | MessageAction, string>> = 
     "The print order is attached. The buyer's accept and the tracking follow with the next background round.",
   retry: 'The purchase order is queued to be processed again.',
   handled: 'The purchase order is marked handled.',
+  'invoice-po':
+    "The held invoices are issued at the PO's prices; they go to the buyer with the next background round.",
+  'invoice-print-order':
+    "The held invoices are issued at the print order's prices; they go to the buyer with the next background round.",
+  'waive-invoice': 'The held invoices are waived: no invoice is sent for them.',
   revive: 'The document is back in the outbox; it is sent with the next background round.',
   resend: 'The document is queued to be sent again; it goes with the next background round.',
 };

@@ -10,6 +10,7 @@ import type { OutboxMessage, PurchaseOrder, TrackedPrintOrder } from '../../../s
 import type { GatewayContext } from '../../context.ts';
 import { publicMessage, toGatewayError } from '../../http/errors.ts';
 import { html, type SafeHtml } from '../../http/html.ts';
+import { openHolds } from '../../invoices/invoice-holds.ts';
 import { printOrderComment } from '../../orders/history-comment.ts';
 import { ownerGroups, type PoDocument, type PoLine, poDocument } from '../../orders/po-record.ts';
 import { readPrintOrder } from '../../orders/read-print-order.ts';
@@ -157,6 +158,18 @@ function invoicesTable(detail: Detail): SafeHtml {
 <tbody>${rows}</tbody></table>`;
 }
 
+/** Every hold the PO's invoices had, and how each was settled. */
+function holdsTable(detail: Detail): SafeHtml {
+  if (detail.invoiceHolds.length === 0) return html``;
+  const rows = detail.invoiceHolds.map(
+    (h) => html`<tr><td>${h.printOrderId}</td><td>${h.scope}</td><td>${h.state}</td><td>${h.reason}</td>
+<td>${[h.invoiceId === null ? '' : `invoice ${h.invoiceId}`, h.note ?? ''].filter((t) => t !== '').join(': ')}</td><td>${timeText(h.updatedAt)}</td></tr>`,
+  );
+  return html`<table><caption>Invoice holds</caption>
+<thead><tr><th scope="col">Print order</th><th scope="col">Covers</th><th scope="col">State</th><th scope="col">Why it was held</th><th scope="col">Settled</th><th scope="col">Last change</th></tr></thead>
+<tbody>${rows}</tbody></table>`;
+}
+
 function timelineTable(detail: Detail): SafeHtml {
   const rows = detail.timeline.map(
     (e) => html`<tr><td>${timeText(e.at)}</td><td>${e.event}</td><td>${e.detail}</td></tr>`,
@@ -182,11 +195,11 @@ export async function orderPageBody(
   const sections: SafeHtml[] = [];
   for (const tracked of printOrders) sections.push(await printOrderSection(ctx, tracked));
   return html`${notice ?? ''}${facts(order, detail)}
-${orderActionForms(order, csrf)}
+${orderActionForms(order, csrf, await openHolds(ctx, order.id))}
 <h2>Lines</h2>${linesTable(detail)}
 <h2>Job ticket</h2>${jobTickets(ctx, order, poDocument(order))}
 <h2>Print orders</h2>${sections.length === 0 ? html`<p class="muted">No print order yet.</p>` : sections}
 <h2>Documents</h2>${documentsTable(order, detail, messages, csrf)}
-<h2>Invoices</h2>${invoicesTable(detail)}
+<h2>Invoices</h2>${invoicesTable(detail)}${holdsTable(detail)}
 <h2>Timeline</h2>${timelineTable(detail)}`;
 }

@@ -11,6 +11,7 @@ import {
   drain,
   linesOf,
   orderConfig,
+  printOrdersFor,
   punchOut,
   sendOrder,
 } from '../../../support/order-flow.ts';
@@ -127,6 +128,89 @@ describe('console actions', () => {
       state: 'cancelled',
       lastError: 'Handled by an operator: placed by phone',
     });
+  });
+});
+
+/** A poster ordered at 18.50 that the print service charges 19.75, shipped: its invoice is held. */
+async function heldInvoice() {
+  const base = orderConfig();
+  const stack = await createOrderStack({
+    ...base,
+    buyers: base.buyers.map((b) => (b.id === 'acme' ? { ...b, invoices: { send: 'on-ship' as const } } : b)),
+  });
+  await stack.worker.startup();
+  const cart = await punchOut(stack, ['Custom-size poster']);
+  expect(
+    await sendOrder(stack, { payloadID: 'PO-HELD@ariba.example', orderID: 'PO-HELD', lines: linesOf(cart) }),
+  ).toMatchObject({ code: 200 });
+  await drain(stack);
+  const [printOrderId] = await printOrdersFor(stack, 'PO-HELD');
+  await stack.api.markShipped(printOrderId!, { trackingNumber: '1Z999AA10123456784' });
+  await drain(stack);
+  const po = await stack.store.orders.getByPayloadId('acme', 'PO-HELD@ariba.example');
+  return { stack, id: po!.id, operator: await signIn(stack) };
+}
+
+describe('console: held invoices', () => {
+  it("a held invoice survives Retry and goes out with “invoice at the PO's prices”, the amounts asked first", async () => {
+    const { stack, id, operator } = await heldInvoice();
+    const page = await (await operator.get(`/admin/ui/orders/${id}`)).text();
+    expect(page).toContain('<h2>Held invoices</h2>');
+    expect(page).toContain('beyond the 1% tolerance');
+    expect(page).toMatch(/24\.98 USD<\/td><td class="num">26\.33 USD/);
+
+    const retried = await operator.post(`/admin/ui/orders/${id}/actions/retry`, {
+      csrf: operator.csrf,
+      seen: await seenOf(operator, id),
+      confirmed: 'yes',
+    });
+    expect(retried.status).toBe(303);
+    await drain(stack);
+    expect(await stack.store.orders.get(id)).toMatchObject({
+      state: 'needs_operator',
+      flags: ['invoice_held'],
+    });
+    expect(await (await operator.get('/admin/ui/orders?state=needs_operator')).text()).toContain('PO-HELD');
+
+    const path = `/admin/ui/orders/${id}/actions/invoice-po`;
+    const seen = await seenOf(operator, id);
+    const asked = await operator.post(path, { csrf: operator.csrf, seen });
+    expect(asked.status).toBe(200);
+    expect(await asked.text()).toContain(
+      'Send the held invoice of purchase order PO-HELD to the buyer at the PO&#39;s prices? print order',
+    );
+    const done = await operator.post(path, { csrf: operator.csrf, seen, confirmed: 'yes' });
+    expect(done.status).toBe(303);
+    expect(done.headers.get('Location')).toBe(`/admin/ui/orders/${id}?done=invoice-po`);
+    await drain(stack);
+    const invoices = stack.orderStatusPosts.filter((p) => p.body.includes('<InvoiceDetailRequest'));
+    expect(invoices).toHaveLength(1);
+    expect(invoices[0]?.body).toMatch(/<DueAmount>\s*<Money currency="USD">24\.98<\/Money>\s*<\/DueAmount>/);
+    expect(await stack.store.orders.get(id)).toMatchObject({ state: 'ordered' });
+    expect(await (await operator.get(`/admin/ui/orders/${id}`)).text()).not.toContain(
+      '<h2>Held invoices</h2>',
+    );
+  });
+
+  it('waive needs a note, states the amount, and sends nothing', async () => {
+    const { stack, id, operator } = await heldInvoice();
+    const path = `/admin/ui/orders/${id}/actions/waive-invoice`;
+    const seen = await seenOf(operator, id);
+    expect((await operator.post(path, { csrf: operator.csrf, seen, note: '' })).status).toBe(400);
+    const asked = await operator.post(path, { csrf: operator.csrf, seen, note: 'buyer self-bills' });
+    expect(await asked.text()).toContain('24.98 USD due');
+    const done = await operator.post(path, {
+      csrf: operator.csrf,
+      seen,
+      note: 'buyer self-bills',
+      confirmed: 'yes',
+    });
+    expect(done.status).toBe(303);
+    await drain(stack);
+    expect(stack.orderStatusPosts.filter((p) => p.body.includes('<InvoiceDetailRequest'))).toEqual([]);
+    expect(await stack.store.invoiceHolds.listByPo(id)).toMatchObject([
+      { state: 'waived', note: 'buyer self-bills' },
+    ]);
   });
 });
 
