@@ -3,12 +3,15 @@
  * a cXML Status in the 2xx range; anything else — a network failure, a non-2xx HTTP status, an answer
  * that is not cXML, a cXML 4xx or 5xx — is tried again with exponential backoff, the very same bytes
  * (same payloadID, which the buyer dedupes on), until `orders.outboxMaxAttempts`; then it is dead-lettered
- * for an operator to look at and retry. A document is stored with our SharedSecret redacted: each post puts
+ * for an operator to look at and retry, and its PO flagged `document_dead` (waiting for an operator, unless
+ * it waits for one already over something else) until the document is delivered. A document is stored with our SharedSecret redacted: each post puts
  * the secret configured at that moment back in, so a retry or a resend after a rotation carries the new one.
  */
 import { withSharedSecret } from '../../cxml/index.ts';
+import { StoreError } from '../../store/store-error.ts';
 import type { OutboxMessage } from '../../store/types.ts';
 import type { GatewayContext } from '../context.ts';
+import { FLAG, withFlags } from '../orders/po-record.ts';
 import { retryDelayMs } from './retry-delay.ts';
 
 /** How long one post may take before it counts as failed. */
@@ -72,6 +75,7 @@ async function postAndRecord(ctx: GatewayContext, message: OutboxMessage): Promi
   if (failure === undefined) {
     await outbox.markDelivered(message);
     ctx.logger.info('document delivered to buyer', { buyer: message.buyerId, dedupeKey: message.dedupeKey });
+    await settleDeadDocument(ctx, message);
     return 'delivered';
   }
   if (message.attempts >= ctx.config.orders.outboxMaxAttempts) {
@@ -81,6 +85,7 @@ async function postAndRecord(ctx: GatewayContext, message: OutboxMessage): Promi
       dedupeKey: message.dedupeKey,
       error: failure,
     });
+    await flagDeadDocument(ctx, message, failure);
     return 'dead';
   }
   const next = new Date(ctx.clock.now().getTime() + retryDelayMs(message.attempts, OUTBOX_BACKOFF));
@@ -92,4 +97,46 @@ async function postAndRecord(ctx: GatewayContext, message: OutboxMessage): Promi
     error: failure,
   });
   return 'retry';
+}
+
+/** How the PO's lastError begins while one of its documents is a dead letter. */
+const DOCUMENT_DEAD = 'Document to the buyer given up: ';
+
+/**
+ * Flags the PO of a document given up and, unless it waits for an operator over something else already
+ * (that reason stays; the flag says this waits too), puts it in the operators' queue with the reason.
+ */
+async function flagDeadDocument(ctx: GatewayContext, message: OutboxMessage, failure: string): Promise<void> {
+  const po = await ctx.store.orders.get(message.poId);
+  if (po === undefined) return;
+  const tells = po.state === 'ordered' || po.state === 'cancelled' || po.lastError?.startsWith(DOCUMENT_DEAD);
+  await ctx.store.orders.update(po.id, {
+    flags: withFlags(po.flags, [FLAG.documentDead]),
+    ...(tells && {
+      state: 'needs_operator',
+      lastError: `${DOCUMENT_DEAD}the ${message.kind} document ${message.dedupeKey} after ${message.attempts} attempts (${failure}). Fix the cause, then send it again from the dead letters.`,
+    }),
+  });
+}
+
+/**
+ * Once a document given up was sent after all (an operator moved it back), its PO leaves the operators'
+ * queue if that was all it waited for and no other document of it is dead. The flag stays as the record.
+ */
+async function settleDeadDocument(ctx: GatewayContext, message: OutboxMessage): Promise<void> {
+  const po = await ctx.store.orders.get(message.poId);
+  if (po?.state !== 'needs_operator' || po.lastError?.startsWith(DOCUMENT_DEAD) !== true) return;
+  const stillDead = await ctx.store.outbox.list({ poId: po.id, state: 'dead', limit: 1 });
+  if (stillDead.items.length > 0) return;
+  const back = po.printOrderIds.length > 0 || po.type !== 'new' ? 'ordered' : 'cancelled';
+  try {
+    await ctx.store.orders.update(
+      po.id,
+      { state: back, lastError: `Delivered after it was given up: ${po.lastError}` },
+      { ifState: ['needs_operator'] },
+    );
+  } catch (error) {
+    // An operator acted on the PO meanwhile: theirs is the later word.
+    if (!(error instanceof StoreError && error.code === 'conflict')) throw error;
+  }
 }

@@ -153,6 +153,8 @@ export const FLAG = {
    * and the gateway no longer invoices it on its own (an operator's "invoice now" still does).
    */
   invoicesSettledByOperator: 'invoices_settled_by_operator',
+  /** A document to the buyer was given up after its last attempt (a dead letter): an operator sends it again. */
+  documentDead: 'document_dead',
 } as const;
 
 export const MISMATCH_FLAGS: Record<MismatchField, string> = {

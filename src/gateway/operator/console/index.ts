@@ -15,6 +15,7 @@ import { ERROR_ANSWERS, GatewayError, logFailure, publicMessage, toGatewayError 
 import { requestIdOf } from '../../http/request-id.ts';
 import { type AuditTrailOptions, auditTrail } from '../audit-trail.ts';
 import { mountActionRoutes } from './action-routes.ts';
+import { mountDeadLetterRoutes } from './dead-letters.ts';
 import { DONE_TEXT } from './actions.ts';
 import { buyersBody } from './buyers.ts';
 import { documentPage } from './document-page.ts';
@@ -153,6 +154,7 @@ export function createAdminConsole(
   });
 
   mountActionRoutes(app, ctx, orderOr404);
+  mountDeadLetterRoutes(app, ctx);
 
   app.get('/ui/buyers', async (c) =>
     sendConsolePage(c, {

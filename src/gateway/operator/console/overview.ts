@@ -29,8 +29,9 @@ function waitingTable(waiting: Overview['waitingForOperator'], now: Date): SafeH
 <tbody>${rows}</tbody></table>`;
 }
 
-function figure(label: string, value: string | number): SafeHtml {
-  return html`<div><dt>${label}</dt><dd>${value}</dd></div>`;
+function figure(label: string, value: string | number, href?: string): SafeHtml {
+  const shown = href === undefined ? html`${value}` : html`<a href="${href}">${value}</a>`;
+  return html`<div><dt>${label}</dt><dd>${shown}</dd></div>`;
 }
 
 /** The overview's body. */
@@ -55,8 +56,8 @@ ${waitingTable(overview.waitingForOperator, now)}
 ${figure('Oldest PO not yet a print order', oldest === null ? 'none' : ageText(now, oldest))}
 ${figure('Documents to buyers still to deliver', outbox.pending + outbox.sending)}
 ${figure('Oldest undelivered document', outbox.oldestPendingAt === null ? 'none' : ageText(now, outbox.oldestPendingAt))}
-${figure('Dead letters (documents)', outbox.dead)}
-${figure('Dead jobs', overview.deadJobs)}
+${figure('Dead letters (documents)', outbox.dead, '/admin/ui/dead-letters')}
+${figure('Dead jobs', overview.deadJobs, '/admin/ui/dead-letters')}
 ${figure('Last background round', roundText)}
 ${figure('Print-service failures, last hour', overview.printApiFailuresLastHour)}
 </dl>

@@ -227,6 +227,19 @@ describe('console document actions', () => {
     expect(dead).toBeDefined();
     const operator = await signIn(stack);
     const id = po?.id ?? '';
+    // The PO waits for an operator, saying which document was given up and why.
+    expect(await stack.store.orders.get(id)).toMatchObject({
+      state: 'needs_operator',
+      flags: ['document_dead'],
+      lastError: `Document to the buyer given up: the confirmation document ${dead?.dedupeKey} after ${dead?.attempts} attempts (HTTP 500). Fix the cause, then send it again from the dead letters.`,
+    });
+    const overview = await (await operator.get('/admin/')).text();
+    expect(overview).toContain('<a href="/admin/ui/dead-letters">1</a>');
+    const listed = await (await operator.get('/admin/ui/dead-letters')).text();
+    expect(listed).toContain('Documents to buyers given up (1)');
+    expect(listed).toContain('>PO-DEAD</a> (acme)');
+    expect(listed).toContain('<td>HTTP 500</td>');
+    expect(listed).toContain('Move back to the outbox…');
     const page = await (await operator.get(`/admin/ui/orders/${id}`)).text();
     expect(page).toContain('Move back to the outbox…');
     const seen = await seenOf(operator, id);
@@ -240,6 +253,39 @@ describe('console document actions', () => {
     expect(res.status).toBe(303);
     await drain(stack);
     expect((await stack.store.outbox.get(dead?.id ?? ''))?.state).toBe('delivered');
+    expect(await stack.store.orders.get(id)).toMatchObject({ state: 'ordered', flags: ['document_dead'] });
+    expect(await (await operator.get('/admin/ui/dead-letters')).text()).toContain('No dead document.');
+  });
+
+  it('a dead job is run again from the dead letters, after a confirmation', async () => {
+    const stack = await createOrderStack(orderConfig());
+    const { job } = await stack.store.jobs.enqueue({
+      kind: 'reconcile',
+      key: 'reconcile:test',
+      payload: {},
+      runAt: stack.clock.now(),
+      maxAttempts: 1,
+    });
+    const claimed = await stack.store.jobs.claim(stack.clock.now(), 60_000, ['reconcile']);
+    await stack.store.jobs.retry(claimed!, 'print service down', stack.clock.now());
+    expect((await stack.store.jobs.get(job.id))?.state).toBe('dead');
+    const operator = await signIn(stack);
+    const listed = await (await operator.get('/admin/ui/dead-letters')).text();
+    expect(listed).toContain('Background jobs given up (1)');
+    expect(listed).toContain('<td>print service down</td>');
+    const path = `/admin/ui/jobs/${job.id}/revive`;
+    expect((await operator.post(path, {})).status).toBe(403);
+    expect(await (await operator.post(path, { csrf: operator.csrf })).text()).toContain(
+      'Run the reconcile job reconcile:test again?',
+    );
+    expect((await stack.store.jobs.get(job.id))?.state).toBe('dead');
+    const done = await operator.post(path, { csrf: operator.csrf, confirmed: 'yes' });
+    expect(done.status).toBe(303);
+    expect(done.headers.get('Location')).toBe('/admin/ui/dead-letters?done=job');
+    expect((await stack.store.jobs.get(job.id))?.state).toBe('pending');
+    const again = await operator.post(path, { csrf: operator.csrf, confirmed: 'yes' });
+    expect(again.status).toBe(409);
+    expect(await again.text()).toContain('is pending; only a dead job is run again.');
   });
 });
 
