@@ -114,6 +114,14 @@ export const CatalogProduct = z
       .describe('Unit price tiers by quantity'),
     minQuantity: z.number().int().min(1).default(1),
     maxQuantity: z.number().int().min(1).default(100000),
+    printProductId: z
+      .number()
+      .int()
+      .positive()
+      .optional()
+      .describe(
+        'Print-service product id the product is ordered as it is, without a design (often productId): such a product is put in the cart from the catalog and a PO line naming its SKU is produced without a cart line',
+      ),
   })
   .describe('A product buyers can design and order');
 export type CatalogProduct = z.infer<typeof CatalogProduct>;
@@ -302,6 +310,12 @@ const BuyerCommon = {
     .default('confirm')
     .describe(
       "How a new PO's quantity or price deviations from the cart are answered: confirm: accept the PO's terms with a detail confirmation per deviating line; reject: refuse the PO at intake; accept: accept and flag for the operator",
+    ),
+  unknownLines: z
+    .enum(['reject-line', 'hold', 'refuse-po'])
+    .default('reject-line')
+    .describe(
+      "A PO line the gateway cannot produce (unknown part, freight or fee line, free text without a part id): reject-line: the other lines are produced and one detail ConfirmationRequest accepts them and rejects this one with the reason; hold: the PO waits for an operator; refuse-po: the whole PO is refused. A PO with no producible line is always refused",
     ),
   supplierPartIds: z
     .enum(['sku', 'sku-design'])

@@ -80,6 +80,7 @@ import type {
   NewOutboxMessage,
   NewPunchoutSession,
   NewPurchaseOrder,
+  NewRefusedDocument,
   NewTrackedPrintOrder,
   NewUserMapping,
   OrderFilter,
@@ -92,6 +93,8 @@ import type {
   PunchoutSession,
   PurchaseOrder,
   PurchaseOrderPatch,
+  RefusedDocument,
+  RefusedDocumentFilter,
   SessionPatch,
   StoreStats,
   TrackedPrintOrder,
@@ -220,6 +223,12 @@ interface OrderStore {
     patch: PurchaseOrderPatch,
     options?: { ifState?: readonly OrderState[] },
   ): Promise<boolean>;
+}
+
+/** Refusals an operator must hear of (`RefusedDocument`), kept forever like the POs they name. */
+interface RefusedDocumentStore {
+  add(refusal: NewRefusedDocument): Promise<RefusedDocument>;
+  list(filter?: RefusedDocumentFilter): Promise<Page<RefusedDocument>>;
 }
 
 interface JobQueue {
@@ -365,6 +374,7 @@ export interface Store {
   readonly users: UserStore;
   readonly cart: CartStore;
   readonly orders: OrderStore;
+  readonly refusedDocuments: RefusedDocumentStore;
   readonly jobs: JobQueue;
   readonly outbox: Outbox;
   readonly printOrders: PrintOrderStore;

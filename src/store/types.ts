@@ -275,6 +275,34 @@ export interface OrderFilter extends PageRequest {
   buyerId?: string;
 }
 
+/**
+ * A buyer document the gateway answered with a refusal that an operator must hear of, because the buyer's
+ * system may show the 4xx to nobody (e.g. a new PO reusing a stored PO's orderID). Only the facts of the
+ * refusal are kept, never the document.
+ */
+export interface NewRefusedDocument {
+  buyerId: string;
+  /** cXML document kind, e.g. `OrderRequest`. */
+  documentType: string;
+  payloadId: string;
+  /** The buyer's orderID, for an order document. */
+  orderId?: string;
+  /** The cXML Status code and text the buyer got. */
+  code: number;
+  reason: string;
+  /** The stored purchase order the refusal names, if any. */
+  relatedPoId?: string;
+}
+
+export interface RefusedDocument extends NewRefusedDocument {
+  id: string;
+  createdAt: Date;
+}
+
+export interface RefusedDocumentFilter extends PageRequest {
+  buyerId?: string;
+}
+
 // ---------------------------------------------------------------------------------------------------------
 // Jobs (durable work queue)
 

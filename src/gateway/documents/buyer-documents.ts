@@ -24,7 +24,7 @@ import {
 import type { Invoice, OutboxKind, PurchaseOrder } from '../../store/types.ts';
 import type { GatewayContext } from '../context.ts';
 import type { ResolvedBuyer } from '../deps.ts';
-import { type Mismatch, storedRequest } from '../orders/po-record.ts';
+import { type Mismatch, type RejectedLine, storedRequest } from '../orders/po-record.ts';
 
 /** From and Sender are us (Sender with our SharedSecret); To is the buyer's order-status credential. */
 function supplierHeader(ctx: GatewayContext, buyer: ResolvedBuyer): CxmlHeader {
@@ -127,6 +127,13 @@ export interface ConfirmationToQueue {
    * lines' status `detail` for buyers whose `confirmations` is `allDetail`.
    */
   deviations?: readonly Mismatch[];
+  /**
+   * For `accept`: lines left out of the print orders. With any, the accept goes out as one `detail` (or
+   * `allDetail`) with a ConfirmationItem per PO line: `accept` for each produced line, `reject` with the
+   * reason for each of these — never a header-only accept, which would claim them, nor a `reject`, which
+   * would void the lines that are produced.
+   */
+  rejectedLines?: readonly RejectedLine[];
 }
 
 /** The lines a confirmation restates as `detail`: line number → whether the unit price is among the changes. */
@@ -147,9 +154,19 @@ function confirmationItems(
   order: PurchaseOrder,
   status: ConfirmationStatusType,
   deviating: DeviatingLines = new Map(),
+  rejected: ReadonlyMap<number, string> = new Map(),
 ): ConfirmationItemInput[] {
   const request = storedRequest(order);
   return request.items.map((line) => {
+    const reason = rejected.get(line.lineNumber);
+    if (reason !== undefined) {
+      return {
+        lineNumber: line.lineNumber,
+        quantity: line.quantity,
+        unitOfMeasure: line.unitOfMeasure,
+        statuses: [{ type: 'reject', comments: reason }],
+      };
+    }
     const priceChanged = deviating.get(line.lineNumber);
     const lineStatus = priceChanged === undefined ? status : 'detail';
     // The instant the buyer's date was read as (a date without a zone was taken as UTC at intake).
@@ -181,6 +198,11 @@ function confirmationBody(
     return { type, items: confirmationItems(answers, confirmation.lineStatus ?? 'accept') };
   if (type !== 'accept') return { type, items: [] };
   const deviating = deviatingLines(confirmation.deviations ?? []);
+  const rejected = new Map((confirmation.rejectedLines ?? []).map((line) => [line.lineNumber, line.reason]));
+  if (rejected.size > 0) {
+    const items = confirmationItems(answers, 'accept', deviating, rejected);
+    return { type: buyer.confirmations === 'allDetail' ? 'allDetail' : 'detail', items };
+  }
   if (buyer.confirmations === 'allDetail') {
     return { type: 'allDetail', items: confirmationItems(answers, 'accept', deviating) };
   }

@@ -32,6 +32,7 @@ export type GatewayErrorCode =
   | 'foreign_line'
   | 'invalid_line'
   | 'deviating_line'
+  | 'reused_order_id'
   | 'no_lines'
   | 'edit_without_lines'
   | 'design_not_owned'
@@ -106,6 +107,8 @@ export const ERROR_ANSWERS: Record<GatewayErrorCode, ErrorAnswer> = {
   invalid_line: { http: 400, cxml: 400 },
   // The PO is well-formed but differs from the agreed cart, and the buyer asked for such POs to be refused.
   deviating_line: { http: 409, cxml: 409 },
+  // A new order under the orderID of a stored, different one: a change is sent as type="update".
+  reused_order_id: { http: 409, cxml: 409 },
   no_lines: { http: 400, cxml: 400 },
   edit_without_lines: { http: 412, cxml: 412 },
   design_not_owned: { http: 403, cxml: 403 },

@@ -419,7 +419,7 @@ function invoiceLine(
     unitOfMeasure: line.unitOfMeasure,
     unitPrice: formatDecimal(unitPrice, { minDecimals: CENTS }),
     supplierPartID: line.supplierPartID,
-    supplierPartAuxiliaryID: line.lineRef,
+    ...(line.lineRef !== undefined && { supplierPartAuxiliaryID: line.lineRef }),
     ...(line.description !== '' && { description: line.description }),
     subtotal: money(amount),
     ...(taxAt === 'line' && {

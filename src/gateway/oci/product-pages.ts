@@ -5,7 +5,12 @@
  */
 import { html } from '../http/html.ts';
 import { renderPage } from '../http/layout.ts';
-import { type CatalogPaging, renderCatalogPaging } from '../punchout/pages.ts';
+import {
+  type AddToCartView,
+  type CatalogPaging,
+  renderAddToCart,
+  renderCatalogPaging,
+} from '../punchout/pages.ts';
 
 export interface ProductDetailView {
   sku: string;
@@ -19,6 +24,8 @@ export interface ProductDetailView {
   minQuantity: number;
   leadTimeDays?: number | undefined;
   designUrl: string;
+  /** For a product orderable as it is: put it in the cart without the editor. */
+  addToCart?: AddToCartView | undefined;
 }
 
 /** A design from the buyer's requisition that DETAIL named by its line reference. */
@@ -59,7 +66,7 @@ ${p.description ? html`<p>${p.description}</p>` : ''}
 <p class="muted">SKU ${p.sku} · minimum ${p.minQuantity} ${p.uom}${
       p.leadTimeDays === undefined ? '' : html` · ships in ${p.leadTimeDays} days`
     }</p>
-<a class="button primary" href="${p.designUrl}">Design ${p.name}</a>
+${p.addToCart ? renderAddToCart(p.name, p.addToCart) : ''}<a class="button${p.addToCart ? '' : ' primary'}" href="${p.designUrl}">Design ${p.name}</a>
 </article>`,
   );
   const design = view.design

@@ -10,7 +10,7 @@ import type { GatewayContext } from '../context.ts';
 import { GatewayError } from '../http/errors.ts';
 import { sendPage } from '../http/send-page.ts';
 import { type CatalogEntry, priceBreaks, productBySku } from '../punchout/catalog.ts';
-import { productPage } from '../punchout/catalog-page.ts';
+import { addToCartView, productPage } from '../punchout/catalog-page.ts';
 import { searchProducts } from '../punchout/product-search.ts';
 import { sessionPageSecurity, sessionPageUrl, sessionScope } from '../punchout/session-scope.ts';
 import { type ProductDetailView, renderProductsPage } from './product-pages.ts';
@@ -44,6 +44,7 @@ export function createOciSessionPages(ctx: GatewayContext): Hono {
       minQuantity: product.minQuantity,
       leadTimeDays: product.leadTimeDays,
       designUrl: s.punchoutUrl(`design/${encodeURIComponent(product.sku)}`),
+      addToCart: addToCartView(product, s.punchoutUrl),
     };
   }
 

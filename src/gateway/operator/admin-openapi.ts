@@ -30,6 +30,8 @@ import {
   OutboxMessageWithBody,
   OutboxPage,
   Overview,
+  RefusedDocumentListQuery,
+  RefusedDocumentPage,
   StaleGuard,
   WaiveInvoiceBody,
 } from './admin-schemas.ts';
@@ -318,6 +320,14 @@ export const jobsRoute = adminRoute({
   summary: 'Background jobs, newest first',
   request: { query: JobListQuery },
   responses: { 200: answer('A page of jobs', JobPage), ...refusals() },
+});
+
+export const refusedDocumentsRoute = adminRoute({
+  method: 'get',
+  path: '/refused-documents',
+  summary: "Buyer documents refused in a way operators must hear of (a new PO reusing a stored PO's orderID), newest first",
+  request: { query: RefusedDocumentListQuery },
+  responses: { 200: answer('A page of refusals', RefusedDocumentPage), ...refusals() },
 });
 
 type JsonSchema = Record<string, unknown>;

@@ -24,7 +24,9 @@
  * - `POST /admin/outbox/:id/resend` — a delivered or dead document is sent again, the same bytes but for
  *   our SharedSecret, as configured now;
  * - `GET /admin/dead-letters` — dead documents and dead jobs;
- * - `GET /admin/jobs[?state&kind&limit&cursor]`.
+ * - `GET /admin/jobs[?state&kind&limit&cursor]`;
+ * - `GET /admin/refused-documents[?buyer&limit&cursor]` — buyer documents refused in a way an operator
+ *   must hear of (a new PO reusing a stored PO's orderID), newest first.
  *
  * Actions on a PO take an optional `expectedState` / `expectedUpdatedAt` and are refused (409, with the PO's
  * current state) when it changed since the operator looked.
@@ -66,11 +68,20 @@ import {
   outboxRoute,
   overviewRoute,
   parsed,
+  refusedDocumentsRoute,
 } from './admin-openapi.ts';
 import { adminOverview } from './admin-overview.ts';
 import { AttachBody, HandledBody, InvoiceBody, StaleGuard, WaiveInvoiceBody } from './admin-schemas.ts';
 import { adminTokenFailures } from './admin-token-failures.ts';
-import { invoiceList, jobView, messageView, orderDetail, orderSummary, searchOrders } from './admin-views.ts';
+import {
+  invoiceList,
+  jobView,
+  messageView,
+  orderDetail,
+  orderSummary,
+  refusedDocumentView,
+  searchOrders,
+} from './admin-views.ts';
 import { type AuditTrailOptions, auditTrail } from './audit-trail.ts';
 import { attachPrintOrder, markHandled, refuseIfStale } from './operator-actions.ts';
 
@@ -284,6 +295,16 @@ function documentRoutes(routes: DescribedRoutes, ctx: GatewayContext): void {
       ...(cursor !== undefined && { cursor }),
     });
     return c.json({ items: page.items.map(jobView), nextCursor: page.nextCursor ?? null });
+  });
+
+  routes.mount(refusedDocumentsRoute, async (c, { query }) => {
+    const { buyer, limit, cursor } = query;
+    const page = await store.refusedDocuments.list({
+      ...(buyer !== undefined && { buyerId: buyer }),
+      ...(limit !== undefined && { limit }),
+      ...(cursor !== undefined && { cursor }),
+    });
+    return c.json({ items: page.items.map(refusedDocumentView), nextCursor: page.nextCursor ?? null });
   });
 }
 

@@ -14,7 +14,7 @@ import {
   OUTBOX_STATES,
 } from '../../store/types.ts';
 import { ERROR_ANSWERS, type GatewayErrorCode } from '../http/errors.ts';
-import { mismatchSchema, poLineSchema } from '../orders/po-record.ts';
+import { mismatchSchema, poLineSchema, rejectedLineSchema } from '../orders/po-record.ts';
 
 // ---------------------------------------------------------------------------------------------------------
 // Input
@@ -83,6 +83,11 @@ export const OutboxListQuery = z.object({
 export const JobListQuery = z.object({
   state: stateParam(JOB_STATES),
   kind: textParam('Only jobs of this kind.'),
+  ...pagingParams,
+});
+
+export const RefusedDocumentListQuery = z.object({
+  buyer: textParam('Only documents of this buyer id.'),
   ...pagingParams,
 });
 
@@ -260,6 +265,19 @@ export const JobView = z.object({
   updatedAt: moment,
 });
 
+export const RefusedDocumentView = z.object({
+  id: z.string(),
+  buyerId: z.string(),
+  documentType: z.string(),
+  payloadId: z.string(),
+  orderId: z.string().nullable(),
+  code: z.number().meta({ description: 'The cXML Status code the buyer got.' }),
+  reason: z.string().meta({ description: 'The Status text the buyer got.' }),
+  relatedPoId: z.string().nullable().meta({ description: 'The stored purchase order the refusal names.' }),
+  createdAt: moment,
+});
+export type RefusedDocumentView = z.output<typeof RefusedDocumentView>;
+
 export const TimelineEntry = z.object({ at: moment, event: z.string(), detail: z.string() });
 
 export const OrderDetail = OrderSummary.extend({
@@ -278,6 +296,9 @@ export const OrderDetail = OrderSummary.extend({
     requestedDeliveryDate: z.string().nullable(),
   }),
   lines: z.array(poLineSchema),
+  rejectedLines: z
+    .array(rejectedLineSchema)
+    .meta({ description: 'Lines left out of the print orders (unknown part, fee line), with the reason.' }),
   mismatches: z.array(mismatchSchema.extend({ text: z.string().optional() })),
   timeline: z.array(TimelineEntry),
   outbox: z.array(OutboxMessageView),
@@ -293,6 +314,7 @@ function pageOf<T extends z.ZodType>(item: T) {
 export const OrderPage = pageOf(OrderSummary);
 export const OutboxPage = pageOf(OutboxMessageView);
 export const JobPage = pageOf(JobView);
+export const RefusedDocumentPage = pageOf(RefusedDocumentView);
 export const OrderAnswer = z.object({ order: OrderSummary });
 export const MessageAnswer = z.object({ message: OutboxMessageView });
 export const DeadLetters = z.object({ messages: z.array(OutboxMessageView), jobs: z.array(JobView) });

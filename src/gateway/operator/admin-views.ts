@@ -11,6 +11,7 @@ import type {
   OutboxMessage,
   Page,
   PurchaseOrder,
+  RefusedDocument,
   TrackedPrintOrder,
 } from '../../store/types.ts';
 import type { GatewayContext } from '../context.ts';
@@ -27,6 +28,7 @@ import type {
   OutboxMessageView,
   OutboxMessageWithBody,
   PrintOrderView,
+  RefusedDocumentView,
   TimelineEntry,
 } from './admin-schemas.ts';
 
@@ -135,6 +137,20 @@ export async function invoiceList(
   };
 }
 
+export function refusedDocumentView(refusal: RefusedDocument): RefusedDocumentView {
+  return {
+    id: refusal.id,
+    buyerId: refusal.buyerId,
+    documentType: refusal.documentType,
+    payloadId: refusal.payloadId,
+    orderId: refusal.orderId ?? null,
+    code: refusal.code,
+    reason: refusal.reason,
+    relatedPoId: refusal.relatedPoId ?? null,
+    createdAt: refusal.createdAt,
+  };
+}
+
 export function jobView(job: Job): JobView {
   return {
     id: job.id,
@@ -210,6 +226,7 @@ export async function orderDetail(ctx: GatewayContext, order: PurchaseOrder): Pr
       requestedDeliveryDate: request.requestedDeliveryDate?.raw ?? null,
     },
     lines: document.lines,
+    rejectedLines: document.rejectedLines ?? [],
     mismatches: document.mismatches.map((m, i) => ({
       ...m,
       text: mismatchSummary(document.mismatches)[i],

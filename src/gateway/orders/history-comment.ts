@@ -7,7 +7,7 @@
 import type { Address } from '../../cxml/index.ts';
 import type { PurchaseOrder } from '../../store/types.ts';
 import type { Mismatch, OwnerGroup, PoDocument, PoLine, StoredRequest } from './po-record.ts';
-import { poDocument, storedRequest } from './po-record.ts';
+import { lineSku, poDocument, storedRequest } from './po-record.ts';
 
 function formatAddress(address: Address): string {
   const cityLine = [address.postalCode, address.city].filter(Boolean).join(' ');
@@ -62,13 +62,20 @@ function headerLines(order: PurchaseOrder, request: StoredRequest, buyerName: st
   return out;
 }
 
-/** One design of the ticket: the quantity first, as the press needs it, then what identifies the line. */
+/** One line of the ticket: the quantity first, as the press needs it, then what identifies the line. */
 function designLines(line: PoLine, productName: string | undefined): string[] {
   const product = productName ?? line.description;
-  const out = [
-    `${line.lineNumber}. QUANTITY ${line.quantity} ${line.unitOfMeasure} — ${product} (design ${line.designId})`,
-    `   SKU ${line.cart.sku} · unit price ${line.unitPrice.value} ${line.unitPrice.currency} · line ref ${line.lineRef} · proof: the item of design ${line.designId} in this print order`,
-  ];
+  const price = `unit price ${line.unitPrice.value} ${line.unitPrice.currency}`;
+  const ref = line.lineRef === undefined ? 'no punch-out cart line' : `line ref ${line.lineRef}`;
+  const out = line.asIs
+    ? [
+        `${line.lineNumber}. QUANTITY ${line.quantity} ${line.unitOfMeasure} — ${product} (product ${line.designId}, as it is, no design)`,
+        `   SKU ${lineSku(line)} · ${price} · ${ref} · the item of product ${line.designId} in this print order`,
+      ]
+    : [
+        `${line.lineNumber}. QUANTITY ${line.quantity} ${line.unitOfMeasure} — ${product} (design ${line.designId})`,
+        `   SKU ${lineSku(line)} · ${price} · ${ref} · proof: the item of design ${line.designId} in this print order`,
+      ];
   const details: string[] = [];
   if (line.requestedDeliveryDate !== undefined) details.push(`deliver by ${line.requestedDeliveryDate}`);
   if (line.shipTo !== undefined) details.push(`ship to ${formatAddress(line.shipTo)}`);
@@ -93,11 +100,12 @@ export function printOrderComment(
   document: PoDocument = poDocument(order),
 ): string {
   const { request } = document;
-  const count = group.lines.length === 1 ? '1 design' : `${group.lines.length} designs`;
+  const noun = group.lines.some((line) => line.asIs) ? 'line' : 'design';
+  const count = `${group.lines.length} ${noun}${group.lines.length === 1 ? '' : 's'}`;
   const lines = [...headerLines(order, request, names.buyer), '', `${count} to print:`];
-  for (const line of group.lines) lines.push(...designLines(line, names.product(line.cart.sku)));
+  for (const line of group.lines) lines.push(...designLines(line, names.product(lineSku(line))));
   if (request.comments.trim() !== '') lines.push('', `Buyer comments: ${request.comments.trim()}`);
-  const refs = new Set(group.lines.map((line) => line.lineRef));
+  const refs = new Set(group.lines.flatMap((line) => line.lineRef ?? []));
   const mismatches = document.mismatches.filter((m) => refs.has(m.lineRef));
   if (mismatches.length > 0) {
     lines.push('', 'CHECK — differs from the punch-out cart:');
@@ -116,7 +124,7 @@ export function changeComment(update: PurchaseOrder): string {
   ];
   for (const line of poDocument(update).lines) {
     lines.push(
-      `  ${line.lineNumber}. ${line.lineRef} ${line.supplierPartID}: ${line.quantity} ${line.unitOfMeasure} at ${line.unitPrice.value} ${line.unitPrice.currency}`,
+      `  ${line.lineNumber}. ${line.lineRef ?? '-'} ${line.supplierPartID}: ${line.quantity} ${line.unitOfMeasure} at ${line.unitPrice.value} ${line.unitPrice.currency}`,
     );
   }
   return lines.join('\n');

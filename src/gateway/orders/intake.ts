@@ -11,19 +11,24 @@ import { equalDecimals, readDecimal } from '../../kernel/decimal.ts';
 import type { CartLine, PurchaseOrder } from '../../store/types.ts';
 import type { GatewayContext } from '../context.ts';
 import type { OrderRequestHandler } from '../cxml/route.ts';
-import type { ResolvedBuyer } from '../deps.ts';
-import { GatewayError } from '../http/errors.ts';
-import { findProductBySku } from '../punchout/catalog.ts';
+import type { ResolvedBuyer, ResolvedStorefront } from '../deps.ts';
+import { ERROR_ANSWERS, GatewayError } from '../http/errors.ts';
+import { type CatalogEntry, findProductBySku, isCatalogLine } from '../punchout/catalog.ts';
 import { type PartIdStyle, supplierPartIdOf } from '../punchout/line-identity.ts';
+import { CATALOG_ORDERS_USER } from '../punchout/pipo-accounts.ts';
 import {
+  FLAG,
   isDeviation,
   MISMATCH_FLAGS,
   type Mismatch,
   type PoDocument,
   type PoLine,
   poDocument,
+  type RejectedLine,
   requestForStorage,
+  type StoredRequest,
   storableDocument,
+  storedRequest,
 } from './po-record.ts';
 import { type LineTerms, lineProblems } from './po-line-checks.ts';
 import { processingJob, queueProcessing } from './process-order.ts';
@@ -50,24 +55,49 @@ function describeLine(item: OrderRequest['items'][number]): string {
 interface ResolvedLines {
   lines: PoLine[];
   mismatches: Mismatch[];
+  /** Lines the gateway cannot produce, which the buyer's `unknownLines` lets the PO go ahead without. */
+  rejectedLines: RejectedLine[];
 }
 
 /**
- * Each PO line must name a cart line of this buyer by its SupplierPartAuxiliaryID, and carry a quantity,
- * price and currency its product and storefront allow (`lineProblems`). Every offending line is listed, in
- * PO order, so the buyer's operator can fix the PO in one go; a line of another buyer outranks the rest.
+ * Why a line that names no cart line (or an unknown one) and no product orderable as it is cannot be
+ * produced, as the buyer reads it.
+ */
+function unproducibleReason(
+  item: OrderRequest['items'][number],
+  lineRef: string,
+  storefront: ResolvedStorefront,
+): string {
+  if (lineRef !== '') return `${describeLine(item)}: line reference ${lineRef} is unknown`;
+  const partId = item.supplierPartID.trim();
+  if (partId === '') {
+    return `Line ${item.lineNumber} has no SupplierPartID: a line typed into the requisition cannot be produced`;
+  }
+  if (findProductBySku(storefront, partId) !== undefined) {
+    return `${describeLine(item)} has no SupplierPartAuxiliaryID; order designs through the punch-out`;
+  }
+  return `${describeLine(item)} is not a product of this catalog`;
+}
+
+/**
+ * Each PO line names a cart line of this buyer by its SupplierPartAuxiliaryID, or by its SupplierPartID a
+ * product orderable as it is (`printProductId`), and carries a quantity, price and currency its product
+ * and storefront allow (`lineProblems`). Every offending line is listed, in PO order, so the buyer's
+ * operator can fix the PO in one go; a line of another buyer outranks the rest. A line the gateway cannot
+ * produce at all refuses the PO only when the buyer's `unknownLines` says so, or when no line is left.
  */
 async function resolveLines(
   ctx: GatewayContext,
   request: OrderRequest,
   buyer: ResolvedBuyer,
 ): Promise<ResolvedLines> {
-  /** Unknown line references and lines with values that cannot be ordered, in PO order. */
-  const refused: string[] = [];
-  let anyUnknown = false;
+  /** Lines with values that cannot be ordered (and unproducible lines, when they refuse the PO), in PO order. */
+  const refused: { text: string; unproducible: boolean }[] = [];
   const foreign: string[] = [];
   const lines: PoLine[] = [];
   const mismatches: Mismatch[] = [];
+  const rejectedLines: RejectedLine[] = [];
+  const storefront = ctx.storefront(buyer.storefront);
   await letOthersRun(request.items.length);
   // The parsed PO has just arrived (from a worker thread, on Node), and its cart lines take a read of their own.
   await letOthersRun(request.items.length);
@@ -75,38 +105,77 @@ async function resolveLines(
   for (const [index, item] of request.items.entries()) {
     if (index % SLICED_LINES === 0) await letOthersRun(request.items.length);
     const lineRef = item.supplierPartAuxiliaryID?.trim() ?? '';
-    if (lineRef === '') {
-      anyUnknown = true;
-      refused.push(
-        `${describeLine(item)} has no SupplierPartAuxiliaryID; order designs through the punch-out`,
-      );
+    const cartLine = lineRef === '' ? undefined : cartLines.get(lineRef);
+    if (cartLine !== undefined) {
+      if (cartLine.buyerId !== buyer.id) {
+        foreign.push(`${describeLine(item)}: line reference ${lineRef} belongs to another buyer`);
+        continue;
+      }
+      const terms = termsOf(ctx, cartLine);
+      const problems = terms === undefined ? [] : lineProblems(item, terms);
+      if (problems.length > 0) {
+        refused.push({
+          text: `Line ${item.lineNumber} (SupplierPartAuxiliaryID ${lineRef}): ${problems.join(', ')}`,
+          unproducible: false,
+        });
+        continue;
+      }
+      lines.push(cartPoLine(item, lineRef, cartLine, terms?.storefront));
+      mismatches.push(...compareWithCart(request.type, item, lineRef, cartLine, buyer.supplierPartIds));
       continue;
     }
-    const cartLine = cartLines.get(lineRef);
-    if (cartLine === undefined) {
-      anyUnknown = true;
-      refused.push(`${describeLine(item)}: line reference ${lineRef} is unknown`);
+    const product = asIsProduct(storefront, item.supplierPartID);
+    if (product !== undefined) {
+      const problems = lineProblems(item, { product, currency: storefront.currency });
+      if (problems.length > 0) {
+        refused.push({ text: `${describeLine(item)}: ${problems.join(', ')}`, unproducible: false });
+        continue;
+      }
+      lines.push(catalogPoLine(item, storefront, product.printProductId));
       continue;
     }
-    if (cartLine.buyerId !== buyer.id) {
-      foreign.push(`${describeLine(item)}: line reference ${lineRef} belongs to another buyer`);
-      continue;
-    }
-    const terms = termsOf(ctx, cartLine);
-    const problems = terms === undefined ? [] : lineProblems(item, terms);
-    if (problems.length > 0) {
-      refused.push(`Line ${item.lineNumber} (SupplierPartAuxiliaryID ${lineRef}): ${problems.join(', ')}`);
-      continue;
-    }
-    lines.push(poLine(item, lineRef, cartLine));
-    mismatches.push(...compareWithCart(request.type, item, lineRef, cartLine, buyer.supplierPartIds));
+    const reason = unproducibleReason(item, lineRef, storefront);
+    refused.push({ text: reason, unproducible: true });
+    rejectedLines.push({ lineNumber: item.lineNumber, supplierPartID: item.supplierPartID, reason });
   }
   if (foreign.length > 0) throw new GatewayError('foreign_line', `${foreign.join('; ')}.`);
-  if (refused.length > 0) {
-    throw new GatewayError(anyUnknown ? 'unknown_line' : 'invalid_line', `${refused.join('; ')}.`);
+  const refusesPo = buyer.unknownLines === 'refuse-po' || lines.length === 0;
+  const unproducible = rejectedLines.length > 0;
+  if (refused.length > rejectedLines.length || (refusesPo && unproducible)) {
+    // A refused PO names every line to fix, the unproducible ones too; they decide the code where they refuse.
+    const code = refusesPo && unproducible ? 'unknown_line' : 'invalid_line';
+    throw new GatewayError(code, `${refused.map((line) => line.text).join('; ')}.`);
   }
   if (lines.length === 0) throw new GatewayError('no_lines', 'The purchase order has no lines.');
-  return { lines, mismatches };
+  return { lines: withCatalogOwners(lines), mismatches, rejectedLines };
+}
+
+/** The storefront's product of a PO line's part id that is orderable as it is, with its print-service id. */
+function asIsProduct(
+  storefront: ResolvedStorefront,
+  supplierPartID: string,
+): (CatalogEntry & { printProductId: number }) | undefined {
+  const product = findProductBySku(storefront, supplierPartID.trim());
+  if (product?.printProductId === undefined) return undefined;
+  return { ...product, printProductId: product.printProductId };
+}
+
+/**
+ * Catalog lines without a cart line join the print order of the PO's first designer in their storefront
+ * (one print order, one delivery); a PO of catalog products alone is placed by the buyer's catalog account.
+ */
+function withCatalogOwners(lines: PoLine[]): PoLine[] {
+  const designers = new Map<string, string>();
+  for (const line of lines) {
+    if (line.lineRef !== undefined && !designers.has(line.storefrontId)) {
+      designers.set(line.storefrontId, line.userRef);
+    }
+  }
+  return lines.map((line) =>
+    line.lineRef === undefined
+      ? { ...line, userRef: designers.get(line.storefrontId) ?? CATALOG_ORDERS_USER }
+      : line,
+  );
 }
 
 /** The cart lines the PO's items name, by reference, read in one query however many lines the PO has. */
@@ -122,16 +191,19 @@ async function cartLinesOf(ctx: GatewayContext, request: OrderRequest): Promise<
  * The product the cart line is a design of (undefined if it left the catalog) and its storefront's
  * currency; undefined when the storefront itself is no longer configured, which processing reports.
  */
-function termsOf(ctx: GatewayContext, cartLine: CartLine): LineTerms | undefined {
+function termsOf(
+  ctx: GatewayContext,
+  cartLine: CartLine,
+): (LineTerms & { storefront: ResolvedStorefront }) | undefined {
   const storefront = ctx.config.storefronts.find((s) => s.id === cartLine.storefrontId);
   if (storefront === undefined) return undefined;
-  return { product: findProductBySku(storefront, cartLine.sku), currency: storefront.currency };
+  return { product: findProductBySku(storefront, cartLine.sku), currency: storefront.currency, storefront };
 }
 
-function poLine(item: OrderRequest['items'][number], lineRef: string, cartLine: CartLine): PoLine {
+/** The buyer's values of a PO line, as every kind of line keeps them. */
+function orderedValues(item: OrderRequest['items'][number]) {
   return {
     lineNumber: item.lineNumber,
-    lineRef,
     supplierPartID: item.supplierPartID,
     description: item.description,
     quantity: item.quantity,
@@ -142,9 +214,23 @@ function poLine(item: OrderRequest['items'][number], lineRef: string, cartLine: 
     }),
     ...(item.shipTo !== undefined && { shipTo: item.shipTo }),
     comments: item.comments,
+  };
+}
+
+function cartPoLine(
+  item: OrderRequest['items'][number],
+  lineRef: string,
+  cartLine: CartLine,
+  storefront: ResolvedStorefront | undefined,
+): PoLine {
+  return {
+    ...orderedValues(item),
+    lineRef,
     storefrontId: cartLine.storefrontId,
     userRef: cartLine.userRef,
     designId: cartLine.designId,
+    // A cart line put in from the catalog holds the product's own print-service id instead of a design.
+    ...(storefront !== undefined && isCatalogLine(storefront, cartLine) && { asIs: true as const }),
     cart: {
       sku: cartLine.sku,
       quantity: cartLine.quantity,
@@ -153,6 +239,21 @@ function poLine(item: OrderRequest['items'][number], lineRef: string, cartLine: 
       state: cartLine.state,
       ...(cartLine.poId !== undefined && { poId: cartLine.poId }),
     },
+  };
+}
+
+/** A line ordering a catalog product as it is by its part id alone; its owner is settled with the others. */
+function catalogPoLine(
+  item: OrderRequest['items'][number],
+  storefront: ResolvedStorefront,
+  printProductId: number,
+): PoLine {
+  return {
+    ...orderedValues(item),
+    storefrontId: storefront.id,
+    userRef: CATALOG_ORDERS_USER,
+    designId: printProductId,
+    asIs: true,
   };
 }
 
@@ -223,18 +324,32 @@ export function createOrderIntake(ctx: GatewayContext): OrderRequestHandler {
   return async (request, buyer) => {
     const earlier = await ctx.store.orders.getByPayloadId(buyer.id, request.payloadID);
     if (earlier !== undefined) return answerAgain(ctx, earlier);
+    // A new order exists once per orderID: another document under a stored one is a copy or a refusal.
+    if (request.type === 'new') {
+      const stored = await ctx.store.orders.getByOrderId(buyer.id, request.orderID);
+      if (stored !== undefined) return answerReusedOrderId(ctx, request, buyer, stored);
+    }
 
     // A delete cancels the whole order, so its lines (if any) are not checked against the carts.
     const resolved: ResolvedLines =
-      request.type === 'delete' ? { lines: [], mismatches: [] } : await resolveLines(ctx, request, buyer);
+      request.type === 'delete'
+        ? { lines: [], mismatches: [], rejectedLines: [] }
+        : await resolveLines(ctx, request, buyer);
     if (request.type === 'new' && buyer.poDeviations === 'reject') refuseDeviations(resolved.mismatches);
     await letOthersRun(request.items.length);
+    const { rejectedLines } = resolved;
     const document: PoDocument = {
       request: requestForStorage(request),
       lines: resolved.lines,
       mismatches: resolved.mismatches,
+      ...(rejectedLines.length > 0 && { rejectedLines }),
     };
-    const flags = [...new Set(resolved.mismatches.map((m) => MISMATCH_FLAGS[m.field]))];
+    // `hold`: the PO waits for an operator, whose retry produces the other lines and rejects these.
+    const held = rejectedLines.length > 0 && buyer.unknownLines === 'hold';
+    const flags = [
+      ...new Set(resolved.mismatches.map((m) => MISMATCH_FLAGS[m.field])),
+      ...(held ? [FLAG.unproducibleLines] : []),
+    ];
     // A stored PO must not keep the buyer's secret: the codec refused any SharedSecret that is not plain text.
     const raw = redactSharedSecrets(request.raw);
     await letOthersRun(request.items.length);
@@ -246,25 +361,135 @@ export function createOrderIntake(ctx: GatewayContext): OrderRequestHandler {
         orderId: request.orderID,
         type: request.type,
         ...(request.orderVersion !== undefined && { orderVersion: request.orderVersion }),
+        ...(held && { state: 'needs_operator' as const }),
         raw,
         document: storableDocument(document),
         answer: ACCEPTED,
         flags,
       },
-      lineRefs: request.type === 'new' ? resolved.lines.map((line) => line.lineRef) : [],
+      lineRefs: request.type === 'new' ? cartLineRefs(resolved.lines) : [],
       job: processingJob(ctx),
     });
-    if (!accepted.created) return answerAgain(ctx, accepted.order);
+    if (!accepted.created) {
+      // Stored meanwhile by a concurrent document: the same one, or another under the same orderID.
+      if (request.type === 'new' && accepted.order.payloadId !== request.payloadID) {
+        return answerReusedOrderId(ctx, request, buyer, accepted.order);
+      }
+      return answerAgain(ctx, accepted.order);
+    }
+    if (held) {
+      await ctx.store.orders.patch(accepted.id, { lastError: heldLinesText(rejectedLines) });
+    }
     ctx.logger.info('purchase order accepted', {
       buyer: buyer.id,
       po: accepted.id,
       orderID: request.orderID,
       type: request.type,
       lines: resolved.lines.length,
+      rejectedLines: rejectedLines.map((line) => line.lineNumber).join(',') || undefined,
       flags: flags.join(',') || undefined,
     });
     return { code: ACCEPTED.code, text: ACCEPTED.text };
   };
+}
+
+/** What an operator reads on a held PO: the lines that cannot be produced and what their retry does. */
+function heldLinesText(rejectedLines: readonly RejectedLine[]): string {
+  return (
+    `${rejectedLines.map((line) => line.reason).join('; ')}. The PO waits for an operator: retrying it ` +
+    'produces the other lines and tells the buyer these are rejected; otherwise settle it by hand.'
+  );
+}
+
+/** The cart lines a new PO orders: the lines that name one. */
+function cartLineRefs(lines: readonly PoLine[]): string[] {
+  return lines.flatMap((line) => line.lineRef ?? []);
+}
+
+/**
+ * A `new` OrderRequest under the orderID of a stored one, with another payloadID. A buyer's system that
+ * resends a PO under a fresh payloadID sends the same lines and ship-to: that copy gets the stored answer.
+ * Anything else is another order reusing the number (a test tool's hard-coded orderID, a buyer's change
+ * sent as `new`): it is refused naming the stored PO, and the refusal is kept for the operators, since the
+ * buyer's system may show a 4xx to nobody. Nothing of the document itself is stored.
+ */
+async function answerReusedOrderId(
+  ctx: GatewayContext,
+  request: OrderRequest,
+  buyer: ResolvedBuyer,
+  stored: PurchaseOrder,
+): Promise<{ code: number; text: string }> {
+  const difference = differenceFromStored(request, storedRequest(stored));
+  if (difference === undefined) return answerAgain(ctx, stored);
+  const error = new GatewayError(
+    'reused_order_id',
+    `orderID ${request.orderID} is already the purchase order with payloadID ${stored.payloadId} of ` +
+      `${stored.createdAt.toISOString()}, and this document (payloadID ${request.payloadID}) differs from it: ` +
+      `${difference}. A change to an order is sent as type="update"; a new order needs its own orderID.`,
+  );
+  await ctx.store.refusedDocuments.add({
+    buyerId: buyer.id,
+    payloadId: request.payloadID,
+    documentType: 'OrderRequest',
+    orderId: request.orderID,
+    code: ERROR_ANSWERS[error.code].cxml,
+    reason: error.message,
+    relatedPoId: stored.id,
+  });
+  ctx.logger.warn('purchase order refused: orderID reused', {
+    buyer: buyer.id,
+    orderID: request.orderID,
+    payloadID: request.payloadID,
+    po: stored.id,
+  });
+  throw error;
+}
+
+/** The address as compared: its JSON, so two parses of the same ShipTo are equal. */
+function sameAddress(a: unknown, b: unknown): boolean {
+  return JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
+}
+
+/**
+ * What makes the document another order than the stored one — its lines (part, cart reference, quantity,
+ * price) or ship-to (header and lines) — in words naming the first difference; undefined for a copy.
+ */
+export function differenceFromStored(
+  request: Pick<OrderRequest, 'items' | 'shipTo'>,
+  stored: Pick<StoredRequest, 'items' | 'shipTo'>,
+): string | undefined {
+  if (request.items.length !== stored.items.length) {
+    return `it has ${request.items.length} line${request.items.length === 1 ? '' : 's'}, the stored PO ${stored.items.length}`;
+  }
+  if (!sameAddress(request.shipTo, stored.shipTo)) return 'its ShipTo differs';
+  for (const [index, item] of request.items.entries()) {
+    const before = stored.items[index];
+    if (before === undefined) break;
+    const line = `line ${item.lineNumber}`;
+    if (item.lineNumber !== before.lineNumber) return `${line} is line ${before.lineNumber} of the stored PO`;
+    if (item.supplierPartID.trim() !== before.supplierPartID.trim()) {
+      return `${line} has SupplierPartID ${item.supplierPartID}, the stored PO ${before.supplierPartID}`;
+    }
+    const ref = item.supplierPartAuxiliaryID?.trim() ?? '';
+    const storedRef = before.supplierPartAuxiliaryID?.trim() ?? '';
+    if (ref !== storedRef) {
+      return `${line} has SupplierPartAuxiliaryID ${ref || '(none)'}, the stored PO ${storedRef || '(none)'}`;
+    }
+    if (!sameDecimal(item.quantity, before.quantity)) {
+      return `${line} has quantity ${item.quantity}, the stored PO ${before.quantity}`;
+    }
+    if (
+      !sameDecimal(item.unitPrice.value, before.unitPrice.value) ||
+      item.unitPrice.currency !== before.unitPrice.currency
+    ) {
+      return (
+        `${line} has unit price ${item.unitPrice.value} ${item.unitPrice.currency}, ` +
+        `the stored PO ${before.unitPrice.value} ${before.unitPrice.currency}`
+      );
+    }
+    if (!sameAddress(item.shipTo, before.shipTo)) return `the ShipTo of ${line} differs`;
+  }
+  return undefined;
 }
 
 /**
@@ -287,10 +512,6 @@ async function answerAgain(
 /** Marks the cart lines a new PO orders (idempotent: a line ordered by this PO already stays so). */
 async function markLinesOrdered(ctx: GatewayContext, order: PurchaseOrder): Promise<void> {
   if (order.type !== 'new') return;
-  const { lines } = poDocument(order);
-  if (lines.length > 0)
-    await ctx.store.cart.markOrdered(
-      lines.map((line) => line.lineRef),
-      order.id,
-    );
+  const lineRefs = cartLineRefs(poDocument(order).lines);
+  if (lineRefs.length > 0) await ctx.store.cart.markOrdered(lineRefs, order.id);
 }

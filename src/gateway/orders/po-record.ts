@@ -72,7 +72,8 @@ export type StoredRequest = z.infer<typeof storedRequestSchema>;
 
 export const poLineSchema = z.object({
   lineNumber: z.number(),
-  lineRef: z.string(),
+  /** The punch-out cart line it orders (SupplierPartAuxiliaryID); absent for a product ordered by its part id alone. */
+  lineRef: optional(z.string()),
   supplierPartID: z.string(),
   description: z.string(),
   /** The quantity exactly as the buyer sent it. */
@@ -85,15 +86,24 @@ export const poLineSchema = z.object({
   storefrontId: z.string(),
   /** The design owner's user mapping key: whose login places the print order. */
   userRef: z.string(),
+  /**
+   * The print-service product id the print order is created with: the saved design (PIPO project), or for
+   * a product ordered as it is (`asIs`), the product's `printProductId`.
+   */
   designId: z.number(),
-  cart: z.object({
+  /** The line orders a catalog product as it is, without a design. */
+  asIs: optional(z.literal(true)),
+  /** What the punch-out cart said of the line; absent when the PO names no cart line. */
+  cart: optional(
+    z.object({
     sku: z.string(),
     quantity: z.number(),
     unitPrice: z.string(),
     currency: z.string(),
-    state: z.string(),
-    poId: optional(z.string()),
-  }),
+      state: z.string(),
+      poId: optional(z.string()),
+    }),
+  ),
 });
 /** One PO line with its cart line: the buyer's values first, then ours. */
 export type PoLine = z.infer<typeof poLineSchema>;
@@ -109,13 +119,29 @@ export const mismatchSchema = z.object({
 export type Mismatch = z.infer<typeof mismatchSchema>;
 export type MismatchField = Mismatch['field'];
 
+export const rejectedLineSchema = z.object({
+  lineNumber: z.number(),
+  supplierPartID: z.string(),
+  /** Why the gateway cannot produce it, as the buyer reads it in the line's `reject` status. */
+  reason: z.string(),
+});
+/** A PO line the gateway cannot produce, which the buyer's `unknownLines` let the rest of the PO go ahead without. */
+export type RejectedLine = z.infer<typeof rejectedLineSchema>;
+
 const poDocumentSchema = z.object({
   /** The parsed OrderRequest without its header credentials' secrets or the raw text. */
   request: storedRequestSchema,
   lines: z.array(poLineSchema),
   mismatches: z.array(mismatchSchema),
+  /** Lines left out of the print orders; absent when there are none. */
+  rejectedLines: optional(z.array(rejectedLineSchema)),
 });
 export type PoDocument = z.infer<typeof poDocumentSchema>;
+
+/** The catalog SKU of the product a line orders: its cart line's, or the PO's part id for a line without one. */
+export function lineSku(line: PoLine): string {
+  return line.cart?.sku ?? line.supplierPartID.trim();
+}
 
 /** The lines of one print order: one design owner in one storefront. */
 export interface OwnerGroup {
@@ -131,6 +157,8 @@ export const FLAG = {
   skuMismatch: 'sku_mismatch',
   lineAlreadyOrdered: 'line_already_ordered',
   updateNeedsOperator: 'update_needs_operator',
+  /** The PO has lines the gateway cannot produce and the buyer's `unknownLines` is `hold`. */
+  unproducibleLines: 'unproducible_lines',
   changedByBuyer: 'changed_by_buyer',
   unknownOrder: 'unknown_order',
   noCancelStatus: 'no_cancel_status',

@@ -38,6 +38,6 @@ export function shipmentLines(order: Order, shipmentIndex: number, group: OwnerG
     quantity: line.quantity,
     unitOfMeasure: line.unitOfMeasure,
     supplierPartID: line.supplierPartID,
-    supplierPartAuxiliaryID: line.lineRef,
+    ...(line.lineRef !== undefined && { supplierPartAuxiliaryID: line.lineRef }),
   }));
 }

@@ -40,6 +40,7 @@ import {
   type PoDocument,
   poDocument,
   readPoDocument,
+  type RejectedLine,
   storedRequest,
   withFlags,
 } from './po-record.ts';
@@ -399,8 +400,10 @@ async function confirmPlaced(
   tracked: readonly TrackedPrintOrder[],
 ): Promise<void> {
   const ids = tracked.map((t) => t.printOrderId);
+  const document = poDocument(order);
   // `poDeviations: confirm` (the default): the PO's own quantities and prices are what is confirmed.
-  const deviations = buyer.poDeviations === 'confirm' ? poDocument(order).mismatches.filter(isDeviation) : [];
+  const deviations = buyer.poDeviations === 'confirm' ? document.mismatches.filter(isDeviation) : [];
+  const rejectedLines = document.rejectedLines ?? [];
   const deviatingLines = [...new Set(deviations.map((m) => m.lineNumber))];
   const restated =
     deviatingLines.length === 0
@@ -413,12 +416,24 @@ async function confirmPlaced(
     queueOf: order,
     dedupeKey: `confirm:${order.id}:accept`,
     confirmID: ids.join(','),
-    comments: `Accepted as print order${ids.length === 1 ? '' : 's'} ${ids.join(', ')}.${restated}`,
+    comments:
+      `Accepted as print order${ids.length === 1 ? '' : 's'} ${ids.join(', ')}.${restated}` +
+      rejectedText(rejectedLines),
     deviations,
+    rejectedLines,
   });
   for (const t of tracked) {
     if (!t.confirmed) await ctx.store.printOrders.update(t.storefrontId, t.printOrderId, { confirmed: true });
   }
+}
+
+/** The header's word on lines left out: each line's own `reject` status carries its reason. */
+function rejectedText(rejectedLines: readonly RejectedLine[]): string {
+  if (rejectedLines.length === 0) return '';
+  const numbers = rejectedLines.map((line) => line.lineNumber).join(', ');
+  return rejectedLines.length === 1
+    ? ` Line ${numbers} is rejected: it cannot be produced.`
+    : ` Lines ${numbers} are rejected: they cannot be produced.`;
 }
 
 async function recordUpdate(ctx: GatewayContext, update: PurchaseOrder): Promise<void> {
@@ -639,7 +654,8 @@ export async function retryPurchaseOrder(ctx: GatewayContext, order: PurchaseOrd
     order,
     {
       state: 'received',
-      flags: order.flags.filter((f) => f !== FLAG.uncertainPrintOrder),
+      // A held PO's retry is the operator's go-ahead: its unproducible lines are rejected to the buyer.
+      flags: order.flags.filter((f) => f !== FLAG.uncertainPrintOrder && f !== FLAG.unproducibleLines),
       createAttempts: [],
     },
     [order.state],

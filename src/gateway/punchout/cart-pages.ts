@@ -7,7 +7,13 @@ import type { Context } from 'hono';
 import type { CartLine } from '../../store/types.ts';
 import type { GatewayContext, SessionParties } from '../context.ts';
 import { sendPage } from '../http/send-page.ts';
-import { findProductBySku, priceBreaksText, quantityBounds, quantityProblem } from './catalog.ts';
+import {
+  findProductBySku,
+  isCatalogLine,
+  priceBreaksText,
+  quantityBounds,
+  quantityProblem,
+} from './catalog.ts';
 import { keptLinesTotal, liveKeptLines } from './kept-lines.ts';
 import { type ReturnForm, renderCartPage, renderReturnFormPage } from './pages.ts';
 import { formatAmount, lineTotal, sumAmounts } from './pricing.ts';
@@ -117,7 +123,10 @@ export async function cartPage(
         uom: line.uom,
         thumbnailUrl: urls.thumbnailUrl({ productId: line.designId, width: 80, height: 56 }),
         proofUrl: proofUrl(line),
-        editUrl: line.userRef === s.session.pipoUserRef ? link(`cart/${line.lineRef}/edit`) : undefined,
+        editUrl:
+          line.userRef === s.session.pipoUserRef && !isCatalogLine(s.storefront, line)
+            ? link(`cart/${line.lineRef}/edit`)
+            : undefined,
         quantityAction: link(`cart/${line.lineRef}/quantity`),
         removeAction: link(`cart/${line.lineRef}/remove`),
       };

@@ -12,7 +12,13 @@ import type { EditorUrls } from '../../print-api/index.ts';
 import type { GatewayContext } from '../context.ts';
 import type { ResolvedStorefront } from '../deps.ts';
 import { type CatalogEntry, catalogIndex, priceBreaksText, quantityBounds } from './catalog.ts';
-import { type CatalogCard, type CatalogPaging, renderCatalogCard, renderCatalogPage } from './pages.ts';
+import {
+  type AddToCartView,
+  type CatalogCard,
+  type CatalogPaging,
+  renderCatalogCard,
+  renderCatalogPage,
+} from './pages.ts';
 import { searchProducts, searchWords } from './product-search.ts';
 import { type SessionScope, sessionPageUrl } from './session-scope.ts';
 
@@ -81,6 +87,16 @@ export function productPage<T>(
   return { shown, paging, pastLast: asked > pages };
 }
 
+/** The "Add to cart" of a product orderable as it is; undefined for a product only ordered as a design. */
+export function addToCartView(
+  product: CatalogEntry,
+  link: (rest: string) => string,
+): AddToCartView | undefined {
+  if (product.printProductId === undefined) return undefined;
+  const { min, max } = quantityBounds(product);
+  return { url: link(`add/${encodeURIComponent(product.sku)}`), min, max, uom: product.uom };
+}
+
 export interface CatalogQuery {
   q?: string | undefined;
   page?: string | undefined;
@@ -127,7 +143,9 @@ export function catalogPage(
     paging,
     cards: shown.flatMap((p) => {
       const card = cards.get(p.sku);
-      return card === undefined ? [] : [{ card, designUrl: link(`design/${encodeURIComponent(p.sku)}`) }];
+      if (card === undefined) return [];
+      const designUrl = link(`design/${encodeURIComponent(p.sku)}`);
+      return [{ card, designUrl, addToCart: addToCartView(p, link) }];
     }),
   });
 }

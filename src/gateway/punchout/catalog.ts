@@ -57,6 +57,19 @@ export function findProductBySku(storefront: ResolvedStorefront, sku: string): C
   return catalogIndex(storefront).bySku.get(sku);
 }
 
+/**
+ * A cart line of a product put in as it is (from the catalog, `printProductId`), not a saved design: its
+ * `designId` is the product's own print-service id. Saved designs and products share the print service's
+ * one id space (a project id is a product id), so a design never has its template's id.
+ */
+export function isCatalogLine(
+  storefront: ResolvedStorefront,
+  line: { sku: string; designId: number },
+): boolean {
+  const printProductId = findProductBySku(storefront, line.sku)?.printProductId;
+  return printProductId !== undefined && printProductId === line.designId;
+}
+
 /** The quantities a product is sold in, as the cart's quantity input carries them (min, max, step). */
 export interface QuantityBounds {
   min: number;

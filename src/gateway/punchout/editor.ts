@@ -7,7 +7,7 @@ import { PrintApiError } from '../../print-api/index.ts';
 import type { CartLine, PunchoutSession } from '../../store/types.ts';
 import type { GatewayContext } from '../context.ts';
 import { GatewayError, upstreamError } from '../http/errors.ts';
-import { productBySku } from './catalog.ts';
+import { productBySku, quantityProblem } from './catalog.ts';
 import { lineDescription } from './line-identity.ts';
 import { newLineRef } from './line-refs.ts';
 import { type ReturnTarget, returnTargetRef } from './link-targets.ts';
@@ -79,6 +79,43 @@ export async function savedDesign(ctx: GatewayContext, s: SessionScope, rawId: s
       throw upstreamError(error, 'read the design', PRINT_SERVICE_AWAY);
     });
   return designId;
+}
+
+/**
+ * A new cart line of a product orderable as it is, put in from the catalog without the editor: its
+ * `designId` is the product's own print-service id (`printProductId`), which the print order is made
+ * with, and the quantity is the one chosen, within the product's bounds.
+ */
+export function addCatalogLine(
+  ctx: GatewayContext,
+  s: Pick<SessionScope, 'storefront'> & { session: PunchoutSession },
+  sku: string,
+  quantity: number,
+): Promise<CartLine> {
+  const { session, storefront } = s;
+  const product = productBySku(storefront, sku);
+  if (product.printProductId === undefined) {
+    throw new GatewayError('unknown_product', `${product.name} is ordered as a design: design it first.`);
+  }
+  const problem = quantityProblem(product, quantity);
+  if (problem !== undefined) throw new GatewayError('invalid_quantity', problem);
+  return ctx.store.cart.add({
+    lineRef: newLineRef(),
+    sessionId: session.id,
+    buyerId: session.buyerId,
+    storefrontId: session.storefrontId,
+    userRef: session.pipoUserRef,
+    designId: product.printProductId,
+    productId: product.productId,
+    sku: product.sku,
+    name: product.name,
+    quantity,
+    unitPrice: formatAmount(unitPriceFor(product, quantity)),
+    currency: storefront.currency,
+    uom: product.uom,
+    ...(product.unspsc !== undefined && { unspsc: product.unspsc }),
+    ...(product.leadTimeDays !== undefined && { leadTimeDays: product.leadTimeDays }),
+  });
 }
 
 /** A new cart line of the product `sku` with the saved design, at the product's minimum quantity. */

@@ -38,6 +38,22 @@ ${p.description ? html`<p class="muted">${p.description}</p>` : ''}
   };
 }
 
+/** "Add to cart" of a product orderable as it is (`printProductId`): a quantity, no trip to the editor. */
+export interface AddToCartView {
+  /** Where the form posts (`add/<sku>` of the session). */
+  url: string;
+  min: number;
+  max: number;
+  uom: string;
+}
+
+export function renderAddToCart(name: string, add: AddToCartView): SafeHtml {
+  return html`<form class="actions" method="post" action="${add.url}" aria-label="Add ${name} to the cart">
+<label>Quantity (${add.uom}) <input type="number" name="quantity" min="${String(add.min)}" max="${String(add.max)}" step="1" value="${String(add.min)}" required></label>
+<button class="button primary" type="submit">Add to cart</button>
+</form>`;
+}
+
 /** Where the page stands in the (searched) catalog, and the links to its neighbours. */
 export interface CatalogPaging {
   page: number;
@@ -53,7 +69,7 @@ export interface CatalogPaging {
 export interface CatalogView {
   title: string;
   buyerName: string;
-  cards: readonly { card: CatalogCard; designUrl: string }[];
+  cards: readonly { card: CatalogCard; designUrl: string; addToCart?: AddToCartView | undefined }[];
   cartUrl: string;
   cartCount: number;
   /** The catalog's own URL: the search form's action. */
@@ -79,8 +95,8 @@ ${paging.nextUrl ? html`<a class="button" rel="next" href="${paging.nextUrl}">Ne
 
 export function renderCatalogPage(view: CatalogView): string {
   const cards = view.cards.map(
-    ({ card, designUrl }) => html`<article class="card">
-${card.body}<a class="button primary" href="${designUrl}">Design ${card.name}</a>
+    ({ card, designUrl, addToCart }) => html`<article class="card">
+${card.body}${addToCart ? renderAddToCart(card.name, addToCart) : ''}<a class="button${addToCart ? '' : ' primary'}" href="${designUrl}">Design ${card.name}</a>
 </article>`,
   );
   const search = html`<form class="actions" method="get" action="${view.catalogUrl}" role="search">

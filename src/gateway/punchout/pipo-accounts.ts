@@ -22,6 +22,18 @@ import { GatewayError, upstreamError } from '../http/errors.ts';
 import type { BuyerUser } from './buyer-user.ts';
 import type { TokenService } from './tokens.ts';
 
+/**
+ * The user mapping key of the account that places a buyer's print orders made of catalog products alone
+ * (no design, so no designer to log in as): one permanent account per buyer, opened on first use. The
+ * `catalog:` prefix keeps it apart from buyer users' keys, as `tmp:` does temporary users'.
+ */
+export const CATALOG_ORDERS_USER = 'catalog:orders';
+const CATALOG_ORDERS_ACCOUNT: BuyerUser = {
+  key: CATALOG_ORDERS_USER,
+  firstName: 'Catalog',
+  lastName: 'Orders',
+};
+
 interface PipoLogin {
   /** `userKey` of the mapping (the session's `pipoUserRef`). */
   userRef: string;
@@ -39,7 +51,10 @@ export interface PipoAccounts {
     user: BuyerUser,
     sessionId: string,
   ): Promise<PipoLogin>;
-  /** A token for an existing mapping, reusing a recent one; logs in again when `stale` is the current one. */
+  /**
+   * A token for an existing mapping, reusing a recent one; logs in again when `stale` is the current one.
+   * The catalog-orders account (`CATALOG_ORDERS_USER`) is created the first time it is asked for.
+   */
   tokenFor(
     buyer: ResolvedBuyer,
     storefront: ResolvedStorefront,
@@ -358,6 +373,9 @@ export function createPipoAccounts(deps: Deps): PipoAccounts {
       const hit = reusable(buyer.id, userRef, stale);
       if (hit) return { userRef, ...hit, upstreamCalls: 0 };
       const mapping = await deps.store.users.get(buyer.id, userRef);
+      if (mapping === undefined && userRef === CATALOG_ORDERS_USER) {
+        return openMapped(buyer, storefront, CATALOG_ORDERS_ACCOUNT);
+      }
       if (mapping === undefined) {
         throw new GatewayError(
           'upstream_rejected',

@@ -12,8 +12,8 @@ import { ERROR_ANSWERS, GatewayError } from '../http/errors.ts';
 import { type PageStatus, sendPage } from '../http/send-page.ts';
 import { cartPage, emptyTransferNeedsConfirm, transferBlockedReason } from './cart-pages.ts';
 import { catalogPage } from './catalog-page.ts';
-import { priceText, productBySku, quantityProblem } from './catalog.ts';
-import { addDesignLine, editorRedirect, savedDesign } from './editor.ts';
+import { isCatalogLine, priceText, productBySku, quantityProblem } from './catalog.ts';
+import { addCatalogLine, addDesignLine, editorRedirect, savedDesign } from './editor.ts';
 import { removeKeptLine } from './kept-lines.ts';
 import { lineDescription } from './line-identity.ts';
 import { parseReturnTargetRef, parseStartTargetRef } from './link-targets.ts';
@@ -94,6 +94,18 @@ export function createPunchoutRoutes(ctx: GatewayContext): Hono {
     return editorRedirect(ctx, s, product.productId, { kind: 'sku', sku: product.sku });
   });
 
+  // A product orderable as it is goes into the cart from the catalog, without the editor.
+  app.post('/s/:token/add/:sku', async (c) => {
+    const s = await scope(c);
+    if (s.session.operation === 'inspect')
+      throw new GatewayError('inspect_read_only', 'This cart is read only.');
+    const form = await c.req.parseBody();
+    const raw = typeof form.quantity === 'string' ? form.quantity.trim() : '';
+    const quantity = /^\d{1,9}$/.test(raw) ? Number(raw) : Number.NaN;
+    await addCatalogLine(ctx, s, c.req.param('sku'), quantity);
+    return c.redirect(backTo(s, 'cart'), 303);
+  });
+
   app.get('/s/:token/cart', async (c) => {
     const s = await scope(c);
     const lines = await ctx.store.cart.listBySession(s.session.id);
@@ -103,6 +115,9 @@ export function createPunchoutRoutes(ctx: GatewayContext): Hono {
   app.get('/s/:token/cart/:lineRef/edit', async (c) => {
     const s = await scope(c);
     const line = await changeableLine(ctx, s, c.req.param('lineRef'));
+    if (isCatalogLine(s.storefront, line)) {
+      throw new GatewayError('bad_request', 'This line is a catalog product without a design; only its quantity can change.');
+    }
     if (line.userRef !== s.session.pipoUserRef) {
       throw new GatewayError(
         'design_not_owned',

@@ -492,6 +492,22 @@ const MIGRATIONS: readonly Migration[] = [
   CREATE INDEX invoice_holds_po ON invoice_holds (po_id, id);
   CREATE INDEX invoice_holds_open ON invoice_holds (state);
   `,
+  // 11: buyer documents refused in a way an operator must hear of (a new PO reusing a stored orderID): the
+  // refusal's facts only, never the document, listed newest first per buyer.
+  (d) => `
+  CREATE TABLE refused_documents (
+    id ${d.serialKey},
+    buyer_id TEXT NOT NULL,
+    document_type TEXT NOT NULL,
+    payload_id TEXT NOT NULL,
+    order_id TEXT,
+    code INTEGER NOT NULL,
+    reason TEXT NOT NULL,
+    related_po_id TEXT,
+    created_at ${d.int64} NOT NULL
+  );
+  CREATE INDEX refused_documents_buyer ON refused_documents (buyer_id, id);
+  `,
 ];
 
 /** The migrations in `dialect`'s spelling. */

@@ -15,6 +15,7 @@ import {
   INVOICE_HOLD_STATES,
   INVOICE_PURPOSES,
   type InboxEvent,
+  type RefusedDocument,
   type Invoice,
   type InvoiceHold,
   JOB_STATES,
@@ -247,6 +248,17 @@ export function toInvoiceHold(r: SqlRow): InvoiceHold {
     ...optional('note', r.note, text),
     ...optional('invoiceId', r.invoice_id, text),
     ...stamps(r),
+export function toRefusedDocument(r: SqlRow): RefusedDocument {
+  return {
+    id: text(r.id),
+    buyerId: text(r.buyer_id),
+    documentType: text(r.document_type),
+    payloadId: text(r.payload_id),
+    ...optional('orderId', r.order_id, text),
+    code: Number(r.code),
+    reason: text(r.reason),
+    ...optional('relatedPoId', r.related_po_id, text),
+    createdAt: date(r.created_at),
   };
 }
 

@@ -303,6 +303,15 @@ const eventSql = (d: SqlDialect) => ({
     WHERE processed = 1 AND received_at < $1 ${upTo(2)})`,
 });
 
+const refusedDocumentSql = {
+  insert: `INSERT INTO refused_documents (buyer_id, document_type, payload_id, order_id, code, reason,
+      related_po_id, created_at)
+    VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING *`,
+  list: `SELECT * FROM refused_documents WHERE ${optionalEquals('buyer_id', 1)}
+      AND ($2::bigint IS NULL OR id < $2)
+    ORDER BY id DESC LIMIT $3`,
+};
+
 const heartbeatSql = {
   /** An earlier time than the stored one changes nothing, so a round that finishes late never moves it back. */
   beat: `INSERT INTO heartbeats (name, at) VALUES ($1, $2)
@@ -375,6 +384,7 @@ export function storeStatements(d: SqlDialect) {
     invoices: compileAll(d, invoiceSql(d)),
     invoiceHolds: compileAll(d, invoiceHoldSql(d)),
     events: compileAll(d, eventSql(d)),
+    refusedDocuments: compileAll(d, refusedDocumentSql),
     heartbeat: compileAll(d, heartbeatSql),
   };
 }

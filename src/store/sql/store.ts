@@ -33,6 +33,7 @@ import {
   msOrNull,
   toCartLine,
   toEvent,
+  toRefusedDocument,
   toInvoice,
   toInvoiceHold,
   toJob,
@@ -82,6 +83,7 @@ export function createSqlStore(
     invoices: sqlInvoices(context, invoiceLock(dialect)),
     invoiceHolds: sqlInvoiceHolds(context),
     events: sqlEvents(context),
+    refusedDocuments: sqlRefusedDocuments(context),
     heartbeat: sqlHeartbeat(context),
     async stats() {
       return toStats(await context.rows(context.sql.stats));
@@ -869,6 +871,36 @@ function sqlEvents({ sql: { events: sql }, driver, now, rows, first, purge }: Sq
     },
     async purgeProcessed(receivedBefore, options) {
       return purge(sql.purgeProcessed, receivedBefore, options);
+    },
+  };
+}
+
+function sqlRefusedDocuments({
+  sql: { refusedDocuments: sql },
+  now,
+  rows,
+  first,
+}: SqlContext): Store['refusedDocuments'] {
+  return {
+    async add(r) {
+      const row = await first(
+        sql.insert,
+        r.buyerId,
+        r.documentType,
+        r.payloadId,
+        r.orderId ?? null,
+        r.code,
+        r.reason,
+        r.relatedPoId ?? null,
+        now(),
+      );
+      return toRefusedDocument(row!);
+    },
+    async list(filter = {}) {
+      const size = pageSize(filter.limit);
+      const below = parseCursor(filter.cursor) ?? null;
+      const found = await rows(sql.list, filter.buyerId ?? null, below, size + 1);
+      return pageOf(found, size, toRefusedDocument);
     },
   };
 }

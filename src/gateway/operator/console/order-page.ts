@@ -12,7 +12,7 @@ import { publicMessage, toGatewayError } from '../../http/errors.ts';
 import { html, type SafeHtml } from '../../http/html.ts';
 import { openHolds } from '../../invoices/invoice-holds.ts';
 import { printOrderComment } from '../../orders/history-comment.ts';
-import { ownerGroups, type PoDocument, type PoLine, poDocument } from '../../orders/po-record.ts';
+import { lineSku, ownerGroups, type PoDocument, type PoLine, poDocument } from '../../orders/po-record.ts';
 import { readPrintOrder } from '../../orders/read-print-order.ts';
 import { findProductBySku } from '../../punchout/catalog.ts';
 import { orderDetail } from '../admin-views.ts';
@@ -51,15 +51,23 @@ function linesTable(detail: Detail): SafeHtml {
   const byLine = new Map<string, Detail['mismatches']>();
   for (const m of detail.mismatches) byLine.set(m.lineRef, [...(byLine.get(m.lineRef) ?? []), m]);
   const rows = detail.lines.map((line: PoLine) => {
-    const found = byLine.get(line.lineRef) ?? [];
+    const found = (line.lineRef !== undefined && byLine.get(line.lineRef)) || [];
     const has = (field: string) => found.some((m) => m.field === field);
-    const cartPrice = `${line.cart.unitPrice} ${line.cart.currency}`;
+    const { cart } = line;
+    const quantity = `${line.quantity} ${line.unitOfMeasure}`;
+    const price = `${line.unitPrice.value} ${line.unitPrice.currency}`;
+    const check =
+      cart === undefined
+        ? 'no cart line: the catalog product as it is'
+        : found.length === 0
+          ? 'as in the cart'
+          : html`<span class="deviation-note">${found.map((m) => m.text).join('; ')}</span>`;
     return html`<tr${found.length > 0 ? html` class="deviation"` : ''}>
 <td>${line.lineNumber}</td><td>${line.supplierPartID}</td><td>${line.description}</td>
-${compared(`${line.quantity} ${line.unitOfMeasure}`, String(line.cart.quantity), has('quantity'))}
-${compared(`${line.unitPrice.value} ${line.unitPrice.currency}`, cartPrice, has('price'))}
-<td>${line.cart.sku}</td><td>${line.designId}</td><td>${line.storefrontId}</td>
-<td>${found.length === 0 ? 'as in the cart' : html`<span class="deviation-note">${found.map((m) => m.text).join('; ')}</span>`}</td></tr>`;
+${cart === undefined ? html`<td>${quantity}</td>` : compared(quantity, String(cart.quantity), has('quantity'))}
+${cart === undefined ? html`<td>${price}</td>` : compared(price, `${cart.unitPrice} ${cart.currency}`, has('price'))}
+<td>${lineSku(line)}</td><td>${line.asIs ? `product ${line.designId}` : line.designId}</td><td>${line.storefrontId}</td>
+<td>${check}</td></tr>`;
   });
   return html`<table><caption>Lines as ordered, beside the punch-out cart (deviations highlighted)</caption>
 <thead><tr><th scope="col">Line</th><th scope="col">Part ID</th><th scope="col">Description</th><th scope="col">Quantity</th><th scope="col">Unit price</th><th scope="col">Cart SKU</th><th scope="col">Design</th><th scope="col">Storefront</th><th scope="col">Check</th></tr></thead>
