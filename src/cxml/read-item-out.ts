@@ -12,10 +12,15 @@ import { attr, child, children, childText, rawText, text, type XmlNode } from '.
 
 const WHOLE_NUMBER = /^\d{1,9}$/;
 
-/** `<ItemID>`: SupplierPartID trimmed, SupplierPartAuxiliaryID raw. */
+/**
+ * `<ItemID>`: SupplierPartID trimmed, SupplierPartAuxiliaryID raw. An empty SupplierPartID is read as ''
+ * (a line typed into the requisition has no supplier part number; the DTD allows the element empty), so
+ * the gateway, not the codec, decides what such a line means; a missing one is refused.
+ */
 export function readItemReference(container: XmlNode | undefined, where: string): ItemReference {
   const itemID = child(container, 'ItemID');
-  const supplierPartID = childText(itemID, 'SupplierPartID');
+  const partNode = child(itemID, 'SupplierPartID');
+  const supplierPartID = partNode === undefined ? undefined : text(partNode);
   if (supplierPartID === undefined) {
     throw new CxmlError('missing_field', `${where} has no ItemID/SupplierPartID`);
   }

@@ -321,6 +321,9 @@ export function confirmationsReceived(stack: Pick<Stack, 'orderStatusPosts'>) {
           ...(status.UnitPrice !== undefined && {
             unitPrice: `${status.UnitPrice.Money['#text']} ${status.UnitPrice.Money['@currency']}`,
           }),
+          ...(status.Comments !== undefined && {
+            comments: typeof status.Comments === 'string' ? status.Comments : status.Comments['#text'],
+          }),
         })),
       })),
       dtd: validateAgainstDtd(post.body, 'Fulfill'),

@@ -23,6 +23,7 @@ describe('sandbox seed', () => {
       [103, 'POS-CUSTOM'],
       [104, 'BOX-PARAM'],
       [105, 'BRO-UPLOAD'],
+      [106, 'ENV-C4'],
     ]);
     expect(enterprise!.storefronts.some((sf) => !sf.statuses.some((s) => s.shipping))).toBe(true);
   });
