@@ -1687,6 +1687,63 @@ export function runStoreSuite(
 
     describeInvoices(() => ({ store, clock }));
 
+    describe('refused documents', () => {
+      it('keeps each refusal with the time it was made; lists them newest first, per buyer, in pages', async () => {
+        const first = await store.refusedDocuments.add({
+          buyerId: 'acme',
+          documentType: 'OrderRequest',
+          payloadId: 'p-2@buyer',
+          orderId: 'PO-1',
+          code: 409,
+          reason: 'orderID PO-1 is already the purchase order with payloadID p-1@buyer',
+          relatedPoId: '7',
+        });
+        expect(first).toStrictEqual({
+          id: first.id,
+          buyerId: 'acme',
+          documentType: 'OrderRequest',
+          payloadId: 'p-2@buyer',
+          orderId: 'PO-1',
+          code: 409,
+          reason: 'orderID PO-1 is already the purchase order with payloadID p-1@buyer',
+          relatedPoId: '7',
+          createdAt: T0,
+        });
+        clock.advance(MINUTE);
+        const bare = await store.refusedDocuments.add({
+          buyerId: 'acme',
+          documentType: 'OrderRequest',
+          payloadId: 'p-3@buyer',
+          code: 400,
+          reason: 'no',
+        });
+        expect(bare).toStrictEqual({
+          id: bare.id,
+          buyerId: 'acme',
+          documentType: 'OrderRequest',
+          payloadId: 'p-3@buyer',
+          code: 400,
+          reason: 'no',
+          createdAt: at(MINUTE),
+        });
+        await store.refusedDocuments.add({ ...bare, buyerId: 'coupa', payloadId: 'p-4@buyer' });
+
+        const page = await store.refusedDocuments.list({ buyerId: 'acme', limit: 1 });
+        expect(page.items.map((r) => r.payloadId)).toEqual(['p-3@buyer']);
+        const next = await store.refusedDocuments.list({
+          buyerId: 'acme',
+          limit: 1,
+          cursor: page.nextCursor!,
+        });
+        expect(next).toStrictEqual({ items: [first] });
+        expect((await store.refusedDocuments.list()).items.map((r) => r.payloadId)).toEqual([
+          'p-4@buyer',
+          'p-3@buyer',
+          'p-2@buyer',
+        ]);
+      });
+    });
+
     describe('heartbeats', () => {
       it('answers the latest beat by name; an earlier one never moves it back', async () => {
         expect(await store.heartbeat.last('background-round')).toBeUndefined();
