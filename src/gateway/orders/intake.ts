@@ -26,7 +26,6 @@ import {
   poDocument,
   type RejectedLine,
   requestForStorage,
-  type StoredRequest,
   storableDocument,
   storedRequest,
 } from './po-record.ts';
@@ -445,6 +444,19 @@ async function answerReusedOrderId(
   throw error;
 }
 
+/** What tells a copy of a PO from another order: its lines' identity and amounts, and where it goes. */
+interface ComparedOrder {
+  items: readonly {
+    lineNumber: number;
+    supplierPartID: string;
+    supplierPartAuxiliaryID?: string;
+    quantity: string;
+    unitPrice: { value: string; currency: string };
+    shipTo?: unknown;
+  }[];
+  shipTo?: unknown;
+}
+
 /** The address as compared: its JSON, so two parses of the same ShipTo are equal. */
 function sameAddress(a: unknown, b: unknown): boolean {
   return JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
@@ -454,10 +466,7 @@ function sameAddress(a: unknown, b: unknown): boolean {
  * What makes the document another order than the stored one — its lines (part, cart reference, quantity,
  * price) or ship-to (header and lines) — in words naming the first difference; undefined for a copy.
  */
-export function differenceFromStored(
-  request: Pick<OrderRequest, 'items' | 'shipTo'>,
-  stored: Pick<StoredRequest, 'items' | 'shipTo'>,
-): string | undefined {
+export function differenceFromStored(request: ComparedOrder, stored: ComparedOrder): string | undefined {
   if (request.items.length !== stored.items.length) {
     return `it has ${request.items.length} line${request.items.length === 1 ? '' : 's'}, the stored PO ${stored.items.length}`;
   }
