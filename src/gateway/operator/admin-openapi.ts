@@ -325,7 +325,8 @@ export const jobsRoute = adminRoute({
 export const refusedDocumentsRoute = adminRoute({
   method: 'get',
   path: '/refused-documents',
-  summary: "Buyer documents refused in a way operators must hear of (a new PO reusing a stored PO's orderID), newest first",
+  summary:
+    "Buyer documents refused in a way operators must hear of (a new PO reusing a stored PO's orderID), newest first",
   request: { query: RefusedDocumentListQuery },
   responses: { 200: answer('A page of refusals', RefusedDocumentPage), ...refusals() },
 });

@@ -96,10 +96,10 @@ export const poLineSchema = z.object({
   /** What the punch-out cart said of the line; absent when the PO names no cart line. */
   cart: optional(
     z.object({
-    sku: z.string(),
-    quantity: z.number(),
-    unitPrice: z.string(),
-    currency: z.string(),
+      sku: z.string(),
+      quantity: z.number(),
+      unitPrice: z.string(),
+      currency: z.string(),
       state: z.string(),
       poId: optional(z.string()),
     }),

@@ -116,7 +116,10 @@ export function createPunchoutRoutes(ctx: GatewayContext): Hono {
     const s = await scope(c);
     const line = await changeableLine(ctx, s, c.req.param('lineRef'));
     if (isCatalogLine(s.storefront, line)) {
-      throw new GatewayError('bad_request', 'This line is a catalog product without a design; only its quantity can change.');
+      throw new GatewayError(
+        'bad_request',
+        'This line is a catalog product without a design; only its quantity can change.',
+      );
     }
     if (line.userRef !== s.session.pipoUserRef) {
       throw new GatewayError(

@@ -52,6 +52,7 @@ const ENDPOINTS = [
   'post /admin/outbox/{id}/resend 202',
   'get /admin/dead-letters 200',
   'get /admin/jobs 200',
+  'get /admin/refused-documents 200',
 ];
 
 const operations = (doc: Doc) =>

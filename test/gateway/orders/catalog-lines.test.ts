@@ -30,6 +30,7 @@ import {
   submit,
 } from '../../support/punchout-flow.ts';
 import { setupRequest } from '../../support/cxml-documents.ts';
+import { signIn } from '../operator/console/console-support.ts';
 
 beforeAll(() => requireDtdValidator());
 afterAll(() => removeValidationFiles());
@@ -120,6 +121,11 @@ describe('unknownLines: reject-line (the default)', () => {
       [cart[0]?.lineRef, undefined],
       [undefined, true],
     ]);
+
+    const operator = await signIn(stack);
+    const page = await (await operator.get(`/admin/ui/orders/${po?.id}`)).text();
+    expect(page).toContain('<caption>Lines not produced: rejected to the buyer by line</caption>');
+    expect(page).toContain(`<tr><td>3</td><td>FREIGHT</td><td>${FREIGHT_REASON}</td></tr>`);
 
     // The job ticket names the envelopes as a product without a design.
     const [printOrderId] = await printOrdersFor(stack, 'PO-MIX-1');

@@ -74,6 +74,18 @@ ${cart === undefined ? html`<td>${price}</td>` : compared(price, `${cart.unitPri
 <tbody>${rows}</tbody></table>`;
 }
 
+/** Lines left out of the print orders, each with the reason the buyer reads in its `reject` status. */
+function rejectedLinesTable(detail: Detail): SafeHtml | '' {
+  if (detail.rejectedLines.length === 0) return '';
+  const rows = detail.rejectedLines.map(
+    (line) =>
+      html`<tr><td>${line.lineNumber}</td><td>${line.supplierPartID}</td><td>${line.reason}</td></tr>`,
+  );
+  return html`<table><caption>Lines not produced: rejected to the buyer by line</caption>
+<thead><tr><th scope="col">Line</th><th scope="col">Part ID</th><th scope="col">Why</th></tr></thead>
+<tbody>${rows}</tbody></table>`;
+}
+
 /** The history note each print order carries (or will carry): the same text the order job writes. */
 function jobTickets(ctx: GatewayContext, order: PurchaseOrder, document: PoDocument): SafeHtml {
   if (order.type !== 'new' || document.lines.length === 0)
@@ -204,7 +216,7 @@ export async function orderPageBody(
   for (const tracked of printOrders) sections.push(await printOrderSection(ctx, tracked));
   return html`${notice ?? ''}${facts(order, detail)}
 ${orderActionForms(order, csrf, await openHolds(ctx, order.id))}
-<h2>Lines</h2>${linesTable(detail)}
+<h2>Lines</h2>${linesTable(detail)}${rejectedLinesTable(detail)}
 <h2>Job ticket</h2>${jobTickets(ctx, order, poDocument(order))}
 <h2>Print orders</h2>${sections.length === 0 ? html`<p class="muted">No print order yet.</p>` : sections}
 <h2>Documents</h2>${documentsTable(order, detail, messages, csrf)}
