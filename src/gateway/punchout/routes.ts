@@ -55,6 +55,38 @@ async function changeableLine(ctx: GatewayContext, s: SessionScope, lineRef: str
   return line;
 }
 
+/** A line whose design the session's user may open in the editor again: their own, and a design at all. */
+async function redesignableLine(ctx: GatewayContext, s: SessionScope, lineRef: string): Promise<CartLine> {
+  const line = await changeableLine(ctx, s, lineRef);
+  if (isCatalogLine(s.storefront, line)) {
+    throw new GatewayError(
+      'bad_request',
+      'This line is a catalog product without a design; only its quantity can change.',
+    );
+  }
+  if (line.userRef !== s.session.pipoUserRef) {
+    throw new GatewayError(
+      'design_not_owned',
+      'This design belongs to another user; only its quantity can change.',
+    );
+  }
+  return line;
+}
+
+/** "Add to cart" of a product ordered as it is (`printProductId`): into the cart from the catalog, no editor. */
+function addToCartRoute(ctx: GatewayContext, app: Hono): void {
+  app.post('/s/:token/add/:sku', async (c) => {
+    const s = await sessionScope(ctx, c.req.param('token'));
+    if (s.session.operation === 'inspect')
+      throw new GatewayError('inspect_read_only', 'This cart is read only.');
+    const form = await c.req.parseBody();
+    const raw = typeof form.quantity === 'string' ? form.quantity.trim() : '';
+    const quantity = /^\d{1,9}$/.test(raw) ? Number(raw) : Number.NaN;
+    await addCatalogLine(ctx, s, c.req.param('sku'), quantity);
+    return c.redirect(sessionPageUrl(ctx, s.token, 'cart'), 303);
+  });
+}
+
 export function createPunchoutRoutes(ctx: GatewayContext): Hono {
   const app = new Hono();
   const scope = (c: Context) => sessionScope(ctx, c.req.param('token') ?? '');
@@ -94,17 +126,7 @@ export function createPunchoutRoutes(ctx: GatewayContext): Hono {
     return editorRedirect(ctx, s, product.productId, { kind: 'sku', sku: product.sku });
   });
 
-  // A product orderable as it is goes into the cart from the catalog, without the editor.
-  app.post('/s/:token/add/:sku', async (c) => {
-    const s = await scope(c);
-    if (s.session.operation === 'inspect')
-      throw new GatewayError('inspect_read_only', 'This cart is read only.');
-    const form = await c.req.parseBody();
-    const raw = typeof form.quantity === 'string' ? form.quantity.trim() : '';
-    const quantity = /^\d{1,9}$/.test(raw) ? Number(raw) : Number.NaN;
-    await addCatalogLine(ctx, s, c.req.param('sku'), quantity);
-    return c.redirect(backTo(s, 'cart'), 303);
-  });
+  addToCartRoute(ctx, app);
 
   app.get('/s/:token/cart', async (c) => {
     const s = await scope(c);
@@ -114,19 +136,7 @@ export function createPunchoutRoutes(ctx: GatewayContext): Hono {
 
   app.get('/s/:token/cart/:lineRef/edit', async (c) => {
     const s = await scope(c);
-    const line = await changeableLine(ctx, s, c.req.param('lineRef'));
-    if (isCatalogLine(s.storefront, line)) {
-      throw new GatewayError(
-        'bad_request',
-        'This line is a catalog product without a design; only its quantity can change.',
-      );
-    }
-    if (line.userRef !== s.session.pipoUserRef) {
-      throw new GatewayError(
-        'design_not_owned',
-        'This design belongs to another user; only its quantity can change.',
-      );
-    }
+    const line = await redesignableLine(ctx, s, c.req.param('lineRef'));
     return editorRedirect(ctx, s, line.designId, { kind: 'line', lineRef: line.lineRef });
   });
 
