@@ -248,6 +248,9 @@ export function toInvoiceHold(r: SqlRow): InvoiceHold {
     ...optional('note', r.note, text),
     ...optional('invoiceId', r.invoice_id, text),
     ...stamps(r),
+  };
+}
+
 export function toRefusedDocument(r: SqlRow): RefusedDocument {
   return {
     id: text(r.id),
