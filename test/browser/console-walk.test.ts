@@ -1,9 +1,9 @@
 /**
  * The operator console in a real browser (issue 20), as an operator walks it: sign in with the admin
  * token, find a PO by its number, open it and see the confirmation the buyer got, then settle a PO whose
- * print-order create was cut off by attaching the print order that create made — after which the PO is
- * ordered and the print service was never asked to create another — move a dead document back to the
- * outbox, and re-send a delivered confirmation. The gateway is the in-process test stack (its print
+ * print-order create was cut off by attaching the print order that create made — after which the PO has
+ * its print order and the print service was never asked to create another — move the dead accept back to
+ * the outbox (the PO waits for an operator until it is delivered), and re-send a delivered confirmation. The gateway is the in-process test stack (its print
  * service and the buyer's endpoint can be made to fail), served on a loopback port; each step saves a
  * screenshot when it fails.
  */
@@ -98,15 +98,21 @@ describe('the operator console in Chromium', () => {
         await page.getByRole('button', { name: 'Confirm' }).click();
         await page.getByRole('status').filter({ hasText: 'The print order is attached.' }).waitFor();
       });
-      await step('after the next rounds the PO is ordered, with no second print order', async () => {
-        // The buyer's endpoint is away meanwhile, so the accept ends up a dead letter (moved back below).
-        stack.answerOrderStatus = () => new Response('down', { status: 503 });
-        await settle(stack);
-        await page.reload();
-        expect(await page.locator('dl.facts').first().textContent()).toContain('StateOrdered');
-        await page.getByRole('heading', { level: 3, name: `Print order ${made}`, exact: true }).waitFor();
-        expect(creates(stack)).toBe(before);
-      });
+      await step(
+        'after the next rounds the PO has its print order, no second one, and waits over its dead accept',
+        async () => {
+          // The buyer's endpoint is away meanwhile, so the accept ends up a dead letter (moved back below),
+          // which puts the PO back among those waiting for an operator.
+          stack.answerOrderStatus = () => new Response('down', { status: 503 });
+          await settle(stack);
+          await page.reload();
+          const facts = await page.locator('dl.facts').first().textContent();
+          expect(facts).toContain('StateWaiting for an operator');
+          expect(facts).toContain('document_dead');
+          await page.getByRole('heading', { level: 3, name: `Print order ${made}`, exact: true }).waitFor();
+          expect(creates(stack)).toBe(before);
+        },
+      );
       await step('move the dead accept back to the outbox; it is delivered', async () => {
         const documents = page.getByRole('table', { name: 'Documents exchanged with the buyer' });
         const row = documents.getByRole('row').filter({ hasText: 'ConfirmationRequest' });
@@ -118,6 +124,7 @@ describe('the operator console in Chromium', () => {
         await drain(stack);
         await page.reload();
         expect(await row.getByRole('cell').nth(2).textContent()).toBe('delivered');
+        expect(await page.locator('dl.facts').first().textContent()).toContain('StateOrdered');
       });
       await step('re-send the confirmation of PO-4711', async () => {
         await page.getByRole('link', { name: 'Purchase orders' }).click();
