@@ -271,6 +271,36 @@ export const InvoiceConfig = z
   .describe('Invoices (cXML InvoiceDetailRequest) for orders this buyer placed through the gateway');
 export type InvoiceConfig = z.infer<typeof InvoiceConfig>;
 
+/**
+ * How a buyer's test documents (cXML `deploymentMode="test"`) are treated. Its default is the safe one: no
+ * test storefront, so a test PO is stored and confirmed but never reaches a print service.
+ */
+export const TestModeConfig = z
+  .strictObject({
+    storefront: z
+      .string()
+      .min(1)
+      .optional()
+      .describe(
+        "id of a storefront in this file (not any buyer's own storefront) where test punch-outs open and test POs become print orders; without one a test PO is stored and confirmed, never sent to a print service",
+      ),
+    credentials: z
+      .array(Credential)
+      .default([])
+      .describe('From credentials that only ever open test mode (a buyer\'s separate test account)'),
+    sharedSecret: SecretRef.optional().describe(
+      'A SharedSecret that only ever opens test mode; with test credentials it is the one they are proven by (default: sharedSecret)',
+    ),
+    fromProductionCredentials: z
+      .enum(['accept-as-test', 'refuse'])
+      .default('accept-as-test')
+      .describe(
+        'A document with deploymentMode="test" sent with the production credentials: taken as a test document, or refused',
+      ),
+  })
+  .describe('Test mode: how documents with deploymentMode="test" are treated');
+export type TestModeConfig = z.infer<typeof TestModeConfig>;
+
 const BuyerCommon = {
   id: z.string().regex(/^[a-z0-9][a-z0-9_-]*$/, 'must be a lower-case slug'),
   name: z.string().optional(),
@@ -323,6 +353,7 @@ const BuyerCommon = {
     .describe(
       "The SupplierPartID (OCI VENDORMAT) of a designed line: sku: the product's SKU; sku-design: the SKU and the design id (SKU-D1234), so ERPs that key lines on the part number keep two designs of one product apart",
     ),
+  test: TestModeConfig.default({ credentials: [], fromProductionCredentials: 'accept-as-test' }),
   invoices: InvoiceConfig.default({
     send: 'off',
     taxAt: 'header',
@@ -651,6 +682,13 @@ export function crossReferenceProblems(value: unknown): ConfigProblem[] {
   });
   const buyerIds = new Set<string>();
   const credentialOwners = new Map<string, string>();
+  // A storefront some buyer orders on in production: a test PO must never reach one.
+  const productionStorefronts = new Set(
+    asArray(root.buyers).flatMap((raw) => {
+      const storefront = asRecord(raw)?.storefront;
+      return typeof storefront === 'string' ? [storefront] : [];
+    }),
+  );
   asArray(root.buyers).forEach((raw, i) => {
     const buyer = asRecord(raw) ?? {};
     const id = typeof buyer.id === 'string' ? buyer.id : `#${i}`;
@@ -661,20 +699,42 @@ export function crossReferenceProblems(value: unknown): ConfigProblem[] {
     if (typeof buyer.storefront === 'string' && !storefrontIds.has(buyer.storefront)) {
       add(['buyers', i, 'storefront'], `no storefront with id "${buyer.storefront}"`);
     }
-    asArray(buyer.from).forEach((rawCredential, j) => {
-      const credential = asRecord(rawCredential);
-      if (typeof credential?.domain !== 'string' || typeof credential.identity !== 'string') return;
-      // A From credential must name exactly one buyer, or a setup could be authenticated as another buyer.
-      const key = `${credential.domain.toLowerCase()}\u0000${credential.identity}`;
-      const owner = credentialOwners.get(key);
-      if (owner !== undefined && owner !== id) {
+    const test = asRecord(buyer.test);
+    // Production and test From credentials of one buyer are told apart by the credential alone, so each
+    // must name one buyer and one mode.
+    const fromLists: [PropertyKey[], unknown, string][] = [
+      [['buyers', i, 'from'], buyer.from, 'production'],
+      [['buyers', i, 'test', 'credentials'], test?.credentials, 'test'],
+    ];
+    for (const [path, list, mode] of fromLists) {
+      asArray(list).forEach((rawCredential, j) => {
+        const credential = asRecord(rawCredential);
+        if (typeof credential?.domain !== 'string' || typeof credential.identity !== 'string') return;
+        // A From credential must name exactly one buyer, or a setup could be authenticated as another buyer.
+        const key = `${credential.domain.toLowerCase()}\u0000${credential.identity}`;
+        const owner = credentialOwners.get(key);
+        if (owner !== undefined && owner !== `${id}\u0000${mode}`) {
+          const [ownerId, ownerMode] = owner.split('\u0000');
+          add(
+            [...path, j],
+            ownerId === id
+              ? `credential ${credential.domain}/${credential.identity} is already one of this buyer's ${ownerMode} credentials`
+              : `credential ${credential.domain}/${credential.identity} already identifies buyer "${ownerId}"`,
+          );
+        }
+        credentialOwners.set(key, `${id}\u0000${mode}`);
+      });
+    }
+    if (typeof test?.storefront === 'string') {
+      if (!storefrontIds.has(test.storefront)) {
+        add(['buyers', i, 'test', 'storefront'], `no storefront with id "${test.storefront}"`);
+      } else if (productionStorefronts.has(test.storefront)) {
         add(
-          ['buyers', i, 'from', j],
-          `credential ${credential.domain}/${credential.identity} already identifies buyer "${owner}"`,
+          ['buyers', i, 'test', 'storefront'],
+          `"${test.storefront}" is a buyer's production storefront: test orders must go to a storefront of their own`,
         );
       }
-      credentialOwners.set(key, id);
-    });
+    }
     for (const { field, message } of invoiceProblems(buyer)) add(['buyers', i, 'invoices', field], message);
     const loginFields = asRecord(buyer.loginFields);
     if (
@@ -804,6 +864,21 @@ function rotationProblems(
       buyer.previousSharedSecrets,
     );
     check(['buyers', i, 'previousPasswords'], 'password', buyer.password, buyer.previousPasswords);
+    // The test secret tells a test document from a production one: it must be no production secret.
+    const testSecret = secretValue(asRecord(buyer.test)?.sharedSecret, env);
+    const productionSecrets = [buyer.sharedSecret, ...asArray(buyer.previousSharedSecrets)];
+    if (
+      testSecret !== undefined &&
+      productionSecrets.some((raw) => {
+        const secret = secretValue(raw, env);
+        return secret !== undefined && constantTimeEqual(secret, testSecret);
+      })
+    ) {
+      problems.push({
+        path: formatConfigPath(['buyers', i, 'test', 'sharedSecret']),
+        message: 'is the same as a production SharedSecret: a test secret must open test mode only',
+      });
+    }
   });
   return problems;
 }

@@ -9,9 +9,10 @@ import {
   type CxmlEnvelopeInput,
   cxmlTimestampAttribute,
   headerElement,
+  requestElement,
   requireText,
 } from './envelope.ts';
-import type { CxmlHeader, Extrinsic } from './request-types.ts';
+import type { CxmlHeader, DeploymentMode, Extrinsic } from './request-types.ts';
 import { el, type XmlElementSpec } from './xml-writer.ts';
 
 export interface MoneyInput {
@@ -111,6 +112,8 @@ export function orderReferenceElement(reference: OrderReferenceInput): XmlElemen
 export interface FulfillRequestInput extends CxmlEnvelopeInput, OrderReferenceInput {
   /** From = punchgate (the supplier), To = the buyer, Sender = punchgate with its SharedSecret. */
   readonly header: CxmlHeader;
+  /** `test` for a document about a test order: written on the Request, as the order carried it. */
+  readonly deploymentMode?: DeploymentMode;
 }
 
 /**
@@ -118,5 +121,8 @@ export interface FulfillRequestInput extends CxmlEnvelopeInput, OrderReferenceIn
  * secret, since it goes server to server, then `<Request>` around `request`.
  */
 export function buildFulfillRequestDocument(input: FulfillRequestInput, request: XmlElementSpec): string {
-  return buildCxmlDocument(input, 'Fulfill', [headerElement(input.header, true), el('Request', {}, request)]);
+  return buildCxmlDocument(input, 'Fulfill', [
+    headerElement(input.header, true),
+    requestElement(input.deploymentMode, request),
+  ]);
 }

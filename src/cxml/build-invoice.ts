@@ -35,9 +35,10 @@ import {
   envelopeLang,
   headerElement,
   optionalTimestampAttribute,
+  requestElement,
   requireText,
 } from './envelope.ts';
-import type { CxmlHeader } from './request-types.ts';
+import type { CxmlHeader, DeploymentMode } from './request-types.ts';
 import { el, type XmlElementSpec } from './xml-writer.ts';
 
 export type InvoicePurpose = 'standard' | 'creditMemo';
@@ -121,6 +122,8 @@ export interface OriginalInvoiceInput {
 export interface InvoiceDetailRequestInput extends CxmlEnvelopeInput {
   /** From = punchgate (the supplier), To = the buyer, Sender = punchgate with its SharedSecret. */
   readonly header: CxmlHeader;
+  /** `test` for an invoice of a test order: written on the Request, as the order carried it. */
+  readonly deploymentMode?: DeploymentMode;
   readonly invoiceID: string;
   readonly purpose: InvoicePurpose;
   readonly invoiceDate: Date | string;
@@ -428,6 +431,6 @@ export function buildInvoiceDetailRequest(input: InvoiceDetailRequestInput): str
   );
   return buildCxmlDocument(input, 'InvoiceDetail', [
     headerElement(input.header, true),
-    el('Request', {}, request),
+    requestElement(input.deploymentMode, request),
   ]);
 }

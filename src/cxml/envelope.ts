@@ -3,7 +3,7 @@
  * the DTD module that defines the document, and the `<cXML>` root with payloadID and timestamp, which
  * callers pass in so documents are reproducible and a retry repeats the same payloadID.
  */
-import type { CxmlHeader } from './request-types.ts';
+import type { CxmlHeader, DeploymentMode } from './request-types.ts';
 import { formatCxmlTimestamp, STRICT_CXML_TIMESTAMP } from './timestamp.ts';
 import {
   el,
@@ -98,6 +98,14 @@ export function headerElement(header: CxmlHeader, withSecrets: boolean): XmlElem
       el('UserAgent', {}, requireText(header.sender.userAgent, 'Sender userAgent')),
     ),
   );
+}
+
+/**
+ * `<Request>` around a document sent to a buyer: `deploymentMode="test"` when it answers a test document,
+ * and production left to the DTD's default, as buyers' systems write it.
+ */
+export function requestElement(deploymentMode: DeploymentMode | undefined, document: XmlElementSpec) {
+  return el('Request', { deploymentMode: deploymentMode === 'test' ? 'test' : undefined }, document);
 }
 
 /** The whole document text: declaration, DOCTYPE and `<cXML>` around `body`. */

@@ -33,6 +33,13 @@ interface PageRequest {
   cursor?: string;
 }
 
+/**
+ * cXML's deploymentMode, kept on what a document in that mode makes (its session, the session's cart lines,
+ * the PO): a test document may only act on test records and a production one on production records.
+ */
+export const DEPLOYMENT_MODES = ['production', 'test'] as const;
+export type DeploymentMode = (typeof DEPLOYMENT_MODES)[number];
+
 // ---------------------------------------------------------------------------------------------------------
 // Punch-out sessions (hours)
 
@@ -58,6 +65,8 @@ export interface NewPunchoutSession {
   storefrontId: string;
   protocol: Protocol;
   operation: SessionOperation;
+  /** The setup request's mode; its cart lines and cart take it on. Defaults to `production`. */
+  deploymentMode?: DeploymentMode;
   /** cXML BuyerCookie, echoed in the PunchOutOrderMessage. */
   buyerCookie?: string;
   /** BrowserFormPost URL or OCI HOOK_URL, checked against the buyer's allow-list at punch-in. */
@@ -79,6 +88,7 @@ export interface NewPunchoutSession {
 }
 
 export interface PunchoutSession extends NewPunchoutSession {
+  deploymentMode: DeploymentMode;
   state: SessionState;
   /** Starts at 1, +1 on every update; pass it as `ifVersion` for a compare-and-set update. */
   version: number;
@@ -143,9 +153,12 @@ export interface NewCartLine {
   uom: string;
   unspsc?: string;
   leadTimeDays?: number;
+  /** The mode of the punch-out session that made the line. Defaults to `production`. */
+  deploymentMode?: DeploymentMode;
 }
 
 export interface CartLine extends NewCartLine {
+  deploymentMode: DeploymentMode;
   /** Sort key within the session; `add` appends after the session's last line. */
   position: number;
   state: CartLineState;
@@ -207,6 +220,13 @@ export interface NewPurchaseOrder {
   document: JsonValue;
   answer: CxmlAnswer;
   flags?: string[];
+  /** The document's deploymentMode. Defaults to `production`. */
+  deploymentMode?: DeploymentMode;
+  /**
+   * The storefront (config id) the PO's print orders go to, fixed at intake; absent for a test PO that has
+   * no test storefront, which never reaches a print service.
+   */
+  storefrontId?: string;
 }
 
 /**
@@ -235,6 +255,9 @@ export interface PurchaseOrder {
   raw: string;
   document: JsonValue;
   answer: CxmlAnswer;
+  deploymentMode: DeploymentMode;
+  /** See {@link NewPurchaseOrder.storefrontId}; absent also on POs stored before it was recorded. */
+  storefrontId?: string;
   printOrderIds: number[];
   /** Findings an operator should see, e.g. `quantity_mismatch`, `price_mismatch`. */
   flags: string[];

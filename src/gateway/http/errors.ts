@@ -23,6 +23,8 @@ export type GatewayErrorCode =
   | 'bad_secret'
   | 'throttled'
   | 'return_host_not_allowed'
+  // A document's deploymentMode its credentials may not open (a test credential sending production, say)
+  | 'deployment_mode_refused'
   // Request content
   | 'bad_request'
   | 'payload_too_large'
@@ -33,6 +35,8 @@ export type GatewayErrorCode =
   | 'invalid_line'
   | 'deviating_line'
   | 'reused_order_id'
+  // A PO ordering cart lines of the other deployment mode, or repeating an orderID of the other mode
+  | 'deployment_mode_mismatch'
   | 'no_lines'
   | 'edit_without_lines'
   | 'design_not_owned'
@@ -97,6 +101,7 @@ export const ERROR_ANSWERS: Record<GatewayErrorCode, ErrorAnswer> = {
   bad_secret: { http: 401, cxml: 401 },
   throttled: { http: 429, cxml: 403 },
   return_host_not_allowed: { http: 400, cxml: 400 },
+  deployment_mode_refused: { http: 403, cxml: 403 },
   bad_request: { http: 400, cxml: 400 },
   // A body past its surface's limit (body-limits.ts); cXML says 406, as buyers' systems have always heard.
   payload_too_large: { http: 413, cxml: 406 },
@@ -109,6 +114,7 @@ export const ERROR_ANSWERS: Record<GatewayErrorCode, ErrorAnswer> = {
   deviating_line: { http: 409, cxml: 409 },
   // A new order under the orderID of a stored, different one: a change is sent as type="update".
   reused_order_id: { http: 409, cxml: 409 },
+  deployment_mode_mismatch: { http: 400, cxml: 400 },
   no_lines: { http: 400, cxml: 400 },
   edit_without_lines: { http: 412, cxml: 412 },
   design_not_owned: { http: 403, cxml: 403 },

@@ -508,6 +508,16 @@ const MIGRATIONS: readonly Migration[] = [
   );
   CREATE INDEX refused_documents_buyer ON refused_documents (buyer_id, id);
   `,
+  // 12: test mode. A session, its cart lines and a PO remember the deploymentMode of the document that made
+  // them, so a test PO orders only test lines; a PO remembers the storefront its print orders go to, so
+  // every later step (retries, reconciliation, an operator's retry) finds the test storefront of a test PO
+  // from the PO and never falls back to the buyer's production one. Everything stored before was production.
+  () => `
+  ALTER TABLE sessions ADD COLUMN deployment_mode TEXT NOT NULL DEFAULT 'production';
+  ALTER TABLE cart_lines ADD COLUMN deployment_mode TEXT NOT NULL DEFAULT 'production';
+  ALTER TABLE purchase_orders ADD COLUMN deployment_mode TEXT NOT NULL DEFAULT 'production';
+  ALTER TABLE purchase_orders ADD COLUMN storefront_id TEXT;
+  `,
 ];
 
 /** The migrations in `dialect`'s spelling. */

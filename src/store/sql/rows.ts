@@ -10,6 +10,7 @@ import { BuyerProtocol } from '../../../schemas/config.ts';
 import {
   CART_LINE_STATES,
   type CartLine,
+  DEPLOYMENT_MODES,
   type CxmlAnswer,
   INVOICE_HOLD_PRICES,
   INVOICE_HOLD_STATES,
@@ -48,6 +49,7 @@ const OutboxKinds = z.enum(OUTBOX_KINDS);
 const OutboxStates = z.enum(OUTBOX_STATES);
 const PrintOrderStates = z.enum(PRINT_ORDER_STATES);
 const InvoicePurposes = z.enum(INVOICE_PURPOSES);
+const DeploymentModes = z.enum(DEPLOYMENT_MODES);
 
 /** Whatever `JSON.parse` answers is JSON; only its shape needs checking. */
 const AnyJson = z.custom<JsonValue>(() => true);
@@ -81,6 +83,7 @@ export function toSession(r: SqlRow): PunchoutSession {
     storefrontId: text(r.storefront_id),
     protocol: BuyerProtocol.parse(r.protocol),
     operation: SessionOperations.parse(r.operation),
+    deploymentMode: DeploymentModes.parse(r.deployment_mode),
     ...optional('buyerCookie', r.buyer_cookie, text),
     returnUrl: text(r.return_url),
     ...optional('returnTarget', r.return_target, text),
@@ -131,6 +134,7 @@ export function toCartLine(r: SqlRow): CartLine {
     uom: text(r.uom),
     ...optional('unspsc', r.unspsc, text),
     ...optional('leadTimeDays', r.lead_time_days, Number),
+    deploymentMode: DeploymentModes.parse(r.deployment_mode),
     position: Number(r.position),
     state: CartLineStates.parse(r.state),
     ...optional('poId', r.po_id, text),
@@ -151,6 +155,8 @@ export function toOrder(r: SqlRow): PurchaseOrder {
     raw: text(r.raw),
     document: json(AnyJson)(r.document),
     answer,
+    deploymentMode: DeploymentModes.parse(r.deployment_mode),
+    ...optional('storefrontId', r.storefront_id, text),
     printOrderIds: json(Ids)(r.print_order_ids),
     flags: json(Flags)(r.flags),
     createAttempts: json(CreateAttempts)(r.create_attempts),

@@ -45,8 +45,8 @@ const SESSION_PATCH = `UPDATE sessions SET state = COALESCE($1, state), expires_
 const sessionSql = {
   insert: `INSERT INTO sessions (id, buyer_id, storefront_id, protocol, operation, buyer_cookie, return_url,
       return_target, oci_echo, buyer_user_key, pipo_user_ref, extrinsics, contact, ship_to, state, pipo_token,
-      pipo_token_obtained_at, version, created_at, updated_at, expires_at)
-    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, 'open', $15, $16, 1, $17, $17, $18)`,
+      pipo_token_obtained_at, version, created_at, updated_at, expires_at, deployment_mode)
+    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, 'open', $15, $16, 1, $17, $17, $18, $19)`,
   get: 'SELECT * FROM sessions WHERE id = $1 AND expires_at > $2',
   update: `${SESSION_PATCH} RETURNING *`,
   /** `update` without the row back: whether it applied is the statement's change count. */
@@ -73,10 +73,11 @@ const userSql = {
 
 const cartSql = (d: SqlDialect) => ({
   insert: `INSERT INTO cart_lines (line_ref, session_id, buyer_id, storefront_id, user_ref, design_id, product_id,
-      sku, name, quantity, unit_price, currency, uom, unspsc, lead_time_days, position, state, created_at, updated_at)
+      sku, name, quantity, unit_price, currency, uom, unspsc, lead_time_days, position, state, created_at, updated_at,
+      deployment_mode)
     SELECT $1::text, $2::text, $3::text, $4::text, $5::text, $6::bigint, $7::bigint, $8::text, $9::text,
       $10::float8, $11::text, $12::text, $13::text, $14::text, $15::integer,
-      COALESCE(MAX(position), 0) + 1, 'cart', $16::bigint, $16
+      COALESCE(MAX(position), 0) + 1, 'cart', $16::bigint, $16, $17::text
     FROM cart_lines WHERE session_id = $2 RETURNING *`,
   get: 'SELECT * FROM cart_lines WHERE line_ref = $1',
   listBySession: `SELECT * FROM cart_lines WHERE session_id = $1 AND state IN ('cart', 'ordered')
@@ -104,8 +105,8 @@ const orderSql = (d: SqlDialect) => ({
   /** Only the id comes back: the caller holds the rest (the document need not travel twice). */
   insert: `INSERT INTO purchase_orders (buyer_id, payload_id, order_id, type, order_version, revision_key,
       state, raw, document, answer_code, answer_text, print_order_ids, flags, created_at, updated_at, intake_nonce,
-      text_chunks)
-    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, '[]', $12, $13, $13, $14, $15)
+      text_chunks, deployment_mode, storefront_id)
+    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, '[]', $12, $13, $13, $14, $15, $16, $17)
     ON CONFLICT DO NOTHING RETURNING id`,
   /** The intake's job, the same row `jobs.insert` writes, keyed and addressed by the new order's id. */
   queueIntake: `INSERT INTO jobs (kind, key, payload, run_at, attempts, max_attempts, state, created_at, updated_at)

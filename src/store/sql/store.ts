@@ -193,6 +193,7 @@ function sqlSessions({ sql: { sessions: sql }, driver, now, first, purge }: SqlC
           msOrNull(s.pipoToken?.obtainedAt),
           at,
           s.expiresAt.getTime(),
+          s.deploymentMode ?? 'production',
         ),
       );
       return {
@@ -201,6 +202,7 @@ function sqlSessions({ sql: { sessions: sql }, driver, now, first, purge }: SqlC
         storefrontId: s.storefrontId,
         protocol: s.protocol,
         operation: s.operation,
+        deploymentMode: s.deploymentMode ?? 'production',
         ...(s.buyerCookie != null && { buyerCookie: s.buyerCookie }),
         returnUrl: s.returnUrl,
         ...(s.returnTarget != null && { returnTarget: s.returnTarget }),
@@ -308,6 +310,7 @@ function sqlCart({ sql: { cart: sql }, now, rows, first, purge }: SqlContext): S
         l.unspsc ?? null,
         l.leadTimeDays ?? null,
         now(),
+        l.deploymentMode ?? 'production',
       );
       return toCartLine(row!);
     },
@@ -381,6 +384,8 @@ function orderInsert(o: NewPurchaseOrder, at: number, nonce: string | null, maxI
     print_order_ids: '[]',
     flags: JSON.stringify(o.flags ?? []),
     create_attempts: '[]',
+    deployment_mode: o.deploymentMode ?? 'production',
+    storefront_id: o.storefrontId ?? null,
     created_at: at,
     updated_at: at,
   };
@@ -389,6 +394,7 @@ function orderInsert(o: NewPurchaseOrder, at: number, nonce: string | null, maxI
   const params: SqlValue[] = [
     ...[row.buyer_id, row.payload_id, row.order_id, row.type, row.order_version, row.revision_key],
     ...[row.state, raw, document, row.answer_code, row.answer_text, row.flags, at, nonce, chunks.length],
+    ...[row.deployment_mode, row.storefront_id],
   ];
   const duplicate: SqlValue[] = [o.buyerId, o.payloadId, o.orderId, o.type, row.revision_key];
   return { row, params, duplicate, chunks };

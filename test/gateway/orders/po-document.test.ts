@@ -33,6 +33,7 @@ function storedOrder(document: unknown): PurchaseOrder {
     buyerId: 'acme',
     payloadId: 'po-42@buyer.example',
     orderId: 'PO-42',
+    deploymentMode: 'production',
     type: 'new',
     state: 'received',
     raw: '<cXML/>',
