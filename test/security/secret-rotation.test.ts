@@ -233,7 +233,7 @@ describe('previous admin tokens, SharedSecrets and OCI passwords', () => {
     });
     const buyers = createCxmlSenders(stack.gateway.context.config);
     // biome-ignore lint/suspicious/noExplicitAny: only the parts of a header authenticate() reads
-    expect(buyers.authenticate(header('sap1-order-secret') as any).id).toBe('sap1');
+    expect(buyers.authenticate(header('sap1-order-secret') as any).buyer.id).toBe('sap1');
     // biome-ignore lint/suspicious/noExplicitAny: as above
     expect(() => buyers.authenticate(header('sap1-order-guess') as any)).toThrow(GatewayError);
   });

@@ -135,6 +135,8 @@ function receivedOrder(id: string, input: NewPurchaseOrder, at: Date) {
     raw: input.raw,
     document: input.document,
     answer: input.answer,
+    deploymentMode: input.deploymentMode ?? 'production',
+    ...(input.storefrontId !== undefined && { storefrontId: input.storefrontId }),
     printOrderIds: [],
     flags: [],
     createAttempts: [],
@@ -205,7 +207,21 @@ export function runStoreSuite(
       it('creates an open session at version 1 and reads it back field for field', async () => {
         const input = cxmlSession();
         const created = await store.sessions.create(input);
-        expect(created).toStrictEqual({ ...input, state: 'open', version: 1, createdAt: T0, updatedAt: T0 });
+        expect(created).toStrictEqual({
+          ...input,
+          deploymentMode: 'production',
+          state: 'open',
+          version: 1,
+          createdAt: T0,
+          updatedAt: T0,
+        });
+        expect(await store.sessions.get(input.id)).toStrictEqual(created);
+      });
+
+      it('keeps the mode of a test punch-out', async () => {
+        const input = cxmlSession({ deploymentMode: 'test' });
+        const created = await store.sessions.create(input);
+        expect(created.deploymentMode).toBe('test');
         expect(await store.sessions.get(input.id)).toStrictEqual(created);
       });
 
@@ -213,7 +229,14 @@ export function runStoreSuite(
         const input = ociSession();
         await store.sessions.create(input);
         const read = await store.sessions.get(input.id);
-        expect(read).toStrictEqual({ ...input, state: 'open', version: 1, createdAt: T0, updatedAt: T0 });
+        expect(read).toStrictEqual({
+          ...input,
+          deploymentMode: 'production',
+          state: 'open',
+          version: 1,
+          createdAt: T0,
+          updatedAt: T0,
+        });
         expect(Object.keys(read!)).not.toContain('buyerCookie');
         expect(Object.keys(read!)).not.toContain('pipoToken');
       });
@@ -495,14 +518,34 @@ export function runStoreSuite(
       it('adds a line in state cart at the next position and reads it back', async () => {
         const input = cartLine();
         const added = await store.cart.add(input);
-        expect(added).toStrictEqual({ ...input, position: 1, state: 'cart', createdAt: T0, updatedAt: T0 });
+        expect(added).toStrictEqual({
+          ...input,
+          deploymentMode: 'production',
+          position: 1,
+          state: 'cart',
+          createdAt: T0,
+          updatedAt: T0,
+        });
         expect(await store.cart.get(input.lineRef)).toStrictEqual(added);
+      });
+
+      it('keeps the mode of the punch-out that made a line', async () => {
+        const added = await store.cart.add(cartLine({ lineRef: 'L-TEST01', deploymentMode: 'test' }));
+        expect(added.deploymentMode).toBe('test');
+        expect((await store.cart.getMany(['L-TEST01']))[0]?.deploymentMode).toBe('test');
       });
 
       it('keeps absent optional fields absent', async () => {
         const { unspsc: _u, leadTimeDays: _l, ...input } = cartLine({ lineRef: 'L-PLAIN1' });
         const added = await store.cart.add(input);
-        expect(added).toStrictEqual({ ...input, position: 1, state: 'cart', createdAt: T0, updatedAt: T0 });
+        expect(added).toStrictEqual({
+          ...input,
+          deploymentMode: 'production',
+          position: 1,
+          state: 'cart',
+          createdAt: T0,
+          updatedAt: T0,
+        });
         expect(Object.keys(added)).not.toContain('unspsc');
         expect(Object.keys(added)).not.toContain('poId');
       });
@@ -639,6 +682,17 @@ export function runStoreSuite(
         expect(order).toStrictEqual(receivedOrder(order.id, input, T0));
         expect(await store.orders.get(order.id)).toStrictEqual(order);
         expect(await store.orders.getByPayloadId('acme', input.payloadId)).toStrictEqual(order);
+        expect(Object.keys(order)).not.toContain('storefrontId');
+      });
+
+      it("keeps a test order's mode and storefront", async () => {
+        const input = purchaseOrder({ deploymentMode: 'test', storefrontId: 'demo-test' });
+        const { order } = await store.orders.accept(input);
+        expect(order).toStrictEqual(receivedOrder(order.id, input, T0));
+        expect(await store.orders.get(order.id)).toMatchObject({
+          deploymentMode: 'test',
+          storefrontId: 'demo-test',
+        });
       });
 
       it("keeps a PO document an older punchgate wrote, which reads as today's shape", async () => {

@@ -1,9 +1,10 @@
 /**
  * Who sent a cXML document: a buyer is found by any of its From credentials (domains compared without
  * case, as real buyers write NetworkID, NetworkId and networkid) and proven by a Sender SharedSecret; a
- * buyer's failed secrets count towards the throttle every protocol's authentication shares.
+ * buyer's failed secrets count towards the throttle every protocol's authentication shares. A buyer's test
+ * credentials (`test.credentials`, `test.sharedSecret`) prove the same buyer, for test documents only.
  */
-import type { Credential, CxmlHeader } from '../../cxml/index.ts';
+import type { Credential, CxmlHeader, DeploymentMode } from '../../cxml/index.ts';
 import { constantTimeEqual } from '../../kernel/constant-time.ts';
 import type { GatewayContext } from '../context.ts';
 import type { ResolvedBuyer, ResolvedConfig } from '../deps.ts';
@@ -24,36 +25,64 @@ function credentialKey(domain: string, identity: string): string {
   return `${domain.trim().toLowerCase()}\u0000${identity.trim()}`;
 }
 
+/** A proven sender: the buyer, and whether its production or its test credentials proved it. */
+export interface ProvenSender {
+  buyer: ResolvedBuyer;
+  /** `test`: a test From credential or the test SharedSecret, which only ever open test mode. */
+  credentials: DeploymentMode;
+}
+
 export interface CxmlSenders {
   /** The buyer the From credentials claim to be, before any secret is checked (for throttling). */
   claimedBy(from: readonly Credential[]): ResolvedBuyer | undefined;
   /** The buyer named by the header's From credentials, proven by its Sender SharedSecret. */
-  authenticate(header: CxmlHeader): ResolvedBuyer;
+  authenticate(header: CxmlHeader): ProvenSender;
 }
 
-/** Every buyer's From credentials (OCI buyers' too: they send their OrderRequests as cXML), indexed once. */
+/** Whether any Sender SharedSecret is any of `secrets`: every pair compared, so timing tells nothing. */
+function anyMatches(header: CxmlHeader, secrets: readonly string[]): boolean {
+  let matched = false;
+  for (const credential of header.sender.credentials) {
+    const sent = credential.sharedSecret ?? '';
+    for (const secret of secrets) {
+      const equal = constantTimeEqual(sent, secret);
+      matched = matched || equal;
+    }
+  }
+  return matched;
+}
+
+/**
+ * Every buyer's From credentials, production and test (OCI buyers' too: they send their OrderRequests as
+ * cXML), indexed once.
+ */
 export function createCxmlSenders(config: ResolvedConfig): CxmlSenders {
-  const byCredential = new Map<string, ResolvedBuyer>();
+  const byCredential = new Map<string, { buyer: ResolvedBuyer; mode: DeploymentMode }>();
   for (const buyer of config.buyers) {
-    for (const c of buyer.from) byCredential.set(credentialKey(c.domain, c.identity), buyer);
+    for (const c of buyer.from)
+      byCredential.set(credentialKey(c.domain, c.identity), { buyer, mode: 'production' });
+    for (const c of buyer.test.credentials) {
+      byCredential.set(credentialKey(c.domain, c.identity), { buyer, mode: 'test' });
+    }
   }
 
-  function claimedBy(from: readonly Credential[]): ResolvedBuyer | undefined {
+  function claimed(from: readonly Credential[]) {
     for (const c of from) {
-      const buyer = byCredential.get(credentialKey(c.domain, c.identity));
-      if (buyer !== undefined) return buyer;
+      const found = byCredential.get(credentialKey(c.domain, c.identity));
+      if (found !== undefined) return found;
     }
     return undefined;
   }
 
   return {
-    claimedBy,
+    claimedBy: (from) => claimed(from)?.buyer,
     authenticate(header) {
-      const buyer = claimedBy(header.from);
-      if (buyer === undefined) {
+      const found = claimed(header.from);
+      if (found === undefined) {
         const sent = header.from.map((c) => `${c.domain}/${c.identity}`).join(', ') || 'none';
         throw new GatewayError('unknown_buyer', `Unknown buyer: no account for From credential ${sent}.`);
       }
+      const { buyer } = found;
       const sent = header.sender.credentials.length;
       if (sent > MAX_SENDER_CREDENTIALS) {
         // Refused before any comparison, so it tests no secret and counts no failure.
@@ -63,24 +92,54 @@ export function createCxmlSenders(config: ResolvedConfig): CxmlSenders {
         );
       }
       // The current secret and those being retired (rotation): a document matching any one authenticates.
-      const accepted =
+      const production =
         buyer.sharedSecret === undefined ? [] : [buyer.sharedSecret, ...buyer.previousSharedSecrets];
-      // Every Sender credential is compared with every accepted secret (no early exit), so timing does not
-      // tell which one matched.
-      let matched = false;
-      for (const credential of header.sender.credentials) {
-        const sent = credential.sharedSecret ?? '';
-        for (const secret of accepted) {
-          const equal = constantTimeEqual(sent, secret);
-          matched = matched || equal;
-        }
-      }
-      if (!matched) {
+      const test = buyer.test.sharedSecret === undefined ? [] : [buyer.test.sharedSecret];
+      // A test From credential is proven by the test secret where there is one, else by the production one;
+      // either way it only opens test mode. A production From with the test secret is a test sender too.
+      const credentials: DeploymentMode | undefined =
+        found.mode === 'test'
+          ? anyMatches(header, test.length > 0 ? test : production)
+            ? 'test'
+            : undefined
+          : anyMatches(header, production)
+            ? 'production'
+            : anyMatches(header, test)
+              ? 'test'
+              : undefined;
+      if (credentials === undefined) {
         throw new GatewayError('bad_secret', 'Authentication failed: the Sender SharedSecret is not valid.');
       }
-      return buyer;
+      return { buyer, credentials };
     },
   };
+}
+
+/**
+ * The mode a proven document is handled in: its own `deploymentMode`, if its credentials may open it. Test
+ * credentials only ever open test mode; production credentials sending a test document are taken as test
+ * or refused, as the buyer's `test.fromProductionCredentials` says.
+ */
+export function deploymentModeOf(sender: ProvenSender, requested: DeploymentMode): DeploymentMode {
+  if (sender.credentials === 'test' && requested === 'production') {
+    throw new GatewayError(
+      'deployment_mode_refused',
+      'This document carries deploymentMode "production" but was sent with the test credentials, which only ' +
+        'open test mode: send it with deploymentMode="test", or with the production credentials.',
+    );
+  }
+  if (
+    sender.credentials === 'production' &&
+    requested === 'test' &&
+    sender.buyer.test.fromProductionCredentials === 'refuse'
+  ) {
+    throw new GatewayError(
+      'deployment_mode_refused',
+      'This document carries deploymentMode "test" but was sent with the production credentials, which this ' +
+        'supplier does not accept for test documents: send it with the test credentials.',
+    );
+  }
+  return requested;
 }
 
 /**
@@ -92,7 +151,7 @@ export function authenticateHeader(
   senders: CxmlSenders,
   header: CxmlHeader,
   address: string,
-): ResolvedBuyer {
+): ProvenSender {
   const claimed = senders.claimedBy(header.from);
   if (claimed === undefined) return senders.authenticate(header);
   const wrongSecrets = (error: unknown) => {

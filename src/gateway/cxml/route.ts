@@ -11,6 +11,7 @@ import {
   CxmlError,
   type CxmlRequest,
   cxmlStatusFor,
+  type DeploymentMode,
   newPayloadId,
   HEADER_SCAN_CHARS,
   type PeekedDocument,
@@ -22,7 +23,12 @@ import type { GatewayContext } from '../context.ts';
 import type { ResolvedBuyer, ResolvedCxmlBuyer } from '../deps.ts';
 import { CXML_STATUS_TEXT, cxmlStatusOf, GatewayError, logFailure, toGatewayError } from '../http/errors.ts';
 import { receiveHead } from '../http/read-body.ts';
-import { authenticateHeader, createCxmlSenders } from './authenticate.ts';
+import {
+  authenticateHeader,
+  createCxmlSenders,
+  deploymentModeOf,
+  type ProvenSender,
+} from './authenticate.ts';
 import { punchOutSetup } from './setup.ts';
 
 /** Before the sender is proven, and for every document but an OrderRequest: 1 MiB. */
@@ -43,10 +49,14 @@ const LARGE_DOCUMENTS_AT_ONCE = 1;
  */
 export const PARSE_AT_ONCE_BYTES = 8 * 1024;
 
-/** Handles an OrderRequest; provided by the order intake so this route only dispatches. */
+/**
+ * Handles an OrderRequest in the mode its credentials allow (`deploymentModeOf`); provided by the order
+ * intake so this route only dispatches.
+ */
 export type OrderRequestHandler = (
   request: Extract<CxmlRequest, { kind: 'OrderRequest' }>,
   buyer: ResolvedBuyer,
+  deploymentMode: DeploymentMode,
 ) => Promise<{ code: number; text: string; detail?: string }>;
 
 const answer = (xml: string) =>
@@ -170,7 +180,7 @@ export function createCxmlRoute(ctx: GatewayContext, onOrder: OrderRequestHandle
     }
     let buyer: ResolvedBuyer;
     try {
-      buyer = authenticateHeader(ctx, senders, peeked.header, ctx.clientAddress(c));
+      buyer = authenticateHeader(ctx, senders, peeked.header, ctx.clientAddress(c)).buyer;
     } catch (error) {
       return refused(peeked.requestName ?? 'unknown', error);
     }
@@ -192,13 +202,13 @@ export function createCxmlRoute(ctx: GatewayContext, onOrder: OrderRequestHandle
 
   /** A document read whole and parsed at once: its sender proven on its Header, then its request answered. */
   async function answerParsed(request: CxmlRequest, c: Context, bytes: Uint8Array): Promise<Outcome> {
-    let buyer: ResolvedBuyer;
+    let sender: ProvenSender;
     try {
-      buyer = authenticateHeader(ctx, senders, request.header, ctx.clientAddress(c));
+      sender = authenticateHeader(ctx, senders, request.header, ctx.clientAddress(c));
     } catch (error) {
       return refused(request.kind, error);
     }
-    return await respond(request, bytes, buyer);
+    return await respond(request, bytes, sender);
   }
 
   /** The whole document parsed, its Header proven to name the buyer the scan did, and its request answered. */
@@ -215,20 +225,24 @@ export function createCxmlRoute(ctx: GatewayContext, onOrder: OrderRequestHandle
       return unreadable(error);
     }
     // The whole document's Header must prove the same buyer the scan did (say, not one inside a comment).
+    let sender: ProvenSender;
     try {
-      if (senders.authenticate(request.header).id !== buyer.id) {
+      sender = senders.authenticate(request.header);
+      if (sender.buyer.id !== buyer.id) {
         throw new GatewayError('bad_secret', 'Authentication failed: the Sender SharedSecret is not valid.');
       }
     } catch (error) {
       return refused(request.kind, error, request.payloadID);
     }
-    return await respond(request, bytes, buyer);
+    return await respond(request, bytes, sender);
   }
 
   /** A parsed request of a proven buyer answered. */
-  async function respond(request: CxmlRequest, bytes: Uint8Array, buyer: ResolvedBuyer): Promise<Outcome> {
+  async function respond(request: CxmlRequest, bytes: Uint8Array, sender: ProvenSender): Promise<Outcome> {
     const { kind, payloadID } = request;
+    const { buyer } = sender;
     try {
+      const mode = deploymentModeOf(sender, request.deploymentMode);
       if (request.kind !== 'OrderRequest' && bytes.byteLength > MAX_CXML_BYTES) {
         return tooLarge(MAX_CXML_BYTES);
       }
@@ -240,11 +254,15 @@ export function createCxmlRoute(ctx: GatewayContext, onOrder: OrderRequestHandle
       }
       switch (request.kind) {
         case 'PunchOutSetupRequest':
-          return { kind, code: 200, xml: await punchOutSetup(ctx, request, buyer as ResolvedCxmlBuyer) };
+          return {
+            kind,
+            code: 200,
+            xml: await punchOutSetup(ctx, request, buyer as ResolvedCxmlBuyer, mode),
+          };
         case 'ProfileRequest':
           return { kind, code: 200, xml: profileDocument(ctx) };
         case 'OrderRequest': {
-          const result = await onOrder(request, buyer);
+          const result = await onOrder(request, buyer, mode);
           return status(kind, result.code, result.detail, payloadID);
         }
       }

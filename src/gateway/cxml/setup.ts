@@ -5,6 +5,7 @@
  */
 import {
   buildSetupResponse,
+  type DeploymentMode,
   type ItemOut,
   newPayloadId,
   type PunchOutSetupRequest,
@@ -63,6 +64,7 @@ export async function punchOutSetup(
   ctx: GatewayContext,
   request: PunchOutSetupRequest,
   buyer: ResolvedCxmlBuyer,
+  deploymentMode: DeploymentMode,
 ): Promise<string> {
   if (!isHostAllowed(request.browserFormPost, buyer.returnUrlHosts)) {
     let host = request.browserFormPost;
@@ -86,6 +88,7 @@ export async function punchOutSetup(
     buyer,
     protocol: 'cxml',
     operation: request.operation,
+    deploymentMode,
     user: buyerUserFromSetup(request),
     returnUrl: request.browserFormPost,
     buyerCookie: request.buyerCookie,

@@ -21,11 +21,13 @@ import { formatAmount, lineTotal, sumAmounts } from '../punchout/pricing.ts';
 /** UNSPSC 82121500 "Printing": the classification of a product the config gives none. */
 export const DEFAULT_UNSPSC = '82121500';
 
-function headerFor(ctx: GatewayContext, buyer: ResolvedCxmlBuyer): CxmlHeader {
+function headerFor(ctx: GatewayContext, buyer: ResolvedCxmlBuyer, session: PunchoutSession): CxmlHeader {
   const supplier: Credential[] = ctx.config.supplier.credentials.map((c) => ({ ...c }));
+  // A test cart goes back to the buyer's test account where it has one of its own.
+  const testAccount = session.deploymentMode === 'test' && buyer.test.credentials.length > 0;
   return {
     from: supplier,
-    to: buyer.from.map((c) => ({ ...c })),
+    to: (testAccount ? buyer.test.credentials : buyer.from).map((c) => ({ ...c })),
     sender: { credentials: supplier, userAgent: ctx.config.supplier.userAgent },
   };
 }
@@ -136,7 +138,8 @@ function cartMessageForm(
   const xml = buildOrderMessage({
     payloadID: newPayloadId(() => ctx.randomId(12), ctx.payloadHost, now),
     timestamp: now,
-    header: headerFor(ctx, buyer),
+    header: headerFor(ctx, buyer, session),
+    deploymentMode: session.deploymentMode,
     buyerCookie: session.buyerCookie ?? '',
     operationAllowed: session.operation === 'inspect' ? 'inspect' : 'edit',
     total: {
@@ -178,7 +181,8 @@ export function cxmlCancelForm(
   const xml = buildNoChangeOrderMessage({
     payloadID: newPayloadId(() => ctx.randomId(12), ctx.payloadHost, now),
     timestamp: now,
-    header: headerFor(ctx, buyer),
+    header: headerFor(ctx, buyer, session),
+    deploymentMode: session.deploymentMode,
     buyerCookie: session.buyerCookie ?? '',
     operationAllowed: session.operation,
     currency: storefront.currency,

@@ -21,15 +21,21 @@ import {
   type ShipNoticeCarrier,
   type ShipNoticeLine,
 } from '../../cxml/index.ts';
-import type { Invoice, OutboxKind, PurchaseOrder } from '../../store/types.ts';
+import type { DeploymentMode, Invoice, OutboxKind, PurchaseOrder } from '../../store/types.ts';
 import type { GatewayContext } from '../context.ts';
 import type { ResolvedBuyer } from '../deps.ts';
 import { type Mismatch, type RejectedLine, storedRequest } from '../orders/po-record.ts';
 
-/** From and Sender are us (Sender with our SharedSecret); To is the buyer's order-status credential. */
-function supplierHeader(ctx: GatewayContext, buyer: ResolvedBuyer): CxmlHeader {
+/**
+ * From and Sender are us (Sender with our SharedSecret); To is the buyer's order-status credential, or for
+ * a test order its test account where it has one.
+ */
+function supplierHeader(ctx: GatewayContext, buyer: ResolvedBuyer, order: PurchaseOrder): CxmlHeader {
   const { supplier } = ctx.config;
-  const to = buyer.orderStatusCredential ?? buyer.from[0] ?? { domain: 'NetworkID', identity: buyer.id };
+  const testAccount = order.deploymentMode === 'test' ? buyer.test.credentials[0] : undefined;
+  const to = testAccount ??
+    buyer.orderStatusCredential ??
+    buyer.from[0] ?? { domain: 'NetworkID', identity: buyer.id };
   return {
     from: supplier.credentials.map((c) => ({ domain: c.domain, identity: c.identity })),
     to: [{ domain: to.domain, identity: to.identity }],
@@ -48,14 +54,18 @@ interface Envelope {
   payloadID: string;
   timestamp: Date;
   header: CxmlHeader;
+  /** The PO's: a document about a test order is a test document, one about a production order never is. */
+  deploymentMode: DeploymentMode;
 }
 
-function envelope(ctx: GatewayContext, buyer: ResolvedBuyer): Envelope {
+/** The envelope of a document about `order`. */
+function envelope(ctx: GatewayContext, buyer: ResolvedBuyer, order: PurchaseOrder): Envelope {
   const now = ctx.clock.now();
   return {
     payloadID: newPayloadId(() => ctx.randomId(12), ctx.payloadHost, now),
     timestamp: now,
-    header: supplierHeader(ctx, buyer),
+    header: supplierHeader(ctx, buyer, order),
+    deploymentMode: order.deploymentMode,
   };
 }
 
@@ -247,7 +257,7 @@ export async function queueConfirmation(
     kind: 'confirmation',
     dedupeKey: confirmation.dedupeKey,
     build: () => {
-      const base = envelope(ctx, buyer);
+      const base = envelope(ctx, buyer, confirmation.answers);
       return buildConfirmationRequest({
         ...base,
         ...orderReference(confirmation.answers),
@@ -296,7 +306,7 @@ export function queueShipNotice(
     kind: 'ship_notice',
     dedupeKey: shipNoticeKey(storefrontId, notice.printOrderId, notice.shipmentIndex),
     build: () => {
-      const base = envelope(ctx, buyer);
+      const base = envelope(ctx, buyer, notice.order);
       return buildShipNoticeRequest({
         ...base,
         ...orderReference(notice.order),
@@ -336,7 +346,7 @@ export function queueInvoice(
     ...(buyer.invoices.url !== undefined && { url: buyer.invoices.url }),
     build: () =>
       buildInvoiceDetailRequest({
-        ...envelope(ctx, buyer),
+        ...envelope(ctx, buyer, order),
         ...content,
         invoiceID: record.invoiceId,
         purpose: record.purpose,

@@ -54,6 +54,15 @@ export async function attachPrintOrder(
       `Purchase order record ${order.id} has all its print orders (${order.printOrderIds.join(', ')}).`,
     );
   }
+  // A test PO's print order can only be one of its own test storefront (none without one).
+  if (order.deploymentMode === 'test' && order.storefrontId !== group.storefrontId) {
+    throw refuse(
+      `Purchase order record ${order.id} is a test order ` +
+        (order.storefrontId === undefined
+          ? 'without a test storefront: it is never sent to a print service, so it has no print order.'
+          : `on test storefront "${order.storefrontId}": a print order of storefront "${group.storefrontId}" is not its own.`),
+    );
+  }
   const found = await readPrintOrder(ctx, group.storefrontId, printOrderId);
   if (found.integration_id !== order.orderId && found.po_number !== order.orderId) {
     const carried = found.integration_id || found.po_number || '';

@@ -8,7 +8,7 @@
  */
 import { type OrderRequest, redactSharedSecrets } from '../../cxml/index.ts';
 import { equalDecimals, readDecimal } from '../../kernel/decimal.ts';
-import type { CartLine, PurchaseOrder } from '../../store/types.ts';
+import type { CartLine, DeploymentMode, PurchaseOrder } from '../../store/types.ts';
 import type { GatewayContext } from '../context.ts';
 import type { OrderRequestHandler } from '../cxml/route.ts';
 import type { ResolvedBuyer, ResolvedStorefront } from '../deps.ts';
@@ -89,10 +89,13 @@ async function resolveLines(
   ctx: GatewayContext,
   request: OrderRequest,
   buyer: ResolvedBuyer,
+  mode: DeploymentMode,
 ): Promise<ResolvedLines> {
   /** Lines with values that cannot be ordered (and unproducible lines, when they refuse the PO), in PO order. */
   const refused: { text: string; unproducible: boolean }[] = [];
   const foreign: string[] = [];
+  /** Lines a punch-out of the other mode made: a test PO orders test lines only, and the reverse. */
+  const otherMode: string[] = [];
   const lines: PoLine[] = [];
   const mismatches: Mismatch[] = [];
   const rejectedLines: RejectedLine[] = [];
@@ -108,6 +111,12 @@ async function resolveLines(
     if (cartLine !== undefined) {
       if (cartLine.buyerId !== buyer.id) {
         foreign.push(`${describeLine(item)}: line reference ${lineRef} belongs to another buyer`);
+        continue;
+      }
+      if (cartLine.deploymentMode !== mode) {
+        otherMode.push(
+          `${describeLine(item)}: line reference ${lineRef} is from a ${cartLine.deploymentMode} punch-out`,
+        );
         continue;
       }
       const terms = termsOf(ctx, cartLine);
@@ -138,6 +147,13 @@ async function resolveLines(
     rejectedLines.push({ lineNumber: item.lineNumber, supplierPartID: item.supplierPartID, reason });
   }
   if (foreign.length > 0) throw new GatewayError('foreign_line', `${foreign.join('; ')}.`);
+  if (otherMode.length > 0) {
+    throw new GatewayError(
+      'deployment_mode_mismatch',
+      `This purchase order has deploymentMode "${mode}", and ${otherMode.join('; ')}. ` +
+        `A ${mode} order may only order lines of a ${mode} punch-out.`,
+    );
+  }
   const refusesPo = buyer.unknownLines === 'refuse-po' || lines.length === 0;
   const unproducible = rejectedLines.length > 0;
   if (refused.length > rejectedLines.length || (refusesPo && unproducible)) {
@@ -295,6 +311,22 @@ function compareWithCart(
 }
 
 /**
+ * Where the PO's print orders go, fixed now so no later step (a retry, an operator's retry, a changed
+ * config) has to work it out again: a production PO's lines' storefront; a test PO's test storefront, and
+ * only when its lines were designed there. Test lines made while the buyer had no test storefront were
+ * designed on the production one: their PO gets none and never reaches a print service.
+ */
+function printStorefrontOf(
+  buyer: ResolvedBuyer,
+  mode: DeploymentMode,
+  lines: readonly PoLine[],
+): string | undefined {
+  if (mode === 'production') return lines[0]?.storefrontId ?? buyer.storefront;
+  const test = buyer.test.storefront;
+  return test !== undefined && lines.every((line) => line.storefrontId === test) ? test : undefined;
+}
+
+/**
  * For buyers whose `poDeviations` is `reject`: a new PO whose quantities or prices are not the cart's is
  * refused here, synchronously, naming every such line — before it is stored as accepted, so no print order
  * can follow and the buyer's system shows the reason at once (a `reject` confirmation later would reach
@@ -320,20 +352,20 @@ function refuseDeviations(mismatches: readonly Mismatch[]): void {
  * const status = await handler(orderRequest, buyer); // { code: 200, text: 'OK' }
  */
 export function createOrderIntake(ctx: GatewayContext): OrderRequestHandler {
-  return async (request, buyer) => {
+  return async (request, buyer, mode) => {
     const earlier = await ctx.store.orders.getByPayloadId(buyer.id, request.payloadID);
-    if (earlier !== undefined) return answerAgain(ctx, earlier);
+    if (earlier !== undefined) return answerAgain(ctx, earlier, mode);
     // A new order exists once per orderID: another document under a stored one is a copy or a refusal.
     if (request.type === 'new') {
       const stored = await ctx.store.orders.getByOrderId(buyer.id, request.orderID);
-      if (stored !== undefined) return answerReusedOrderId(ctx, request, buyer, stored);
+      if (stored !== undefined) return answerReusedOrderId(ctx, request, buyer, stored, mode);
     }
 
     // A delete cancels the whole order, so its lines (if any) are not checked against the carts.
     const resolved: ResolvedLines =
       request.type === 'delete'
         ? { lines: [], mismatches: [], rejectedLines: [] }
-        : await resolveLines(ctx, request, buyer);
+        : await resolveLines(ctx, request, buyer, mode);
     if (request.type === 'new' && buyer.poDeviations === 'reject') refuseDeviations(resolved.mismatches);
     await letOthersRun(request.items.length);
     const { rejectedLines } = resolved;
@@ -352,6 +384,7 @@ export function createOrderIntake(ctx: GatewayContext): OrderRequestHandler {
     // A stored PO must not keep the buyer's secret: the codec refused any SharedSecret that is not plain text.
     const raw = redactSharedSecrets(request.raw);
     await letOthersRun(request.items.length);
+    const storefrontId = printStorefrontOf(buyer, mode, resolved.lines);
     // The PO, its cart lines marked ordered (a new order's only) and its job: one transaction, one commit.
     const accepted = await ctx.store.orders.acceptWithLines({
       order: {
@@ -365,6 +398,8 @@ export function createOrderIntake(ctx: GatewayContext): OrderRequestHandler {
         document: storableDocument(document),
         answer: ACCEPTED,
         flags,
+        deploymentMode: mode,
+        ...(storefrontId !== undefined && { storefrontId }),
       },
       lineRefs: request.type === 'new' ? cartLineRefs(resolved.lines) : [],
       job: processingJob(ctx),
@@ -372,9 +407,9 @@ export function createOrderIntake(ctx: GatewayContext): OrderRequestHandler {
     if (!accepted.created) {
       // Stored meanwhile by a concurrent document: the same one, or another under the same orderID.
       if (request.type === 'new' && accepted.order.payloadId !== request.payloadID) {
-        return answerReusedOrderId(ctx, request, buyer, accepted.order);
+        return answerReusedOrderId(ctx, request, buyer, accepted.order, mode);
       }
-      return answerAgain(ctx, accepted.order);
+      return answerAgain(ctx, accepted.order, mode);
     }
     if (held) {
       await ctx.store.orders.patch(accepted.id, { lastError: heldLinesText(rejectedLines) });
@@ -384,6 +419,8 @@ export function createOrderIntake(ctx: GatewayContext): OrderRequestHandler {
       po: accepted.id,
       orderID: request.orderID,
       type: request.type,
+      mode,
+      storefront: storefrontId ?? 'none',
       lines: resolved.lines.length,
       rejectedLines: rejectedLines.map((line) => line.lineNumber).join(',') || undefined,
       flags: flags.join(',') || undefined,
@@ -417,9 +454,10 @@ async function answerReusedOrderId(
   request: OrderRequest,
   buyer: ResolvedBuyer,
   stored: PurchaseOrder,
+  mode: DeploymentMode,
 ): Promise<{ code: number; text: string }> {
   const difference = differenceFromStored(request, storedRequest(stored));
-  if (difference === undefined) return answerAgain(ctx, stored);
+  if (difference === undefined) return answerAgain(ctx, stored, mode);
   const error = new GatewayError(
     'reused_order_id',
     `orderID ${request.orderID} is already the purchase order with payloadID ${stored.payloadId} of ` +
@@ -510,7 +548,16 @@ export function differenceFromStored(request: ComparedOrder, stored: ComparedOrd
 async function answerAgain(
   ctx: GatewayContext,
   order: PurchaseOrder,
+  mode: DeploymentMode,
 ): Promise<{ code: number; text: string }> {
+  // A test document is never answered as the production order it repeats, nor the reverse.
+  if (order.deploymentMode !== mode) {
+    throw new GatewayError(
+      'deployment_mode_mismatch',
+      `Order ${order.orderId} was received as a ${order.deploymentMode} order (payloadID ${order.payloadId}); ` +
+        `this document has deploymentMode "${mode}": a ${mode} order needs an orderID of its own.`,
+    );
+  }
   if (order.state === 'received') {
     await markLinesOrdered(ctx, order);
     await queueProcessing(ctx, order);

@@ -183,6 +183,8 @@ export const FLAG = {
   invoicesSettledByOperator: 'invoices_settled_by_operator',
   /** A document to the buyer was given up after its last attempt (a dead letter): an operator sends it again. */
   documentDead: 'document_dead',
+  /** A test PO of a buyer without a test storefront: stored and confirmed, never sent to a print service. */
+  testNotSent: 'test_not_sent',
 } as const;
 
 export const MISMATCH_FLAGS: Record<MismatchField, string> = {
@@ -330,15 +332,19 @@ export async function findOriginalOrder(
   store: Store,
   change: PurchaseOrder,
 ): Promise<PurchaseOrder | undefined> {
-  const { buyerId, orderId } = change;
+  const { buyerId, orderId, deploymentMode } = change;
+  // A test change never touches a production order, nor a production change a test one: an order of the
+  // other mode is not this change's original.
+  const sameMode = (found: PurchaseOrder | undefined) =>
+    found?.deploymentMode === deploymentMode ? found : undefined;
   let payloadId = storedRequest(change).previousPayloadID;
   for (let hop = 0; payloadId !== undefined && hop < 20; hop++) {
-    const found = await store.orders.getByPayloadId(buyerId, payloadId);
+    const found = sameMode(await store.orders.getByPayloadId(buyerId, payloadId));
     if (found === undefined) break;
     if (found.type === 'new') return found;
     payloadId = storedRequest(found).previousPayloadID;
   }
-  return await store.orders.getByOrderId(buyerId, orderId);
+  return sameMode(await store.orders.getByOrderId(buyerId, orderId));
 }
 
 /** A new list of `existing` and those of `added` it lacks, so no flag is repeated. */

@@ -351,6 +351,86 @@ async function annotatePrintOrder(
   }
 }
 
+/** Whether some buyer orders on the storefront in production (its own `storefront`). */
+function isProductionStorefront(ctx: GatewayContext, storefrontId: string): boolean {
+  return ctx.config.buyers.some((buyer) => buyer.storefront === storefrontId);
+}
+
+/** Whether the storefront is some buyer's test storefront. */
+function isTestStorefront(ctx: GatewayContext, storefrontId: string): boolean {
+  return ctx.config.buyers.some((buyer) => buyer.test.storefront === storefrontId);
+}
+
+/**
+ * Where the PO's print orders may be created: `none` for a test PO without a test storefront. A test PO's
+ * storefront is the one recorded with it at intake, never worked out again from the buyer's settings, so
+ * no failure, retry or config change can send it to a production storefront: when that storefront is gone
+ * or has become a production one, or a line is designed elsewhere, the PO waits for an operator instead.
+ * A production PO is likewise never placed on a test storefront.
+ */
+function printTargetOf(
+  ctx: GatewayContext,
+  order: PurchaseOrder,
+  groups: readonly OwnerGroup[],
+): { kind: 'none' } | { kind: 'storefronts' } {
+  const refuse = (why: string) =>
+    new GatewayError(
+      'needs_operator',
+      `${order.deploymentMode === 'test' ? 'Test' : 'Production'} ` +
+        `purchase order ${order.orderId} is not sent to a print service: ${why}`,
+    );
+  if (order.deploymentMode === 'production') {
+    const test = groups.find((group) => isTestStorefront(ctx, group.storefrontId));
+    if (test !== undefined) throw refuse(`its lines are designed on test storefront "${test.storefrontId}".`);
+    return { kind: 'storefronts' };
+  }
+  const recorded = order.storefrontId;
+  if (recorded === undefined) return { kind: 'none' };
+  if (!ctx.config.storefronts.some((storefront) => storefront.id === recorded)) {
+    throw refuse(
+      `its test storefront "${recorded}" is no longer configured, and a test order goes nowhere else.`,
+    );
+  }
+  if (isProductionStorefront(ctx, recorded)) {
+    throw refuse(`its test storefront "${recorded}" is now a buyer's production storefront.`);
+  }
+  const elsewhere = groups.find((group) => group.storefrontId !== recorded);
+  if (elsewhere !== undefined) {
+    throw refuse(
+      `lines are designed on storefront "${elsewhere.storefrontId}", not its test storefront "${recorded}".`,
+    );
+  }
+  return { kind: 'storefronts' };
+}
+
+/**
+ * A test PO of a buyer without a test storefront: confirmed as the buyer's settings say, and never sent to
+ * a print service (no call at all).
+ */
+async function confirmTestOrderNotSent(
+  ctx: GatewayContext,
+  buyer: ResolvedBuyer,
+  order: PurchaseOrder,
+): Promise<void> {
+  await queueConfirmation(ctx, buyer, {
+    type: 'accept',
+    answers: order,
+    queueOf: order,
+    dedupeKey: `confirm:${order.id}:accept`,
+    confirmID: `PG-${order.id}`,
+    comments:
+      'Test order received and accepted. It is not produced: test orders are never sent to the print service.',
+    deviations: confirmedDeviations(buyer, order),
+  });
+  await moveOrder(ctx, order, { state: 'ordered', flags: withFlags(order.flags, [FLAG.testNotSent]) }, [
+    'processing',
+  ]);
+  ctx.logger.info('test purchase order confirmed, not sent to a print service', {
+    po: order.id,
+    mode: order.deploymentMode,
+  });
+}
+
 async function placePrintOrders(ctx: GatewayContext, received: PurchaseOrder): Promise<void> {
   if (!(await moveOrder(ctx, received, { state: 'processing' }, OPEN_STATES))) return;
   const buyer = ctx.buyer(received.buyerId);
@@ -358,6 +438,10 @@ async function placePrintOrders(ctx: GatewayContext, received: PurchaseOrder): P
   // touches a PO's document, so the one read here holds for every later read of the record.
   const document = await readPoDocument(received);
   const groups = ownerGroups(document.lines);
+  if (printTargetOf(ctx, received, groups).kind === 'none') {
+    await confirmTestOrderNotSent(ctx, buyer, received);
+    return;
+  }
   const tracked: TrackedPrintOrder[] = [];
   // The first group starts from the record the job read a moment ago (only the move to `processing` came
   // between, no upstream call); each later one reads it again, since the upstream calls of the group
@@ -385,8 +469,14 @@ async function placePrintOrders(ctx: GatewayContext, received: PurchaseOrder): P
   await moveOrder(ctx, received, placed, ['processing']);
   ctx.logger.info('purchase order placed', {
     po: received.id,
+    mode: received.deploymentMode,
     printOrders: tracked.map((t) => t.printOrderId).join(','),
   });
+}
+
+/** `poDeviations: confirm` (the default): the PO's own quantities and prices are what is confirmed. */
+function confirmedDeviations(buyer: ResolvedBuyer, order: PurchaseOrder) {
+  return buyer.poDeviations === 'confirm' ? poDocument(order).mismatches.filter(isDeviation) : [];
 }
 
 /**
@@ -400,10 +490,8 @@ async function confirmPlaced(
   tracked: readonly TrackedPrintOrder[],
 ): Promise<void> {
   const ids = tracked.map((t) => t.printOrderId);
-  const document = poDocument(order);
-  // `poDeviations: confirm` (the default): the PO's own quantities and prices are what is confirmed.
-  const deviations = buyer.poDeviations === 'confirm' ? document.mismatches.filter(isDeviation) : [];
-  const rejectedLines = document.rejectedLines ?? [];
+  const deviations = confirmedDeviations(buyer, order);
+  const rejectedLines = poDocument(order).rejectedLines ?? [];
   const deviatingLines = [...new Set(deviations.map((m) => m.lineNumber))];
   const restated =
     deviatingLines.length === 0

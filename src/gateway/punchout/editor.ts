@@ -133,6 +133,8 @@ export function addDesignLine(
     sessionId: session.id,
     buyerId: session.buyerId,
     storefrontId: session.storefrontId,
+    // The line is as test as the punch-out that made it: only a PO of the same mode may order it.
+    deploymentMode: session.deploymentMode,
     userRef: session.pipoUserRef,
     designId,
     productId: product.productId,

@@ -4,7 +4,13 @@
  * of an edit or inspect are moved into it, and a one-time start URL is signed.
  */
 import { returnHostsOf } from '../../../schemas/config.ts';
-import type { JsonObject, Protocol, PunchoutSession, SessionOperation } from '../../store/types.ts';
+import type {
+  DeploymentMode,
+  JsonObject,
+  Protocol,
+  PunchoutSession,
+  SessionOperation,
+} from '../../store/types.ts';
 import type { GatewayContext } from '../context.ts';
 import type { ResolvedBuyer, ResolvedStorefront } from '../deps.ts';
 import { GatewayError } from '../http/errors.ts';
@@ -28,6 +34,8 @@ export interface OpenSessionInput {
   buyer: ResolvedBuyer;
   protocol: Protocol;
   operation: SessionOperation;
+  /** The setup request's mode (OCI punch-ins have none: production). Defaults to production. */
+  deploymentMode?: DeploymentMode;
   user: BuyerUser;
   returnUrl: string;
   returnTarget?: string;
@@ -47,12 +55,31 @@ export interface OpenedSession {
   upstreamCalls: number;
 }
 
+/**
+ * The storefront a punch-out of `mode` opens on: a test punch-out on the buyer's test storefront where it
+ * has one. Without one it opens on the production storefront so the buyer can still try the punch-out; its
+ * lines are test lines all the same, and a test PO of them never reaches a print service.
+ */
+export function punchoutStorefrontId(buyer: ResolvedBuyer, mode: DeploymentMode): string {
+  return mode === 'test' ? (buyer.test.storefront ?? buyer.storefront) : buyer.storefront;
+}
+
+/**
+ * The person as the storefront knows them: on a test storefront under a key of its own, since the user
+ * mapping (buyer, user key) names one account on one storefront.
+ */
+function userOnStorefront(user: BuyerUser, buyer: ResolvedBuyer, storefrontId: string): BuyerUser {
+  return storefrontId === buyer.storefront ? user : { ...user, key: `test:${user.key}` };
+}
+
 export async function openSession(ctx: GatewayContext, input: OpenSessionInput): Promise<OpenedSession> {
   const { buyer } = input;
-  const storefront = ctx.storefront(buyer.storefront);
+  const deploymentMode = input.deploymentMode ?? 'production';
+  const storefront = ctx.storefront(punchoutStorefrontId(buyer, deploymentMode));
   const now = ctx.clock.now();
   const sessionId = ctx.randomId(18);
-  const login = await ctx.accounts.open(buyer, storefront, input.user, sessionId);
+  const user = userOnStorefront(input.user, buyer, storefront.id);
+  const login = await ctx.accounts.open(buyer, storefront, user, sessionId);
 
   // The URL tokens expire with the session; the record outlives them by a day so that an expired page
   // can still offer the way back to the procurement system.
@@ -63,6 +90,7 @@ export async function openSession(ctx: GatewayContext, input: OpenSessionInput):
     storefrontId: storefront.id,
     protocol: input.protocol,
     operation: input.operation,
+    deploymentMode,
     returnUrl: input.returnUrl,
     buyerUserKey: input.user.key,
     pipoUserRef: login.userRef,
@@ -98,11 +126,14 @@ export async function openSession(ctx: GatewayContext, input: OpenSessionInput):
   ctx.metrics.count('punchgate_sessions_opened_total', {
     protocol: input.protocol,
     operation: input.operation,
+    mode: deploymentMode,
   });
   ctx.logger.info('punch-out session opened', {
     buyer: buyer.id,
     protocol: input.protocol,
     operation: input.operation,
+    mode: deploymentMode,
+    storefront: storefront.id,
     session: sessionId,
     reopenedLines: reopened,
     keptLines: kept.length,
@@ -130,7 +161,13 @@ async function reopenLines(
   const kept: KeptLine[] = [];
   for (const wanted of lines) {
     const line = wanted.lineRef === undefined ? undefined : await ctx.store.cart.get(wanted.lineRef);
-    if (line === undefined || line.buyerId !== session.buyerId || line.storefrontId !== storefront.id) {
+    // A line of the other mode is not this cart's to reopen: it stays with the requisition as sent.
+    if (
+      line === undefined ||
+      line.buyerId !== session.buyerId ||
+      line.storefrontId !== storefront.id ||
+      line.deploymentMode !== session.deploymentMode
+    ) {
       if (wanted.lineRef !== undefined) {
         ctx.logger.warn('edit names an unknown line', { buyer: session.buyerId, lineRef: wanted.lineRef });
       }
