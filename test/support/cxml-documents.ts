@@ -16,6 +16,7 @@ export interface SetupOptions {
   selectedSku?: string;
   items?: { sku: string; lineRef?: string; quantity: number }[];
   payloadID?: string;
+  deploymentMode?: 'production' | 'test';
 }
 
 export function setupRequest(options: SetupOptions = {}): string {
@@ -29,6 +30,7 @@ export function setupRequest(options: SetupOptions = {}): string {
     userEmail = 'jane.roe@acme.example',
     uniqueName = 'jroe',
     payloadID = `${Math.random().toString(36).slice(2)}@buyer.example`,
+    deploymentMode = 'production',
   } = options;
   const items = (options.items ?? [])
     .map(
@@ -53,7 +55,7 @@ export function setupRequest(options: SetupOptions = {}): string {
 <To><Credential domain="DUNS"><Identity>PRINTCO</Identity></Credential></To>
 <Sender><Credential domain="${escapeXml(domain)}"><Identity>${escapeXml(identity)}</Identity><SharedSecret>${escapeXml(secret)}</SharedSecret></Credential><UserAgent>Buyer 14s2</UserAgent></Sender>
 </Header>
-<Request deploymentMode="production">
+<Request deploymentMode="${deploymentMode}">
 <PunchOutSetupRequest operation="${operation}">
 <BuyerCookie>${escapeXml(buyerCookie)}</BuyerCookie>
 <Extrinsic name="UniqueName">${escapeXml(uniqueName)}</Extrinsic>

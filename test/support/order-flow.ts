@@ -139,6 +139,7 @@ export interface PunchOutUser {
   browserFormPost?: string;
   userEmail?: string;
   uniqueName?: string;
+  deploymentMode?: 'production' | 'test';
 }
 
 /** A whole punch-out by one user: each product designed in the sandbox editor, the cart transferred. */
@@ -200,6 +201,7 @@ export interface OrderOptions {
   lines: readonly OrderLineIn[];
   comments?: string;
   requestedDeliveryDate?: string;
+  deploymentMode?: 'production' | 'test';
 }
 
 /** The lines a punch-out returned, as the buyer's PO repeats them. */
@@ -260,7 +262,7 @@ ${line.comments === undefined ? '' : `<Comments xml:lang="en">${escapeXml(line.c
 <To><Credential domain="DUNS"><Identity>PRINTCO</Identity></Credential></To>
 <Sender><Credential domain="${domain}"><Identity>${escapeXml(identity)}</Identity><SharedSecret>${escapeXml(secret)}</SharedSecret></Credential><UserAgent>Ariba Network 1.2</UserAgent></Sender>
 </Header>
-<Request deploymentMode="production">
+<Request deploymentMode="${options.deploymentMode ?? 'production'}">
 <OrderRequest>
 <OrderRequestHeader ${attrs}>
 <Total><Money currency="${currency}">100.00</Money></Total>

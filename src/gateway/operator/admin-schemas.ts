@@ -7,6 +7,7 @@
 import * as z from 'zod';
 import { addressSchema, chargeSchema, contactSchema, moneySchema } from '../../cxml/index.ts';
 import {
+  DEPLOYMENT_MODES,
   INVOICE_HOLD_PRICES,
   INVOICE_HOLD_STATES,
   JOB_STATES,
@@ -179,6 +180,14 @@ export const OrderSummary = z.object({
   type: z.enum(['new', 'update', 'delete']),
   state: z.enum(ORDER_STATES),
   answer: z.object({ code: z.number(), text: z.string() }),
+  deploymentMode: z.enum(DEPLOYMENT_MODES).meta({
+    description:
+      "The PO's cXML deploymentMode: a test PO goes only to its test storefront, or to no print service.",
+  }),
+  storefrontId: z.string().nullable().meta({
+    description:
+      'The storefront (config id) its print orders go to; null for a test PO without a test storefront, which never reaches a print service.',
+  }),
   printOrderIds: z.array(z.number()),
   printOrders: z.array(PrintOrderView),
   flags: z.array(z.string()),

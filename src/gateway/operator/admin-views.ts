@@ -54,6 +54,8 @@ export function orderSummary(order: PurchaseOrder, printOrders: readonly Tracked
     type: order.type,
     state: order.state,
     answer: order.answer,
+    deploymentMode: order.deploymentMode,
+    storefrontId: order.storefrontId ?? null,
     printOrderIds: order.printOrderIds,
     printOrders: printOrders.map(printOrderView),
     flags: order.flags,

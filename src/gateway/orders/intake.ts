@@ -414,6 +414,11 @@ export function createOrderIntake(ctx: GatewayContext): OrderRequestHandler {
     if (held) {
       await ctx.store.orders.patch(accepted.id, { lastError: heldLinesText(rejectedLines) });
     }
+    ctx.metrics.count('punchgate_orders_accepted_total', {
+      type: request.type,
+      mode,
+      storefront: storefrontId ?? 'none',
+    });
     ctx.logger.info('purchase order accepted', {
       buyer: buyer.id,
       po: accepted.id,

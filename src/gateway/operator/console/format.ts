@@ -1,4 +1,5 @@
 /** Small text helpers the console pages share: times and ages an operator reads at a glance. */
+import type { PurchaseOrder } from '../../../store/types.ts';
 
 /** `2026-11-26 15:04:05 UTC`: one zone for every operator, whatever their laptop's setting. */
 export function timeText(at: Date | undefined | null): string {
@@ -26,3 +27,14 @@ export const STATE_LABELS: Readonly<Record<string, string>> = {
   cancelled: 'Cancelled',
   needs_operator: 'Waiting for an operator',
 };
+
+/**
+ * A PO's mode and where its print orders go, so a test PO is never taken for a production one: "test on
+ * demo-test", "test, not sent to a print service", "production on demo".
+ */
+export function modeText(order: Pick<PurchaseOrder, 'deploymentMode' | 'storefrontId'>): string {
+  if (order.storefrontId === undefined) {
+    return order.deploymentMode === 'test' ? 'test, not sent to a print service' : order.deploymentMode;
+  }
+  return `${order.deploymentMode} on ${order.storefrontId}`;
+}

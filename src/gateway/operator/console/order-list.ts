@@ -8,7 +8,7 @@ import type { GatewayContext } from '../../context.ts';
 import { html, type SafeHtml } from '../../http/html.ts';
 import { firstProblem, OrderListQuery } from '../admin-schemas.ts';
 import { searchOrders } from '../admin-views.ts';
-import { STATE_LABELS, timeText } from './format.ts';
+import { modeText, STATE_LABELS, timeText } from './format.ts';
 import { message } from './layout.ts';
 
 /** POs per page: a laptop screen or two. */
@@ -52,12 +52,12 @@ function orderRows(orders: readonly PurchaseOrder[]): SafeHtml {
   const rows = orders.map(
     (o) => html`<tr>
 <td><a href="/admin/ui/orders/${encodeURIComponent(o.id)}">${o.orderId}</a></td>
-<td>${o.buyerId}</td><td>${o.type}</td><td>${STATE_LABELS[o.state] ?? o.state}</td>
+<td>${o.buyerId}</td><td>${modeText(o)}</td><td>${o.type}</td><td>${STATE_LABELS[o.state] ?? o.state}</td>
 <td>${o.printOrderIds.join(', ') || '—'}</td><td>${o.flags.join(', ') || '—'}</td>
 <td>${timeText(o.createdAt)}</td><td>${timeText(o.updatedAt)}</td></tr>`,
   );
   return html`<table><caption>Purchase orders, newest first</caption>
-<thead><tr><th scope="col">PO number</th><th scope="col">Buyer</th><th scope="col">Type</th><th scope="col">State</th><th scope="col">Print orders</th><th scope="col">Flags</th><th scope="col">Received</th><th scope="col">Last change</th></tr></thead>
+<thead><tr><th scope="col">PO number</th><th scope="col">Buyer</th><th scope="col">Mode and storefront</th><th scope="col">Type</th><th scope="col">State</th><th scope="col">Print orders</th><th scope="col">Flags</th><th scope="col">Received</th><th scope="col">Last change</th></tr></thead>
 <tbody>${rows}</tbody></table>`;
 }
 

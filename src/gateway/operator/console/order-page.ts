@@ -17,7 +17,7 @@ import { readPrintOrder } from '../../orders/read-print-order.ts';
 import { findProductBySku } from '../../punchout/catalog.ts';
 import { orderDetail } from '../admin-views.ts';
 import { messageActionForm, orderActionForms } from './actions.ts';
-import { STATE_LABELS, timeText } from './format.ts';
+import { modeText, STATE_LABELS, timeText } from './format.ts';
 import { message } from './layout.ts';
 
 type Detail = Awaited<ReturnType<typeof orderDetail>>;
@@ -28,6 +28,7 @@ function facts(order: PurchaseOrder, detail: Detail): SafeHtml {
   return html`<dl class="facts">
 <dt>PO number</dt><dd>${order.orderId}</dd>
 <dt>Buyer</dt><dd>${order.buyerId}</dd>
+<dt>Mode and storefront</dt><dd>${modeText(order)}</dd>
 <dt>Type</dt><dd>${order.type}${order.orderVersion === undefined ? '' : ` (orderVersion ${order.orderVersion})`}</dd>
 <dt>State</dt><dd>${STATE_LABELS[order.state] ?? order.state}</dd>
 <dt>Reason</dt><dd>${order.lastError ?? '—'}</dd>
