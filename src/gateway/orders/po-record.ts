@@ -185,6 +185,11 @@ export const FLAG = {
   documentDead: 'document_dead',
   /** A test PO of a buyer without a test storefront: stored and confirmed, never sent to a print service. */
   testNotSent: 'test_not_sent',
+  /**
+   * A PO whose recorded storefront it may not go to (a test PO's test storefront gone or now a production
+   * one, lines designed elsewhere): it waits for an operator rather than go anywhere else.
+   */
+  storefrontNotAllowed: 'storefront_not_allowed',
 } as const;
 
 export const MISMATCH_FLAGS: Record<MismatchField, string> = {

@@ -365,38 +365,39 @@ function isTestStorefront(ctx: GatewayContext, storefrontId: string): boolean {
  * Where the PO's print orders may be created: `none` for a test PO without a test storefront. A test PO's
  * storefront is the one recorded with it at intake, never worked out again from the buyer's settings, so
  * no failure, retry or config change can send it to a production storefront: when that storefront is gone
- * or has become a production one, or a line is designed elsewhere, the PO waits for an operator instead.
+ * or has become a production one, or a line is designed elsewhere, the PO is held for an operator instead.
  * A production PO is likewise never placed on a test storefront.
  */
 function printTargetOf(
   ctx: GatewayContext,
   order: PurchaseOrder,
   groups: readonly OwnerGroup[],
-): { kind: 'none' } | { kind: 'storefronts' } {
-  const refuse = (why: string) =>
-    new GatewayError(
-      'needs_operator',
+): { kind: 'none' } | { kind: 'storefronts' } | { kind: 'held'; reason: string } {
+  const refuse = (why: string) => ({
+    kind: 'held' as const,
+    reason:
       `${order.deploymentMode === 'test' ? 'Test' : 'Production'} ` +
-        `purchase order ${order.orderId} is not sent to a print service: ${why}`,
-    );
+      `purchase order ${order.orderId} is not sent to a print service: ${why}`,
+  });
   if (order.deploymentMode === 'production') {
     const test = groups.find((group) => isTestStorefront(ctx, group.storefrontId));
-    if (test !== undefined) throw refuse(`its lines are designed on test storefront "${test.storefrontId}".`);
+    if (test !== undefined)
+      return refuse(`its lines are designed on test storefront "${test.storefrontId}".`);
     return { kind: 'storefronts' };
   }
   const recorded = order.storefrontId;
   if (recorded === undefined) return { kind: 'none' };
   if (!ctx.config.storefronts.some((storefront) => storefront.id === recorded)) {
-    throw refuse(
+    return refuse(
       `its test storefront "${recorded}" is no longer configured, and a test order goes nowhere else.`,
     );
   }
   if (isProductionStorefront(ctx, recorded)) {
-    throw refuse(`its test storefront "${recorded}" is now a buyer's production storefront.`);
+    return refuse(`its test storefront "${recorded}" is now a buyer's production storefront.`);
   }
   const elsewhere = groups.find((group) => group.storefrontId !== recorded);
   if (elsewhere !== undefined) {
-    throw refuse(
+    return refuse(
       `lines are designed on storefront "${elsewhere.storefrontId}", not its test storefront "${recorded}".`,
     );
   }
@@ -438,8 +439,24 @@ async function placePrintOrders(ctx: GatewayContext, received: PurchaseOrder): P
   // touches a PO's document, so the one read here holds for every later read of the record.
   const document = await readPoDocument(received);
   const groups = ownerGroups(document.lines);
-  if (printTargetOf(ctx, received, groups).kind === 'none') {
+  const target = printTargetOf(ctx, received, groups);
+  if (target.kind === 'none') {
     await confirmTestOrderNotSent(ctx, buyer, received);
+    return;
+  }
+  if (target.kind === 'held') {
+    // Not the job's to retry: nothing changes until the config does, and an operator's retry runs it again.
+    const held = {
+      state: 'needs_operator',
+      lastError: target.reason,
+      flags: withFlags(received.flags, [FLAG.storefrontNotAllowed]),
+    } as const;
+    await moveOrder(ctx, received, held, ['processing']);
+    ctx.logger.warn('purchase order held: no storefront it may go to', {
+      po: received.id,
+      mode: received.deploymentMode,
+      reason: target.reason,
+    });
     return;
   }
   const tracked: TrackedPrintOrder[] = [];
