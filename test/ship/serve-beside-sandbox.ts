@@ -34,7 +34,8 @@ export interface ServeBesideSandbox {
 
 export interface ServeBesideSandboxOptions {
   sandboxArgs?: readonly string[];
-  adjustConfig?: (config: ConfigJson) => void;
+  /** Changes the config before serve starts; the running sandbox is at hand for its printed keys. */
+  adjustConfig?: (config: ConfigJson, sandbox: SandboxProcess) => void;
   /** More environment for serve, e.g. LOG_LEVEL. */
   serveEnv?: Record<string, string>;
   /** serve's open-file limit (`ulimit -n`), when the test needs a small one. */
@@ -60,7 +61,7 @@ export async function startServeBesideSandbox(
     buyer,
     store: { kind: 'sqlite', path: join(folder, 'gateway.db') },
   });
-  options.adjustConfig?.(serving.config);
+  options.adjustConfig?.(serving.config, sandbox);
   const configFile = writeConfigFile(folder, serving.config);
   const serve = await startServeCommand(
     'serve',

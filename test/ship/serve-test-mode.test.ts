@@ -14,7 +14,7 @@ import {
 } from '../support/order-flow.ts';
 import { useFaultDatabase } from '../support/postgres-faults-database.ts';
 import { describeWithPostgres } from '../support/postgres-test-database.ts';
-import { eventually, SHIP_TEST_TIMEOUT_MS } from './processes.ts';
+import { eventually, type SandboxProcess, SHIP_TEST_TIMEOUT_MS } from './processes.ts';
 import {
   printShopApi,
   type ServeBesideSandbox,
@@ -31,9 +31,9 @@ const NO_TEST_BUYER = { domain: 'DUNS', identity: 'GLOBEX-PROC', secret: 'globex
  * sandbox's storefront 2 with the key the sandbox printed for it, named as acme's `test.storefront`; and a
  * second buyer, globex, without one.
  */
-function withTestStorefront(stack: () => ServeBesideSandbox) {
+function withTestStorefront(sandbox: SandboxProcess) {
   return (config: ConfigJson) => {
-    const testKey = stack().sandbox.apiKeys.find((k) => k.label === TEST_KEY_LABEL);
+    const testKey = sandbox.apiKeys.find((k) => k.label === TEST_KEY_LABEL);
     if (testKey === undefined) throw new Error(`the sandbox printed no "${TEST_KEY_LABEL}" key`);
     const storefronts = config.storefronts as Record<string, unknown>[];
     const production = storefronts[0] as Record<string, unknown>;
@@ -76,8 +76,8 @@ function testModeSuite(
     get serveEnv() {
       return options().serveEnv ?? {};
     },
-    adjustConfig: (config) => {
-      withTestStorefront(() => stack)(config);
+    adjustConfig: (config, sandbox) => {
+      withTestStorefront(sandbox)(config);
       options().adjustConfig?.(config);
     },
   });

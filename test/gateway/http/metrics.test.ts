@@ -31,7 +31,9 @@ describe('GET /metrics', () => {
     expect(text).toContain('punchgate_cxml_requests_total{kind="PunchOutSetupRequest",status="200"} 1');
     expect(text).toContain('punchgate_cxml_requests_total{kind="PunchOutSetupRequest",status="401"} 1');
     expect(text).toContain('punchgate_cxml_requests_total{kind="not_cxml",status="406"} 1');
-    expect(text).toContain('punchgate_sessions_opened_total{protocol="cxml",operation="create"} 1');
+    expect(text).toContain(
+      'punchgate_sessions_opened_total{protocol="cxml",operation="create",mode="production"} 1',
+    );
     expect(text).toContain('punchgate_carts_returned_total{protocol="cxml",outcome="transferred"} 1');
     expect(text).not.toContain('acme-secret');
   });
