@@ -287,7 +287,7 @@ export const TestModeConfig = z
     credentials: z
       .array(Credential)
       .default([])
-      .describe('From credentials that only ever open test mode (a buyer\'s separate test account)'),
+      .describe("From credentials that only ever open test mode (a buyer's separate test account)"),
     sharedSecret: SecretRef.optional().describe(
       'A SharedSecret that only ever opens test mode; with test credentials it is the one they are proven by (default: sharedSecret)',
     ),

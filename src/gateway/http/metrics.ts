@@ -50,7 +50,8 @@ export interface Metrics {
 
 const COUNTERS = {
   punchgate_cxml_requests_total: 'cXML requests answered, by request kind and cXML Status code',
-  punchgate_sessions_opened_total: 'Punch-out sessions opened, by protocol, operation and mode (production, test)',
+  punchgate_sessions_opened_total:
+    'Punch-out sessions opened, by protocol, operation and mode (production, test)',
   punchgate_orders_accepted_total:
     'Purchase orders accepted, by type and mode (production, test) and where they go (a storefront id, or none: a test PO never sent to a print service)',
   punchgate_carts_returned_total: 'Carts handed back to procurement systems, by protocol and outcome',
