@@ -345,7 +345,7 @@ const BuyerCommon = {
     .enum(['reject-line', 'hold', 'refuse-po'])
     .default('reject-line')
     .describe(
-      "A PO line the gateway cannot produce (unknown part, freight or fee line, free text without a part id): reject-line: the other lines are produced and one detail ConfirmationRequest accepts them and rejects this one with the reason; hold: the PO waits for an operator; refuse-po: the whole PO is refused. A PO with no producible line is always refused",
+      'A PO line the gateway cannot produce (unknown part, freight or fee line, free text without a part id): reject-line: the other lines are produced and one detail ConfirmationRequest accepts them and rejects this one with the reason; hold: the PO waits for an operator; refuse-po: the whole PO is refused. A PO with no producible line is always refused',
     ),
   supplierPartIds: z
     .enum(['sku', 'sku-design'])
