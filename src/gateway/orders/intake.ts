@@ -461,7 +461,9 @@ async function answerReusedOrderId(
   stored: PurchaseOrder,
   mode: DeploymentMode,
 ): Promise<{ code: number; text: string }> {
-  const difference = differenceFromStored(request, storedRequest(stored));
+  // An orderID of the other deployment mode is refused as such, whatever the lines (answerAgain says why).
+  const difference =
+    stored.deploymentMode === mode ? differenceFromStored(request, storedRequest(stored)) : undefined;
   if (difference === undefined) return answerAgain(ctx, stored, mode);
   const error = new GatewayError(
     'reused_order_id',
