@@ -15,6 +15,8 @@ export default defineConfig({
     hookTimeout: 30_000,
     // The suite starts real servers on loopback ports; two cores are the norm here.
     pool: 'forks',
+    // PUNCHGATE_TEST_PG_URL, or a throwaway PostgreSQL started for the run and deleted after it.
+    globalSetup: ['test/support/postgres-global-setup.ts'],
     env: {
       NODE_OPTIONS: [process.env.NODE_OPTIONS, `--conditions=${SOURCE_CONDITION}`].filter(Boolean).join(' '),
     },

@@ -6,88 +6,31 @@
  * store; as soon as the server is back both recover by themselves, and no PO gets two print orders. The
  * recovery time is measured and printed (not asserted: timing depends on the machine).
  *
- * Stopping a server needs a server of our own: this file starts a throwaway cluster (initdb into a
- * temporary directory owned by the `postgres` user, as .ci/run does) and never touches the shared one.
+ * Stopping a server needs a server of our own: this file starts a throwaway one from npm's PostgreSQL
+ * binaries (test/support/throwaway-postgres.ts) and never touches the one the other suites share.
  */
-import { execFileSync } from 'node:child_process';
-import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { createSandbox } from '@punchgate/sandbox';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createNodeGateway, type NodeGateway } from '../../src/runtime/gateway-node.ts';
 import { type RunningServer, serveNode } from '../../src/runtime/node.ts';
 import { createPostgresStore } from '../../src/store/postgres.ts';
 import { setupRequest } from '../support/cxml-documents.ts';
 import { type CartLineOut, linesOf, orderConfig, orderRequest, punchOut } from '../support/order-flow.ts';
-import { describeWithPostgres } from '../support/postgres-test-database.ts';
 import { statusOf } from '../support/punchout-flow.ts';
 import { followRedirects, GATEWAY_ORIGIN, resolveTestConfig, type Stack } from '../support/stack.ts';
-
-const PG_BIN = readdirSafe('/usr/lib/postgresql')
-  .map((version) => `/usr/lib/postgresql/${version}/bin`)
-  .filter((bin) => existsSync(`${bin}/initdb`))
-  .sort()
-  .at(-1);
-
-function readdirSafe(dir: string): string[] {
-  try {
-    return readdirSync(dir);
-  } catch {
-    return [];
-  }
-}
+import { startThrowawayPostgres, type ThrowawayPostgres } from '../support/throwaway-postgres.ts';
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-/** A PostgreSQL cluster of this file's own, run by the `postgres` OS user. */
-function throwawayCluster(bin: string, port: number) {
-  const dir = mkdtempSync(join(tmpdir(), 'punchgate-pgfaults-'));
-  const id = (flag: string) => Number(execFileSync('id', [flag, 'postgres']).toString());
-  chownSync(dir, id('-u'), id('-g'));
-  const asPostgres = (command: string, args: string[]) =>
-    execFileSync('runuser', ['-u', 'postgres', '--', `${bin}/${command}`, ...args], { stdio: 'pipe' });
-  const ctl = (...args: string[]) => asPostgres('pg_ctl', ['-D', `${dir}/data`, '-l', `${dir}/log`, ...args]);
-  asPostgres('initdb', ['-D', `${dir}/data`, '-U', 'punchgate', '--auth=trust', '-E', 'UTF8']);
-  const start = () =>
-    ctl('-w', '-o', `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off`, 'start');
-  return {
-    url: `postgres://punchgate@127.0.0.1:${port}/postgres`,
-    start,
-    /** What a crash does: no shutdown checkpoint, every connection cut. */
-    stopImmediately: () => ctl('-m', 'immediate', 'stop'),
-    remove() {
-      try {
-        ctl('-m', 'immediate', 'stop');
-      } catch {
-        // already stopped
-      }
-      rmSync(dir, { recursive: true, force: true });
-    },
-  };
-}
-
-describeWithPostgres('a PostgreSQL server stopped and started under load', () => {
-  let cluster: ReturnType<typeof throwawayCluster> | undefined;
+describe('a PostgreSQL server stopped and started under load', () => {
+  let cluster: ThrowawayPostgres | undefined;
   let sandbox: RunningServer | undefined;
   const instances: NodeGateway[] = [];
   const buyerPosts: string[] = [];
   const logged: { level: string; message: string }[] = [];
 
   beforeAll(async () => {
-    if (PG_BIN === undefined) throw new Error('no PostgreSQL binaries under /usr/lib/postgresql');
-    cluster = throwawayCluster(PG_BIN, await freePort());
-    cluster.start();
+    cluster = await startThrowawayPostgres();
     const seed = (await import('../../fixtures/sandbox-seed.json', { with: { type: 'json' } })).default;
     sandbox = await serveNode(createSandbox(seed as never, { mergeDelayMs: 0 }).app, { port: 0 });
     const base = orderConfig();
@@ -122,7 +65,7 @@ describeWithPostgres('a PostgreSQL server stopped and started under load', () =>
   afterAll(async () => {
     for (const instance of instances) await instance.close();
     await sandbox?.close();
-    cluster?.remove();
+    await cluster?.remove();
   });
 
   const gateway = (i: number) => instances[i % 2]!.gateway;
@@ -174,7 +117,7 @@ describeWithPostgres('a PostgreSQL server stopped and started under load', () =>
       }
     })();
     await sleep(300);
-    cluster!.stopImmediately();
+    await cluster!.stopImmediately();
 
     // Down: the retryable answer, and /readyz names the store.
     const down = statusOf(await postCxml(0, po(2)));
@@ -188,7 +131,7 @@ describeWithPostgres('a PostgreSQL server stopped and started under load', () =>
     }
     await sleep(1000);
 
-    cluster!.start();
+    await cluster!.start();
     const back = performance.now();
     // The first request that succeeds after the server is back, and the first PO processed after it.
     let firstAnswerMs: number | undefined;

@@ -24,7 +24,6 @@ export function useFaultDatabase(): FaultDatabase {
   let killer: pg.Client | undefined;
 
   beforeAll(async () => {
-    if (!pgUrl) return;
     // The test database's client creates and drops this one beside it in the cluster.
     await withClient((admin) => admin.query(`CREATE DATABASE ${name}`));
     const target = new URL(pgUrl);
@@ -33,7 +32,7 @@ export function useFaultDatabase(): FaultDatabase {
   });
 
   afterAll(async () => {
-    if (!pgUrl || url === '') return;
+    if (url === '') return;
     await killer?.end().catch(() => {});
     await withClient((admin) => admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`));
   });

@@ -1,29 +1,27 @@
 /**
- * Where the PostgreSQL tests find their database: `PUNCHGATE_TEST_PG_URL` (`.ci/run` starts a throwaway
- * cluster and sets it). In CI a missing variable fails the run; on a developer's machine without PostgreSQL
- * the tests are skipped, and the skipped suite's title says why.
+ * Where the PostgreSQL tests find their database: `PUNCHGATE_TEST_PG_URL` when it names one, otherwise the
+ * throwaway server the run started (test/support/postgres-global-setup.ts). Either way the suites run:
+ * there is no machine on which they skip.
  */
 import pg from 'pg';
-import { afterAll, describe, it } from 'vitest';
+import { afterAll, describe, inject } from 'vitest';
 import { createPostgresStore, type PostgresStoreOptions } from '../../src/store/postgres.ts';
 
-export const pgUrl = process.env.PUNCHGATE_TEST_PG_URL;
-const inCi = process.env.CI === 'true' || process.env.CI === '1';
-
-/** `describe` that needs PostgreSQL: required in CI, skipped with its reason elsewhere. */
-export function describeWithPostgres(name: string, body: (url: string) => void): void {
-  if (pgUrl) {
-    describe(name, () => body(pgUrl));
-  } else if (inCi) {
-    describe(name, () => {
-      it('needs PostgreSQL', () => {
-        throw new Error('PUNCHGATE_TEST_PG_URL is not set: CI must start PostgreSQL (see .ci/run)');
-      });
-    });
-  } else {
-    describe.skip(`${name} (skipped: PUNCHGATE_TEST_PG_URL is not set; .ci/run shows how to start one)`, () =>
-      body(''));
+function testDatabaseUrl(): string {
+  const url = inject('postgresUrl');
+  if (!url) {
+    throw new Error(
+      'no PostgreSQL for the tests: run them with vitest.config.ts, whose global setup provides one (PUNCHGATE_TEST_PG_URL or a throwaway server)',
+    );
   }
+  return url;
+}
+
+export const pgUrl: string = testDatabaseUrl();
+
+/** `describe` whose tests get the test database's URL. */
+export function describeWithPostgres(name: string, body: (url: string) => void): void {
+  describe(name, () => body(pgUrl));
 }
 
 /** A client of the test database for `use` alone, ended whatever `use` throws. */
@@ -50,7 +48,7 @@ export function useTestSchemas(): {
   const created: string[] = [];
   const prefix = `t${process.pid}_${Date.now().toString(36)}`;
   afterAll(async () => {
-    if (!pgUrl || created.length === 0) return;
+    if (created.length === 0) return;
     await withClient(async (client) => {
       for (const schema of created) await client.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
     });
@@ -62,7 +60,7 @@ export function useTestSchemas(): {
       return schema;
     },
     open(schema, options = {}) {
-      return createPostgresStore({ url: pgUrl ?? '', schema, ...options });
+      return createPostgresStore({ url: pgUrl, schema, ...options });
     },
   };
 }
