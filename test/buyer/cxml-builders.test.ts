@@ -15,7 +15,7 @@ import {
   type PunchOutSetupRequest,
   parseCxmlRequest,
 } from '../../src/cxml/index.ts';
-import { removeValidationFiles, requireDtdValidator, validateAgainstDtd } from '../support/dtd-validation.ts';
+import { disposeDtdValidators, requireDtdValidator, validateAgainstDtd } from '../support/dtd-validation.ts';
 
 const NOW = new Date('2026-11-22T09:00:00Z');
 const [JANE, MAX] = DEMO_USERS as [(typeof DEMO_USERS)[number], (typeof DEMO_USERS)[number]];
@@ -72,7 +72,7 @@ function dtdVerdict(xml: string): { ok: boolean; messages: string } {
 }
 
 beforeAll(() => requireDtdValidator());
-afterAll(() => removeValidationFiles());
+afterAll(() => disposeDtdValidators());
 
 describe('buyerTimestamp', () => {
   it.each([

@@ -15,7 +15,7 @@ import {
   type RequisitionLine,
 } from '@punchgate/sandbox/buyer';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { removeValidationFiles, requireDtdValidator, validateAgainstDtd } from '../support/dtd-validation.ts';
+import { disposeDtdValidators, requireDtdValidator, validateAgainstDtd } from '../support/dtd-validation.ts';
 import { CARD_LINE, FLYER_LINE, NOW } from './fake-gateway.ts';
 import {
   CARD_INVOICE_LINE,
@@ -83,7 +83,7 @@ const CREDIT_MEMO: InvoiceSpec = {
 };
 
 beforeAll(() => requireDtdValidator());
-afterAll(() => removeValidationFiles());
+afterAll(() => disposeDtdValidators());
 
 describe('hand-written invoices', () => {
   it.each([

@@ -14,7 +14,7 @@ import {
 } from '../../src/cxml/index.ts';
 import {
   type DtdModule,
-  removeValidationFiles,
+  disposeDtdValidators,
   requireDtdValidator,
   validateAgainstDtd,
 } from '../support/dtd-validation.ts';
@@ -289,7 +289,7 @@ function xmlOf(name: string): string {
 
 describe('every built document is valid against the official cXML 1.2.071 DTD', () => {
   beforeAll(() => requireDtdValidator());
-  afterAll(() => removeValidationFiles());
+  afterAll(() => disposeDtdValidators());
 
   it.each(Object.keys(documents))('%s', (name) => {
     const document = documents[name];

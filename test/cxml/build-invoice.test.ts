@@ -6,7 +6,7 @@ import {
 } from '../../src/cxml/index.ts';
 import { parseXmlTree } from '../../src/cxml/xml-tree.ts';
 import { attr, child, children, descend, rawText, text, type XmlNode } from '../../src/cxml/xml-node.ts';
-import { removeValidationFiles, requireDtdValidator, validateAgainstDtd } from '../support/dtd-validation.ts';
+import { disposeDtdValidators, requireDtdValidator, validateAgainstDtd } from '../support/dtd-validation.ts';
 
 const supplierHeader: CxmlHeader = {
   from: [{ domain: 'NetworkID', identity: 'AN02000000002' }],
@@ -164,7 +164,7 @@ const moneyOf = (node: XmlNode | undefined) => text(child(node, 'Money'));
 
 describe('InvoiceDetailRequest', () => {
   beforeAll(() => requireDtdValidator());
-  afterAll(() => removeValidationFiles());
+  afterAll(() => disposeDtdValidators());
 
   for (const [name, input] of Object.entries(documents)) {
     it(`is valid against InvoiceDetail.dtd 1.2.071: ${name}`, () => {

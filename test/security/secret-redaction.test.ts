@@ -11,7 +11,7 @@ import {
   redactSharedSecrets,
   withSharedSecret,
 } from '../../src/cxml/index.ts';
-import { removeValidationFiles, requireDtdValidator, validateAgainstDtd } from '../support/dtd-validation.ts';
+import { disposeDtdValidators, requireDtdValidator, validateAgainstDtd } from '../support/dtd-validation.ts';
 import { adminJson, createOrderStack, linesOf, orderRequest, punchOut } from '../support/order-flow.ts';
 import { statusOf } from '../support/punchout-flow.ts';
 
@@ -123,7 +123,7 @@ function confirmationWith(secret: string | undefined): string {
 
 describe('a document we send: stored redacted, posted with the secret configured then', () => {
   beforeAll(() => requireDtdValidator());
-  afterAll(() => removeValidationFiles());
+  afterAll(() => disposeDtdValidators());
 
   const secret = `a&b<c>'"é $& $1`;
   const built = confirmationWith(secret);

@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { removeValidationFiles, requireDtdValidator, validateAgainstDtd } from '../support/dtd-validation.ts';
+import { disposeDtdValidators, requireDtdValidator, validateAgainstDtd } from '../support/dtd-validation.ts';
 import {
   childEnv,
   type PunchgateProcess,
@@ -80,7 +80,7 @@ describe('the examples, sent to `punchgate demo` as it ships', { timeout: SHIP_T
 
   afterAll(async () => {
     await stopAllCommands();
-    removeValidationFiles();
+    disposeDtdValidators();
     if (folder !== undefined) rmSync(folder, { recursive: true, force: true });
   });
 

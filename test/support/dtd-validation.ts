@@ -1,14 +1,14 @@
 /**
- * Validates built documents with xmllint against the official cXML 1.2.071 DTDs, which the repository
- * keeps unmodified in fixtures/cxml-dtd so that every clone validates the same way (CXML_DTD_DIR may
- * point elsewhere, for trying another copy). A missing xmllint or DTD is a failure, never a skip:
- * outbound documents that no one validated must not pass CI.
+ * Validates built documents against the official cXML 1.2.071 DTDs, which the repository keeps
+ * unmodified in fixtures/cxml-dtd so that every clone validates the same way (CXML_DTD_DIR may point
+ * elsewhere, for trying another copy). The validator is libxml2 itself — the library behind xmllint —
+ * compiled to WebAssembly and installed by npm (libxml2-wasm), so no program on the machine is needed.
+ * A missing DTD is a failure, never a skip: outbound documents that no one validated must not pass CI.
  */
-import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
+import { DtdValidator, ParseOption, XmlDocument, XmlDtd, XmlLibError } from 'libxml2-wasm';
 
 /** The copy in the repository; fixtures/cxml-dtd/README.md says where it came from. */
 export const REPOSITORY_DTD_DIR = fileURLToPath(new URL('../../fixtures/cxml-dtd/', import.meta.url));
@@ -17,18 +17,14 @@ export const CXML_DTD_DIR = resolve(process.env.CXML_DTD_DIR || REPOSITORY_DTD_D
 
 export type DtdModule = 'cXML' | 'Fulfill' | 'InvoiceDetail';
 
-let workDirectory: string | undefined;
+const MODULES: readonly DtdModule[] = ['cXML', 'Fulfill', 'InvoiceDetail'];
 
-/** Throws a message that says how to fix the machine when xmllint or the DTDs are missing. */
+/** Each DTD parsed once per test file; they are the same for every document. */
+const validators = new Map<DtdModule, DtdValidator>();
+
+/** Throws a message that says how to fix the checkout when a DTD is missing. */
 export function requireDtdValidator(): void {
-  const probe = spawnSync('xmllint', ['--version'], { encoding: 'utf8' });
-  if (probe.error !== undefined || probe.status !== 0) {
-    throw new Error(
-      'xmllint is not installed: the cXML builder tests validate every document against the official DTD. ' +
-        'Install it with `apt-get install libxml2-utils` (CI does this in .ci/run).',
-    );
-  }
-  for (const module of ['cXML', 'Fulfill', 'InvoiceDetail'] as const) {
+  for (const module of MODULES) {
     if (!existsSync(join(CXML_DTD_DIR, `${module}.dtd`))) {
       throw new Error(
         `${module}.dtd is not in ${CXML_DTD_DIR}; the repository keeps the cXML 1.2.071 DTDs in ` +
@@ -38,40 +34,39 @@ export function requireDtdValidator(): void {
   }
 }
 
-function directory(): string {
-  if (workDirectory === undefined) {
-    workDirectory = mkdtempSync(join(tmpdir(), 'punchgate-cxml-'));
-    // The DOCTYPE names the DTD on xml.cxml.org; the catalog points xmllint at the local copy instead
-    // of the network (and --nonet makes sure it never tries).
-    writeFileSync(
-      join(workDirectory, 'catalog.xml'),
-      `<?xml version="1.0"?>
-<catalog xmlns="urn:oasis:names:tc:entity:xmlns:xml:catalog">
-  <rewriteSystem systemIdStartString="http://xml.cxml.org/schemas/cXML/1.2.071/" rewritePrefix="${pathToFileURL(CXML_DTD_DIR).href}/"/>
-</catalog>
-`,
-    );
+function validatorFor(module: DtdModule): DtdValidator {
+  let validator = validators.get(module);
+  if (validator === undefined) {
+    validator = new DtdValidator(XmlDtd.fromBuffer(readFileSync(join(CXML_DTD_DIR, `${module}.dtd`))));
+    validators.set(module, validator);
   }
-  return workDirectory;
+  return validator;
 }
 
-let counter = 0;
-
-/** xmllint's verdict on a document: ok, or its messages. */
+/**
+ * libxml2's verdict on a document, as `xmllint --dtdvalid` gives it: ok, or its messages, one a line with
+ * the line number. The document's DOCTYPE names the DTD on xml.cxml.org; it is never loaded (the parser
+ * neither reads external subsets nor reaches the network), the given module is the one that counts.
+ */
 export function validateAgainstDtd(xml: string, module: DtdModule): { ok: boolean; messages: string } {
-  const dir = directory();
-  counter += 1;
-  const file = join(dir, `document-${counter}.xml`);
-  writeFileSync(file, xml, 'utf8');
-  const result = spawnSync(
-    'xmllint',
-    ['--noout', '--nonet', '--dtdvalid', join(CXML_DTD_DIR, `${module}.dtd`), file],
-    { encoding: 'utf8', env: { ...process.env, XML_CATALOG_FILES: join(dir, 'catalog.xml') } },
-  );
-  return { ok: result.status === 0, messages: `${result.stdout}${result.stderr}`.trim() };
+  let document: XmlDocument | undefined;
+  try {
+    document = XmlDocument.fromString(xml, { option: ParseOption.XML_PARSE_NONET });
+    validatorFor(module).validate(document);
+    return { ok: true, messages: '' };
+  } catch (error) {
+    if (!(error instanceof XmlLibError)) throw error;
+    const messages = error.details
+      .map((detail) => `line ${detail.line}: ${detail.message.trim()}`)
+      .join('\n');
+    return { ok: false, messages };
+  } finally {
+    document?.dispose();
+  }
 }
 
-export function removeValidationFiles(): void {
-  if (workDirectory !== undefined) rmSync(workDirectory, { recursive: true, force: true });
-  workDirectory = undefined;
+/** Frees the parsed DTDs (they live in WebAssembly memory) after a file's tests. */
+export function disposeDtdValidators(): void {
+  for (const validator of validators.values()) validator.dispose();
+  validators.clear();
 }

@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setupRequest } from '../../support/cxml-documents.ts';
 import {
-  removeValidationFiles,
+  disposeDtdValidators,
   requireDtdValidator,
   validateAgainstDtd,
 } from '../../support/dtd-validation.ts';
@@ -17,7 +17,7 @@ import { clickButton, cxmlFromForm, returnFormOf, startUrlOf, submit } from '../
 import { type BrowserResponse, createStack, type Stack } from '../../support/stack.ts';
 
 beforeAll(() => requireDtdValidator());
-afterAll(() => removeValidationFiles());
+afterAll(() => disposeDtdValidators());
 
 /** A line the gateway never handed out, with every ItemDetail field a buyer's system sends. */
 const UNKNOWN_LINE = `<ItemOut quantity="2.5" lineNumber="7"><ItemID><SupplierPartID>LEGACY-42</SupplierPartID><SupplierPartAuxiliaryID>OLD:ref/9</SupplierPartAuxiliaryID></ItemID>

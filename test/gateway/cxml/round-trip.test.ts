@@ -3,7 +3,7 @@ import { XMLParser } from 'fast-xml-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type PunchOutSetupRequest, parseCxmlRequest } from '../../../src/cxml/index.ts';
 import {
-  removeValidationFiles,
+  disposeDtdValidators,
   requireDtdValidator,
   validateAgainstDtd,
 } from '../../support/dtd-validation.ts';
@@ -29,7 +29,7 @@ const reader = new XMLParser({
 });
 
 beforeAll(() => requireDtdValidator());
-afterAll(() => removeValidationFiles());
+afterAll(() => disposeDtdValidators());
 
 // One setup request in the style of each buyer system; each goes through the whole round trip.
 const STYLES = [

@@ -3,7 +3,7 @@ import { XMLParser } from 'fast-xml-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { profileRequest, setupRequest } from '../../support/cxml-documents.ts';
 import {
-  removeValidationFiles,
+  disposeDtdValidators,
   requireDtdValidator,
   validateAgainstDtd,
 } from '../../support/dtd-validation.ts';
@@ -28,7 +28,7 @@ const reader = new XMLParser({
 });
 
 beforeAll(() => requireDtdValidator());
-afterAll(() => removeValidationFiles());
+afterAll(() => disposeDtdValidators());
 
 const INVALID = new URL('../../../fixtures/cxml/invalid/', import.meta.url);
 const expected: Record<string, { status: number; text: string; message: string }> = JSON.parse(

@@ -4,7 +4,7 @@
  * a version on every ConfirmationRequest — all valid against Fulfill.dtd, over HTTP through the sandbox.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { removeValidationFiles, requireDtdValidator } from '../../support/dtd-validation.ts';
+import { disposeDtdValidators, requireDtdValidator } from '../../support/dtd-validation.ts';
 import {
   confirmationsReceived,
   createOrderStack,
@@ -18,7 +18,7 @@ import {
 } from '../../support/order-flow.ts';
 
 beforeAll(() => requireDtdValidator());
-afterAll(() => removeValidationFiles());
+afterAll(() => disposeDtdValidators());
 
 /** The order config with buyer acme's `confirmations` set. */
 function configWith(confirmations: 'accept' | 'allDetail') {

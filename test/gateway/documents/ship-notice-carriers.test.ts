@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseGatewayConfig } from '../../../schemas/config.ts';
 import {
-  removeValidationFiles,
+  disposeDtdValidators,
   requireDtdValidator,
   validateAgainstDtd,
 } from '../../support/dtd-validation.ts';
@@ -23,7 +23,7 @@ import {
 } from '../../support/order-flow.ts';
 
 beforeAll(() => requireDtdValidator());
-afterAll(() => removeValidationFiles());
+afterAll(() => disposeDtdValidators());
 
 const CARRIERS = {
   'FedEx/2Day': { name: 'FedEx Express', scac: 'FDEN' },

@@ -20,7 +20,7 @@ import type { OwnerGroup, PoLine } from '../../../src/gateway/orders/po-record.t
 import { addDecimals, parseDecimal } from '../../../src/kernel/decimal.ts';
 import { sampleOrder } from '../../print-api/sample-answers.ts';
 import {
-  removeValidationFiles,
+  disposeDtdValidators,
   requireDtdValidator,
   validateAgainstDtd,
 } from '../../support/dtd-validation.ts';
@@ -171,7 +171,7 @@ function documentOf(figures: InvoiceFigures, purpose: 'standard' | 'creditMemo' 
 
 describe('invoice figures', () => {
   beforeAll(() => requireDtdValidator());
-  afterAll(() => removeValidationFiles());
+  afterAll(() => disposeDtdValidators());
 
   it("bills the PO's quantities at the PO's prices with the print order's tax rate and shipping", () => {
     const figures = figuresOf({});

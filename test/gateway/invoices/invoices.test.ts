@@ -10,7 +10,7 @@ import type { SandboxSeedInput } from '@punchgate/sandbox';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { GatewayConfigInput, InvoiceConfig } from '../../../schemas/config.ts';
 import {
-  removeValidationFiles,
+  disposeDtdValidators,
   requireDtdValidator,
   validateAgainstDtd,
 } from '../../support/dtd-validation.ts';
@@ -31,7 +31,7 @@ import {
 import { cxmlStatusAnswer, GATEWAY_ORIGIN, type StackOptions } from '../../support/stack.ts';
 
 beforeAll(() => requireDtdValidator());
-afterAll(() => removeValidationFiles());
+afterAll(() => disposeDtdValidators());
 
 type InvoiceSettings = Partial<InvoiceConfig>;
 

@@ -7,7 +7,7 @@
  * documents read where the buyer received them and checked against Fulfill.dtd.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { removeValidationFiles, requireDtdValidator } from '../../support/dtd-validation.ts';
+import { disposeDtdValidators, requireDtdValidator } from '../../support/dtd-validation.ts';
 import {
   adminJson,
   confirmationsReceived,
@@ -25,7 +25,7 @@ import {
 } from '../../support/order-flow.ts';
 
 beforeAll(() => requireDtdValidator());
-afterAll(() => removeValidationFiles());
+afterAll(() => disposeDtdValidators());
 
 type Policy = 'confirm' | 'reject' | 'accept';
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { redactSharedSecrets } from '../../../src/cxml/shared-secret.ts';
 import {
-  removeValidationFiles,
+  disposeDtdValidators,
   requireDtdValidator,
   validateAgainstDtd,
 } from '../../support/dtd-validation.ts';
@@ -19,7 +19,7 @@ import {
 import { cxmlStatusAnswer } from '../../support/stack.ts';
 
 beforeAll(() => requireDtdValidator());
-afterAll(() => removeValidationFiles());
+afterAll(() => disposeDtdValidators());
 
 describe('the print service down', () => {
   it('retries with backoff, then fails the PO and rejects it; an admin retry then places it', async () => {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  removeValidationFiles,
+  disposeDtdValidators,
   requireDtdValidator,
   validateAgainstDtd,
 } from '../../support/dtd-validation.ts';
@@ -20,7 +20,7 @@ import {
 import { testConfig } from '../../support/stack.ts';
 
 beforeAll(() => requireDtdValidator());
-afterAll(() => removeValidationFiles());
+afterAll(() => disposeDtdValidators());
 
 /** A punched-out cart ordered and placed; answers the PO record and its print order. */
 async function placedOrder(stack: OrderStack, orderID: string) {

@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  removeValidationFiles,
+  disposeDtdValidators,
   requireDtdValidator,
   validateAgainstDtd,
 } from '../../support/dtd-validation.ts';
@@ -21,7 +21,7 @@ import {
 } from '../../support/order-flow.ts';
 
 beforeAll(() => requireDtdValidator());
-afterAll(() => removeValidationFiles());
+afterAll(() => disposeDtdValidators());
 
 describe('a failure after the print order exists', () => {
   it('a 413 on the history note does not reject: the buyer gets the accept, an operator the rest', async () => {

@@ -1,7 +1,7 @@
 import { unzipSync } from 'fflate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  removeValidationFiles,
+  disposeDtdValidators,
   requireDtdValidator,
   validateAgainstDtd,
 } from '../../support/dtd-validation.ts';
@@ -18,7 +18,7 @@ import {
 } from '../../support/order-flow.ts';
 
 beforeAll(() => requireDtdValidator());
-afterAll(() => removeValidationFiles());
+afterAll(() => disposeDtdValidators());
 
 describe('a punched-out cart’s purchase order becomes a print order', () => {
   it('PO → print order with the PO number → accept → files after the merge → shipped → ship notice', async () => {

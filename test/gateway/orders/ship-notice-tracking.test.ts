@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  removeValidationFiles,
+  disposeDtdValidators,
   requireDtdValidator,
   validateAgainstDtd,
 } from '../../support/dtd-validation.ts';
@@ -22,7 +22,7 @@ import {
 } from '../../support/order-flow.ts';
 
 beforeAll(() => requireDtdValidator());
-afterAll(() => removeValidationFiles());
+afterAll(() => disposeDtdValidators());
 
 async function placedOrder(stack: OrderStack, orderID: string): Promise<number> {
   await stack.worker.startup();
