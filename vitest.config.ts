@@ -15,8 +15,9 @@ export default defineConfig({
     hookTimeout: 30_000,
     // The suite starts real servers on loopback ports; two cores are the norm here.
     pool: 'forks',
-    // PUNCHGATE_TEST_PG_URL, or a throwaway PostgreSQL started for the run and deleted after it.
-    globalSetup: ['test/support/postgres-global-setup.ts'],
+    // PUNCHGATE_TEST_PG_URL, or a throwaway PostgreSQL started for the run and deleted after it; and the
+    // npm Chromium unpacked once, before the browser test files run side by side.
+    globalSetup: ['test/support/postgres-global-setup.ts', 'test/browser/chromium-global-setup.ts'],
     env: {
       NODE_OPTIONS: [process.env.NODE_OPTIONS, `--conditions=${SOURCE_CONDITION}`].filter(Boolean).join(' '),
     },

@@ -1,12 +1,86 @@
 /**
- * Debian's Chromium driven by playwright-core for the browser tests: headless, no sandbox (CI runs as
- * root), no GPU, and no background traffic to Google, so a test only talks to the demo on loopback.
+ * The Chromium the browser tests drive with playwright-core: the headless build that npm installs inside
+ * @sparticuz/chromium (brotli-compressed in the package, so nothing is downloaded), or the one
+ * `CHROMIUM_PATH` names. Headless, no sandbox (the tests may run as root, where Chromium's sandbox will not
+ * start), no GPU, and no background traffic to Google, so a test only talks to the demo on loopback.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { inflate } from '@sparticuz/chromium';
 import { type Browser, chromium } from 'playwright-core';
 
-/** `.ci/run` installs Debian's `chromium` package, which puts the browser here. */
-const DEBIAN_CHROMIUM = '/usr/bin/chromium';
+/** The package's entry is build/index.js; its archives are in bin/ beside build/. */
+const PACKAGE_DIR = join(dirname(createRequire(import.meta.url).resolve('@sparticuz/chromium')), '..');
+const PACKAGE_VERSION = (
+  JSON.parse(readFileSync(join(PACKAGE_DIR, 'package.json'), 'utf8')) as { version: string }
+).version;
+
+/**
+ * Where the unpacked browser is kept between runs: beside the package it came from, per version, so
+ * `npm ci` or an upgrade starts afresh and concurrent runs on one machine never share a half-written file.
+ */
+const UNPACKED_DIR = fileURLToPath(
+  new URL(`../../node_modules/.cache/punchgate-chromium/${PACKAGE_VERSION}/`, import.meta.url),
+);
+
+/**
+ * The archives in the package: the browser, its SwiftShader graphics libraries, a font with its
+ * fontconfig file, and the NSS/NSPR/expat libraries it links to (built for Amazon Linux; with them on
+ * LD_LIBRARY_PATH the browser needs nothing from the machine but the C library).
+ */
+const ARCHIVES = ['chromium.br', 'swiftshader.tar.br', 'fonts.tar.br', 'al2023.tar.br'];
+
+interface UnpackedChromium {
+  executablePath: string;
+  env: Record<string, string>;
+}
+
+function unpacked(dir: string): UnpackedChromium {
+  return {
+    executablePath: join(dir, 'chromium'),
+    env: { LD_LIBRARY_PATH: join(dir, 'al2023', 'lib'), FONTCONFIG_PATH: join(dir, 'fonts') },
+  };
+}
+
+/**
+ * Unpacks the package's Chromium once (about 200 MB; a few seconds) and answers where it is. The package
+ * unpacks into os.tmpdir(), which reads TMPDIR, so TMPDIR names a fresh directory while it does; that
+ * directory then takes its final name in one rename, which only the first of two racing runs wins.
+ */
+export async function unpackChromium(): Promise<UnpackedChromium> {
+  const ready = unpacked(UNPACKED_DIR);
+  if (existsSync(ready.executablePath)) return ready;
+  mkdirSync(join(UNPACKED_DIR, '..'), { recursive: true });
+  const staging = mkdtempSync(`${UNPACKED_DIR.replace(/\/$/, '')}.unpacking-`);
+  const tmpdir = process.env.TMPDIR;
+  try {
+    process.env.TMPDIR = staging;
+    for (const archive of ARCHIVES) await inflate(join(PACKAGE_DIR, 'bin', archive));
+    // The package's fonts.conf looks in /tmp/fonts, where Lambda unpacks them; without a font every text
+    // box has no width and the tests find no visible heading.
+    writeFileSync(
+      join(staging, 'fonts', 'fonts.conf'),
+      `<?xml version="1.0"?>\n<!DOCTYPE fontconfig SYSTEM "fonts.dtd">\n<fontconfig>\n  <dir>${join(UNPACKED_DIR, 'fonts', 'fonts')}</dir>\n  <cachedir>${join(UNPACKED_DIR, 'fonts-cache')}</cachedir>\n</fontconfig>\n`,
+    );
+  } catch (error) {
+    rmSync(staging, { recursive: true, force: true });
+    throw new Error(
+      `could not unpack the Chromium of @sparticuz/chromium ${PACKAGE_VERSION} (${(error as Error).message}): reinstall it with \`npm ci\`, or set CHROMIUM_PATH to a Chromium of your own`,
+    );
+  } finally {
+    if (tmpdir === undefined) delete process.env.TMPDIR;
+    else process.env.TMPDIR = tmpdir;
+  }
+  try {
+    renameSync(staging, UNPACKED_DIR);
+  } catch {
+    // Another run unpacked the same version first; its copy is as good as this one.
+    rmSync(staging, { recursive: true, force: true });
+  }
+  return ready;
+}
 
 /**
  * @example
@@ -14,14 +88,16 @@ const DEBIAN_CHROMIUM = '/usr/bin/chromium';
  * const page = await browser.newPage();
  */
 export async function launchChromium(): Promise<Browser> {
-  const executablePath = process.env.CHROMIUM_PATH ?? DEBIAN_CHROMIUM;
-  if (!existsSync(executablePath)) {
+  const configured = process.env.CHROMIUM_PATH;
+  if (configured !== undefined && !existsSync(configured)) {
     throw new Error(
-      `Chromium not found at ${executablePath}: install Debian's chromium package (apt-get install chromium) or set CHROMIUM_PATH`,
+      `CHROMIUM_PATH names ${configured}, which does not exist: unset it to use the Chromium from npm`,
     );
   }
+  const browser = configured === undefined ? await unpackChromium() : { executablePath: configured, env: {} };
   return chromium.launch({
-    executablePath,
+    executablePath: browser.executablePath,
+    env: { ...process.env, ...browser.env },
     args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
   });
 }
