@@ -1,6 +1,6 @@
 /**
  * Hand-written InvoiceDetailRequests for the buyer simulator's tests, modelled on InvoiceDetail.dtd
- * 1.2.071 (the tests validate them with xmllint), written here rather than with the gateway's builder so
+ * 1.2.071 (the tests validate them with libxml2), written here rather than with the gateway's builder so
  * the simulator's check is tested against documents of its own. The defaults bill fake-gateway's PO-1001:
  * line 1 500 × BC-STD at 0.09 = 45.00, line 2 250 × FLY-A5 at 0.35 = 87.50; 8.25 % tax, 9.95 shipping,
  * 5.00 discount, net 30 days.
