@@ -36,7 +36,7 @@ export interface ThrowawayPostgres {
   remove(): Promise<void>;
 }
 
-export interface ThrowawayPostgresOptions {
+interface ThrowawayPostgresOptions {
   /** The suites open many pools at once (two instances per test, several files side by side). */
   maxConnections?: number;
 }
