@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { GatewayConfigInput } from '../../../schemas/config.ts';
-import { removeValidationFiles, requireDtdValidator } from '../../support/dtd-validation.ts';
+import { disposeDtdValidators, requireDtdValidator } from '../../support/dtd-validation.ts';
 import { findForms } from '../../support/html-forms.ts';
 import {
   adminJson,
@@ -33,7 +33,7 @@ import { setupRequest } from '../../support/cxml-documents.ts';
 import { signIn } from '../operator/console/console-support.ts';
 
 beforeAll(() => requireDtdValidator());
-afterAll(() => removeValidationFiles());
+afterAll(() => disposeDtdValidators());
 
 /** C4 envelopes: the sandbox's template 106, sold as it is, from 100 a box. */
 const ENVELOPES = {
