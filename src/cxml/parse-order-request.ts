@@ -7,6 +7,7 @@ import { readCharge, readMoney } from './read-money.ts';
 import { CxmlError } from './error.ts';
 import { readExtrinsics } from './extrinsics.ts';
 import { readAddress, readContacts } from './read-address.ts';
+import { readControlKeys } from './read-control-keys.ts';
 import { readComments, readOrderItem } from './read-item-out.ts';
 import type { CxmlRequestCommon, OrderItem, OrderRequest, OrderType } from './request-types.ts';
 import { readTimestampValue } from './timestamp.ts';
@@ -45,6 +46,7 @@ export function readOrderRequest(request: XmlNode): Omit<OrderRequest, keyof Cxm
   const shipping = readCharge(child(header, 'Shipping'), 'OrderRequestHeader/Shipping');
   const tax = readCharge(child(header, 'Tax'), 'OrderRequestHeader/Tax');
   const requestedDeliveryDate = attr(header, 'requestedDeliveryDate');
+  const controlKeys = readControlKeys(header, 'OrderRequestHeader');
   const total = child(header, 'Total');
   if (total === undefined) throw new CxmlError('missing_field', 'OrderRequestHeader has no Total');
   return {
@@ -63,6 +65,7 @@ export function readOrderRequest(request: XmlNode): Omit<OrderRequest, keyof Cxm
     comments: readComments(header),
     extrinsics: readExtrinsics(header),
     ...(requestedDeliveryDate ? { requestedDeliveryDate: readTimestampValue(requestedDeliveryDate) } : {}),
+    ...(controlKeys !== undefined && { controlKeys }),
     items: readOrderItems(lines),
   };
 }

@@ -6,6 +6,8 @@ import { readMoney, readQuantity } from './read-money.ts';
 import { CxmlError } from './error.ts';
 import { readExtrinsics } from './extrinsics.ts';
 import { readAddress } from './read-address.ts';
+import { readControlKeys } from './read-control-keys.ts';
+import { readDistribution } from './read-distribution.ts';
 import type { Classification, ItemOut, ItemReference, OrderItem } from './request-types.ts';
 import { readTimestampValue } from './timestamp.ts';
 import { attr, child, children, childText, rawText, text, type XmlNode } from './xml-node.ts';
@@ -71,6 +73,8 @@ export function readItemOut(node: XmlNode, position: number): ItemOut {
   const manufacturerPartID = childText(detail, 'ManufacturerPartID');
   const manufacturerName = childText(detail, 'ManufacturerName');
   const shipTo = readAddress(child(node, 'ShipTo'));
+  const distribution = readDistribution(node, where);
+  const controlKeys = readControlKeys(node, where);
   return {
     lineNumber,
     quantity,
@@ -86,6 +90,8 @@ export function readItemOut(node: XmlNode, position: number): ItemOut {
     extrinsics: readExtrinsics(detail),
     comments: readComments(node),
     ...(shipTo === undefined ? {} : { shipTo }),
+    ...(distribution.length > 0 && { distribution }),
+    ...(controlKeys !== undefined && { controlKeys }),
   };
 }
 

@@ -86,6 +86,43 @@ export const contactSchema = z.object({
 });
 export type Contact = z.infer<typeof contactSchema>;
 
+/**
+ * `<ControlKeys>`: the buyer's instructions on which documents the supplier may send for the order or a
+ * line, overriding the network's defaults (cXML.dtd). Each is absent when the buyer gave none.
+ */
+export const controlKeysSchema = z.object({
+  /** OCInstruction: may a ConfirmationRequest be sent; `requiredBeforeASN`: one must precede a ship notice. */
+  ocInstruction: optional(z.enum(['allowed', 'notAllowed', 'requiredBeforeASN'])),
+  /** ASNInstruction: may a ShipNoticeRequest be sent. */
+  asnInstruction: optional(z.enum(['allowed', 'notAllowed'])),
+  /**
+   * InvoiceInstruction: `isERS` (evaluated receipt settlement: the buyer pays from its goods receipt, so a
+   * supplier invoice would bill twice) and `notAllowed` forbid invoices; `isNotERS` and `allowed` do not.
+   */
+  invoiceInstruction: optional(z.enum(['isERS', 'isNotERS', 'allowed', 'notAllowed'])),
+  /** InvoiceInstruction/TemporaryPrice value="yes": the price is not final, so it may not be invoiced. */
+  temporaryPrice: optional(z.boolean()),
+});
+export type ControlKeys = z.infer<typeof controlKeysSchema>;
+
+/** One `<AccountingSegment id>` (or the deprecated `<Segment type id description>`, its type as the name). */
+export const accountingSegmentSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  description: z.string(),
+});
+export type AccountingSegment = z.infer<typeof accountingSegmentSchema>;
+
+/** One `<Distribution>`: an accounting object (cost centre, GL account, …) and the share charged to it. */
+export const distributionSchema = z.object({
+  /** `Accounting@name`, e.g. `DistributionCharge`. */
+  accountingName: z.string(),
+  segments: z.array(accountingSegmentSchema),
+  /** `Charge/Money`; absent when the buyer sent no Charge. */
+  charge: optional(moneySchema),
+});
+export type Distribution = z.infer<typeof distributionSchema>;
+
 /** An item reference: what SelectedItem names and every ItemOut starts with. */
 export const itemReferenceSchema = z.object({
   supplierPartID: z.string(),
@@ -114,6 +151,10 @@ export const itemOutSchema = itemReferenceSchema.extend({
   /** Line Comments' text, several joined by a line break. */
   comments: z.string(),
   shipTo: optional(addressSchema),
+  /** The line's accounting, in document order; absent when it has none. */
+  distribution: optional(z.array(distributionSchema)),
+  /** The line's own ControlKeys; each instruction it gives overrides the header's. */
+  controlKeys: optional(controlKeysSchema),
 });
 export type ItemOut = z.infer<typeof itemOutSchema>;
 
@@ -178,6 +219,8 @@ export const orderRequestSchema = cxmlRequestCommonSchema.extend({
   comments: z.string(),
   extrinsics: extrinsicListSchema,
   requestedDeliveryDate: optional(timestampValueSchema),
+  /** OrderRequestHeader's ControlKeys: the instructions for every line that gives none of its own. */
+  controlKeys: optional(controlKeysSchema),
   items: z.array(orderItemSchema),
 });
 export type OrderRequest = z.infer<typeof orderRequestSchema>;

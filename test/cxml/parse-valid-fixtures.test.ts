@@ -273,6 +273,12 @@ const expectations: Record<string, Record<string, unknown>> = {
       },
     },
   },
+  'order-request.ariba-control-keys-accounting.xml': {
+    kind: 'OrderRequest',
+    orderID: '0004500777',
+    controlKeys: { invoiceInstruction: 'isERS' },
+    items: [{ lineNumber: 10, controlKeys: { ocInstruction: 'notAllowed' } }, { lineNumber: 20 }],
+  },
   'order-request.new-several-lines.xml': {
     kind: 'OrderRequest',
     orderID: '0004500123',
@@ -515,5 +521,54 @@ describe('credentials and extrinsics lookups', () => {
   it('reads ReturnFrame whatever the case of its name, and leaves it out when absent', () => {
     expect(setup('setup-request.aquiire-returnframe.xml').returnFrame).toBe('_parent');
     expect('returnFrame' in setup('setup-request.coupa.xml')).toBe(false);
+  });
+});
+
+describe('control keys and accounting (order-request.ariba-control-keys-accounting.xml)', () => {
+  const request = order('order-request.ariba-control-keys-accounting.xml');
+
+  it('reads the header ControlKeys, values as the DTD spells them, tolerances left aside', () => {
+    expect(request.controlKeys).toEqual({
+      ocInstruction: 'requiredBeforeASN',
+      asnInstruction: 'allowed',
+      invoiceInstruction: 'isERS',
+    });
+  });
+
+  it("reads each line's own ControlKeys, whatever the case of a value, and a TemporaryPrice of yes", () => {
+    expect(request.items.map((item) => item.controlKeys)).toEqual([
+      { ocInstruction: 'notAllowed', invoiceInstruction: 'isNotERS' },
+      { asnInstruction: 'notAllowed', temporaryPrice: true },
+    ]);
+  });
+
+  it('reads Distribution with AccountingSegment and the deprecated Segment, and the Charge as sent', () => {
+    expect(request.items[0]?.distribution).toEqual([
+      {
+        accountingName: 'DistributionCharge',
+        segments: [
+          { id: '0610', name: 'Cost Center', description: 'Marketing' },
+          { id: '6300100', name: 'G/L Account', description: 'Werbedrucksachen' },
+        ],
+        charge: { value: '35.40', currency: 'EUR' },
+      },
+      {
+        accountingName: 'DistributionCharge',
+        segments: [{ id: '0620', name: 'CostCenter', description: 'Sales' }],
+        charge: { value: '23.60', currency: 'EUR' },
+      },
+    ]);
+    expect(request.items[1]).not.toHaveProperty('distribution');
+    expect(request.items[0]?.extrinsics).toEqual([
+      { name: 'designId', value: '98123' },
+      { name: 'Requisitioner', value: 'Jana Doe' },
+    ]);
+  });
+
+  it('a PO without ControlKeys or Distribution has neither property', () => {
+    const plain = order('order-request.jaggaer-empty-elements.xml');
+    expect(plain).not.toHaveProperty('controlKeys');
+    expect(plain.items[0]).not.toHaveProperty('controlKeys');
+    expect(plain.items[0]).not.toHaveProperty('distribution');
   });
 });
