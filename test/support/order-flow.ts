@@ -187,6 +187,8 @@ export interface OrderLineIn {
   uom?: string;
   requestedDeliveryDate?: string;
   comments?: string;
+  /** Markup added to the ItemOut after its ItemDetail (ShipTo, Distribution, ControlKeys, …). */
+  itemXml?: string;
 }
 
 export interface OrderOptions {
@@ -202,6 +204,10 @@ export interface OrderOptions {
   comments?: string;
   requestedDeliveryDate?: string;
   deploymentMode?: 'production' | 'test';
+  /** Markup added to the OrderRequestHeader before its Extrinsic (ControlKeys, …). */
+  headerXml?: string;
+  /** The header's ShipTo element in place of the default one ('' for none). */
+  shipToXml?: string;
 }
 
 /** The lines a punch-out returned, as the buyer's PO repeats them. */
@@ -215,6 +221,9 @@ export function linesOf(cart: readonly CartLineOut[]): OrderLineIn[] {
     uom: line.uom,
   }));
 }
+
+const DEFAULT_SHIP_TO = `<ShipTo><Address isoCountryCode="US" addressID="0100"><Name xml:lang="en">ACME Receiving</Name>
+<PostalAddress><DeliverTo>Jane Roe</DeliverTo><Street>1 Dock Road</Street><City>Springfield</City><State>IL</State><PostalCode>62701</PostalCode><Country isoCountryCode="US">United States</Country></PostalAddress></Address></ShipTo>`;
 
 /** An OrderRequest as SAP Ariba sends it, with ShipTo, BillTo, Shipping, Tax, Contact, Comments, Extrinsics. */
 export function orderRequest(options: OrderOptions): string {
@@ -250,6 +259,7 @@ export function orderRequest(options: OrderOptions): string {
       }</ItemID>
 <ItemDetail><UnitPrice><Money currency="${line.currency ?? currency}">${line.unitPrice}</Money></UnitPrice>
 <Description xml:lang="en">${escapeXml(line.sku)} design</Description><UnitOfMeasure>${line.uom ?? 'EA'}</UnitOfMeasure></ItemDetail>
+${line.itemXml ?? ''}
 ${line.comments === undefined ? '' : `<Comments xml:lang="en">${escapeXml(line.comments)}</Comments>`}
 </ItemOut>`,
     )
@@ -266,14 +276,14 @@ ${line.comments === undefined ? '' : `<Comments xml:lang="en">${escapeXml(line.c
 <OrderRequest>
 <OrderRequestHeader ${attrs}>
 <Total><Money currency="${currency}">100.00</Money></Total>
-<ShipTo><Address isoCountryCode="US" addressID="0100"><Name xml:lang="en">ACME Receiving</Name>
-<PostalAddress><DeliverTo>Jane Roe</DeliverTo><Street>1 Dock Road</Street><City>Springfield</City><State>IL</State><PostalCode>62701</PostalCode><Country isoCountryCode="US">United States</Country></PostalAddress></Address></ShipTo>
+${options.shipToXml ?? DEFAULT_SHIP_TO}
 <BillTo><Address isoCountryCode="US" addressID="0001"><Name xml:lang="en">ACME Accounts Payable</Name></Address></BillTo>
 <Shipping><Money currency="${currency}">9.90</Money><Description xml:lang="en">Ground</Description></Shipping>
 <Tax><Money currency="${currency}">5.00</Money><Description xml:lang="en">Sales tax</Description></Tax>
 ${options.previousPayloadID === undefined ? '' : `<DocumentReference payloadID="${escapeXml(options.previousPayloadID)}"/>`}
 <Contact role="endUser"><Name xml:lang="en">Jane Roe</Name><Email>jane.roe@acme.example</Email></Contact>
 ${options.comments === undefined ? '' : `<Comments xml:lang="en">${escapeXml(options.comments)}</Comments>`}
+${options.headerXml ?? ''}
 <Extrinsic name="CostCenter">CC-4410</Extrinsic>
 </OrderRequestHeader>
 ${items}

@@ -21,10 +21,12 @@ import {
   type ShipNoticeCarrier,
   type ShipNoticeLine,
 } from '../../cxml/index.ts';
+import { StoreError } from '../../store/store-error.ts';
 import type { DeploymentMode, Invoice, OutboxKind, PurchaseOrder } from '../../store/types.ts';
 import type { GatewayContext } from '../context.ts';
 import type { ResolvedBuyer } from '../deps.ts';
-import { type Mismatch, type RejectedLine, storedRequest } from '../orders/po-record.ts';
+import { FLAG, type Mismatch, type RejectedLine, storedRequest, withFlags } from '../orders/po-record.ts';
+import { instructionsInForce, withheldBecause } from './instructions-in-force.ts';
 
 /**
  * From and Sender are us (Sender with our SharedSecret); To is the buyer's order-status credential, or for
@@ -144,6 +146,11 @@ export interface ConfirmationToQueue {
    * would void the lines that are produced.
    */
   rejectedLines?: readonly RejectedLine[];
+  /**
+   * A progress note the buyer can do without (a print order's new status): when the buyer allows no
+   * confirmations it is dropped quietly instead of being put before an operator.
+   */
+  routine?: true;
 }
 
 /** The lines a confirmation restates as `detail`: line number → whether the unit price is among the changes. */
@@ -250,6 +257,12 @@ export async function queueConfirmation(
   buyer: ResolvedBuyer,
   confirmation: ConfirmationToQueue,
 ): Promise<boolean> {
+  // The document answered carries the buyer's current word (an update restates the order's ControlKeys).
+  const withheld = withheldBecause(instructionsInForce(storedRequest(confirmation.answers)), 'confirmation');
+  if (withheld !== undefined) {
+    await withholdConfirmation(ctx, confirmation, withheld);
+    return false;
+  }
   const { type, items } = confirmationBody(buyer, confirmation);
   const version = await confirmationVersion(ctx, confirmation.queueOf);
   return enqueue(ctx, buyer, {
@@ -270,6 +283,56 @@ export async function queueConfirmation(
       });
     },
   });
+}
+
+/**
+ * A confirmation the buyer's OCInstruction forbids is not sent. A plain accept (or a routine status note)
+ * says nothing the buyer is missing; anything else — a rejection, an accept on terms that differ from the
+ * cart, a change received — is news the buyer would otherwise never get, so the PO it belongs to waits for
+ * an operator (`needs_operator`, flag `confirmation_withheld`) with what the document would have said as
+ * its reason, added to any reason it already shows.
+ */
+async function withholdConfirmation(
+  ctx: GatewayContext,
+  confirmation: ConfirmationToQueue,
+  withheld: string,
+): Promise<void> {
+  const plain =
+    confirmation.routine === true ||
+    (confirmation.type === 'accept' &&
+      (confirmation.deviations ?? []).length === 0 &&
+      (confirmation.rejectedLines ?? []).length === 0);
+  ctx.logger.info('confirmation not sent: the buyer allows none', {
+    po: confirmation.queueOf.id,
+    dedupeKey: confirmation.dedupeKey,
+    flagged: !plain,
+  });
+  if (plain) return;
+  const note =
+    `No ConfirmationRequest was sent (${withheld}); it would have said (${confirmation.type}): ` +
+    confirmation.comments;
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const po = await ctx.store.orders.get(confirmation.queueOf.id);
+    if (po === undefined || (po.flags.includes(FLAG.confirmationWithheld) && po.lastError?.includes(note))) {
+      return;
+    }
+    const open = po.state === 'received' || po.state === 'processing' || po.state === 'ordered';
+    try {
+      await ctx.store.orders.patch(
+        po.id,
+        {
+          flags: withFlags(po.flags, [FLAG.confirmationWithheld]),
+          lastError: po.lastError === undefined ? note : `${po.lastError} ${note}`,
+          ...(open && { state: 'needs_operator' }),
+        },
+        { ifState: [po.state] },
+      );
+      return;
+    } catch (error) {
+      // The PO moved on meanwhile (its job, a webhook, an operator): read it again and add the note to that.
+      if (!(error instanceof StoreError && error.code === 'conflict')) throw error;
+    }
+  }
 }
 
 /** The confirmID of a PO's confirmations: its print order ids, or the PO record's id before there are any. */
@@ -294,14 +357,54 @@ function shipNoticeKey(storefrontId: string, printOrderId: number, shipmentIndex
   return `ship:${storefrontId}:${printOrderId}:${shipmentIndex}`;
 }
 
-/** Queues the ShipNoticeRequest of one shipment; false if the buyer has no orderStatusUrl. */
-export function queueShipNotice(
+/**
+ * What became of a shipment's notice: `queued` (or queued before), `no_url` (the buyer has no
+ * orderStatusUrl), `withheld` (the buyer's ASNInstruction allows none for any of its lines: it is never
+ * sent), or `waiting` (OCInstruction requiredBeforeASN and no confirmation delivered yet: ask again later).
+ */
+export type ShipNoticeOutcome = 'queued' | 'no_url' | 'withheld' | 'waiting';
+
+/** Whether a ConfirmationRequest about the PO has reached the buyer (its outbox message delivered). */
+async function confirmationDelivered(ctx: GatewayContext, order: PurchaseOrder): Promise<boolean> {
+  let cursor: string | undefined;
+  do {
+    const page = await ctx.store.outbox.list({ poId: order.id, limit: 500, ...(cursor && { cursor }) });
+    if (page.items.some((m) => m.kind === 'confirmation' && m.state === 'delivered')) return true;
+    cursor = page.nextCursor;
+  } while (cursor !== undefined);
+  return false;
+}
+
+/**
+ * Queues the ShipNoticeRequest of one shipment, as the buyer's ControlKeys allow: the lines whose
+ * ASNInstruction is `notAllowed` are left out (none left: no notice), and under `requiredBeforeASN` the
+ * notice waits until a confirmation was delivered.
+ */
+export async function queueShipNotice(
   ctx: GatewayContext,
   buyer: ResolvedBuyer,
   storefrontId: string,
   notice: ShipNoticeToQueue,
-): Promise<boolean> {
-  return enqueue(ctx, buyer, {
+): Promise<ShipNoticeOutcome> {
+  const request = storedRequest(notice.order);
+  const lines = notice.lines.filter((line) => instructionsInForce(request, [line.lineNumber]).shipNotice);
+  if (lines.length === 0) {
+    const why = withheldBecause(
+      instructionsInForce(
+        request,
+        notice.lines.map((line) => line.lineNumber),
+      ),
+      'ship_notice',
+    );
+    ctx.logger.info('ship notice not sent', { po: notice.order.id, shipment: notice.shipmentIndex, why });
+    return 'withheld';
+  }
+  const lineNumbers = lines.map((line) => line.lineNumber);
+  const instructions = instructionsInForce(request, lineNumbers);
+  if (instructions.confirmationBeforeShipNotice && !(await confirmationDelivered(ctx, notice.order))) {
+    return 'waiting';
+  }
+  const queued = await enqueue(ctx, buyer, {
     queueOf: notice.order,
     kind: 'ship_notice',
     dedupeKey: shipNoticeKey(storefrontId, notice.printOrderId, notice.shipmentIndex),
@@ -317,10 +420,11 @@ export function queueShipNotice(
         ...(notice.service !== undefined && { service: notice.service }),
         trackingNumbers: notice.trackingNumbers,
         comments: `Print order ${notice.printOrderId}, shipment ${notice.shipmentIndex}.`,
-        lines: notice.lines,
+        lines,
       });
     },
   });
+  return queued ? 'queued' : 'no_url';
 }
 
 /** What an invoice document says beyond its envelope, its stored record and the PO it bills. */

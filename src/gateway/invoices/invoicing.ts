@@ -28,6 +28,7 @@ import type {
 import type { GatewayContext } from '../context.ts';
 import type { ResolvedBuyer } from '../deps.ts';
 import { type InvoiceContent, queueInvoice } from '../documents/buyer-documents.ts';
+import { instructionsInForce, withheldBecause } from '../documents/instructions-in-force.ts';
 import { GatewayError } from '../http/errors.ts';
 import { FLAG, groupOfPrintOrder, storedRequest, withFlags } from '../orders/po-record.ts';
 import { readPrintOrder } from '../orders/read-print-order.ts';
@@ -174,6 +175,16 @@ function invoiceContent(
     ...(extra.originalInvoice !== undefined && { originalInvoice: extra.originalInvoice }),
     ...(comments !== undefined && { comments }),
   };
+}
+
+/**
+ * Why the buyer's ControlKeys forbid invoicing a print order (ERS, `notAllowed` or a temporary price on
+ * one of its lines, or on the order); undefined when they allow it. Credit memos follow the same word:
+ * under ERS nothing was billed, so there is nothing to take back.
+ */
+function invoiceWithheld(po: PurchaseOrder, printOrderId: number): string | undefined {
+  const lines = groupOfPrintOrder(po, printOrderId)?.lines.map((line) => line.lineNumber);
+  return withheldBecause(instructionsInForce(storedRequest(po), lines), 'invoice');
 }
 
 /** Issues (or finds again) one invoice of the print order and queues its document; undefined while it waits. */
@@ -341,6 +352,8 @@ export async function invoicePrintOrder(
 ): Promise<InvoicingOutcome> {
   const settings = buyer.invoices;
   if (settings.send === 'off') return NOTHING_WAITING;
+  // The buyer's instructions win over `invoices.send`, on every path that comes here.
+  if (invoiceWithheld(po, tracked.printOrderId) !== undefined) return NOTHING_WAITING;
   const issued = await ctx.store.invoices.listByPrintOrder(tracked.storefrontId, tracked.printOrderId);
   if (cancelled) {
     await creditInvoices(ctx, buyer, po, order, issued);
@@ -463,8 +476,14 @@ export async function invoicePoNow(
       `Purchase order record ${po.id} has no confirmed print order to invoice.`,
     );
   }
+  const withheld = tracked.map((printOrder) => invoiceWithheld(po, printOrder.printOrderId));
+  const allowed = tracked.filter((_, index) => withheld[index] === undefined);
+  const [why] = withheld;
+  if (allowed.length === 0 && why !== undefined) {
+    throw new GatewayError('conflict', `Purchase order record ${po.id} is not invoiced: ${why}.`);
+  }
   const printOrders = await Promise.all(
-    tracked.map(async (printOrder) => {
+    allowed.map(async (printOrder) => {
       const order = await readPrintOrder(ctx, printOrder.storefrontId, printOrder.printOrderId);
       const cancelStatus = ctx.storefront(printOrder.storefrontId).cancelStatus;
       const cancelled =
@@ -616,6 +635,33 @@ export async function resendInvoice(ctx: GatewayContext, invoice: Invoice): Prom
 }
 
 /**
+ * A document the buyer's ControlKeys forbid is not sent again either (one queued before the instructions
+ * were read, by an older punchgate, is the case): an invoice by its print order's lines, a confirmation by
+ * the order's. A ship notice is queued only with the lines that allow one, so its body already obeys.
+ */
+async function refuseWithheldResend(
+  ctx: GatewayContext,
+  message: OutboxMessage,
+  key: string,
+  what: string,
+): Promise<void> {
+  if (message.kind !== 'invoice' && message.kind !== 'confirmation') return;
+  const po = await ctx.store.orders.get(message.poId);
+  if (po === undefined) return;
+  let why: string | undefined;
+  if (message.kind === 'invoice') {
+    const invoice = (await ctx.store.invoices.listByPo(po.id)).find((i) => i.dedupeKey === key);
+    why =
+      invoice === undefined
+        ? withheldBecause(instructionsInForce(storedRequest(po)), 'invoice')
+        : invoiceWithheld(po, invoice.printOrderId);
+  } else {
+    why = withheldBecause(instructionsInForce(storedRequest(po)), 'confirmation');
+  }
+  if (why !== undefined) throw new GatewayError('conflict', `${what} is not sent again: ${why}.`);
+}
+
+/**
  * Sends a document to the buyer again, byte for byte (the same body, so the same payloadID the buyer's
  * system knows) but for our SharedSecret, which the post puts in as configured then: a dead-lettered copy
  * is put back in the queue, a delivered one is queued once more as a message of its own (its delivery kept
@@ -633,6 +679,7 @@ export async function resendDocument(
 ): Promise<OutboxMessage> {
   const [first] = deliveries;
   if (first === undefined) throw new GatewayError('conflict', `${what} has no document queued yet.`);
+  await refuseWithheldResend(ctx, first, key, what);
   const moving = deliveries.find((m) => m.state === 'pending' || m.state === 'sending');
   if (moving !== undefined) {
     throw new GatewayError(

@@ -304,6 +304,21 @@ export const OrderDetail = OrderSummary.extend({
     extrinsics: z.array(z.object({ name: z.string(), value: z.string() })).readonly(),
     requestedDeliveryDate: z.string().nullable(),
   }),
+  instructions: z
+    .object({
+      confirmation: z.boolean().meta({ description: 'A ConfirmationRequest may be sent.' }),
+      confirmationBeforeShipNotice: z
+        .boolean()
+        .meta({ description: 'Ship notices wait until a confirmation was delivered (requiredBeforeASN).' }),
+      shipNotice: z.boolean().meta({ description: 'A ShipNoticeRequest may name every line.' }),
+      invoice: z
+        .boolean()
+        .meta({ description: 'Every line may be invoiced (no ERS, notAllowed, temporary price).' }),
+      inForce: z
+        .array(z.string())
+        .meta({ description: "Each of the buyer's restricting instructions, and what it means." }),
+    })
+    .meta({ description: "The buyer's ControlKeys in force for this order's documents." }),
   lines: z.array(poLineSchema),
   rejectedLines: z
     .array(rejectedLineSchema)

@@ -15,6 +15,7 @@ import type {
   TrackedPrintOrder,
 } from '../../store/types.ts';
 import type { GatewayContext } from '../context.ts';
+import { instructionEffects, instructionsInForce } from '../documents/instructions-in-force.ts';
 import { deliveriesOf, poMessages } from '../invoices/invoicing.ts';
 import { mismatchSummary } from '../orders/history-comment.ts';
 import { poDocument, storedRequest } from '../orders/po-record.ts';
@@ -211,8 +212,10 @@ export async function orderDetail(ctx: GatewayContext, order: PurchaseOrder): Pr
   const messages = (await store.outbox.list({ poId: order.id, limit: 500 })).items;
   const document = poDocument(order);
   const request = storedRequest(order);
+  const { restrictions: _given, ...allowed } = instructionsInForce(request);
   return {
     ...orderSummary(order, printOrders),
+    instructions: { ...allowed, inForce: instructionEffects(request) },
     request: {
       orderDate: request.orderDate?.raw ?? null,
       orderVersion: request.orderVersion ?? null,

@@ -190,6 +190,11 @@ export const FLAG = {
    * one, lines designed elsewhere): it waits for an operator rather than go anywhere else.
    */
   storefrontNotAllowed: 'storefront_not_allowed',
+  /**
+   * The buyer's OCInstruction allows no confirmation and one that had something to say (a rejection, a
+   * deviation, a change received) was not sent: the PO's lastError says what it would have said.
+   */
+  confirmationWithheld: 'confirmation_withheld',
 } as const;
 
 export const MISMATCH_FLAGS: Record<MismatchField, string> = {

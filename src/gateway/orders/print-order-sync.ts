@@ -51,18 +51,24 @@ async function flagOrder(
   });
 }
 
+/**
+ * Queues a notice for each shipment shipped since the last look; answers the shipments now dealt with and
+ * whether one waits for a confirmation to be delivered first (the buyer's OCInstruction requiredBeforeASN):
+ * a waiting shipment is not counted as notified, so a later look (the reconciliation) sends it.
+ */
 async function queueShipments(
   ctx: GatewayContext,
   buyer: ResolvedBuyer | undefined,
   po: PurchaseOrder,
   tracked: TrackedPrintOrder,
   order: Order,
-): Promise<number[]> {
+): Promise<{ notified: number[]; waiting: boolean }> {
   const notified = [...tracked.shipmentsNotified];
   const group = groupOfPrintOrder(po, tracked.printOrderId);
   const shipped = order.shipments
     .filter((s) => s.shipped_on !== null && !notified.includes(s.index))
     .sort((a, b) => a.index - b.index);
+  let waiting = false;
   for (const shipment of shipped) {
     const lines = group === undefined ? [] : shipmentLines(order, shipment.index, group);
     if (buyer !== undefined && lines.length > 0) {
@@ -76,7 +82,7 @@ async function queueShipments(
         ...(service !== undefined && { service }),
         tracked: trackingNumbers.length > 0,
       });
-      await queueShipNotice(ctx, buyer, tracked.storefrontId, {
+      const outcome = await queueShipNotice(ctx, buyer, tracked.storefrontId, {
         order: po,
         printOrderId: tracked.printOrderId,
         shipmentIndex: shipment.index,
@@ -86,6 +92,10 @@ async function queueShipments(
         trackingNumbers,
         lines,
       });
+      if (outcome === 'waiting') {
+        waiting = true;
+        continue;
+      }
     } else {
       ctx.logger.warn('shipment not reported: no PO lines match its items', {
         po: po.id,
@@ -95,7 +105,7 @@ async function queueShipments(
     }
     notified.push(shipment.index);
   }
-  return notified;
+  return { notified, waiting };
 }
 
 /**
@@ -139,11 +149,12 @@ async function observePrintOrder(
         dedupeKey: `detail:${tracked.storefrontId}:${tracked.printOrderId}:${order.status.toLowerCase()}`,
         confirmID: String(tracked.printOrderId),
         comments: `Print order ${tracked.printOrderId} is now "${order.status}".`,
+        routine: true,
       });
     }
     patch.lastStatus = order.status;
   }
-  const notified = await queueShipments(ctx, buyer, po, tracked, order);
+  const { notified, waiting: shipNoticeWaits } = await queueShipments(ctx, buyer, po, tracked, order);
   if (notified.length !== tracked.shipmentsNotified.length) patch.shipmentsNotified = notified;
 
   const cancelStatus = ctx.storefront(tracked.storefrontId).cancelStatus;
@@ -153,8 +164,9 @@ async function observePrintOrder(
     buyer === undefined
       ? { waiting: false }
       : await invoicePrintOrder(ctx, buyer, po, tracked, order, cancelled);
-  // Shipped is done unless an invoice is still due; it keeps the order in the reconciliation poll.
-  if ((allShipped && !invoicing.waiting) || cancelled) patch.state = 'closed';
+  // Shipped is done unless an invoice or a ship notice is still due; it keeps the order in the
+  // reconciliation poll.
+  if ((allShipped && !invoicing.waiting && !shipNoticeWaits) || cancelled) patch.state = 'closed';
   await ctx.store.printOrders.update(...key, patch);
   if (cancelled && po.state !== 'cancelled') {
     await flagOrder(

@@ -1,0 +1,270 @@
+/**
+ * The buyer's ControlKeys in process, through the sandbox: what the gateway does NOT send when the
+ * OrderRequest forbids it — no ConfirmationRequest under OCInstruction notAllowed (and an operator told what
+ * one would have said), no ShipNoticeRequest (or none naming a line) under ASNInstruction notAllowed, a ship
+ * notice held until a confirmation was delivered under requiredBeforeASN, and no invoice nor credit memo
+ * under ERS on any path: on ship, by the reconciliation, after a cancellation, or an operator's "invoice now".
+ */
+import { describe, expect, it } from 'vitest';
+import type { GatewayConfigInput, InvoiceConfig } from '../../../schemas/config.ts';
+import {
+  adminJson,
+  confirmationsReceived,
+  createOrderStack,
+  drain,
+  linesOf,
+  type OrderLineIn,
+  type OrderStack,
+  orderConfig,
+  printOrdersFor,
+  punchOut,
+  receivedDocuments,
+  sendOrder,
+  type XmlTree,
+} from '../../support/order-flow.ts';
+import { cxmlStatusAnswer } from '../../support/stack.ts';
+
+function configWith(invoices?: Partial<InvoiceConfig>): GatewayConfigInput {
+  const base = orderConfig();
+  return {
+    ...base,
+    buyers: base.buyers.map((b) => (b.id === 'acme' && invoices !== undefined ? { ...b, invoices } : b)),
+  };
+}
+
+const keys = (inner: string) => `<ControlKeys>${inner}</ControlKeys>`;
+
+interface Placed {
+  poId: string;
+  printOrderId: number;
+}
+
+/** A punch-out of `products` ordered with `headerXml` (and per-line markup), placed and settled. */
+async function placeWith(
+  stack: OrderStack,
+  orderID: string,
+  options: {
+    headerXml?: string;
+    lineXml?: string[];
+    products?: string[];
+    edit?: (l: OrderLineIn[]) => OrderLineIn[];
+  },
+): Promise<Placed> {
+  await stack.worker.startup();
+  const cart = await punchOut(stack, options.products ?? ['Business cards']);
+  const lines = linesOf(cart).map((line, i) => ({ ...line, itemXml: options.lineXml?.[i] ?? '' }));
+  const payloadID = `${orderID}@ariba.example`;
+  const answer = await sendOrder(stack, {
+    payloadID,
+    orderID,
+    lines: options.edit === undefined ? lines : options.edit(lines),
+    ...(options.headerXml !== undefined && { headerXml: options.headerXml }),
+  });
+  expect(answer).toMatchObject({ code: 200 });
+  await drain(stack);
+  const [printOrderId] = await printOrdersFor(stack, orderID);
+  const po = await stack.store.orders.getByPayloadId('acme', payloadID);
+  if (po === undefined || printOrderId === undefined) throw new Error('the order was not placed');
+  return { poId: po.id, printOrderId };
+}
+
+const invoicesPosted = (stack: OrderStack) =>
+  stack.orderStatusPosts.filter((post) => post.body.includes('<InvoiceDetailRequest'));
+
+const shipNoticeLines = (notice: XmlTree): string[] =>
+  [notice.doc.Request.ShipNoticeRequest.ShipNoticePortion.ShipNoticeItem]
+    .flat()
+    .map((item: XmlTree) => item['@lineNumber']);
+
+describe('OCInstruction notAllowed', () => {
+  it('a plain accept is not sent and needs nobody; the PO is ordered and its shipment still notified', async () => {
+    const stack = await createOrderStack(configWith());
+    const { poId, printOrderId } = await placeWith(stack, 'PO-OC-NONE', {
+      headerXml: keys('<OCInstruction value="notAllowed"/>'),
+    });
+    expect(confirmationsReceived(stack)).toEqual([]);
+    expect(await stack.store.orders.get(poId)).toMatchObject({ state: 'ordered', flags: [] });
+
+    await stack.api.markShipped(printOrderId, { trackingNumber: '1Z999AA10123456784' });
+    await drain(stack);
+    expect(confirmationsReceived(stack)).toEqual([]);
+    expect(receivedDocuments(stack, 'ShipNoticeRequest')).toHaveLength(1);
+    const { body } = await adminJson(stack, `/admin/orders/${poId}`);
+    expect(body.instructions).toEqual({
+      confirmation: false,
+      confirmationBeforeShipNotice: false,
+      shipNotice: true,
+      invoice: true,
+      inForce: [
+        'OCInstruction notAllowed (order): no order confirmation is sent; what one would say goes to an operator',
+      ],
+    });
+  });
+
+  it("a line's own notAllowed withholds the confirmation of the whole order", async () => {
+    const stack = await createOrderStack(configWith());
+    await placeWith(stack, 'PO-OC-LINE', {
+      products: ['Business cards', 'A5 flyer'],
+      lineXml: ['', keys('<OCInstruction value="notAllowed"/>')],
+    });
+    expect(confirmationsReceived(stack)).toEqual([]);
+  });
+
+  it('a line header-forbidden but allowed on every line is confirmed', async () => {
+    const stack = await createOrderStack(configWith());
+    await placeWith(stack, 'PO-OC-LIFTED', {
+      headerXml: keys('<OCInstruction value="notAllowed"/>'),
+      lineXml: [keys('<OCInstruction value="allowed"/>')],
+    });
+    expect(confirmationsReceived(stack).map((c) => c.type)).toEqual(['accept']);
+  });
+
+  it('what a withheld confirmation would have said (a price deviation) goes to an operator instead', async () => {
+    const stack = await createOrderStack(configWith());
+    const { poId } = await placeWith(stack, 'PO-OC-DEVIATES', {
+      headerXml: keys('<OCInstruction value="notAllowed"/>'),
+      edit: (lines) => lines.map((line) => ({ ...line, unitPrice: '0.10' })),
+    });
+    expect(confirmationsReceived(stack)).toEqual([]);
+    const po = await stack.store.orders.get(poId);
+    expect(po).toMatchObject({
+      state: 'needs_operator',
+      flags: ['price_mismatch', 'confirmation_withheld'],
+    });
+    expect(po?.lastError).toMatch(
+      /^No ConfirmationRequest was sent \(the buyer's OrderRequest allows no ConfirmationRequest: OCInstruction notAllowed \(order\)\); it would have said \(accept\): Accepted as print order \d+\. The quantities or prices of line 1 differ from the cart; they are confirmed as this order states them\.$/,
+    );
+  });
+});
+
+describe('ASNInstruction notAllowed', () => {
+  it('no ShipNoticeRequest goes out, and the shipped print order is closed all the same', async () => {
+    const stack = await createOrderStack(configWith());
+    const { printOrderId } = await placeWith(stack, 'PO-ASN-NONE', {
+      headerXml: keys('<ASNInstruction value="notAllowed"/>'),
+    });
+    await stack.api.markShipped(printOrderId, { trackingNumber: '1Z999AA10123456784' });
+    await drain(stack);
+    stack.clock.advance(3600);
+    await drain(stack);
+    expect(confirmationsReceived(stack).map((c) => c.type)).toEqual(['accept']);
+    expect(receivedDocuments(stack, 'ShipNoticeRequest')).toEqual([]);
+    expect(await stack.store.printOrders.get('demo', printOrderId)).toMatchObject({
+      state: 'closed',
+      shipmentsNotified: [1],
+    });
+  });
+
+  it('on one line only: the ship notice names the other line', async () => {
+    const stack = await createOrderStack(configWith());
+    const { printOrderId } = await placeWith(stack, 'PO-ASN-LINE', {
+      products: ['Business cards', 'A5 flyer'],
+      lineXml: ['', keys('<ASNInstruction value="notAllowed"/>')],
+    });
+    await stack.api.markShipped(printOrderId, { trackingNumber: '1Z999AA10123456784' });
+    await drain(stack);
+    const notices = receivedDocuments(stack, 'ShipNoticeRequest');
+    expect(notices.map(shipNoticeLines)).toEqual([['1']]);
+  });
+});
+
+describe('OCInstruction requiredBeforeASN', () => {
+  it('the ship notice waits until a confirmation was delivered, then the reconciliation sends it', async () => {
+    const stack = await createOrderStack(configWith());
+    // The buyer's endpoint is down for confirmations: the accept stays in the outbox.
+    stack.answerOrderStatus = (post) =>
+      post.body.includes('<ConfirmationRequest')
+        ? new Response('unavailable', { status: 503 })
+        : cxmlStatusAnswer(200, 'OK');
+    const { poId, printOrderId } = await placeWith(stack, 'PO-OC-BEFORE-ASN', {
+      headerXml: keys('<OCInstruction value="requiredBeforeASN"/>'),
+    });
+    await stack.api.markShipped(printOrderId, { trackingNumber: '1Z999AA10123456784' });
+    await drain(stack);
+    expect(receivedDocuments(stack, 'ShipNoticeRequest')).toEqual([]);
+    expect(await stack.store.printOrders.get('demo', printOrderId)).toMatchObject({
+      state: 'open',
+      shipmentsNotified: [],
+    });
+    const outbox = await stack.store.outbox.list({ poId });
+    expect(outbox.items.map((m) => [m.kind, m.state])).toEqual([['confirmation', 'pending']]);
+
+    stack.answerOrderStatus = () => cxmlStatusAnswer(200, 'OK');
+    stack.clock.advance(3600);
+    await drain(stack);
+    stack.clock.advance(3600);
+    await drain(stack);
+    const after = (await stack.store.outbox.list({ poId })).items.sort(
+      (a, b) => a.createdAt.getTime() - b.createdAt.getTime(),
+    );
+    expect(after.map((m) => [m.kind, m.state])).toEqual([
+      ['confirmation', 'delivered'],
+      ['ship_notice', 'delivered'],
+    ]);
+    expect(receivedDocuments(stack, 'ShipNoticeRequest')).toHaveLength(1);
+    expect(await stack.store.printOrders.get('demo', printOrderId)).toMatchObject({
+      state: 'closed',
+      shipmentsNotified: [1],
+    });
+  });
+});
+
+describe('InvoiceInstruction isERS (evaluated receipt settlement)', () => {
+  it('confirmed and shipped but never invoiced: not on ship, not by the reconciliation, not after a cancellation, and invoice now refuses', async () => {
+    const stack = await createOrderStack(configWith({ send: 'on-ship' }));
+    const { poId, printOrderId } = await placeWith(stack, 'PO-ERS', {
+      headerXml: keys('<InvoiceInstruction value="isERS"/>'),
+    });
+    await stack.api.markShipped(printOrderId, { trackingNumber: '1Z999AA10123456784' });
+    await drain(stack);
+    stack.clock.advance(3600);
+    await drain(stack);
+    expect(confirmationsReceived(stack).map((c) => c.type)).toEqual(['accept']);
+    expect(receivedDocuments(stack, 'ShipNoticeRequest')).toHaveLength(1);
+    expect(invoicesPosted(stack)).toEqual([]);
+    expect(await stack.store.printOrders.get('demo', printOrderId)).toMatchObject({ state: 'closed' });
+
+    expect(await adminJson(stack, `/admin/orders/${poId}/invoice`, { method: 'POST' })).toEqual({
+      status: 409,
+      body: {
+        error: {
+          code: 'conflict',
+          message:
+            `Purchase order record ${poId} is not invoiced: the buyer's OrderRequest allows no invoice or ` +
+            'credit memo: InvoiceInstruction isERS (order).',
+        },
+      },
+    });
+    stack.sandbox.control.setOrderStatus(printOrderId, { status: 'Cancelled' });
+    await drain(stack);
+    stack.clock.advance(3600);
+    await drain(stack);
+    expect(invoicesPosted(stack)).toEqual([]);
+    expect(await stack.store.invoices.listByPo(poId)).toEqual([]);
+    expect((await adminJson(stack, `/admin/orders/${poId}/invoices`)).body).toEqual({ items: [] });
+  });
+
+  it('notAllowed and a TemporaryPrice of yes on the line withhold the invoice too; isNotERS on the line lifts the header ERS', async () => {
+    for (const [orderID, headerXml, lineXml, invoiced] of [
+      ['PO-INV-NOTALLOWED', keys('<InvoiceInstruction value="notAllowed"/>'), '', 0],
+      [
+        'PO-INV-TEMPORARY',
+        '',
+        keys('<InvoiceInstruction><TemporaryPrice value="yes"/></InvoiceInstruction>'),
+        0,
+      ],
+      [
+        'PO-INV-LIFTED',
+        keys('<InvoiceInstruction value="isERS"/>'),
+        keys('<InvoiceInstruction value="isNotERS"/>'),
+        1,
+      ],
+    ] as const) {
+      const stack = await createOrderStack(configWith({ send: 'on-ship' }));
+      const { printOrderId } = await placeWith(stack, orderID, { headerXml, lineXml: [lineXml] });
+      await stack.api.markShipped(printOrderId, { trackingNumber: '1Z999AA10123456784' });
+      await drain(stack);
+      expect(invoicesPosted(stack), orderID).toHaveLength(invoiced);
+    }
+  });
+});
