@@ -156,24 +156,27 @@ export function withheldBecause(
  */
 export function instructionEffects(request: InstructedRequest): string[] {
   const { restrictions } = instructionsInForce(request);
-  const effects = restrictions.map((given) => {
-    const named = describeInstruction(given);
-    switch (given.element) {
-      case 'OCInstruction':
-        return given.value === 'notAllowed'
-          ? `${named}: no order confirmation is sent; what one would say goes to an operator`
-          : `${named}: a ship notice goes out only after a confirmation was delivered`;
-      case 'ASNInstruction':
-        return `${named}: no ship notice names ${given.at === 'order' ? 'any line' : 'this line'}`;
-      case 'InvoiceInstruction':
-        return given.value === 'isERS'
-          ? `${named}: evaluated receipt settlement — the buyer pays from its goods receipt, so no invoice or credit memo is sent${given.at === 'order' ? '' : ' for the print order of this line'}`
-          : `${named}: no invoice or credit memo is sent${given.at === 'order' ? '' : ' for the print order of this line'}`;
-      case 'TemporaryPrice':
-        return `${named}: the price is temporary, so no invoice or credit memo is sent${given.at === 'order' ? '' : ' for the print order of this line'}`;
-    }
-  });
-  return [...effects, ...lineExceptions(request)];
+  return [...restrictions.map(effectOf), ...lineExceptions(request)];
+}
+
+/** What one restricting instruction means for the order's documents. */
+function effectOf(given: InstructionGiven): string {
+  const named = describeInstruction(given);
+  const ofLine = given.at === 'order' ? '' : ' for the print order of this line';
+  switch (given.element) {
+    case 'OCInstruction':
+      return given.value === 'notAllowed'
+        ? `${named}: no order confirmation is sent; what one would say goes to an operator`
+        : `${named}: a ship notice goes out only after a confirmation was delivered`;
+    case 'ASNInstruction':
+      return `${named}: no ship notice names ${given.at === 'order' ? 'any line' : 'this line'}`;
+    case 'InvoiceInstruction':
+      return given.value === 'isERS'
+        ? `${named}: evaluated receipt settlement — the buyer pays from its goods receipt, so no invoice or credit memo is sent${ofLine}`
+        : `${named}: no invoice or credit memo is sent${ofLine}`;
+    case 'TemporaryPrice':
+      return `${named}: the price is temporary, so no invoice or credit memo is sent${ofLine}`;
+  }
 }
 
 /** A line's own instruction that lifts a restriction of the header's, named so the order's is not misread. */
