@@ -347,6 +347,12 @@ const BuyerCommon = {
     .describe(
       'A PO line the gateway cannot produce (unknown part, freight or fee line, free text without a part id): reject-line: the other lines are produced and one detail ConfirmationRequest accepts them and rejects this one with the reason; hold: the PO waits for an operator; refuse-po: the whole PO is refused. A PO with no producible line is always refused',
     ),
+  missingShipTo: z
+    .enum(['hold', 'accept'])
+    .default('hold')
+    .describe(
+      "A new PO with a line that has no usable ship-to address (its own nor the order's: a street, city and postal code): hold: it waits for an operator instead of being placed; accept: it is placed; flagged ship_to_missing either way",
+    ),
   supplierPartIds: z
     .enum(['sku', 'sku-design'])
     .default('sku')

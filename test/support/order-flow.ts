@@ -189,6 +189,8 @@ export interface OrderLineIn {
   comments?: string;
   /** Markup added to the ItemOut after its ItemDetail (ShipTo, Distribution, ControlKeys, …). */
   itemXml?: string;
+  /** Markup added at the end of the ItemDetail (Extrinsic, …). */
+  detailXml?: string;
 }
 
 export interface OrderOptions {
@@ -258,7 +260,7 @@ export function orderRequest(options: OrderOptions): string {
           : `<SupplierPartAuxiliaryID>${escapeXml(line.lineRef)}</SupplierPartAuxiliaryID>`
       }</ItemID>
 <ItemDetail><UnitPrice><Money currency="${line.currency ?? currency}">${line.unitPrice}</Money></UnitPrice>
-<Description xml:lang="en">${escapeXml(line.sku)} design</Description><UnitOfMeasure>${line.uom ?? 'EA'}</UnitOfMeasure></ItemDetail>
+<Description xml:lang="en">${escapeXml(line.sku)} design</Description><UnitOfMeasure>${line.uom ?? 'EA'}</UnitOfMeasure>${line.detailXml ?? ''}</ItemDetail>
 ${line.itemXml ?? ''}
 ${line.comments === undefined ? '' : `<Comments xml:lang="en">${escapeXml(line.comments)}</Comments>`}
 </ItemOut>`,

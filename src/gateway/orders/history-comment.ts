@@ -4,10 +4,12 @@
  * contact and comments — and every difference from the punch-out cart, so the people producing the order
  * see at a glance what was bought. Later ones note changes the buyer sent.
  */
-import type { Address } from '../../cxml/index.ts';
+import type { Address, Distribution, Extrinsic } from '../../cxml/index.ts';
 import type { PurchaseOrder } from '../../store/types.ts';
+import { instructionEffects } from '../documents/instructions-in-force.ts';
 import type { Mismatch, OwnerGroup, PoDocument, PoLine, StoredRequest } from './po-record.ts';
 import { lineSku, poDocument, storedRequest } from './po-record.ts';
+import { linesWithoutShipTo } from './ship-to.ts';
 
 function formatAddress(address: Address): string {
   const cityLine = [address.postalCode, address.city].filter(Boolean).join(' ');
@@ -23,6 +25,23 @@ function formatAddress(address: Address): string {
   ]
     .filter((part): part is string => part !== undefined && part.trim() !== '')
     .join(', ');
+}
+
+/** One accounting object as people read it: `Cost Center 0610 (Marketing), G/L Account 6300100 — 35.40 EUR`. */
+export function accountingText(distribution: Distribution): string {
+  const segments = distribution.segments.map((segment) => {
+    const described = segment.description.trim() === '' ? '' : ` (${segment.description})`;
+    return `${segment.name || 'segment'} ${segment.id}${described}`;
+  });
+  const charge =
+    distribution.charge === undefined
+      ? ''
+      : ` — ${distribution.charge.value} ${distribution.charge.currency}`;
+  return `${segments.join(', ') || distribution.accountingName}${charge}`;
+}
+
+export function extrinsicsText(extrinsics: readonly Extrinsic[]): string {
+  return extrinsics.map((extrinsic) => `${extrinsic.name}: ${extrinsic.value}`).join(' · ');
 }
 
 function describeMismatch(m: Mismatch): string {
@@ -54,6 +73,8 @@ function headerLines(order: PurchaseOrder, request: StoredRequest, buyerName: st
     out.push(`Requested delivery: ${request.requestedDeliveryDate.raw}`);
   }
   for (const contact of request.contacts) out.push(`Buyer contact: ${contactText(contact)}`);
+  // The print shop must know what the buyer will not accept: no confirmation, no ship notice, no invoice.
+  for (const effect of instructionEffects(request)) out.push(`Buyer's instruction: ${effect}`);
   if (request.shipping !== undefined) {
     out.push(
       `Shipping: ${request.shipping.description} ${request.shipping.value} ${request.shipping.currency}`,
@@ -81,6 +102,12 @@ function designLines(line: PoLine, productName: string | undefined): string[] {
   if (line.shipTo !== undefined) details.push(`ship to ${formatAddress(line.shipTo)}`);
   if (line.comments.trim() !== '') details.push(`note: ${line.comments.trim()}`);
   if (details.length > 0) out.push(`   ${details.join(' · ')}`);
+  for (const distribution of line.distribution ?? []) {
+    out.push(`   accounting: ${accountingText(distribution)}`);
+  }
+  if (line.extrinsics !== undefined && line.extrinsics.length > 0) {
+    out.push(`   buyer's line fields: ${extrinsicsText(line.extrinsics)}`);
+  }
   return out;
 }
 
@@ -110,6 +137,13 @@ export function printOrderComment(
   if (mismatches.length > 0) {
     lines.push('', 'CHECK — differs from the punch-out cart:');
     for (const m of mismatches) lines.push(`  ${describeMismatch(m)}`);
+  }
+  const unaddressed = linesWithoutShipTo(request, group.lines);
+  if (unaddressed.length > 0) {
+    lines.push(
+      '',
+      `CHECK — no usable ship-to address for line${unaddressed.length === 1 ? '' : 's'} ${unaddressed.join(', ')}: get it from the buyer before shipping.`,
+    );
   }
   return lines.join('\n');
 }

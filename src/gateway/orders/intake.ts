@@ -31,6 +31,7 @@ import {
 } from './po-record.ts';
 import { type LineTerms, lineProblems } from './po-line-checks.ts';
 import { processingJob, queueProcessing } from './process-order.ts';
+import { linesWithoutShipTo } from './ship-to.ts';
 import { letOthersRun, SLICED_LINES } from './slices.ts';
 
 const ACCEPTED = { code: 200, text: 'OK' } as const;
@@ -229,6 +230,8 @@ function orderedValues(item: OrderRequest['items'][number]) {
     }),
     ...(item.shipTo !== undefined && { shipTo: item.shipTo }),
     comments: item.comments,
+    ...(item.distribution !== undefined && { distribution: item.distribution }),
+    ...(item.extrinsics.length > 0 && { extrinsics: item.extrinsics }),
   };
 }
 
@@ -381,6 +384,10 @@ export function createOrderIntake(ctx: GatewayContext): OrderRequestHandler {
       ...new Set(resolved.mismatches.map((m) => MISMATCH_FLAGS[m.field])),
       ...(held ? [FLAG.unproducibleLines] : []),
     ];
+    // Only a new order is shipped; whether it waits for an operator is the job's (the buyer's missingShipTo).
+    if (request.type === 'new' && linesWithoutShipTo(request, resolved.lines).length > 0) {
+      flags.push(FLAG.shipToMissing);
+    }
     // A stored PO must not keep the buyer's secret: the codec refused any SharedSecret that is not plain text.
     const raw = redactSharedSecrets(request.raw);
     await letOthersRun(request.items.length);

@@ -10,6 +10,7 @@ import {
   addressSchema,
   credentialSchema,
   cxmlHeaderSchema,
+  distributionSchema,
   extrinsicListSchema,
   type OrderRequest,
   orderItemSchema,
@@ -83,6 +84,13 @@ export const poLineSchema = z.object({
   requestedDeliveryDate: optional(z.string()),
   shipTo: optional(addressSchema),
   comments: z.string(),
+  /**
+   * The line's accounting (cost centre, GL account, … with the amount charged to each), kept for the job
+   * ticket and the invoice; absent when the buyer sent none.
+   */
+  distribution: optional(z.array(distributionSchema)),
+  /** The line's own Extrinsics (ItemDetail), as sent; absent when it has none. */
+  extrinsics: optional(extrinsicListSchema),
   storefrontId: z.string(),
   /** The design owner's user mapping key: whose login places the print order. */
   userRef: z.string(),
@@ -195,6 +203,10 @@ export const FLAG = {
    * deviation, a change received) was not sent: the PO's lastError says what it would have said.
    */
   confirmationWithheld: 'confirmation_withheld',
+  /** A line has no usable ship-to address, its own nor the order's (see ship-to.ts). */
+  shipToMissing: 'ship_to_missing',
+  /** An operator retried a PO held for its ship-to address: it is placed without one. */
+  shipToReleased: 'ship_to_released_by_operator',
 } as const;
 
 export const MISMATCH_FLAGS: Record<MismatchField, string> = {

@@ -44,6 +44,7 @@ import {
   storedRequest,
   withFlags,
 } from './po-record.ts';
+import { linesWithoutShipTo, missingShipToReason } from './ship-to.ts';
 
 export const PROCESS_ORDER = 'process_order';
 
@@ -432,9 +433,32 @@ async function confirmTestOrderNotSent(
   });
 }
 
+/**
+ * A new PO flagged `ship_to_missing` whose buyer holds such orders (`missingShipTo: hold`) waits for an
+ * operator before anything is created, unless an operator released it (a retry) or gave it a print order.
+ */
+async function heldForShipTo(
+  ctx: GatewayContext,
+  order: PurchaseOrder,
+  buyer: ResolvedBuyer,
+): Promise<boolean> {
+  const held =
+    buyer.missingShipTo === 'hold' &&
+    order.flags.includes(FLAG.shipToMissing) &&
+    !order.flags.includes(FLAG.shipToReleased) &&
+    order.printOrderIds.length === 0;
+  if (!held) return false;
+  const document = await readPoDocument(order);
+  const lastError = missingShipToReason(linesWithoutShipTo(document.request, document.lines));
+  await moveOrder(ctx, order, { state: 'needs_operator', lastError }, OPEN_STATES);
+  ctx.logger.info('purchase order held: no usable ship-to address', { po: order.id });
+  return true;
+}
+
 async function placePrintOrders(ctx: GatewayContext, received: PurchaseOrder): Promise<void> {
-  if (!(await moveOrder(ctx, received, { state: 'processing' }, OPEN_STATES))) return;
   const buyer = ctx.buyer(received.buyerId);
+  if (await heldForShipTo(ctx, received, buyer)) return;
+  if (!(await moveOrder(ctx, received, { state: 'processing' }, OPEN_STATES))) return;
   // Parsed once for the whole job (for a big PO the parse is the job's largest cost of its own): no patch
   // touches a PO's document, so the one read here holds for every later read of the record.
   const document = await readPoDocument(received);
@@ -759,8 +783,12 @@ export async function retryPurchaseOrder(ctx: GatewayContext, order: PurchaseOrd
     order,
     {
       state: 'received',
-      // A held PO's retry is the operator's go-ahead: its unproducible lines are rejected to the buyer.
-      flags: order.flags.filter((f) => f !== FLAG.uncertainPrintOrder && f !== FLAG.unproducibleLines),
+      // A retry is the operator's go-ahead: a held PO's unproducible lines are rejected to the buyer, and
+      // one held for its ship-to address is placed as it is.
+      flags: withFlags(
+        order.flags.filter((f) => f !== FLAG.uncertainPrintOrder && f !== FLAG.unproducibleLines),
+        order.flags.includes(FLAG.shipToMissing) ? [FLAG.shipToReleased] : [],
+      ),
       createAttempts: [],
     },
     [order.state],

@@ -21,6 +21,7 @@ import {
   resendDocument,
   waiveHeldInvoices,
 } from '../../invoices/invoicing.ts';
+import { FLAG } from '../../orders/po-record.ts';
 import { retryPurchaseOrder } from '../../orders/process-order.ts';
 import { firstProblem, MAX_NOTE_LENGTH, StaleGuard } from '../admin-schemas.ts';
 import { attachPrintOrder, markHandled, refuseIfStale } from '../operator-actions.ts';
@@ -99,7 +100,9 @@ export function orderActionQuestion(
     case 'attach':
       return `Attach print order ${printOrderIdOf(form)} to purchase order ${order.orderId}? The gateway checks that the print order carries this PO number, then sends the buyer the accept and follows the print order. No print order is created.`;
     case 'retry':
-      return `Process purchase order ${order.orderId} again? Its print order is created anew where none was made.`;
+      return order.flags.includes(FLAG.shipToMissing) && order.printOrderIds.length === 0
+        ? `Place purchase order ${order.orderId}? It has a line without a usable ship-to address: its print order is created all the same, and the print shop ships to the address you got from the buyer.`
+        : `Process purchase order ${order.orderId} again? Its print order is created anew where none was made.`;
     case 'handled':
       return `Mark purchase order ${order.orderId} handled with the note "${noteOf(form)}"? It leaves the operator's queue and the buyer gets no document.`;
   }

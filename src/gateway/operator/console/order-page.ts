@@ -11,7 +11,7 @@ import type { GatewayContext } from '../../context.ts';
 import { publicMessage, toGatewayError } from '../../http/errors.ts';
 import { html, type SafeHtml } from '../../http/html.ts';
 import { openHolds } from '../../invoices/invoice-holds.ts';
-import { printOrderComment } from '../../orders/history-comment.ts';
+import { accountingText, extrinsicsText, printOrderComment } from '../../orders/history-comment.ts';
 import { lineSku, ownerGroups, type PoDocument, type PoLine, poDocument } from '../../orders/po-record.ts';
 import { readPrintOrder } from '../../orders/read-print-order.ts';
 import { findProductBySku } from '../../punchout/catalog.ts';
@@ -33,6 +33,11 @@ function facts(order: PurchaseOrder, detail: Detail): SafeHtml {
 <dt>State</dt><dd>${STATE_LABELS[order.state] ?? order.state}</dd>
 <dt>Reason</dt><dd>${order.lastError ?? '—'}</dd>
 <dt>Flags</dt><dd>${order.flags.join(', ') || '—'}</dd>
+<dt>Buyer's instructions</dt><dd>${
+    detail.instructions.inForce.length === 0
+      ? 'none (every document is sent as configured)'
+      : html`<ul>${detail.instructions.inForce.map((effect) => html`<li>${effect}</li>`)}</ul>`
+  }</dd>
 <dt>payloadID</dt><dd>${order.payloadId}</dd>
 <dt>Answer to the buyer</dt><dd>${order.answer.code} ${order.answer.text}</dd>
 <dt>Order date</dt><dd>${detail.request.orderDate ?? '—'}</dd>
@@ -87,6 +92,21 @@ function rejectedLinesTable(detail: Detail): SafeHtml | '' {
 <tbody>${rows}</tbody></table>`;
 }
 
+/** Each line's accounting (Distribution) and its own Extrinsics, as the buyer sent them. */
+function accountingTable(detail: Detail): SafeHtml {
+  const rows = detail.lines
+    .filter((line) => (line.distribution ?? []).length > 0 || (line.extrinsics ?? []).length > 0)
+    .map(
+      (line: PoLine) => html`<tr><td>${line.lineNumber}</td>
+<td>${(line.distribution ?? []).length === 0 ? '—' : html`<ul>${(line.distribution ?? []).map((d) => html`<li>${accountingText(d)}</li>`)}</ul>`}</td>
+<td>${extrinsicsText(line.extrinsics ?? []) || '—'}</td></tr>`,
+    );
+  if (rows.length === 0) return html`<p class="muted">No accounting or line fields on the lines.</p>`;
+  return html`<table><caption>Accounting (Distribution) and the buyer's line fields (Extrinsics)</caption>
+<thead><tr><th scope="col">Line</th><th scope="col">Accounting</th><th scope="col">Line fields</th></tr></thead>
+<tbody>${rows}</tbody></table>`;
+}
+
 /** The history note each print order carries (or will carry): the same text the order job writes. */
 function jobTickets(ctx: GatewayContext, order: PurchaseOrder, document: PoDocument): SafeHtml {
   if (order.type !== 'new' || document.lines.length === 0)
@@ -120,13 +140,22 @@ function shipmentsTable(live: PrintOrder): SafeHtml {
 <tbody>${rows}</tbody></table>`;
 }
 
-async function printOrderSection(ctx: GatewayContext, tracked: TrackedPrintOrder): Promise<SafeHtml> {
+async function printOrderSection(
+  ctx: GatewayContext,
+  tracked: TrackedPrintOrder,
+  detail: Detail,
+): Promise<SafeHtml> {
+  const accept = !detail.instructions.confirmation
+    ? "not sent: the buyer's OCInstruction allows none"
+    : tracked.confirmed
+      ? 'yes'
+      : 'no';
   const known = html`<dl class="facts">
 <dt>Storefront</dt><dd>${tracked.storefrontId}</dd>
 <dt>Followed by the gateway</dt><dd>${tracked.state === 'open' ? 'yes (open)' : 'no longer (closed)'}</dd>
 <dt>Last status seen</dt><dd>${tracked.lastStatus ?? '—'} (${timeText(tracked.lastCheckedAt)})</dd>
-<dt>Accept sent to the buyer</dt><dd>${tracked.confirmed ? 'yes' : 'no'}</dd>
-<dt>Ship notices queued</dt><dd>${tracked.shipmentsNotified.length === 0 ? 'none' : `shipments ${tracked.shipmentsNotified.join(', ')}`}</dd>
+<dt>Accept sent to the buyer</dt><dd>${accept}</dd>
+<dt>Shipments reported (or withheld by the buyer's instructions)</dt><dd>${tracked.shipmentsNotified.length === 0 ? 'none' : `shipments ${tracked.shipmentsNotified.join(', ')}`}</dd>
 </dl>`;
   let live: SafeHtml;
   try {
@@ -214,10 +243,11 @@ export async function orderPageBody(
   const printOrders = await ctx.store.printOrders.listByPo(order.id);
   const messages = (await ctx.store.outbox.list({ poId: order.id, limit: 500 })).items;
   const sections: SafeHtml[] = [];
-  for (const tracked of printOrders) sections.push(await printOrderSection(ctx, tracked));
+  for (const tracked of printOrders) sections.push(await printOrderSection(ctx, tracked, detail));
   return html`${notice ?? ''}${facts(order, detail)}
 ${orderActionForms(order, csrf, await openHolds(ctx, order.id))}
 <h2>Lines</h2>${linesTable(detail)}${rejectedLinesTable(detail)}
+<h2>Accounting</h2>${accountingTable(detail)}
 <h2>Job ticket</h2>${jobTickets(ctx, order, poDocument(order))}
 <h2>Print orders</h2>${sections.length === 0 ? html`<p class="muted">No print order yet.</p>` : sections}
 <h2>Documents</h2>${documentsTable(order, detail, messages, csrf)}
