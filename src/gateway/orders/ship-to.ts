@@ -8,8 +8,8 @@ import type { Address } from '../../cxml/index.ts';
 
 /** An address a parcel can go to: a street, a city and a postal code. */
 export function isUsableAddress(address: Address | undefined): boolean {
+  if (address === undefined) return false;
   return (
-    address !== undefined &&
     address.street.some((street) => street.trim() !== '') &&
     (address.city ?? '').trim() !== '' &&
     (address.postalCode ?? '').trim() !== ''
