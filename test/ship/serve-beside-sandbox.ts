@@ -40,6 +40,11 @@ export interface ServeBesideSandboxOptions {
   serveEnv?: Record<string, string>;
   /** serve's open-file limit (`ulimit -n`), when the test needs a small one. */
   openFileLimit?: number;
+  /**
+   * A PostgreSQL database for serve's store (asked for when the stack starts), configured as the docs
+   * write it: `{"kind": "postgres", "url": {"env": "DATABASE_URL"}}`. Default: a SQLite file.
+   */
+  databaseUrl?: () => string;
 }
 
 /**
@@ -59,7 +64,10 @@ export async function startServeBesideSandbox(
     publicUrl: `http://127.0.0.1:${port}`,
     sandbox,
     buyer,
-    store: { kind: 'sqlite', path: join(folder, 'gateway.db') },
+    store:
+      options.databaseUrl === undefined
+        ? { kind: 'sqlite', path: join(folder, 'gateway.db') }
+        : { kind: 'postgres', url: { env: 'DATABASE_URL' } },
   });
   options.adjustConfig?.(serving.config, sandbox);
   const configFile = writeConfigFile(folder, serving.config);
@@ -67,7 +75,11 @@ export async function startServeBesideSandbox(
     'serve',
     configFile,
     port,
-    childEnv({ ...serving.secrets, ...options.serveEnv }),
+    childEnv({
+      ...serving.secrets,
+      ...(options.databaseUrl !== undefined && { DATABASE_URL: options.databaseUrl() }),
+      ...options.serveEnv,
+    }),
     options.openFileLimit === undefined ? {} : { openFileLimit: options.openFileLimit },
   );
   return { buyer, sandbox, serve, secrets: { ...serving.secrets }, port };
