@@ -147,10 +147,11 @@ export interface ConfirmationToQueue {
    */
   rejectedLines?: readonly RejectedLine[];
   /**
-   * A progress note the buyer can do without (a print order's new status): when the buyer allows no
-   * confirmations it is dropped quietly instead of being put before an operator.
+   * Nothing an operator must be told when the buyer allows no confirmations: a progress note (a print
+   * order's new status), or a change notice whose change waits for an operator anyway. Dropped quietly
+   * then, instead of putting the PO before an operator.
    */
-  routine?: true;
+  quietIfWithheld?: true;
 }
 
 /** The lines a confirmation restates as `detail`: line number → whether the unit price is among the changes. */
@@ -257,8 +258,12 @@ export async function queueConfirmation(
   buyer: ResolvedBuyer,
   confirmation: ConfirmationToQueue,
 ): Promise<boolean> {
-  // The document answered carries the buyer's current word (an update restates the order's ControlKeys).
-  const withheld = withheldBecause(instructionsInForce(storedRequest(confirmation.answers)), 'confirmation');
+  // A change restates the order's ControlKeys, and the original's still stand: either one forbidding
+  // confirmations withholds it (a missing document is put before an operator; a forbidden one cannot be
+  // taken back).
+  const withheld = [confirmation.answers, confirmation.queueOf]
+    .map((order) => withheldBecause(instructionsInForce(storedRequest(order)), 'confirmation'))
+    .find((why) => why !== undefined);
   if (withheld !== undefined) {
     await withholdConfirmation(ctx, confirmation, withheld);
     return false;
@@ -286,9 +291,9 @@ export async function queueConfirmation(
 }
 
 /**
- * A confirmation the buyer's OCInstruction forbids is not sent. A plain accept (or a routine status note)
- * says nothing the buyer is missing; anything else — a rejection, an accept on terms that differ from the
- * cart, a change received — is news the buyer would otherwise never get, so the PO it belongs to waits for
+ * A confirmation the buyer's OCInstruction forbids is not sent. A plain accept (or one `quietIfWithheld`)
+ * says nothing an operator must act on; anything else — a rejection, an accept on terms that differ from
+ * the cart, a cancellation — is news the buyer would otherwise never get, so the PO it belongs to waits for
  * an operator (`needs_operator`, flag `confirmation_withheld`) with what the document would have said as
  * its reason, added to any reason it already shows.
  */
@@ -298,7 +303,7 @@ async function withholdConfirmation(
   withheld: string,
 ): Promise<void> {
   const plain =
-    confirmation.routine === true ||
+    confirmation.quietIfWithheld === true ||
     (confirmation.type === 'accept' &&
       (confirmation.deviations ?? []).length === 0 &&
       (confirmation.rejectedLines ?? []).length === 0);

@@ -200,7 +200,7 @@ export const FLAG = {
   storefrontNotAllowed: 'storefront_not_allowed',
   /**
    * The buyer's OCInstruction allows no confirmation and one that had something to say (a rejection, a
-   * deviation, a change received) was not sent: the PO's lastError says what it would have said.
+   * deviation from the cart) was not sent: the PO's lastError says what it would have said.
    */
   confirmationWithheld: 'confirmation_withheld',
   /** A line has no usable ship-to address, its own nor the order's (see ship-to.ts). */

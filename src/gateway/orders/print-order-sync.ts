@@ -149,7 +149,7 @@ async function observePrintOrder(
         dedupeKey: `detail:${tracked.storefrontId}:${tracked.printOrderId}:${order.status.toLowerCase()}`,
         confirmID: String(tracked.printOrderId),
         comments: `Print order ${tracked.printOrderId} is now "${order.status}".`,
-        routine: true,
+        quietIfWithheld: true,
       });
     }
     patch.lastStatus = order.status;

@@ -593,6 +593,8 @@ async function recordUpdate(ctx: GatewayContext, update: PurchaseOrder): Promise
     comments:
       `The change to order ${update.orderId}${version} was received. It is not applied automatically: ` +
       'the supplier reviews it and confirms separately; until then the order is produced as first confirmed.',
+    // The change waits for an operator (below) whether or not the buyer allows this notice.
+    quietIfWithheld: true,
   });
   await ctx.store.orders.patch(update.id, {
     state: 'needs_operator',

@@ -137,6 +137,69 @@ describe('OCInstruction notAllowed', () => {
   });
 });
 
+describe('OCInstruction notAllowed, when something goes wrong or changes', () => {
+  it('a PO that could not be placed fails without a reject to the buyer; the operator reads what it would have said', async () => {
+    const stack = await createOrderStack(configWith());
+    await stack.worker.startup();
+    const cart = await punchOut(stack, ['Business cards']);
+    stack.printServiceDown = true;
+    const answer = await sendOrder(stack, {
+      payloadID: 'po-oc-down@ariba.example',
+      orderID: 'PO-OC-DOWN',
+      lines: linesOf(cart),
+      headerXml: keys('<OCInstruction value="notAllowed"/>'),
+    });
+    expect(answer).toMatchObject({ code: 200 });
+    for (const seconds of [0, 30, 60]) {
+      stack.clock.advance(seconds);
+      await drain(stack);
+    }
+    expect(confirmationsReceived(stack)).toEqual([]);
+    const po = await stack.store.orders.getByPayloadId('acme', 'po-oc-down@ariba.example');
+    expect(po).toMatchObject({ state: 'failed', flags: ['confirmation_withheld'] });
+    expect(po?.lastError).toBe(
+      'The print service could not create the print order (unavailable). No ConfirmationRequest was sent ' +
+        "(the buyer's OrderRequest allows no ConfirmationRequest: OCInstruction notAllowed (order)); it " +
+        'would have said (reject): The supplier could not place this order: The print service could not ' +
+        'create the print order (unavailable).',
+    );
+  });
+
+  it('a change gets no change notice; it waits for an operator as every change does, and the order stays ordered', async () => {
+    const stack = await createOrderStack(configWith());
+    const header = keys('<OCInstruction value="notAllowed"/>');
+    await stack.worker.startup();
+    const cart = await punchOut(stack, ['Business cards']);
+    const lines = linesOf(cart);
+    await sendOrder(stack, {
+      payloadID: 'po-oc-v1@ariba.example',
+      orderID: 'PO-OC-CHANGE',
+      lines,
+      headerXml: header,
+    });
+    await drain(stack);
+    await sendOrder(stack, {
+      payloadID: 'po-oc-v2@ariba.example',
+      orderID: 'PO-OC-CHANGE',
+      type: 'update',
+      orderVersion: '2',
+      previousPayloadID: 'po-oc-v1@ariba.example',
+      lines: lines.map((line) => ({ ...line, quantity: '500' })),
+      headerXml: header,
+    });
+    await drain(stack);
+    expect(confirmationsReceived(stack)).toEqual([]);
+    expect(await stack.store.orders.getByPayloadId('acme', 'po-oc-v1@ariba.example')).toMatchObject({
+      state: 'ordered',
+      flags: ['changed_by_buyer'],
+    });
+    expect(await stack.store.orders.getByPayloadId('acme', 'po-oc-v2@ariba.example')).toMatchObject({
+      state: 'needs_operator',
+      flags: ['quantity_mismatch', 'update_needs_operator'],
+    });
+  });
+});
+
 describe('ASNInstruction notAllowed', () => {
   it('no ShipNoticeRequest goes out, and the shipped print order is closed all the same', async () => {
     const stack = await createOrderStack(configWith());
