@@ -36,6 +36,9 @@ export function largeOrderRequest(lines: number): string {
     <OrderRequest>
       <OrderRequestHeader orderID="0004500999" orderDate="2024-05-03T12:30:00+02:00" type="new">
         <Total><Money currency="EUR">${(lines * 12.5).toFixed(2)}</Money></Total>
+        <ShipTo><Address isoCountryCode="DE" addressID="0100"><Name xml:lang="en">0100</Name>
+          <PostalAddress><Street>Kieler Straße 371-377</Street><City>Hamburg</City><PostalCode>22525</PostalCode><Country isoCountryCode="DE">Germany</Country></PostalAddress>
+        </Address></ShipTo>
         <BillTo><Address><Name xml:lang="en">ACME GmbH</Name></Address></BillTo>
       </OrderRequestHeader>
 ${items.join('\n')}
