@@ -23,6 +23,7 @@ import {
   type XmlTree,
 } from '../../support/order-flow.ts';
 import { cxmlStatusAnswer } from '../../support/stack.ts';
+import { signIn } from '../operator/console/console-support.ts';
 
 function configWith(invoices?: Partial<InvoiceConfig>): GatewayConfigInput {
   const base = orderConfig();
@@ -89,6 +90,11 @@ describe('OCInstruction notAllowed', () => {
     await drain(stack);
     expect(confirmationsReceived(stack)).toEqual([]);
     expect(receivedDocuments(stack, 'ShipNoticeRequest')).toHaveLength(1);
+    const operator = await signIn(stack);
+    const page = await (await operator.get(`/admin/ui/orders/${poId}`)).text();
+    expect(page).toContain(
+      '<dt>Accept sent to the buyer</dt><dd>not sent: the buyer allows no confirmation (OCInstruction notAllowed)</dd>',
+    );
     const { body } = await adminJson(stack, `/admin/orders/${poId}`);
     expect(body.instructions).toEqual({
       confirmation: false,

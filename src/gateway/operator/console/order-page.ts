@@ -146,7 +146,7 @@ async function printOrderSection(
   detail: Detail,
 ): Promise<SafeHtml> {
   const accept = !detail.instructions.confirmation
-    ? "not sent: the buyer's OCInstruction allows none"
+    ? 'not sent: the buyer allows no confirmation (OCInstruction notAllowed)'
     : tracked.confirmed
       ? 'yes'
       : 'no';
