@@ -103,10 +103,17 @@ function controlKeysThroughServe(stack: ServeBesideSandbox) {
       const { buyer } = stack;
       const { poId, printOrderId } = await orderWith('PO-ERS-1', '<InvoiceInstruction value="isERS"/>');
       const detail = await shipAndSettle(poId, printOrderId);
+      await eventually(
+        'the ship notice of PO-ERS-1 at the buyer',
+        () => documentsFor(buyer, 'ShipNoticeRequest', 'PO-ERS-1')[0],
+        { processes: [stack.serve.process, stack.sandbox.process] },
+      );
       expect(documentsFor(buyer, 'ShipNoticeRequest', 'PO-ERS-1')).toHaveLength(1);
       expect(invoicesPosted(buyer)).toEqual([]);
       expect(detail.instructions).toMatchObject({ invoice: false, confirmation: true, shipNotice: true });
       expect(await admin(`/orders/${poId}/invoices`)).toEqual({ items: [], holds: [] });
+      // No invoice was queued either, so none can reach the buyer later.
+      expect(detail.outbox.map((m: XmlTree) => m.kind)).not.toContain('invoice');
       const refused = await fetch(`${stack.serve.url}/admin/orders/${poId}/invoice`, {
         method: 'POST',
         headers: { Authorization: `Bearer ${ADMIN_TOKEN}` },
