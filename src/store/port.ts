@@ -201,6 +201,15 @@ interface OrderStore {
    * to. There is at most one (`accept` keeps one `new` per orderID), and the lookup is indexed by that key.
    */
   getByOrderId(buyerId: string, orderId: string): Promise<PurchaseOrder | undefined>;
+  /**
+   * What a document arriving from the buyer may repeat, in one read (intake's only read before it stores):
+   * the order stored under its payloadID, and the buyer's `new` order of its orderID (`getByOrderId`'s).
+   */
+  findEarlier(
+    buyerId: string,
+    payloadId: string,
+    orderId: string,
+  ): Promise<{ byPayloadId?: PurchaseOrder; newOfOrderId?: PurchaseOrder }>;
   list(filter?: OrderFilter): Promise<Page<PurchaseOrder>>;
   /**
    * The ids of the orders in `state`, newest first, at most `limit` (a page's default and bound): what the

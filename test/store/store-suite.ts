@@ -1005,6 +1005,16 @@ export function runStoreSuite(
         expect(await store.orders.getByOrderId('globex', 'PO-1001')).toBeUndefined();
         expect(await store.orders.getByOrderId('acme', 'PO-G')).toBeUndefined();
         expect(await store.orders.getByOrderId('acme', 'po-1001')).toBeUndefined();
+        // In one read: the order of a payloadID, and the new order of an orderID, each found apart.
+        expect(await store.orders.findEarlier('acme', 'change@buyer', 'PO-1001')).toStrictEqual({
+          byPayloadId: await store.orders.getByPayloadId('acme', 'change@buyer'),
+          newOfOrderId: order,
+        });
+        expect(await store.orders.findEarlier('acme', order.payloadId, 'PO-1001')).toStrictEqual({
+          byPayloadId: order,
+          newOfOrderId: order,
+        });
+        expect(await store.orders.findEarlier('acme', 'unknown@buyer', 'PO-G')).toStrictEqual({});
       });
 
       it('answers undefined for unknown ids', async () => {

@@ -356,12 +356,11 @@ function refuseDeviations(mismatches: readonly Mismatch[]): void {
  */
 export function createOrderIntake(ctx: GatewayContext): OrderRequestHandler {
   return async (request, buyer, mode) => {
-    const earlier = await ctx.store.orders.getByPayloadId(buyer.id, request.payloadID);
-    if (earlier !== undefined) return answerAgain(ctx, earlier, mode);
+    const earlier = await ctx.store.orders.findEarlier(buyer.id, request.payloadID, request.orderID);
+    if (earlier.byPayloadId !== undefined) return answerAgain(ctx, earlier.byPayloadId, mode);
     // A new order exists once per orderID: another document under a stored one is a copy or a refusal.
-    if (request.type === 'new') {
-      const stored = await ctx.store.orders.getByOrderId(buyer.id, request.orderID);
-      if (stored !== undefined) return answerReusedOrderId(ctx, request, buyer, stored, mode);
+    if (request.type === 'new' && earlier.newOfOrderId !== undefined) {
+      return answerReusedOrderId(ctx, request, buyer, earlier.newOfOrderId, mode);
     }
 
     // A delete cancels the whole order, so its lines (if any) are not checked against the carts.

@@ -126,6 +126,8 @@ const orderSql = (d: SqlDialect) => ({
   // order's revision key is always '').
   getNew: `SELECT * FROM purchase_orders
     WHERE buyer_id = $1 AND order_id = $2 AND type = 'new' AND revision_key = ''`,
+  findEarlier: `SELECT * FROM purchase_orders WHERE buyer_id = $1
+    AND (payload_id = $2 OR (order_id = $3 AND type = 'new' AND revision_key = ''))`,
   list: `SELECT * FROM purchase_orders
     WHERE ${optionalEquals('state', 1)} AND ${optionalEquals('buyer_id', 2)} AND ($3::bigint IS NULL OR id < $3)
     ORDER BY id DESC LIMIT $4`,

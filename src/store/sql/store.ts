@@ -551,6 +551,15 @@ function sqlOrders(
     async getByOrderId(buyerId, orderId) {
       return order(await first(sql.getNew, buyerId, orderId));
     },
+    async findEarlier(buyerId, payloadId, orderId) {
+      const found = (await whole(await rows(sql.findEarlier, buyerId, payloadId, orderId))).map(toOrder);
+      const byPayloadId = found.find((o) => o.payloadId === payloadId);
+      const newOfOrderId = found.find((o) => o.orderId === orderId && o.type === 'new');
+      return {
+        ...(byPayloadId !== undefined && { byPayloadId }),
+        ...(newOfOrderId !== undefined && { newOfOrderId }),
+      };
+    },
     async list(filter = {}) {
       const size = pageSize(filter.limit);
       const below = parseCursor(filter.cursor) ?? null;
