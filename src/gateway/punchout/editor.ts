@@ -92,30 +92,13 @@ export function addCatalogLine(
   sku: string,
   quantity: number,
 ): Promise<CartLine> {
-  const { session, storefront } = s;
-  const product = productBySku(storefront, sku);
+  const product = productBySku(s.storefront, sku);
   if (product.printProductId === undefined) {
     throw new GatewayError('unknown_product', `${product.name} is ordered as a design: design it first.`);
   }
   const problem = quantityProblem(product, quantity);
   if (problem !== undefined) throw new GatewayError('invalid_quantity', problem);
-  return ctx.store.cart.add({
-    lineRef: newLineRef(),
-    sessionId: session.id,
-    buyerId: session.buyerId,
-    storefrontId: session.storefrontId,
-    userRef: session.pipoUserRef,
-    designId: product.printProductId,
-    productId: product.productId,
-    sku: product.sku,
-    name: product.name,
-    quantity,
-    unitPrice: formatAmount(unitPriceFor(product, quantity)),
-    currency: storefront.currency,
-    uom: product.uom,
-    ...(product.unspsc !== undefined && { unspsc: product.unspsc }),
-    ...(product.leadTimeDays !== undefined && { leadTimeDays: product.leadTimeDays }),
-  });
+  return addCartLine(ctx, s, product, { designId: product.printProductId, name: product.name, quantity });
 }
 
 /** A new cart line of the product `sku` with the saved design, at the product's minimum quantity. */
@@ -125,9 +108,18 @@ export function addDesignLine(
   sku: string,
   designId: number,
 ): Promise<CartLine> {
-  const { session, storefront } = s;
-  const product = productBySku(storefront, sku);
-  const quantity = product.minQuantity;
+  const product = productBySku(s.storefront, sku);
+  const name = lineDescription(product.name, designId);
+  return addCartLine(ctx, s, product, { designId, name, quantity: product.minQuantity });
+}
+
+/** A new cart line of `product` in the session's cart, priced for its quantity. */
+function addCartLine(
+  ctx: GatewayContext,
+  { session, storefront }: Pick<SessionScope, 'storefront'> & { session: PunchoutSession },
+  product: ReturnType<typeof productBySku>,
+  line: { designId: number; name: string; quantity: number },
+): Promise<CartLine> {
   return ctx.store.cart.add({
     lineRef: newLineRef(),
     sessionId: session.id,
@@ -136,12 +128,12 @@ export function addDesignLine(
     // The line is as test as the punch-out that made it: only a PO of the same mode may order it.
     deploymentMode: session.deploymentMode,
     userRef: session.pipoUserRef,
-    designId,
+    designId: line.designId,
     productId: product.productId,
     sku: product.sku,
-    name: lineDescription(product.name, designId),
-    quantity,
-    unitPrice: formatAmount(unitPriceFor(product, quantity)),
+    name: line.name,
+    quantity: line.quantity,
+    unitPrice: formatAmount(unitPriceFor(product, line.quantity)),
     currency: storefront.currency,
     uom: product.uom,
     ...(product.unspsc !== undefined && { unspsc: product.unspsc }),
