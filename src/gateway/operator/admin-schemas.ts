@@ -119,13 +119,17 @@ export const AttachBody = StaleGuard.extend({
 });
 
 const NOTE_TEXT = `note must be text of 1 to ${MAX_NOTE_LENGTH} characters.`;
-export const HandledBody = StaleGuard.extend({
-  note: z
+/** An operator's note, trimmed, described as `description` says what it is kept for. */
+const operatorNote = (description: string) =>
+  z
     .string({ error: NOTE_TEXT })
     .max(MAX_NOTE_LENGTH, { error: NOTE_TEXT })
     .refine((note) => note.trim() !== '', { error: NOTE_TEXT })
     .transform((note) => note.trim())
-    .meta({ description: 'Why the PO needs nothing more; kept in the PO record.' }),
+    .meta({ description });
+
+export const HandledBody = StaleGuard.extend({
+  note: operatorNote('Why the PO needs nothing more; kept in the PO record.'),
 });
 
 export const InvoiceBody = StaleGuard.extend({
@@ -136,14 +140,9 @@ export const InvoiceBody = StaleGuard.extend({
 });
 
 export const WaiveInvoiceBody = StaleGuard.extend({
-  note: z
-    .string({ error: NOTE_TEXT })
-    .max(MAX_NOTE_LENGTH, { error: NOTE_TEXT })
-    .refine((note) => note.trim() !== '', { error: NOTE_TEXT })
-    .transform((note) => note.trim())
-    .meta({
-      description: 'Why no invoice is sent (the buyer self-bills, settled elsewhere…); kept with the hold.',
-    }),
+  note: operatorNote(
+    'Why no invoice is sent (the buyer self-bills, settled elsewhere…); kept with the hold.',
+  ),
 });
 
 /** The first problem zod found, as the one message a 400 carries. */
