@@ -268,6 +268,20 @@ describe('a catalog product goes into the cart from the catalog, without the edi
     expect(await stack.store.cart.get(lineRef)).toMatchObject({ state: 'ordered', designId: 106 });
   });
 
+  it('a product put in the cart during a test punch-out is a test line, as a design would be', async () => {
+    const stack = await createOrderStack(configWith());
+    const setup = await stack.postCxml(setupRequest({ deploymentMode: 'test' }));
+    expect(statusOf(setup).code).toBe(200);
+    const catalog = await stack.browse(startUrlOf(setup));
+    const form = findForms(catalog.text).find((f) => f.action.includes('/add/ENV-C4'));
+    const cartPage = await submit(stack, catalog, form as NonNullable<typeof form>, { quantity: '100' });
+    const transfer = await clickButton(stack, cartPage, 'Transfer cart to procurement system');
+    const message = parseXml(cxmlFromForm(returnFormOf(transfer))).cXML.Message;
+    expect(message['@deploymentMode']).toBe('test');
+    const lineRef = message.PunchOutOrderMessage.ItemIn[0].ItemID.SupplierPartAuxiliaryID;
+    expect(await stack.store.cart.get(lineRef)).toMatchObject({ deploymentMode: 'test', designId: 106 });
+  });
+
   it('a quantity below the minimum is refused with the product’s bounds, and no line is added', async () => {
     const stack = await createOrderStack(configWith());
     const setup = await stack.postCxml(setupRequest({}));
