@@ -14,7 +14,7 @@ describe('punchgate check-config', () => {
     const result = run('check-config', 'fixtures/demo.config.json');
     expect(result.status).toBe(0);
     expect(result.stdout).toBe(
-      'fixtures/demo.config.json is valid: 1 storefront(s), 3 buyer(s): acme (cxml), coupa (cxml), sap1 (oci); store sqlite\n',
+      'fixtures/demo.config.json is valid: 2 storefront(s), 3 buyer(s): acme (cxml), coupa (cxml), sap1 (oci); store sqlite\n',
     );
   });
 
