@@ -7,6 +7,7 @@
 /** Every code a `CxmlError` can carry, in the order the parser meets them. */
 export const CXML_ERROR_CODES = [
   'too_large',
+  'bad_mime',
   'malformed',
   'entity_forbidden',
   'too_deep',

@@ -53,6 +53,15 @@ export {
 export { type CxmlDtdModule, type CxmlEnvelopeInput, DEFAULT_CXML_VERSION } from './envelope.ts';
 export { CXML_ERROR_CODES, CxmlError, type CxmlErrorCode, isCxmlError } from './error.ts';
 export { extrinsicValue } from './extrinsics.ts';
+export {
+  assertReferencedPartsPresent,
+  type CxmlMessage,
+  cxmlPartInHead,
+  type MimeAttachment,
+  type MultipartFraming,
+  multipartFraming,
+  readCxmlMessage,
+} from './mime-message.ts';
 export { type CxmlParseLimits, type CxmlParseOptions, DEFAULT_PARSE_LIMITS } from './parse-options.ts';
 export { parseCxmlRequest } from './parse-request.ts';
 export { HEADER_SCAN_CHARS, type PeekedDocument, peekCxmlHeader, wholeTags } from './peek-header.ts';

@@ -10,6 +10,7 @@ import { guardMarkup } from './markup-guard.ts';
 import { type CxmlParseOptions, resolveParseLimits } from './parse-options.ts';
 import { readOrderRequest } from './parse-order-request.ts';
 import { readSetupRequest } from './parse-setup-request.ts';
+import { readAttachmentReferences } from './read-attachments.ts';
 import { readHeader } from './read-header.ts';
 import type { CxmlRequest, CxmlRequestCommon, DeploymentMode } from './request-types.ts';
 import { assertPlainSharedSecrets } from './shared-secret.ts';
@@ -51,7 +52,12 @@ function requestDocument(envelope: XmlNode): { name: string; node: XmlNode; requ
   return { name, node, request };
 }
 
-function readCommon(envelope: XmlNode, request: XmlNode, raw: string): CxmlRequestCommon {
+function readCommon(
+  envelope: XmlNode,
+  request: XmlNode,
+  document: { name: string; node: XmlNode },
+  raw: string,
+): CxmlRequestCommon {
   const payloadID = attr(envelope, 'payloadID');
   if (payloadID === undefined || payloadID === '') {
     throw new CxmlError('missing_field', 'cXML has no payloadID attribute');
@@ -65,6 +71,7 @@ function readCommon(envelope: XmlNode, request: XmlNode, raw: string): CxmlReque
     ...(lang ? { lang } : {}),
     deploymentMode: readDeploymentMode(request),
     header: readHeader(envelope),
+    attachments: readAttachmentReferences(document.node, document.name, raw),
     raw,
   };
 }
@@ -91,14 +98,15 @@ export function parseCxmlRequest(input: string | Uint8Array, options?: CxmlParse
   }
   const envelope = child(parseXmlTree(raw), rootName);
   if (envelope === undefined) throw new CxmlError('malformed', `<${rootName}> could not be read`);
-  const { name, node, request } = requestDocument(envelope);
+  const document = requestDocument(envelope);
+  const { name, node, request } = document;
   switch (name) {
     case 'PunchOutSetupRequest':
-      return { ...readCommon(envelope, request, raw), ...readSetupRequest(node) };
+      return { ...readCommon(envelope, request, document, raw), ...readSetupRequest(node) };
     case 'OrderRequest':
-      return { ...readCommon(envelope, request, raw), ...readOrderRequest(node) };
+      return { ...readCommon(envelope, request, document, raw), ...readOrderRequest(node) };
     case 'ProfileRequest':
-      return { ...readCommon(envelope, request, raw), kind: 'ProfileRequest' };
+      return { ...readCommon(envelope, request, document, raw), kind: 'ProfileRequest' };
     default:
       throw new CxmlError('unsupported_request', `${name} is not supported`);
   }

@@ -165,6 +165,15 @@ export type OrderItem = z.infer<typeof orderItemSchema>;
 export const deploymentModeSchema = z.enum(['production', 'test']);
 export type DeploymentMode = z.infer<typeof deploymentModeSchema>;
 
+/** An `Attachment` the document names: its URL as sent and where it stands. */
+export const attachmentReferenceSchema = z.object({
+  /** `cid:<Content-ID>` for a part of the same MIME message; buyers also send plain URLs or file names. */
+  url: z.string(),
+  /** The element's path from the request document: `OrderRequest/ItemOut[2]/Comments/Attachment`. */
+  at: z.string(),
+});
+export type AttachmentReference = z.infer<typeof attachmentReferenceSchema>;
+
 /** What every request carries, whatever its kind. */
 export const cxmlRequestCommonSchema = z.object({
   version: optional(z.string()),
@@ -173,6 +182,8 @@ export const cxmlRequestCommonSchema = z.object({
   lang: optional(z.string()),
   deploymentMode: deploymentModeSchema,
   header: cxmlHeaderSchema,
+  /** Every Attachment it names (none read back from POs stored before attachments were read). */
+  attachments: z.array(attachmentReferenceSchema).default([]),
   /** The decoded document text (BOM removed). */
   raw: z.string(),
 });

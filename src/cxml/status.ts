@@ -8,6 +8,7 @@
  *   declarations, nesting over the cap, and documents over the size cap. cXML has no "too large" code
  *   (413 is HTTP only, 499 "Document size error" belongs to catalog uploads), and a document we refuse
  *   to parse is exactly what 406 describes; buyers such as Coupa do not retry 4xx, which is right here.
+ *   A `multipart/related` message whose framing or parts cannot be read (`bad_mime`) is the same case.
  * - 400 Bad Request ("parsed correctly, but unacceptable") for a cXML document with no Request, a
  *   required field missing, or a value that cannot be read.
  * - 450 Not Implemented for a well-formed request punchgate does not handle (cXML 1.2 replaced 501 by 450).
@@ -28,6 +29,7 @@ const NOT_IMPLEMENTED: CxmlStatus = { code: 450, text: 'Not Implemented' };
 function statusForCode(code: CxmlErrorCode): CxmlStatus {
   switch (code) {
     case 'too_large':
+    case 'bad_mime':
     case 'malformed':
     case 'entity_forbidden':
     case 'too_deep':

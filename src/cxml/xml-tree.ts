@@ -10,6 +10,7 @@ import type { XmlElement } from './xml-node.ts';
 /** Elements the cXML DTDs allow more than once where punchgate reads them. */
 const REPEATABLE = new Set([
   'AccountingSegment',
+  'Attachment',
   'CarrierIdentifier',
   'Classification',
   'Comments',

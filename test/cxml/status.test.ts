@@ -3,6 +3,7 @@ import { CXML_ERROR_CODES, CxmlError, type CxmlErrorCode, cxmlStatusFor } from '
 
 const table: Record<CxmlErrorCode, { code: number; text: string }> = {
   too_large: { code: 406, text: 'Not Acceptable' },
+  bad_mime: { code: 406, text: 'Not Acceptable' },
   malformed: { code: 406, text: 'Not Acceptable' },
   entity_forbidden: { code: 406, text: 'Not Acceptable' },
   too_deep: { code: 406, text: 'Not Acceptable' },

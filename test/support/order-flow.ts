@@ -204,6 +204,8 @@ export interface OrderOptions {
   domain?: string;
   lines: readonly OrderLineIn[];
   comments?: string;
+  /** Attachment URLs (`cid:…`) in the header's Comments. */
+  attachments?: readonly string[];
   requestedDeliveryDate?: string;
   deploymentMode?: 'production' | 'test';
   /** Markup added to the OrderRequestHeader before its Extrinsic (ControlKeys, …). */
@@ -284,7 +286,7 @@ ${options.shipToXml ?? DEFAULT_SHIP_TO}
 <Tax><Money currency="${currency}">5.00</Money><Description xml:lang="en">Sales tax</Description></Tax>
 ${options.previousPayloadID === undefined ? '' : `<DocumentReference payloadID="${escapeXml(options.previousPayloadID)}"/>`}
 <Contact role="endUser"><Name xml:lang="en">Jane Roe</Name><Email>jane.roe@acme.example</Email></Contact>
-${options.comments === undefined ? '' : `<Comments xml:lang="en">${escapeXml(options.comments)}</Comments>`}
+${headerComments(options)}
 ${options.headerXml ?? ''}
 <Extrinsic name="CostCenter">CC-4410</Extrinsic>
 </OrderRequestHeader>
@@ -292,6 +294,15 @@ ${items}
 </OrderRequest>
 </Request>
 </cXML>`;
+}
+
+/** The header's Comments: text, then an Attachment per URL, as Ariba writes them. */
+function headerComments(options: Pick<OrderOptions, 'comments' | 'attachments'>): string {
+  const attachments = (options.attachments ?? [])
+    .map((url) => `<Attachment><URL>${escapeXml(url)}</URL></Attachment>`)
+    .join('');
+  if (options.comments === undefined && attachments === '') return '';
+  return `<Comments xml:lang="en">${escapeXml(options.comments ?? '')}${attachments}</Comments>`;
 }
 
 /** Posts a PO and answers its Status. */

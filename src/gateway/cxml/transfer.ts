@@ -8,6 +8,7 @@
  */
 import type { Credential, CxmlHeader, OrderMessageLine } from '../../cxml/index.ts';
 import { buildNoChangeOrderMessage, buildOrderMessage, newPayloadId } from '../../cxml/index.ts';
+import { bytesToBase64 } from '../../kernel/base64.ts';
 import type { CartLine, PunchoutSession } from '../../store/types.ts';
 import type { GatewayContext } from '../context.ts';
 import type { ResolvedCxmlBuyer, ResolvedStorefront } from '../deps.ts';
@@ -94,19 +95,9 @@ function keptMessageLine(line: KeptLine, lineNumber: number, currency: string): 
  * calls cost little. 8 KB measured fastest on Node 24 (a 680 KB message: 2.8 ms, one call per byte 18-32 ms;
  * 32 KB chunks 8.7 ms).
  */
-const BASE64_CHUNK = 8192;
-
-/**
- * The UTF-8 bytes of `text` in base64, with web APIs only (the gateway also runs on Workers, without
- * Buffer): `btoa` takes one character per byte, built a chunk of bytes per call rather than one at a time.
- */
+/** The UTF-8 bytes of `text` in base64, as the `cxml-base64` form field carries the cart. */
 export function utf8Base64(text: string): string {
-  const bytes = new TextEncoder().encode(text);
-  let binary = '';
-  for (let start = 0; start < bytes.length; start += BASE64_CHUNK) {
-    binary += String.fromCharCode(...bytes.subarray(start, start + BASE64_CHUNK));
-  }
-  return btoa(binary);
+  return bytesToBase64(new TextEncoder().encode(text));
 }
 
 function formFor(buyer: ResolvedCxmlBuyer, session: PunchoutSession, xml: string): ReturnForm {

@@ -1,0 +1,46 @@
+/**
+ * Bytes to base64 and back with web APIs only (`btoa`/`atob`), since the gateway also runs on Workers,
+ * without Buffer. Both work a chunk at a time: `String.fromCharCode(...bytes)` over megabytes would
+ * overflow the call stack, and one character per call would take seconds.
+ */
+
+const CHUNK = 8192;
+
+/**
+ * @example
+ * bytesToBase64(new TextEncoder().encode('Hi')); // 'SGk='
+ */
+export function bytesToBase64(bytes: Uint8Array): string {
+  let binary = '';
+  for (let start = 0; start < bytes.length; start += CHUNK) {
+    binary += String.fromCharCode(...bytes.subarray(start, start + CHUNK));
+  }
+  return btoa(binary);
+}
+
+const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
+
+/**
+ * The bytes a base64 text stands for, or undefined when it is not base64: a character outside the alphabet,
+ * padding anywhere but at the end, or a length that no encoding produces. Line breaks and other whitespace
+ * (MIME wraps base64 at 76 characters) are skipped.
+ *
+ * @example
+ * base64ToBytes('SGk=\r\n'); // Uint8Array [72, 105]
+ * base64ToBytes('SGk*'); // undefined
+ */
+export function base64ToBytes(text: string): Uint8Array | undefined {
+  const compact = /\s/.test(text) ? text.replace(/\s+/g, '') : text;
+  if (!BASE64.test(compact) || compact.length % 4 === 1) return undefined;
+  // Unpadded input (some encoders leave the `=` off) decodes the same once padded.
+  const padded = compact.length % 4 === 0 ? compact : compact + '='.repeat(4 - (compact.length % 4));
+  let binary: string;
+  try {
+    binary = atob(padded);
+  } catch {
+    return undefined;
+  }
+  const bytes = new Uint8Array(binary.length);
+  for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
+  return bytes;
+}
