@@ -48,6 +48,13 @@ export const DEFAULT_ORDER_DOCUMENT_BYTES = 16 * 1024 * 1024;
  * a 5,000-line PO (3.3 MB) and leaves the isolate room for its code and other requests.
  */
 export const D1_ORDER_DOCUMENT_BYTES = 3.5 * 1024 * 1024;
+/**
+ * The default `buyers[].attachments.maxBytes`: the files of one PO, decoded, together. Print artwork as
+ * buyers attach it (a print-ready PDF, a logo, a spec sheet) is a few MB; 10 MiB base64-encoded (×4/3, plus
+ * line breaks) is about 14.3 MiB, so with its cXML part the message still fits the default
+ * `orders.maxDocumentBytes` of 16 MiB, which bounds the whole message.
+ */
+export const DEFAULT_ATTACHMENT_BYTES = 10 * 1024 * 1024;
 
 /**
  * What a config that still names the retired `memory` store is told: the same store lives on as SQLite in
@@ -360,6 +367,22 @@ const BuyerCommon = {
       "The SupplierPartID (OCI VENDORMAT) of a designed line: sku: the product's SKU; sku-design: the SKU and the design id (SKU-D1234), so ERPs that key lines on the part number keep two designs of one product apart",
     ),
   test: TestModeConfig.default({ credentials: [], fromProductionCredentials: 'accept-as-test' }),
+  attachments: z
+    .strictObject({
+      maxBytes: z
+        .number()
+        .int()
+        .min(0)
+        .max(256 * 1024 * 1024)
+        .default(DEFAULT_ATTACHMENT_BYTES)
+        .describe(
+          `Most bytes of files, decoded and together, one PO may carry as multipart/related parts; a PO with more is refused naming the part (0 refuses every attachment). Default ${DEFAULT_ATTACHMENT_BYTES} (10 MiB). The whole message, encoded, stays within orders.maxDocumentBytes too`,
+        ),
+    })
+    .default({ maxBytes: DEFAULT_ATTACHMENT_BYTES })
+    .describe(
+      "Files a PO carries (artwork, specs): kept with the PO for operators to download, since the print service's interface has no upload",
+    ),
   invoices: InvoiceConfig.default({
     send: 'off',
     taxAt: 'header',

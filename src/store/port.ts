@@ -61,6 +61,8 @@
  * ```
  */
 import type {
+  AttachmentFile,
+  AttachmentInfo,
   CartLine,
   CartLinePatch,
   Claim,
@@ -179,6 +181,14 @@ interface CartStore {
   purgeStale(updatedBefore: Date, options?: PurgeOptions): Promise<number>;
 }
 
+/** Files that came with purchase orders: written by `orders.acceptWithLines`, read here. */
+interface AttachmentStore {
+  /** The order's attachments in message order, without their bytes. */
+  list(poId: string): Promise<AttachmentInfo[]>;
+  /** One attachment with its bytes; undefined when the order has none at that position. */
+  get(poId: string, position: number): Promise<AttachmentFile | undefined>;
+}
+
 interface OrderStore {
   /**
    * Records a purchase order unless one with the same (`buyerId`, `payloadId`) or the same (`buyerId`,
@@ -190,7 +200,7 @@ interface OrderStore {
   /**
    * The PO intake in one transaction, one commit (on D1 one batch): `accept`, and only if that creates the
    * order, its cart lines marked ordered by it (as `cart.markOrdered`) and its job queued (as
-   * `jobs.enqueue`). All of it is stored or none. A copy of a stored order changes nothing and answers
+   * `jobs.enqueue`) and its attachments stored. All of it is stored or none. A copy of a stored order changes nothing and answers
    * that order, exactly as `accept` does; a created order is answered by its id, nothing is read back.
    */
   acceptWithLines(intake: NewOrderIntake): Promise<OrderIntakeResult>;
@@ -384,6 +394,7 @@ export interface Store {
   readonly cart: CartStore;
   readonly orders: OrderStore;
   readonly refusedDocuments: RefusedDocumentStore;
+  readonly attachments: AttachmentStore;
   readonly jobs: JobQueue;
   readonly outbox: Outbox;
   readonly printOrders: PrintOrderStore;

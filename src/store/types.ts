@@ -239,6 +239,39 @@ export interface NewOrderIntake {
   lineRefs: readonly string[];
   /** Queued under key `keyPrefix` + the order's id, payload `{ poId: <the order's id> }`. */
   job: { kind: string; keyPrefix: string; runAt: Date; maxAttempts?: number };
+  /** Files that came with the order, stored with it (a copy of a stored order adds none). */
+  attachments?: readonly NewAttachment[];
+}
+
+/**
+ * A file that came with a purchase order (a part of its `multipart/related` message), as intake hands it
+ * to the store: kept with the order, for ever, like the order itself.
+ */
+export interface NewAttachment {
+  /** Its place in the buyer's message, from 1 (the cXML part counts): unique within the order. */
+  position: number;
+  /** The Content-ID a `cid:` URL names it by, without angle brackets. */
+  contentId?: string;
+  filename?: string;
+  /** The media type the buyer's part declared, as declared; never trusted to serve it by. */
+  contentType: string;
+  content: Uint8Array;
+}
+
+/** A stored attachment as listed: what it is, without its bytes. */
+export interface AttachmentInfo {
+  poId: string;
+  position: number;
+  contentId?: string;
+  filename?: string;
+  contentType: string;
+  /** Decoded bytes. */
+  size: number;
+}
+
+/** A stored attachment with its bytes, as a download hands them out. */
+export interface AttachmentFile extends AttachmentInfo {
+  content: Uint8Array;
 }
 
 /** A created intake is answered by the order's id alone (its caller holds the rest), a copy by the stored order. */

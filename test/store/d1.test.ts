@@ -26,6 +26,7 @@ import {
   cxmlSession,
   expectStoreError,
   runStoreSuite,
+  SQLITE_FAIL_ATTACHMENT_WRITES,
   SQLITE_FAIL_CART_LINE_UPDATES,
   T0,
 } from './store-suite.ts';
@@ -106,6 +107,12 @@ runStoreSuite(
       await database.prepare(SQLITE_FAIL_CART_LINE_UPDATES).all();
       return async () => {
         await database.prepare('DROP TRIGGER fail_cart_line_updates').all();
+      };
+    },
+    async failAttachmentWrites() {
+      await database.prepare(SQLITE_FAIL_ATTACHMENT_WRITES).all();
+      return async () => {
+        await database.prepare('DROP TRIGGER fail_attachment_writes').all();
       };
     },
   },

@@ -44,6 +44,21 @@ describeWithPostgres('PostgreSQL store', (url) => {
           });
         };
       },
+      async failAttachmentWrites() {
+        const schema = suiteSchema;
+        await withClient(async (client) => {
+          await client.query(`CREATE FUNCTION ${schema}.fail_attachment_writes() RETURNS trigger
+            LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'injected failure'; END $$`);
+          await client.query(`CREATE TRIGGER fail_attachment_writes
+            BEFORE INSERT ON ${schema}.purchase_order_attachment_chunks
+            FOR EACH ROW EXECUTE FUNCTION ${schema}.fail_attachment_writes()`);
+        });
+        return async () => {
+          await withClient(async (client) => {
+            await client.query(`DROP TRIGGER fail_attachment_writes ON ${schema}.purchase_order_attachment_chunks`);
+          });
+        };
+      },
     },
   );
 

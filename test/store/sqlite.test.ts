@@ -28,6 +28,7 @@ import {
   cxmlSession,
   expectStoreError,
   runStoreSuite,
+  SQLITE_FAIL_ATTACHMENT_WRITES,
   SQLITE_FAIL_CART_LINE_UPDATES,
   T0,
 } from './store-suite.ts';
@@ -130,6 +131,10 @@ runStoreSuite(
     async failCartLineUpdates() {
       onSuiteFile(SQLITE_FAIL_CART_LINE_UPDATES);
       return async () => onSuiteFile('DROP TRIGGER fail_cart_line_updates');
+    },
+    async failAttachmentWrites() {
+      onSuiteFile(SQLITE_FAIL_ATTACHMENT_WRITES);
+      return async () => onSuiteFile('DROP TRIGGER fail_attachment_writes');
     },
   },
 );

@@ -175,11 +175,17 @@ function user(overrides: Partial<NewUserMapping> = {}): NewUserMapping {
 export interface StoreFaults {
   /** Makes every UPDATE of a cart line fail inside the database from now on; answers the undo. */
   failCartLineUpdates(): Promise<() => Promise<void>>;
+  /** Makes every INSERT of an attachment's bytes fail inside the database from now on; answers the undo. */
+  failAttachmentWrites(): Promise<() => Promise<void>>;
 }
 
 /** The fault of {@link StoreFaults} on SQLite and D1: a trigger that aborts any update of a cart line. */
 export const SQLITE_FAIL_CART_LINE_UPDATES = `CREATE TRIGGER fail_cart_line_updates BEFORE UPDATE ON cart_lines
   BEGIN SELECT RAISE(ABORT, 'injected failure'); END`;
+
+/** The attachment fault on SQLite and D1: the last statements of an intake batch abort. */
+export const SQLITE_FAIL_ATTACHMENT_WRITES = `CREATE TRIGGER fail_attachment_writes
+  BEFORE INSERT ON purchase_order_attachment_chunks BEGIN SELECT RAISE(ABORT, 'injected failure'); END`;
 
 export function runStoreSuite(
   name: string,
@@ -923,6 +929,74 @@ export function runStoreSuite(
           // Nothing half-written stands in the way of the buyer's next copy.
           const id = createdId(await store.orders.acceptWithLines(intake(['L-A', 'L-B'])));
           expect((await store.jobs.list()).items).toMatchObject([{ key: `po:${id}` }]);
+        });
+      });
+
+      describe('attachments stored with the intake', () => {
+        const JOB = { kind: 'process_order', keyPrefix: 'po:', runAt: T0 };
+        /** Bytes no text encoding survives, `size` long, different for each `seed`. */
+        const bytes = (size: number, seed: number) =>
+          Uint8Array.from({ length: size }, (_, i) => (i * 31 + seed * 7 + (i >> 8)) % 256);
+        // Past one stored part (1,000,000 base64 characters): 2.5 MB is four parts.
+        const artwork = {
+          position: 2,
+          contentId: 'artwork@buyer.example',
+          filename: 'Visitenkarte Müller.pdf',
+          contentType: 'application/pdf',
+          content: bytes(2_500_000, 1),
+        };
+        const unnamed = { position: 3, contentType: 'text/html', content: bytes(10, 2) };
+        const intake = (overrides: Partial<NewPurchaseOrder> = {}) => ({
+          order: purchaseOrder(overrides),
+          lineRefs: [],
+          job: JOB,
+          attachments: [artwork, unnamed],
+        });
+
+        it('keeps every attachment with its order, listed without bytes and read back byte for byte', async () => {
+          const result = await store.orders.acceptWithLines(intake());
+          if (!result.created) throw new Error('expected a created order');
+          const { content: _a, ...artworkInfo } = artwork;
+          const { content: _u, ...unnamedInfo } = unnamed;
+          expect(await store.attachments.list(result.id)).toStrictEqual([
+            { poId: result.id, ...artworkInfo, size: 2_500_000 },
+            { poId: result.id, ...unnamedInfo, size: 10 },
+          ]);
+          expect(await store.attachments.get(result.id, 2)).toStrictEqual({
+            poId: result.id,
+            ...artworkInfo,
+            size: 2_500_000,
+            content: artwork.content,
+          });
+          expect((await store.attachments.get(result.id, 3))?.content).toStrictEqual(unnamed.content);
+          expect(await store.attachments.get(result.id, 1)).toBeUndefined();
+          expect(await store.attachments.list('999999')).toStrictEqual([]);
+        });
+
+        it('adds none for a copy of a stored order, under its payloadID or another', async () => {
+          const result = await store.orders.acceptWithLines(intake());
+          if (!result.created) throw new Error('expected a created order');
+          const listed = await store.attachments.list(result.id);
+          expect((await store.orders.acceptWithLines(intake())).created).toBe(false);
+          const resent = await store.orders.acceptWithLines(intake({ payloadId: 'resent@buyer' }));
+          expect(resent.created).toBe(false);
+          expect(await store.attachments.list(result.id)).toStrictEqual(listed);
+          expect((await store.orders.list()).items).toHaveLength(1);
+        });
+
+        it('stores neither the order nor any attachment when writing one fails', async () => {
+          const undo = await faults.failAttachmentWrites();
+          try {
+            await expect(store.orders.acceptWithLines(intake())).rejects.toThrow();
+          } finally {
+            await undo();
+          }
+          expect((await store.orders.list()).items).toEqual([]);
+          expect((await store.jobs.list()).items).toEqual([]);
+          // The buyer's next copy is stored whole.
+          const result = await store.orders.acceptWithLines(intake());
+          if (!result.created) throw new Error('expected a created order');
+          expect((await store.attachments.list(result.id)).map((a) => a.position)).toEqual([2, 3]);
         });
       });
 

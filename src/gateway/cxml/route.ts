@@ -6,23 +6,29 @@
 import { type Context, Hono } from 'hono';
 import { ANONYMOUS_DOCUMENT_BYTES, orderDocumentLimit } from '../../../schemas/config.ts';
 import {
+  assertReferencedPartsPresent,
   buildProfileResponse,
   buildStatusResponse,
   CxmlError,
   type CxmlRequest,
+  cxmlPartInHead,
   cxmlStatusFor,
   type DeploymentMode,
+  type MimeAttachment,
+  type MultipartFraming,
+  multipartFraming,
   newPayloadId,
   HEADER_SCAN_CHARS,
   type PeekedDocument,
   parseCxmlRequest,
   peekCxmlHeader,
+  readCxmlMessage,
   wholeTags,
 } from '../../cxml/index.ts';
 import type { GatewayContext } from '../context.ts';
 import type { ResolvedBuyer, ResolvedCxmlBuyer } from '../deps.ts';
 import { CXML_STATUS_TEXT, cxmlStatusOf, GatewayError, logFailure, toGatewayError } from '../http/errors.ts';
-import { receiveHead } from '../http/read-body.ts';
+import { type ReceivedHead, receiveHead } from '../http/read-body.ts';
 import {
   authenticateHeader,
   createCxmlSenders,
@@ -50,13 +56,15 @@ const LARGE_DOCUMENTS_AT_ONCE = 1;
 export const PARSE_AT_ONCE_BYTES = 8 * 1024;
 
 /**
- * Handles an OrderRequest in the mode its credentials allow (`deploymentModeOf`); provided by the order
- * intake so this route only dispatches.
+ * Handles an OrderRequest in the mode its credentials allow (`deploymentModeOf`), with the other parts of its
+ * `multipart/related` message (none for a plain document); provided by the order intake so this route only
+ * dispatches.
  */
 export type OrderRequestHandler = (
   request: Extract<CxmlRequest, { kind: 'OrderRequest' }>,
   buyer: ResolvedBuyer,
   deploymentMode: DeploymentMode,
+  attachments: readonly MimeAttachment[],
 ) => Promise<{ code: number; text: string; detail?: string }>;
 
 const answer = (xml: string) =>
@@ -151,6 +159,14 @@ export function createCxmlRoute(ctx: GatewayContext, onOrder: OrderRequestHandle
   async function handle(c: Context): Promise<Outcome> {
     const declared = Number(c.req.header('content-length') ?? Number.NaN);
     if (declared > largest) return tooLarge(largest);
+    // A `multipart/related` message (a document with attachments) goes the same way under the same limits,
+    // counted whole: its head is read and its cXML part's Header proves the sender before the rest is read.
+    let framing: MultipartFraming | undefined;
+    try {
+      framing = multipartFraming(c.req.header('content-type'));
+    } catch (error) {
+      return unreadable(error);
+    }
     const head = await receiveHead(c.req.raw, HEADER_SCAN_CHARS);
     // The client went away mid-upload; nobody reads this answer, and it is no failure of ours.
     if (head.kind === 'cut_off') return cutOff();
@@ -160,6 +176,7 @@ export function createCxmlRoute(ctx: GatewayContext, onOrder: OrderRequestHandle
     // still hears 401 about a document that is also broken; a larger one always does, so a stranger's
     // costs at most the scan of its head.
     if (
+      framing === undefined &&
       head.kind === 'whole' &&
       head.bytes.byteLength <= PARSE_AT_ONCE_BYTES &&
       !(declared > MAX_CXML_BYTES)
@@ -169,8 +186,12 @@ export function createCxmlRoute(ctx: GatewayContext, onOrder: OrderRequestHandle
     }
     let peeked: PeekedDocument;
     try {
-      peeked = peekCxmlHeader(small ? head.bytes : wholeTags(head.bytes.subarray(0, HEADER_SCAN_CHARS)));
+      const document = framing === undefined ? head.bytes : cxmlInHead(head, framing);
+      const whole = head.kind === 'whole' && document.byteLength <= HEADER_SCAN_CHARS;
+      peeked = peekCxmlHeader(whole ? document : wholeTags(document.subarray(0, HEADER_SCAN_CHARS)));
     } catch (error) {
+      // A message whose framing or cXML part cannot be read says so, whoever sent it.
+      if (framing !== undefined) return unreadable(error);
       // A small document is cheap to read whole, and says best what is wrong with it (not cXML, a
       // Response, a broken Header); a large one without a readable Header is refused as it is.
       if (small) return unreadable(readWhole(head.bytes) ?? error);
@@ -194,7 +215,7 @@ export function createCxmlRoute(ctx: GatewayContext, onOrder: OrderRequestHandle
       const body = head.kind === 'head' ? await head.rest(limit) : head;
       if (body.kind === 'cut_off') return cutOff();
       if (body.kind === 'too_large' || body.bytes.byteLength > limit) return tooLarge(limit);
-      return await answerRequest(body.bytes, limit, buyer);
+      return await answerRequest(body.bytes, limit, buyer, framing);
     } finally {
       if (large) largeInFlight--;
     }
@@ -208,19 +229,36 @@ export function createCxmlRoute(ctx: GatewayContext, onOrder: OrderRequestHandle
     } catch (error) {
       return refused(request.kind, error);
     }
-    return await respond(request, bytes, sender);
+    return await respond(request, bytes, sender, []);
   }
 
-  /** The whole document parsed, its Header proven to name the buyer the scan did, and its request answered. */
-  async function answerRequest(bytes: Uint8Array, maxBytes: number, buyer: ResolvedBuyer): Promise<Outcome> {
+  /**
+   * The whole document parsed (a multipart message's cXML part, its other parts decoded), its Header proven
+   * to name the buyer the scan did, and its request answered.
+   */
+  async function answerRequest(
+    bytes: Uint8Array,
+    maxBytes: number,
+    buyer: ResolvedBuyer,
+    framing: MultipartFraming | undefined,
+  ): Promise<Outcome> {
     let request: CxmlRequest;
+    let attachments: readonly MimeAttachment[] = [];
     try {
+      let document = bytes;
+      if (framing !== undefined) {
+        const message = readCxmlMessage(bytes, framing);
+        document = message.cxml;
+        attachments = message.attachments;
+      }
       // A document larger than its head takes long to parse (≈ 80 ms a MB): off the event loop where the
       // runtime can (a worker thread on Node), so other requests are not held up meanwhile.
       request =
-        ctx.parseLargeCxml !== undefined && bytes.byteLength > HEADER_SCAN_CHARS
-          ? await ctx.parseLargeCxml(bytes, { maxBytes })
-          : parseCxmlRequest(bytes, { maxBytes });
+        ctx.parseLargeCxml !== undefined && document.byteLength > HEADER_SCAN_CHARS
+          ? await ctx.parseLargeCxml(document, { maxBytes })
+          : parseCxmlRequest(document, { maxBytes });
+      // Only a multipart message can carry the parts a `cid:` names; a plain document is read as ever.
+      if (framing !== undefined) assertReferencedPartsPresent(request.attachments, attachments);
     } catch (error) {
       return unreadable(error);
     }
@@ -234,11 +272,19 @@ export function createCxmlRoute(ctx: GatewayContext, onOrder: OrderRequestHandle
     } catch (error) {
       return refused(request.kind, error, request.payloadID);
     }
-    return await respond(request, bytes, sender);
+    return await respond(request, bytes, sender, attachments);
   }
 
-  /** A parsed request of a proven buyer answered. */
-  async function respond(request: CxmlRequest, bytes: Uint8Array, sender: ProvenSender): Promise<Outcome> {
+  /**
+   * A parsed request of a proven buyer answered. `bytes` is the whole message; `attachments` go with an
+   * OrderRequest (a punch-in's are read and checked, and have nothing to be kept with).
+   */
+  async function respond(
+    request: CxmlRequest,
+    bytes: Uint8Array,
+    sender: ProvenSender,
+    attachments: readonly MimeAttachment[],
+  ): Promise<Outcome> {
     const { kind, payloadID } = request;
     const { buyer } = sender;
     try {
@@ -262,7 +308,7 @@ export function createCxmlRoute(ctx: GatewayContext, onOrder: OrderRequestHandle
         case 'ProfileRequest':
           return { kind, code: 200, xml: profileDocument(ctx) };
         case 'OrderRequest': {
-          const result = await onOrder(request, buyer, mode);
+          const result = await onOrder(request, buyer, mode, attachments);
           return status(kind, result.code, result.detail, payloadID);
         }
       }
@@ -272,6 +318,21 @@ export function createCxmlRoute(ctx: GatewayContext, onOrder: OrderRequestHandle
   }
 
   return app;
+}
+
+/**
+ * The cXML part of a multipart message as far as its head holds it: all of it when the message ended within
+ * the head (read whole, so a broken message is refused for what is wrong with it), else its beginning.
+ */
+function cxmlInHead(head: Exclude<ReceivedHead, { kind: 'cut_off' }>, framing: MultipartFraming): Uint8Array {
+  if (head.kind === 'whole') return readCxmlMessage(head.bytes, framing).cxml;
+  const part = cxmlPartInHead(head.bytes, framing);
+  if (part !== undefined) return part;
+  throw new CxmlError(
+    'bad_mime',
+    `The cXML part${framing.start === undefined ? '' : ` <${framing.start}>`} does not begin within the first ` +
+      `${HEADER_SCAN_CHARS / 1024} KB of the ${framing.mediaType} message; send it as the first part`,
+  );
 }
 
 /** A small document parsed, or undefined when the codec refuses it (the header-first way then says why). */

@@ -518,6 +518,27 @@ const MIGRATIONS: readonly Migration[] = [
   ALTER TABLE purchase_orders ADD COLUMN deployment_mode TEXT NOT NULL DEFAULT 'production';
   ALTER TABLE purchase_orders ADD COLUMN storefront_id TEXT;
   `,
+  // 13: files that came with a purchase order (parts of its multipart/related message), kept with it. The
+  // bytes are base64 text in parts of their own rows, as a big PO's text is (D1: 2,000,000 bytes a row),
+  // which every driver binds as it binds any text.
+  (d) => `
+  CREATE TABLE purchase_order_attachments (
+    po_id TEXT NOT NULL,
+    position INTEGER NOT NULL,
+    content_id TEXT,
+    filename TEXT,
+    content_type TEXT NOT NULL,
+    size ${d.int64} NOT NULL,
+    PRIMARY KEY (po_id, position)
+  );
+  CREATE TABLE purchase_order_attachment_chunks (
+    po_id TEXT NOT NULL,
+    position INTEGER NOT NULL,
+    seq INTEGER NOT NULL,
+    data TEXT NOT NULL,
+    PRIMARY KEY (po_id, position, seq)
+  );
+  `,
 ];
 
 /** The migrations in `dialect`'s spelling. */

@@ -8,6 +8,7 @@
 import * as z from 'zod';
 import { BuyerProtocol } from '../../../schemas/config.ts';
 import {
+  type AttachmentInfo,
   CART_LINE_STATES,
   type CartLine,
   DEPLOYMENT_MODES,
@@ -211,6 +212,17 @@ export function toPrintOrder(r: SqlRow): TrackedPrintOrder {
     confirmed: bool(r.confirmed),
     ...optional('lastCheckedAt', r.last_checked_at, date),
     ...stamps(r),
+  };
+}
+
+export function toAttachment(r: SqlRow): AttachmentInfo {
+  return {
+    poId: text(r.po_id),
+    position: Number(r.position),
+    ...optional('contentId', r.content_id, text),
+    ...optional('filename', r.filename, text),
+    contentType: text(r.content_type),
+    size: Number(r.size),
   };
 }
 

@@ -148,6 +148,22 @@ const orderSql = (d: SqlDialect) => ({
     ORDER BY po_id, part, seq`,
 });
 
+const attachmentSql = {
+  /** One attachment of the order `orders.acceptWithLines`' batch has just inserted (found by `$1`–`$3`). */
+  insert: `INSERT INTO purchase_order_attachments (po_id, position, content_id, filename, content_type, size)
+    SELECT CAST(id AS TEXT), $4::integer, $5::text, $6::text, $7::text, $8::bigint
+    FROM purchase_orders WHERE ${intakeOrder(1)}`,
+  /** One part of an attachment's base64 text, for the same order. */
+  insertChunk: `INSERT INTO purchase_order_attachment_chunks (po_id, position, seq, data)
+    SELECT CAST(id AS TEXT), $4::integer, $5::integer, $6::text
+    FROM purchase_orders WHERE ${intakeOrder(1)}`,
+  list: `SELECT po_id, position, content_id, filename, content_type, size FROM purchase_order_attachments
+    WHERE po_id = $1 ORDER BY position`,
+  get: `SELECT po_id, position, content_id, filename, content_type, size FROM purchase_order_attachments
+    WHERE po_id = $1 AND position = $2`,
+  chunks: `SELECT data FROM purchase_order_attachment_chunks WHERE po_id = $1 AND position = $2 ORDER BY seq`,
+};
+
 /** Due: pending and due, or running with a lease that ran out (its worker is presumed dead). */
 const JOB_DUE = `((state = 'pending' AND run_at <= $3) OR (state = 'running' AND lease_until <= $3))`;
 
@@ -381,6 +397,7 @@ export function storeStatements(d: SqlDialect) {
     users: compileAll(d, userSql),
     cart: compileAll(d, cartSql(d)),
     orders: compileAll(d, orderSql(d)),
+    attachments: compileAll(d, attachmentSql),
     jobs: compileAll(d, jobSql(d)),
     outbox: compileAll(d, outboxSql(d)),
     printOrders: compileAll(d, printOrderSql),

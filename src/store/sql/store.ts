@@ -7,6 +7,7 @@
  *
  * This module is pure: no `node:*`, no I/O of its own.
  */
+import { base64ToBytes, bytesToBase64 } from '../../kernel/base64.ts';
 import type { Clock } from '../clock.ts';
 import { orderRevisionKey } from '../order-revision.ts';
 import { batchSize, pageSize, parseCursor, purgeLimit, toPage } from '../paging.ts';
@@ -22,6 +23,7 @@ import {
   type PurchaseOrderPatch,
   type PurgeOptions,
   type JsonObject,
+  type NewAttachment,
   type SessionPatch,
 } from '../types.ts';
 import type { CompiledSql, SqlDialect } from './dialect.ts';
@@ -40,6 +42,7 @@ import {
   toOrder,
   toOutboxMessage,
   toPrintOrder,
+  toAttachment,
   toSession,
   toStats,
   toUser,
@@ -77,6 +80,7 @@ export function createSqlStore(
       maxInlineChars: options.maxInlineOrderChars ?? Number.POSITIVE_INFINITY,
       insertChunks: orderChunkInsert(dialect),
     }),
+    attachments: sqlAttachments(context),
     jobs: sqlJobs(context),
     outbox: sqlOutbox(context),
     printOrders: sqlPrintOrders(context),
@@ -446,6 +450,53 @@ function chunkInserts(
   return statements;
 }
 
+/**
+ * The base64 characters of an attachment stored in one row: 1,000,000 ASCII bytes stay well within D1's
+ * 2,000,000 bytes a row, and a multiple of 4 keeps each part whole base64 on its own.
+ */
+const ATTACHMENT_CHUNK_CHARS = 1_000_000;
+
+/**
+ * The statements storing a new order's attachments, found as its other intake statements find it (by its
+ * buyer, payloadID and intake nonce, so a copy of a stored order adds none): a row per attachment, and its
+ * bytes as base64 in parts.
+ */
+function attachmentInserts(
+  sql: StoreStatements['attachments'],
+  o: NewPurchaseOrder,
+  nonce: string,
+  attachments: readonly NewAttachment[],
+): SqlStatement[] {
+  const order = [o.buyerId, o.payloadId, nonce] as const;
+  return attachments.flatMap((a) => {
+    const data = bytesToBase64(a.content);
+    const parts: SqlStatement[] = [];
+    for (let start = 0, seq = 0; start < data.length; start += ATTACHMENT_CHUNK_CHARS, seq++) {
+      const part = data.slice(start, start + ATTACHMENT_CHUNK_CHARS);
+      parts.push(sql.insertChunk.bind(...order, a.position, seq, part));
+    }
+    const row = [a.position, a.contentId ?? null, a.filename ?? null, a.contentType, a.content.length];
+    return [sql.insert.bind(...order, ...row), ...parts];
+  });
+}
+
+function sqlAttachments({ sql: { attachments: sql }, rows, first }: SqlContext): Store['attachments'] {
+  return {
+    async list(poId) {
+      return (await rows(sql.list, poId)).map(toAttachment);
+    },
+    async get(poId, position) {
+      const row = await first(sql.get, poId, position);
+      if (row === undefined) return undefined;
+      const data = (await rows(sql.chunks, poId, position)).map((chunk) => String(chunk.data)).join('');
+      const content = base64ToBytes(data);
+      // Only this store writes the column, always as base64: anything else is a damaged row, not a refusal.
+      if (content === undefined) throw new Error(`attachment ${position} of PO ${poId} is stored damaged`);
+      return { ...toAttachment(row), content };
+    },
+  };
+}
+
 /** The parameters of `orders.update` and `orders.patch`, in their statements' order. */
 function orderPatch(
   id: string,
@@ -473,7 +524,7 @@ interface OrderParts {
 }
 
 function sqlOrders(
-  { sql: { orders: sql }, driver, now, rows, first }: SqlContext,
+  { sql: { orders: sql, attachments: attachmentSql }, driver, now, rows, first }: SqlContext,
   { maxInlineChars, insertChunks }: OrderParts,
 ): Store['orders'] {
   /** The orders of `found` whose texts are stored in parts, made whole again: one query for all. */
@@ -516,7 +567,7 @@ function sqlOrders(
     },
     // One batch, one commit. The nonce ties the batch's later statements to the order its insert created:
     // when a copy was stored before, the insert does nothing and neither do they.
-    async acceptWithLines({ order: o, lineRefs, job }) {
+    async acceptWithLines({ order: o, lineRefs, job, attachments = [] }) {
       const at = now();
       const nonce = crypto.randomUUID();
       const { row, params, duplicate, chunks } = orderInsert(o, at, nonce, maxInlineChars);
@@ -536,6 +587,7 @@ function sqlOrders(
         ),
         sql.markIntakeLines.bind(at, JSON.stringify(lineRefs), o.buyerId, o.payloadId, nonce),
         ...chunkInserts(insertChunks, o, nonce, chunks),
+        ...attachmentInserts(attachmentSql, o, nonce, attachments),
       ]);
       const id = inserted!.rows[0]?.id;
       if (id !== undefined) return { created: true, id: String(id) };
