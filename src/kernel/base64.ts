@@ -29,7 +29,7 @@ const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
  * base64ToBytes('SGk=\r\n'); // Uint8Array [72, 105]
  * base64ToBytes('SGk*'); // undefined
  */
-export function base64ToBytes(text: string): Uint8Array | undefined {
+export function base64ToBytes(text: string): Uint8Array<ArrayBuffer> | undefined {
   const compact = /\s/.test(text) ? text.replace(/\s+/g, '') : text;
   if (!BASE64.test(compact) || compact.length % 4 === 1) return undefined;
   // Unpadded input (some encoders leave the `=` off) decodes the same once padded.

@@ -271,7 +271,7 @@ export interface AttachmentInfo {
 
 /** A stored attachment with its bytes, as a download hands them out. */
 export interface AttachmentFile extends AttachmentInfo {
-  content: Uint8Array;
+  content: Uint8Array<ArrayBuffer>;
 }
 
 /** A created intake is answered by the order's id alone (its caller holds the rest), a copy by the stored order. */

@@ -12,6 +12,8 @@ import { ADMIN_JSON_BODY_BYTES } from '../http/body-limits.ts';
 import { GatewayError } from '../http/errors.ts';
 import {
   AttachBody,
+  AttachmentList,
+  AttachmentParams,
   DeadLetters,
   ErrorAnswer,
   firstProblem,
@@ -74,9 +76,11 @@ function body(name: keyof typeof REQUEST_BODIES, required: boolean) {
   };
 }
 
+/** A JSON answer described by its schema, or a download described as it is (any type, binary). */
 interface Answer {
   description: string;
-  content: { 'application/json': { schema: z.ZodType } };
+  content: { 'application/json': { schema: z.ZodType } } | { '*/*': { schema: JsonSchema } };
+  headers?: JsonSchema;
 }
 
 /** One endpoint of the admin API; `path` as OpenAPI writes it under `/admin`: `/orders/{id}`. */
@@ -85,7 +89,11 @@ export interface AdminRoute<Q extends z.ZodObject = z.ZodObject> {
   path: string;
   operationId?: string;
   summary: string;
-  request?: { params?: typeof IdParams; query?: Q; body?: ReturnType<typeof body> };
+  request?: {
+    params?: typeof IdParams | typeof AttachmentParams;
+    query?: Q;
+    body?: ReturnType<typeof body>;
+  };
   responses: Record<number, Answer>;
 }
 
@@ -258,6 +266,36 @@ export const orderWaiveInvoiceRoute = adminRoute({
   },
 });
 
+export const orderAttachmentsRoute = adminRoute({
+  method: 'get',
+  path: '/orders/{id}/attachments',
+  summary:
+    'The files that came with the PO (multipart/related parts): name, type, size, Content-ID, download path',
+  request: { params: IdParams },
+  responses: { 200: answer("The PO's attachments", AttachmentList), ...refusals({ record: true }) },
+});
+
+export const orderAttachmentRoute = adminRoute({
+  method: 'get',
+  path: '/orders/{id}/attachments/{position}',
+  summary:
+    'Download one attachment: always Content-Disposition attachment, served as its declared type only when that is inert (PDF, images, plain text, …), else application/octet-stream',
+  request: { params: AttachmentParams },
+  responses: {
+    200: {
+      description: 'The bytes as the buyer sent them, decoded',
+      content: { '*/*': { schema: { type: 'string', format: 'binary' } } },
+      headers: {
+        'Content-Disposition': {
+          description: 'attachment; filename="…"; filename*=UTF-8\'\'…',
+          schema: { type: 'string' },
+        },
+      },
+    },
+    ...refusals({ record: true }),
+  },
+});
+
 export const invoiceResendRoute = adminRoute({
   method: 'post',
   path: '/invoices/{id}/resend',
@@ -350,8 +388,9 @@ function jsonSchema(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
   return rest;
 }
 
-/** An answer's JSON as produced; the refusals refer to the one Error component. */
+/** An answer's JSON as produced, the refusals referring to the one Error component; a download as given. */
 function described(content: Answer['content']): JsonSchema {
+  if (!('application/json' in content)) return content;
   const { schema } = content['application/json'];
   return {
     'application/json': {

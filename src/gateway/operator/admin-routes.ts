@@ -13,6 +13,8 @@
  * - `POST /admin/orders/:id/attach {printOrderId}` — that print order, verified to carry the PO number,
  *   becomes the PO's and its processing carries on (history, accept, tracking);
  * - `POST /admin/orders/:id/handled {note}` — a PO waiting for an operator leaves the queue, no document;
+ * - `GET /admin/orders/:id/attachments` — the files that came with the PO (multipart/related parts);
+ * - `GET /admin/orders/:id/attachments/:position` — one of them downloaded (attachment, inert type);
  * - `GET /admin/orders/:id/invoices` — the PO's invoices and credit memos, each with its deliveries;
  * - `POST /admin/orders/:id/invoice` — invoice now: the PO's print orders read again and invoiced as the
  *   buyer's settings say, held invoices at the prices the body names (`{"prices": "po" | "print-order"}`,
@@ -54,6 +56,8 @@ import {
   invoiceResendRoute,
   jobsRoute,
   openApiRoute,
+  orderAttachmentRoute,
+  orderAttachmentsRoute,
   orderAttachRoute,
   orderHandledRoute,
   orderInvoiceRoute,
@@ -71,8 +75,16 @@ import {
   refusedDocumentsRoute,
 } from './admin-openapi.ts';
 import { adminOverview } from './admin-overview.ts';
-import { AttachBody, HandledBody, InvoiceBody, StaleGuard, WaiveInvoiceBody } from './admin-schemas.ts';
+import {
+  AttachBody,
+  AttachmentParams,
+  HandledBody,
+  InvoiceBody,
+  StaleGuard,
+  WaiveInvoiceBody,
+} from './admin-schemas.ts';
 import { adminTokenFailures } from './admin-token-failures.ts';
+import { attachmentResponse, attachmentView } from './attachment-download.ts';
 import {
   invoiceList,
   jobView,
@@ -196,6 +208,23 @@ function orderRoutes(routes: DescribedRoutes, ctx: GatewayContext): void {
     refuseIfStale(order, body);
     const handled = await markHandled(ctx, order, body.note);
     return c.json({ order: await summary(handled) });
+  });
+
+  routes.mount(orderAttachmentsRoute, async (c, { id }) => {
+    const order = await orderOr404(id);
+    const items = (await store.attachments.list(order.id)).map((file) => attachmentView(file, '/admin'));
+    return c.json({ items });
+  });
+
+  routes.mount(orderAttachmentRoute, async (c, { id }) => {
+    const { position } = parsed(AttachmentParams, c.req.param());
+    const order = await orderOr404(id);
+    const file = await store.attachments.get(order.id, Number(position));
+    if (file === undefined) {
+      throw new GatewayError('not_found', `Purchase order record ${order.id} has no attachment ${position}.`);
+    }
+    ctx.logger.info('attachment downloaded by an operator', { po: order.id, position: file.position });
+    return attachmentResponse(file);
   });
 
   routes.mount(orderInvoicesRoute, async (c, { id }) => {

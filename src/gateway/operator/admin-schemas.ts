@@ -94,6 +94,14 @@ export const RefusedDocumentListQuery = z.object({
 
 export const IdParams = z.object({ id: z.string().meta({ description: 'The record id.' }) });
 
+/** An attachment of a PO: the PO's id and the attachment's place in the buyer's message. */
+export const AttachmentParams = IdParams.extend({
+  position: z
+    .string()
+    .regex(/^[1-9][0-9]{0,5}$/, 'position must be a whole number from 1.')
+    .meta({ description: "The attachment's place in the buyer's multipart message (1 is the cXML part)." }),
+});
+
 /**
  * What an operator's action may say it saw: the PO's state and/or `updatedAt` when the page was drawn.
  * When the PO has changed since, the action is refused (409) with the current state, rather than done to
@@ -288,6 +296,17 @@ export type RefusedDocumentView = z.output<typeof RefusedDocumentView>;
 
 export const TimelineEntry = z.object({ at: moment, event: z.string(), detail: z.string() });
 
+/** A file that came with the PO, as listed: its bytes are at `download` (same authentication). */
+export const AttachmentView = z.object({
+  position: z.number().int(),
+  contentId: z.string().nullable().meta({ description: 'What a cid: URL in the document names it by.' }),
+  filename: z.string().nullable(),
+  contentType: z.string().meta({ description: "The media type the buyer's part declared." }),
+  size: z.number().int().meta({ description: 'Bytes, decoded.' }),
+  download: z.string().meta({ description: 'Path of the download, under the same origin.' }),
+});
+export const AttachmentList = z.object({ items: z.array(AttachmentView) });
+
 export const OrderDetail = OrderSummary.extend({
   request: z.object({
     orderDate: z.string().nullable(),
@@ -327,6 +346,7 @@ export const OrderDetail = OrderSummary.extend({
   outbox: z.array(OutboxMessageView),
   invoices: z.array(InvoiceView),
   invoiceHolds: z.array(InvoiceHoldView),
+  attachments: z.array(AttachmentView),
   raw: z.string().meta({ description: 'The OrderRequest as received.' }),
 });
 
@@ -356,6 +376,7 @@ export const ErrorAnswer = z.object({
 
 export type OrderSummary = z.output<typeof OrderSummary>;
 export type OrderDetail = z.output<typeof OrderDetail>;
+export type AttachmentView = z.output<typeof AttachmentView>;
 export type PrintOrderView = z.output<typeof PrintOrderView>;
 export type OutboxMessageView = z.output<typeof OutboxMessageView>;
 export type OutboxMessageWithBody = z.output<typeof OutboxMessageWithBody>;

@@ -3,6 +3,7 @@
  * print orders, outbox messages, invoices and jobs, a PO's detail and timeline. Apart from the routes so
  * that the operator console renders the very same records the JSON API answers with.
  */
+import { attachmentView } from './attachment-download.ts';
 import { redactSharedSecrets } from '../../cxml/shared-secret.ts';
 import type {
   Invoice,
@@ -242,6 +243,7 @@ export async function orderDetail(ctx: GatewayContext, order: PurchaseOrder): Pr
       invoices: items,
       invoiceHolds: holds,
     }))),
+    attachments: (await store.attachments.list(order.id)).map((file) => attachmentView(file, '/admin')),
     // The buyer's SharedSecret is in its OrderRequest; the admin API shows the document without it.
     raw: redactSharedSecrets(order.raw),
   };

@@ -5,7 +5,7 @@
  * see at a glance what was bought. Later ones note changes the buyer sent.
  */
 import type { Address, Distribution, Extrinsic } from '../../cxml/index.ts';
-import type { PurchaseOrder } from '../../store/types.ts';
+import type { AttachmentInfo, PurchaseOrder } from '../../store/types.ts';
 import { instructionEffects } from '../documents/instructions-in-force.ts';
 import type { Mismatch, OwnerGroup, PoDocument, PoLine, StoredRequest } from './po-record.ts';
 import { lineSku, poDocument, storedRequest } from './po-record.ts';
@@ -111,10 +111,33 @@ function designLines(line: PoLine, productName: string | undefined): string[] {
   return out;
 }
 
+/** A size as people read it: bytes, KB or MB (1,024 each). */
+function sizeText(bytes: number): string {
+  if (bytes < 1024) return `${bytes} bytes`;
+  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`;
+  return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+}
+
+/**
+ * The files that came with the PO, by name: the print service's interface takes no files, so the people
+ * producing the order learn here that there is artwork or a spec to fetch from the gateway.
+ */
+function attachmentLines(order: PurchaseOrder, attachments: readonly AttachmentInfo[]): string[] {
+  if (attachments.length === 0) return [];
+  const out = [
+    '',
+    `ATTACHMENTS (${attachments.length}) — waiting in the punchgate gateway, not in this print order (the print service takes no files): download them in the gateway console, purchase order record ${order.id}:`,
+  ];
+  for (const a of attachments) {
+    out.push(`  - ${a.filename ?? `part ${a.position}`} (${a.contentType}, ${sizeText(a.size)})`);
+  }
+  return out;
+}
+
 /**
  * The job ticket of one owner group's print order, its first history entry: what the print service has no
- * field for (quantities, prices, ship-to, dates, contact) written for the people who produce the order, with
- * every difference from the punch-out cart at the end.
+ * field for (quantities, prices, ship-to, dates, contact, the files that came with the PO) written for the
+ * people who produce the order, with every difference from the punch-out cart at the end.
  *
  * @example
  * await api.setStatus(printOrderId, { order_status: order.status, comments: printOrderComment(po, group, names) });
@@ -122,7 +145,12 @@ function designLines(line: PoLine, productName: string | undefined): string[] {
 export function printOrderComment(
   order: PurchaseOrder,
   group: OwnerGroup,
-  names: { buyer: string; product: (sku: string) => string | undefined },
+  names: {
+    buyer: string;
+    product: (sku: string) => string | undefined;
+    /** The PO's attachments (`store.attachments.list`). */
+    attachments: readonly AttachmentInfo[];
+  },
   // The job passes the document it parsed when it started: the record it holds here is a later read.
   document: PoDocument = poDocument(order),
 ): string {
@@ -132,6 +160,7 @@ export function printOrderComment(
   const lines = [...headerLines(order, request, names.buyer), '', `${count} to print:`];
   for (const line of group.lines) lines.push(...designLines(line, names.product(lineSku(line))));
   if (request.comments.trim() !== '') lines.push('', `Buyer comments: ${request.comments.trim()}`);
+  lines.push(...attachmentLines(order, names.attachments));
   const refs = new Set(group.lines.flatMap((line) => line.lineRef ?? []));
   const mismatches = document.mismatches.filter((m) => refs.has(m.lineRef));
   if (mismatches.length > 0) {

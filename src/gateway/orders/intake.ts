@@ -6,9 +6,9 @@
  * never a second print order. Changes are the exception: each `orderVersion` of an update is a change of
  * its own, recorded and answered separately.
  */
-import { type OrderRequest, redactSharedSecrets } from '../../cxml/index.ts';
+import { type MimeAttachment, type OrderRequest, redactSharedSecrets } from '../../cxml/index.ts';
 import { equalDecimals, readDecimal } from '../../kernel/decimal.ts';
-import type { CartLine, DeploymentMode, PurchaseOrder } from '../../store/types.ts';
+import type { CartLine, DeploymentMode, NewAttachment, PurchaseOrder } from '../../store/types.ts';
 import type { GatewayContext } from '../context.ts';
 import type { OrderRequestHandler } from '../cxml/route.ts';
 import type { ResolvedBuyer, ResolvedStorefront } from '../deps.ts';
@@ -350,18 +350,48 @@ function refuseDeviations(mismatches: readonly Mismatch[]): void {
 }
 
 /**
+ * The parts that came with the PO as the store keeps them, within the buyer's `attachments.maxBytes` (all
+ * of them together, decoded): past it the PO is refused naming the part that crossed it, since a PO whose
+ * artwork was dropped would be printed without it. Parts the document does not refer to are kept too:
+ * buyers' systems attach files without naming them in Comments, and an operator may still need them.
+ */
+function attachmentsWithin(attachments: readonly MimeAttachment[], buyer: ResolvedBuyer): NewAttachment[] {
+  const { maxBytes } = buyer.attachments;
+  let total = 0;
+  for (const part of attachments) {
+    total += part.content.length;
+    if (total <= maxBytes) continue;
+    const id = part.contentId === undefined ? '' : ` (Content-ID <${part.contentId}>)`;
+    const name = part.filename === undefined ? '' : ` "${part.filename}"`;
+    throw new GatewayError(
+      'payload_too_large',
+      `Part ${part.position}${id}${name} of the message takes the attachments to ${total} bytes; ` +
+        `this buyer's purchase orders may carry ${maxBytes} bytes of attachments.`,
+    );
+  }
+  return attachments.map((part) => ({
+    position: part.position,
+    ...(part.contentId !== undefined && { contentId: part.contentId }),
+    ...(part.filename !== undefined && { filename: part.filename }),
+    contentType: part.contentType,
+    content: part.content,
+  }));
+}
+
+/**
  * @example
  * const handler = createOrderIntake(ctx);
- * const status = await handler(orderRequest, buyer); // { code: 200, text: 'OK' }
+ * const status = await handler(orderRequest, buyer, 'production', []); // { code: 200, text: 'OK' }
  */
 export function createOrderIntake(ctx: GatewayContext): OrderRequestHandler {
-  return async (request, buyer, mode) => {
+  return async (request, buyer, mode, parts) => {
     const earlier = await ctx.store.orders.findEarlier(buyer.id, request.payloadID, request.orderID);
     if (earlier.byPayloadId !== undefined) return answerAgain(ctx, earlier.byPayloadId, mode);
     // A new order exists once per orderID: another document under a stored one is a copy or a refusal.
     if (request.type === 'new' && earlier.newOfOrderId !== undefined) {
       return answerReusedOrderId(ctx, request, buyer, earlier.newOfOrderId, mode);
     }
+    const attachments = attachmentsWithin(parts, buyer);
 
     // A delete cancels the whole order, so its lines (if any) are not checked against the carts.
     const resolved: ResolvedLines =
@@ -391,7 +421,8 @@ export function createOrderIntake(ctx: GatewayContext): OrderRequestHandler {
     const raw = redactSharedSecrets(request.raw);
     await letOthersRun(request.items.length);
     const storefrontId = printStorefrontOf(buyer, mode, resolved.lines);
-    // The PO, its cart lines marked ordered (a new order's only) and its job: one transaction, one commit.
+    // The PO, its cart lines marked ordered (a new order's only), its job and its attachments: one
+    // transaction, one commit.
     const accepted = await ctx.store.orders.acceptWithLines({
       order: {
         buyerId: buyer.id,
@@ -409,6 +440,7 @@ export function createOrderIntake(ctx: GatewayContext): OrderRequestHandler {
       },
       lineRefs: request.type === 'new' ? cartLineRefs(resolved.lines) : [],
       job: processingJob(ctx),
+      attachments,
     });
     if (!accepted.created) {
       // Stored meanwhile by a concurrent document: the same one, or another under the same orderID.
@@ -434,6 +466,7 @@ export function createOrderIntake(ctx: GatewayContext): OrderRequestHandler {
       storefront: storefrontId ?? 'none',
       lines: resolved.lines.length,
       rejectedLines: rejectedLines.map((line) => line.lineNumber).join(',') || undefined,
+      attachments: attachments.length || undefined,
       flags: flags.join(',') || undefined,
     });
     return { code: ACCEPTED.code, text: ACCEPTED.text };

@@ -341,6 +341,7 @@ async function annotatePrintOrder(
     const names = {
       buyer: buyer.name === undefined ? buyer.id : `${buyer.name} (${buyer.id})`,
       product: (sku: string) => findProductBySku(storefront, sku)?.name,
+      attachments: await ctx.store.attachments.list(order.id),
     };
     await writeHistory(ctx, storefront, id, status, printOrderComment(order, group, names, document));
     await ctx.store.printOrders.update(storefront.id, id, {

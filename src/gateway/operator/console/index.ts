@@ -13,6 +13,7 @@ import type { PurchaseOrder } from '../../../store/types.ts';
 import type { GatewayContext } from '../../context.ts';
 import { ERROR_ANSWERS, GatewayError, logFailure, publicMessage, toGatewayError } from '../../http/errors.ts';
 import { requestIdOf } from '../../http/request-id.ts';
+import { attachmentResponse } from '../attachment-download.ts';
 import { type AuditTrailOptions, auditTrail } from '../audit-trail.ts';
 import { mountActionRoutes } from './action-routes.ts';
 import { mountDeadLetterRoutes } from './dead-letters.ts';
@@ -146,6 +147,22 @@ export function createAdminConsole(
       body: await orderPageBody(ctx, order, csrf, done === undefined ? undefined : message('ok', done)),
       signedIn: { csrf, section: 'orders' },
     });
+  });
+  // A download through the console session, served as the admin API serves it (never as a page of ours).
+  app.get('/ui/orders/:id/attachments/:position', async (c) => {
+    const order = await orderOr404(c.req.param('id'));
+    const position = c.req.param('position');
+    const file = /^[1-9][0-9]{0,5}$/.test(position)
+      ? await ctx.store.attachments.get(order.id, Number(position))
+      : undefined;
+    if (file === undefined)
+      throw new GatewayError('not_found', 'This purchase order has no such attachment.');
+    ctx.logger.info('attachment downloaded in the console', {
+      po: order.id,
+      position: file.position,
+      session: c.get('session').sid,
+    });
+    return attachmentResponse(file);
   });
   app.get('/ui/orders/:id/documents/:doc', async (c) => {
     const order = await orderOr404(c.req.param('id'));

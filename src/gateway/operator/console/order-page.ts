@@ -6,7 +6,12 @@
  * when it does not answer, the page says so and shows what the gateway knows.
  */
 import type { Order as PrintOrder } from '../../../../schemas/print-api.ts';
-import type { OutboxMessage, PurchaseOrder, TrackedPrintOrder } from '../../../store/types.ts';
+import type {
+  AttachmentInfo,
+  OutboxMessage,
+  PurchaseOrder,
+  TrackedPrintOrder,
+} from '../../../store/types.ts';
 import type { GatewayContext } from '../../context.ts';
 import { publicMessage, toGatewayError } from '../../http/errors.ts';
 import { html, type SafeHtml } from '../../http/html.ts';
@@ -108,7 +113,12 @@ function accountingTable(detail: Detail): SafeHtml {
 }
 
 /** The history note each print order carries (or will carry): the same text the order job writes. */
-function jobTickets(ctx: GatewayContext, order: PurchaseOrder, document: PoDocument): SafeHtml {
+function jobTickets(
+  ctx: GatewayContext,
+  order: PurchaseOrder,
+  document: PoDocument,
+  attachments: readonly AttachmentInfo[],
+): SafeHtml {
   if (order.type !== 'new' || document.lines.length === 0)
     return html`<p class="muted">No job ticket: this request makes no print order.</p>`;
   const buyer = ctx.buyers.byId(order.buyerId);
@@ -119,6 +129,7 @@ function jobTickets(ctx: GatewayContext, order: PurchaseOrder, document: PoDocum
       buyer: buyerName,
       product: (sku: string) =>
         storefront === undefined ? undefined : findProductBySku(storefront, sku)?.name,
+      attachments,
     };
     const printOrderId = order.printOrderIds[group.index];
     const heading =
@@ -208,6 +219,20 @@ function invoicesTable(detail: Detail): SafeHtml {
 <tbody>${rows}</tbody></table>`;
 }
 
+/** The files that came with the PO, each a download through the console session. */
+function attachmentsTable(order: PurchaseOrder, attachments: readonly AttachmentInfo[]): SafeHtml {
+  if (attachments.length === 0) return html`<p class="muted">No attachments came with this PO.</p>`;
+  const rows = attachments.map(
+    (
+      a,
+    ) => html`<tr><td><a href="${orderPath(order.id)}/attachments/${a.position}">${a.filename ?? `part ${a.position}`}</a></td>
+<td>${a.contentType}</td><td class="num">${a.size}</td><td>${a.contentId === undefined ? '—' : `cid:${a.contentId}`}</td></tr>`,
+  );
+  return html`<table><caption>Files that came with the PO (kept by the gateway: the print service takes no files)</caption>
+<thead><tr><th scope="col">File</th><th scope="col">Type</th><th scope="col" class="num">Bytes</th><th scope="col">Content-ID</th></tr></thead>
+<tbody>${rows}</tbody></table>`;
+}
+
 /** Every hold the PO's invoices had, and how each was settled. */
 function holdsTable(detail: Detail): SafeHtml {
   if (detail.invoiceHolds.length === 0) return html``;
@@ -242,13 +267,15 @@ export async function orderPageBody(
   const detail = await orderDetail(ctx, order);
   const printOrders = await ctx.store.printOrders.listByPo(order.id);
   const messages = (await ctx.store.outbox.list({ poId: order.id, limit: 500 })).items;
+  const attachments = await ctx.store.attachments.list(order.id);
   const sections: SafeHtml[] = [];
   for (const tracked of printOrders) sections.push(await printOrderSection(ctx, tracked, detail));
   return html`${notice ?? ''}${facts(order, detail)}
 ${orderActionForms(order, csrf, await openHolds(ctx, order.id))}
 <h2>Lines</h2>${linesTable(detail)}${rejectedLinesTable(detail)}
 <h2>Accounting</h2>${accountingTable(detail)}
-<h2>Job ticket</h2>${jobTickets(ctx, order, poDocument(order))}
+<h2>Attachments</h2>${attachmentsTable(order, attachments)}
+<h2>Job ticket</h2>${jobTickets(ctx, order, poDocument(order), attachments)}
 <h2>Print orders</h2>${sections.length === 0 ? html`<p class="muted">No print order yet.</p>` : sections}
 <h2>Documents</h2>${documentsTable(order, detail, messages, csrf)}
 <h2>Invoices</h2>${invoicesTable(detail)}${holdsTable(detail)}
