@@ -55,7 +55,9 @@ describeWithPostgres('PostgreSQL store', (url) => {
         });
         return async () => {
           await withClient(async (client) => {
-            await client.query(`DROP TRIGGER fail_attachment_writes ON ${schema}.purchase_order_attachment_chunks`);
+            await client.query(
+              `DROP TRIGGER fail_attachment_writes ON ${schema}.purchase_order_attachment_chunks`,
+            );
           });
         };
       },

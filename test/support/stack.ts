@@ -238,7 +238,8 @@ export interface Stack {
   request(url: string, init?: RequestInit): Promise<Response>;
   /** Follows 30x redirects like a browser (303 turns into GET). */
   browse(url: string, init?: RequestInit): Promise<BrowserResponse>;
-  postCxml(body: string | Uint8Array): Promise<string>;
+  /** Posts to `/cxml` as `contentType` (a plain document by default) and answers the response text. */
+  postCxml(body: string | Uint8Array, contentType?: string): Promise<string>;
   /** Documents the gateway posted to buyers' order-status URLs. */
   orderStatusPosts: OrderStatusPost[];
   /** How the buyer's order-status endpoint answers (default a cXML Status 200). */
@@ -363,12 +364,12 @@ export async function createStack(
 
   const browse = followRedirects(request);
 
-  const postCxml = async (body: string | Uint8Array): Promise<string> => {
+  const postCxml = async (body: string | Uint8Array, contentType = 'text/xml'): Promise<string> => {
     const res = await gateway.app.fetch(
       new Request(`${GATEWAY_ORIGIN}/cxml`, {
         method: 'POST',
         body: typeof body === 'string' ? body : new Uint8Array(body),
-        headers: { 'Content-Type': 'text/xml' },
+        headers: { 'Content-Type': contentType },
       }),
     );
     if (res.status !== 200) throw new Error(`POST /cxml answered HTTP ${res.status}`);
