@@ -109,11 +109,11 @@ export function useServeBesideSandbox(options: ServeBesideSandboxOptions = {}): 
 export function serveBrowser(serve: () => ServeProcess) {
   return {
     browse: followRedirects((url, init) => fetch(url, { ...init, redirect: 'manual' })),
-    async postCxml(body: string) {
+    async postCxml(body: string | Uint8Array, contentType = 'text/xml') {
       const answer = await fetch(`${serve().url}/cxml`, {
         method: 'POST',
-        body,
-        headers: { 'Content-Type': 'text/xml' },
+        body: typeof body === 'string' ? body : new Uint8Array(body),
+        headers: { 'Content-Type': contentType },
       });
       const text = await answer.text();
       if (answer.status !== 200) throw new Error(`POST /cxml answered ${answer.status}: ${text}`);
