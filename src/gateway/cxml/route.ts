@@ -159,8 +159,7 @@ export function createCxmlRoute(ctx: GatewayContext, onOrder: OrderRequestHandle
   async function handle(c: Context): Promise<Outcome> {
     const declared = Number(c.req.header('content-length') ?? Number.NaN);
     if (declared > largest) return tooLarge(largest);
-    // A `multipart/related` message (a document with attachments) goes the same way under the same limits,
-    // counted whole: its head is read and its cXML part's Header proves the sender before the rest is read.
+    // A multipart message goes the same way, its size counted whole, its cXML part's Header read first.
     let framing: MultipartFraming | undefined;
     try {
       framing = multipartFraming(c.req.header('content-type'));
@@ -186,9 +185,7 @@ export function createCxmlRoute(ctx: GatewayContext, onOrder: OrderRequestHandle
     }
     let peeked: PeekedDocument;
     try {
-      const document = framing === undefined ? head.bytes : cxmlInHead(head, framing);
-      const whole = head.kind === 'whole' && document.byteLength <= HEADER_SCAN_CHARS;
-      peeked = peekCxmlHeader(whole ? document : wholeTags(document.subarray(0, HEADER_SCAN_CHARS)));
+      peeked = peekHead(head, framing);
     } catch (error) {
       // A message whose framing or cXML part cannot be read says so, whoever sent it.
       if (framing !== undefined) return unreadable(error);
@@ -229,39 +226,19 @@ export function createCxmlRoute(ctx: GatewayContext, onOrder: OrderRequestHandle
     } catch (error) {
       return refused(request.kind, error);
     }
-    return await respond(request, bytes, sender, []);
+    return await respond({ request, attachments: [] }, bytes, sender);
   }
 
-  /**
-   * The whole document parsed (a multipart message's cXML part, its other parts decoded), its Header proven
-   * to name the buyer the scan did, and its request answered.
-   */
+  /** The whole message read and parsed, its Header proven to name the buyer the scan did, and answered. */
   async function answerRequest(
     bytes: Uint8Array,
     maxBytes: number,
     buyer: ResolvedBuyer,
     framing: MultipartFraming | undefined,
   ): Promise<Outcome> {
-    let request: CxmlRequest;
-    let attachments: readonly MimeAttachment[] = [];
-    try {
-      let document = bytes;
-      if (framing !== undefined) {
-        const message = readCxmlMessage(bytes, framing);
-        document = message.cxml;
-        attachments = message.attachments;
-      }
-      // A document larger than its head takes long to parse (≈ 80 ms a MB): off the event loop where the
-      // runtime can (a worker thread on Node), so other requests are not held up meanwhile.
-      request =
-        ctx.parseLargeCxml !== undefined && document.byteLength > HEADER_SCAN_CHARS
-          ? await ctx.parseLargeCxml(document, { maxBytes })
-          : parseCxmlRequest(document, { maxBytes });
-      // Only a multipart message can carry the parts a `cid:` names; a plain document is read as ever.
-      if (framing !== undefined) assertReferencedPartsPresent(request.attachments, attachments);
-    } catch (error) {
-      return unreadable(error);
-    }
+    const message = await readMessage(ctx, bytes, maxBytes, framing).catch(unreadable);
+    if (!('request' in message)) return message;
+    const { request } = message;
     // The whole document's Header must prove the same buyer the scan did (say, not one inside a comment).
     let sender: ProvenSender;
     try {
@@ -272,19 +249,12 @@ export function createCxmlRoute(ctx: GatewayContext, onOrder: OrderRequestHandle
     } catch (error) {
       return refused(request.kind, error, request.payloadID);
     }
-    return await respond(request, bytes, sender, attachments);
+    return await respond(message, bytes, sender);
   }
 
-  /**
-   * A parsed request of a proven buyer answered. `bytes` is the whole message; `attachments` go with an
-   * OrderRequest (a punch-in's are read and checked, and have nothing to be kept with).
-   */
-  async function respond(
-    request: CxmlRequest,
-    bytes: Uint8Array,
-    sender: ProvenSender,
-    attachments: readonly MimeAttachment[],
-  ): Promise<Outcome> {
+  /** A proven buyer's request answered; attachments go with an OrderRequest (a punch-in keeps none). */
+  async function respond(message: ReadMessage, bytes: Uint8Array, sender: ProvenSender): Promise<Outcome> {
+    const { request, attachments } = message;
     const { kind, payloadID } = request;
     const { buyer } = sender;
     try {
@@ -318,6 +288,41 @@ export function createCxmlRoute(ctx: GatewayContext, onOrder: OrderRequestHandle
   }
 
   return app;
+}
+
+/** A message read whole: its request, and the other parts of a multipart message. */
+interface ReadMessage {
+  request: CxmlRequest;
+  attachments: readonly MimeAttachment[];
+}
+
+/**
+ * The whole message read: a multipart message's parts decoded and every `cid:` its document names found
+ * among them (only a multipart message can carry such parts; a plain document is read as ever), the
+ * document parsed. A `CxmlError` says what is wrong.
+ */
+async function readMessage(
+  ctx: GatewayContext,
+  bytes: Uint8Array,
+  maxBytes: number,
+  framing: MultipartFraming | undefined,
+): Promise<ReadMessage> {
+  const message = framing === undefined ? { cxml: bytes, attachments: [] } : readCxmlMessage(bytes, framing);
+  // A document larger than its head takes long to parse (≈ 80 ms a MB): off the event loop where the
+  // runtime can (a worker thread on Node), so other requests are not held up meanwhile.
+  const request =
+    ctx.parseLargeCxml !== undefined && message.cxml.byteLength > HEADER_SCAN_CHARS
+      ? await ctx.parseLargeCxml(message.cxml, { maxBytes })
+      : parseCxmlRequest(message.cxml, { maxBytes });
+  if (framing !== undefined) assertReferencedPartsPresent(request.attachments, message.attachments);
+  return { request, attachments: message.attachments };
+}
+
+/** The Header of the document a body's head holds (a multipart message's cXML part), as far as it goes. */
+function peekHead(head: Exclude<ReceivedHead, { kind: 'cut_off' }>, framing: MultipartFraming | undefined) {
+  const document = framing === undefined ? head.bytes : cxmlInHead(head, framing);
+  const whole = head.kind === 'whole' && document.byteLength <= HEADER_SCAN_CHARS;
+  return peekCxmlHeader(whole ? document : wholeTags(document.subarray(0, HEADER_SCAN_CHARS)));
 }
 
 /**

@@ -25,7 +25,8 @@ import {
   relatedContentType,
   samplePdf,
 } from '../../support/multipart.ts';
-import { statusOf } from '../../support/punchout-flow.ts';
+import { setupRequest } from '../../support/cxml-documents.ts';
+import { startUrlOf, statusOf } from '../../support/punchout-flow.ts';
 import { signIn } from '../operator/console/console-support.ts';
 
 const PDF = samplePdf();
@@ -194,6 +195,19 @@ describe('multipart/related POs', () => {
     );
     expect(anonymous.status).toBe(401);
     expect(await anonymous.text()).not.toContain('%PDF');
+  });
+});
+
+describe('multipart/related punch-ins', () => {
+  it('opens a punch-out from a PunchOutSetupRequest sent as the start part of a multipart message', async () => {
+    const stack = await createOrderStack();
+    const body = multipartBody([
+      base64Part(PDF, { contentId: 'unreferenced@buyer.example' }),
+      cxmlPart(setupRequest(), 'setup@buyer.example'),
+    ]);
+    const answer = await stack.postCxml(body, relatedContentType({ start: 'setup@buyer.example' }));
+    expect(statusOf(answer)).toEqual({ code: 200, text: 'OK', detail: '' });
+    expect(startUrlOf(answer)).toMatch(/^http:\/\/gateway\.test\/punchout\/start\//);
   });
 });
 
