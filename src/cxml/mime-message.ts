@@ -53,7 +53,7 @@ const MAX_PART_HEADER_BYTES = 16 * 1024;
  * @example
  * headerParameter('multipart/related; boundary="b1"; start="<po@x>"', 'start'); // '<po@x>'
  */
-export function headerParameter(value: string, name: string): string | undefined {
+function headerParameter(value: string, name: string): string | undefined {
   const pattern = /;\s*([^=;\s]+)\s*=\s*(?:"((?:[^"\\]|\\.)*)"|([^;]*))/g;
   for (const match of value.matchAll(pattern)) {
     if (match[1]?.toLowerCase() !== name) continue;
@@ -64,7 +64,7 @@ export function headerParameter(value: string, name: string): string | undefined
 }
 
 /** `<id@host>` or `cid:id@host` as the bare Content-ID both stand for. */
-export function contentIdOf(value: string): string {
+function contentIdOf(value: string): string {
   const trimmed = value.trim().replace(/^cid:/i, '');
   const bare = trimmed.startsWith('<') && trimmed.endsWith('>') ? trimmed.slice(1, -1) : trimmed;
   // A cid: URL is URL-encoded (RFC 2392); a Content-ID header is not.

@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPrintApi } from '../../src/print-api/index.ts';
 import { type RunningServer, serveNode } from '../../src/runtime/node.ts';
 import { setupRequest } from '../support/cxml-documents.ts';
+import { base64Part, cxmlPart, multipartBody, relatedContentType, samplePdf } from '../support/multipart.ts';
 import {
   linesOf,
   type OrderStack,
@@ -344,6 +345,59 @@ describe('the Worker as wrangler builds it, under workerd', () => {
     for (const round of logs.lines('background round done')) {
       expect(round.subrequests).toBeLessThanOrEqual(50);
       expect(round.d1Statements).toBeLessThanOrEqual(50);
+    }
+  });
+
+  it('takes a multipart/related PO into D1 with its files in parts, and an operator downloads them', async () => {
+    await postSetup();
+    const db = await mf.getD1Database('DB');
+    const serial = 7_101;
+    await seedWorkerLines(db, lineRefsOf(serial, 1));
+    const pdf = samplePdf('on workerd');
+    // 1.2 MB is 1.6 million base64 characters: two rows of D1.
+    const proofs = Uint8Array.from({ length: 1_200_000 }, (_, i) => (i * 7) % 251);
+    const body = multipartBody([
+      cxmlPart(workerOrder(serial, 1)),
+      base64Part(pdf, { contentId: 'art@buyer.example', filename: 'art.pdf' }),
+      base64Part(proofs, {
+        contentId: 'proofs@buyer.example',
+        contentType: 'application/zip',
+        filename: 'proofs.zip',
+      }),
+    ]);
+    const answer = await mf.dispatchFetch(`${GATEWAY_ORIGIN}/cxml`, {
+      method: 'POST',
+      body,
+      headers: { 'Content-Type': relatedContentType() },
+    });
+    expect(statusOf(await answer.text())).toEqual({ code: 200, text: 'OK', detail: '' });
+    const stored = await db
+      .prepare("SELECT id FROM purchase_orders WHERE order_id = 'PO-W7101'")
+      .first<{ id: number }>();
+    const rows = await db
+      .prepare(
+        'SELECT position, COUNT(*) AS n FROM purchase_order_attachment_chunks WHERE po_id = ? GROUP BY position ORDER BY position',
+      )
+      .bind(String(stored?.id))
+      .all();
+    expect(rows.results).toEqual([
+      { position: 2, n: 1 },
+      { position: 3, n: 2 },
+    ]);
+    const admin = { Authorization: 'Bearer test-admin-token-0123456789abcdef' };
+    for (const [position, bytes, type] of [
+      [2, pdf, 'application/pdf'],
+      [3, proofs, 'application/zip'],
+    ] as const) {
+      const download = await mf.dispatchFetch(
+        `${GATEWAY_ORIGIN}/admin/orders/${stored?.id}/attachments/${position}`,
+        {
+          headers: admin,
+        },
+      );
+      expect(download.status).toBe(200);
+      expect(download.headers.get('Content-Type')).toBe(type);
+      expect(new Uint8Array(await download.arrayBuffer())).toEqual(bytes);
     }
   });
 

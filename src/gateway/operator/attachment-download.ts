@@ -24,7 +24,7 @@ const INERT_TYPES: ReadonlySet<string> = new Set([
 ]);
 
 /** The Content-Type a download is served with: the declared type if inert, else a plain byte stream. */
-export function servedContentType(declared: string): string {
+function servedContentType(declared: string): string {
   return INERT_TYPES.has(declared) ? declared : 'application/octet-stream';
 }
 
@@ -41,7 +41,7 @@ function savedName(file: AttachmentInfo): string {
  * `filename*` (UTF-8, percent-encoded), so a name with quotes, line breaks or non-ASCII letters can neither
  * break the header nor be lost.
  */
-export function attachmentDisposition(name: string): string {
+function attachmentDisposition(name: string): string {
   const ascii = name.replace(/[^A-Za-z0-9._ -]/g, '_');
   const encoded = encodeURIComponent(name).replace(
     /['()*]/g,
