@@ -26,7 +26,7 @@ import {
   wholeTags,
 } from '../../cxml/index.ts';
 import type { GatewayContext } from '../context.ts';
-import type { ResolvedBuyer, ResolvedCxmlBuyer } from '../deps.ts';
+import type { ResolvedBuyer } from '../deps.ts';
 import { CXML_STATUS_TEXT, cxmlStatusOf, GatewayError, logFailure, toGatewayError } from '../http/errors.ts';
 import { type ReceivedHead, receiveHead } from '../http/read-body.ts';
 import {
@@ -262,19 +262,9 @@ export function createCxmlRoute(ctx: GatewayContext, onOrder: OrderRequestHandle
       if (request.kind !== 'OrderRequest' && bytes.byteLength > MAX_CXML_BYTES) {
         return tooLarge(MAX_CXML_BYTES);
       }
-      if (buyer.protocol !== 'cxml' && request.kind === 'PunchOutSetupRequest') {
-        throw new GatewayError(
-          'bad_request',
-          `Buyer ${buyer.id} punches out with ${buyer.protocol.toUpperCase()}, not cXML.`,
-        );
-      }
       switch (request.kind) {
         case 'PunchOutSetupRequest':
-          return {
-            kind,
-            code: 200,
-            xml: await punchOutSetup(ctx, request, buyer as ResolvedCxmlBuyer, mode),
-          };
+          return { kind, code: 200, xml: await punchOutSetup(ctx, request, buyer, mode) };
         case 'ProfileRequest':
           return { kind, code: 200, xml: profileDocument(ctx) };
         case 'OrderRequest': {

@@ -13,7 +13,7 @@ import {
 import { readDecimal, safeIntegerOf } from '../../kernel/decimal.ts';
 import { type JsonObject, toJson } from '../../store/types.ts';
 import type { GatewayContext } from '../context.ts';
-import type { ResolvedCxmlBuyer } from '../deps.ts';
+import type { ResolvedBuyer } from '../deps.ts';
 import { GatewayError } from '../http/errors.ts';
 import { buyerUserFromSetup } from '../punchout/buyer-user.ts';
 import { isHostAllowed } from '../punchout/buyers.ts';
@@ -60,12 +60,19 @@ function reopenedLines(request: PunchOutSetupRequest): ReopenedLine[] {
   });
 }
 
+/** The PunchOutSetupResponse to a proven buyer's setup; a buyer configured for OCI is refused. */
 export async function punchOutSetup(
   ctx: GatewayContext,
   request: PunchOutSetupRequest,
-  buyer: ResolvedCxmlBuyer,
+  buyer: ResolvedBuyer,
   deploymentMode: DeploymentMode,
 ): Promise<string> {
+  if (buyer.protocol !== 'cxml') {
+    throw new GatewayError(
+      'bad_request',
+      `Buyer ${buyer.id} punches out with ${buyer.protocol.toUpperCase()}, not cXML.`,
+    );
+  }
   if (!isHostAllowed(request.browserFormPost, buyer.returnUrlHosts)) {
     let host = request.browserFormPost;
     try {
