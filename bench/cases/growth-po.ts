@@ -103,7 +103,12 @@ const growthPo: BenchCase = {
       const request = parseCxmlRequest(body, { maxBytes: 16 * 1024 * 1024 });
       const buyer = stack.gateway.context.buyers.byId('acme');
       if (request.kind !== 'OrderRequest' || buyer === undefined) throw new Error('not an acme OrderRequest');
-      const status = await createOrderIntake(stack.gateway.context)(request, buyer, request.deploymentMode, []);
+      const status = await createOrderIntake(stack.gateway.context)(
+        request,
+        buyer,
+        request.deploymentMode,
+        [],
+      );
       if (status.code !== 200) throw new Error(`intake: ${status.code} ${status.text}`);
     }
 
