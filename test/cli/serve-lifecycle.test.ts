@@ -74,7 +74,10 @@ describe('punchgate serve from start to SIGTERM', { timeout: SHIP_TEST_TIMEOUT_M
       (r) => r.msg === 'shutting down: draining requests in progress and the background round',
     );
     expect(records[draining]).toMatchObject({ level: 'info', signal: 'SIGTERM', graceSeconds: 10 });
-    expect(records.slice(draining + 1).map((r) => [r.msg, r.route ?? r.signal, r.status])).toEqual([
+    // The demo's storefronts have no print service here, so their webhook registrations (started with the
+    // gateway, one storefront after the other, each retried) may still be failing while it drains.
+    const afterDrain = records.slice(draining + 1).filter((r) => r.msg !== 'webhook registration failed');
+    expect(afterDrain.map((r) => [r.msg, r.route ?? r.signal, r.status])).toEqual([
       ['request', '/cxml', 200],
       ['stopped', 'SIGTERM', undefined],
     ]);
