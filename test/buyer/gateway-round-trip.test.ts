@@ -146,6 +146,57 @@ async function orderAndShip(h: Harness, base: string, cartPage: BrowserResponse)
   return { invoice: invoices[0], printOrderId: Number(printOrderId) };
 }
 
+describe('buyer simulator: a requisition of the test account', () => {
+  it('punches out and orders with deploymentMode="test", shown as Test; the gateway keeps it apart and answers in kind', async () => {
+    const h = await harness();
+    const requisition = await h.post(`${BUYER}/requisitions`, [
+      ['profile', 'ariba'],
+      ['user', 'jroe'],
+      ['test', 'yes'],
+    ]);
+    expect(requisition.status).toBe(200);
+    expect(requisition.text).toContain('<span class="pill test">Test</span>');
+    const base = requisition.url.replace(/\?catalog=1$/, '');
+    const catalog = await h.browse(iframeSrc(requisition.text));
+    const cart = await designProduct(h, catalog, 'Business cards', { Name: 'Jane Roe' });
+    const transfer = await clickButton(h, cart, 'Transfer cart to procurement system');
+    let page = await submit(h, transfer, returnFormOf(transfer));
+    const orderForm = findForms(page.text).find((f) => f.action === `${base}/order`) as HtmlForm;
+    page = await submit(h, page, orderForm);
+    expect(page.text).toContain('Purchase order PO-4500 was accepted: 200 OK.');
+    await drain(h.stack);
+    page = await h.browse(base);
+    expect(page.text).toContain('Confirmed (accept)');
+
+    // The gateway: a test PO, confirmed, never sent to the print service (acme has no test storefront here).
+    const po = (await h.stack.store.orders.list()).items.find((o) => o.orderId === 'PO-4500');
+    expect(po).toMatchObject({
+      deploymentMode: 'test',
+      state: 'ordered',
+      flags: ['test_not_sent'],
+      printOrderIds: [],
+    });
+    expect(po?.raw).toContain('<Request deploymentMode="test">');
+    const [confirmation] = h.stack.orderStatusPosts.filter((p) => p.body.includes('<ConfirmationRequest'));
+    expect(confirmation?.body).toContain('<Request deploymentMode="test">');
+    const home = await h.browse(BUYER);
+    expect(home.text).toContain('<span class="pill test">Test</span>');
+  });
+
+  it('an OCI profile has no test account: refused with a page that says so', async () => {
+    const h = await harness();
+    const refused = await h.post(`${BUYER}/requisitions`, [
+      ['profile', 'sap'],
+      ['user', 'jroe'],
+      ['test', 'yes'],
+    ]);
+    expect(refused.status).toBe(400);
+    expect(refused.text).toContain(
+      'SAP OCI has no deployment mode: test requisitions are for the cXML profiles.',
+    );
+  });
+});
+
 describe('buyer simulator ↔ gateway round trip', () => {
   it.each([
     ['ariba', 'cxml-base64'],

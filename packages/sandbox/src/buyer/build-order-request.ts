@@ -6,7 +6,13 @@
  */
 import { el } from 'punchgate/cxml';
 import { addDecimals, multiplyDecimals } from './amount-text.ts';
-import { addressElement, buyerTimestamp, extrinsicElements, writeBuyerDocument } from './cxml-document.ts';
+import {
+  addressElement,
+  buyerTimestamp,
+  extrinsicElements,
+  requestAttributes,
+  writeBuyerDocument,
+} from './cxml-document.ts';
 import type { DemoUser } from './demo-users.ts';
 import { fullName } from './demo-users.ts';
 import { itemOutElement } from './item-out.ts';
@@ -23,6 +29,8 @@ export interface OrderRequestInput {
   readonly lines: readonly RequisitionLine[];
   /** The requester's note to the supplier. */
   readonly comments: string;
+  /** `test` for a test requisition: the Request carries `deploymentMode="test"`. */
+  readonly deploymentMode?: 'test';
 }
 
 /** The order total: the sum of quantity × unit price, exact. */
@@ -77,6 +85,6 @@ export function buildOrderRequest(input: OrderRequestInput): string {
     payloadID: input.payloadID,
     timestamp: input.timestamp,
     identity: profile.cxml,
-    body: el('Request', {}, el('OrderRequest', {}, header, items)),
+    body: el('Request', requestAttributes(input.deploymentMode), el('OrderRequest', {}, header, items)),
   });
 }

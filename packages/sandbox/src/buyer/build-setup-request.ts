@@ -5,7 +5,7 @@
  * BrowserFormPost, Contact*, ShipTo?, ItemOut*.
  */
 import { el } from 'punchgate/cxml';
-import { addressElement, extrinsicElements, writeBuyerDocument } from './cxml-document.ts';
+import { addressElement, extrinsicElements, requestAttributes, writeBuyerDocument } from './cxml-document.ts';
 import type { DemoUser } from './demo-users.ts';
 import { fullName } from './demo-users.ts';
 import { itemOutElement } from './item-out.ts';
@@ -23,6 +23,8 @@ export interface SetupRequestInput {
   readonly timestamp: Date;
   /** The lines to reopen (edit, inspect); ignored for create. */
   readonly lines?: readonly RequisitionLine[];
+  /** `test` for a test requisition: the Request carries `deploymentMode="test"`. */
+  readonly deploymentMode?: 'test';
 }
 
 /**
@@ -63,6 +65,6 @@ export function buildSetupRequest(input: SetupRequestInput): string {
     payloadID: input.payloadID,
     timestamp: input.timestamp,
     identity: profile.cxml,
-    body: el('Request', {}, request),
+    body: el('Request', requestAttributes(input.deploymentMode), request),
   });
 }

@@ -111,6 +111,11 @@ export interface BuyerDocumentInput {
   readonly body: XmlElementSpec;
 }
 
+/** The Request element's attributes: `deploymentMode="test"` for a test requisition, none for production. */
+export function requestAttributes(deploymentMode: 'test' | undefined): Record<string, string> {
+  return deploymentMode === 'test' ? { deploymentMode: 'test' } : {};
+}
+
 export function writeBuyerDocument(input: BuyerDocumentInput): string {
   const { style } = input;
   const root = el(

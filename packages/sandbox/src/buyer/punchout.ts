@@ -92,6 +92,7 @@ export async function startPunchout(
     payloadID,
     timestamp: now,
     lines: requisition.lines,
+    ...(requisition.deploymentMode !== undefined && { deploymentMode: requisition.deploymentMode }),
   });
   const exchange = await postCxml(ctx.fetch, `${ctx.gatewayUrl}/cxml`, xml);
   const answeredAt = ctx.clock.now();

@@ -68,6 +68,7 @@ export async function submitPurchaseOrder(
         timestamp: now,
         lines: requisition.lines,
         comments,
+        ...(requisition.deploymentMode !== undefined && { deploymentMode: requisition.deploymentMode }),
       }),
       attempts: 0,
       answer: { code: 0, text: 'Sending', detail: '' },

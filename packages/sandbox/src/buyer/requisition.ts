@@ -208,6 +208,11 @@ export interface Requisition {
   readonly documents: readonly ExchangedDocument[];
   readonly notices: readonly Notice[];
   readonly order?: PurchaseOrder;
+  /**
+   * `test` for a requisition of the procurement system's test account: its punch-outs and its PO are sent
+   * with cXML `deploymentMode="test"`, and the supplier answers in kind. Absent: production.
+   */
+  readonly deploymentMode?: 'test';
   /** Counts every change, so an open page can tell that something arrived. */
   readonly revision: number;
 }

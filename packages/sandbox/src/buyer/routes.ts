@@ -96,12 +96,18 @@ async function advanceOrder(
   return { level, text };
 }
 
-/** A new, empty requisition of a user under a procurement profile, stored. */
-function createRequisition(ctx: SimulatorContext, profileId: string, userId: string): Requisition {
+/** A new, empty requisition of a user under a procurement profile (in its test account for `test`), stored. */
+function createRequisition(
+  ctx: SimulatorContext,
+  profileId: string,
+  userId: string,
+  test: boolean,
+): Requisition {
   const requisition: Requisition = {
     id: newRequisitionId(ctx),
     profileId,
     userId,
+    ...(test && { deploymentMode: 'test' as const }),
     createdAt: ctx.clock.now().toISOString(),
     lines: [],
     punchouts: [],
@@ -209,7 +215,18 @@ export function createSimulatorRoutes(ctx: SimulatorContext): Hono {
         400,
       );
     }
-    const requisition = createRequisition(ctx, profile.id, user.id);
+    const test = formField(form, 'test') === 'yes';
+    if (test && profile.protocol === 'oci') {
+      return c.html(
+        renderMessagePage(
+          ctx,
+          'No test mode over OCI',
+          'SAP OCI has no deployment mode: test requisitions are for the cXML profiles.',
+        ),
+        400,
+      );
+    }
+    const requisition = createRequisition(ctx, profile.id, user.id, test);
     return redirectAfterPunchout(requisition.id, await startPunchout(ctx, requisition.id, 'create'));
   });
 

@@ -10,7 +10,7 @@ import type { Requisition } from '../requisition.ts';
 import type { SimulatorContext } from '../simulator-context.ts';
 import { findProfile, findUser, requisitionUrl } from '../simulator-context.ts';
 import { type Html, layout } from './layout.ts';
-import { requisitionState } from './requisition-state.ts';
+import { requisitionState, testPill } from './requisition-state.ts';
 
 function profileChoice(profile: BuyerProfile, checked: boolean): Html {
   const credentials =
@@ -32,7 +32,7 @@ function requisitionRows(ctx: SimulatorContext, requisitions: readonly Requisiti
 <tbody>${requisitions.map((r) => {
     const user = findUser(ctx, r.userId);
     const state = requisitionState(r);
-    return html`<tr><td><a href="${requisitionUrl(ctx, r.id)}">${r.id}</a></td><td>${findProfile(ctx, r.profileId)?.name ?? r.profileId}</td><td>${user === undefined ? r.userId : fullName(user)}</td><td class="num">${r.lines.length}</td><td>${r.order?.orderID ?? '—'}</td><td><span class="pill ${state.tone}">${state.label}</span></td></tr>`;
+    return html`<tr><td><a href="${requisitionUrl(ctx, r.id)}">${r.id}</a></td><td>${findProfile(ctx, r.profileId)?.name ?? r.profileId}</td><td>${user === undefined ? r.userId : fullName(user)}</td><td class="num">${r.lines.length}</td><td>${r.order?.orderID ?? '—'}</td><td><span class="pill ${state.tone}">${state.label}</span>${testPill(r)}</td></tr>`;
   })}</tbody></table>`;
 }
 
@@ -77,6 +77,8 @@ export function renderHomePage(ctx: SimulatorContext): Html {
     (user, index) =>
       html`<label class="choice"><input type="radio" name="user" value="${user.id}"${index === 0 ? html` checked` : ''} required><span><strong>${fullName(user)}</strong><small>${user.email} · ${user.department} · ${user.costCenter}</small></span></label>`,
   )}</div></fieldset>
+<fieldset><legend>Account</legend>
+<label class="choice"><input type="checkbox" name="test" value="yes"><span><strong>Test account</strong><small>cXML profiles only: the punch-out and the PO are sent with <code>deploymentMode="test"</code>; the supplier keeps them apart from production (in the demo, on its test storefront)</small></span></label></fieldset>
 <button class="primary" type="submit">Punch out</button>
 </form>
 </section>

@@ -38,7 +38,7 @@ label.choice input{margin-top:.25rem}
 .badge{display:inline-block;font-size:.75rem;font-weight:600;padding:.05rem .45rem;border-radius:1rem;background:#e4e8ec;color:#26323f;vertical-align:middle}
 .badge.cxml{background:#dceefc;color:#0b4a78}.badge.oci{background:#fdebd3;color:#7a4300}
 .pill{display:inline-block;padding:.1rem .55rem;border-radius:1rem;font-size:.8rem;font-weight:600;background:#e4e8ec}
-.pill.good{background:#dff3e4;color:#17602d}.pill.bad{background:#fbe1e1;color:#8a1c1c}.pill.wait{background:#fff2cc;color:#6b4e00}
+.pill.test{background:#e8e0f7;color:#4b2a8a}.pill.good{background:#dff3e4;color:#17602d}.pill.bad{background:#fbe1e1;color:#8a1c1c}.pill.wait{background:#fff2cc;color:#6b4e00}
 table{width:100%;border-collapse:collapse;font-size:.92rem}
 caption{text-align:left;font-weight:600;padding-bottom:.4rem}
 th,td{border-bottom:1px solid var(--line);padding:.45rem .5rem;text-align:left;vertical-align:top}

@@ -12,7 +12,7 @@ import { renderDocumentsPanel } from './documents-panel.ts';
 import { type Html, layout } from './layout.ts';
 import { renderLinesTable } from './lines-table.ts';
 import { renderOrderPanel } from './order-panel.ts';
-import { requisitionState } from './requisition-state.ts';
+import { requisitionState, testPill } from './requisition-state.ts';
 
 function latestNotices(notices: readonly Notice[]): readonly Notice[] {
   const last = notices[notices.length - 1];
@@ -50,7 +50,7 @@ export function renderRequisitionPage(
     requisition.order !== undefined &&
     requisition.order.answer.code >= 200 &&
     requisition.order.answer.code < 300;
-  const body = html`<h1>Requisition ${requisition.id} <span class="pill ${state.tone}">${state.label}</span></h1>
+  const body = html`<h1>Requisition ${requisition.id} <span class="pill ${state.tone}">${state.label}</span>${testPill(requisition)}</h1>
 <dl class="facts">
 <dt>Procurement system</dt><dd>${profile.name} <span class="badge ${profile.protocol}">${profile.protocol === 'oci' ? 'OCI' : 'cXML'}</span> · gateway buyer <code>${profile.gatewayBuyerId}</code></dd>
 <dt>Requester</dt><dd>${userName}${user === undefined ? '' : html` · ${user.email}`}</dd>

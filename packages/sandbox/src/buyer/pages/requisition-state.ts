@@ -2,7 +2,9 @@
  * One word for where a requisition stands, as a procurement system's list shows it: from draft through
  * ordered and confirmed to shipped and invoiced, derived from the order's answer and the documents that arrived.
  */
+import { html } from 'hono/html';
 import type { Requisition } from '../requisition.ts';
+import type { Html } from './layout.ts';
 
 export interface RequisitionState {
   readonly label: string;
@@ -29,4 +31,9 @@ export function requisitionState(requisition: Requisition): RequisitionState {
   }
   if (requisition.punchouts.some((p) => p.state === 'open')) return { label: 'In catalog', tone: 'wait' };
   return requisition.lines.length > 0 ? { label: 'Draft', tone: '' } : { label: 'Empty', tone: '' };
+}
+
+/** The mark of a requisition of the test account, beside its state; nothing for production. */
+export function testPill(requisition: Pick<Requisition, 'deploymentMode'>): Html {
+  return requisition.deploymentMode === 'test' ? html` <span class="pill test">Test</span>` : html``;
 }
