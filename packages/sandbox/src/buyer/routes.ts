@@ -119,6 +119,28 @@ function createRequisition(
   return requisition;
 }
 
+/** The requisition the home page's form asks for, stored; or the title and text of why it cannot start. */
+function requisitionFromForm(
+  ctx: SimulatorContext,
+  form: Parameters<typeof formField>[0],
+): Requisition | { refusal: [string, string] } {
+  const profile = findProfile(ctx, formField(form, 'profile') ?? '');
+  const user = findUser(ctx, formField(form, 'user') ?? '');
+  if (profile === undefined || user === undefined) {
+    return { refusal: ['Choose a profile and a user', 'The form named an unknown profile or user.'] };
+  }
+  const test = formField(form, 'test') === 'yes';
+  if (test && profile.protocol === 'oci') {
+    return {
+      refusal: [
+        'No test mode over OCI',
+        'SAP OCI has no deployment mode: test requisitions are for the cXML profiles.',
+      ],
+    };
+  }
+  return createRequisition(ctx, profile.id, user.id, test);
+}
+
 /** Why this punch-out cannot start from the requisition as it is, if it cannot. */
 function punchoutRefusal(
   requisition: Requisition,
@@ -206,28 +228,9 @@ export function createSimulatorRoutes(ctx: SimulatorContext): Hono {
   app.get('/', (c) => c.html(renderHomePage(ctx)));
 
   app.post('/requisitions', async (c) => {
-    const form = await readFormBody(c.req.raw);
-    const profile = findProfile(ctx, formField(form, 'profile') ?? '');
-    const user = findUser(ctx, formField(form, 'user') ?? '');
-    if (profile === undefined || user === undefined) {
-      return c.html(
-        renderMessagePage(ctx, 'Choose a profile and a user', 'The form named an unknown profile or user.'),
-        400,
-      );
-    }
-    const test = formField(form, 'test') === 'yes';
-    if (test && profile.protocol === 'oci') {
-      return c.html(
-        renderMessagePage(
-          ctx,
-          'No test mode over OCI',
-          'SAP OCI has no deployment mode: test requisitions are for the cXML profiles.',
-        ),
-        400,
-      );
-    }
-    const requisition = createRequisition(ctx, profile.id, user.id, test);
-    return redirectAfterPunchout(requisition.id, await startPunchout(ctx, requisition.id, 'create'));
+    const started = requisitionFromForm(ctx, await readFormBody(c.req.raw));
+    if ('refusal' in started) return c.html(renderMessagePage(ctx, ...started.refusal), 400);
+    return redirectAfterPunchout(started.id, await startPunchout(ctx, started.id, 'create'));
   });
 
   function redirectAfterPunchout(id: string, number: number | undefined): Response {
