@@ -29,6 +29,7 @@ import {
   statusOf,
 } from '../../support/punchout-flow.ts';
 import { setupRequest } from '../../support/cxml-documents.ts';
+import { faultInjector } from '../../support/fault-injector.ts';
 
 const TEST_IDENTITY = 'AN01000000001-T';
 const TEST_SECRET = 'acme-test-secret';
@@ -363,6 +364,83 @@ describe('test mode', () => {
       expect((await printOrdersOf(stack, 'PO-FAULT')).map((p) => p.storefront)).toEqual([2]);
       const tracked = await stack.store.printOrders.listByPo((await onlyOrder(stack)).id);
       expect(tracked.map((t) => t.storefrontId)).toEqual(['demo-test']);
+    });
+
+    it('finds a test print order whose answer was lost on the test storefront, and never creates one on production', async () => {
+      const faults = faultInjector();
+      const calls: string[] = [];
+      const stack = await createOrderStack(testModeConfig(), {
+        printTimeoutMs: 200,
+        wrapPrintFetch: (fetch) =>
+          faults.wrap((input, init) => {
+            const request = new Request(input, init);
+            const url = new URL(request.url);
+            calls.push(`${request.method} ${url.pathname}${url.search}`);
+            return fetch(request);
+          }),
+      });
+      faults.inject({
+        match: /^POST \/api\/v2\/pipo\/order\/create$/,
+        fault: { kind: 'lost-answer' },
+        times: 1,
+      });
+      const poId = await storedTestOrder(stack);
+      for (let round = 0, wait = 30; round < 6; round++, wait *= 2) {
+        await drain(stack);
+        stack.clock.advance(wait);
+      }
+      // One print order, on the test storefront; the reconciliation that found it searched nowhere else.
+      expect(await printOrdersOf(stack, 'PO-FAULT')).toEqual([expect.objectContaining({ storefront: 2 })]);
+      expect(calls.filter((call) => call === 'POST /api/v2/pipo/order/create')).toHaveLength(1);
+      const searches = calls.filter((call) => call.includes('storefront'));
+      expect(searches.length).toBeGreaterThan(0);
+      expect(searches.filter((call) => !/storefront(_id|Id)?=2(&|$)/.test(call))).toEqual([]);
+      const order = (await adminJson(stack, `/admin/orders/${poId}`)).body;
+      expect(order).toMatchObject({ state: 'ordered', deploymentMode: 'test', storefrontId: 'demo-test' });
+      expect(order.printOrders.map((p: { storefrontId: string }) => p.storefrontId)).toEqual(['demo-test']);
+    });
+
+    it("follows a test order's status changes on the test storefront (webhook or poll), telling the buyer only in test mode", async () => {
+      const stack = await createOrderStack(testModeConfig());
+      // As serve starts it: the print service's webhooks registered, so status changes arrive as events.
+      await stack.worker.startup();
+      const poId = await storedTestOrder(stack);
+      await drain(stack);
+      const [placed] = await printOrdersOf(stack, 'PO-FAULT');
+      expect(placed?.storefront).toBe(2);
+      const creates = () =>
+        stack.upstreamCalls.filter((call) => call === 'POST /api/v2/pipo/order/create').length;
+      const before = { creates: creates(), posts: stack.orderStatusPosts.length };
+      // The test storefront is a pick-up shop: its orders end "Ready for Pickup", never shipped.
+      for (const status of ['Printing', 'Ready for Pickup']) {
+        stack.sandbox.control.setOrderStatus(placed?.id ?? 0, { status });
+        await drain(stack);
+      }
+      const order = (await adminJson(stack, `/admin/orders/${poId}`)).body;
+      expect(order.printOrders).toMatchObject([{ printOrderId: placed?.id, lastStatus: 'Ready for Pickup' }]);
+      expect(creates()).toBe(before.creates);
+      expect(await printOrdersOf(stack, 'PO-FAULT')).toEqual([placed]);
+      for (const post of stack.orderStatusPosts.slice(before.posts)) {
+        expect(parseXml(post.body).cXML.Request['@deploymentMode']).toBe('test');
+      }
+    });
+
+    it('resends a test confirmation as a test document, without calling the print service', async () => {
+      const stack = await createOrderStack(testModeConfig());
+      const poId = await storedTestOrder(stack);
+      await drain(stack);
+      const order = (await adminJson(stack, `/admin/orders/${poId}`)).body;
+      const confirmation = order.outbox.find((m: { kind: string }) => m.kind === 'confirmation');
+      const before = printServiceCalls(stack);
+      const resent = await adminRequest(stack, `/admin/outbox/${confirmation.id}/resend`, { method: 'POST' });
+      expect(resent.status).toBe(202);
+      await drain(stack);
+      const confirmations = receivedDocuments(stack, 'ConfirmationRequest');
+      expect(confirmations).toHaveLength(2);
+      expect(confirmations.map(({ doc }) => doc.Request['@deploymentMode'])).toEqual(['test', 'test']);
+      expect(confirmations[1]?.doc.Header.To.Credential[0].Identity).toBe(TEST_IDENTITY);
+      // The resend is a delivery to the buyer: a status read may happen, never a create.
+      expect(stack.upstreamCalls.slice(before).filter((call) => call.startsWith('POST'))).toEqual([]);
     });
 
     it('refuses to attach a print order of another storefront to a test PO', async () => {
