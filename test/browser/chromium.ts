@@ -45,25 +45,41 @@ function unpacked(dir: string): UnpackedChromium {
 }
 
 /**
+ * The fontconfig file for the browser unpacked in `dir`. The package's own looks in /tmp/fonts, where
+ * Lambda unpacks them; without a font every text box has no width and the tests find no visible heading.
+ */
+function fontsConf(dir: string): string {
+  return `<?xml version="1.0"?>\n<!DOCTYPE fontconfig SYSTEM "fonts.dtd">\n<fontconfig>\n  <dir>${join(dir, 'fonts', 'fonts')}</dir>\n  <cachedir>${join(dir, 'fonts-cache')}</cachedir>\n</fontconfig>\n`;
+}
+
+/**
+ * Points the fontconfig file of an unpacked browser at where it is now: a checkout moved or copied with
+ * its node_modules keeps a file naming the old place, which no longer has the fonts.
+ */
+function keepFontsFound(dir: string): void {
+  const file = join(dir, 'fonts', 'fonts.conf');
+  const wanted = fontsConf(dir);
+  if (readFileSync(file, 'utf8') !== wanted) writeFileSync(file, wanted);
+}
+
+/**
  * Unpacks the package's Chromium once (about 200 MB; a few seconds) and answers where it is. The package
  * unpacks into os.tmpdir(), which reads TMPDIR, so TMPDIR names a fresh directory while it does; that
  * directory then takes its final name in one rename, which only the first of two racing runs wins.
  */
 export async function unpackChromium(): Promise<UnpackedChromium> {
   const ready = unpacked(UNPACKED_DIR);
-  if (existsSync(ready.executablePath)) return ready;
+  if (existsSync(ready.executablePath)) {
+    keepFontsFound(UNPACKED_DIR);
+    return ready;
+  }
   mkdirSync(join(UNPACKED_DIR, '..'), { recursive: true });
   const staging = mkdtempSync(`${UNPACKED_DIR.replace(/\/$/, '')}.unpacking-`);
   const tmpdir = process.env.TMPDIR;
   try {
     process.env.TMPDIR = staging;
     for (const archive of ARCHIVES) await inflate(join(PACKAGE_DIR, 'bin', archive));
-    // The package's fonts.conf looks in /tmp/fonts, where Lambda unpacks them; without a font every text
-    // box has no width and the tests find no visible heading.
-    writeFileSync(
-      join(staging, 'fonts', 'fonts.conf'),
-      `<?xml version="1.0"?>\n<!DOCTYPE fontconfig SYSTEM "fonts.dtd">\n<fontconfig>\n  <dir>${join(UNPACKED_DIR, 'fonts', 'fonts')}</dir>\n  <cachedir>${join(UNPACKED_DIR, 'fonts-cache')}</cachedir>\n</fontconfig>\n`,
-    );
+    writeFileSync(join(staging, 'fonts', 'fonts.conf'), fontsConf(UNPACKED_DIR));
   } catch (error) {
     rmSync(staging, { recursive: true, force: true });
     throw new Error(
