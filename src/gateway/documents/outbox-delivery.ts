@@ -8,10 +8,10 @@
  * the secret configured at that moment back in, so a retry or a resend after a rotation carries the new one.
  */
 import { withSharedSecret } from '../../cxml/index.ts';
-import { StoreError } from '../../store/store-error.ts';
 import type { OutboxMessage } from '../../store/types.ts';
 import type { GatewayContext } from '../context.ts';
-import { FLAG, withFlags } from '../orders/po-record.ts';
+import { awaitOperator, endOperatorWait, type OperatorMatter } from '../orders/operator-wait.ts';
+import { FLAG } from '../orders/po-record.ts';
 import { retryDelayMs } from './retry-delay.ts';
 
 /** How long one post may take before it counts as failed. */
@@ -102,41 +102,33 @@ async function postAndRecord(ctx: GatewayContext, message: OutboxMessage): Promi
 /** How the PO's lastError begins while one of its documents is a dead letter. */
 const DOCUMENT_DEAD = 'Document to the buyer given up: ';
 
+/** A PO with a document given up; one still ordering or cancelled goes to the operators' queue. */
+const DEAD_DOCUMENT: OperatorMatter = {
+  flag: FLAG.documentDead,
+  prefix: DOCUMENT_DEAD,
+  from: ['ordered', 'cancelled'],
+};
+
 /**
  * Flags the PO of a document given up and, unless it waits for an operator over something else already
  * (that reason stays; the flag says this waits too), puts it in the operators' queue with the reason.
  */
 async function flagDeadDocument(ctx: GatewayContext, message: OutboxMessage, failure: string): Promise<void> {
-  const po = await ctx.store.orders.get(message.poId);
-  if (po === undefined) return;
-  const tells = po.state === 'ordered' || po.state === 'cancelled' || po.lastError?.startsWith(DOCUMENT_DEAD);
-  await ctx.store.orders.update(po.id, {
-    flags: withFlags(po.flags, [FLAG.documentDead]),
-    ...(tells && {
-      state: 'needs_operator',
-      lastError: `${DOCUMENT_DEAD}the ${message.kind} document ${message.dedupeKey} after ${message.attempts} attempts (${failure}). Fix the cause, then send it again from the dead letters.`,
-    }),
-  });
+  const reason = `${DOCUMENT_DEAD}the ${message.kind} document ${message.dedupeKey} after ${message.attempts} attempts (${failure}). Fix the cause, then send it again from the dead letters.`;
+  await awaitOperator(ctx, message.poId, DEAD_DOCUMENT, reason);
 }
 
 /**
  * Once a document given up was sent after all (an operator moved it back), its PO leaves the operators'
  * queue if that was all it waited for and no other document of it is dead. The flag stays as the record.
  */
-async function settleDeadDocument(ctx: GatewayContext, message: OutboxMessage): Promise<void> {
-  const po = await ctx.store.orders.get(message.poId);
-  if (po?.state !== 'needs_operator' || po.lastError?.startsWith(DOCUMENT_DEAD) !== true) return;
-  const stillDead = await ctx.store.outbox.list({ poId: po.id, state: 'dead', limit: 1 });
-  if (stillDead.items.length > 0) return;
-  const back = po.printOrderIds.length > 0 || po.type !== 'new' ? 'ordered' : 'cancelled';
-  try {
-    await ctx.store.orders.update(
-      po.id,
-      { state: back, lastError: `Delivered after it was given up: ${po.lastError}` },
-      { ifState: ['needs_operator'] },
-    );
-  } catch (error) {
-    // An operator acted on the PO meanwhile: theirs is the later word.
-    if (!(error instanceof StoreError && error.code === 'conflict')) throw error;
-  }
+function settleDeadDocument(ctx: GatewayContext, message: OutboxMessage): Promise<void> {
+  return endOperatorWait(ctx, message.poId, DEAD_DOCUMENT, {
+    stillWaiting: async (po) => {
+      const stillDead = await ctx.store.outbox.list({ poId: po.id, state: 'dead', limit: 1 });
+      return stillDead.items.length > 0 ? po.lastError : undefined;
+    },
+    settledState: (po) => (po.printOrderIds.length > 0 || po.type !== 'new' ? 'ordered' : 'cancelled'),
+    settledText: (waitedFor) => `Delivered after it was given up: ${waitedFor}`,
+  });
 }

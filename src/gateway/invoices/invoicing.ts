@@ -15,7 +15,6 @@
  */
 import type { Order } from '../../../schemas/print-api.ts';
 import { addDecimals, formatDecimal, parseDecimal } from '../../kernel/decimal.ts';
-import { StoreError } from '../../store/store-error.ts';
 import type {
   Invoice,
   InvoiceAmounts,
@@ -30,7 +29,8 @@ import type { ResolvedBuyer } from '../deps.ts';
 import { type InvoiceContent, queueInvoice } from '../documents/buyer-documents.ts';
 import { instructionsInForce, withheldBecause } from '../documents/instructions-in-force.ts';
 import { GatewayError } from '../http/errors.ts';
-import { FLAG, groupOfPrintOrder, storedRequest, withFlags } from '../orders/po-record.ts';
+import { awaitOperator, endOperatorWait, type OperatorMatter } from '../orders/operator-wait.ts';
+import { FLAG, groupOfPrintOrder, storedRequest } from '../orders/po-record.ts';
 import { readPrintOrder } from '../orders/read-print-order.ts';
 import {
   creditMemoFigures,
@@ -66,52 +66,38 @@ function amountsOf(figures: InvoiceFigures): InvoiceAmounts {
   };
 }
 
+/** A PO's invoice waiting for an operator (held figures, a missing invoice number) under `flag`. */
+function invoiceMatter(flag: string): OperatorMatter {
+  return { flag, prefix: INVOICE_WAIT, from: ['ordered'] };
+}
+
 /**
- * Adds a flag to the PO (once) and, for one an operator must act on, its reason and state; false when
- * the PO already said so, waiting for an operator. Read afresh: one look can flag twice (a held invoice, a
- * deviation on another), and a stale copy would drop a flag. A PO already waiting for an operator over
- * something else keeps that reason (the flag says the invoice waits too): overwriting it would hide it,
- * and the PO would be put back to `ordered` once the invoice is out (`settleInvoiceWait`) with the other
- * matter still open. A PO an action moved on (a retry puts it back to `ordered`) is told again.
+ * Flags the PO with an invoice matter and, with a reason, puts it in the operators' queue; false when the
+ * PO already said so.
  */
-async function flagPo(ctx: GatewayContext, poId: string, flag: string, reason?: string): Promise<boolean> {
-  const po = await ctx.store.orders.get(poId);
-  if (po === undefined) return false;
-  const tells =
-    reason !== undefined && (po.state === 'ordered' || po.lastError?.startsWith(INVOICE_WAIT) === true);
-  const toldAlready = po.lastError === reason && po.state === 'needs_operator';
-  if (po.flags.includes(flag) && (!tells || toldAlready)) return false;
-  await ctx.store.orders.update(po.id, {
-    flags: withFlags(po.flags, [flag]),
-    ...(tells && { lastError: reason }),
-    ...(tells && po.state === 'ordered' && { state: 'needs_operator' }),
-  });
-  return true;
+function flagPo(ctx: GatewayContext, poId: string, flag: string, reason?: string): Promise<boolean> {
+  return awaitOperator(ctx, poId, invoiceMatter(flag), reason);
 }
 
 /**
  * Puts a PO that waited only for its invoices back to `ordered` once nothing is held any more (held
- * figures put right, a release or a waiver by an operator, an invoice number that came later): nothing is
- * left for an operator, and a PO left waiting would keep showing up as one. While another of its invoices
- * is held, the PO says that one instead. The flag stays, as the record of what happened; any other wait
- * (its lastError says something else) is left alone.
+ * figures put right, a release or a waiver by an operator, an invoice number that came later). While
+ * another of its invoices is held, the PO says that one instead.
  */
-async function settleInvoiceWait(ctx: GatewayContext, poId: string, settled: string): Promise<void> {
-  const po = await ctx.store.orders.get(poId);
-  if (po?.state !== 'needs_operator' || po.lastError?.startsWith(INVOICE_WAIT) !== true) return;
-  const stillHeld = await openHolds(ctx, poId);
-  try {
-    await ctx.store.orders.update(
-      po.id,
-      stillHeld.length > 0
-        ? { lastError: holdText(stillHeld) }
-        : { state: 'ordered', lastError: `${settled} after it waited: ${po.lastError}` },
-      { ifState: ['needs_operator'] },
-    );
-  } catch (error) {
-    // An operator acted on the PO meanwhile: theirs is the later word.
-    if (!(error instanceof StoreError && error.code === 'conflict')) throw error;
-  }
+function settleInvoiceWait(ctx: GatewayContext, poId: string, settled: string): Promise<void> {
+  return endOperatorWait(
+    ctx,
+    poId,
+    { prefix: INVOICE_WAIT },
+    {
+      stillWaiting: async (po) => {
+        const held = await openHolds(ctx, po.id);
+        return held.length > 0 ? holdText(held) : undefined;
+      },
+      settledState: () => 'ordered',
+      settledText: (waitedFor) => `${settled} after it waited: ${waitedFor}`,
+    },
+  );
 }
 
 /**
