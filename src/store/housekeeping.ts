@@ -36,6 +36,8 @@ export interface HousekeepingReport {
   finishedJobs: number;
   deliveredMessages: number;
   processedEvents: number;
+  /** Failed-authentication counters neither counting nor locked for a day. */
+  idleGuessCounters: number;
   /** True when some kind reached the row bound: more rows are due and the next call goes on with them. */
   moreDue: boolean;
 }
@@ -45,7 +47,7 @@ export interface HousekeepingOptions {
   maxRowsPerKind?: number;
 }
 
-/** Five bounded deletes per round: small enough for a Worker invocation, ample for any gateway's traffic. */
+/** Six bounded deletes per round: small enough for a Worker invocation, ample for any gateway's traffic. */
 export const HOUSEKEEPING_ROWS_PER_KIND = 500;
 
 const DAY_MS = 86_400_000;
@@ -88,6 +90,8 @@ export async function purgeExpired(
     finishedJobs: await store.jobs.purgeFinished(cutoffs.jobs, bounded),
     deliveredMessages: await store.outbox.purgeDelivered(cutoffs.messages, bounded),
     processedEvents: await store.events.purgeProcessed(cutoffs.events, bounded),
+    // A counter matters for its window and its longest lock (hours at most), so a day idle is plenty.
+    idleGuessCounters: await store.guessCounters.purgeIdle(new Date(now.getTime() - DAY_MS), bounded),
   };
   return { ...counts, moreDue: Object.values(counts).some((count) => count >= limit) };
 }

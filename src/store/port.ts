@@ -387,6 +387,39 @@ interface HeartbeatStore {
   last(name: string): Promise<Date | undefined>;
 }
 
+/** What a failed-authentication counter holds for a key (times in ms since the epoch). */
+export interface GuessCount {
+  /** Failures counted since the window began (a lock starts the count afresh). */
+  failures: number;
+  windowStart: number;
+  /** When the key's lock ends; in the past (or 0) when it is not locked. */
+  lockedUntil: number;
+  /** Length of the last lock (0: never locked). */
+  lockMs: number;
+}
+
+/** The limit a counter counts towards, in milliseconds. */
+export interface GuessLimit {
+  maxFailures: number;
+  windowMs: number;
+  maxLockMs: number;
+}
+
+/**
+ * Failed-authentication counters every instance shares, kept across restarts. Counting is one atomic
+ * step per call, so instances counting at once never lose a failure.
+ */
+interface GuessCounterStore {
+  /** Counts `count` failures against `key` at `at` under `limit` and answers the key's count afterwards. */
+  fail(key: string, count: number, at: Date, limit: GuessLimit): Promise<GuessCount>;
+  /** The key's count; `undefined` when it has none. */
+  get(key: string): Promise<GuessCount | undefined>;
+  /** Forgets the key's failures and locks (a right secret from that key). */
+  forget(key: string): Promise<void>;
+  /** Deletes counters neither counting nor locked since `before`. */
+  purgeIdle(before: Date, options?: PurgeOptions): Promise<number>;
+}
+
 export interface Store {
   readonly sessions: SessionStore;
   readonly tokens: OneTimeTokenStore;
@@ -402,6 +435,7 @@ export interface Store {
   readonly invoiceHolds: InvoiceHoldStore;
   readonly events: EventInbox;
   readonly heartbeat: HeartbeatStore;
+  readonly guessCounters: GuessCounterStore;
   /**
    * Counts by state for `/metrics`, each a cheap aggregate over an index. `now` is the instant the figures
    * are taken at (adapters need it for nothing else today).

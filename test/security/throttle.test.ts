@@ -165,9 +165,9 @@ describe('secret throttle', () => {
     expect(() => throttle.check('acme', '198.51.100.1')).toThrow(BUYER_LOCKED);
   });
 
-  it('guard counts what the error says it compared', () => {
+  it('guard counts what the error says it compared', async () => {
     const { throttle } = make();
-    const refuse = (compared: number) => () =>
+    const refuse = (compared: number) =>
       throttle.guard(
         'acme',
         'x',
@@ -176,11 +176,11 @@ describe('secret throttle', () => {
         },
         () => compared,
       );
-    expect(refuse(3)).toThrow('wrong');
-    expect(refuse(0)).toThrow('wrong');
-    expect(refuse(1)).toThrow('wrong');
+    await expect(refuse(3)).rejects.toThrow('wrong');
+    await expect(refuse(0)).rejects.toThrow('wrong');
+    await expect(refuse(1)).rejects.toThrow('wrong');
     expect(() => throttle.check('acme', 'y')).not.toThrow();
-    expect(refuse(1)).toThrow('wrong');
+    await expect(refuse(1)).rejects.toThrow('wrong');
     expect(() => throttle.check('acme', 'y')).toThrow(BUYER_LOCKED);
   });
 
@@ -257,6 +257,31 @@ describe('POST /cxml: guessing is bounded per buyer, not per request or address'
     expect(await post(setupRequest(), '203.0.113.1')).toMatchObject({ code: 200 });
     expect(await post(setupRequest({ secret: 'wrong-5' }), '198.51.100.9')).toMatchObject({ code: 401 });
     expect(await post(setupRequest(), '203.0.113.1')).toMatchObject({ code: 403 });
+  });
+
+  it('two instances on one store count against one limit, and a lock outlives a restart', async () => {
+    const { stack, post } = await stackBehindProxy();
+    for (let i = 1; i <= 3; i++) {
+      expect(await post(setupRequest({ secret: `wrong-${i}` }), `198.51.100.${i}`)).toMatchObject({
+        code: 401,
+      });
+    }
+    // Another instance on the same store: nothing of the three in its memory, all of them in the store.
+    await stack.restartGateway(stack.store);
+    for (let i = 4; i <= 5; i++) {
+      expect(await post(setupRequest({ secret: `wrong-${i}` }), `198.51.100.${i}`)).toMatchObject({
+        code: 401,
+      });
+    }
+    expect(await post(setupRequest(), '203.0.113.1')).toMatchObject({ code: 403 });
+    // A restart keeps the lock: the new instance learns of it at the first failure it counts, so a guesser
+    // gains one comparison per instance, not a fresh budget.
+    await stack.restartGateway(stack.store);
+    expect(await post(setupRequest({ secret: 'wrong-6' }), '198.51.100.6')).toMatchObject({ code: 401 });
+    expect(await post(setupRequest({ secret: 'wrong-7' }), '198.51.100.7')).toMatchObject({ code: 403 });
+    expect(await post(setupRequest(), '203.0.113.1')).toMatchObject({ code: 403 });
+    stack.clock.advance(900);
+    expect(await post(setupRequest(), '203.0.113.1')).toMatchObject({ code: 200 });
   });
 
   it('five wrong secrets from five addresses lock the buyer for everyone except its allowed address', async () => {

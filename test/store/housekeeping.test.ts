@@ -16,6 +16,7 @@ describe('purgeExpired', () => {
       finishedJobs: 0,
       deliveredMessages: 0,
       processedEvents: 0,
+      idleGuessCounters: 0,
       moreDue: false,
     });
   });

@@ -1905,6 +1905,59 @@ export function runStoreSuite(
       });
     });
 
+    describe('guess counters', () => {
+      const limit = { maxFailures: 3, windowMs: MINUTE, maxLockMs: 4 * MINUTE };
+
+      it('counts failures in a window, locks at the limit, and doubles a lock that follows soon after', async () => {
+        expect(await store.guessCounters.get('k')).toBeUndefined();
+        expect(await store.guessCounters.fail('k', 2, T0, limit)).toEqual({
+          failures: 2,
+          windowStart: T0.getTime(),
+          lockedUntil: 0,
+          lockMs: 0,
+        });
+        const locked = await store.guessCounters.fail('k', 1, at(SECOND), limit);
+        expect(locked).toEqual({
+          failures: 0,
+          windowStart: at(SECOND).getTime(),
+          lockedUntil: at(SECOND + MINUTE).getTime(),
+          lockMs: MINUTE,
+        });
+        // While locked, nothing counts.
+        expect(await store.guessCounters.fail('k', 5, at(30 * SECOND), limit)).toEqual(locked);
+        // Right after the lock: a new lock twice as long, then capped at the longest.
+        const again = await store.guessCounters.fail('k', 3, at(SECOND + MINUTE), limit);
+        expect(again).toMatchObject({ lockMs: 2 * MINUTE, lockedUntil: at(SECOND + 3 * MINUTE).getTime() });
+        const capped = await store.guessCounters.fail('k', 3, at(SECOND + 3 * MINUTE), limit);
+        expect(capped).toMatchObject({ lockMs: 4 * MINUTE });
+        await store.guessCounters.fail('k', 3, at(SECOND + 7 * MINUTE), limit);
+        expect((await store.guessCounters.get('k'))?.lockMs).toBe(4 * MINUTE);
+        // A window that ran out starts afresh.
+        expect(await store.guessCounters.fail('other', 2, T0, limit)).toMatchObject({ failures: 2 });
+        expect(await store.guessCounters.fail('other', 1, at(MINUTE), limit)).toMatchObject({
+          failures: 1,
+          windowStart: at(MINUTE).getTime(),
+          lockedUntil: 0,
+        });
+      });
+
+      it('loses no failure when instances count at once, and forgets a key', async () => {
+        const wide = { ...limit, maxFailures: 100 };
+        await Promise.all(Array.from({ length: 20 }, () => store.guessCounters.fail('busy', 1, T0, wide)));
+        expect((await store.guessCounters.get('busy'))?.failures).toBe(20);
+        await store.guessCounters.forget('busy');
+        expect(await store.guessCounters.get('busy')).toBeUndefined();
+      });
+
+      it('purges counters idle since the cut-off, a bounded number at a time', async () => {
+        for (const key of ['a', 'b', 'c']) await store.guessCounters.fail(key, 1, T0, limit);
+        await store.guessCounters.fail('late', 1, at(HOUR), limit);
+        expect(await store.guessCounters.purgeIdle(at(MINUTE), { limit: 2 })).toBe(2);
+        expect(await store.guessCounters.purgeIdle(at(MINUTE))).toBe(1);
+        expect(await store.guessCounters.get('late')).toMatchObject({ failures: 1 });
+      });
+    });
+
     describe('events inbox', () => {
       it('records deliveries and hands out the unprocessed ones oldest first', async () => {
         const body = [{ id: 5001, status: 'Shipped', tracking: ['1Z999'] }];
@@ -2056,6 +2109,7 @@ export function runStoreSuite(
           finishedJobs: 2,
           deliveredMessages: 1,
           processedEvents: 2,
+          idleGuessCounters: 0,
           moreDue: false,
         });
         expect(await store.cart.get('L-old')).toBeUndefined();
@@ -2070,6 +2124,7 @@ export function runStoreSuite(
           finishedJobs: 0,
           deliveredMessages: 0,
           processedEvents: 0,
+          idleGuessCounters: 0,
           moreDue: false,
         });
         // A session is kept for its grace after expiry, and goes once the grace is over.
@@ -2090,6 +2145,7 @@ export function runStoreSuite(
           finishedJobs: 2,
           deliveredMessages: 2,
           processedEvents: 2,
+          idleGuessCounters: 0,
           moreDue: true,
         });
         expect(await purgeExpired(store, now, TEST_RETENTION, options)).toStrictEqual({
@@ -2098,6 +2154,7 @@ export function runStoreSuite(
           finishedJobs: 1,
           deliveredMessages: 1,
           processedEvents: 1,
+          idleGuessCounters: 0,
           moreDue: false,
         });
         expect((await store.outbox.list()).items.map((m) => m.state)).toEqual([

@@ -82,6 +82,7 @@ export async function createGatewayContext(deps: GatewayDeps): Promise<GatewayCo
     protocolOf: (b) => PUNCHOUT_PROTOCOLS[b.protocol],
     secretThrottle: createSecretThrottle({
       clock: deps.clock,
+      shared: deps.store.guessCounters,
       isAllowed: (buyerId, address) => inAddressRanges(address, allowLists.get(buyerId) ?? []),
     }),
     metrics: deps.metrics ?? createMetrics(),

@@ -146,12 +146,12 @@ export function deploymentModeOf(sender: ProvenSender, requested: DeploymentMode
  * The buyer proven by the header, unless the buyer (or it from this address) is throttled for failed
  * secrets; a refused document counts one failure per SharedSecret it made us compare.
  */
-export function authenticateHeader(
+export async function authenticateHeader(
   ctx: GatewayContext,
   senders: CxmlSenders,
   header: CxmlHeader,
   address: string,
-): ProvenSender {
+): Promise<ProvenSender> {
   const claimed = senders.claimedBy(header.from);
   if (claimed === undefined) return senders.authenticate(header);
   const wrongSecrets = (error: unknown) => {
@@ -160,5 +160,10 @@ export function authenticateHeader(
     ctx.logger.warn('cxml secret refused', { buyer: claimed.id, address, compared });
     return compared;
   };
-  return ctx.secretThrottle.guard(claimed.id, address, () => senders.authenticate(header), wrongSecrets);
+  return await ctx.secretThrottle.guard(
+    claimed.id,
+    address,
+    () => senders.authenticate(header),
+    wrongSecrets,
+  );
 }

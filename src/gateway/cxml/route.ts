@@ -198,7 +198,7 @@ export function createCxmlRoute(ctx: GatewayContext, onOrder: OrderRequestHandle
     }
     let buyer: ResolvedBuyer;
     try {
-      buyer = authenticateHeader(ctx, senders, peeked.header, ctx.clientAddress(c)).buyer;
+      buyer = (await authenticateHeader(ctx, senders, peeked.header, ctx.clientAddress(c))).buyer;
     } catch (error) {
       return refused(peeked.requestName ?? 'unknown', error);
     }
@@ -222,7 +222,7 @@ export function createCxmlRoute(ctx: GatewayContext, onOrder: OrderRequestHandle
   async function answerParsed(request: CxmlRequest, c: Context, bytes: Uint8Array): Promise<Outcome> {
     let sender: ProvenSender;
     try {
-      sender = authenticateHeader(ctx, senders, request.header, ctx.clientAddress(c));
+      sender = await authenticateHeader(ctx, senders, request.header, ctx.clientAddress(c));
     } catch (error) {
       return refused(request.kind, error);
     }

@@ -101,7 +101,7 @@ export function createOciRoutes(ctx: GatewayContext): Hono {
     const frameAncestors = frameAncestorsFor(buyer);
     const address = ctx.clientAddress(c);
     try {
-      const punchIn = acceptLogin(await readRequest(c), buyer, address);
+      const punchIn = await acceptLogin(await readRequest(c), buyer, address);
       ctx.logger.info('oci punch-in accepted', {
         buyer: buyer.id,
         method: c.req.method,
@@ -137,7 +137,11 @@ export function createOciRoutes(ctx: GatewayContext): Hono {
   });
 
   /** The codec's whole punch-in check, a wrong password counted against the buyer and the address. */
-  function acceptLogin(request: OciPunchInRequest, buyer: ResolvedOciBuyer, address: string): OciPunchIn {
+  function acceptLogin(
+    request: OciPunchInRequest,
+    buyer: ResolvedOciBuyer,
+    address: string,
+  ): Promise<OciPunchIn> {
     return ctx.secretThrottle.guard(
       buyer.id,
       address,

@@ -125,7 +125,7 @@ function requireAdminToken(ctx: GatewayContext): MiddlewareHandler {
       matches = matches || equal;
     }
     if (sent === '' || !matches) {
-      failures.fail(address);
+      await failures.fail(address);
       throw new GatewayError('unauthorized', 'A valid admin bearer token is required.');
     }
     await next();

@@ -27,7 +27,11 @@ const failuresByContext = new WeakMap<GatewayContext, FailureCounter>();
 export function adminTokenFailures(ctx: GatewayContext): FailureCounter {
   let failures = failuresByContext.get(ctx);
   if (failures === undefined) {
-    failures = createFailureCounter({ clock: ctx.clock, limit: ADMIN_FAILURE_LIMIT });
+    failures = createFailureCounter({
+      clock: ctx.clock,
+      limit: ADMIN_FAILURE_LIMIT,
+      shared: { counters: ctx.store.guessCounters, prefix: 'admin:' },
+    });
     failuresByContext.set(ctx, failures);
   }
   return failures;

@@ -17,7 +17,7 @@
  * memory; the clock is the gateway's, so tests freeze it.
  */
 import { LRUCache } from 'lru-cache';
-import type { Clock } from '../../store/port.ts';
+import type { Clock, GuessCount, Store } from '../../store/port.ts';
 import { GatewayError } from '../http/errors.ts';
 
 export interface FailureLimit {
@@ -40,10 +40,14 @@ export const SECRET_FAILURE_LIMIT: FailureLimit = {
 export interface FailureCounter {
   /** Whole seconds until the key may try again; 0 when it may now. */
   lockedFor(key: string): number;
-  /** Counts `count` failures (default 1) against the key, locking it when they reach the limit. */
-  fail(key: string, count?: number): void;
+  /**
+   * Counts `count` failures (default 1) against the key, locking it when they reach the limit. This
+   * instance counts at once; the promise settles once the shared count (if any) is read back, which may
+   * lock the key here for failures other instances counted.
+   */
+  fail(key: string, count?: number): Promise<void>;
   /** Forgets the key's failures and locks. */
-  forget(key: string): void;
+  forget(key: string): Promise<void>;
   /** Failures counted against the key inside the window now (a lock starts the count afresh). */
   failuresOf(key: string): number;
 }
@@ -66,6 +70,12 @@ export function createFailureCounter(options: {
   limit: FailureLimit;
   /** Most keys remembered at once (default 10,000). */
   maxEntries?: number;
+  /**
+   * Counters every instance shares (the store's), with this counter's keys under `prefix`. Only failures
+   * and right secrets reach it, never a plain check, so an authentication that succeeds costs no round trip:
+   * a lock another instance set (or one from before a restart) takes hold here at the key's next failure.
+   */
+  shared?: { counters: Store['guessCounters']; prefix: string };
 }): FailureCounter {
   const { maxFailures, windowSeconds, maxLockSeconds } = options.limit;
   if (!Number.isInteger(maxFailures) || maxFailures < 1) throw new TypeError('maxFailures must be >= 1');
@@ -75,6 +85,18 @@ export function createFailureCounter(options: {
   const maxLockMs = maxLockSeconds * 1000;
   const entries = new LRUCache<string, Entry>({ max: options.maxEntries ?? 10_000 });
   const now = () => options.clock.now().getTime();
+  const shared = options.shared;
+  const sharedLimit = { maxFailures, windowMs, maxLockMs };
+
+  /** Takes the shared count as this instance's, where it knows of more failures or a later lock. */
+  function adopt(key: string, counted: GuessCount): void {
+    const mine = entries.get(key) ?? { failures: [], lockedUntil: 0, lockMs: 0 };
+    if (counted.lockedUntil > mine.lockedUntil) {
+      entries.set(key, { failures: [], lockedUntil: counted.lockedUntil, lockMs: counted.lockMs });
+    } else if (counted.lockedUntil <= now() && counted.failures > mine.failures.length) {
+      entries.set(key, { ...mine, failures: Array(counted.failures).fill(counted.windowStart) });
+    }
+  }
 
   return {
     lockedFor(key) {
@@ -84,7 +106,7 @@ export function createFailureCounter(options: {
       if (entry.lockedUntil <= at) return 0;
       return Math.max(1, Math.ceil((entry.lockedUntil - at) / 1000));
     },
-    fail(key, count = 1) {
+    async fail(key, count = 1) {
       if (count < 1) return;
       const at = now();
       const entry = entries.get(key) ?? { failures: [], lockedUntil: 0, lockMs: 0 };
@@ -92,15 +114,21 @@ export function createFailureCounter(options: {
       for (let i = 0; i < count && failures.length < maxFailures; i++) failures.push(at);
       if (failures.length < maxFailures) {
         entries.set(key, { ...entry, failures });
-        return;
+      } else {
+        // A lock soon after the last one means the guessing goes on: make it twice as long.
+        const again = entry.lockMs > 0 && at - entry.lockedUntil < maxLockMs;
+        const lockMs = again ? Math.min(entry.lockMs * 2, maxLockMs) : windowMs;
+        entries.set(key, { failures: [], lockedUntil: at + lockMs, lockMs });
       }
-      // A lock soon after the last one means the guessing goes on: make it twice as long.
-      const again = entry.lockMs > 0 && at - entry.lockedUntil < maxLockMs;
-      const lockMs = again ? Math.min(entry.lockMs * 2, maxLockMs) : windowMs;
-      entries.set(key, { failures: [], lockedUntil: at + lockMs, lockMs });
+      if (shared === undefined) return;
+      const counted = await shared.counters.fail(shared.prefix + key, count, new Date(at), sharedLimit);
+      adopt(key, counted);
     },
-    forget(key) {
-      entries.delete(key);
+    async forget(key) {
+      // Only a key this instance counted failures for is forgotten in the shared store too, so a right
+      // secret costs no round trip; failures counted elsewhere run out with their window.
+      if (!entries.delete(key) || shared === undefined) return;
+      await shared.counters.forget(shared.prefix + key);
     },
     failuresOf(key) {
       const entry = entries.peek(key);
@@ -119,21 +147,24 @@ export interface SecretThrottleOptions {
   limit?: FailureLimit;
   /** Most pairs (and buyers) remembered at once (default 10,000). */
   maxEntries?: number;
+  /** The counters every instance shares (the store's); without them each instance counts alone. */
+  shared?: Store['guessCounters'];
 }
 
 export interface SecretThrottle {
   /** Throws `throttled` while the buyer (from this address) is locked; call before comparing a secret. */
   check(buyerId: string, address: string): void;
   /** Counts `count` wrong secrets (default 1) for the buyer from this address. */
-  fail(buyerId: string, address: string, count?: number): void;
+  fail(buyerId: string, address: string, count?: number): Promise<void>;
   /** A right secret: clears this pair's count (not the buyer's). */
-  succeed(buyerId: string, address: string): void;
+  succeed(buyerId: string, address: string): Promise<void>;
   /**
-   * What this instance counts against the buyer itself (failures from addresses off its allow-list), for
-   * an operator: failures in the current window, and the seconds its lock has left (0: not locked).
-   * Nothing about the secrets tried; nothing about single (buyer, address) pairs.
+   * What is counted against the buyer itself (failures from addresses off its allow-list), by every
+   * instance where the counters are shared, for an operator: failures in the current window, and the
+   * seconds its lock has left (0: not locked). Nothing about the secrets tried; nothing about single
+   * (buyer, address) pairs.
    */
-  statusOf(buyerId: string): SecretThrottleStatus;
+  statusOf(buyerId: string): Promise<SecretThrottleStatus>;
   /**
    * The whole rule around one authentication, for every protocol: refused while locked; an error counts
    * as many failures as `wrongSecrets` says it compared (0: not a wrong secret); a success clears the pair.
@@ -143,7 +174,7 @@ export interface SecretThrottle {
     address: string,
     authenticate: () => T,
     wrongSecrets: (error: unknown) => number,
-  ): T;
+  ): Promise<T>;
 }
 
 interface SecretThrottleStatus {
@@ -155,6 +186,9 @@ interface SecretThrottleStatus {
   /** Seconds until the buyer's lock ends; 0 when not locked. */
   lockedForSeconds: number;
 }
+
+/** Where the buyers' counts are kept among the shared counters. */
+const BUYER_PREFIX = 'secret:buyer:';
 
 /** The key for an address the runtime cannot tell (in-process requests, proxies that hide it). */
 export const UNKNOWN_ADDRESS = 'unknown';
@@ -171,13 +205,19 @@ function throttled(waitSeconds: number, fromThisAddress: boolean): GatewayError 
 /**
  * @example
  * const throttle = createSecretThrottle({ clock, isAllowed: (buyer, address) => allowed(buyer, address) });
- * const buyer = throttle.guard(claimed.id, address, () => checkSecret(request), secretsCompared);
+ * const buyer = await throttle.guard(claimed.id, address, () => checkSecret(request), secretsCompared);
  */
 export function createSecretThrottle(options: SecretThrottleOptions): SecretThrottle {
   const limit = options.limit ?? SECRET_FAILURE_LIMIT;
-  const counter = (maxEntries: number) => createFailureCounter({ clock: options.clock, limit, maxEntries });
-  const buyers = counter(options.maxEntries ?? 10_000);
-  const pairs = counter(options.maxEntries ?? 10_000);
+  const counter = (prefix: string) =>
+    createFailureCounter({
+      clock: options.clock,
+      limit,
+      maxEntries: options.maxEntries ?? 10_000,
+      ...(options.shared !== undefined && { shared: { counters: options.shared, prefix } }),
+    });
+  const buyers = counter(BUYER_PREFIX);
+  const pairs = counter('secret:pair:');
   const isAllowed = options.isAllowed ?? (() => false);
   const pairOf = (buyerId: string, address: string) => `${buyerId}\u0000${address}`;
 
@@ -189,31 +229,39 @@ export function createSecretThrottle(options: SecretThrottleOptions): SecretThro
       const pairWait = pairs.lockedFor(pairOf(buyerId, address));
       if (pairWait > 0) throw throttled(pairWait, true);
     },
-    fail(buyerId, address, count = 1) {
-      pairs.fail(pairOf(buyerId, address), count);
-      if (!isAllowed(buyerId, address)) buyers.fail(buyerId, count);
+    async fail(buyerId, address, count = 1) {
+      // Both counted here before either waits for the shared store, so a check right after sees them.
+      const counting = [pairs.fail(pairOf(buyerId, address), count)];
+      if (!isAllowed(buyerId, address)) counting.push(buyers.fail(buyerId, count));
+      await Promise.all(counting);
     },
     succeed(buyerId, address) {
-      pairs.forget(pairOf(buyerId, address));
+      return pairs.forget(pairOf(buyerId, address));
     },
-    statusOf(buyerId) {
+    async statusOf(buyerId) {
+      const local = { failures: buyers.failuresOf(buyerId), lockedForSeconds: buyers.lockedFor(buyerId) };
+      const counted = await options.shared?.get(BUYER_PREFIX + buyerId);
+      const at = options.clock.now().getTime();
+      const inWindow = counted !== undefined && at - counted.windowStart < limit.windowSeconds * 1000;
+      const lockedMs = counted === undefined ? 0 : counted.lockedUntil - at;
       return {
-        failures: buyers.failuresOf(buyerId),
+        failures: Math.max(local.failures, inWindow && lockedMs <= 0 ? counted.failures : 0),
         maxFailures: limit.maxFailures,
         windowSeconds: limit.windowSeconds,
-        lockedForSeconds: buyers.lockedFor(buyerId),
+        lockedForSeconds: Math.max(local.lockedForSeconds, lockedMs > 0 ? Math.ceil(lockedMs / 1000) : 0),
       };
     },
-    guard(buyerId, address, authenticate, wrongSecrets) {
+    async guard(buyerId, address, authenticate, wrongSecrets) {
       throttle.check(buyerId, address);
+      let result: ReturnType<typeof authenticate>;
       try {
-        const result = authenticate();
-        throttle.succeed(buyerId, address);
-        return result;
+        result = authenticate();
       } catch (error) {
-        throttle.fail(buyerId, address, wrongSecrets(error));
+        await throttle.fail(buyerId, address, wrongSecrets(error));
         throw error;
       }
+      await throttle.succeed(buyerId, address);
+      return result;
     },
   };
   return throttle;

@@ -539,6 +539,19 @@ const MIGRATIONS: readonly Migration[] = [
     PRIMARY KEY (po_id, position, seq)
   );
   `,
+  // 14: failed-authentication counters shared by every instance and kept across restarts: a guesser who
+  // spreads his tries over instances, or waits for a restart, counts against the same key. One row per
+  // key (a buyer, a buyer and address, an address for the admin token), updated in place.
+  (d) => `
+  CREATE TABLE guess_counters (
+    key TEXT PRIMARY KEY,
+    window_start ${d.int64} NOT NULL,
+    failures INTEGER NOT NULL,
+    locked_until ${d.int64} NOT NULL,
+    lock_ms ${d.int64} NOT NULL
+  );
+  CREATE INDEX guess_counters_idle ON guess_counters (locked_until);
+  `,
 ];
 
 /** The migrations in `dialect`'s spelling. */

@@ -331,6 +331,37 @@ const refusedDocumentSql = {
     ORDER BY id DESC LIMIT $3`,
 };
 
+/**
+ * One failed-authentication counter per key, counted in one UPDATE so two instances counting at once never
+ * lose a failure. $2 the time (ms), $3 failures to add, $4 the window and first lock (ms), $5 failures that
+ * lock, $6 the longest lock (ms). A locked key counts nothing; a window that ran out starts afresh; the
+ * failure that reaches the limit locks the key and starts the count anew, and a lock within the longest
+ * lock of the previous one's end lasts twice as long. Every SET sees the row as it was.
+ */
+const freshFailures = 'CASE WHEN $2::bigint - window_start < $4::bigint THEN failures ELSE 0 END';
+const locksNow = `(${freshFailures} + $3::bigint >= $5::bigint)`;
+const nextLockMs = `CASE WHEN lock_ms > 0 AND $2::bigint - locked_until < $6::bigint
+    THEN CASE WHEN lock_ms * 2 < $6::bigint THEN lock_ms * 2 ELSE $6::bigint END
+    ELSE $4::bigint END`;
+const stillLocked = 'locked_until > $2::bigint';
+const guessCounterSql = {
+  open: `INSERT INTO guess_counters (key, window_start, failures, locked_until, lock_ms)
+    VALUES ($1, $2, 0, 0, 0) ON CONFLICT (key) DO NOTHING`,
+  fail: `UPDATE guess_counters SET
+      failures = CASE WHEN ${stillLocked} THEN failures WHEN ${locksNow} THEN 0
+        ELSE ${freshFailures} + $3::bigint END,
+      window_start = CASE WHEN ${stillLocked} THEN window_start WHEN ${locksNow} THEN $2::bigint
+        WHEN $2::bigint - window_start < $4::bigint THEN window_start ELSE $2::bigint END,
+      lock_ms = CASE WHEN ${stillLocked} THEN lock_ms WHEN ${locksNow} THEN ${nextLockMs} ELSE lock_ms END,
+      locked_until = CASE WHEN ${stillLocked} THEN locked_until WHEN ${locksNow} THEN $2::bigint + ${nextLockMs}
+        ELSE locked_until END
+    WHERE key = $1 RETURNING window_start, failures, locked_until, lock_ms`,
+  get: 'SELECT window_start, failures, locked_until, lock_ms FROM guess_counters WHERE key = $1',
+  forget: 'DELETE FROM guess_counters WHERE key = $1',
+  purgeIdle: `DELETE FROM guess_counters WHERE key IN (SELECT key FROM guess_counters
+    WHERE locked_until < $1 AND window_start < $1 ${upTo(2)})`,
+};
+
 const heartbeatSql = {
   /** An earlier time than the stored one changes nothing, so a round that finishes late never moves it back. */
   beat: `INSERT INTO heartbeats (name, at) VALUES ($1, $2)
@@ -406,6 +437,7 @@ export function storeStatements(d: SqlDialect) {
     events: compileAll(d, eventSql(d)),
     refusedDocuments: compileAll(d, refusedDocumentSql),
     heartbeat: compileAll(d, heartbeatSql),
+    guessCounters: compileAll(d, guessCounterSql),
   };
 }
 

@@ -11,7 +11,7 @@ import { base64ToBytes, bytesToBase64 } from '../../kernel/base64.ts';
 import type { Clock } from '../clock.ts';
 import { orderRevisionKey } from '../order-revision.ts';
 import { batchSize, pageSize, parseCursor, purgeLimit, toPage } from '../paging.ts';
-import { ONE_TIME_TOKEN_SWEEP_GRACE_MS, type Store } from '../port.ts';
+import { type GuessCount, ONE_TIME_TOKEN_SWEEP_GRACE_MS, type Store } from '../port.ts';
 import { StoreError } from '../store-error.ts';
 import {
   type CartLine,
@@ -89,6 +89,7 @@ export function createSqlStore(
     events: sqlEvents(context),
     refusedDocuments: sqlRefusedDocuments(context),
     heartbeat: sqlHeartbeat(context),
+    guessCounters: sqlGuessCounters(context),
     async stats() {
       return toStats(await context.rows(context.sql.stats));
     },
@@ -980,6 +981,41 @@ function sqlHeartbeat({ sql: { heartbeat: sql }, driver, first }: SqlContext): S
     async last(name) {
       const row = await first(sql.last, name);
       return row && date(row.at);
+    },
+  };
+}
+
+function toGuessCount(row: SqlRow): GuessCount {
+  return {
+    failures: Number(row.failures),
+    windowStart: Number(row.window_start),
+    lockedUntil: Number(row.locked_until),
+    lockMs: Number(row.lock_ms),
+  };
+}
+
+function sqlGuessCounters({
+  sql: { guessCounters: sql },
+  driver,
+  first,
+  purge,
+}: SqlContext): Store['guessCounters'] {
+  return {
+    async fail(key, count, at, limit) {
+      const ms = at.getTime();
+      await driver.run(sql.open.bind(key, ms));
+      const row = await first(sql.fail, key, ms, count, limit.windowMs, limit.maxFailures, limit.maxLockMs);
+      return toGuessCount(row!);
+    },
+    async get(key) {
+      const row = await first(sql.get, key);
+      return row && toGuessCount(row);
+    },
+    async forget(key) {
+      await driver.run(sql.forget.bind(key));
+    },
+    purgeIdle(before, options) {
+      return purge(sql.purgeIdle, before, options);
     },
   };
 }

@@ -31,16 +31,15 @@ ${protocol.consoleFacts(buyer)}
 }
 
 /**
- * The buyer's recent traffic: punch-outs begun in the last 24 hours (sessions in the store, every
- * instance's), and the failed authentications this instance's throttle counts against the buyer now
- * (kept in memory per instance, as the throttle itself is: a restart or another instance starts at 0).
+ * The buyer's recent traffic: punch-outs begun in the last 24 hours and the failed authentications the
+ * throttle counts against the buyer now, both from the store, so every instance's.
  */
 async function recentActivity(ctx: GatewayContext, buyer: ResolvedBuyer): Promise<SafeHtml> {
   const since = new Date(ctx.clock.now().getTime() - DAY_MS);
   const punchOuts = await ctx.store.sessions.countByBuyerSince(buyer.id, since);
-  const throttle = ctx.secretThrottle.statusOf(buyer.id);
+  const throttle = await ctx.secretThrottle.statusOf(buyer.id);
   const minutes = Math.round(throttle.windowSeconds / 60);
-  const failures = html`${throttle.failures} in the last ${minutes} minutes (locked at ${throttle.maxFailures}), as counted by this instance`;
+  const failures = html`${throttle.failures} in the last ${minutes} minutes (locked at ${throttle.maxFailures}), counted by every instance`;
   const locked =
     throttle.lockedForSeconds > 0
       ? html`<dd><strong>Locked</strong>: punch-outs from addresses off its allow-list refused for another ${throttle.lockedForSeconds} seconds</dd>`

@@ -85,7 +85,7 @@ export async function signIn(ctx: GatewayContext, c: Context): Promise<Response>
   const sent = (await formOf(c))?.token ?? '';
   const adminToken = matchingAdminToken(ctx, sent);
   if (adminToken === undefined) {
-    failures.fail(address);
+    await failures.fail(address);
     ctx.logger.warn('admin console sign-in refused: wrong token', { address });
     return sendSignIn(c, 401, message('error', 'That is not the admin token. Check it and try again.'));
   }

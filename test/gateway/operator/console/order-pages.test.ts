@@ -131,7 +131,7 @@ describe('purchase order pages', () => {
     let acme = await section(operator, 'acme');
     expect(acme).toContain('<dt>Punch-outs, last 24 hours</dt><dd>1</dd>');
     expect(acme).toContain(
-      '<dt>Failed authentications</dt><dd>2 in the last 15 minutes (locked at 5), as counted by this instance</dd>',
+      '<dt>Failed authentications</dt><dd>2 in the last 15 minutes (locked at 5), counted by every instance</dd>',
     );
     expect(acme).not.toContain('Locked');
     const sap = await section(operator, 'sap1');
