@@ -11,7 +11,7 @@ import { readControlKeys } from './read-control-keys.ts';
 import { readComments, readOrderItem } from './read-item-out.ts';
 import type { CxmlRequestCommon, OrderItem, OrderRequest, OrderType } from './request-types.ts';
 import { readTimestampValue } from './timestamp.ts';
-import { attr, child, children, requiredAttr, type XmlNode } from './xml-node.ts';
+import { attr, child, children, requiredAttr, text, type XmlNode } from './xml-node.ts';
 
 const ORDER_TYPES: ReadonlySet<string> = new Set<OrderType>(['new', 'update', 'delete']);
 
@@ -47,6 +47,7 @@ export function readOrderRequest(request: XmlNode): Omit<OrderRequest, keyof Cxm
   const tax = readCharge(child(header, 'Tax'), 'OrderRequestHeader/Tax');
   const requestedDeliveryDate = attr(header, 'requestedDeliveryDate');
   const controlKeys = readControlKeys(header, 'OrderRequestHeader');
+  const buyerVatID = readBuyerVatId(header);
   const total = child(header, 'Total');
   if (total === undefined) throw new CxmlError('missing_field', 'OrderRequestHeader has no Total');
   return {
@@ -66,8 +67,34 @@ export function readOrderRequest(request: XmlNode): Omit<OrderRequest, keyof Cxm
     extrinsics: readExtrinsics(header),
     ...(requestedDeliveryDate ? { requestedDeliveryDate: readTimestampValue(requestedDeliveryDate) } : {}),
     ...(controlKeys !== undefined && { controlKeys }),
+    ...(buyerVatID !== undefined && { buyerVatID }),
     items: readOrderItems(lines),
   };
+}
+
+const VAT_ID_DOMAIN = 'vatid';
+const VAT_ID_EXTRINSIC = 'buyervatid';
+
+/** The first non-blank `IdReference domain="vatID"` of a node (domain case ignored, as buyers vary it). */
+function vatIdReference(node: XmlNode | undefined): string | undefined {
+  for (const reference of children(node, 'IdReference')) {
+    const identifier = attr(reference, 'identifier')?.trim();
+    if (attr(reference, 'domain')?.toLowerCase() === VAT_ID_DOMAIN && identifier) return identifier;
+  }
+  return undefined;
+}
+
+/**
+ * The buyer's VAT id: BillTo's IdReference (the cXML place for the invoiced party's ids), else a soldTo
+ * Contact's, else the header Extrinsic SAP Ariba maps it to (`buyerVatID`). Where the PO has none, none.
+ */
+function readBuyerVatId(header: XmlNode): string | undefined {
+  const soldTo = children(header, 'Contact').filter((contact) => attr(contact, 'role') === 'soldTo');
+  const fromExtrinsic = children(header, 'Extrinsic')
+    .filter((extrinsic) => attr(extrinsic, 'name')?.toLowerCase() === VAT_ID_EXTRINSIC)
+    .map((extrinsic) => text(extrinsic).trim())
+    .find((value) => value !== '');
+  return vatIdReference(child(header, 'BillTo')) ?? soldTo.map(vatIdReference).find(Boolean) ?? fromExtrinsic;
 }
 
 /**

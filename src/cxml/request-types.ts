@@ -232,6 +232,11 @@ export const orderRequestSchema = cxmlRequestCommonSchema.extend({
   requestedDeliveryDate: optional(timestampValueSchema),
   /** OrderRequestHeader's ControlKeys: the instructions for every line that gives none of its own. */
   controlKeys: optional(controlKeysSchema),
+  /**
+   * The buyer's VAT id, as the PO names it (BillTo's or a soldTo Contact's `IdReference domain="vatID"`,
+   * else SAP Ariba's header `Extrinsic name="buyerVatID"`), for the invoice to echo; absent when none.
+   */
+  buyerVatID: optional(z.string()),
   items: z.array(orderItemSchema),
 });
 export type OrderRequest = z.infer<typeof orderRequestSchema>;

@@ -397,6 +397,9 @@ const expectations: Record<string, Record<string, unknown>> = {
     total: { value: '118.00', currency: 'EUR' },
     items: [{ lineNumber: 1, quantity: '1000', supplierPartAuxiliaryID: 'L-7K2M9Q' }],
   },
+  // BillTo's VAT id comes first (trimmed, a blank one skipped), before a soldTo Contact's and the extrinsic.
+  'order-request.eu-billto-vat-id.xml': { orderID: '4500777001', buyerVatID: 'DE123456789' },
+  'order-request.ariba-buyer-vat-extrinsic.xml': { orderID: '4500777002', buyerVatID: 'FR40303265045' },
   'order-request.delete.xml': {
     orderID: '0004500123',
     type: 'delete',
@@ -565,9 +568,11 @@ describe('control keys and accounting (order-request.ariba-control-keys-accounti
     ]);
   });
 
-  it('a PO without ControlKeys or Distribution has neither property', () => {
+  it('a PO without ControlKeys, Distribution or a VAT id has none of these properties', () => {
     const plain = order('order-request.jaggaer-empty-elements.xml');
     expect(plain).not.toHaveProperty('controlKeys');
+    expect(plain).not.toHaveProperty('buyerVatID');
+    expect(order('order-request.update.xml')).not.toHaveProperty('buyerVatID');
     expect(plain.items[0]).not.toHaveProperty('controlKeys');
     expect(plain.items[0]).not.toHaveProperty('distribution');
   });
