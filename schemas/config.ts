@@ -151,6 +151,110 @@ export type CarrierMapping = z.infer<typeof CarrierMapping>;
  */
 export const carrierKey = (key: string): string => key.trim().toLowerCase();
 
+/** A non-negative decimal written as text, e.g. `19` or `4.95`: amounts never pass through a float. */
+const DecimalText = z
+  .string()
+  .regex(/^\d+(\.\d+)?$/, 'must be a non-negative decimal written as a string, such as "19" or "4.95"');
+
+/** An id of the supplier's other than its VAT id (`federalTaxID`, `gstID`, `companyRegistrationNumber`, …). */
+const PartyIdReference = z.strictObject({
+  domain: z
+    .string()
+    .min(1)
+    .describe('IdReference domain, e.g. federalTaxID, gstID, companyRegistrationNumber'),
+  identifier: z.string().min(1),
+});
+
+/**
+ * The supplier's tax ids on its invoices: the VAT id as cXML writes it (`IdReference domain="vatID"` on the
+ * supplier's InvoicePartner), and the pair Coupa's compliant invoicing reads from the remit-to partner.
+ */
+export const SupplierTaxIds = z
+  .strictObject({
+    vatId: z
+      .string()
+      .min(1)
+      .optional()
+      .describe('VAT id, e.g. DE123456789: IdReference domain="vatID" on the supplier (from) InvoicePartner'),
+    taxPrefix: z
+      .string()
+      .min(1)
+      .optional()
+      .describe(
+        'Coupa: the VAT id\'s country prefix, e.g. DE (IdReference domain="taxPrefix" on the remitTo partner)',
+      ),
+    taxNumber: z
+      .string()
+      .min(1)
+      .optional()
+      .describe(
+        'Coupa: the VAT number without the prefix (IdReference domain="taxNumber" on the remitTo partner)',
+      ),
+    otherIds: z
+      .array(PartyIdReference)
+      .default([])
+      .describe('Further ids on the supplier (from) InvoicePartner'),
+  })
+  .refine((ids) => (ids.taxPrefix === undefined) === (ids.taxNumber === undefined), {
+    message: 'taxPrefix and taxNumber go together (Coupa reads the pair)',
+  })
+  .describe("The supplier's tax ids written on its invoices");
+export type SupplierTaxIds = z.infer<typeof SupplierTaxIds>;
+
+/** Why an exempt or zero-rated supply bills no tax. */
+const TaxExemption = z.strictObject({
+  detail: z
+    .enum(['exempt', 'zeroRated'])
+    .default('exempt')
+    .describe('TaxDetail exemptDetail: exempt from the tax, or taxed at 0 %'),
+  reason: z
+    .string()
+    .min(1)
+    .describe('The legal reason, e.g. "Reverse charge: Article 196 Council Directive 2006/112/EC"'),
+  code: z
+    .string()
+    .min(1)
+    .optional()
+    .describe(
+      "The tax authority's exemption code (TaxExemption exemptCode); without one only the reason is written",
+    ),
+});
+
+/**
+ * How an invoice states its tax. Each field given by a buyer's `invoices.tax` replaces the storefront's
+ * `invoicing.tax` one.
+ */
+export const InvoiceTaxTreatment = z
+  .strictObject({
+    category: z
+      .enum(['vat', 'gst', 'sales'])
+      .optional()
+      .describe('TaxDetail category: vat, gst or sales (default sales)'),
+    percent: DecimalText.optional().describe(
+      'The rate the invoice states and works its tax out from, per line (taxable × rate, to the cent), e.g. "19"; without it the print order\'s own rate',
+    ),
+    taxPointDate: z
+      .enum(['invoice-date', 'ship-date'])
+      .optional()
+      .describe(
+        "TaxDetail taxPointDate: the invoice's date, or the day the invoiced goods shipped; not written without it",
+      ),
+    exempt: TaxExemption.optional().describe(
+      'The supply is exempt (or zero-rated): no tax is billed, each TaxDetail says why',
+    ),
+  })
+  .describe('How invoices state their tax');
+export type InvoiceTaxTreatment = z.infer<typeof InvoiceTaxTreatment>;
+
+/** A storefront's invoicing facts, the same for every buyer unless one's `invoices` says otherwise. */
+export const StorefrontInvoicing = z
+  .strictObject({
+    supplierTaxIds: SupplierTaxIds.optional(),
+    tax: InvoiceTaxTreatment.optional(),
+  })
+  .describe("The supplier's tax ids and tax on invoices of this storefront's orders");
+export type StorefrontInvoicing = z.infer<typeof StorefrontInvoicing>;
+
 export const StorefrontConfig = z.strictObject({
   id: z.string().regex(/^[a-z0-9][a-z0-9_-]*$/, 'must be a lower-case slug'),
   storefrontId: z.number().int().positive().describe('Storefront id on the print service'),
@@ -185,15 +289,11 @@ export const StorefrontConfig = z.strictObject({
       'Ship-notice carrier per print-order shipping provider: key "provider/service" or "provider" (case ignored)',
     ),
   products: z.array(CatalogProduct).min(1),
+  invoicing: StorefrontInvoicing.optional(),
 });
 export type StorefrontConfig = z.infer<typeof StorefrontConfig>;
 
 const Credential = z.strictObject({ domain: z.string().min(1), identity: z.string().min(1) });
-
-/** A non-negative decimal written as text, e.g. `19` or `4.95`: amounts never pass through a float. */
-const DecimalText = z
-  .string()
-  .regex(/^\d+(\.\d+)?$/, 'must be a non-negative decimal written as a string, such as "19" or "4.95"');
 
 export const RemitToAddress = z
   .strictObject({
@@ -274,6 +374,23 @@ export const InvoiceConfig = z
       'Shipping charged per invoice when the print order carries no shipping',
     ),
     remitTo: RemitToAddress.optional(),
+    remitToAddressID: z
+      .string()
+      .min(1)
+      .optional()
+      .describe(
+        "The remit-to address code the buyer's supplier portal gave (Coupa: remit_to_code), written as the remitTo Contact's addressID",
+      ),
+    supplierTaxIds: SupplierTaxIds.optional().describe(
+      "The supplier's tax ids on this buyer's invoices, in place of the storefront's invoicing.supplierTaxIds",
+    ),
+    tax: InvoiceTaxTreatment.optional().describe(
+      "How this buyer's invoices state their tax; each field given replaces the storefront's invoicing.tax one",
+    ),
+    accountingInLine: z
+      .boolean()
+      .default(false)
+      .describe("Echo each PO line's accounting (Distribution) on its invoice line, with isAccountingInLine"),
   })
   .describe('Invoices (cXML InvoiceDetailRequest) for orders this buyer placed through the gateway');
 export type InvoiceConfig = z.infer<typeof InvoiceConfig>;
@@ -390,6 +507,7 @@ const BuyerCommon = {
     idPrefix: 'INV-',
     paymentTermDays: 30,
     priceTolerancePercent: 1,
+    accountingInLine: false,
   }),
 };
 

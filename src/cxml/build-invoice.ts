@@ -7,6 +7,12 @@
  * NetAmount; the lines' subtotals, and with line tax their taxes, sum to the summary's): a buyer's
  * invoice check rejects such a document, so it is a programming error here, a TypeError.
  *
+ * Compliant invoicing (EU VAT, Coupa's compliance): each Tax's TaxDetail carries its category, rate, tax
+ * point date and, for a tax-exempt or zero-rated supply, `exemptDetail` with the reason (TaxDetail
+ * Description, and TaxExemption when there is an exemption code); an InvoicePartner carries the party's tax
+ * ids as IdReference; with `accountingInLine` each line echoes the PO line's Distribution and the header
+ * says so (`isAccountingInLine`). None of it is written when it is not given.
+ *
  * A credit memo is written the way the DTD defines `purpose="creditMemo"`: a header invoice
  * (`isHeaderInvoice="yes"`, InvoiceDetailHeaderOrder with an InvoiceDetailOrderSummary instead of the
  * lines), negative amounts, and the invoice it credits as InvoiceIDInfo (and DocumentReference when its
@@ -44,6 +50,15 @@ import { el, type XmlElementSpec } from './xml-writer.ts';
 export type InvoicePurpose = 'standard' | 'creditMemo';
 export type InvoiceTaxAt = 'header' | 'line';
 
+/** Why a TaxDetail bills no tax: `exempt` (exempt from the tax) or `zeroRated` (taxed at 0 %). */
+export interface InvoiceTaxExemptionInput {
+  readonly detail: 'exempt' | 'zeroRated';
+  /** The legal reason, e.g. "Reverse charge: Article 196 Council Directive 2006/112/EC". */
+  readonly reason: string;
+  /** The exemption code the tax authority defines (TaxExemption@exemptCode); without one no TaxExemption is written. */
+  readonly code?: string;
+}
+
 /** A Tax element: its amount and one TaxDetail. */
 export interface InvoiceTaxInput {
   /** The tax, e.g. `3.80`. */
@@ -56,6 +71,26 @@ export interface InvoiceTaxInput {
   readonly category?: string;
   /** Tax/Description; default `Tax`. */
   readonly description?: string;
+  /** TaxDetail@taxPointDate: when the tax became due (the date of supply). */
+  readonly taxPointDate?: Date | string;
+  /** The supply is exempt or zero-rated: TaxDetail@exemptDetail with its reason. */
+  readonly exemption?: InvoiceTaxExemptionInput;
+}
+
+/** An `IdReference` of an InvoicePartner: a tax id (`vatID`, Coupa's `taxPrefix`/`taxNumber`, …). */
+export interface InvoiceIdReferenceInput {
+  readonly domain: string;
+  readonly identifier: string;
+}
+
+/** One accounting Distribution of a line, as the PO line carried it; its charge in the invoice currency. */
+export interface InvoiceDistributionInput {
+  /** Accounting@name. */
+  readonly accountingName: string;
+  /** AccountingSegment id, Name and Description; at least one. */
+  readonly segments: readonly { readonly id: string; readonly name: string; readonly description: string }[];
+  /** Charge/Money. */
+  readonly charge: string;
 }
 
 /** One invoiced PO line. */
@@ -74,6 +109,8 @@ export interface InvoiceLineInput {
   readonly subtotal: string;
   /** The line's tax; required for every line with `taxAt: 'line'`, not written otherwise. */
   readonly tax?: InvoiceTaxInput;
+  /** The PO line's accounting, written (as Distribution) only with `accountingInLine`. */
+  readonly distribution?: readonly InvoiceDistributionInput[];
   readonly comments?: string;
 }
 
@@ -110,6 +147,8 @@ export interface InvoicePartnerInput {
   readonly addressID?: string;
   readonly address?: InvoicePartnerAddress;
   readonly email?: string;
+  /** The partner's ids after its Contact: tax ids, in this order. */
+  readonly idReferences?: readonly InvoiceIdReferenceInput[];
 }
 
 export interface OriginalInvoiceInput {
@@ -139,6 +178,8 @@ export interface InvoiceDetailRequestInput extends CxmlEnvelopeInput {
   /** Net days (PaymentTerm payInNumberOfDays). */
   readonly paymentTermDays?: number;
   readonly taxAt: InvoiceTaxAt;
+  /** The lines carry the PO lines' Distribution (`isAccountingInLine="yes"`); not for a credit memo. */
+  readonly accountingInLine?: boolean;
   readonly lines: readonly InvoiceLineInput[];
   readonly summary: InvoiceSummaryInput;
   readonly comments?: string;
@@ -159,19 +200,83 @@ function money(value: string, currency: string, field: string): XmlElementSpec {
   return moneyElement({ value, currency }, field);
 }
 
+const EXEMPT_DETAILS: ReadonlySet<string> = new Set(['exempt', 'zeroRated']);
+
+function taxDetailElement(
+  tax: InvoiceTaxInput,
+  currency: string,
+  lang: string,
+  field: string,
+): XmlElementSpec {
+  const { exemption } = tax;
+  if (exemption !== undefined && !EXEMPT_DETAILS.has(exemption.detail)) {
+    throw new TypeError(`${field}.exemption.detail must be exempt or zeroRated, got "${exemption.detail}"`);
+  }
+  return el(
+    'TaxDetail',
+    {
+      purpose: 'tax',
+      category: requireText(tax.category ?? 'sales', `${field}.category`),
+      percentageRate: tax.percentageRate,
+      taxPointDate: optionalTimestampAttribute(tax.taxPointDate, `${field}.taxPointDate`),
+      exemptDetail: exemption?.detail,
+    },
+    tax.taxableAmount !== undefined &&
+      el('TaxableAmount', {}, money(tax.taxableAmount, currency, `${field}.taxableAmount`)),
+    el('TaxAmount', {}, money(tax.amount, currency, `${field}.amount`)),
+    // Coupa reads the exemption reason from the TaxDetail's Description, right after the amounts.
+    exemption !== undefined &&
+      el('Description', { 'xml:lang': lang }, requireText(exemption.reason, `${field}.exemption.reason`)),
+    exemption?.code !== undefined &&
+      el(
+        'TaxExemption',
+        { exemptCode: requireText(exemption.code, `${field}.exemption.code`) },
+        el('ExemptReason', { 'xml:lang': lang }, exemption.reason),
+      ),
+  );
+}
+
 function taxElement(tax: InvoiceTaxInput, currency: string, lang: string, field: string): XmlElementSpec {
   return el(
     'Tax',
     {},
     money(tax.amount, currency, `${field}.amount`),
     el('Description', { 'xml:lang': lang }, tax.description ?? 'Tax'),
+    taxDetailElement(tax, currency, lang, field),
+  );
+}
+
+function idReferenceElement(id: InvoiceIdReferenceInput, field: string): XmlElementSpec {
+  return el('IdReference', {
+    identifier: requireText(id.identifier, `${field}.identifier`),
+    domain: requireText(id.domain, `${field}.domain`),
+  });
+}
+
+/** A Distribution needs an accounting segment: one without is a programming error, as is a blank name. */
+function distributionElement(
+  distribution: InvoiceDistributionInput,
+  currency: string,
+  lang: string,
+  field: string,
+): XmlElementSpec {
+  if (distribution.segments.length === 0) throw new TypeError(`${field}.segments must not be empty`);
+  return el(
+    'Distribution',
+    {},
     el(
-      'TaxDetail',
-      { purpose: 'tax', category: tax.category ?? 'sales', percentageRate: tax.percentageRate },
-      tax.taxableAmount !== undefined &&
-        el('TaxableAmount', {}, money(tax.taxableAmount, currency, `${field}.taxableAmount`)),
-      el('TaxAmount', {}, money(tax.amount, currency, `${field}.amount`)),
+      'Accounting',
+      { name: requireText(distribution.accountingName, `${field}.accountingName`) },
+      distribution.segments.map((segment, index) =>
+        el(
+          'AccountingSegment',
+          { id: requireText(segment.id, `${field}.segments[${index}].id`) },
+          el('Name', { 'xml:lang': lang }, segment.name),
+          el('Description', { 'xml:lang': lang }, segment.description),
+        ),
+      ),
     ),
+    el('Charge', {}, money(distribution.charge, currency, `${field}.charge`)),
   );
 }
 
@@ -211,6 +316,7 @@ function partnerElement(partner: InvoicePartnerInput, index: number, lang: strin
       postal,
       partner.email !== undefined && partner.email !== '' && el('Email', {}, partner.email),
     ),
+    (partner.idReferences ?? []).map((id, i) => idReferenceElement(id, `${field}.idReferences[${i}]`)),
   );
 }
 
@@ -247,6 +353,10 @@ function lineElement(
     ),
     el('SubtotalAmount', {}, money(line.subtotal, currency, `${field}.subtotal`)),
     input.taxAt === 'line' && line.tax !== undefined && taxElement(line.tax, currency, lang, `${field}.tax`),
+    input.accountingInLine === true &&
+      (line.distribution ?? []).map((distribution, i) =>
+        distributionElement(distribution, currency, lang, `${field}.distribution[${i}]`),
+      ),
     commentsElement(line.comments, lang),
   );
 }
@@ -401,6 +511,7 @@ export function buildInvoiceDetailRequest(input: InvoiceDetailRequestInput): str
     el('InvoiceDetailHeaderIndicator', { isHeaderInvoice: creditMemo ? 'yes' : undefined }),
     el('InvoiceDetailLineIndicator', {
       isTaxInLine: !creditMemo && input.taxAt === 'line' ? 'yes' : undefined,
+      isAccountingInLine: !creditMemo && input.accountingInLine === true ? 'yes' : undefined,
     }),
     (input.partners ?? []).map((partner, index) => partnerElement(partner, index, lang)),
     original?.payloadID !== undefined &&

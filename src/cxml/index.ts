@@ -18,12 +18,15 @@ export {
 export {
   buildInvoiceDetailRequest,
   type InvoiceDetailRequestInput,
+  type InvoiceDistributionInput,
+  type InvoiceIdReferenceInput,
   type InvoiceLineInput,
   type InvoicePartnerAddress,
   type InvoicePartnerInput,
   type InvoicePurpose,
   type InvoiceSummaryInput,
   type InvoiceTaxAt,
+  type InvoiceTaxExemptionInput,
   type InvoiceTaxInput,
   type OriginalInvoiceInput,
 } from './build-invoice.ts';

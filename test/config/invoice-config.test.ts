@@ -28,6 +28,7 @@ describe('buyer invoices config', () => {
       idPrefix: 'INV-',
       paymentTermDays: 30,
       priceTolerancePercent: 1,
+      accountingInLine: false,
     });
   });
 

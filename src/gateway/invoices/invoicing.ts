@@ -45,6 +45,16 @@ import {
   invoicesDue,
   printServiceInvoiceId,
 } from './invoice-figures.ts';
+import {
+  compliantPartners,
+  type InvoiceCompliance,
+  invoiceCompliance,
+  labelTaxes,
+  taxPointDate,
+  treatTax,
+  withDistribution,
+  withTaxPoint,
+} from './invoice-compliance.ts';
 import { holdText, INVOICE_WAIT, openHolds } from './invoice-holds.ts';
 
 export interface InvoicingOutcome {
@@ -107,6 +117,7 @@ function settleInvoiceWait(ctx: GatewayContext, poId: string, settled: string): 
  */
 async function holdInvoice(
   ctx: GatewayContext,
+  buyer: ResolvedBuyer,
   po: PurchaseOrder,
   tracked: TrackedPrintOrder,
   input: InvoiceFiguresInput,
@@ -114,7 +125,7 @@ async function holdInvoice(
   known: InvoiceHold | undefined,
 ): Promise<void> {
   const dueAt = (prices: InvoiceHoldPrices) => {
-    const result = invoiceFigures({ ...input, prices });
+    const result = figuresOf(ctx, buyer, tracked.storefrontId, { ...input, prices });
     return result.ok ? result.figures.summary.due : undefined;
   };
   const atPoPrices = dueAt('po');
@@ -139,7 +150,25 @@ async function holdInvoice(
   }
 }
 
-/** The invoice's document content besides what its record fixes: partners, terms, lines, summary. */
+/** The buyer's compliance settings over its print order's storefront's. */
+function complianceOf(ctx: GatewayContext, buyer: ResolvedBuyer, storefrontId: string): InvoiceCompliance {
+  return invoiceCompliance(ctx.storefront(storefrontId).invoicing, buyer.invoices);
+}
+
+/** An invoice's figures with its taxes stated as the buyer's compliance settings say (`treatTax`). */
+function figuresOf(
+  ctx: GatewayContext,
+  buyer: ResolvedBuyer,
+  storefrontId: string,
+  input: InvoiceFiguresInput,
+): ReturnType<typeof invoiceFigures> {
+  return treatTax(invoiceFigures(input), complianceOf(ctx, buyer, storefrontId).tax);
+}
+
+/**
+ * The invoice's document content besides what its record fixes: partners with their tax ids, terms,
+ * lines (with their accounting where the buyer asks), summary.
+ */
 function invoiceContent(
   ctx: GatewayContext,
   buyer: ResolvedBuyer,
@@ -151,12 +180,25 @@ function invoiceContent(
   const comments = extra.comments ?? deviationComments(figures.deviations);
   const storefront = ctx.storefront(printOrder.storefrontId);
   const supplierName = storefront.vendorName ?? storefront.name;
+  const compliance = complianceOf(ctx, buyer, printOrder.storefrontId);
+  const request = storedRequest(po);
+  const partners = compliantPartners(invoicePartners(buyer.invoices.remitTo, supplierName, request.billTo), {
+    compliance,
+    supplierName: supplierName ?? buyer.invoices.remitTo?.name ?? storefront.id,
+    ...(request.buyerVatID !== undefined && { buyerVatID: request.buyerVatID }),
+    buyerName: buyer.name ?? buyer.id,
+  });
+  const group = groupOfPrintOrder(po, printOrder.printOrderId);
+  const lines = compliance.accountingInLine
+    ? withDistribution(figures.lines, group?.lines ?? [], figures.currency)
+    : figures.lines;
   return {
     supplierOrderID: String(printOrder.printOrderId),
-    partners: invoicePartners(buyer.invoices.remitTo, supplierName, storedRequest(po).billTo),
+    partners,
     paymentTermDays: buyer.invoices.paymentTermDays,
     taxAt: figures.taxAt,
-    lines: figures.lines,
+    ...(compliance.accountingInLine && { accountingInLine: true }),
+    lines,
     summary: figures.summary,
     ...(extra.originalInvoice !== undefined && { originalInvoice: extra.originalInvoice }),
     ...(comments !== undefined && { comments }),
@@ -212,7 +254,16 @@ async function issueInvoice(
   await queueInvoice(ctx, buyer, {
     record: invoice,
     order: po,
-    content: invoiceContent(ctx, buyer, po, { storefrontId, printOrderId: order.id }, figures),
+    content: invoiceContent(
+      ctx,
+      buyer,
+      po,
+      { storefrontId, printOrderId: order.id },
+      withTaxPoint(
+        figures,
+        taxPointDate(complianceOf(ctx, buyer, storefrontId).tax, invoice.invoiceDate, order, scope),
+      ),
+    ),
   });
   if (figures.deviations.length > 0) await flagPo(ctx, po.id, FLAG.invoicePriceDeviation);
   if (created) ctx.metrics.count('punchgate_invoices_total', { purpose: 'standard', outcome: 'issued' });
@@ -284,7 +335,10 @@ async function creditInvoices(
   issued: readonly Invoice[],
 ): Promise<void> {
   for (const invoice of uncredited(issued)) {
-    const figures = creditFigures(invoice, buyer.invoices.taxAt);
+    const figures = labelTaxes(
+      creditFigures(invoice, buyer.invoices.taxAt),
+      complianceOf(ctx, buyer, invoice.storefrontId).tax,
+    );
     const { created, invoice: memo } = await ctx.store.invoices.issue({
       buyerId: invoice.buyerId,
       poId: invoice.poId,
@@ -371,9 +425,9 @@ export async function invoicePrintOrder(
       settings,
       ...(release !== undefined && { prices: release }),
     };
-    const result = invoiceFigures(input);
+    const result = figuresOf(ctx, buyer, tracked.storefrontId, input);
     if (!result.ok) {
-      await holdInvoice(ctx, po, tracked, input, result.message, hold);
+      await holdInvoice(ctx, buyer, po, tracked, input, result.message, hold);
       waiting = true;
       // The promotion goes on the print order's first invoice: a held one passes it on to the next, or
       // it would be lost (once another invoice is out, the held one no longer counts as the first).
@@ -519,7 +573,7 @@ async function refuseUnreleasable(
     if (found === undefined || found.cancelled || group === undefined) continue;
     const scope = invoicesDue(found.order, buyer.invoices, []).find((due) => invoiceKey(due) === hold.scope);
     if (scope === undefined) continue;
-    const result = invoiceFigures({
+    const result = figuresOf(ctx, buyer, hold.storefrontId, {
       order: found.order,
       group,
       currency: storedRequest(po).total.currency,
