@@ -18,7 +18,7 @@ import type {
   StorefrontInvoicing,
   SupplierTaxIds,
 } from '../../../schemas/config.ts';
-import type { Order } from '../../../schemas/print-api.ts';
+import type { Shipment } from '../../../schemas/print-api.ts';
 import type {
   Distribution,
   InvoiceDistributionInput,
@@ -178,7 +178,7 @@ function instantOf(value: string): Date | undefined {
 export function taxPointDate(
   treatment: InvoiceTaxTreatment,
   invoiceDate: Date,
-  order: Pick<Order, 'shipments'>,
+  order: { readonly shipments: readonly Pick<Shipment, 'index' | 'shipped_on'>[] },
   scope: InvoiceScope,
 ): Date | undefined {
   if (treatment.taxPointDate === undefined) return undefined;
