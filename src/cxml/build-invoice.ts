@@ -75,6 +75,11 @@ export interface InvoiceTaxInput {
   readonly taxPointDate?: Date | string;
   /** The supply is exempt or zero-rated: TaxDetail@exemptDetail with its reason. */
   readonly exemption?: InvoiceTaxExemptionInput;
+  /**
+   * The part of `amount` that is tax on shipping, in the summary: a TaxDetail of its own (`purpose`
+   * `shippingTax`, same category and rate), the first TaxDetail then holding the rest.
+   */
+  readonly shippingTax?: { readonly taxableAmount: string; readonly amount: string };
 }
 
 /** An `IdReference` of an InvoicePartner: a tax id (`vatID`, Coupa's `taxPrefix`/`taxNumber`, …). */
@@ -202,8 +207,10 @@ function money(value: string, currency: string, field: string): XmlElementSpec {
 
 const EXEMPT_DETAILS: ReadonlySet<string> = new Set(['exempt', 'zeroRated']);
 
+/** One TaxDetail of `tax`: its category, rate, tax point and exemption, with `part`'s amounts. */
 function taxDetailElement(
   tax: InvoiceTaxInput,
+  part: { readonly purpose: string; readonly taxableAmount?: string; readonly amount: string },
   currency: string,
   lang: string,
   field: string,
@@ -215,15 +222,15 @@ function taxDetailElement(
   return el(
     'TaxDetail',
     {
-      purpose: 'tax',
+      purpose: part.purpose,
       category: requireText(tax.category ?? 'sales', `${field}.category`),
       percentageRate: tax.percentageRate,
       taxPointDate: optionalTimestampAttribute(tax.taxPointDate, `${field}.taxPointDate`),
       exemptDetail: exemption?.detail,
     },
-    tax.taxableAmount !== undefined &&
-      el('TaxableAmount', {}, money(tax.taxableAmount, currency, `${field}.taxableAmount`)),
-    el('TaxAmount', {}, money(tax.amount, currency, `${field}.amount`)),
+    part.taxableAmount !== undefined &&
+      el('TaxableAmount', {}, money(part.taxableAmount, currency, `${field}.taxableAmount`)),
+    el('TaxAmount', {}, money(part.amount, currency, `${field}.amount`)),
     // Coupa reads the exemption reason from the TaxDetail's Description, right after the amounts.
     exemption !== undefined &&
       el('Description', { 'xml:lang': lang }, requireText(exemption.reason, `${field}.exemption.reason`)),
@@ -236,13 +243,37 @@ function taxDetailElement(
   );
 }
 
+/** `a − b`, written with as many decimals as the more precise of the two. */
+function difference(a: string, b: string, field: string): string {
+  const left = amount(a, field);
+  const right = amount(b, field);
+  return formatDecimal(sum([left, { units: -right.units, scale: right.scale }]), {
+    minDecimals: Math.max(left.scale, right.scale),
+  });
+}
+
 function taxElement(tax: InvoiceTaxInput, currency: string, lang: string, field: string): XmlElementSpec {
+  const shipping = tax.shippingTax;
+  const goods =
+    shipping === undefined ? tax.amount : difference(tax.amount, shipping.amount, `${field}.shippingTax`);
   return el(
     'Tax',
     {},
     money(tax.amount, currency, `${field}.amount`),
     el('Description', { 'xml:lang': lang }, tax.description ?? 'Tax'),
-    taxDetailElement(tax, currency, lang, field),
+    taxDetailElement(
+      tax,
+      {
+        purpose: 'tax',
+        ...(tax.taxableAmount !== undefined && { taxableAmount: tax.taxableAmount }),
+        amount: goods,
+      },
+      currency,
+      lang,
+      field,
+    ),
+    shipping !== undefined &&
+      taxDetailElement(tax, { purpose: 'shippingTax', ...shipping }, currency, lang, `${field}.shippingTax`),
   );
 }
 
@@ -409,7 +440,12 @@ function checkFigures(input: InvoiceDetailRequestInput): void {
       if (line.tax === undefined) throw new TypeError(`lines[${i}].tax is required with taxAt "line"`);
       return amount(line.tax.amount, `lines[${i}].tax.amount`);
     });
-    expect(tax, sum(lineTaxes), 'summary.tax must be the sum of the line taxes with taxAt "line"');
+    const shippingTax = amount(summary.tax.shippingTax?.amount ?? '0', 'summary.tax.shippingTax.amount');
+    expect(
+      tax,
+      sum([...lineTaxes, shippingTax]),
+      'summary.tax must be the sum of the line taxes with taxAt "line"',
+    );
   }
 }
 

@@ -9,8 +9,9 @@
  *
  * The amounts stay `invoiceFigures`' except where the treatment changes what is billed: an exempt supply
  * bills no tax, and a configured rate is the one the tax is worked out from, per line to the currency's
- * decimals, so each TaxDetail's rate × taxable amount is its tax amount, as VAT law and the buyer's check
- * want (the print order's own rate is a quotient of its rounded totals).
+ * decimals (in the header, the shipping's too), so each TaxDetail's rate × taxable amount is its tax
+ * amount, as VAT law and the buyer's check want (the print order's own rate is a quotient of its rounded
+ * totals).
  */
 import type {
   InvoiceConfig,
@@ -128,7 +129,7 @@ export function treatTax(result: InvoiceFiguresResult, treatment: InvoiceTaxTrea
           },
           treatment,
         )
-      : taxOn(summary.subtotal, summary.tax);
+      : withShippingTax(taxOn(summary.subtotal, summary.tax), summary.shipping, rate, money, decimals);
   const gross = addDecimals(
     [summary.subtotal, tax.amount, summary.shipping ?? '0'].map((value) => parseDecimal(value, lenient)),
   );
@@ -157,6 +158,29 @@ export function labelTaxes(figures: InvoiceFigures, treatment: InvoiceTaxTreatme
       line.tax === undefined ? line : { ...line, tax: labelled(line.tax, treatment) },
     ),
     summary: { ...figures.summary, tax: labelled(figures.summary.tax, treatment) },
+  };
+}
+
+/**
+ * The header's Tax with the tax on shipping at the stated rate, as a TaxDetail of its own: with the tax in
+ * the header, the summary's Tax is its details' sum and may hold it. (With the tax on the lines a buyer
+ * reads the summary's Tax as the lines' sum, so shipping is not taxed there.)
+ */
+function withShippingTax(
+  tax: InvoiceTaxInput,
+  shipping: string | undefined,
+  rate: Decimal | undefined,
+  money: (value: Decimal) => string,
+  decimals: number,
+): InvoiceTaxInput {
+  if (rate === undefined || rate.units === 0n || shipping === undefined) return tax;
+  const taxable = parseDecimal(shipping, lenient);
+  if (taxable.units === 0n) return tax;
+  const shippingTax = divideDecimals(multiplyDecimals(taxable, rate), HUNDRED, decimals);
+  return {
+    ...tax,
+    amount: money(addDecimals([parseDecimal(tax.amount, lenient), shippingTax])),
+    shippingTax: { taxableAmount: shipping, amount: money(shippingTax) },
   };
 }
 

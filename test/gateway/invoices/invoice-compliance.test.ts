@@ -263,7 +263,7 @@ describe('compliant invoices in every combination', () => {
     const summary = child(root, 'InvoiceDetailSummary');
     const lineTaxes = items.map((item) => child(item, 'Tax')).filter((tax) => tax !== undefined);
     const taxes = [...lineTaxes, child(summary, 'Tax')];
-    const details = taxes.map((tax) => child(tax, 'TaxDetail'));
+    const details = taxes.flatMap((tax) => children(tax, 'TaxDetail'));
 
     // Tax: the category everywhere; per line rate × taxable = tax; the header's tax the lines' sum.
     expect(lineTaxes).toHaveLength(c.taxAt === 'line' ? 2 : 0);
@@ -293,6 +293,18 @@ describe('compliant invoices in every combination', () => {
       );
     }
     const summaryTax = amountOf(child(summary, 'Tax'));
+    // Each Tax is its TaxDetails' sum; with the tax in the header at a stated rate, shipping is taxed too.
+    for (const tax of taxes) {
+      const parts = children(tax, 'TaxDetail').map((detail) => dec(amountOf(child(detail, 'TaxAmount'))));
+      expect(dec(amountOf(tax))).toEqual(addDecimals(parts));
+    }
+    const shippingTaxed = c.taxAt === 'header' && !c.exempt && RATES[c.category] !== undefined;
+    expect(
+      children(child(summary, 'Tax'), 'TaxDetail').map((detail) => [
+        attr(detail, 'purpose'),
+        amountOf(child(detail, 'TaxableAmount')),
+      ]),
+    ).toEqual([['tax', '139.00'], ...(shippingTaxed ? [['shippingTax', '9.90']] : [])]);
     if (c.taxAt === 'line') {
       expect(dec(summaryTax)).toEqual(addDecimals(lineTaxes.map((tax) => dec(amountOf(tax)))));
     }
@@ -372,6 +384,23 @@ describe('stating the tax', () => {
       '170.31',
       '170.31',
     ]);
+  });
+
+  it('with the tax in the header, a configured rate taxes the shipping in a TaxDetail of its own', () => {
+    const result = treatTax({ ok: true, figures: figures('header') }, { category: 'vat', percent: '19' });
+    expect(result.ok).toBe(true);
+    if (!result.ok) return;
+    const { summary } = result.figures;
+    // 139.00 × 19 % = 26.41 on the goods, 9.90 × 19 % = 1.88 on the shipping.
+    expect(summary.tax).toEqual({
+      amount: '28.29',
+      taxableAmount: '139.00',
+      percentageRate: '19',
+      category: 'vat',
+      description: 'VAT',
+      shippingTax: { taxableAmount: '9.90', amount: '1.88' },
+    });
+    expect([summary.gross, summary.due]).toEqual(['177.19', '172.19']);
   });
 
   it('without a configured rate the print order’s amounts stay, only labelled', () => {
