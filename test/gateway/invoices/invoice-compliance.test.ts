@@ -449,6 +449,66 @@ describe('stating the tax', () => {
     });
   });
 
+  it('a credit memo of a compliant invoice is DTD-valid, its Tax labelled, its partners carrying the ids', () => {
+    const compliance = invoiceCompliance(
+      { supplierTaxIds: SUPPLIER_IDS, tax: { category: 'vat', percent: '19' } },
+      { accountingInLine: true, remitToAddressID: REMIT_CODE, tax: { exempt: EXEMPT } },
+    );
+    const credited = labelTaxes(
+      {
+        ...figures('header'),
+        lines: [],
+        summary: {
+          subtotal: '-139.00',
+          tax: { amount: '0.00', taxableAmount: '-139.00' },
+          shipping: '-9.90',
+          discount: '-5.00',
+          gross: '-148.90',
+          net: '-143.90',
+          due: '-143.90',
+        },
+      },
+      compliance.tax,
+    );
+    const xml = buildInvoiceDetailRequest({
+      payloadID: '1764064800000.cm@punchgate.example',
+      timestamp: INVOICE_DATE,
+      header,
+      invoiceID: 'INV-000007-CR',
+      purpose: 'creditMemo',
+      invoiceDate: INVOICE_DATE,
+      currency: 'EUR',
+      orderReference: { orderID: '4500777002', orderPayloadID: '1714900000001.5551213@ariba.example' },
+      originalInvoice: { invoiceID: 'INV-000007', invoiceDate: INVOICE_DATE },
+      partners: compliantPartners(basePartners, {
+        compliance,
+        supplierName: 'PrintCo GmbH',
+        buyerVatID: BUYER_VAT,
+        buyerName: 'ACME SAS',
+      }),
+      taxAt: credited.taxAt,
+      accountingInLine: true,
+      lines: credited.lines,
+      summary: credited.summary,
+    });
+    expect(validateAgainstDtd(xml, 'InvoiceDetail')).toEqual({ ok: true, messages: '' });
+    const root = request(xml);
+    // A header invoice has no lines to carry accounting: the indicator stays off.
+    expect(
+      attr(
+        child(child(root, 'InvoiceDetailRequestHeader'), 'InvoiceDetailLineIndicator'),
+        'isAccountingInLine',
+      ),
+    ).toBeUndefined();
+    const detail = descend(root, 'InvoiceDetailSummary', 'Tax', 'TaxDetail');
+    expect([
+      attr(detail, 'category'),
+      attr(detail, 'exemptDetail'),
+      amountOf(child(detail, 'TaxAmount')),
+    ]).toEqual(['vat', 'exempt', '0.00']);
+    expect(idsOf(partnerOf(root, 'billTo'))).toEqual([['vatID', BUYER_VAT]]);
+  });
+
   it('the tax point is the invoice date, or the day the invoiced shipment shipped', () => {
     const order = {
       shipments: [
