@@ -310,6 +310,75 @@ describe('InvoiceDetailRequest', () => {
     expect(moneyOf(descend(root, 'InvoiceDetailSummary', 'DueAmount'))).toBe('-165.31');
   });
 
+  it('refuses compliance data it cannot write, naming the field', () => {
+    const [first, second] = lineTax.lines as [
+      InvoiceDetailRequestInput['lines'][number],
+      InvoiceDetailRequestInput['lines'][number],
+    ];
+    const withFirst = (line: InvoiceDetailRequestInput['lines'][number]) => ({
+      ...lineTax,
+      accountingInLine: true,
+      lines: [line, second],
+    });
+    expect(() =>
+      buildInvoiceDetailRequest(
+        withFirst({
+          ...first,
+          distribution: [{ accountingName: 'CostCenter', segments: [], charge: '59.00' }],
+        }),
+      ),
+    ).toThrow('lines[0].distribution[0].segments must not be empty');
+    expect(() =>
+      buildInvoiceDetailRequest(
+        withFirst({
+          ...first,
+          tax: {
+            amount: '11.21',
+            taxableAmount: '59.00',
+            exemption: { detail: 'reverseCharge' as 'exempt', reason: 'x' },
+          },
+        }),
+      ),
+    ).toThrow('lines[0].tax.exemption.detail must be exempt or zeroRated, got "reverseCharge"');
+    expect(() =>
+      buildInvoiceDetailRequest({
+        ...invoice,
+        partners: [{ role: 'from', name: 'PrintCo', idReferences: [{ domain: 'vatID', identifier: ' ' }] }],
+      }),
+    ).toThrow('partners[0].idReferences[0].identifier');
+  });
+
+  it('a Tax with shipping tax writes two TaxDetails that add up to it', () => {
+    const xml = buildInvoiceDetailRequest({
+      ...invoice,
+      summary: {
+        ...invoice.summary,
+        tax: {
+          amount: '28.29',
+          taxableAmount: '139.00',
+          percentageRate: '19',
+          category: 'vat',
+          shippingTax: { taxableAmount: '9.90', amount: '1.88' },
+        },
+        gross: '177.19',
+        net: '177.19',
+        due: '177.19',
+      },
+    });
+    expect(validateAgainstDtd(xml, 'InvoiceDetail')).toEqual({ ok: true, messages: '' });
+    const details = children(descend(request(xml), 'InvoiceDetailSummary', 'Tax'), 'TaxDetail');
+    expect(
+      details.map((d) => [
+        attr(d, 'purpose'),
+        moneyOf(child(d, 'TaxableAmount')),
+        moneyOf(child(d, 'TaxAmount')),
+      ]),
+    ).toEqual([
+      ['tax', '139.00', '26.41'],
+      ['shippingTax', '9.90', '1.88'],
+    ]);
+  });
+
   it('refuses figures that do not add up, naming them', () => {
     expect(() =>
       buildInvoiceDetailRequest({ ...invoice, summary: { ...invoice.summary, gross: '175.30' } }),
