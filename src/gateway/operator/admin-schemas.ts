@@ -315,6 +315,10 @@ export const OrderDetail = OrderSummary.extend({
     total: moneySchema.nullable(),
     shipTo: addressSchema.nullable(),
     billTo: addressSchema.nullable(),
+    buyerVatID: z
+      .string()
+      .nullable()
+      .meta({ description: "The buyer's VAT id the PO named, echoed on its invoices." }),
     shipping: chargeSchema.nullable(),
     tax: chargeSchema.nullable(),
     contacts: z.array(contactSchema).readonly(),

@@ -224,6 +224,7 @@ export async function orderDetail(ctx: GatewayContext, order: PurchaseOrder): Pr
       total: request.total ?? null,
       shipTo: request.shipTo ?? null,
       billTo: request.billTo ?? null,
+      buyerVatID: request.buyerVatID ?? null,
       shipping: request.shipping ?? null,
       tax: request.tax ?? null,
       contacts: request.contacts ?? [],

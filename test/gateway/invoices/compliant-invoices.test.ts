@@ -14,6 +14,7 @@ import {
   validateAgainstDtd,
 } from '../../support/dtd-validation.ts';
 import {
+  adminJson,
   createOrderStack,
   drain,
   linesOf,
@@ -164,8 +165,10 @@ describe('a compliant VAT invoice', () => {
       ),
     ).toEqual(['12.00', '2.28', '9.95', '24.23', '5.00', '19.23']);
 
-    // What the gateway recorded is what it sent.
+    // What the gateway recorded is what it sent; the admin API shows the VAT id the PO named.
     const po = await stack.store.orders.getByPayloadId('acme', 'po-vat-1@ariba.example');
+    const poDetail = await adminJson(stack, `/admin/orders/${po?.id}`);
+    expect([poDetail.status, poDetail.body.request.buyerVatID]).toEqual([200, 'FR40303265045']);
     expect((await stack.store.invoices.listByPo(po?.id ?? '')).map((i) => i.amounts)).toEqual([
       { currency: 'USD', subtotal: '12.00', tax: '2.28', shipping: '9.95', discount: '5.00', due: '19.23' },
     ]);
