@@ -709,6 +709,11 @@ export const GatewayConfig = z.strictObject({
         .min(0)
         .default(7)
         .describe('Print-service webhook deliveries, once processed'),
+      refusalDays: z
+        .number()
+        .min(0)
+        .default(30)
+        .describe('Refusals log entries (refused punch-outs and buyer documents), after they were recorded'),
     })
     .default({
       expiredSessionDays: 1,
@@ -716,6 +721,7 @@ export const GatewayConfig = z.strictObject({
       finishedJobDays: 7,
       deliveredMessageDays: 30,
       processedEventDays: 7,
+      refusalDays: 30,
     })
     .describe('Retention periods of working data; purchase orders and their documents are never purged'),
   storefronts: z.array(StorefrontConfig).min(1),

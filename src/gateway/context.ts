@@ -106,6 +106,11 @@ export interface PunchoutProtocol {
   sendReturnPage(c: Context, parties: SessionParties, form: ReturnForm, message: string): Promise<Response>;
   /** The console's facts about a buyer's protocol settings (`<dt>`/`<dd>` pairs), never a secret. */
   consoleFacts(buyer: ResolvedBuyer): SafeHtml;
+  /**
+   * What to give the buyer's procurement team to connect (the console's onboarding text, plain text): the
+   * URLs, the credentials or fields expected, never a secret.
+   */
+  onboarding(ctx: GatewayContext, buyer: ResolvedBuyer): string;
   /** What the console's test punch-out sends as, after "Punches out as". */
   testPunchoutAs: string;
   /** Buyer settings the schema lets through but the protocol cannot use, refused when the config loads. */

@@ -9,7 +9,8 @@
  * - `done` jobs `finishedJobDays` after they finished (dead ones stay for the operator; purging a done job
  *   cannot make work run twice, see `JobQueue.enqueue`);
  * - the delivery-queue rows of messages delivered `deliveredMessageDays` ago;
- * - webhook deliveries processed `processedEventDays` after they arrived.
+ * - webhook deliveries processed `processedEventDays` after they arrived;
+ * - refusals log entries `refusalDays` after they were recorded.
  *
  * Purchase orders, print orders, user mappings and every document sent to a buyer are never purged.
  *
@@ -27,6 +28,7 @@ export interface Retention {
   finishedJobDays: number;
   deliveredMessageDays: number;
   processedEventDays: number;
+  refusalDays: number;
 }
 
 /** Rows deleted by one call, per kind. */
@@ -38,6 +40,7 @@ export interface HousekeepingReport {
   processedEvents: number;
   /** Failed-authentication counters neither counting nor locked for a day. */
   idleGuessCounters: number;
+  refusals: number;
   /** True when some kind reached the row bound: more rows are due and the next call goes on with them. */
   moreDue: boolean;
 }
@@ -47,7 +50,7 @@ export interface HousekeepingOptions {
   maxRowsPerKind?: number;
 }
 
-/** Six bounded deletes per round: small enough for a Worker invocation, ample for any gateway's traffic. */
+/** Seven bounded deletes per round: small enough for a Worker invocation, ample for any gateway's traffic. */
 export const HOUSEKEEPING_ROWS_PER_KIND = 500;
 
 const DAY_MS = 86_400_000;
@@ -82,6 +85,7 @@ export async function purgeExpired(
     jobs: before('finishedJobDays'),
     messages: before('deliveredMessageDays'),
     events: before('processedEventDays'),
+    refusals: before('refusalDays'),
   };
   const bounded = { limit };
   const counts = {
@@ -92,6 +96,7 @@ export async function purgeExpired(
     processedEvents: await store.events.purgeProcessed(cutoffs.events, bounded),
     // A counter matters for its window and its longest lock (hours at most), so a day idle is plenty.
     idleGuessCounters: await store.guessCounters.purgeIdle(new Date(now.getTime() - DAY_MS), bounded),
+    refusals: await store.refusals.purgeBefore(cutoffs.refusals, bounded),
   };
   return { ...counts, moreDue: Object.values(counts).some((count) => count >= limit) };
 }

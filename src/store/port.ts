@@ -82,7 +82,7 @@ import type {
   NewOutboxMessage,
   NewPunchoutSession,
   NewPurchaseOrder,
-  NewRefusedDocument,
+  NewRefusal,
   NewTrackedPrintOrder,
   NewUserMapping,
   OrderFilter,
@@ -95,8 +95,9 @@ import type {
   PunchoutSession,
   PurchaseOrder,
   PurchaseOrderPatch,
-  RefusedDocument,
-  RefusedDocumentFilter,
+  Refusal,
+  RefusalCaps,
+  RefusalFilter,
   SessionPatch,
   StoreStats,
   TrackedPrintOrder,
@@ -244,10 +245,23 @@ interface OrderStore {
   ): Promise<boolean>;
 }
 
-/** Refusals an operator must hear of (`RefusedDocument`), kept forever like the POs they name. */
-interface RefusedDocumentStore {
-  add(refusal: NewRefusedDocument): Promise<RefusedDocument>;
-  list(filter?: RefusedDocumentFilter): Promise<Page<RefusedDocument>>;
+/**
+ * The refusals log (`Refusal`): working data, bounded in count by the caps each `add` applies and in age by
+ * `purgeBefore` (housekeeping), so a flood of refused requests cannot grow it without bound.
+ */
+interface RefusalLog {
+  /**
+   * Records a refusal, then drops the oldest entries beyond `caps`: those of its client address past
+   * `perAddress`, and any past `total`. One atomic batch; newest first is what an operator reads, so a
+   * flood pushes out its own older entries (and, past `total`, the oldest of all) rather than being dropped.
+   */
+  add(refusal: NewRefusal, caps: RefusalCaps): Promise<Refusal>;
+  /** Newest first. */
+  list(filter?: RefusalFilter): Promise<Page<Refusal>>;
+  /** Entries of `buyerId` recorded at or after `since` (for "this buyer's documents are being refused"). */
+  countByBuyerSince(buyerId: string, since: Date): Promise<number>;
+  /** Deletes entries recorded before `before`, at most `options.limit`; answers how many. */
+  purgeBefore(before: Date, options?: PurgeOptions): Promise<number>;
 }
 
 interface JobQueue {
@@ -426,7 +440,7 @@ export interface Store {
   readonly users: UserStore;
   readonly cart: CartStore;
   readonly orders: OrderStore;
-  readonly refusedDocuments: RefusedDocumentStore;
+  readonly refusals: RefusalLog;
   readonly attachments: AttachmentStore;
   readonly jobs: JobQueue;
   readonly outbox: Outbox;

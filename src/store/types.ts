@@ -331,32 +331,51 @@ export interface OrderFilter extends PageRequest {
   buyerId?: string;
 }
 
+/** Where a refused request arrived: `/cxml` (every cXML document) or `/oci/{buyer}` (a punch-in). */
+export const REFUSAL_CHANNELS = ['cxml', 'oci'] as const;
+export type RefusalChannel = (typeof REFUSAL_CHANNELS)[number];
+
 /**
- * A buyer document the gateway answered with a refusal that an operator must hear of, because the buyer's
- * system may show the 4xx to nobody (e.g. a new PO reusing a stored PO's orderID). Only the facts of the
- * refusal are kept, never the document.
+ * A buyer document or punch-in the gateway refused, as the refusals log keeps it: who claimed to send it
+ * from where, what it was answered, and the document as received. The document comes to the store with
+ * every secret already blanked and cut to the log's bound (`gateway/refusals/`); the store never sees one.
  */
-export interface NewRefusedDocument {
-  buyerId: string;
-  /** cXML document kind, e.g. `OrderRequest`. */
+export interface NewRefusal {
+  /** The configured buyer the request claimed to come from; absent when it named none ("unknown"). */
+  buyerId?: string;
+  channel: RefusalChannel;
+  /** A cXML document kind (`PunchOutSetupRequest`), `punch-in`, or what made it unreadable (`too_large`). */
   documentType: string;
-  payloadId: string;
-  /** The buyer's orderID, for an order document. */
-  orderId?: string;
-  /** The cXML Status code and text the buyer got. */
-  code: number;
-  reason: string;
-  /** The stored purchase order the refusal names, if any. */
-  relatedPoId?: string;
+  payloadId?: string;
+  /** The caller's address (`unknown` when the runtime cannot tell). */
+  clientAddress: string;
+  /** The cXML Status code (its HTTP answer is always 200), or the HTTP status of an OCI page. */
+  status: number;
+  /** The answer's text as sent: the cXML Status text and detail, or the error page's heading and message. */
+  answer: string;
+  /** The document as received, secrets blanked, cut short with a marker past the log's bound. */
+  document: string;
+  /** How many bytes arrived (the stored document may be shorter). */
+  documentBytes: number;
 }
 
-export interface RefusedDocument extends NewRefusedDocument {
+export interface Refusal extends NewRefusal {
   id: string;
   createdAt: Date;
 }
 
-export interface RefusedDocumentFilter extends PageRequest {
+/** How many entries the log keeps: the newest of each client address, and the newest in all. */
+export interface RefusalCaps {
+  perAddress: number;
+  total: number;
+}
+
+export interface RefusalFilter extends PageRequest {
   buyerId?: string;
+  /** Entries at or after this instant. */
+  from?: Date;
+  /** Entries before this instant. */
+  to?: Date;
 }
 
 // ---------------------------------------------------------------------------------------------------------

@@ -17,6 +17,7 @@ describe('purgeExpired', () => {
       deliveredMessages: 0,
       processedEvents: 0,
       idleGuessCounters: 0,
+      refusals: 0,
       moreDue: false,
     });
   });

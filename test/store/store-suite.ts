@@ -13,6 +13,7 @@ import type {
   NewCartLine,
   NewOutboxMessage,
   NewPunchoutSession,
+  NewRefusal,
   NewPurchaseOrder,
   NewUserMapping,
   OrderState,
@@ -34,6 +35,7 @@ export const TEST_RETENTION: Retention = {
   finishedJobDays: 7,
   deliveredMessageDays: 30,
   processedEventDays: 7,
+  refusalDays: 30,
 };
 
 export function at(offsetMs: number): Date {
@@ -1825,60 +1827,79 @@ export function runStoreSuite(
 
     describeInvoices(() => ({ store, clock }));
 
-    describe('refused documents', () => {
-      it('keeps each refusal with the time it was made; lists them newest first, per buyer, in pages', async () => {
-        const first = await store.refusedDocuments.add({
-          buyerId: 'acme',
-          documentType: 'OrderRequest',
-          payloadId: 'p-2@buyer',
-          orderId: 'PO-1',
-          code: 409,
-          reason: 'orderID PO-1 is already the purchase order with payloadID p-1@buyer',
-          relatedPoId: '7',
-        });
-        expect(first).toStrictEqual({
-          id: first.id,
-          buyerId: 'acme',
-          documentType: 'OrderRequest',
-          payloadId: 'p-2@buyer',
-          orderId: 'PO-1',
-          code: 409,
-          reason: 'orderID PO-1 is already the purchase order with payloadID p-1@buyer',
-          relatedPoId: '7',
-          createdAt: T0,
-        });
-        clock.advance(MINUTE);
-        const bare = await store.refusedDocuments.add({
-          buyerId: 'acme',
-          documentType: 'OrderRequest',
-          payloadId: 'p-3@buyer',
-          code: 400,
-          reason: 'no',
-        });
-        expect(bare).toStrictEqual({
-          id: bare.id,
-          buyerId: 'acme',
-          documentType: 'OrderRequest',
-          payloadId: 'p-3@buyer',
-          code: 400,
-          reason: 'no',
-          createdAt: at(MINUTE),
-        });
-        await store.refusedDocuments.add({ ...bare, buyerId: 'coupa', payloadId: 'p-4@buyer' });
+    describe('refusals log', () => {
+      const refusal = (overrides: Partial<NewRefusal> = {}): NewRefusal => ({
+        buyerId: 'acme',
+        channel: 'cxml',
+        documentType: 'PunchOutSetupRequest',
+        payloadId: 'p-1@buyer',
+        clientAddress: '203.0.113.7',
+        status: 401,
+        answer: 'Unauthorized: Authentication failed: the Sender SharedSecret is not valid.',
+        document: '<cXML><SharedSecret>[redacted]</SharedSecret></cXML>',
+        documentBytes: 4711,
+        ...overrides,
+      });
+      const roomy = { perAddress: 100, total: 1000 };
 
-        const page = await store.refusedDocuments.list({ buyerId: 'acme', limit: 1 });
-        expect(page.items.map((r) => r.payloadId)).toEqual(['p-3@buyer']);
-        const next = await store.refusedDocuments.list({
-          buyerId: 'acme',
-          limit: 1,
-          cursor: page.nextCursor!,
-        });
-        expect(next).toStrictEqual({ items: [first] });
-        expect((await store.refusedDocuments.list()).items.map((r) => r.payloadId)).toEqual([
-          'p-4@buyer',
-          'p-3@buyer',
-          'p-2@buyer',
+      it('keeps each refusal with its time; lists newest first, by buyer and time, in pages', async () => {
+        const first = await store.refusals.add(refusal(), roomy);
+        expect(first).toStrictEqual({ id: first.id, ...refusal(), createdAt: T0 });
+        clock.advance(MINUTE);
+        // An unclaimed one (no buyer), without a payloadID: both stay absent, not empty.
+        const { buyerId: _, payloadId: __, ...bare } = refusal({ channel: 'oci', documentType: 'punch-in' });
+        const unknown = await store.refusals.add(bare, roomy);
+        expect(unknown).toStrictEqual({ id: unknown.id, ...bare, createdAt: at(MINUTE) });
+        clock.advance(MINUTE);
+        const second = await store.refusals.add(refusal({ payloadId: 'p-2@buyer' }), roomy);
+
+        expect((await store.refusals.list()).items.map((r) => r.id)).toEqual([
+          second.id,
+          unknown.id,
+          first.id,
         ]);
+        const page = await store.refusals.list({ buyerId: 'acme', limit: 1 });
+        expect(page.items).toStrictEqual([second]);
+        expect(
+          await store.refusals.list({ buyerId: 'acme', limit: 1, cursor: page.nextCursor! }),
+        ).toStrictEqual({
+          items: [first],
+        });
+        // `from` is inclusive, `to` exclusive.
+        expect(await store.refusals.list({ from: at(MINUTE), to: at(2 * MINUTE) })).toStrictEqual({
+          items: [unknown],
+        });
+        expect((await store.refusals.list({ buyerId: 'coupa' })).items).toEqual([]);
+        expect(await store.refusals.countByBuyerSince('acme', T0)).toBe(2);
+        expect(await store.refusals.countByBuyerSince('acme', at(1))).toBe(1);
+        expect(await store.refusals.countByBuyerSince('coupa', T0)).toBe(0);
+      });
+
+      it('keeps the newest entries of each client address and the newest in all', async () => {
+        const caps = { perAddress: 3, total: 5 };
+        for (let i = 0; i < 6; i++) await store.refusals.add(refusal({ payloadId: `a-${i}` }), caps);
+        expect((await store.refusals.list()).items.map((r) => r.payloadId)).toEqual(['a-5', 'a-4', 'a-3']);
+        for (let i = 0; i < 4; i++) {
+          await store.refusals.add(refusal({ payloadId: `b-${i}`, clientAddress: '198.51.100.1' }), caps);
+        }
+        expect((await store.refusals.list()).items.map((r) => r.payloadId)).toEqual([
+          'b-3',
+          'b-2',
+          'b-1',
+          'a-5',
+          'a-4',
+        ]);
+        await expectStoreError(store.refusals.add(refusal(), { perAddress: 0, total: 5 }), 'invalid');
+      });
+
+      it('purges entries recorded before the cut-off, within the bound', async () => {
+        await store.refusals.add(refusal({ payloadId: 'old-1' }), roomy);
+        await store.refusals.add(refusal({ payloadId: 'old-2' }), roomy);
+        clock.advance(HOUR);
+        await store.refusals.add(refusal({ payloadId: 'new' }), roomy);
+        expect(await store.refusals.purgeBefore(at(HOUR), { limit: 1 })).toBe(1);
+        expect(await store.refusals.purgeBefore(at(HOUR))).toBe(1);
+        expect((await store.refusals.list()).items.map((r) => r.payloadId)).toEqual(['new']);
       });
     });
 
@@ -2095,6 +2116,18 @@ export function runStoreSuite(
         await store.outbox.markDelivered(message!);
         const event = await store.events.add({ storefrontId: 'demo', event: 'order_updated', body: [] });
         await store.events.markProcessed(event.id);
+        await store.refusals.add(
+          {
+            channel: 'oci',
+            documentType: 'punch-in',
+            clientAddress: '203.0.113.7',
+            status: 401,
+            answer: 'The catalog login was refused',
+            document: `refusal-${tag}`,
+            documentBytes: 9,
+          },
+          { perAddress: 100, total: 100 },
+        );
       }
 
       it('purges each kind after its retention and keeps everything younger, ordered lines and documents', async () => {
@@ -2110,8 +2143,10 @@ export function runStoreSuite(
           deliveredMessages: 1,
           processedEvents: 2,
           idleGuessCounters: 0,
+          refusals: 1,
           moreDue: false,
         });
+        expect((await store.refusals.list()).items.map((r) => r.document)).toEqual(['refusal-mid']);
         expect(await store.cart.get('L-old')).toBeUndefined();
         expect(await store.cart.get('L-mid')).toBeDefined();
         expect(await store.cart.get('L-old-ordered')).toMatchObject({ state: 'ordered', poId: '1' });
@@ -2125,6 +2160,7 @@ export function runStoreSuite(
           deliveredMessages: 0,
           processedEvents: 0,
           idleGuessCounters: 0,
+          refusals: 0,
           moreDue: false,
         });
         // A session is kept for its grace after expiry, and goes once the grace is over.
@@ -2146,6 +2182,7 @@ export function runStoreSuite(
           deliveredMessages: 2,
           processedEvents: 2,
           idleGuessCounters: 0,
+          refusals: 2,
           moreDue: true,
         });
         expect(await purgeExpired(store, now, TEST_RETENTION, options)).toStrictEqual({
@@ -2155,6 +2192,7 @@ export function runStoreSuite(
           deliveredMessages: 1,
           processedEvents: 1,
           idleGuessCounters: 0,
+          refusals: 1,
           moreDue: false,
         });
         expect((await store.outbox.list()).items.map((m) => m.state)).toEqual([

@@ -13,6 +13,7 @@ import { sendReturnFormPage } from '../punchout/cart-pages.ts';
 import { cxmlAdmission } from './admission.ts';
 import { createCxmlRoute, documentTooLarge } from './route.ts';
 import { cxmlCancelForm, cxmlCartForm } from './transfer.ts';
+import { cxmlOnboarding } from './onboarding.ts';
 
 function cxmlBuyer(buyer: ResolvedBuyer): ResolvedCxmlBuyer {
   if (buyer.protocol !== 'cxml') throw new TypeError(`buyer ${buyer.id} does not punch out with cXML`);
@@ -36,6 +37,7 @@ export const cxmlProtocol: PunchoutProtocol = {
   sendReturnPage: sendReturnFormPage,
   consoleFacts: (buyer) =>
     html`<dt>Order status to</dt><dd>${buyer.orderStatusUrl ?? 'not sent (no orderStatusUrl)'}</dd>`,
+  onboarding: cxmlOnboarding,
   testPunchoutAs: 'a cXML PunchOutSetupRequest with this buyer’s From, Sender and SharedSecret',
   requestBodies: (ctx) => [
     {
@@ -50,7 +52,7 @@ export const cxmlProtocol: PunchoutProtocol = {
         reading: 'streamed',
       },
       // The Status 406 the route itself answers a document too large with.
-      refuse: (_c, limit) => documentTooLarge(ctx, limit),
+      refuse: (c, limit) => documentTooLarge(ctx, c, limit),
     },
   ],
 };

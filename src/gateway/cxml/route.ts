@@ -35,6 +35,7 @@ import {
   deploymentModeOf,
   type ProvenSender,
 } from './authenticate.ts';
+import { type CxmlAnswer, createCxmlRefusals } from './refused-documents.ts';
 import { punchOutSetup } from './setup.ts';
 
 /** Before the sender is proven, and for every document but an OrderRequest: 1 MiB. */
@@ -70,10 +71,11 @@ export type OrderRequestHandler = (
 const answer = (xml: string) =>
   new Response(xml, { status: 200, headers: { 'Content-Type': 'text/xml; charset=UTF-8' } });
 
-/** What a request came to: its kind (or why it could not be read), the Status code and the document. */
-interface Outcome {
-  kind: string;
-  code: number;
+/**
+ * What a request came to: its kind (or why it could not be read), the Status code and its text and detail
+ * as sent (for the refusals log), and the document.
+ */
+interface Outcome extends CxmlAnswer {
   xml: string;
 }
 
@@ -82,14 +84,15 @@ function createOutcomes(ctx: GatewayContext) {
   const status = (kind: string, code: number, detail?: string, inReplyTo?: string): Outcome => {
     const now = ctx.clock.now();
     ctx.logger.info('cxml answer', { kind, code, inReplyTo });
+    const text = CXML_STATUS_TEXT[code] ?? (code < 300 ? 'OK' : 'Error');
     const xml = buildStatusResponse({
       payloadID: newPayloadId(() => ctx.randomId(12), ctx.payloadHost, now),
       timestamp: now,
       code,
-      text: CXML_STATUS_TEXT[code] ?? (code < 300 ? 'OK' : 'Error'),
+      text,
       ...(detail !== undefined && { detail }),
     });
-    return { kind, code, xml };
+    return { kind, code, text: detail === undefined ? text : `${text}: ${detail}`, xml };
   };
 
   /** A document that could not be read: the Status its CxmlError names (a bug is rethrown to the funnel). */
@@ -128,20 +131,32 @@ function sendOutcome(ctx: GatewayContext, outcome: Outcome): Response {
 
 /**
  * The answer to a document past `limit` before the route reads it (the gateway's body limit): the Status
- * 406 the route itself answers a document too large with.
+ * 406 the route itself answers a document too large with, recorded unread in the refusals log.
  */
-export function documentTooLarge(ctx: GatewayContext, limit: number): Response {
-  return sendOutcome(ctx, createOutcomes(ctx).tooLarge(limit));
+export async function documentTooLarge(ctx: GatewayContext, c: Context, limit: number): Promise<Response> {
+  const outcome = createOutcomes(ctx).tooLarge(limit);
+  const declared = Number(c.req.header('content-length') ?? Number.NaN);
+  await createCxmlRefusals(ctx, { claimedBy: () => undefined }).recordIfRefused(
+    c,
+    outcome,
+    new Uint8Array(),
+    declared,
+  );
+  return sendOutcome(ctx, outcome);
 }
 
 export function createCxmlRoute(ctx: GatewayContext, onOrder: OrderRequestHandler): Hono {
   const app = new Hono();
   const { status, unreadable, tooLarge, cutOff, busy, refused } = createOutcomes(ctx);
   const senders = createCxmlSenders(ctx.config);
+  const refusals = createCxmlRefusals(ctx, senders);
 
-  const send = (outcome: Outcome): Response => sendOutcome(ctx, outcome);
-
-  app.post('/', async (c) => send(await handle(c)));
+  app.post('/', async (c) => {
+    const received: Received = { bytes: new Uint8Array() };
+    const outcome = await handle(c, received);
+    await refusals.recordIfRefused(c, outcome, received.bytes, received.declared);
+    return sendOutcome(ctx, outcome);
+  });
 
   // An OrderRequest from a proven buyer may be up to orderLimit (16 MiB by default, less with D1, whose rows
   // hold less); everything else, and everything before the Header has proven its sender, stays within
@@ -156,8 +171,9 @@ export function createCxmlRoute(ctx: GatewayContext, onOrder: OrderRequestHandle
    * document is refused after its head whatever its size, and only a proven buyer's OrderRequest may be
    * larger than MAX_CXML_BYTES.
    */
-  async function handle(c: Context): Promise<Outcome> {
+  async function handle(c: Context, received: Received): Promise<Outcome> {
     const declared = Number(c.req.header('content-length') ?? Number.NaN);
+    received.declared = declared;
     if (declared > largest) return tooLarge(largest);
     // A multipart message goes the same way, its size counted whole, its cXML part's Header read first.
     let framing: MultipartFraming | undefined;
@@ -169,6 +185,7 @@ export function createCxmlRoute(ctx: GatewayContext, onOrder: OrderRequestHandle
     const head = await receiveHead(c.req.raw, HEADER_SCAN_CHARS);
     // The client went away mid-upload; nobody reads this answer, and it is no failure of ours.
     if (head.kind === 'cut_off') return cutOff();
+    received.bytes = head.bytes;
     const small = head.kind === 'whole' && head.bytes.byteLength <= HEADER_SCAN_CHARS;
     // A document of everyday size is parsed once, and its sender proven on the parsed Header: a header scan
     // and then a parse read it twice. One the codec refuses goes the header-first way below, so a stranger
@@ -212,6 +229,7 @@ export function createCxmlRoute(ctx: GatewayContext, onOrder: OrderRequestHandle
       const body = head.kind === 'head' ? await head.rest(limit) : head;
       if (body.kind === 'cut_off') return cutOff();
       if (body.kind === 'too_large' || body.bytes.byteLength > limit) return tooLarge(limit);
+      received.bytes = body.bytes;
       return await answerRequest(body.bytes, limit, buyer, framing);
     } finally {
       if (large) largeInFlight--;
@@ -264,9 +282,9 @@ export function createCxmlRoute(ctx: GatewayContext, onOrder: OrderRequestHandle
       }
       switch (request.kind) {
         case 'PunchOutSetupRequest':
-          return { kind, code: 200, xml: await punchOutSetup(ctx, request, buyer, mode) };
+          return { kind, code: 200, text: 'OK', xml: await punchOutSetup(ctx, request, buyer, mode) };
         case 'ProfileRequest':
-          return { kind, code: 200, xml: profileDocument(ctx) };
+          return { kind, code: 200, text: 'OK', xml: profileDocument(ctx) };
         case 'OrderRequest': {
           const result = await onOrder(request, buyer, mode, attachments);
           return status(kind, result.code, result.detail, payloadID);
@@ -278,6 +296,12 @@ export function createCxmlRoute(ctx: GatewayContext, onOrder: OrderRequestHandle
   }
 
   return app;
+}
+
+/** As much of a request as the route has read, for the refusals log; its Content-Length. */
+interface Received {
+  bytes: Uint8Array;
+  declared?: number;
 }
 
 /** A message read whole: its request, and the other parts of a multipart message. */

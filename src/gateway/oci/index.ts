@@ -11,6 +11,7 @@ import { html } from '../http/html.ts';
 import { ociBuyerProblems } from './buyer-settings.ts';
 import { createOciRoutes, ociBodyTooLarge } from './oci-routes.ts';
 import { ociCancelForm, ociCartForm, sendOciReturnPage } from './return-forms.ts';
+import { ociOnboarding } from './onboarding.ts';
 
 const PATH = '/oci';
 
@@ -25,6 +26,7 @@ export const ociProtocol: PunchoutProtocol = {
   sendReturnPage: sendOciReturnPage,
   consoleFacts: (buyer) =>
     html`<dt>OCI user name</dt><dd>${buyer.protocol === 'oci' ? buyer.username : ''}</dd>`,
+  onboarding: ociOnboarding,
   testPunchoutAs: 'an OCI punch-in with this buyer’s user name and password',
   configProblems: ociBuyerProblems,
   requestBodies: (ctx) => [

@@ -29,6 +29,7 @@ import { renderMessagePage } from '../punchout/pages.ts';
 import { frameAncestorsFor } from '../punchout/sessions.ts';
 import { checkOciBuyers, punchInSettings } from './buyer-settings.ts';
 import { punchInErrorPage } from './punch-in-errors.ts';
+import { createOciRefusals, type OciRefusals } from './refused-punch-ins.ts';
 import {
   backgroundSearch,
   detail,
@@ -45,14 +46,25 @@ function ociBuyerNamed(ctx: GatewayContext, id: string): ResolvedOciBuyer | unde
   return buyer?.protocol === 'oci' ? buyer : undefined;
 }
 
-function noCatalogPage(c: Context): Promise<Response> {
-  const page = renderMessagePage({
-    title: 'Print catalog',
+/**
+ * A punch-in at an address no OCI buyer has, recorded in the refusals log as claiming the buyer its path
+ * names, if that is one of ours at all (a cXML buyer given the OCI URL).
+ */
+async function noCatalogPage(
+  ctx: GatewayContext,
+  c: Context,
+  refusals: OciRefusals,
+  named: string,
+  bodyRead = true,
+): Promise<Response> {
+  const answer = {
+    status: 404,
     heading: 'No catalog here',
     message:
       "There is no OCI catalog at this address. Check the catalog's URL in your procurement system's settings.",
-    kind: 'error',
-  });
+  };
+  await refusals.record(c, ctx.buyers.byId(named)?.id, answer, bodyRead);
+  const page = renderMessagePage({ title: 'Print catalog', ...answer, kind: 'error' });
   return sendPage(c, page, { frameAncestors: [] }, 404);
 }
 
@@ -69,9 +81,15 @@ export function ociBodyTooLarge(ctx: GatewayContext, c: Context, limit: number):
     // Not a name any buyer has: the no-catalog page.
   }
   const buyer = ociBuyerNamed(ctx, buyerId);
-  if (buyer === undefined) return noCatalogPage(c);
+  const refusals = createOciRefusals(ctx);
+  if (buyer === undefined) return noCatalogPage(ctx, c, refusals, buyerId, false);
   const error = new OciError('body_too_large', `The request body is larger than ${limit} bytes.`);
-  return punchInErrorPage(ctx, c, error, { buyer: buyer.id, frameAncestors: frameAncestorsFor(buyer) });
+  return punchInErrorPage(ctx, c, error, {
+    buyer: buyer.id,
+    frameAncestors: frameAncestorsFor(buyer),
+    refusals,
+    bodyRead: false,
+  });
 }
 
 /**
@@ -81,6 +99,7 @@ export function ociBodyTooLarge(ctx: GatewayContext, c: Context, limit: number):
 export function createOciRoutes(ctx: GatewayContext): Hono {
   checkOciBuyers(ctx.config);
   const app = new Hono();
+  const refusals = createOciRefusals(ctx);
 
   async function readRequest(c: Context): Promise<OciPunchInRequest> {
     const contentType = c.req.header('content-type');
@@ -97,7 +116,7 @@ export function createOciRoutes(ctx: GatewayContext): Hono {
   // ociBodyTooLarge past it.
   app.all('/:buyer', async (c) => {
     const buyer = ociBuyerNamed(ctx, c.req.param('buyer'));
-    if (buyer === undefined) return noCatalogPage(c);
+    if (buyer === undefined) return noCatalogPage(ctx, c, refusals, c.req.param('buyer'));
     const frameAncestors = frameAncestorsFor(buyer);
     const address = ctx.clientAddress(c);
     try {
@@ -132,7 +151,7 @@ export function createOciRoutes(ctx: GatewayContext): Hono {
           return noStoreRedirect((await openOciSession(ctx, scope)).startUrl);
       }
     } catch (error) {
-      return punchInErrorPage(ctx, c, error, { buyer: buyer.id, frameAncestors });
+      return punchInErrorPage(ctx, c, error, { buyer: buyer.id, frameAncestors, refusals });
     }
   });
 

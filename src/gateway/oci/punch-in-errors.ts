@@ -10,6 +10,7 @@ import type { GatewayContext } from '../context.ts';
 import { ERROR_ANSWERS, logFailure, publicMessage, toGatewayError } from '../http/errors.ts';
 import { type PageStatus, sendPage } from '../http/send-page.ts';
 import { renderMessagePage } from '../punchout/pages.ts';
+import type { OciRefusals } from './refused-punch-ins.ts';
 
 const LOGIN = 'The catalog login was refused';
 const HOOK = 'The return address was refused';
@@ -69,18 +70,20 @@ function describePunchInError(error: unknown): PunchInFailure {
 
 /**
  * The error page of a punch-in, framable by the buyer's hosts so that it shows inside the procurement
- * system's catalog frame.
+ * system's catalog frame, recorded in the refusals log as sent (`bodyRead` false: the body was refused
+ * unread).
  *
  * @example
- * catch (error) { return punchInErrorPage(ctx, c, error, { buyer: buyer.id, frameAncestors }); }
+ * catch (error) { return punchInErrorPage(ctx, c, error, { buyer: buyer.id, frameAncestors, refusals }); }
  */
 export async function punchInErrorPage(
   ctx: GatewayContext,
   c: Context,
   error: unknown,
-  scope: { buyer: string; frameAncestors: readonly string[] },
+  scope: { buyer: string; frameAncestors: readonly string[]; refusals: OciRefusals; bodyRead?: boolean },
 ): Promise<Response> {
   const failure = describePunchInError(error);
+  await scope.refusals.record(c, scope.buyer, failure, scope.bodyRead);
   const fields = { buyer: scope.buyer, param: failure.param };
   if (error instanceof OciError) {
     // A 500 here is our configuration of the buyer or the catalog at fault: the operator's to see.

@@ -32,8 +32,8 @@ import {
   OutboxMessageWithBody,
   OutboxPage,
   Overview,
-  RefusedDocumentListQuery,
-  RefusedDocumentPage,
+  RefusalListQuery,
+  RefusalPage,
   StaleGuard,
   WaiveInvoiceBody,
 } from './admin-schemas.ts';
@@ -360,13 +360,13 @@ export const jobsRoute = adminRoute({
   responses: { 200: answer('A page of jobs', JobPage), ...refusals() },
 });
 
-export const refusedDocumentsRoute = adminRoute({
+export const refusalsRoute = adminRoute({
   method: 'get',
-  path: '/refused-documents',
+  path: '/refusals',
   summary:
-    "Buyer documents refused in a way operators must hear of (a new PO reusing a stored PO's orderID), newest first",
-  request: { query: RefusedDocumentListQuery },
-  responses: { 200: answer('A page of refusals', RefusedDocumentPage), ...refusals() },
+    'The refusals log: every refused punch-out (cXML setup, OCI punch-in), PO and other buyer document, newest first, with the answer sent and the document as received (secrets blanked)',
+  request: { query: RefusalListQuery },
+  responses: { 200: answer('A page of refusals', RefusalPage), ...refusals() },
 });
 
 type JsonSchema = Record<string, unknown>;

@@ -27,8 +27,8 @@
  *   our SharedSecret, as configured now;
  * - `GET /admin/dead-letters` — dead documents and dead jobs;
  * - `GET /admin/jobs[?state&kind&limit&cursor]`;
- * - `GET /admin/refused-documents[?buyer&limit&cursor]` — buyer documents refused in a way an operator
- *   must hear of (a new PO reusing a stored PO's orderID), newest first.
+ * - `GET /admin/refusals[?buyer&from&to&limit&cursor]` — the refusals log: refused punch-outs and buyer
+ *   documents, newest first, each with the answer sent and the document as received (secrets blanked).
  *
  * Actions on a PO take an optional `expectedState` / `expectedUpdatedAt` and are refused (409, with the PO's
  * current state) when it changed since the operator looked.
@@ -72,7 +72,7 @@ import {
   outboxRoute,
   overviewRoute,
   parsed,
-  refusedDocumentsRoute,
+  refusalsRoute,
 } from './admin-openapi.ts';
 import { adminOverview } from './admin-overview.ts';
 import {
@@ -91,7 +91,8 @@ import {
   messageView,
   orderDetail,
   orderSummary,
-  refusedDocumentView,
+  refusalFilter,
+  refusalView,
   searchOrders,
 } from './admin-views.ts';
 import { type AuditTrailOptions, auditTrail } from './audit-trail.ts';
@@ -326,14 +327,9 @@ function documentRoutes(routes: DescribedRoutes, ctx: GatewayContext): void {
     return c.json({ items: page.items.map(jobView), nextCursor: page.nextCursor ?? null });
   });
 
-  routes.mount(refusedDocumentsRoute, async (c, { query }) => {
-    const { buyer, limit, cursor } = query;
-    const page = await store.refusedDocuments.list({
-      ...(buyer !== undefined && { buyerId: buyer }),
-      ...(limit !== undefined && { limit }),
-      ...(cursor !== undefined && { cursor }),
-    });
-    return c.json({ items: page.items.map(refusedDocumentView), nextCursor: page.nextCursor ?? null });
+  routes.mount(refusalsRoute, async (c, { query }) => {
+    const page = await store.refusals.list(refusalFilter(query));
+    return c.json({ items: page.items.map(refusalView), nextCursor: page.nextCursor ?? null });
   });
 }
 

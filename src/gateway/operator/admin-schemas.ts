@@ -13,6 +13,7 @@ import {
   JOB_STATES,
   ORDER_STATES,
   OUTBOX_STATES,
+  REFUSAL_CHANNELS,
 } from '../../store/types.ts';
 import { ERROR_ANSWERS, type GatewayErrorCode } from '../http/errors.ts';
 import { mismatchSchema, poLineSchema, rejectedLineSchema } from '../orders/po-record.ts';
@@ -87,10 +88,14 @@ export const JobListQuery = z.object({
   ...pagingParams,
 });
 
-export const RefusedDocumentListQuery = z.object({
-  buyer: textParam('Only documents of this buyer id.'),
+/** Query of `GET /admin/refusals` (and the console's refusals page). */
+export const RefusalListQuery = z.object({
+  buyer: textParam('Only refusals of documents claiming this buyer id.'),
+  from: dateParam('from', 'Only refusals recorded from then on (a date: from its start, UTC).'),
+  to: dateParam('to', 'Only refusals recorded until then (a date: to its end, UTC).'),
   ...pagingParams,
 });
+export type RefusalListQuery = z.output<typeof RefusalListQuery>;
 
 export const IdParams = z.object({ id: z.string().meta({ description: 'The record id.' }) });
 
@@ -281,18 +286,32 @@ export const JobView = z.object({
   updatedAt: moment,
 });
 
-export const RefusedDocumentView = z.object({
+export const RefusalView = z.object({
   id: z.string(),
-  buyerId: z.string(),
-  documentType: z.string(),
-  payloadId: z.string(),
-  orderId: z.string().nullable(),
-  code: z.number().meta({ description: 'The cXML Status code the buyer got.' }),
-  reason: z.string().meta({ description: 'The Status text the buyer got.' }),
-  relatedPoId: z.string().nullable().meta({ description: 'The stored purchase order the refusal names.' }),
+  buyerId: z
+    .string()
+    .nullable()
+    .meta({ description: 'The configured buyer the request claimed to come from; null: none ("unknown").' }),
+  channel: z.enum(REFUSAL_CHANNELS).meta({ description: 'Where it arrived: /cxml or /oci/{buyer}.' }),
+  documentType: z.string().meta({
+    description: 'The cXML document kind, `punch-in` (OCI), or why it could not be read (`too_large`, …).',
+  }),
+  payloadId: z.string().nullable(),
+  clientAddress: z.string(),
+  status: z
+    .number()
+    .meta({ description: 'The cXML Status code (sent with HTTP 200), or the OCI page’s HTTP status.' }),
+  answer: z
+    .string()
+    .meta({ description: 'The answer’s text as sent: Status text and detail, or page heading and message.' }),
+  document: z.string().meta({
+    description:
+      'The request as received, every secret blanked, cut short with a marker past 16 K characters.',
+  }),
+  documentBytes: z.number().meta({ description: 'How many bytes arrived (or were announced).' }),
   createdAt: moment,
 });
-export type RefusedDocumentView = z.output<typeof RefusedDocumentView>;
+export type RefusalView = z.output<typeof RefusalView>;
 
 export const TimelineEntry = z.object({ at: moment, event: z.string(), detail: z.string() });
 
@@ -361,7 +380,7 @@ function pageOf<T extends z.ZodType>(item: T) {
 export const OrderPage = pageOf(OrderSummary);
 export const OutboxPage = pageOf(OutboxMessageView);
 export const JobPage = pageOf(JobView);
-export const RefusedDocumentPage = pageOf(RefusedDocumentView);
+export const RefusalPage = pageOf(RefusalView);
 export const OrderAnswer = z.object({ order: OrderSummary });
 export const MessageAnswer = z.object({ message: OutboxMessageView });
 export const DeadLetters = z.object({ messages: z.array(OutboxMessageView), jobs: z.array(JobView) });

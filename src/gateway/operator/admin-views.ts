@@ -12,7 +12,8 @@ import type {
   OutboxMessage,
   Page,
   PurchaseOrder,
-  RefusedDocument,
+  Refusal,
+  RefusalFilter,
   TrackedPrintOrder,
 } from '../../store/types.ts';
 import type { GatewayContext } from '../context.ts';
@@ -30,7 +31,8 @@ import type {
   OutboxMessageView,
   OutboxMessageWithBody,
   PrintOrderView,
-  RefusedDocumentView,
+  RefusalListQuery,
+  RefusalView,
   TimelineEntry,
 } from './admin-schemas.ts';
 
@@ -141,17 +143,32 @@ export async function invoiceList(
   };
 }
 
-export function refusedDocumentView(refusal: RefusedDocument): RefusedDocumentView {
+export function refusalView(refusal: Refusal): RefusalView {
   return {
     id: refusal.id,
-    buyerId: refusal.buyerId,
+    buyerId: refusal.buyerId ?? null,
+    channel: refusal.channel,
     documentType: refusal.documentType,
-    payloadId: refusal.payloadId,
-    orderId: refusal.orderId ?? null,
-    code: refusal.code,
-    reason: refusal.reason,
-    relatedPoId: refusal.relatedPoId ?? null,
+    payloadId: refusal.payloadId ?? null,
+    clientAddress: refusal.clientAddress,
+    status: refusal.status,
+    answer: refusal.answer,
+    document: refusal.document,
+    documentBytes: refusal.documentBytes,
     createdAt: refusal.createdAt,
+  };
+}
+
+/** The store's filter for a refusals query: a day alone is a whole day (`to` is exclusive in the store). */
+export function refusalFilter(query: RefusalListQuery): RefusalFilter {
+  const from = bound(query.from, false);
+  const to = bound(query.to, true);
+  return {
+    ...(query.buyer !== undefined && { buyerId: query.buyer }),
+    ...(from !== undefined && { from: new Date(from) }),
+    ...(to !== undefined && { to: new Date(to + 1) }),
+    ...(query.limit !== undefined && { limit: query.limit }),
+    ...(query.cursor !== undefined && { cursor: query.cursor }),
   };
 }
 

@@ -12,7 +12,7 @@ import type { CartLine, DeploymentMode, NewAttachment, PurchaseOrder } from '../
 import type { GatewayContext } from '../context.ts';
 import type { OrderRequestHandler } from '../cxml/route.ts';
 import type { ResolvedBuyer, ResolvedStorefront } from '../deps.ts';
-import { ERROR_ANSWERS, GatewayError } from '../http/errors.ts';
+import { GatewayError } from '../http/errors.ts';
 import { type CatalogEntry, findProductBySku, isCatalogLine } from '../punchout/catalog.ts';
 import { type PartIdStyle, supplierPartIdOf } from '../punchout/line-identity.ts';
 import { CATALOG_ORDERS_USER } from '../punchout/pipo-accounts.ts';
@@ -490,8 +490,8 @@ function cartLineRefs(lines: readonly PoLine[]): string[] {
  * A `new` OrderRequest under the orderID of a stored one, with another payloadID. A buyer's system that
  * resends a PO under a fresh payloadID sends the same lines and ship-to: that copy gets the stored answer.
  * Anything else is another order reusing the number (a test tool's hard-coded orderID, a buyer's change
- * sent as `new`): it is refused naming the stored PO, and the refusal is kept for the operators, since the
- * buyer's system may show a 4xx to nobody. Nothing of the document itself is stored.
+ * sent as `new`): it is refused naming the stored PO; the cXML route records the refusal in the refusals log
+ * for the operators, as it records every refusal, since the buyer's system may show a 4xx to nobody.
  */
 async function answerReusedOrderId(
   ctx: GatewayContext,
@@ -510,15 +510,6 @@ async function answerReusedOrderId(
       `${stored.createdAt.toISOString()}, and this document (payloadID ${request.payloadID}) differs from it: ` +
       `${difference}. A change to an order is sent as type="update"; a new order needs its own orderID.`,
   );
-  await ctx.store.refusedDocuments.add({
-    buyerId: buyer.id,
-    payloadId: request.payloadID,
-    documentType: 'OrderRequest',
-    orderId: request.orderID,
-    code: ERROR_ANSWERS[error.code].cxml,
-    reason: error.message,
-    relatedPoId: stored.id,
-  });
   ctx.logger.warn('purchase order refused: orderID reused', {
     buyer: buyer.id,
     orderID: request.orderID,

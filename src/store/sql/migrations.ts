@@ -552,6 +552,33 @@ const MIGRATIONS: readonly Migration[] = [
   );
   CREATE INDEX guess_counters_idle ON guess_counters (locked_until);
   `,
+  // 15: the refusals log. Every buyer document or punch-in the gateway refused, with what it answered, who
+  // sent it from where and the document as received (secrets blanked, cut short): what onboarding a buyer
+  // needs to read. It takes over `refused_documents` (its rows come along, without a document), and unlike
+  // them its entries are working data: capped per client address and in all, purged after their retention.
+  (d) => `
+  CREATE TABLE refusals (
+    id ${d.serialKey},
+    buyer_id TEXT,
+    channel TEXT NOT NULL,
+    document_type TEXT NOT NULL,
+    payload_id TEXT,
+    client_address TEXT NOT NULL,
+    status INTEGER NOT NULL,
+    answer TEXT NOT NULL,
+    document TEXT NOT NULL,
+    document_bytes ${d.int64} NOT NULL,
+    created_at ${d.int64} NOT NULL
+  );
+  CREATE INDEX refusals_buyer ON refusals (buyer_id, id);
+  CREATE INDEX refusals_address ON refusals (client_address, id);
+  CREATE INDEX refusals_created ON refusals (created_at);
+  INSERT INTO refusals (buyer_id, channel, document_type, payload_id, client_address, status, answer, document,
+      document_bytes, created_at)
+    SELECT buyer_id, 'cxml', document_type, payload_id, 'unknown', code, reason, '', 0, created_at
+    FROM refused_documents ORDER BY id;
+  DROP TABLE refused_documents;
+  `,
 ];
 
 /** The migrations in `dialect`'s spelling. */

@@ -17,7 +17,8 @@ import {
   INVOICE_HOLD_STATES,
   INVOICE_PURPOSES,
   type InboxEvent,
-  type RefusedDocument,
+  REFUSAL_CHANNELS,
+  type Refusal,
   type Invoice,
   type InvoiceHold,
   JOB_STATES,
@@ -269,16 +270,18 @@ export function toInvoiceHold(r: SqlRow): InvoiceHold {
   };
 }
 
-export function toRefusedDocument(r: SqlRow): RefusedDocument {
+export function toRefusal(r: SqlRow): Refusal {
   return {
     id: text(r.id),
-    buyerId: text(r.buyer_id),
+    ...optional('buyerId', r.buyer_id, text),
+    channel: z.enum(REFUSAL_CHANNELS).parse(r.channel),
     documentType: text(r.document_type),
-    payloadId: text(r.payload_id),
-    ...optional('orderId', r.order_id, text),
-    code: Number(r.code),
-    reason: text(r.reason),
-    ...optional('relatedPoId', r.related_po_id, text),
+    ...optional('payloadId', r.payload_id, text),
+    clientAddress: text(r.client_address),
+    status: Number(r.status),
+    answer: text(r.answer),
+    document: text(r.document),
+    documentBytes: Number(r.document_bytes),
     createdAt: date(r.created_at),
   };
 }

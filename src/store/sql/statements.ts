@@ -322,13 +322,21 @@ const eventSql = (d: SqlDialect) => ({
     WHERE processed = 1 AND received_at < $1 ${upTo(2)})`,
 });
 
-const refusedDocumentSql = {
-  insert: `INSERT INTO refused_documents (buyer_id, document_type, payload_id, order_id, code, reason,
-      related_po_id, created_at)
-    VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING *`,
-  list: `SELECT * FROM refused_documents WHERE ${optionalEquals('buyer_id', 1)}
-      AND ($2::bigint IS NULL OR id < $2)
-    ORDER BY id DESC LIMIT $3`,
+const refusalSql = {
+  insert: `INSERT INTO refusals (buyer_id, channel, document_type, payload_id, client_address, status, answer,
+      document, document_bytes, created_at)
+    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) RETURNING *`,
+  /** Every entry of address `$1` but its newest `$2`. */
+  trimAddress: `DELETE FROM refusals WHERE client_address = $1 AND id <= (SELECT id FROM refusals
+      WHERE client_address = $1 ORDER BY id DESC LIMIT 1 OFFSET $2)`,
+  /** Every entry but the newest `$1`. */
+  trimTotal: `DELETE FROM refusals WHERE id <= (SELECT id FROM refusals ORDER BY id DESC LIMIT 1 OFFSET $1)`,
+  list: `SELECT * FROM refusals WHERE ${optionalEquals('buyer_id', 1)}
+      AND ($2::bigint IS NULL OR created_at >= $2) AND ($3::bigint IS NULL OR created_at < $3)
+      AND ($4::bigint IS NULL OR id < $4)
+    ORDER BY id DESC LIMIT $5`,
+  countByBuyerSince: 'SELECT COUNT(*) AS n FROM refusals WHERE buyer_id = $1 AND created_at >= $2',
+  purgeOld: `DELETE FROM refusals WHERE id IN (SELECT id FROM refusals WHERE created_at < $1 ${upTo(2)})`,
 };
 
 /**
@@ -435,7 +443,7 @@ export function storeStatements(d: SqlDialect) {
     invoices: compileAll(d, invoiceSql(d)),
     invoiceHolds: compileAll(d, invoiceHoldSql(d)),
     events: compileAll(d, eventSql(d)),
-    refusedDocuments: compileAll(d, refusedDocumentSql),
+    refusals: compileAll(d, refusalSql),
     heartbeat: compileAll(d, heartbeatSql),
     guessCounters: compileAll(d, guessCounterSql),
   };

@@ -35,7 +35,7 @@ import {
   msOrNull,
   toCartLine,
   toEvent,
-  toRefusedDocument,
+  toRefusal,
   toInvoice,
   toInvoiceHold,
   toJob,
@@ -87,7 +87,7 @@ export function createSqlStore(
     invoices: sqlInvoices(context, invoiceLock(dialect)),
     invoiceHolds: sqlInvoiceHolds(context),
     events: sqlEvents(context),
-    refusedDocuments: sqlRefusedDocuments(context),
+    refusals: sqlRefusals(context),
     heartbeat: sqlHeartbeat(context),
     guessCounters: sqlGuessCounters(context),
     async stats() {
@@ -943,34 +943,61 @@ function sqlEvents({ sql: { events: sql }, driver, now, rows, first, purge }: Sq
   };
 }
 
-function sqlRefusedDocuments({
-  sql: { refusedDocuments: sql },
+function sqlRefusals({
+  sql: { refusals: sql },
+  driver,
   now,
   rows,
   first,
-}: SqlContext): Store['refusedDocuments'] {
+  purge,
+}: SqlContext): Store['refusals'] {
   return {
-    async add(r) {
-      const row = await first(
-        sql.insert,
-        r.buyerId,
-        r.documentType,
-        r.payloadId,
-        r.orderId ?? null,
-        r.code,
-        r.reason,
-        r.relatedPoId ?? null,
-        now(),
-      );
-      return toRefusedDocument(row!);
+    async add(r, caps) {
+      const [inserted] = await driver.batch([
+        sql.insert.bind(
+          r.buyerId ?? null,
+          r.channel,
+          r.documentType,
+          r.payloadId ?? null,
+          r.clientAddress,
+          r.status,
+          r.answer,
+          r.document,
+          r.documentBytes,
+          now(),
+        ),
+        sql.trimAddress.bind(r.clientAddress, capOf(caps.perAddress)),
+        sql.trimTotal.bind(capOf(caps.total)),
+      ]);
+      return toRefusal(inserted!.rows[0]!);
     },
     async list(filter = {}) {
       const size = pageSize(filter.limit);
       const below = parseCursor(filter.cursor) ?? null;
-      const found = await rows(sql.list, filter.buyerId ?? null, below, size + 1);
-      return pageOf(found, size, toRefusedDocument);
+      const found = await rows(
+        sql.list,
+        filter.buyerId ?? null,
+        msOrNull(filter.from),
+        msOrNull(filter.to),
+        below,
+        size + 1,
+      );
+      return pageOf(found, size, toRefusal);
+    },
+    async countByBuyerSince(buyerId, since) {
+      return Number((await first(sql.countByBuyerSince, buyerId, since.getTime()))?.n ?? 0);
+    },
+    async purgeBefore(before, options) {
+      return purge(sql.purgeOld, before, options);
     },
   };
+}
+
+/** A cap is a count of entries kept: at least one, the one just added. */
+function capOf(cap: number): number {
+  if (!(Number.isInteger(cap) && cap >= 1))
+    throw new StoreError('invalid', `a refusals cap must be 1 or more, got ${cap}`);
+  return cap;
 }
 
 function sqlHeartbeat({ sql: { heartbeat: sql }, driver, first }: SqlContext): Store['heartbeat'] {

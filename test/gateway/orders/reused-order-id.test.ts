@@ -61,7 +61,7 @@ describe('a new PO reusing a stored orderID', () => {
     expect(await printOrdersFor(stack, 'PO-REUSE')).toHaveLength(1);
 
     // The operator sees the refusal: in the admin API and on the buyer's console page.
-    const listed = await adminJson(stack, '/admin/refused-documents?buyer=acme');
+    const listed = await adminJson(stack, '/admin/refusals?buyer=acme');
     expect(listed).toEqual({
       status: 200,
       body: {
@@ -69,12 +69,14 @@ describe('a new PO reusing a stored orderID', () => {
           {
             id: expect.any(String),
             buyerId: 'acme',
+            channel: 'cxml',
             documentType: 'OrderRequest',
             payloadId: 'po-second@ariba.example',
-            orderId: 'PO-REUSE',
-            code: 409,
-            reason,
-            relatedPoId: stored.id,
+            clientAddress: expect.any(String),
+            status: 409,
+            answer: `Conflict: ${reason}`,
+            document: expect.stringContaining('orderID="PO-REUSE"'),
+            documentBytes: expect.any(Number),
             createdAt: expect.any(String),
           },
         ],
@@ -84,7 +86,6 @@ describe('a new PO reusing a stored orderID', () => {
     const operator = await signIn(stack);
     const page = await (await operator.get('/admin/ui/buyers')).text();
     expect(page).toContain('po-second@ariba.example');
-    expect(page).toContain(`<a href="/admin/ui/orders/${stored.id}">Stored PO</a>`);
     expect(page).toContain('A change to an order is sent as type=&quot;update&quot;');
 
     // The same refused document sent again is refused again, and recorded again.
@@ -94,7 +95,7 @@ describe('a new PO reusing a stored orderID', () => {
       ),
     );
     expect(again.code).toBe(409);
-    expect((await stack.store.refusedDocuments.list()).items).toHaveLength(2);
+    expect((await stack.store.refusals.list()).items).toHaveLength(2);
   });
 
   it('with another ship-to: refused the same way, naming the ShipTo', async () => {
@@ -118,7 +119,7 @@ describe('a new PO reusing a stored orderID', () => {
       await sendOrder(stack, { payloadID: 'po-resent@ariba.example', orderID: 'PO-REUSE', lines: copy }),
     ).toEqual({ code: 200, text: 'OK', detail: '' });
     expect((await stack.store.orders.list()).items).toHaveLength(1);
-    expect((await stack.store.refusedDocuments.list()).items).toEqual([]);
+    expect((await stack.store.refusals.list()).items).toEqual([]);
   });
 });
 

@@ -1,15 +1,17 @@
 /**
  * `GET /admin/ui/buyers`: each configured buyer as the gateway will treat it — protocol, storefront, how
  * users are mapped, where order-status documents and invoices go — with its punch-outs of the last day,
- * the failed authentications counted against it, its latest POs and the documents of it refused in a way
- * an operator must hear of (a new PO reusing a stored orderID). Settings and counts only,
- * never a secret: SharedSecrets, passwords and credentials stay in the config.
+ * the failed authentications counted against it, what to give its procurement team to connect (with a copy
+ * button), its test punch-out, its latest refusals and its latest POs. Settings and counts only, never a
+ * secret: SharedSecrets and passwords stay in the config.
  */
 import type { GatewayContext } from '../../context.ts';
 import type { ResolvedBuyer } from '../../deps.ts';
 import { html, type SafeHtml } from '../../http/html.ts';
 import { STATE_LABELS, timeText } from './format.ts';
+import { onboardingSection } from './onboarding.ts';
 import { orderPath } from './order-page.ts';
+import { latestRefusals } from './refusals.ts';
 import { testPunchoutLink } from './test-punchout.ts';
 
 const DAY_MS = 86_400_000;
@@ -63,27 +65,12 @@ async function recentOrders(ctx: GatewayContext, buyer: ResolvedBuyer): Promise<
 <tbody>${rows}</tbody></table><p><a href="${all}">All purchase orders of ${buyer.name ?? buyer.id}</a></p>`;
 }
 
-/** The latest refusals an operator must hear of; the admin API lists them all. */
-async function refusedDocuments(ctx: GatewayContext, buyer: ResolvedBuyer): Promise<SafeHtml> {
-  const page = await ctx.store.refusedDocuments.list({ buyerId: buyer.id, limit: RECENT_POS });
-  if (page.items.length === 0) return html``;
-  const rows = page.items.map(
-    (r) =>
-      html`<tr><td>${timeText(r.createdAt)}</td><td>${r.documentType} ${r.orderId ?? ''}</td><td>${r.payloadId}</td><td>${r.code}</td><td>${r.reason}${
-        r.relatedPoId === undefined ? '' : html` <a href="${orderPath(r.relatedPoId)}">Stored PO</a>`
-      }</td></tr>`,
-  );
-  return html`<table><caption>Documents of ${buyer.name ?? buyer.id} refused, latest first</caption>
-<thead><tr><th scope="col">Refused</th><th scope="col">Document</th><th scope="col">payloadID</th><th scope="col">Status</th><th scope="col">Why</th></tr></thead>
-<tbody>${rows}</tbody></table>`;
-}
-
 export async function buyersBody(ctx: GatewayContext): Promise<SafeHtml> {
   const sections: SafeHtml[] = [];
   for (const buyer of ctx.config.buyers) {
     const title = buyer.name === undefined ? buyer.id : `${buyer.name} (${buyer.id})`;
     sections.push(
-      html`<h2>${title}</h2>${settings(ctx, buyer)}${await recentActivity(ctx, buyer)}${testPunchoutLink(buyer)}${await recentOrders(ctx, buyer)}${await refusedDocuments(ctx, buyer)}`,
+      html`<h2>${title}</h2>${settings(ctx, buyer)}${await recentActivity(ctx, buyer)}${onboardingSection(ctx, buyer)}${testPunchoutLink(buyer)}${await latestRefusals(ctx, buyer)}${await recentOrders(ctx, buyer)}`,
     );
   }
   return html`${sections}`;

@@ -5,8 +5,8 @@
  * `/admin/ui/…`. Mounted before the API, so these paths never reach the API's bearer-token check.
  *
  * Every page but the sign-in form needs a session cookie; every POST but the sign-in needs the session's
- * CSRF token (403, nothing changed, otherwise); every page carries the console's CSP (no script,
- * `frame-ancestors 'none'`) and `no-store`. Each POST is written to the log as the API's audit trail does.
+ * CSRF token (403, nothing changed, otherwise); every page carries the console's CSP (no script but the
+ * Buyers page's copy buttons', by hash; `frame-ancestors 'none'`) and `no-store`. Each POST is written to the log as the API's audit trail does.
  */
 import { type Context, Hono, type MiddlewareHandler } from 'hono';
 import type { PurchaseOrder } from '../../../store/types.ts';
@@ -24,6 +24,7 @@ import { message, sendConsolePage } from './layout.ts';
 import { orderListBody } from './order-list.ts';
 import { orderPageBody } from './order-page.ts';
 import { type OverviewInputs, overviewBody } from './overview.ts';
+import { mountRefusalRoutes } from './refusals.ts';
 import type { ConsoleEnv, ConsoleSession } from './session.ts';
 import { checkedForm, sendSignedOut, sendSignIn, sessionOf, signIn, signOut } from './sign-in.ts';
 import { mountTestPunchoutRoutes } from './test-punchout.ts';
@@ -172,12 +173,14 @@ export function createAdminConsole(
 
   mountActionRoutes(app, ctx, orderOr404);
   mountDeadLetterRoutes(app, ctx);
+  mountRefusalRoutes(app, ctx);
 
   app.get('/ui/buyers', async (c) =>
     sendConsolePage(c, {
       title: 'Buyers',
       body: await buyersBody(ctx),
       signedIn: { csrf: c.get('session').csrf, section: 'buyers' },
+      copyButtons: true,
     }),
   );
 

@@ -1,6 +1,6 @@
 /**
- * The frame of every operator console page: one inline stylesheet allowed by its hash, no script at all,
- * no external asset, and `frame-ancestors 'none'` (unlike the punch-out pages, which procurement systems
+ * The frame of every operator console page: one inline stylesheet allowed by its hash, no script (but the
+ * copy buttons' one, by its hash, on the pages that have them), no external asset, and `frame-ancestors 'none'` (unlike the punch-out pages, which procurement systems
  * frame, nothing has a reason to frame the console, and a framed console could be clickjacked into an
  * action). A skip link, one h1 per page, labelled fields and a visible focus ring keep it usable with a
  * keyboard and a screen reader.
@@ -55,15 +55,28 @@ dl.facts dd{margin:0}
 form.actions{background:#fff;border:1px solid #d5dae1;border-radius:.35rem;padding:.6rem .8rem}
 `;
 
-let styleHash: Promise<string> | undefined;
+/**
+ * What a copy button does (`copyButton`): copies its field's text, and says so on the button. The field is
+ * a read-only text area an operator can also select by hand, so the page works where the script cannot
+ * (the Clipboard API needs HTTPS or localhost; `execCommand` is the fallback elsewhere). One listener for
+ * the page, since the CSP allows no inline event handler.
+ */
+const COPY_SCRIPT = `document.addEventListener('click',function(e){var b=e.target.closest&&e.target.closest('button[data-copy]');if(!b)return;var f=document.getElementById(b.getAttribute('data-copy'));if(!f)return;f.select();var said=function(t){b.textContent=t;};if(navigator.clipboard&&window.isSecureContext){navigator.clipboard.writeText(f.value).then(function(){said('Copied');},function(){said('Selected: press Ctrl+C');});}else{said(document.execCommand('copy')?'Copied':'Selected: press Ctrl+C');}});`;
 
-/** The console's Content-Security-Policy: its stylesheet by hash, nothing else from anywhere. */
-async function consoleCsp(): Promise<string> {
+let styleHash: Promise<string> | undefined;
+let copyScriptHash: Promise<string> | undefined;
+
+/**
+ * The console's Content-Security-Policy: its stylesheet by hash, no script but the copy buttons' (by its
+ * hash, only on a page that has them), nothing else from anywhere.
+ */
+async function consoleCsp(copyButtons: boolean): Promise<string> {
   styleHash ??= cspSourceHash(STYLE);
+  copyScriptHash ??= cspSourceHash(COPY_SCRIPT);
   return [
     "default-src 'none'",
     `style-src ${await styleHash}`,
-    "script-src 'none'",
+    `script-src ${copyButtons ? await copyScriptHash : "'none'"}`,
     "img-src 'self'",
     "form-action 'self'",
     "frame-ancestors 'none'",
@@ -72,12 +85,13 @@ async function consoleCsp(): Promise<string> {
 }
 
 /** The console's sections, each a page that exists; `current` marks the one shown. */
-type Section = 'overview' | 'orders' | 'buyers';
+type Section = 'overview' | 'orders' | 'buyers' | 'refusals';
 
 const NAV: ReadonlyArray<{ section: Section; label: string; href: string }> = [
   { section: 'overview', label: 'Overview', href: '/admin/' },
   { section: 'orders', label: 'Purchase orders', href: '/admin/ui/orders' },
   { section: 'buyers', label: 'Buyers', href: '/admin/ui/buyers' },
+  { section: 'refusals', label: 'Refusals', href: '/admin/ui/refusals' },
 ];
 
 export interface ConsolePage {
@@ -85,6 +99,18 @@ export interface ConsolePage {
   body: SafeHtml;
   /** The signed-in frame (navigation and sign-out) when set; the sign-in page has none. */
   signedIn?: { csrf: string; section?: Section };
+  /** The page has copy buttons (`copyButton`): their script comes with it, allowed by its hash. */
+  copyButtons?: boolean;
+}
+
+/**
+ * A read-only text area holding `text`, and a button that copies it (the page needs `copyButtons`). `id`
+ * must be unique on the page.
+ */
+export function copyableText(id: string, label: string, text: string, rows: number): SafeHtml {
+  return html`<label for="${id}">${label}</label>
+<textarea id="${id}" readonly rows="${rows}" spellcheck="false">${text}</textarea>
+<p><button type="button" data-copy="${id}">Copy</button></p>`;
 }
 
 function navigation(signedIn: NonNullable<ConsolePage['signedIn']>): SafeHtml {
@@ -113,6 +139,7 @@ function renderConsolePage(page: ConsolePage): string {
 <h1>${page.title}</h1>
 ${page.body}
 </main>
+${page.copyButtons === true ? html`<script>${trustedHtml(COPY_SCRIPT)}</script>` : ''}
 </body>
 </html>`.value;
 }
@@ -124,7 +151,7 @@ export async function sendConsolePage(
   status: PageStatus = 200,
   headers: Readonly<Record<string, string>> = {},
 ): Promise<Response> {
-  c.header('Content-Security-Policy', await consoleCsp());
+  c.header('Content-Security-Policy', await consoleCsp(page.copyButtons === true));
   c.header('Cache-Control', 'no-store');
   c.header('X-Frame-Options', 'DENY');
   for (const [name, value] of Object.entries(headers)) c.header(name, value);

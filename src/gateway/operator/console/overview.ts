@@ -61,5 +61,6 @@ ${figure('Dead jobs', overview.deadJobs, '/admin/ui/dead-letters')}
 ${figure('Last background round', roundText)}
 ${figure('Print-service failures, last hour', overview.printApiFailuresLastHour)}
 </dl>
-${round.overdue ? html`<p class="error" role="alert">The background round is overdue: POs, webhooks and documents to buyers are not being processed.</p>` : ''}`;
+${round.overdue ? html`<p class="error" role="alert">The background round is overdue: POs, webhooks and documents to buyers are not being processed.</p>` : ''}
+<p><a href="/admin/ui/refusals">Refusals log</a>: every punch-out and buyer document the gateway refused, with the answer it sent.</p>`;
 }
