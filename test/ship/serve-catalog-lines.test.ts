@@ -94,14 +94,17 @@ function catalogLinesFlow(stack: () => ServeBesideSandbox): void {
         `^orderID PO-LINES-1 is already the purchase order with payloadID ${payloadID.replace(/[.]/g, '\\.')} of \\d{4}-\\d\\d-\\d\\dT[\\d:.]+Z, .*A change to an order is sent as type="update"; a new order needs its own orderID\\.$`,
       ),
     );
-    const refusals = await fetch(`${serve.url}/admin/refused-documents?buyer=acme`, {
+    const refusals = await fetch(`${serve.url}/admin/refusals?buyer=acme`, {
       headers: { Authorization: `Bearer ${ADMIN_TOKEN}` },
     });
     expect(refusals.status).toBe(200);
-    const listed = (await refusals.json()) as { items: { orderId: string; code: number; reason: string }[] };
-    expect(listed.items.map((r) => [r.orderId, r.code, r.reason])).toEqual([
-      ['PO-LINES-1', 409, reused.detail],
+    const listed = (await refusals.json()) as {
+      items: { documentType: string; status: number; answer: string; document: string }[];
+    };
+    expect(listed.items.map((r) => [r.documentType, r.status, r.answer])).toEqual([
+      ['OrderRequest', 409, `Conflict: ${reused.detail}`],
     ]);
+    expect(listed.items[0]?.document).toContain('orderID="PO-LINES-1"');
     // Still the one print order.
     expect(
       receivedDocuments(buyer, 'ConfirmationRequest').map(({ doc }) => doc.Request.ConfirmationRequest),

@@ -23,9 +23,9 @@ export interface CxmlAnswer {
 export interface CxmlRefusals {
   /**
    * Records `answer` when it refuses the document (code 400 or more); `received` is as much of it as was
-   * read, `declared` its Content-Length.
+   * read (its size is the larger of that and its Content-Length).
    */
-  recordIfRefused(c: Context, answer: CxmlAnswer, received: Uint8Array, declared?: number): Promise<void>;
+  recordIfRefused(c: Context, answer: CxmlAnswer, received: Uint8Array): Promise<void>;
 }
 
 export function createCxmlRefusals(
@@ -48,8 +48,9 @@ export function createCxmlRefusals(
   }
 
   return {
-    async recordIfRefused(c, answer, received, declared) {
+    async recordIfRefused(c, answer, received) {
       if (answer.code < 400) return;
+      const declared = Number(c.req.header('content-length') ?? Number.NaN);
       const start = new TextDecoder().decode(received.subarray(0, PAYLOAD_ID_CHARS));
       await log.record({
         channel: 'cxml',

@@ -135,13 +135,7 @@ function sendOutcome(ctx: GatewayContext, outcome: Outcome): Response {
  */
 export async function documentTooLarge(ctx: GatewayContext, c: Context, limit: number): Promise<Response> {
   const outcome = createOutcomes(ctx).tooLarge(limit);
-  const declared = Number(c.req.header('content-length') ?? Number.NaN);
-  await createCxmlRefusals(ctx, { claimedBy: () => undefined }).recordIfRefused(
-    c,
-    outcome,
-    new Uint8Array(),
-    declared,
-  );
+  await createCxmlRefusals(ctx, { claimedBy: () => undefined }).recordIfRefused(c, outcome, new Uint8Array());
   return sendOutcome(ctx, outcome);
 }
 
@@ -150,11 +144,10 @@ export function createCxmlRoute(ctx: GatewayContext, onOrder: OrderRequestHandle
   const { status, unreadable, tooLarge, cutOff, busy, refused } = createOutcomes(ctx);
   const senders = createCxmlSenders(ctx.config);
   const refusals = createCxmlRefusals(ctx, senders);
-
   app.post('/', async (c) => {
     const received: Received = { bytes: new Uint8Array() };
     const outcome = await handle(c, received);
-    await refusals.recordIfRefused(c, outcome, received.bytes, received.declared);
+    await refusals.recordIfRefused(c, outcome, received.bytes);
     return sendOutcome(ctx, outcome);
   });
 
@@ -173,7 +166,6 @@ export function createCxmlRoute(ctx: GatewayContext, onOrder: OrderRequestHandle
    */
   async function handle(c: Context, received: Received): Promise<Outcome> {
     const declared = Number(c.req.header('content-length') ?? Number.NaN);
-    received.declared = declared;
     if (declared > largest) return tooLarge(largest);
     // A multipart message goes the same way, its size counted whole, its cXML part's Header read first.
     let framing: MultipartFraming | undefined;
@@ -298,10 +290,9 @@ export function createCxmlRoute(ctx: GatewayContext, onOrder: OrderRequestHandle
   return app;
 }
 
-/** As much of a request as the route has read, for the refusals log; its Content-Length. */
+/** As much of a request as the route has read, for the refusals log. */
 interface Received {
   bytes: Uint8Array;
-  declared?: number;
 }
 
 /** A message read whole: its request, and the other parts of a multipart message. */

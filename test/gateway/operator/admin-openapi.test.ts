@@ -54,7 +54,7 @@ const ENDPOINTS = [
   'post /admin/outbox/{id}/resend 202',
   'get /admin/dead-letters 200',
   'get /admin/jobs 200',
-  'get /admin/refused-documents 200',
+  'get /admin/refusals 200',
 ];
 
 /** The one endpoint that answers a file rather than JSON. */
