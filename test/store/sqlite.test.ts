@@ -350,6 +350,38 @@ describe('SQLite store', () => {
     await store.close();
   });
 
+  it('migrates a version 13 database: refused documents come into the refusals log, without a document', async () => {
+    const { path, old } = databaseAtVersion(13);
+    old
+      .prepare(`INSERT INTO refused_documents (buyer_id, document_type, payload_id, order_id, code, reason,
+          related_po_id, created_at) VALUES ('acme', 'OrderRequest', 'p-2@buyer', 'PO-1', 409, 'orderID PO-1 is taken', '7', ?)`)
+      .run(T0.getTime());
+    old.close();
+
+    const store = createSqliteStore({ path, clock: createManualClock(T0) });
+    expect((await store.refusals.list()).items).toStrictEqual([
+      {
+        id: expect.any(String),
+        buyerId: 'acme',
+        channel: 'cxml',
+        documentType: 'OrderRequest',
+        payloadId: 'p-2@buyer',
+        clientAddress: 'unknown',
+        status: 409,
+        answer: 'orderID PO-1 is taken',
+        document: '',
+        documentBytes: 0,
+        createdAt: T0,
+      },
+    ]);
+    inspect(path, (raw) =>
+      expect(raw.prepare("SELECT name FROM sqlite_master WHERE name = 'refused_documents'").all()).toEqual(
+        [],
+      ),
+    );
+    await store.close();
+  });
+
   it('refuses a database written by a newer schema', async () => {
     const path = migratedPath();
     const raw = new Database(path);
