@@ -115,7 +115,11 @@ describe('purchase order pages', () => {
     expect(page).toContain('<dt>Protocol</dt><dd>SAP OCI</dd>');
     expect(page).toContain(`<a href="/admin/ui/orders/${id}">PO-4711</a>`);
     expect(page).not.toContain('printco-secret');
-    expect(page).not.toMatch(/sharedSecret|password/i);
+    // The onboarding text names the SharedSecret and the password field, never their values nor a config key.
+    expect(page).not.toMatch(/-secret\b|sharedSecret|previousPasswords|"password"/);
+    expect(page).toContain(
+      'PASSWORD=the password agreed with us (sent to you separately; never written here)',
+    );
   });
 
   it("the buyers page counts each buyer's punch-outs of the last 24 hours and its failed authentications", async () => {
