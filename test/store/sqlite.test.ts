@@ -350,8 +350,8 @@ describe('SQLite store', () => {
     await store.close();
   });
 
-  it('migrates a version 13 database: refused documents come into the refusals log, without a document', async () => {
-    const { path, old } = databaseAtVersion(13);
+  it('migrates a version 14 database: refused documents come into the refusals log, without a document', async () => {
+    const { path, old } = databaseAtVersion(14);
     old
       .prepare(`INSERT INTO refused_documents (buyer_id, document_type, payload_id, order_id, code, reason,
           related_po_id, created_at) VALUES ('acme', 'OrderRequest', 'p-2@buyer', 'PO-1', 409, 'orderID PO-1 is taken', '7', ?)`)
