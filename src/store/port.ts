@@ -79,6 +79,7 @@ import type {
   NewInvoiceHold,
   NewJob,
   NewOrderIntake,
+  NewOrderNote,
   NewOutboxMessage,
   NewPunchoutSession,
   NewPurchaseOrder,
@@ -87,6 +88,7 @@ import type {
   NewUserMapping,
   OrderFilter,
   OrderIntakeResult,
+  OrderNote,
   OrderState,
   OutboxFilter,
   OutboxMessage,
@@ -100,6 +102,7 @@ import type {
   RefusalFilter,
   SessionPatch,
   StoreStats,
+  TimeWindow,
   TrackedPrintOrder,
   TrackedPrintOrderPatch,
   UserMapping,
@@ -243,6 +246,19 @@ interface OrderStore {
     patch: PurchaseOrderPatch,
     options?: { ifState?: readonly OrderState[] },
   ): Promise<boolean>;
+  /**
+   * The orders received within the window (`createdAt`), oldest first, a page at a time: an export reads
+   * a year of POs this way without holding it. Keyset paging on the id, so a page costs the same however
+   * far in it is.
+   */
+  listReceived(window: TimeWindow): Promise<Page<PurchaseOrder>>;
+}
+
+/** Operators' notes on purchase orders, kept forever with them. */
+interface OrderNoteStore {
+  add(note: NewOrderNote): Promise<OrderNote>;
+  /** The PO's notes, oldest first. */
+  listByPo(poId: string): Promise<OrderNote[]>;
 }
 
 /**
@@ -353,6 +369,8 @@ interface InvoiceStore {
   listByPo(poId: string): Promise<Invoice[]>;
   /** The print order's invoices, oldest first. */
   listByPrintOrder(storefrontId: string, printOrderId: number): Promise<Invoice[]>;
+  /** The invoices dated within the window (`invoiceDate`), oldest first, a page at a time (exports). */
+  listDated(window: TimeWindow): Promise<Page<Invoice>>;
 }
 
 /**
@@ -441,6 +459,7 @@ export interface Store {
   readonly cart: CartStore;
   readonly orders: OrderStore;
   readonly refusals: RefusalLog;
+  readonly orderNotes: OrderNoteStore;
   readonly attachments: AttachmentStore;
   readonly jobs: JobQueue;
   readonly outbox: Outbox;

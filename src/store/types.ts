@@ -378,6 +378,31 @@ export interface RefusalFilter extends PageRequest {
   to?: Date;
 }
 
+/**
+ * A time window over records for an export: oldest first, continued after the cursor (the last record's
+ * id). `from` and `to` are inclusive; absent, the window is open on that side.
+ */
+export interface TimeWindow extends PageRequest {
+  buyerId?: string;
+  from?: Date;
+  to?: Date;
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Operators' notes on purchase orders (forever, with the PO)
+
+export interface NewOrderNote {
+  poId: string;
+  text: string;
+  /** Who wrote it, as the operator surface names the caller (the console session, the admin API). */
+  author: string;
+}
+
+export interface OrderNote extends NewOrderNote {
+  id: string;
+  createdAt: Date;
+}
+
 // ---------------------------------------------------------------------------------------------------------
 // Jobs (durable work queue)
 

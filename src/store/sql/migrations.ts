@@ -579,6 +579,17 @@ const MIGRATIONS: readonly Migration[] = [
     FROM refused_documents ORDER BY id;
   DROP TABLE refused_documents;
   `,
+  // 16: operators' notes on purchase orders, kept forever with the PO and read per PO, oldest first.
+  (d) => `
+  CREATE TABLE order_notes (
+    id ${d.serialKey},
+    po_id TEXT NOT NULL,
+    text TEXT NOT NULL,
+    author TEXT NOT NULL,
+    created_at ${d.int64} NOT NULL
+  );
+  CREATE INDEX order_notes_po ON order_notes (po_id, id);
+  `,
 ];
 
 /** The migrations in `dialect`'s spelling. */

@@ -29,6 +29,7 @@ import {
   ORDER_TYPES,
   OUTBOX_KINDS,
   OUTBOX_STATES,
+  type OrderNote,
   type OutboxMessage,
   PRINT_ORDER_STATES,
   type PunchoutSession,
@@ -282,6 +283,16 @@ export function toRefusal(r: SqlRow): Refusal {
     answer: text(r.answer),
     document: text(r.document),
     documentBytes: Number(r.document_bytes),
+    createdAt: date(r.created_at),
+  };
+}
+
+export function toOrderNote(r: SqlRow): OrderNote {
+  return {
+    id: text(r.id),
+    poId: text(r.po_id),
+    text: text(r.text),
+    author: text(r.author),
     createdAt: date(r.created_at),
   };
 }

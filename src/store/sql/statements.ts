@@ -131,6 +131,11 @@ const orderSql = (d: SqlDialect) => ({
   list: `SELECT * FROM purchase_orders
     WHERE ${optionalEquals('state', 1)} AND ${optionalEquals('buyer_id', 2)} AND ($3::bigint IS NULL OR id < $3)
     ORDER BY id DESC LIMIT $4`,
+  /** Oldest first after the cursor `$4`, received within `$2`…`$3` (NULL: open), for exports. */
+  listReceived: `SELECT * FROM purchase_orders
+    WHERE ${optionalEquals('buyer_id', 1)} AND ($2::bigint IS NULL OR created_at >= $2)
+      AND ($3::bigint IS NULL OR created_at <= $3) AND ($4::bigint IS NULL OR id > $4)
+    ORDER BY id LIMIT $5`,
   /** `list` by state answering ids only (the purchase_orders_state index holds both). */
   listIds: 'SELECT id FROM purchase_orders WHERE state = $1 ORDER BY id DESC LIMIT $2',
   update: `UPDATE purchase_orders SET state = COALESCE($1, state), print_order_ids = COALESCE($2, print_order_ids),
@@ -288,6 +293,10 @@ const invoiceSql = (d: SqlDialect) => {
     get: `SELECT * FROM invoices WHERE id = ${d.storeId(1)}`,
     listByPo: 'SELECT * FROM invoices WHERE po_id = $1 ORDER BY id',
     listByPrintOrder: 'SELECT * FROM invoices WHERE storefront_id = $1 AND print_order_id = $2 ORDER BY id',
+    listDated: `SELECT * FROM invoices
+      WHERE ${optionalEquals('buyer_id', 1)} AND ($2::bigint IS NULL OR invoice_date >= $2)
+        AND ($3::bigint IS NULL OR invoice_date <= $3) AND ($4::bigint IS NULL OR id > $4)
+      ORDER BY id LIMIT $5`,
   };
 };
 
@@ -370,6 +379,11 @@ const guessCounterSql = {
     WHERE locked_until < $1 AND window_start < $1 ${upTo(2)})`,
 };
 
+const orderNoteSql = {
+  insert: 'INSERT INTO order_notes (po_id, text, author, created_at) VALUES ($1, $2, $3, $4) RETURNING *',
+  listByPo: 'SELECT * FROM order_notes WHERE po_id = $1 ORDER BY id',
+};
+
 const heartbeatSql = {
   /** An earlier time than the stored one changes nothing, so a round that finishes late never moves it back. */
   beat: `INSERT INTO heartbeats (name, at) VALUES ($1, $2)
@@ -444,6 +458,7 @@ export function storeStatements(d: SqlDialect) {
     invoiceHolds: compileAll(d, invoiceHoldSql(d)),
     events: compileAll(d, eventSql(d)),
     refusals: compileAll(d, refusalSql),
+    orderNotes: compileAll(d, orderNoteSql),
     heartbeat: compileAll(d, heartbeatSql),
     guessCounters: compileAll(d, guessCounterSql),
   };

@@ -25,6 +25,7 @@ import {
   type JsonObject,
   type NewAttachment,
   type SessionPatch,
+  type TimeWindow,
 } from '../types.ts';
 import type { CompiledSql, SqlDialect } from './dialect.ts';
 import type { SqlDriver, SqlRow, SqlStatement, SqlValue } from './driver.ts';
@@ -36,6 +37,7 @@ import {
   toCartLine,
   toEvent,
   toRefusal,
+  toOrderNote,
   toInvoice,
   toInvoiceHold,
   toJob,
@@ -88,6 +90,7 @@ export function createSqlStore(
     invoiceHolds: sqlInvoiceHolds(context),
     events: sqlEvents(context),
     refusals: sqlRefusals(context),
+    orderNotes: sqlOrderNotes(context),
     heartbeat: sqlHeartbeat(context),
     guessCounters: sqlGuessCounters(context),
     async stats() {
@@ -138,6 +141,16 @@ function afterBigText(chars: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, 0));
 }
 const BIG_TEXT = 256 * 1024;
+
+/** A time window's filter parameters: buyer, from, to (milliseconds; NULL is open) and the cursor. */
+function windowParams(window: TimeWindow): SqlValue[] {
+  return [
+    window.buyerId ?? null,
+    window.from?.getTime() ?? null,
+    window.to?.getTime() ?? null,
+    parseCursor(window.cursor) ?? null,
+  ];
+}
 
 /** A newest-first listing fetched with one extra row, as a page. */
 function pageOf<T extends { id: string }>(
@@ -619,6 +632,11 @@ function sqlOrders(
       const found = await rows(sql.list, filter.state ?? null, filter.buyerId ?? null, below, size + 1);
       return pageOf(await whole(found.slice(0, size + 1)), size, toOrder);
     },
+    async listReceived(window) {
+      const size = pageSize(window.limit);
+      const found = await rows(sql.listReceived, ...windowParams(window), size + 1);
+      return pageOf(await whole(found), size, toOrder);
+    },
     async listIds(state, limit) {
       return (await rows(sql.listIds, state, pageSize(limit))).map((row) => String(row.id));
     },
@@ -877,6 +895,10 @@ function sqlInvoices(
     async listByPrintOrder(storefrontId, printOrderId) {
       return (await rows(sql.listByPrintOrder, storefrontId, printOrderId)).map(toInvoice);
     },
+    async listDated(window) {
+      const size = pageSize(window.limit);
+      return pageOf(await rows(sql.listDated, ...windowParams(window), size + 1), size, toInvoice);
+    },
   };
 }
 
@@ -998,6 +1020,17 @@ function capOf(cap: number): number {
   if (!(Number.isInteger(cap) && cap >= 1))
     throw new StoreError('invalid', `a refusals cap must be 1 or more, got ${cap}`);
   return cap;
+}
+
+function sqlOrderNotes({ sql: { orderNotes: sql }, now, rows, first }: SqlContext): Store['orderNotes'] {
+  return {
+    async add(n) {
+      return toOrderNote((await first(sql.insert, n.poId, n.text, n.author, now()))!);
+    },
+    async listByPo(poId) {
+      return (await rows(sql.listByPo, poId)).map(toOrderNote);
+    },
+  };
 }
 
 function sqlHeartbeat({ sql: { heartbeat: sql }, driver, first }: SqlContext): Store['heartbeat'] {
