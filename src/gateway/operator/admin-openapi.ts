@@ -16,6 +16,7 @@ import {
   AttachmentParams,
   DeadLetters,
   ErrorAnswer,
+  ExportQuery,
   firstProblem,
   HandledBody,
   InvoiceBody,
@@ -24,6 +25,8 @@ import {
   JobListQuery,
   JobPage,
   MessageAnswer,
+  NoteAnswer,
+  NoteBody,
   OrderAnswer,
   OrderDetail,
   OrderListQuery,
@@ -67,7 +70,14 @@ const answer = (description: string, schema: z.ZodType) => ({
  * (`readBody` in admin-routes.ts), once it has found the record the action is on, so an unknown one is a 404
  * whatever the body.
  */
-export const REQUEST_BODIES = { StaleGuard, AttachBody, HandledBody, InvoiceBody, WaiveInvoiceBody } as const;
+export const REQUEST_BODIES = {
+  StaleGuard,
+  AttachBody,
+  HandledBody,
+  InvoiceBody,
+  WaiveInvoiceBody,
+  NoteBody,
+} as const;
 
 function body(name: keyof typeof REQUEST_BODIES, required: boolean) {
   return {
@@ -79,7 +89,10 @@ function body(name: keyof typeof REQUEST_BODIES, required: boolean) {
 /** A JSON answer described by its schema, or a download described as it is (any type, binary). */
 interface Answer {
   description: string;
-  content: { 'application/json': { schema: z.ZodType } } | { '*/*': { schema: JsonSchema } };
+  content:
+    | { 'application/json': { schema: z.ZodType } }
+    | { '*/*': { schema: JsonSchema } }
+    | { 'text/csv': { schema: JsonSchema } };
   headers?: JsonSchema;
 }
 
@@ -294,6 +307,46 @@ export const orderAttachmentRoute = adminRoute({
     },
     ...refusals({ record: true }),
   },
+});
+
+export const orderNotesRoute = adminRoute({
+  method: 'post',
+  path: '/orders/{id}/notes',
+  summary:
+    "A note on the PO, at any time: kept with it and shown in its timeline; the PO's state is not changed",
+  request: { params: IdParams, body: body('NoteBody', true) },
+  responses: { 201: answer('The note as kept', NoteAnswer), ...refusals({ record: true }) },
+});
+
+/** A CSV download's answer: the file, streamed, with the name it is saved under. */
+function csvAnswer(description: string): Answer {
+  return {
+    description: `${description}. UTF-8 with a byte-order mark, a heading row, CRLF line ends; a cell that would start with = + - or @ (but a plain number) starts with ' instead, so no spreadsheet runs it as a formula.`,
+    content: { 'text/csv': { schema: { type: 'string' } } },
+    headers: {
+      'Content-Disposition': {
+        description: 'attachment; filename="<kind>-<from>-to-<to>[-<buyer>].csv"',
+        schema: { type: 'string' },
+      },
+    },
+  };
+}
+
+export const ordersExportRoute = adminRoute({
+  method: 'get',
+  path: '/export/orders.csv',
+  summary:
+    'Purchase orders received in a window, oldest first, as CSV for accounting (streamed: a year of POs is never held in memory)',
+  request: { query: ExportQuery },
+  responses: { 200: csvAnswer('The POs'), ...refusals() },
+});
+
+export const invoicesExportRoute = adminRoute({
+  method: 'get',
+  path: '/export/invoices.csv',
+  summary: 'Invoices and credit memos dated in a window, oldest first, as CSV for accounting (streamed)',
+  request: { query: ExportQuery },
+  responses: { 200: csvAnswer('The invoices'), ...refusals() },
 });
 
 export const invoiceResendRoute = adminRoute({

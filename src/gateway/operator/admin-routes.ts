@@ -29,6 +29,9 @@
  * - `GET /admin/jobs[?state&kind&limit&cursor]`;
  * - `GET /admin/refusals[?buyer&from&to&limit&cursor]` — the refusals log: refused punch-outs and buyer
  *   documents, newest first, each with the answer sent and the document as received (secrets blanked).
+ * - `POST /admin/orders/:id/notes {text}` — a note on the PO, at any time, kept with it (201);
+ * - `GET /admin/export/orders.csv[?from&to&buyer]`, `GET /admin/export/invoices.csv[?from&to&buyer]` — CSV
+ *   for accounting, streamed page by page (csv-exports.ts).
  *
  * Actions on a PO take an optional `expectedState` / `expectedUpdatedAt` and are refused (409, with the PO's
  * current state) when it changed since the operator looked.
@@ -54,6 +57,7 @@ import {
   deadLettersRoute,
   describedRoutes,
   invoiceResendRoute,
+  invoicesExportRoute,
   jobsRoute,
   openApiRoute,
   orderAttachmentRoute,
@@ -62,8 +66,10 @@ import {
   orderHandledRoute,
   orderInvoiceRoute,
   orderInvoicesRoute,
+  orderNotesRoute,
   orderRetryRoute,
   orderRoute,
+  ordersExportRoute,
   ordersRoute,
   orderWaiveInvoiceRoute,
   outboxMessageRoute,
@@ -80,6 +86,7 @@ import {
   AttachmentParams,
   HandledBody,
   InvoiceBody,
+  NoteBody,
   StaleGuard,
   WaiveInvoiceBody,
 } from './admin-schemas.ts';
@@ -96,7 +103,9 @@ import {
   searchOrders,
 } from './admin-views.ts';
 import { type AuditTrailOptions, auditTrail } from './audit-trail.ts';
+import { exportResponse } from './csv-exports.ts';
 import { attachPrintOrder, markHandled, refuseIfStale } from './operator-actions.ts';
+import { addOrderNote, NOTE_AUTHORS, orderNoteView } from './order-notes.ts';
 
 const API_AUDIT: AuditTrailOptions = {
   refused: (status) => status === 401 || status === 429,
@@ -209,6 +218,13 @@ function orderRoutes(routes: DescribedRoutes, ctx: GatewayContext): void {
     refuseIfStale(order, body);
     const handled = await markHandled(ctx, order, body.note);
     return c.json({ order: await summary(handled) });
+  });
+
+  routes.mount(orderNotesRoute, async (c, { id }) => {
+    const order = await orderOr404(id);
+    const { text } = await readBody(c, NoteBody);
+    const note = await addOrderNote(ctx, order, text, NOTE_AUTHORS.api);
+    return c.json({ note: orderNoteView(note) }, 201);
   });
 
   routes.mount(orderAttachmentsRoute, async (c, { id }) => {
@@ -345,6 +361,8 @@ export function createAdminRoutes(ctx: GatewayContext): Hono {
   routes.mount(openApiRoute, (c) => c.json(routes.document()));
   orderRoutes(routes, ctx);
   documentRoutes(routes, ctx);
+  routes.mount(ordersExportRoute, (_c, { query }) => exportResponse(ctx, 'orders', query));
+  routes.mount(invoicesExportRoute, (_c, { query }) => exportResponse(ctx, 'invoices', query));
 
   // Last, so it only catches what no route above matched (a sub-app's notFound is not used once mounted).
   app.all('*', (c) => jsonError(ctx, c, new GatewayError('not_found', 'No such admin endpoint.')));

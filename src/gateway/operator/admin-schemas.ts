@@ -158,6 +158,30 @@ export const WaiveInvoiceBody = StaleGuard.extend({
   ),
 });
 
+const NOTE_BODY_TEXT = `text must be 1 to ${MAX_NOTE_LENGTH} characters, not blank.`;
+/** `POST /admin/orders/:id/notes`: a note on the PO, at any time (no stale guard: it changes nothing else). */
+export const NoteBody = z.object({
+  text: z
+    .string({ error: NOTE_BODY_TEXT })
+    .max(MAX_NOTE_LENGTH, { error: NOTE_BODY_TEXT })
+    .refine((text) => text.trim() !== '', { error: NOTE_BODY_TEXT })
+    .transform((text) => text.trim())
+    .meta({
+      description: "The note, kept with the PO and shown in its timeline; the PO's state is not changed.",
+    }),
+});
+
+/**
+ * The window of a CSV export: received (POs) or dated (invoices) from `from` to `to`, both inclusive, a day
+ * alone being the whole day (UTC); `buyer` narrows it to one buyer.
+ */
+export const ExportQuery = z.object({
+  from: dateParam('from', 'From this day (YYYY-MM-DD, UTC) or moment on; absent: from the first record.'),
+  to: dateParam('to', 'Up to this day (its whole day, UTC) or moment; absent: up to now.'),
+  buyer: textParam('Only records of this buyer id.'),
+});
+export type ExportQuery = z.output<typeof ExportQuery>;
+
 /** The first problem zod found, as the one message a 400 carries. */
 export function firstProblem(error: z.ZodError): string {
   return error.issues[0]?.message ?? 'The request is not valid.';
@@ -315,6 +339,14 @@ export type RefusalView = z.output<typeof RefusalView>;
 
 export const TimelineEntry = z.object({ at: moment, event: z.string(), detail: z.string() });
 
+/** An operator's note on a PO. */
+export const OrderNoteView = z.object({
+  id: z.string(),
+  text: z.string(),
+  author: z.string().meta({ description: 'Where it was written: `admin API`, or the console session.' }),
+  createdAt: moment,
+});
+
 /** A file that came with the PO, as listed: its bytes are at `download` (same authentication). */
 export const AttachmentView = z.object({
   position: z.number().int(),
@@ -366,6 +398,7 @@ export const OrderDetail = OrderSummary.extend({
     .meta({ description: 'Lines left out of the print orders (unknown part, fee line), with the reason.' }),
   mismatches: z.array(mismatchSchema.extend({ text: z.string().optional() })),
   timeline: z.array(TimelineEntry),
+  notes: z.array(OrderNoteView).meta({ description: "Operators' notes on the PO, oldest first." }),
   outbox: z.array(OutboxMessageView),
   invoices: z.array(InvoiceView),
   invoiceHolds: z.array(InvoiceHoldView),
@@ -383,6 +416,7 @@ export const JobPage = pageOf(JobView);
 export const RefusalPage = pageOf(RefusalView);
 export const OrderAnswer = z.object({ order: OrderSummary });
 export const MessageAnswer = z.object({ message: OutboxMessageView });
+export const NoteAnswer = z.object({ note: OrderNoteView });
 export const DeadLetters = z.object({ messages: z.array(OutboxMessageView), jobs: z.array(JobView) });
 
 /** Every failure of the admin API (see ../http/json-answers.ts). */
@@ -407,6 +441,7 @@ export type InvoiceView = z.output<typeof InvoiceView>;
 export type InvoiceHoldView = z.output<typeof InvoiceHoldView>;
 export type JobView = z.output<typeof JobView>;
 export type TimelineEntry = z.output<typeof TimelineEntry>;
+export type OrderNoteView = z.output<typeof OrderNoteView>;
 
 /** `GET /admin/overview`: what an operator looks at first. */
 export const Overview = z.object({

@@ -9,6 +9,7 @@ import type {
   Invoice,
   InvoiceHold,
   Job,
+  OrderNote,
   OutboxMessage,
   Page,
   PurchaseOrder,
@@ -21,6 +22,7 @@ import { instructionEffects, instructionsInForce } from '../documents/instructio
 import { deliveriesOf, poMessages } from '../invoices/invoicing.ts';
 import { mismatchSummary } from '../orders/history-comment.ts';
 import { poDocument, storedRequest } from '../orders/po-record.ts';
+import { noteTimelineEntry, orderNoteView } from './order-notes.ts';
 import type {
   InvoiceHoldView,
   InvoiceView,
@@ -188,11 +190,15 @@ export function jobView(job: Job): JobView {
   };
 }
 
-/** What happened to a PO, from its records: received, print orders made, documents queued and sent. */
+/**
+ * What happened to a PO, from its records: received, print orders made, documents queued and sent, and the
+ * operators' notes.
+ */
 function timeline(
   order: PurchaseOrder,
   printOrders: readonly TrackedPrintOrder[],
   messages: readonly OutboxMessage[],
+  notes: readonly OrderNote[],
 ): TimelineEntry[] {
   const entries: TimelineEntry[] = [
     {
@@ -220,6 +226,7 @@ function timeline(
   if (order.lastError !== undefined) {
     entries.push({ at: order.updatedAt, event: order.state, detail: order.lastError });
   }
+  entries.push(...notes.map(noteTimelineEntry));
   return entries.sort((a, b) => a.at.getTime() - b.at.getTime());
 }
 
@@ -228,6 +235,7 @@ export async function orderDetail(ctx: GatewayContext, order: PurchaseOrder): Pr
   const { store } = ctx;
   const printOrders = await store.printOrders.listByPo(order.id);
   const messages = (await store.outbox.list({ poId: order.id, limit: 500 })).items;
+  const notes = await store.orderNotes.listByPo(order.id);
   const document = poDocument(order);
   const request = storedRequest(order);
   const { restrictions: _given, ...allowed } = instructionsInForce(request);
@@ -255,7 +263,8 @@ export async function orderDetail(ctx: GatewayContext, order: PurchaseOrder): Pr
       ...m,
       text: mismatchSummary(document.mismatches)[i],
     })),
-    timeline: timeline(order, printOrders, messages),
+    timeline: timeline(order, printOrders, messages, notes),
+    notes: notes.map(orderNoteView),
     outbox: messages.map((m) => messageView(m, false)),
     ...(await invoiceList(ctx, order.id).then(({ items, holds }) => ({
       invoices: items,
@@ -271,7 +280,7 @@ export async function orderDetail(ctx: GatewayContext, order: PurchaseOrder): Pr
 const SEARCH_SCAN = 5000;
 
 /** A day alone is a whole day: `from` from its first moment, `to` to its last (UTC). */
-function bound(value: string | undefined, end: boolean): number | undefined {
+export function windowBound(value: string | undefined, end: boolean): number | undefined {
   if (value === undefined) return undefined;
   if (/^\d{4}-\d{2}-\d{2}$/.test(value)) {
     return Date.parse(`${value}T00:00:00Z`) + (end ? 86_400_000 - 1 : 0);
@@ -280,8 +289,8 @@ function bound(value: string | undefined, end: boolean): number | undefined {
 }
 
 function orderMatcher(query: OrderListQuery): (order: PurchaseOrder) => boolean {
-  const from = bound(query.from, false);
-  const to = bound(query.to, true);
+  const from = windowBound(query.from, false);
+  const to = windowBound(query.to, true);
   const q = query.q?.trim();
   return (order) =>
     (query.flag === undefined || order.flags.includes(query.flag)) &&
@@ -316,7 +325,7 @@ export async function searchOrders(ctx: GatewayContext, query: OrderListQuery): 
   }
   const wanted = Math.min(500, Math.max(1, query.limit ?? 50));
   const matches = orderMatcher(query);
-  const from = bound(query.from, false);
+  const from = windowBound(query.from, false);
   const found: PurchaseOrder[] = [];
   let cursor = query.cursor;
   let scanned = 0;

@@ -55,10 +55,15 @@ const ENDPOINTS = [
   'get /admin/dead-letters 200',
   'get /admin/jobs 200',
   'get /admin/refusals 200',
+  'post /admin/orders/{id}/notes 201',
+  'get /admin/export/orders.csv 200',
+  'get /admin/export/invoices.csv 200',
 ];
 
 /** The one endpoint that answers a file rather than JSON. */
 const DOWNLOAD = '/admin/orders/{id}/attachments/{position}';
+/** The CSV exports, whose answers test/gateway/operator/csv-exports.test.ts checks exactly. */
+const CSV_EXPORTS = ['/admin/export/orders.csv', '/admin/export/invoices.csv'];
 
 const operations = (doc: Doc) =>
   Object.entries(doc.paths).flatMap(([path, item]) =>
@@ -193,6 +198,7 @@ describe('GET /admin/openapi.json', () => {
       '/admin/orders/{id}/attachments': placed,
       '/admin/orders/{id}/invoice': placed,
       '/admin/orders/{id}/waive-invoice': placed,
+      '/admin/orders/{id}/notes': placed,
       '/admin/orders/{id}/retry': waiting,
       '/admin/orders/{id}/handled': waiting,
       '/admin/orders/{id}/attach': waiting,
@@ -205,12 +211,13 @@ describe('GET /admin/openapi.json', () => {
       '/admin/orders/{id}/handled': { note: 'settled by phone', expectedState: 'needs_operator' },
       '/admin/orders/{id}/attach': { printOrderId: 0 },
       '/admin/orders/{id}/waive-invoice': { note: 'self-billed' },
+      '/admin/orders/{id}/notes': { text: 'The buyer phoned: deliver to gate 2.' },
     };
     const doc = (await adminJson(stack, '/admin/openapi.json')).body as Doc;
     const answered: string[] = [];
     for (const { method, path, operation } of operations(doc)) {
       // A download is bytes, not JSON: test/gateway/cxml/attachments.test.ts checks its answer exactly.
-      if (path === DOWNLOAD) continue;
+      if (path === DOWNLOAD || CSV_EXPORTS.includes(path)) continue;
       const url = path.replace('{id}', ids[path] ?? '');
       const { status, body } =
         method === 'get' ? await adminJson(stack, url) : await post(stack, url, bodies[path]);
@@ -223,7 +230,10 @@ describe('GET /admin/openapi.json', () => {
     }
     expect(answered.sort()).toEqual(
       [
-        ...ENDPOINTS.filter((e) => e.startsWith('get ') && !e.includes(DOWNLOAD)),
+        ...ENDPOINTS.filter(
+          (e) => e.startsWith('get ') && !e.includes(DOWNLOAD) && !CSV_EXPORTS.some((p) => e.includes(p)),
+        ),
+        'post /admin/orders/{id}/notes 201',
         'post /admin/orders/{id}/retry 409',
         'post /admin/orders/{id}/attach 400',
         'post /admin/orders/{id}/handled 200',
