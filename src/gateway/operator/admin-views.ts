@@ -163,8 +163,8 @@ export function refusalView(refusal: Refusal): RefusalView {
 
 /** The store's filter for a refusals query: a day alone is a whole day (`to` is exclusive in the store). */
 export function refusalFilter(query: RefusalListQuery): RefusalFilter {
-  const from = bound(query.from, false);
-  const to = bound(query.to, true);
+  const from = windowBound(query.from, false);
+  const to = windowBound(query.to, true);
   return {
     ...(query.buyer !== undefined && { buyerId: query.buyer }),
     ...(from !== undefined && { from: new Date(from) }),

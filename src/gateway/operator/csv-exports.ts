@@ -79,15 +79,17 @@ interface OrderRow {
   orderDate?: string;
 }
 
-function orderRow(order: PurchaseOrder): OrderRow {
+/** The PO's total and order date as its document states them; absent where it states none. */
+export function orderFigures(order: PurchaseOrder): Omit<OrderRow, 'order'> {
   const read = exportedRequest.safeParse(order.document);
   const request = read.success ? read.data.request : {};
   return {
-    order,
     ...(request.total !== undefined && { total: request.total }),
     ...(request.orderDate !== undefined && { orderDate: request.orderDate.raw }),
   };
 }
+
+const orderRow = (order: PurchaseOrder): OrderRow => ({ order, ...orderFigures(order) });
 
 const ORDER_COLUMNS: readonly CsvColumn<OrderRow>[] = [
   { header: 'PO record', cell: (r) => r.order.id },

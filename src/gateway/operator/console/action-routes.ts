@@ -3,6 +3,8 @@
  * `POST /admin/ui/orders/:id/documents/:doc/:action` (revive). The session and its CSRF token are checked
  * before these run (index.ts); here: the PO still as the operator saw it, the confirmation step, the
  * action itself, then back to the PO page (Post/Redirect/Get, so reloading it does nothing again).
+ * `POST /admin/ui/orders/:id/notes` adds a note: allowed at any time and changing nothing else, it needs
+ * neither the PO's version nor a confirmation; the note is checked as the admin API checks it.
  */
 import type { Context, Hono } from 'hono';
 import type { PurchaseOrder } from '../../../store/types.ts';
@@ -16,6 +18,9 @@ import {
 } from '../../http/errors.ts';
 import type { PageStatus } from '../../http/send-page.ts';
 import { openHolds } from '../../invoices/invoice-holds.ts';
+import { parsed } from '../admin-openapi.ts';
+import { NoteBody } from '../admin-schemas.ts';
+import { addOrderNote, NOTE_AUTHORS } from '../order-notes.ts';
 import {
   checkNotStale,
   confirmationBody,
@@ -115,6 +120,17 @@ export function mountActionRoutes(
       question: async () => orderActionQuestion(action, order, form, await openHolds(ctx, order.id)),
       run: () => runOrderAction(ctx, action, order, form),
     });
+  });
+
+  app.post('/ui/orders/:id/notes', async (c) => {
+    const order = await orderOr404(c.req.param('id'));
+    try {
+      const { text } = parsed(NoteBody, { text: c.get('form').text });
+      await addOrderNote(ctx, order, text, NOTE_AUTHORS.console(c.get('session').sid));
+    } catch (error) {
+      return refused(ctx, c, order.id, error);
+    }
+    return c.redirect(`${orderPath(order.id)}?done=note`, 303);
   });
 
   app.post('/ui/orders/:id/documents/:doc/:action', async (c) => {

@@ -263,7 +263,8 @@ export function messageActionForm(order: PurchaseOrder, message: OutboxMessage, 
 const CARRIED_FIELDS = ['csrf', 'seen', 'state', 'printOrderId', 'note'] as const;
 
 /** What the PO page says after an action went through (`?done=<action>`, after the redirect). */
-export const DONE_TEXT: Readonly<Record<OrderAction | MessageAction, string>> = {
+export const DONE_TEXT: Readonly<Record<OrderAction | MessageAction | 'note', string>> = {
+  note: 'The note is kept with the purchase order.',
   attach:
     "The print order is attached. The buyer's accept and the tracking follow with the next background round.",
   retry: 'The purchase order is queued to be processed again.',

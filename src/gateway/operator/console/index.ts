@@ -20,6 +20,7 @@ import { mountDeadLetterRoutes } from './dead-letters.ts';
 import { DONE_TEXT } from './actions.ts';
 import { buyersBody } from './buyers.ts';
 import { documentPage } from './document-page.ts';
+import { mountExportRoutes } from './exports.ts';
 import { message, sendConsolePage } from './layout.ts';
 import { orderListBody } from './order-list.ts';
 import { orderPageBody } from './order-page.ts';
@@ -174,6 +175,7 @@ export function createAdminConsole(
   mountActionRoutes(app, ctx, orderOr404);
   mountDeadLetterRoutes(app, ctx);
   mountRefusalRoutes(app, ctx);
+  mountExportRoutes(app, ctx);
 
   app.get('/ui/buyers', async (c) =>
     sendConsolePage(c, {

@@ -1,13 +1,15 @@
 /**
  * `GET /admin/ui/orders`: the purchase orders, newest first, a page at a time, through the admin API's own
  * search (`searchOrders`, read with its `OrderListQuery`): a PO number (or its start), a print order id, a
- * PO record id or a buyer id in the search box; filters by state, buyer, flag and the day received.
+ * PO record id or a buyer id in the search box; filters by state, buyer, flag and the day received. The
+ * CSV exports are linked for the buyer and days filtered by.
  */
 import { ORDER_STATES, type PurchaseOrder } from '../../../store/types.ts';
 import type { GatewayContext } from '../../context.ts';
 import { html, type SafeHtml } from '../../http/html.ts';
 import { firstProblem, OrderListQuery } from '../admin-schemas.ts';
 import { searchOrders } from '../admin-views.ts';
+import { exportLinks } from './exports.ts';
 import { modeText, STATE_LABELS, timeText } from './format.ts';
 import { message } from './layout.ts';
 
@@ -72,7 +74,7 @@ export async function orderListBody(
   query: (name: string) => string | undefined,
 ): Promise<SafeHtml> {
   const fields = fieldsOf(query);
-  const form = searchForm(ctx, fields);
+  const form = html`${searchForm(ctx, fields)}${exportLinks(fields)}`;
   const parsed = OrderListQuery.safeParse({
     ...fields,
     limit: String(PAGE_SIZE),

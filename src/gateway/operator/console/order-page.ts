@@ -24,6 +24,7 @@ import { orderDetail } from '../admin-views.ts';
 import { messageActionForm, orderActionForms } from './actions.ts';
 import { modeText, STATE_LABELS, timeText } from './format.ts';
 import { message } from './layout.ts';
+import { notesSection } from './notes.ts';
 
 type Detail = Awaited<ReturnType<typeof orderDetail>>;
 
@@ -279,5 +280,6 @@ ${orderActionForms(order, csrf, await openHolds(ctx, order.id))}
 <h2>Print orders</h2>${sections.length === 0 ? html`<p class="muted">No print order yet.</p>` : sections}
 <h2>Documents</h2>${documentsTable(order, detail, messages, csrf)}
 <h2>Invoices</h2>${invoicesTable(detail)}${holdsTable(detail)}
+<h2 id="notes">Notes</h2>${notesSection(order, detail.notes, csrf)}
 <h2>Timeline</h2>${timelineTable(detail)}`;
 }

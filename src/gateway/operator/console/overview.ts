@@ -9,6 +9,7 @@ import type { GatewayContext } from '../../context.ts';
 import { html, type SafeHtml } from '../../http/html.ts';
 import { adminOverview } from '../admin-overview.ts';
 import type { Overview } from '../admin-schemas.ts';
+import { exportLinks } from './exports.ts';
 import { ageText, STATE_LABELS, timeText } from './format.ts';
 
 export interface OverviewInputs {
@@ -62,5 +63,7 @@ ${figure('Last background round', roundText)}
 ${figure('Print-service failures, last hour', overview.printApiFailuresLastHour)}
 </dl>
 ${round.overdue ? html`<p class="error" role="alert">The background round is overdue: POs, webhooks and documents to buyers are not being processed.</p>` : ''}
-<p><a href="/admin/ui/refusals">Refusals log</a>: every punch-out and buyer document the gateway refused, with the answer it sent.</p>`;
+<p><a href="/admin/ui/refusals">Refusals log</a>: every punch-out and buyer document the gateway refused, with the answer it sent.</p>
+<h2>Exports</h2>${exportLinks({ buyer: '', from: '', to: '' })}
+<p class="muted">For one buyer or some days, filter the <a href="/admin/ui/orders">purchase orders</a> and use the links there.</p>`;
 }
