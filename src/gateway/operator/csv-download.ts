@@ -1,15 +1,16 @@
 /**
  * A CSV download streamed page by page: each page of records is read from the store only when the client
- * has taken the one before (a pull stream without a queue of its own), written as CSV (csv-stringify,
- * RFC 4180 quoting, CRLF) and sent, so an export of a year of POs holds one page in memory, not the year.
+ * has taken the one before (a pull stream without a queue of its own), written as CSV (RFC 4180: a field
+ * with a quote, comma or line break in double quotes, quotes doubled; CRLF after each row) and sent, so an
+ * export of a year of POs holds one page in memory, not the year. The quoting is written here rather than
+ * taken from csv-stringify: that package reads Node's `Buffer` when it loads, which the Worker does not
+ * have, and its browser build carries a Buffer polyfill that takes the Worker over its size budget.
  *
  * Cells are guarded against formula injection: spreadsheet programs run a cell that starts with `=`, `+`,
  * `-` or `@` (or a tab, a carriage return, or the full-width forms of those signs) as a formula, and a
  * buyer chooses much of what is exported (PO numbers, payloadIDs, notes). Such a cell gets a `'` in front,
  * which the spreadsheet shows as text. A plain decimal number (`-12.50`, a credit) is left as it is.
  */
-import { stringify } from 'csv-stringify/sync';
-
 /** One column: its heading and its cell of a record (empty where the record has no value). */
 export interface CsvColumn<R> {
   readonly header: string;
@@ -25,9 +26,14 @@ export function guardedCell(value: string | number | undefined): string {
   return FORMULA_START.test(text) && !PLAIN_NUMBER.test(text) ? `'${text}` : text;
 }
 
+/** A field as RFC 4180 writes it: in double quotes, its quotes doubled, when it holds `"`, `,`, CR or LF. */
+function csvField(text: string): string {
+  return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
+}
+
 /** CSV text of `rows` (already guarded cells), CRLF after each row as RFC 4180 has it. */
-function csvText(rows: string[][]): string {
-  return stringify(rows, { record_delimiter: 'windows' });
+function csvText(rows: readonly string[][]): string {
+  return rows.map((row) => `${row.map(csvField).join(',')}\r\n`).join('');
 }
 
 /**

@@ -1,6 +1,6 @@
 /**
  * `GET /admin/export/orders.csv` and `GET /admin/export/invoices.csv`: exact headers and cells, RFC 4180
- * quoting, the formula-injection guard, the window and buyer filters, refusals that name the parameter,
+ * quoting (read back by csv-parse, an independent reader), the formula-injection guard, the window and buyer filters, refusals that name the parameter,
  * and a download that is streamed: the store is read a page at a time, as the client takes the file.
  */
 import { parse } from 'csv-parse/sync';
@@ -59,7 +59,9 @@ describe('GET /admin/export/orders.csv', () => {
     await stack.store.orders.accept(
       storedPo(2, { orderId: '=HYPERLINK("http://evil.example","click")', payloadId: '+2@x, "quoted"' }),
     );
-    await stack.store.orders.accept(storedPo(3, { buyerId: 'coupa', orderId: '@SUM(A1)' }));
+    await stack.store.orders.accept(
+      storedPo(3, { buyerId: 'coupa', orderId: '@SUM(A1)', payloadId: 'two\r\nlines' }),
+    );
     const { res, text } = await csvOf(stack, '/admin/export/orders.csv');
     expect(res.status).toBe(200);
     expect(res.headers.get('Content-Type')).toBe('text/csv; charset=utf-8');
@@ -70,7 +72,7 @@ describe('GET /admin/export/orders.csv', () => {
       `${ORDER_HEADER}\r\n` +
         `1,acme,PO-1,new,,2026-11-22T10:00:00,${received},received,1.50,EUR,,production,,1@ariba.example\r\n` +
         `2,acme,"'=HYPERLINK(""http://evil.example"",""click"")",new,,2026-11-22T10:00:00,${received},received,2.50,EUR,,production,,"'+2@x, ""quoted"""\r\n` +
-        `3,coupa,'@SUM(A1),new,,2026-11-22T10:00:00,${received},received,3.50,EUR,,production,,3@ariba.example\r\n`,
+        `3,coupa,'@SUM(A1),new,,2026-11-22T10:00:00,${received},received,3.50,EUR,,production,,"two\r\nlines"\r\n`,
     );
     // What a spreadsheet reads back: the texts, behind the guard, never a formula.
     const rows = parse(text, { columns: true }) as Record<string, string>[];
@@ -79,6 +81,7 @@ describe('GET /admin/export/orders.csv', () => {
       `'=HYPERLINK("http://evil.example","click")`,
       "'@SUM(A1)",
     ]);
+    expect(rows.map((r) => r.payloadID)).toEqual(['1@ariba.example', `'+2@x, "quoted"`, 'two\r\nlines']);
   });
 
   it('narrows to the buyer and the window, names the file after them, and carries a real PO', async () => {
