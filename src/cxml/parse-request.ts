@@ -10,6 +10,7 @@ import { guardMarkup } from './markup-guard.ts';
 import { type CxmlParseOptions, resolveParseLimits } from './parse-options.ts';
 import { readOrderRequest } from './parse-order-request.ts';
 import { readSetupRequest } from './parse-setup-request.ts';
+import { readStatusUpdateRequest } from './parse-status-update.ts';
 import { readAttachmentReferences } from './read-attachments.ts';
 import { readHeader } from './read-header.ts';
 import type { CxmlRequest, CxmlRequestCommon, DeploymentMode } from './request-types.ts';
@@ -82,7 +83,7 @@ function readCommon(
  * Accepts a string or the posted bytes (BOM stripped; UTF-8, ISO-8859-1 or windows-1252 as declared),
  * a lower-case `<cxml>` root, children in any order, comments anywhere, and no DOCTYPE or one with an
  * empty internal subset. Rejects entity declarations, oversized or over-deep documents and anything
- * that is not a PunchOutSetupRequest, OrderRequest or ProfileRequest, always with a `CxmlError`.
+ * that is not a PunchOutSetupRequest, OrderRequest, ProfileRequest or StatusUpdateRequest, always with a `CxmlError`.
  *
  * @example
  * const request = parseCxmlRequest(await c.req.text());
@@ -107,6 +108,8 @@ export function parseCxmlRequest(input: string | Uint8Array, options?: CxmlParse
       return { ...readCommon(envelope, request, document, raw), ...readOrderRequest(node) };
     case 'ProfileRequest':
       return { ...readCommon(envelope, request, document, raw), kind: 'ProfileRequest' };
+    case 'StatusUpdateRequest':
+      return { ...readCommon(envelope, request, document, raw), ...readStatusUpdateRequest(node) };
     default:
       throw new CxmlError('unsupported_request', `${name} is not supported`);
   }

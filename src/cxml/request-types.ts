@@ -244,9 +244,64 @@ export type OrderRequest = z.infer<typeof orderRequestSchema>;
 export const profileRequestSchema = cxmlRequestCommonSchema.extend({ kind: z.literal('ProfileRequest') });
 export type ProfileRequest = z.infer<typeof profileRequestSchema>;
 
+/**
+ * `InvoiceStatus@type` as Fulfill.dtd enumerates it: where the buyer's accounts payable stands with an
+ * invoice. `rejected` means it will not be paid as sent; `paid` that it was (in part, with a PartialAmount).
+ */
+export const INVOICE_STATUS_TYPES = [
+  'processing',
+  'canceled',
+  'reconciled',
+  'rejected',
+  'paying',
+  'paid',
+] as const;
+export const invoiceStatusTypeSchema = z.enum(INVOICE_STATUS_TYPES);
+export type InvoiceStatusType = z.infer<typeof invoiceStatusTypeSchema>;
+
+/** `<InvoiceStatus>`: the buyer's word on an invoice the supplier sent. */
+export const invoiceStatusSchema = z.object({
+  type: invoiceStatusTypeSchema,
+  /** `InvoiceIDInfo@invoiceID`: the invoice named by its invoiceID, where DocumentReference may be left out. */
+  invoiceID: optional(z.string()),
+  invoiceDate: optional(timestampValueSchema),
+  /** What the buyer paid, where it is not the whole amount (relevant to `paid`). */
+  partialAmount: optional(moneySchema),
+  paymentNetDueDate: optional(timestampValueSchema),
+  /** Its Comments' text, several joined by a line break ('' when none). */
+  comments: z.string(),
+});
+export type InvoiceStatus = z.infer<typeof invoiceStatusSchema>;
+
+/** A `<Status>` as a buyer sends it about a document: code, text and its content (the specifics). */
+export const reportedStatusSchema = z.object({
+  code: z.number().int(),
+  text: z.string(),
+  message: z.string(),
+});
+export type ReportedStatus = z.infer<typeof reportedStatusSchema>;
+
+/**
+ * `StatusUpdateRequest`: the buyer's word on a document the supplier sent, asynchronously — an invoice's
+ * InvoiceStatus, or the Status of any other document (say, a ConfirmationRequest its system processed).
+ */
+export const statusUpdateRequestSchema = cxmlRequestCommonSchema.extend({
+  kind: z.literal('StatusUpdateRequest'),
+  /**
+   * `DocumentReference@payloadID`: the document the status is about. Absent only where an InvoiceStatus
+   * names its invoice by InvoiceIDInfo, as cXML allows.
+   */
+  documentPayloadID: optional(z.string()),
+  status: reportedStatusSchema,
+  invoiceStatus: optional(invoiceStatusSchema),
+  extrinsics: extrinsicListSchema,
+});
+export type StatusUpdateRequest = z.infer<typeof statusUpdateRequestSchema>;
+
 export const cxmlRequestSchema = z.discriminatedUnion('kind', [
   punchOutSetupRequestSchema,
   orderRequestSchema,
   profileRequestSchema,
+  statusUpdateRequestSchema,
 ]);
 export type CxmlRequest = z.infer<typeof cxmlRequestSchema>;

@@ -426,6 +426,32 @@ const expectations: Record<string, Record<string, unknown>> = {
       { lineNumber: 2, supplierPartID: 'FLY-A5' },
     ],
   },
+  'status-update-request.async-status.xml': {
+    documentPayloadID: '1714557600000.3@supplier.example',
+    status: { code: 200, text: 'OK', message: 'Forwarded to supplier' },
+    extrinsics: [],
+  },
+  'status-update-request.invoice-rejected-by-id.xml': {
+    header: { from: [{ domain: 'DUNS', identity: 'COUPA-ACME' }] },
+    status: { code: 200, text: 'OK', message: '' },
+    invoiceStatus: {
+      type: 'rejected',
+      invoiceID: 'INV-000042',
+      invoiceDate: { raw: '2024-05-01T12:00:00+02:00', instant: '2024-05-01T10:00:00.000Z' },
+      comments: 'Shipping not on the PO.\nVersand fehlt in der Bestellung – bitte Gutschrift.',
+    },
+    extrinsics: [{ name: 'RejectedBy', value: 'ap.clerk@acme.example' }],
+  },
+  'status-update-request.invoice-paid-partial.xml': {
+    documentPayloadID: '1714600000000.abc123@punchgate.example',
+    status: { code: 200, text: 'OK', message: 'Paid by bank transfer' },
+    invoiceStatus: {
+      type: 'paid',
+      partialAmount: { value: '15.50', currency: 'USD' },
+      paymentNetDueDate: { raw: '2024-05-31T00:00:00-07:00', instant: '2024-05-31T07:00:00.000Z' },
+      comments: 'Short paid: one box damaged',
+    },
+  },
 };
 
 describe('valid cXML fixtures', () => {
@@ -442,7 +468,9 @@ describe('valid cXML fixtures', () => {
       ? 'PunchOutSetupRequest'
       : name.startsWith('order-request.')
         ? 'OrderRequest'
-        : 'ProfileRequest';
+        : name.startsWith('status-update-request.')
+          ? 'StatusUpdateRequest'
+          : 'ProfileRequest';
     expect(request.kind).toBe(kind);
     expect(request.payloadID).not.toBe('');
     expect(request.timestamp.instant).toBe(new Date(request.timestamp.instant ?? NaN).toISOString());
@@ -575,5 +603,23 @@ describe('control keys and accounting (order-request.ariba-control-keys-accounti
     expect(order('order-request.update.xml')).not.toHaveProperty('buyerVatID');
     expect(plain.items[0]).not.toHaveProperty('controlKeys');
     expect(plain.items[0]).not.toHaveProperty('distribution');
+  });
+});
+
+describe('StatusUpdateRequest', () => {
+  const read = (name: string) => {
+    const request = parseCxmlRequest(fixtureBytes('valid', name));
+    if (request.kind !== 'StatusUpdateRequest') throw new Error(`${name} is a ${request.kind}`);
+    return request;
+  };
+
+  it('a Status alone (a document the buyer processed) carries no InvoiceStatus', () => {
+    expect(read('status-update-request.async-status.xml')).not.toHaveProperty('invoiceStatus');
+  });
+
+  it('an invoice named by InvoiceIDInfo alone has no document reference, and no partial amount', () => {
+    const request = read('status-update-request.invoice-rejected-by-id.xml');
+    expect(request).not.toHaveProperty('documentPayloadID');
+    expect(request.invoiceStatus).not.toHaveProperty('partialAmount');
   });
 });
