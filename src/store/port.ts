@@ -84,6 +84,7 @@ import type {
   NewPunchoutSession,
   NewPurchaseOrder,
   NewRefusal,
+  NewStatusUpdate,
   NewTrackedPrintOrder,
   NewUserMapping,
   OrderFilter,
@@ -101,6 +102,7 @@ import type {
   RefusalCaps,
   RefusalFilter,
   SessionPatch,
+  StatusUpdate,
   StoreStats,
   TimeWindow,
   TrackedPrintOrder,
@@ -329,6 +331,11 @@ interface Outbox {
   list(filter?: OutboxFilter): Promise<Page<OutboxMessage>>;
   /** Dead → pending, due now, attempts 0. `undefined` unless the message is dead. */
   resurrect(id: string): Promise<OutboxMessage | undefined>;
+  /**
+   * The first message to the buyer that carried the document with this payloadID (a re-send carries the
+   * same document, so the same payloadID); undefined when the buyer was sent none. Indexed.
+   */
+  findByPayloadId(buyerId: string, payloadId: string): Promise<OutboxMessage | undefined>;
   /** Deletes the queue rows of messages delivered before `deliveredBefore`; answers how many. */
   purgeDelivered(deliveredBefore: Date, options?: PurgeOptions): Promise<number>;
 }
@@ -365,6 +372,8 @@ interface InvoiceStore {
    */
   issue(invoice: NewInvoice): Promise<{ created: boolean; invoice: Invoice }>;
   get(id: string): Promise<Invoice | undefined>;
+  /** The buyer's invoice (or credit memo) with this cXML invoiceID; undefined when it has none. */
+  getByInvoiceId(buyerId: string, invoiceId: string): Promise<Invoice | undefined>;
   /** The purchase order's invoices, oldest first. */
   listByPo(poId: string): Promise<Invoice[]>;
   /** The print order's invoices, oldest first. */
@@ -395,6 +404,17 @@ interface InvoiceHoldStore {
     settlement: InvoiceHoldSettlement,
     from: readonly InvoiceHoldState[],
   ): Promise<InvoiceHold | undefined>;
+}
+
+/** What buyers said of the documents we sent them (StatusUpdateRequests), kept forever. */
+interface StatusUpdateStore {
+  /**
+   * Records the update unless the buyer's StatusUpdateRequest with this payloadID is recorded already
+   * (atomically); answers the stored one, the earlier one if not created.
+   */
+  record(update: NewStatusUpdate): Promise<{ created: boolean; update: StatusUpdate }>;
+  /** The purchase order's updates, in the order they were received. */
+  listByPo(poId: string): Promise<StatusUpdate[]>;
 }
 
 interface EventInbox {
@@ -466,6 +486,7 @@ export interface Store {
   readonly printOrders: PrintOrderStore;
   readonly invoices: InvoiceStore;
   readonly invoiceHolds: InvoiceHoldStore;
+  readonly statusUpdates: StatusUpdateStore;
   readonly events: EventInbox;
   readonly heartbeat: HeartbeatStore;
   readonly guessCounters: GuessCounterStore;

@@ -9,6 +9,7 @@
  */
 
 import type { BuyerProtocol } from '../../schemas/config.ts';
+import type { InvoiceStatusType, ReportedStatus } from '../cxml/request-types.ts';
 
 export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
 export type JsonObject = { [key: string]: JsonValue };
@@ -650,6 +651,39 @@ export interface InboxEvent extends NewInboxEvent {
   id: string;
   receivedAt: Date;
   processed: boolean;
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// The buyer's word on documents we sent (forever): StatusUpdateRequests, each once
+
+/**
+ * A StatusUpdateRequest the buyer sent about a document of ours, as recorded: which document (and, for an
+ * InvoiceStatus, which invoice) it is about, and what it said. Kept forever with its purchase order: an
+ * invoice's history of statuses is the record of how the buyer's accounts payable treated it.
+ */
+export interface NewStatusUpdate {
+  buyerId: string;
+  poId: string;
+  /** The StatusUpdateRequest's payloadID: one record per document, however often the buyer sends it. */
+  payloadId: string;
+  /** The outbox message id of the document it names (the first that carried it); absent when none. */
+  documentId?: string;
+  /** The store id of the invoice an InvoiceStatus reports on; absent for the Status of another document. */
+  invoiceRecordId?: string;
+  /** The buyer's Status: code, text and content. */
+  status: ReportedStatus;
+  /** InvoiceStatus@type, for an invoice. */
+  invoiceStatus?: InvoiceStatusType;
+  /** What the buyer paid where it is not the whole amount (InvoiceStatus/PartialAmount). */
+  partialAmount?: { value: string; currency: string };
+  /** The InvoiceStatus's Comments ('' when none). */
+  comments: string;
+}
+
+export interface StatusUpdate extends NewStatusUpdate {
+  /** Store id, increasing in the order the updates were received. */
+  id: string;
+  receivedAt: Date;
 }
 
 // ---------------------------------------------------------------------------------------------------------

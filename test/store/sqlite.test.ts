@@ -7,6 +7,8 @@ import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sqliteMigrations, sqliteSchemaVersion } from '../../src/store/sql/migrations.ts';
+import { sqliteDialect } from '../../src/store/sql/dialect.ts';
+import { storeStatements } from '../../src/store/sql/statements.ts';
 import { openStore } from '../../src/runtime/gateway-node.ts';
 import { createSqliteStore } from '../../src/store/sqlite.ts';
 import { createManualClock } from './manual-clock.ts';
@@ -157,6 +159,17 @@ const businessCardsLine = (lineRef: string) => ({
 });
 
 describe('SQLite store', () => {
+  it('finds a sent document by its payloadID through the index on it, not by reading every document', () => {
+    const db = new Database(':memory:');
+    for (const migration of sqliteMigrations) db.exec(migration);
+    const { sql } = storeStatements(sqliteDialect).outbox.findByPayloadId;
+    const plan = db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all('acme', 'payload@punchgate.example');
+    expect(plan.map((step) => (step as { detail: string }).detail)).toContain(
+      'SEARCH buyer_documents USING COVERING INDEX buyer_documents_payload (buyer_id=? AND <expr>=?)',
+    );
+    db.close();
+  });
+
   it('keeps every kind of record across close and reopen', async () => {
     const path = migratedPath();
     const clock = createManualClock(T0);

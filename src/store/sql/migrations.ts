@@ -590,7 +590,45 @@ const MIGRATIONS: readonly Migration[] = [
   );
   CREATE INDEX order_notes_po ON order_notes (po_id, id);
   `,
+  // 17: what buyers say of the documents we sent them (StatusUpdateRequests: an invoice rejected, paid),
+  // one row per request kept forever with its PO; and the documents we sent found by their payloadID, which
+  // a buyer's DocumentReference names, through an index on the payloadID in their text (no column to fill).
+  (d) => `
+  CREATE TABLE status_updates (
+    id ${d.serialKey},
+    buyer_id TEXT NOT NULL,
+    po_id TEXT NOT NULL,
+    payload_id TEXT NOT NULL,
+    document_id TEXT,
+    invoice_record_id TEXT,
+    status_code INTEGER NOT NULL,
+    status_text TEXT NOT NULL,
+    status_message TEXT NOT NULL,
+    invoice_status TEXT,
+    partial_amount TEXT,
+    comments TEXT NOT NULL,
+    received_at ${d.int64} NOT NULL,
+    UNIQUE (buyer_id, payload_id)
+  );
+  CREATE INDEX status_updates_po ON status_updates (po_id, id);
+  CREATE INDEX buyer_documents_payload ON buyer_documents (buyer_id, (${documentPayloadId(d)}));
+  `,
 ];
+
+/**
+ * The payloadID of a document we sent, read from its stored text: the first `payloadID="…"`, which is the
+ * `<cXML>` root's (the envelope writes it before anything else that could carry one); NULL for a text
+ * without one. Migration 15 indexes it; `outbox.findByPayloadId` queries by this very expression, because
+ * a database uses an expression index only for a query that spells the expression alike. Never change it:
+ * the index of a migrated database keeps the expression it was built with.
+ */
+export function documentPayloadId(d: SqlDialect): string {
+  const find = (haystack: string, needle: string) =>
+    `${d.name === 'sqlite' ? 'instr' : 'strpos'}(${haystack}, '${needle}')`;
+  const start = `${find('body', 'payloadID="')} + 11`;
+  const end = find(`substr(body, ${start})`, '"');
+  return `CASE WHEN ${find('body', 'payloadID="')} > 0 AND ${end} > 0 THEN substr(body, ${start}, ${end} - 1) END`;
+}
 
 /** The migrations in `dialect`'s spelling. */
 function migrationsFor(d: SqlDialect): readonly string[] {

@@ -7,6 +7,7 @@
  */
 import * as z from 'zod';
 import { BuyerProtocol } from '../../../schemas/config.ts';
+import { invoiceStatusTypeSchema, moneySchema } from '../../cxml/request-types.ts';
 import {
   type AttachmentInfo,
   CART_LINE_STATES,
@@ -36,6 +37,7 @@ import {
   type PurchaseOrder,
   SESSION_OPERATIONS,
   SESSION_STATES,
+  type StatusUpdate,
   type StoreStats,
   type TrackedPrintOrder,
   type UserMapping,
@@ -294,6 +296,22 @@ export function toOrderNote(r: SqlRow): OrderNote {
     text: text(r.text),
     author: text(r.author),
     createdAt: date(r.created_at),
+  };
+}
+
+export function toStatusUpdate(r: SqlRow): StatusUpdate {
+  return {
+    id: text(r.id),
+    buyerId: text(r.buyer_id),
+    poId: text(r.po_id),
+    payloadId: text(r.payload_id),
+    ...optional('documentId', r.document_id, text),
+    ...optional('invoiceRecordId', r.invoice_record_id, text),
+    status: { code: Number(r.status_code), text: text(r.status_text), message: text(r.status_message) },
+    ...optional('invoiceStatus', r.invoice_status, (value) => invoiceStatusTypeSchema.parse(value)),
+    ...optional('partialAmount', r.partial_amount, json(moneySchema)),
+    comments: text(r.comments),
+    receivedAt: date(r.received_at),
   };
 }
 

@@ -16,6 +16,7 @@
  * the row mapper (`rows.ts`).
  */
 import type { CompiledSql, SqlDialect } from './dialect.ts';
+import { documentPayloadId } from './migrations.ts';
 
 /** A purge's row bound `$n`: NULL deletes every due row (the largest 64-bit integer is no bound). */
 const upTo = (n: number) => `LIMIT COALESCE($${n}, 9223372036854775807)`;
@@ -246,6 +247,9 @@ const outboxSql = (d: SqlDialect) => ({
   resurrect: `UPDATE outbox_queue SET state = 'pending', attempts = 0, next_attempt_at = $1, lease_until = NULL,
       updated_at = $1
     WHERE id = ${d.storeId(2)} AND state = 'dead' RETURNING *, ${WITH_DOCUMENT}`,
+  /** The first message of the document: the lowest id the payloadID index finds (migrations.ts). */
+  findByPayloadId: `SELECT * FROM outbox_messages WHERE id = (SELECT MIN(id) FROM buyer_documents
+    WHERE buyer_id = $1 AND (${documentPayloadId(d)}) = $2)`,
   /** Only queue rows whose document holds its delivery record go (that record is what stays). */
   purgeDelivered: `DELETE FROM outbox_queue WHERE id IN (SELECT q.id FROM outbox_queue q
     JOIN buyer_documents d ON d.id = q.id
@@ -291,6 +295,7 @@ const invoiceSql = (d: SqlDialect) => {
       ON CONFLICT (dedupe_key) DO NOTHING RETURNING id`,
     findByDedupeKey: 'SELECT * FROM invoices WHERE dedupe_key = $1',
     get: `SELECT * FROM invoices WHERE id = ${d.storeId(1)}`,
+    getByInvoiceId: 'SELECT * FROM invoices WHERE buyer_id = $1 AND invoice_id = $2',
     listByPo: 'SELECT * FROM invoices WHERE po_id = $1 ORDER BY id',
     listByPrintOrder: 'SELECT * FROM invoices WHERE storefront_id = $1 AND print_order_id = $2 ORDER BY id',
     listDated: `SELECT * FROM invoices
@@ -384,6 +389,16 @@ const orderNoteSql = {
   listByPo: 'SELECT * FROM order_notes WHERE po_id = $1 ORDER BY id',
 };
 
+/** A buyer's StatusUpdateRequest is recorded once: a retried one finds the row the first one wrote. */
+const statusUpdateSql = {
+  insert: `INSERT INTO status_updates (buyer_id, po_id, payload_id, document_id, invoice_record_id, status_code,
+      status_text, status_message, invoice_status, partial_amount, comments, received_at)
+    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
+    ON CONFLICT (buyer_id, payload_id) DO NOTHING RETURNING id`,
+  find: 'SELECT * FROM status_updates WHERE buyer_id = $1 AND payload_id = $2',
+  listByPo: 'SELECT * FROM status_updates WHERE po_id = $1 ORDER BY id',
+};
+
 const heartbeatSql = {
   /** An earlier time than the stored one changes nothing, so a round that finishes late never moves it back. */
   beat: `INSERT INTO heartbeats (name, at) VALUES ($1, $2)
@@ -459,6 +474,7 @@ export function storeStatements(d: SqlDialect) {
     events: compileAll(d, eventSql(d)),
     refusals: compileAll(d, refusalSql),
     orderNotes: compileAll(d, orderNoteSql),
+    statusUpdates: compileAll(d, statusUpdateSql),
     heartbeat: compileAll(d, heartbeatSql),
     guessCounters: compileAll(d, guessCounterSql),
   };

@@ -47,6 +47,7 @@ import {
   toAttachment,
   toSession,
   toStats,
+  toStatusUpdate,
   toUser,
 } from './rows.ts';
 import { invoiceLock, orderChunkInsert, type StoreStatements, storeStatements } from './statements.ts';
@@ -91,6 +92,7 @@ export function createSqlStore(
     events: sqlEvents(context),
     refusals: sqlRefusals(context),
     orderNotes: sqlOrderNotes(context),
+    statusUpdates: sqlStatusUpdates(context),
     heartbeat: sqlHeartbeat(context),
     guessCounters: sqlGuessCounters(context),
     async stats() {
@@ -788,6 +790,10 @@ function sqlOutbox({ sql: { outbox: sql }, driver, now, rows, first, purge }: Sq
       const row = await first(sql.resurrect, now(), id);
       return row && toOutboxMessage(row);
     },
+    async findByPayloadId(buyerId, payloadId) {
+      const row = await first(sql.findByPayloadId, buyerId, payloadId);
+      return row && toOutboxMessage(row);
+    },
     async purgeDelivered(deliveredBefore, options) {
       return purge(sql.purgeDelivered, deliveredBefore, options);
     },
@@ -887,6 +893,10 @@ function sqlInvoices(
     },
     async get(id) {
       const row = await first(sql.get, id);
+      return row && toInvoice(row);
+    },
+    async getByInvoiceId(buyerId, invoiceId) {
+      const row = await first(sql.getByInvoiceId, buyerId, invoiceId);
       return row && toInvoice(row);
     },
     async listByPo(poId) {
@@ -1029,6 +1039,30 @@ function sqlOrderNotes({ sql: { orderNotes: sql }, now, rows, first }: SqlContex
     },
     async listByPo(poId) {
       return (await rows(sql.listByPo, poId)).map(toOrderNote);
+    },
+  };
+}
+
+function sqlStatusUpdates({
+  sql: { statusUpdates: sql },
+  driver,
+  now,
+  rows,
+}: SqlContext): Store['statusUpdates'] {
+  return {
+    async record(u) {
+      const [inserted, found] = await driver.batch([
+        sql.insert.bind(
+          ...[u.buyerId, u.poId, u.payloadId, u.documentId ?? null, u.invoiceRecordId ?? null],
+          ...[u.status.code, u.status.text, u.status.message, u.invoiceStatus ?? null],
+          ...[u.partialAmount === undefined ? null : JSON.stringify(u.partialAmount), u.comments, now()],
+        ),
+        sql.find.bind(u.buyerId, u.payloadId),
+      ]);
+      return { created: inserted!.rows.length > 0, update: toStatusUpdate(found!.rows[0]!) };
+    },
+    async listByPo(poId) {
+      return (await rows(sql.listByPo, poId)).map(toStatusUpdate);
     },
   };
 }
