@@ -130,6 +130,7 @@ describe('the examples, sent to `punchgate demo` as it ships', { timeout: SHIP_T
       ['PunchOutSetupRequest', `${url}/cxml`],
       ['OrderRequest', `${url}/cxml`],
       ['ProfileRequest', `${url}/cxml`],
+      ['StatusUpdateRequest', `${url}/cxml`],
     ]);
   });
 

@@ -36,6 +36,7 @@ import {
   type ProvenSender,
 } from './authenticate.ts';
 import { type CxmlAnswer, createCxmlRefusals } from './refused-documents.ts';
+import { receiveStatusUpdate } from '../documents/status-updates.ts';
 import { punchOutSetup } from './setup.ts';
 
 /** Before the sender is proven, and for every document but an OrderRequest: 1 MiB. */
@@ -281,6 +282,10 @@ export function createCxmlRoute(ctx: GatewayContext, onOrder: OrderRequestHandle
           const result = await onOrder(request, buyer, mode, attachments);
           return status(kind, result.code, result.detail, payloadID);
         }
+        case 'StatusUpdateRequest': {
+          const result = await receiveStatusUpdate(ctx, request, buyer);
+          return status(kind, result.code, undefined, payloadID);
+        }
       }
     } catch (error) {
       return refused(kind, error, payloadID);
@@ -379,6 +384,7 @@ function profileDocument(ctx: GatewayContext): string {
       },
       { requestName: 'OrderRequest', url },
       { requestName: 'ProfileRequest', url },
+      { requestName: 'StatusUpdateRequest', url },
     ],
   });
 }

@@ -5,7 +5,14 @@
  * The error texts are the ones operators' tooling has matched on since before the schemas.
  */
 import * as z from 'zod';
-import { addressSchema, chargeSchema, contactSchema, moneySchema } from '../../cxml/index.ts';
+import {
+  addressSchema,
+  chargeSchema,
+  contactSchema,
+  invoiceStatusTypeSchema,
+  moneySchema,
+  reportedStatusSchema,
+} from '../../cxml/index.ts';
 import {
   DEPLOYMENT_MODES,
   INVOICE_HOLD_PRICES,
@@ -250,6 +257,26 @@ export const OutboxMessageView = z.object({
 /** `GET /admin/outbox/:id`: the message with the document it sends. */
 export const OutboxMessageWithBody = OutboxMessageView.extend({ body: z.string() });
 
+/** A StatusUpdateRequest the buyer sent about one of the PO's documents, as recorded. */
+export const StatusUpdateView = z.object({
+  id: z.string(),
+  payloadId: z.string().meta({ description: "The buyer's StatusUpdateRequest payloadID." }),
+  documentId: z.string().nullable().meta({
+    description: 'The outbox message of the document it names (DocumentReference); null when none.',
+  }),
+  invoiceId: z.string().nullable().meta({
+    description: 'The cXML invoiceID of the invoice an InvoiceStatus reports on; null for another document.',
+  }),
+  status: reportedStatusSchema.meta({ description: "The buyer's Status: code, text and its content." }),
+  invoiceStatus: invoiceStatusTypeSchema.nullable(),
+  partialAmount: moneySchema
+    .nullable()
+    .meta({ description: 'What the buyer paid, where not the whole amount.' }),
+  comments: z.string(),
+  receivedAt: moment,
+});
+export type StatusUpdateView = z.output<typeof StatusUpdateView>;
+
 export const InvoiceView = z.object({
   id: z.string(),
   invoiceId: z.string(),
@@ -270,6 +297,15 @@ export const InvoiceView = z.object({
   sequence: z.number().nullable(),
   createdAt: moment,
   deliveries: z.array(OutboxMessageView),
+  buyerStatus: invoiceStatusTypeSchema.nullable().meta({
+    description: "The buyer's latest InvoiceStatus (processing … rejected, paid); null before any.",
+  }),
+  paid: z
+    .boolean()
+    .meta({ description: 'The buyer reported it paid (in part, where a partialAmount says so).' }),
+  buyerStatusHistory: z
+    .array(StatusUpdateView)
+    .meta({ description: "The buyer's InvoiceStatus updates of this invoice, oldest first." }),
 });
 export const InvoiceHoldView = z.object({
   id: z.string(),
@@ -402,6 +438,10 @@ export const OrderDetail = OrderSummary.extend({
   outbox: z.array(OutboxMessageView),
   invoices: z.array(InvoiceView),
   invoiceHolds: z.array(InvoiceHoldView),
+  statusUpdates: z.array(StatusUpdateView).meta({
+    description:
+      "StatusUpdateRequests the buyer sent about the PO's documents (invoices' InvoiceStatus, other documents' Status), oldest first.",
+  }),
   attachments: z.array(AttachmentView),
   raw: z.string().meta({ description: 'The OrderRequest as received.' }),
 });

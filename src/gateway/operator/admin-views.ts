@@ -15,6 +15,7 @@ import type {
   PurchaseOrder,
   Refusal,
   RefusalFilter,
+  StatusUpdate,
   TrackedPrintOrder,
 } from '../../store/types.ts';
 import type { GatewayContext } from '../context.ts';
@@ -35,6 +36,7 @@ import type {
   PrintOrderView,
   RefusalListQuery,
   RefusalView,
+  StatusUpdateView,
   TimelineEntry,
 } from './admin-schemas.ts';
 
@@ -93,8 +95,32 @@ export function messageView(message: OutboxMessage, withBody: boolean): OutboxMe
   };
 }
 
-/** An invoice with its deliveries, picked from its PO's outbox messages (`poMessages`). */
-function invoiceView(invoice: Invoice, poOutbox: readonly OutboxMessage[]): InvoiceView {
+/** A buyer's StatusUpdateRequest; `invoices` are its PO's, to name the invoice by its invoiceID. */
+function statusUpdateView(update: StatusUpdate, invoices: readonly Invoice[]): StatusUpdateView {
+  const invoice = invoices.find((i) => i.id === update.invoiceRecordId);
+  return {
+    id: update.id,
+    payloadId: update.payloadId,
+    documentId: update.documentId ?? null,
+    invoiceId: invoice?.invoiceId ?? null,
+    status: update.status,
+    invoiceStatus: update.invoiceStatus ?? null,
+    partialAmount: update.partialAmount ?? null,
+    comments: update.comments,
+    receivedAt: update.receivedAt,
+  };
+}
+
+/**
+ * An invoice with its deliveries, picked from its PO's outbox messages (`poMessages`), and what the buyer
+ * said of it, picked from its PO's status updates.
+ */
+function invoiceView(
+  invoice: Invoice,
+  poOutbox: readonly OutboxMessage[],
+  poUpdates: readonly StatusUpdateView[],
+): InvoiceView {
+  const history = poUpdates.filter((u) => u.invoiceId === invoice.invoiceId && u.invoiceStatus !== null);
   return {
     id: invoice.id,
     invoiceId: invoice.invoiceId,
@@ -108,6 +134,9 @@ function invoiceView(invoice: Invoice, poOutbox: readonly OutboxMessage[]): Invo
     sequence: invoice.sequence ?? null,
     createdAt: invoice.createdAt,
     deliveries: deliveriesOf(poOutbox, invoice.dedupeKey).map((m) => messageView(m, false)),
+    buyerStatus: history.at(-1)?.invoiceStatus ?? null,
+    paid: history.some((u) => u.invoiceStatus === 'paid'),
+    buyerStatusHistory: history,
   };
 }
 
@@ -136,12 +165,25 @@ export async function invoiceList(
   ctx: GatewayContext,
   poId: string,
 ): Promise<{ items: InvoiceView[]; holds: InvoiceHoldView[] }> {
+  const { items, holds } = await invoiceRecords(ctx, poId);
+  return { items, holds };
+}
+
+/** The PO's invoices, holds, and every status update the buyer sent about its documents. */
+async function invoiceRecords(
+  ctx: GatewayContext,
+  poId: string,
+): Promise<{ items: InvoiceView[]; holds: InvoiceHoldView[]; statusUpdates: StatusUpdateView[] }> {
   const invoices = await ctx.store.invoices.listByPo(poId);
-  // The PO's messages read once for all its invoices, not once per invoice.
+  // The PO's messages and status updates read once for all its invoices, not once per invoice.
   const poOutbox = invoices.length === 0 ? [] : await poMessages(ctx, poId);
+  const statusUpdates = (await ctx.store.statusUpdates.listByPo(poId)).map((u) =>
+    statusUpdateView(u, invoices),
+  );
   return {
-    items: invoices.map((invoice) => invoiceView(invoice, poOutbox)),
+    items: invoices.map((invoice) => invoiceView(invoice, poOutbox, statusUpdates)),
     holds: (await ctx.store.invoiceHolds.listByPo(poId)).map(invoiceHoldView),
+    statusUpdates,
   };
 }
 
@@ -266,9 +308,10 @@ export async function orderDetail(ctx: GatewayContext, order: PurchaseOrder): Pr
     timeline: timeline(order, printOrders, messages, notes),
     notes: notes.map(orderNoteView),
     outbox: messages.map((m) => messageView(m, false)),
-    ...(await invoiceList(ctx, order.id).then(({ items, holds }) => ({
+    ...(await invoiceRecords(ctx, order.id).then(({ items, holds, statusUpdates }) => ({
       invoices: items,
       invoiceHolds: holds,
+      statusUpdates,
     }))),
     attachments: (await store.attachments.list(order.id)).map((file) => attachmentView(file, '/admin')),
     // The buyer's SharedSecret is in its OrderRequest; the admin API shows the document without it.

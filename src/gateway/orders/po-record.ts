@@ -207,6 +207,8 @@ export const FLAG = {
   shipToMissing: 'ship_to_missing',
   /** An operator retried a PO held for its ship-to address: it is placed without one. */
   shipToReleased: 'ship_to_released_by_operator',
+  /** The buyer rejected one of the PO's invoices (InvoiceStatus `rejected`; the PO's lastError quotes it). */
+  invoiceRejected: 'invoice_rejected',
 } as const;
 
 export const MISMATCH_FLAGS: Record<MismatchField, string> = {

@@ -1,0 +1,331 @@
+/**
+ * The buyer's word on what we sent, in process through `/cxml`: a StatusUpdateRequest with an InvoiceStatus
+ * is recorded against the invoice it names (by InvoiceIDInfo or by the invoice document's payloadID), shown
+ * by the admin API with its history; `rejected` parks the PO for an operator with the buyer's comments,
+ * `paid` marks the invoice paid; a buyer's Status for another document is recorded on that document. What a
+ * buyer may not report on (unknown, another buyer's, not an invoice) and what cannot be read get a 4xx
+ * naming the field, and change nothing.
+ */
+import { describe, expect, it } from 'vitest';
+import { statusOf } from '../../support/punchout-flow.ts';
+import {
+  adminJson,
+  createOrderStack,
+  drain,
+  linesOf,
+  type OrderStack,
+  orderConfig,
+  parseXml,
+  printOrdersFor,
+  punchOut,
+  sendOrder,
+  type XmlTree,
+} from '../../support/order-flow.ts';
+
+interface Sent {
+  poId: string;
+  invoiceID: string;
+  invoicePayloadID: string;
+  confirmationPayloadID: string;
+}
+
+/** acme's PO placed and shipped, so the buyer has its confirmation and its invoice. */
+async function invoicedOrder(orderID = 'PO-STATUS-1'): Promise<{ stack: OrderStack; sent: Sent }> {
+  const base = orderConfig();
+  const stack = await createOrderStack({
+    ...base,
+    buyers: base.buyers.map((b) => (b.id === 'acme' ? { ...b, invoices: { send: 'on-ship' } } : b)),
+  });
+  await stack.worker.startup();
+  const cart = await punchOut(stack, ['Business cards']);
+  const payloadID = `${orderID}@ariba.example`;
+  expect(await sendOrder(stack, { payloadID, orderID, lines: linesOf(cart) })).toMatchObject({ code: 200 });
+  await drain(stack);
+  const [printOrderId] = await printOrdersFor(stack, orderID);
+  await stack.api.markShipped(printOrderId!, { trackingNumber: '1Z999AA10123456784' });
+  await drain(stack);
+  const docs = stack.orderStatusPosts.map((post) => parseXml(post.body).cXML as XmlTree);
+  const invoice = docs.find((d) => d.Request.InvoiceDetailRequest !== undefined);
+  const confirmation = docs.find((d) => d.Request.ConfirmationRequest !== undefined);
+  const po = await stack.store.orders.getByPayloadId('acme', payloadID);
+  return {
+    stack,
+    sent: {
+      poId: po!.id,
+      invoiceID: invoice.Request.InvoiceDetailRequest.InvoiceDetailRequestHeader['@invoiceID'],
+      invoicePayloadID: invoice['@payloadID'],
+      confirmationPayloadID: confirmation['@payloadID'],
+    },
+  };
+}
+
+const ACME = { domain: 'NetworkID', identity: 'AN01000000001', secret: 'acme-secret' };
+const COUPA = { domain: 'DUNS', identity: 'COUPA-ACME', secret: 'coupa-secret' };
+
+/** A StatusUpdateRequest as a buyer's system sends one: `body` is what follows the Status. */
+function statusUpdate(options: {
+  payloadID: string;
+  reference?: string;
+  status?: string;
+  body?: string;
+  sender?: typeof ACME;
+}): string {
+  const { domain, identity, secret } = options.sender ?? ACME;
+  return `<?xml version="1.0" encoding="UTF-8"?>
+<!DOCTYPE cXML SYSTEM "http://xml.cxml.org/schemas/cXML/1.2.071/Fulfill.dtd">
+<cXML payloadID="${options.payloadID}" timestamp="2026-11-23T10:00:00-05:00" xml:lang="en-US">
+<Header>
+<From><Credential domain="${domain}"><Identity>${identity}</Identity></Credential></From>
+<To><Credential domain="DUNS"><Identity>PRINTCO</Identity></Credential></To>
+<Sender><Credential domain="${domain}"><Identity>${identity}</Identity><SharedSecret>${secret}</SharedSecret></Credential><UserAgent>Buyer AP 1.0</UserAgent></Sender>
+</Header>
+<Request><StatusUpdateRequest>
+${options.reference === undefined ? '' : `<DocumentReference payloadID="${options.reference}"/>`}
+${options.status ?? '<Status code="200" text="OK"/>'}
+${options.body ?? ''}
+</StatusUpdateRequest></Request>
+</cXML>`;
+}
+
+const rejected = (invoiceID: string, comments = 'Shipping was not on the PO.') =>
+  `<InvoiceStatus type="rejected"><InvoiceIDInfo invoiceID="${invoiceID}"/><Comments xml:lang="en">${comments}</Comments></InvoiceStatus>`;
+
+async function send(stack: OrderStack, document: string) {
+  return statusOf(await stack.postCxml(document));
+}
+
+async function order(stack: OrderStack, poId: string) {
+  const { status, body } = await adminJson(stack, `/admin/orders/${poId}`);
+  expect(status).toBe(200);
+  return body as XmlTree;
+}
+
+describe('StatusUpdateRequest: InvoiceStatus from the buyer', () => {
+  it('a rejected invoice is recorded with the buyer’s comments and parks the PO for an operator, once however often it comes', async () => {
+    const { stack, sent } = await invoicedOrder();
+    const document = statusUpdate({ payloadID: 'ap-1@acme.example', body: rejected(sent.invoiceID) });
+    expect(await send(stack, document)).toEqual({ code: 200, text: 'OK', detail: '' });
+    // The buyer's system retries: the same answer, nothing recorded twice.
+    expect(await send(stack, document)).toEqual({ code: 200, text: 'OK', detail: '' });
+
+    const po = await order(stack, sent.poId);
+    expect(po.state).toBe('needs_operator');
+    expect(po.flags).toContain('invoice_rejected');
+    expect(po.lastError).toBe(
+      `Invoice rejected by the buyer: ${sent.invoiceID} (their comments: Shipping was not on the PO.). ` +
+        'Answer the buyer (a credit memo, a corrected invoice), then mark the PO handled.',
+    );
+    const [invoice] = po.invoices;
+    expect(invoice.buyerStatus).toBe('rejected');
+    expect(invoice.paid).toBe(false);
+    expect(invoice.buyerStatusHistory).toEqual([
+      {
+        id: expect.any(String),
+        payloadId: 'ap-1@acme.example',
+        documentId: null,
+        invoiceId: sent.invoiceID,
+        status: { code: 200, text: 'OK', message: '' },
+        invoiceStatus: 'rejected',
+        partialAmount: null,
+        comments: 'Shipping was not on the PO.',
+        receivedAt: expect.any(String),
+      },
+    ]);
+    const overview = await adminJson(stack, '/admin/overview');
+    expect(overview.body.waitingForOperator).toEqual([
+      expect.objectContaining({ id: sent.poId, reason: po.lastError, flags: po.flags }),
+    ]);
+  });
+
+  it('paid, named by the invoice document’s payloadID, marks the invoice paid and lets a PO that waited only for its rejection go', async () => {
+    const { stack, sent } = await invoicedOrder();
+    await send(stack, statusUpdate({ payloadID: 'ap-1@acme.example', body: rejected(sent.invoiceID) }));
+    const paid = statusUpdate({
+      payloadID: 'ap-2@acme.example',
+      reference: sent.invoicePayloadID,
+      status: '<Status code="200" text="OK">Paid by bank transfer</Status>',
+      body: '<InvoiceStatus type="paid"><PartialAmount><Money currency="USD">15.50</Money></PartialAmount></InvoiceStatus>',
+    });
+    expect(await send(stack, paid)).toEqual({ code: 200, text: 'OK', detail: '' });
+    const po = await order(stack, sent.poId);
+    expect(po.state).toBe('ordered');
+    expect(po.flags).toContain('invoice_rejected');
+    const [invoice] = po.invoices;
+    expect([invoice.buyerStatus, invoice.paid]).toEqual(['paid', true]);
+    expect(invoice.buyerStatusHistory.map((u: XmlTree) => [u.invoiceStatus, u.partialAmount])).toEqual([
+      ['rejected', null],
+      ['paid', { value: '15.50', currency: 'USD' }],
+    ]);
+    expect(invoice.buyerStatusHistory[1]).toMatchObject({
+      documentId: invoice.deliveries[0].id,
+      status: { code: 200, text: 'OK', message: 'Paid by bank transfer' },
+    });
+  });
+
+  it('processing and reconciled are recorded and change nothing else', async () => {
+    const { stack, sent } = await invoicedOrder();
+    for (const [i, type] of ['processing', 'reconciled'].entries()) {
+      const body = `<InvoiceStatus type="${type}"><InvoiceIDInfo invoiceID="${sent.invoiceID}"/></InvoiceStatus>`;
+      expect(await send(stack, statusUpdate({ payloadID: `ap-${i}@acme.example`, body }))).toMatchObject({
+        code: 200,
+      });
+    }
+    const po = await order(stack, sent.poId);
+    expect([po.state, po.flags.includes('invoice_rejected')]).toEqual(['ordered', false]);
+    expect(po.invoices[0].buyerStatus).toBe('reconciled');
+    expect(po.invoices[0].buyerStatusHistory.map((u: XmlTree) => u.invoiceStatus)).toEqual([
+      'processing',
+      'reconciled',
+    ]);
+  });
+
+  it('a buyer’s Status for another document we sent is recorded on that document', async () => {
+    const { stack, sent } = await invoicedOrder();
+    const document = statusUpdate({
+      payloadID: 'ap-9@acme.example',
+      reference: sent.confirmationPayloadID,
+      status: '<Status code="500" text="Internal Server Error">Line 1 could not be matched</Status>',
+    });
+    expect(await send(stack, document)).toEqual({ code: 200, text: 'OK', detail: '' });
+    const po = await order(stack, sent.poId);
+    const confirmation = po.outbox.find((m: XmlTree) => m.kind === 'confirmation');
+    expect(po.statusUpdates).toEqual([
+      expect.objectContaining({
+        documentId: confirmation.id,
+        invoiceId: null,
+        invoiceStatus: null,
+        status: { code: 500, text: 'Internal Server Error', message: 'Line 1 could not be matched' },
+      }),
+    ]);
+    expect(po.invoices[0].buyerStatusHistory).toEqual([]);
+    expect(po.state).toBe('ordered');
+  });
+});
+
+describe('StatusUpdateRequest: what is refused, and changes nothing', () => {
+  const cases: [
+    string,
+    (sent: Sent) => string,
+    { code: number; text: string; detail: (sent: Sent) => string },
+  ][] = [
+    [
+      'an unknown invoiceID',
+      () => statusUpdate({ payloadID: 'x-1@acme.example', body: rejected('INV-999999') }),
+      {
+        code: 404,
+        text: 'Not Found',
+        detail: () =>
+          'InvoiceStatus/InvoiceIDInfo invoiceID "INV-999999" names no invoice sent to this buyer.',
+      },
+    ],
+    [
+      'another buyer’s invoice (coupa reporting on acme’s)',
+      (sent) =>
+        statusUpdate({ payloadID: 'x-2@coupa.example', body: rejected(sent.invoiceID), sender: COUPA }),
+      {
+        code: 404,
+        text: 'Not Found',
+        detail: (sent) =>
+          `InvoiceStatus/InvoiceIDInfo invoiceID "${sent.invoiceID}" names no invoice sent to this buyer.`,
+      },
+    ],
+    [
+      'another buyer’s invoice document (by payloadID)',
+      (sent) =>
+        statusUpdate({
+          payloadID: 'x-3@coupa.example',
+          reference: sent.invoicePayloadID,
+          body: '<InvoiceStatus type="rejected"/>',
+          sender: COUPA,
+        }),
+      {
+        code: 404,
+        text: 'Not Found',
+        detail: (sent) =>
+          `StatusUpdateRequest/DocumentReference payloadID "${sent.invoicePayloadID}" names no document sent to this buyer.`,
+      },
+    ],
+    [
+      'an InvoiceStatus about a confirmation',
+      (sent) =>
+        statusUpdate({
+          payloadID: 'x-4@acme.example',
+          reference: sent.confirmationPayloadID,
+          body: '<InvoiceStatus type="rejected"/>',
+        }),
+      {
+        code: 400,
+        text: 'Bad Request',
+        detail: (sent) =>
+          `StatusUpdateRequest/DocumentReference payloadID "${sent.confirmationPayloadID}" names a confirmation ` +
+          'document, not an invoice; an InvoiceStatus reports on an InvoiceDetailRequest.',
+      },
+    ],
+    [
+      'an InvoiceIDInfo that is not the invoice its DocumentReference names',
+      (sent) =>
+        statusUpdate({
+          payloadID: 'x-5@acme.example',
+          reference: sent.invoicePayloadID,
+          body: '<InvoiceStatus type="rejected"><InvoiceIDInfo invoiceID="INV-999999"/></InvoiceStatus>',
+        }),
+      {
+        code: 404,
+        text: 'Not Found',
+        detail: () =>
+          'InvoiceStatus/InvoiceIDInfo invoiceID "INV-999999" names no invoice sent to this buyer.',
+      },
+    ],
+    [
+      'an unknown status type',
+      (sent) =>
+        statusUpdate({
+          payloadID: 'x-6@acme.example',
+          body: `<InvoiceStatus type="disputed"><InvoiceIDInfo invoiceID="${sent.invoiceID}"/></InvoiceStatus>`,
+        }),
+      {
+        code: 400,
+        text: 'Bad Request',
+        detail: () =>
+          'InvoiceStatus type "disputed" is not one of processing, canceled, reconciled, rejected, paying, paid',
+      },
+    ],
+    [
+      'a StatusUpdateRequest without a Status',
+      (sent) => statusUpdate({ payloadID: 'x-7@acme.example', status: '', body: rejected(sent.invoiceID) }),
+      { code: 400, text: 'Bad Request', detail: () => 'StatusUpdateRequest has no Status' },
+    ],
+    [
+      'a wrong SharedSecret',
+      (sent) =>
+        statusUpdate({
+          payloadID: 'x-8@acme.example',
+          body: rejected(sent.invoiceID),
+          sender: { ...ACME, secret: 'guess' },
+        }),
+      {
+        code: 401,
+        text: 'Unauthorized',
+        detail: () => 'Authentication failed: the Sender SharedSecret is not valid.',
+      },
+    ],
+  ];
+
+  it.each(cases)('%s', async (_name, document, answer) => {
+    const { stack, sent } = await invoicedOrder();
+    const before = await order(stack, sent.poId);
+    expect(await send(stack, document(sent))).toEqual({
+      code: answer.code,
+      text: answer.text,
+      detail: answer.detail(sent),
+    });
+    const after = await order(stack, sent.poId);
+    expect([after.state, after.flags, after.updatedAt]).toEqual([
+      before.state,
+      before.flags,
+      before.updatedAt,
+    ]);
+    expect(after.statusUpdates).toEqual([]);
+    expect(await stack.store.statusUpdates.listByPo(sent.poId)).toEqual([]);
+  });
+});
