@@ -241,6 +241,7 @@ function timeline(
   printOrders: readonly TrackedPrintOrder[],
   messages: readonly OutboxMessage[],
   notes: readonly OrderNote[],
+  statusUpdates: readonly StatusUpdateView[],
 ): TimelineEntry[] {
   const entries: TimelineEntry[] = [
     {
@@ -265,6 +266,15 @@ function timeline(
       });
     }
   }
+  for (const u of statusUpdates) {
+    const about = u.invoiceId === null ? `document ${u.documentId ?? ''}` : `invoice ${u.invoiceId}`;
+    const said = u.invoiceStatus ?? `Status ${u.status.code} ${u.status.text}`;
+    entries.push({
+      at: u.receivedAt,
+      event: 'status_update_received',
+      detail: `${about}: ${said}${u.comments === '' ? '' : ` (${u.comments})`}`,
+    });
+  }
   if (order.lastError !== undefined) {
     entries.push({ at: order.updatedAt, event: order.state, detail: order.lastError });
   }
@@ -281,6 +291,7 @@ export async function orderDetail(ctx: GatewayContext, order: PurchaseOrder): Pr
   const document = poDocument(order);
   const request = storedRequest(order);
   const { restrictions: _given, ...allowed } = instructionsInForce(request);
+  const invoices = await invoiceRecords(ctx, order.id);
   return {
     ...orderSummary(order, printOrders),
     instructions: { ...allowed, inForce: instructionEffects(request) },
@@ -305,14 +316,12 @@ export async function orderDetail(ctx: GatewayContext, order: PurchaseOrder): Pr
       ...m,
       text: mismatchSummary(document.mismatches)[i],
     })),
-    timeline: timeline(order, printOrders, messages, notes),
+    timeline: timeline(order, printOrders, messages, notes, invoices.statusUpdates),
     notes: notes.map(orderNoteView),
     outbox: messages.map((m) => messageView(m, false)),
-    ...(await invoiceRecords(ctx, order.id).then(({ items, holds, statusUpdates }) => ({
-      invoices: items,
-      invoiceHolds: holds,
-      statusUpdates,
-    }))),
+    invoices: invoices.items,
+    invoiceHolds: invoices.holds,
+    statusUpdates: invoices.statusUpdates,
     attachments: (await store.attachments.list(order.id)).map((file) => attachmentView(file, '/admin')),
     // The buyer's SharedSecret is in its OrderRequest; the admin API shows the document without it.
     raw: redactSharedSecrets(order.raw),

@@ -8,6 +8,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { statusOf } from '../../support/punchout-flow.ts';
+import { signIn } from '../operator/console/console-support.ts';
 import {
   adminJson,
   createOrderStack,
@@ -131,6 +132,11 @@ describe('StatusUpdateRequest: InvoiceStatus from the buyer', () => {
         receivedAt: expect.any(String),
       },
     ]);
+    expect(po.timeline).toContainEqual({
+      at: invoice.buyerStatusHistory[0].receivedAt,
+      event: 'status_update_received',
+      detail: `invoice ${sent.invoiceID}: rejected (Shipping was not on the PO.)`,
+    });
     const overview = await adminJson(stack, '/admin/overview');
     expect(overview.body.waitingForOperator).toEqual([
       expect.objectContaining({ id: sent.poId, reason: po.lastError, flags: po.flags }),
@@ -199,6 +205,33 @@ describe('StatusUpdateRequest: InvoiceStatus from the buyer', () => {
     ]);
     expect(po.invoices[0].buyerStatusHistory).toEqual([]);
     expect(po.state).toBe('ordered');
+  });
+});
+
+describe('StatusUpdateRequest in the console', () => {
+  it('the overview says why a PO waits over a rejected invoice; the PO page shows the invoice’s status and history', async () => {
+    const { stack, sent } = await invoicedOrder('PO-STATUS-UI');
+    await send(
+      stack,
+      statusUpdate({
+        payloadID: 'ap-1@acme.example',
+        body: rejected(sent.invoiceID, 'Price &amp; shipping wrong'),
+      }),
+    );
+    const operator = await signIn(stack);
+    const overview = await (await operator.get('/admin/')).text();
+    expect(overview).toContain(
+      `<td>Invoice rejected by the buyer: ${sent.invoiceID} (their comments: Price &amp; shipping wrong). ` +
+        'Answer the buyer (a credit memo, a corrected invoice), then mark the PO handled.</td>',
+    );
+    expect(overview).toContain('invoice_rejected');
+    const page = await (await operator.get(`/admin/ui/orders/${sent.poId}`)).text();
+    expect(page).toContain('<th scope="col">Buyer\'s status</th>');
+    expect(page).toMatch(new RegExp(`<td>${sent.invoiceID}</td>[\\s\\S]*?<td>rejected</td></tr>`));
+    expect(page).toContain('What the buyer reported on our documents (StatusUpdateRequest)');
+    expect(page).toContain(
+      `<td>invoice ${sent.invoiceID}</td><td>rejected · Status 200 OK</td><td>Price &amp; shipping wrong</td><td>ap-1@acme.example</td>`,
+    );
   });
 });
 

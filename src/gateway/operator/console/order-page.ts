@@ -208,15 +208,51 @@ function documentsTable(
 ${rows}</tbody></table>`;
 }
 
+/** The buyer's latest word on an invoice: its InvoiceStatus, and whether it was paid, in part or whole. */
+function buyerStatusText(invoice: Detail['invoices'][number]): string {
+  if (invoice.buyerStatus === null) return 'nothing reported';
+  const partial =
+    invoice.buyerStatusHistory.findLast((u) => u.invoiceStatus === 'paid')?.partialAmount ?? null;
+  const paid = partial === null ? 'paid' : `paid ${partial.value} ${partial.currency} (in part)`;
+  if (invoice.buyerStatus === 'paid') return paid;
+  return invoice.paid ? `${invoice.buyerStatus} (${paid} before)` : invoice.buyerStatus;
+}
+
 function invoicesTable(detail: Detail): SafeHtml {
   if (detail.invoices.length === 0) return html`<p class="muted">No invoices.</p>`;
   const rows = detail.invoices.map(
-    (i) => html`<tr><td>${i.invoiceId}</td><td>${i.purpose}</td><td>${i.printOrderId}</td><td>${i.scope}</td>
+    (
+      i,
+    ) => html`<tr${i.buyerStatus === 'rejected' ? html` class="deviation"` : ''}><td>${i.invoiceId}</td><td>${i.purpose}</td><td>${i.printOrderId}</td><td>${i.scope}</td>
 <td class="num">${i.amounts.due} ${i.amounts.currency}</td>
-<td>${i.deliveries.map((d) => `${d.state}${d.deliveredAt === null ? '' : ` ${timeText(d.deliveredAt)}`}`).join('; ') || 'not queued'}</td></tr>`,
+<td>${i.deliveries.map((d) => `${d.state}${d.deliveredAt === null ? '' : ` ${timeText(d.deliveredAt)}`}`).join('; ') || 'not queued'}</td>
+<td>${buyerStatusText(i)}</td></tr>`,
   );
   return html`<table><caption>Invoices and credit memos</caption>
-<thead><tr><th scope="col">Invoice</th><th scope="col">Purpose</th><th scope="col">Print order</th><th scope="col">Covers</th><th scope="col" class="num">Due</th><th scope="col">Delivery</th></tr></thead>
+<thead><tr><th scope="col">Invoice</th><th scope="col">Purpose</th><th scope="col">Print order</th><th scope="col">Covers</th><th scope="col" class="num">Due</th><th scope="col">Delivery</th><th scope="col">Buyer's status</th></tr></thead>
+<tbody>${rows}</tbody></table>`;
+}
+
+/** Every StatusUpdateRequest the buyer sent about the PO's documents, oldest first: the invoices' history. */
+function statusUpdatesTable(detail: Detail): SafeHtml {
+  if (detail.statusUpdates.length === 0) return html``;
+  const kindOf = (documentId: string | null) => {
+    const kind = detail.outbox.find((m) => m.id === documentId)?.kind;
+    return kind === undefined ? 'a document' : (KIND_LABELS[kind] ?? kind);
+  };
+  const rows = detail.statusUpdates.map((u) => {
+    const about =
+      u.invoiceId === null ? `${kindOf(u.documentId)} ${u.documentId ?? ''}` : `invoice ${u.invoiceId}`;
+    const said = [
+      u.invoiceStatus ?? '',
+      `Status ${u.status.code} ${u.status.text}`,
+      u.status.message,
+      u.partialAmount === null ? '' : `paid ${u.partialAmount.value} ${u.partialAmount.currency}`,
+    ].filter((t) => t !== '');
+    return html`<tr${u.invoiceStatus === 'rejected' ? html` class="deviation"` : ''}><td>${timeText(u.receivedAt)}</td><td>${about}</td><td>${said.join(' · ')}</td><td>${u.comments || '—'}</td><td>${u.payloadId}</td></tr>`;
+  });
+  return html`<table><caption>What the buyer reported on our documents (StatusUpdateRequest)</caption>
+<thead><tr><th scope="col">Received</th><th scope="col">About</th><th scope="col">Status</th><th scope="col">Buyer's comments</th><th scope="col">payloadID</th></tr></thead>
 <tbody>${rows}</tbody></table>`;
 }
 
@@ -279,7 +315,7 @@ ${orderActionForms(order, csrf, await openHolds(ctx, order.id))}
 <h2>Job ticket</h2>${jobTickets(ctx, order, poDocument(order), attachments)}
 <h2>Print orders</h2>${sections.length === 0 ? html`<p class="muted">No print order yet.</p>` : sections}
 <h2>Documents</h2>${documentsTable(order, detail, messages, csrf)}
-<h2>Invoices</h2>${invoicesTable(detail)}${holdsTable(detail)}
+<h2>Invoices</h2>${invoicesTable(detail)}${statusUpdatesTable(detail)}${holdsTable(detail)}
 <h2 id="notes">Notes</h2>${notesSection(order, detail.notes, csrf)}
 <h2>Timeline</h2>${timelineTable(detail)}`;
 }
