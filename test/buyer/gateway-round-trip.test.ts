@@ -275,3 +275,51 @@ describe('buyer simulator ↔ gateway round trip', () => {
     await orderAndShip(h, base, page);
   });
 });
+
+describe('buyer simulator ↔ gateway: accounts payable answers the invoice', () => {
+  it('ariba: the invoice rejected with a comment parks the PO at the gateway; reported paid, the gateway marks it paid', async () => {
+    const h = await harness();
+    const requisition = await h.post(`${BUYER}/requisitions`, [
+      ['profile', 'ariba'],
+      ['user', 'jroe'],
+    ]);
+    const base = requisition.url.replace(/\?catalog=1$/, '');
+    const cart = await designProduct(h, await h.browse(iframeSrc(requisition.text)), 'Business cards');
+    const transfer = await clickButton(h, cart, 'Transfer cart to procurement system');
+    await orderAndShip(h, base, await submit(h, transfer, returnFormOf(transfer)));
+
+    const answer = async (type: 'rejected' | 'paid', comments: string) => {
+      const page = await h.browse(base);
+      const form = findForms(page.text).find((f) => f.action === `${base}/invoice-status`) as HtmlForm;
+      expect(form.fields).toEqual([
+        ['invoiceID', 'INV-000001'],
+        ['comments', ''],
+      ]);
+      return submit(h, page, { ...form, fields: [...form.fields, ['type', type]] }, { comments });
+    };
+    const po = async () => (await h.stack.store.orders.list()).items.find((o) => o.orderId === 'PO-4500');
+
+    const rejected = await answer('rejected', 'Shipping & tax were not on the PO.');
+    expect(rejected.text).toContain('The supplier took invoice INV-000001 as rejected: 200 OK.');
+    expect(rejected.text).toContain(
+      '<td><span class="pill bad">rejected</span></td><td>Shipping &amp; tax were not on the PO.</td><td>200 OK</td>',
+    );
+    expect(rejected.text).toContain('StatusUpdateRequest: invoice INV-000001 rejected');
+    const parked = await po();
+    expect(parked?.state).toBe('needs_operator');
+    expect(parked?.flags).toContain('invoice_rejected');
+    expect(parked?.lastError).toBe(
+      'Invoice rejected by the buyer: INV-000001 (their comments: Shipping & tax were not on the PO.). ' +
+        'Answer the buyer (a credit memo, a corrected invoice), then mark the PO handled.',
+    );
+
+    const paid = await answer('paid', '');
+    expect(paid.text).toContain('The supplier took invoice INV-000001 as paid: 200 OK.');
+    expect((await po())?.state).toBe('ordered');
+    const updates = await h.stack.store.statusUpdates.listByPo(parked?.id ?? '');
+    expect(updates.map((u) => [u.invoiceStatus, u.comments])).toEqual([
+      ['rejected', 'Shipping & tax were not on the PO.'],
+      ['paid', ''],
+    ]);
+  });
+});

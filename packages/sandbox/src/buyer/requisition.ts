@@ -182,6 +182,17 @@ export interface InvoiceView {
   readonly answer: StatusAnswer;
   /** How many times this document (same invoiceID and payloadID) arrived; a resend is kept once. */
   readonly received: number;
+  /** What accounts payable told the supplier of it (StatusUpdateRequest), in the order sent. */
+  readonly statusUpdates?: readonly InvoiceStatusSent[];
+}
+
+/** A StatusUpdateRequest the buyer sent about an invoice, with the supplier's answer. */
+export interface InvoiceStatusSent {
+  readonly sentAt: string;
+  readonly payloadID: string;
+  readonly type: 'rejected' | 'paid';
+  readonly comments: string;
+  readonly answer: StatusAnswer;
 }
 
 export interface PurchaseOrder {

@@ -7,6 +7,7 @@ import { type Context, Hono, type MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { receiveCxmlCart, receiveOciCart } from './cart-receipt.ts';
 import { formField, readFormBody } from './form-body.ts';
+import { isInvoiceStatusChoice, sendInvoiceStatus } from './invoice-status.ts';
 import { receiveOrderStatus, refuseOrderStatus } from './order-status.ts';
 import { renderHomePage } from './pages/home-page.ts';
 import { simulatorContentSecurityPolicy } from './pages/layout.ts';
@@ -208,6 +209,27 @@ function addDocumentEndpoints(app: Hono, ctx: SimulatorContext): void {
   }
 }
 
+/**
+ * Accounts payable answering an invoice: the form's `invoiceID`, `type` (`rejected`, `paid`) and `comments`
+ * become a StatusUpdateRequest to the gateway; the page shows what was sent and the answer.
+ */
+function addInvoiceStatusRoute(app: Hono, ctx: SimulatorContext, backTo: (id: string) => Response): void {
+  app.post('/requisitions/:id/invoice-status', async (c) => {
+    const id = c.req.param('id');
+    if (ctx.store.get(id) === undefined) return c.text('unknown requisition', 404);
+    const form = await readFormBody(c.req.raw);
+    const type = formField(form, 'type') ?? '';
+    const invoiceID = formField(form, 'invoiceID') ?? '';
+    if (!isInvoiceStatusChoice(type)) {
+      const now = ctx.clock.now();
+      ctx.store.update(id, (r) => withNotice(r, now, 'error', `Unknown invoice status "${type}".`));
+      return backTo(id);
+    }
+    await sendInvoiceStatus(ctx, id, invoiceID, type, formField(form, 'comments') ?? '');
+    return backTo(id);
+  });
+}
+
 export function createSimulatorRoutes(ctx: SimulatorContext): Hono {
   const app = new Hono({ strict: false });
   const home = ctx.publicUrl;
@@ -326,6 +348,7 @@ export function createSimulatorRoutes(ctx: SimulatorContext): Hono {
     return backTo(id);
   });
 
+  addInvoiceStatusRoute(app, ctx, backTo);
   addDocumentEndpoints(app, ctx);
 
   app.notFound((c) =>

@@ -106,7 +106,33 @@ ${
 /** Whether an amount is zero, however it is written (`0`, `0.00`, `-0.00`). */
 const isZero = (amount: string) => /^[-+]?0*\.?0*$/.test(amount.trim());
 
-function invoiceBlock(invoice: InvoiceView, index: number, lines: Requisition['lines']): Html {
+/** What accounts payable told the supplier of the invoice, each with the supplier's answer. */
+function invoiceStatusesSent(invoice: InvoiceView): Html | '' {
+  const sent = invoice.statusUpdates ?? [];
+  if (sent.length === 0) return '';
+  return html`<table><caption>Invoice status sent to the supplier (StatusUpdateRequest)</caption><thead><tr><th scope="col">Sent</th><th scope="col">Status</th><th scope="col">Comments</th><th scope="col">Supplier's answer</th></tr></thead><tbody>${sent.map(
+    (s) =>
+      html`<tr><td class="mono">${s.sentAt}</td><td><span class="pill ${s.type === 'paid' ? 'good' : 'bad'}">${s.type}</span></td><td>${s.comments === '' ? '—' : s.comments}</td><td>${s.answer.code} ${s.answer.text}${s.answer.detail === '' ? '' : html` <span class="muted">${s.answer.detail}</span>`}</td></tr>`,
+  )}</tbody></table>`;
+}
+
+/** Accounts payable's buttons for an accepted invoice: reject it with a comment, or report it paid. */
+function invoiceStatusForm(invoice: InvoiceView, index: number, action: string, gatewayUrl: string): Html {
+  const field = `ap-comments-${index + 1}`;
+  return html`<form method="post" action="${action}">
+<input type="hidden" name="invoiceID" value="${invoice.invoiceID}">
+<p><label for="${field}">Accounts payable's comment to the supplier</label></p>
+<textarea id="${field}" name="comments" rows="2" placeholder="Why the invoice is rejected (sent as its Comments)"></textarea>
+<div class="actions"><button type="submit" name="type" value="rejected">Reject invoice</button><button type="submit" name="type" value="paid">Report paid</button><span class="muted">Sends a cXML StatusUpdateRequest with an InvoiceStatus to <code>${gatewayUrl}/cxml</code>.</span></div>
+</form>`;
+}
+
+function invoiceBlock(
+  invoice: InvoiceView,
+  index: number,
+  lines: Requisition['lines'],
+  statusForm: Html | '',
+): Html {
   const credit = invoice.purpose === 'creditMemo';
   const accepted = invoice.answer.code === 200;
   const id = `invoice-${index + 1}`;
@@ -155,6 +181,8 @@ ${
 <table><caption>Totals of ${credit ? 'credit memo' : 'invoice'} ${invoice.invoiceID}</caption><tbody>${totals.map(
     ([name, value]) => html`<tr><th scope="row">${name}</th><td class="num">${amount(value)}</td></tr>`,
   )}</tbody><tfoot><tr><th scope="row">Due</th><td class="num">${amount(invoice.due)}</td></tr></tfoot></table>
+${invoiceStatusesSent(invoice)}
+${accepted ? statusForm : ''}
 </article>`;
 }
 
@@ -199,7 +227,16 @@ ${
 ${waiting}
 ${order.confirmations.map(confirmationBlock)}
 ${order.shipNotices.map((notice) => shipNoticeBlock(notice, requisition.lines))}
-${(order.invoices ?? []).map((invoice, index) => invoiceBlock(invoice, index, requisition.lines))}`;
+${(order.invoices ?? []).map((invoice, index) =>
+  invoiceBlock(
+    invoice,
+    index,
+    requisition.lines,
+    invoice.purpose === 'standard'
+      ? invoiceStatusForm(invoice, index, `${base}/invoice-status`, ctx.gatewayUrl)
+      : '',
+  ),
+)}`;
 }
 
 export function renderOrderPanel(
