@@ -283,7 +283,7 @@ export function createCxmlRoute(ctx: GatewayContext, onOrder: OrderRequestHandle
           return status(kind, result.code, result.detail, payloadID);
         }
         case 'StatusUpdateRequest': {
-          const result = await receiveStatusUpdate(ctx, request, buyer);
+          const result = await receiveStatusUpdate(ctx, request, buyer, mode);
           return status(kind, result.code, undefined, payloadID);
         }
       }

@@ -10,7 +10,7 @@
  * memo, a corrected invoice); a later `paid` of that invoice puts a PO that waited only for it back to
  * `ordered` (or `cancelled`, where it has no print order). Every other status is recorded and shown, and changes nothing else.
  */
-import type { StatusUpdateRequest } from '../../cxml/index.ts';
+import type { DeploymentMode, StatusUpdateRequest } from '../../cxml/index.ts';
 import { StoreError } from '../../store/store-error.ts';
 import type { Invoice, OutboxMessage, StatusUpdate } from '../../store/types.ts';
 import type { GatewayContext } from '../context.ts';
@@ -102,8 +102,19 @@ export async function receiveStatusUpdate(
   ctx: GatewayContext,
   request: StatusUpdateRequest,
   buyer: ResolvedBuyer,
-): Promise<{ code: number; text: string }> {
+  mode: DeploymentMode,
+): Promise<{ code: number }> {
   const target = await findTarget(ctx, request, buyer);
+  const po = await ctx.store.orders.get(target.poId);
+  // A test document speaks of test orders only, and a production one of production orders: the buyer's
+  // test system must not park (or settle) a real order, whatever payloadID or invoiceID it names.
+  if (po !== undefined && po.deploymentMode !== mode) {
+    throw new GatewayError(
+      'deployment_mode_mismatch',
+      `This StatusUpdateRequest carries deploymentMode "${mode}" but names a document of ${po.deploymentMode} ` +
+        `purchase order ${po.orderId}; send it in the order's mode.`,
+    );
+  }
   const { invoiceStatus } = request;
   const { created, update } = await ctx.store.statusUpdates.record({
     buyerId: buyer.id,
@@ -132,7 +143,7 @@ export async function receiveStatusUpdate(
       await settleRejectedInvoice(ctx, target.invoice);
     }
   }
-  return { code: 200, text: 'OK' };
+  return { code: 200 };
 }
 
 /**

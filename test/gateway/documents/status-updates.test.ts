@@ -70,6 +70,7 @@ function statusUpdate(options: {
   status?: string;
   body?: string;
   sender?: typeof ACME;
+  deploymentMode?: 'test';
 }): string {
   const { domain, identity, secret } = options.sender ?? ACME;
   return `<?xml version="1.0" encoding="UTF-8"?>
@@ -80,7 +81,7 @@ function statusUpdate(options: {
 <To><Credential domain="DUNS"><Identity>PRINTCO</Identity></Credential></To>
 <Sender><Credential domain="${domain}"><Identity>${identity}</Identity><SharedSecret>${secret}</SharedSecret></Credential><UserAgent>Buyer AP 1.0</UserAgent></Sender>
 </Header>
-<Request><StatusUpdateRequest>
+<Request${options.deploymentMode === undefined ? '' : ` deploymentMode="${options.deploymentMode}"`}><StatusUpdateRequest>
 ${options.reference === undefined ? '' : `<DocumentReference payloadID="${options.reference}"/>`}
 ${options.status ?? '<Status code="200" text="OK"/>'}
 ${options.body ?? ''}
@@ -327,6 +328,22 @@ describe('StatusUpdateRequest: what is refused, and changes nothing', () => {
       'a StatusUpdateRequest without a Status',
       (sent) => statusUpdate({ payloadID: 'x-7@acme.example', status: '', body: rejected(sent.invoiceID) }),
       { code: 400, text: 'Bad Request', detail: () => 'StatusUpdateRequest has no Status' },
+    ],
+    [
+      'a test document about a production order',
+      (sent) =>
+        statusUpdate({
+          payloadID: 'x-9@acme.example',
+          body: rejected(sent.invoiceID),
+          deploymentMode: 'test',
+        }),
+      {
+        code: 400,
+        text: 'Bad Request',
+        detail: () =>
+          'This StatusUpdateRequest carries deploymentMode "test" but names a document of production purchase ' +
+          "order PO-STATUS-1; send it in the order's mode.",
+      },
     ],
     [
       'a wrong SharedSecret',
