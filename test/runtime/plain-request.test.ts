@@ -21,12 +21,22 @@ const bigSetup = setupRequest({
 /** A ProfileRequest is small by nature: this one carries a long comment, which buyers' tools do write. */
 const bigProfile = profileRequest().replace('<Request>', `<!-- ${'padding '.repeat(1200)}--><Request>`);
 
+/** A StatusUpdateRequest over 8 KB: an accounts payable clerk's long comment on the invoice. */
+const bigStatusUpdate = fixtureBytes('valid', 'status-update-request.invoice-rejected-by-id.xml');
+const bigStatusText = new TextDecoder()
+  .decode(bigStatusUpdate)
+  .replace(
+    'Shipping not on the PO.',
+    `Shipping not on the PO. ${'Line 1 was not ordered at this price. '.repeat(250)}`,
+  );
+
 const documents: [string, Uint8Array][] = [
   ...fixtureNames('valid').map((name): [string, Uint8Array] => [name, fixtureBytes('valid', name)]),
   ['PunchOutSetupRequest over 8 KB', encode(bigSetup)],
   ['OrderRequest over 8 KB', encode(largeOrderRequest(30))],
   ['OrderRequest whose items cross in parts', encode(largeOrderRequest(2_500))],
   ['ProfileRequest over 8 KB', encode(bigProfile)],
+  ['StatusUpdateRequest over 8 KB', encode(bigStatusText)],
 ];
 
 /** Every number in `value` that is not a whole number (paths), and every value JSON has no place for. */
@@ -51,7 +61,7 @@ describe('a parsed cXML request is plain data', () => {
     });
     expect(new Set(kinds)).toEqual(
       new Set(
-        ['PunchOutSetupRequest', 'OrderRequest', 'ProfileRequest'].flatMap((k) => [
+        ['PunchOutSetupRequest', 'OrderRequest', 'ProfileRequest', 'StatusUpdateRequest'].flatMap((k) => [
           `${k} small`,
           `${k} large`,
         ]),
