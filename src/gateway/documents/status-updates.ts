@@ -11,13 +11,13 @@
  * `ordered` (or `cancelled`, where it has no print order). Every other status is recorded and shown, and changes nothing else.
  */
 import type { DeploymentMode, StatusUpdateRequest } from '../../cxml/index.ts';
-import { StoreError } from '../../store/store-error.ts';
 import type { Invoice, OutboxMessage, StatusUpdate } from '../../store/types.ts';
 import type { GatewayContext } from '../context.ts';
 import type { ResolvedBuyer } from '../deps.ts';
 import { GatewayError } from '../http/errors.ts';
 import { documentKey } from '../invoices/invoicing.ts';
-import { FLAG, withFlags } from '../orders/po-record.ts';
+import { awaitOperator, endOperatorWait, type OperatorMatter } from '../orders/operator-wait.ts';
+import { FLAG } from '../orders/po-record.ts';
 
 /** How the PO's lastError begins while it waits over a rejected invoice. */
 const INVOICE_REJECTED = 'Invoice rejected by the buyer: ';
@@ -146,50 +146,64 @@ export async function receiveStatusUpdate(
   return { code: 200 };
 }
 
-/**
- * Flags the PO of a rejected invoice and, unless it waits for an operator over something else already
- * (that reason stays; the flag says this waits too), puts it in the operators' queue with the buyer's words.
- */
+/** A rejected invoice, as the PO's wait for an operator names it. */
+const REJECTED_INVOICE: OperatorMatter = {
+  flag: FLAG.invoiceRejected,
+  prefix: INVOICE_REJECTED,
+  from: ['ordered', 'cancelled'],
+};
+
+function rejectionReason(invoiceId: string, comments: string): string {
+  const said = comments.trim() === '' ? 'no comments given' : `their comments: ${comments}`;
+  return `${INVOICE_REJECTED}${invoiceId} (${said}). Answer the buyer (a credit memo, a corrected invoice), then mark the PO handled.`;
+}
+
+/** Puts the PO of a rejected invoice in the operators' queue with the buyer's words (see `awaitOperator`). */
 async function parkRejectedInvoice(
   ctx: GatewayContext,
   invoice: Invoice,
   update: StatusUpdate,
 ): Promise<void> {
-  const po = await ctx.store.orders.get(invoice.poId);
-  if (po === undefined) return;
-  const tells =
-    po.state === 'ordered' || po.state === 'cancelled' || po.lastError?.startsWith(INVOICE_REJECTED);
-  const comments = update.comments.trim() === '' ? 'no comments given' : `their comments: ${update.comments}`;
-  await ctx.store.orders.update(po.id, {
-    flags: withFlags(po.flags, [FLAG.invoiceRejected]),
-    ...(tells && {
-      state: 'needs_operator',
-      lastError: `${INVOICE_REJECTED}${invoice.invoiceId} (${comments}). Answer the buyer (a credit memo, a corrected invoice), then mark the PO handled.`,
-    }),
-  });
+  await awaitOperator(
+    ctx,
+    invoice.poId,
+    REJECTED_INVOICE,
+    rejectionReason(invoice.invoiceId, update.comments),
+  );
+}
+
+/**
+ * The rejection another of the PO's invoices still stands under (its latest InvoiceStatus is `rejected`),
+ * as the PO's reason; undefined when none does.
+ */
+async function otherRejection(ctx: GatewayContext, poId: string, paid: Invoice): Promise<string | undefined> {
+  const latest = new Map<string, StatusUpdate>();
+  for (const update of await ctx.store.statusUpdates.listByPo(poId)) {
+    if (update.invoiceRecordId !== undefined && update.invoiceStatus !== undefined) {
+      latest.set(update.invoiceRecordId, update);
+    }
+  }
+  const standing = [...latest.values()].find(
+    (u) => u.invoiceStatus === 'rejected' && u.invoiceRecordId !== paid.id,
+  );
+  if (standing === undefined) return undefined;
+  const invoice = await ctx.store.invoices.get(standing.invoiceRecordId!);
+  return rejectionReason(invoice?.invoiceId ?? standing.invoiceRecordId!, standing.comments);
 }
 
 /**
  * A rejected invoice the buyer paid after all: its PO leaves the operators' queue if that invoice was all
- * it waited for. The flag stays as the record.
+ * it waited for (see `endOperatorWait`), or names another of its invoices still rejected. The flag stays.
  */
 async function settleRejectedInvoice(ctx: GatewayContext, invoice: Invoice): Promise<void> {
-  const po = await ctx.store.orders.get(invoice.poId);
-  if (
-    po?.state !== 'needs_operator' ||
-    po.lastError?.startsWith(`${INVOICE_REJECTED}${invoice.invoiceId} (`) !== true
-  ) {
-    return;
-  }
-  const back = po.printOrderIds.length > 0 || po.type !== 'new' ? 'ordered' : 'cancelled';
-  try {
-    await ctx.store.orders.update(
-      po.id,
-      { state: back, lastError: `Paid by the buyer after it was rejected: ${po.lastError}` },
-      { ifState: ['needs_operator'] },
-    );
-  } catch (error) {
-    // An operator acted on the PO meanwhile: theirs is the later word.
-    if (!(error instanceof StoreError && error.code === 'conflict')) throw error;
-  }
+  await endOperatorWait(
+    ctx,
+    invoice.poId,
+    { prefix: `${INVOICE_REJECTED}${invoice.invoiceId} (` },
+    {
+      stillWaiting: (po) => otherRejection(ctx, po.id, invoice),
+      settledState: (po) => (po.printOrderIds.length > 0 || po.type !== 'new' ? 'ordered' : 'cancelled'),
+      settledText: (waitedFor) => `Paid by the buyer after it was rejected: ${waitedFor}`,
+    },
+  );
 }

@@ -169,6 +169,57 @@ describe('StatusUpdateRequest: InvoiceStatus from the buyer', () => {
     });
   });
 
+  it('with two invoices rejected, paying one leaves the PO waiting over the other; paying both lets it go', async () => {
+    const { stack, sent } = await invoicedOrder();
+    // A second invoice of the PO (as a per-shipment invoice would be), known to the buyer by its invoiceID.
+    const { invoice: second } = await stack.store.invoices.issue({
+      buyerId: 'acme',
+      poId: sent.poId,
+      storefrontId: 'demo',
+      printOrderId: 1,
+      scope: 'shipment:2',
+      purpose: 'standard',
+      invoiceId: 'INV-SHIP-2',
+      invoiceDate: stack.clock.now(),
+      amounts: {
+        currency: 'USD',
+        subtotal: '1.00',
+        tax: '0.00',
+        shipping: '0.00',
+        discount: '0.00',
+        due: '1.00',
+      },
+    });
+    const paid = (invoiceID: string) =>
+      `<InvoiceStatus type="paid"><InvoiceIDInfo invoiceID="${invoiceID}"/></InvoiceStatus>`;
+    const reason = (invoiceID: string, comments: string) =>
+      `Invoice rejected by the buyer: ${invoiceID} (their comments: ${comments}). ` +
+      'Answer the buyer (a credit memo, a corrected invoice), then mark the PO handled.';
+    await send(
+      stack,
+      statusUpdate({ payloadID: 'r-1@acme.example', body: rejected(sent.invoiceID, 'Too much.') }),
+    );
+    await send(
+      stack,
+      statusUpdate({ payloadID: 'r-2@acme.example', body: rejected(second.invoiceId, 'Twice.') }),
+    );
+    expect((await order(stack, sent.poId)).lastError).toBe(reason('INV-SHIP-2', 'Twice.'));
+
+    await send(stack, statusUpdate({ payloadID: 'p-2@acme.example', body: paid(second.invoiceId) }));
+    const waiting = await order(stack, sent.poId);
+    expect([waiting.state, waiting.lastError]).toEqual([
+      'needs_operator',
+      reason(sent.invoiceID, 'Too much.'),
+    ]);
+
+    await send(stack, statusUpdate({ payloadID: 'p-1@acme.example', body: paid(sent.invoiceID) }));
+    const settled = await order(stack, sent.poId);
+    expect([settled.state, settled.lastError]).toEqual([
+      'ordered',
+      `Paid by the buyer after it was rejected: ${reason(sent.invoiceID, 'Too much.')}`,
+    ]);
+  });
+
   it('processing and reconciled are recorded and change nothing else', async () => {
     const { stack, sent } = await invoicedOrder();
     for (const [i, type] of ['processing', 'reconciled'].entries()) {
