@@ -203,7 +203,8 @@ export const ordersRoute = adminRoute({
 export const orderRoute = adminRoute({
   method: 'get',
   path: '/orders/{id}',
-  summary: 'One PO: request header, lines, differences from the cart, timeline, documents, raw',
+  summary:
+    "One PO: request header, lines, differences from the cart, timeline, documents, invoices with the buyer's status of each, raw",
   request: { params: IdParams },
   responses: { 200: answer('The PO', OrderDetail), ...refusals({ record: true }) },
 });
