@@ -1,7 +1,9 @@
 /**
  * ConfirmationRequest (Fulfill.dtd): punchgate telling the buyer it accepted, rejected or detailed a
  * purchase order. One `accept` or `reject` per order replaces all earlier confirmations; `detail` may
- * follow for changed dates or prices, each line at most once.
+ * follow for changed dates or prices, each line at most once. A line confirmed once is changed only by an
+ * `operation="update"` of that confirmation: the same confirmID, a DocumentReference to the version it
+ * replaces, and every item again (an update is complete).
  */
 import {
   buildFulfillRequestDocument,
@@ -44,8 +46,8 @@ const STATUS_TYPE_LIST = [
 ] as const;
 export type ConfirmationStatusType = (typeof STATUS_TYPE_LIST)[number];
 
-const STATUS_TYPES: ReadonlySet<string> = new Set(STATUS_TYPE_LIST);
-const CONFIRMATION_TYPES: ReadonlySet<string> = new Set(CONFIRMATION_TYPE_LIST);
+export const STATUS_TYPES: ReadonlySet<string> = new Set(STATUS_TYPE_LIST);
+export const CONFIRMATION_TYPES: ReadonlySet<string> = new Set(CONFIRMATION_TYPE_LIST);
 
 export interface ConfirmationStatusInput {
   readonly type: ConfirmationStatusType;
@@ -75,6 +77,11 @@ export interface ConfirmationRequestInput extends FulfillRequestInput {
   /** Which confirmation of the order this is, from 1 (a later one replaces what it restates). */
   readonly version?: number;
   readonly operation?: 'new' | 'update';
+  /**
+   * For `operation: 'update'` (and only then): the payloadID of the version this one replaces, sent as the
+   * header's DocumentReference, the only link between the versions a buyer may have.
+   */
+  readonly amends?: string;
   readonly noticeDate: Date | string;
   readonly total?: MoneyInput;
   readonly shipping?: ChargeInput;
@@ -150,6 +157,14 @@ export function buildConfirmationRequest(input: ConfirmationRequestInput): strin
   if (!CONFIRMATION_TYPES.has(input.type)) {
     throw new TypeError(`type "${input.type}" is not a ConfirmationHeader type`);
   }
+  const update = input.operation === 'update';
+  if (update !== (input.amends !== undefined)) {
+    throw new TypeError('amends (the DocumentReference) is given with operation "update" and only then');
+  }
+  // Fulfill.dtd: a `reject` rejects the entire order and "must not contain ConfirmationItem elements".
+  if (input.type === 'reject' && (input.items ?? []).length > 0) {
+    throw new TypeError('a reject confirmation has no items; reject lines in a detail instead');
+  }
   const lang = envelopeLang(input);
   const header = el(
     'ConfirmationHeader',
@@ -160,6 +175,7 @@ export function buildConfirmationRequest(input: ConfirmationRequestInput): strin
       noticeDate: cxmlTimestampAttribute(input.noticeDate, 'noticeDate'),
       version: input.version,
     },
+    input.amends !== undefined && el('DocumentReference', { payloadID: requireText(input.amends, 'amends') }),
     input.total !== undefined && el('Total', {}, moneyElement(input.total, 'total')),
     chargeElement('Shipping', input.shipping, lang),
     chargeElement('Tax', input.tax, lang),

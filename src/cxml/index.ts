@@ -70,6 +70,7 @@ export { parseCxmlRequest } from './parse-request.ts';
 export { HEADER_SCAN_CHARS, type PeekedDocument, peekCxmlHeader, wholeTags } from './peek-header.ts';
 export { newPayloadId } from './payload-id.ts';
 export { credentialsInDomain } from './read-header.ts';
+export { type ConfirmationRead, readConfirmationRequest } from './read-confirmation.ts';
 export { redactSharedSecrets, withSharedSecret } from './shared-secret.ts';
 export * from './request-types.ts';
 export { type CxmlStatus, cxmlStatusFor } from './status.ts';

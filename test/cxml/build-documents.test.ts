@@ -10,6 +10,7 @@ import {
   buildStatusResponse,
   type CxmlHeader,
   newPayloadId,
+  readConfirmationRequest,
   type OrderMessageInput,
 } from '../../src/cxml/index.ts';
 import {
@@ -188,7 +189,28 @@ const documents: Record<string, { xml: string; dtd: DtdModule }> = {
       orderID: '0004500123',
       orderPayloadID: '1714730000000.123456789@app12.eu2.ariba.example',
       comments: 'Design L-4TQ8ZX was deleted before the order arrived.',
-      items: [{ lineNumber: 1, quantity: 500, unitOfMeasure: 'EA' }],
+    }),
+    dtd: 'Fulfill',
+  },
+  'confirmation detail rejecting a line': {
+    xml: buildConfirmationRequest({
+      ...envelope,
+      header: supplierHeader,
+      type: 'detail',
+      confirmID: '100042-2',
+      version: 1,
+      noticeDate: new Date('2024-05-05T09:00:00Z'),
+      orderID: '0004500123',
+      orderPayloadID: '1714730000000.123456789@app12.eu2.ariba.example',
+      comments: 'Print order 100043 was cancelled by the supplier (status "Cancelled").',
+      items: [
+        {
+          lineNumber: 2,
+          quantity: 250,
+          unitOfMeasure: 'EA',
+          statuses: [{ type: 'reject', comments: 'Print order 100043 was cancelled by the supplier.' }],
+        },
+      ],
     }),
     dtd: 'Fulfill',
   },
@@ -198,7 +220,9 @@ const documents: Record<string, { xml: string; dtd: DtdModule }> = {
       header: supplierHeader,
       type: 'detail',
       operation: 'update',
+      amends: '1714800000000.1@punchgate.example',
       confirmID: 'PRINT-100042',
+      version: 2,
       noticeDate: new Date('2024-05-04T08:00:00Z'),
       orderID: '0004500123',
       orderDate: new Date('2024-05-03T10:30:00Z'),
@@ -535,14 +559,136 @@ describe('the ConfirmationRequest', () => {
     expect(request.ConfirmationItem).toBeUndefined();
   });
 
-  it('gives each rejected line a reject status for its whole quantity', () => {
-    const item = tree(xmlOf('confirmation reject')).cXML.Request.ConfirmationRequest.ConfirmationItem;
-    expect(item).toMatchObject({
-      '@quantity': '500',
-      '@lineNumber': '1',
-      UnitOfMeasure: 'EA',
-      ConfirmationStatus: { '@quantity': '500', '@type': 'reject', UnitOfMeasure: 'EA' },
+  it('rejects a whole order with the reason in the header and no ConfirmationItem (Fulfill.dtd)', () => {
+    const request = tree(xmlOf('confirmation reject')).cXML.Request.ConfirmationRequest;
+    expect(request.ConfirmationHeader).toMatchObject({
+      '@type': 'reject',
+      Comments: { '#text': 'Design L-4TQ8ZX was deleted before the order arrived.' },
     });
+    expect(request.ConfirmationItem).toBeUndefined();
+    expect(request.ConfirmationHeader.DocumentReference).toBeUndefined();
+    expect(request.ConfirmationHeader['@operation']).toBeUndefined();
+  });
+
+  it('rejects exactly one line in a detail: status reject for its whole quantity, the reason in its Comments', () => {
+    const request = tree(xmlOf('confirmation detail rejecting a line')).cXML.Request.ConfirmationRequest;
+    expect(request.ConfirmationHeader).toMatchObject({
+      '@type': 'detail',
+      '@confirmID': '100042-2',
+      '@version': '1',
+    });
+    expect(request.ConfirmationItem).toEqual({
+      '@quantity': '250',
+      '@lineNumber': '2',
+      UnitOfMeasure: 'EA',
+      ConfirmationStatus: {
+        '@quantity': '250',
+        '@type': 'reject',
+        UnitOfMeasure: 'EA',
+        Comments: { '#text': 'Print order 100043 was cancelled by the supplier.', '@xml:lang': 'en-US' },
+      },
+    });
+  });
+
+  it('refuses items in a whole-order reject, which the buyer would not read', () => {
+    expect(() =>
+      buildConfirmationRequest({
+        ...envelope,
+        header: supplierHeader,
+        type: 'reject',
+        noticeDate: new Date(),
+        orderID: 'PO',
+        orderPayloadID: 'p@h',
+        items: [{ lineNumber: 1, quantity: 1, unitOfMeasure: 'EA', statuses: [{ type: 'reject' }] }],
+      }),
+    ).toThrow('a reject confirmation has no items; reject lines in a detail instead');
+  });
+
+  it('links an update to the version it replaces: DocumentReference first in the header, same confirmID, next version', () => {
+    const header = tree(xmlOf('confirmation detail')).cXML.Request.ConfirmationRequest.ConfirmationHeader;
+    expect(Object.keys(header).filter((key) => !key.startsWith('@'))[0]).toBe('DocumentReference');
+    expect(header).toMatchObject({
+      '@operation': 'update',
+      '@confirmID': 'PRINT-100042',
+      '@version': '2',
+      DocumentReference: { '@payloadID': '1714800000000.1@punchgate.example' },
+    });
+  });
+
+  it('gives a DocumentReference with operation update and only then', () => {
+    const base = {
+      ...envelope,
+      header: supplierHeader,
+      type: 'accept',
+      noticeDate: new Date(),
+      orderID: 'PO',
+      orderPayloadID: 'p@h',
+    } as const;
+    const message = 'amends (the DocumentReference) is given with operation "update" and only then';
+    expect(() => buildConfirmationRequest({ ...base, operation: 'update' })).toThrow(message);
+    expect(() => buildConfirmationRequest({ ...base, amends: 'earlier@h' })).toThrow(message);
+    expect(() => buildConfirmationRequest({ ...base, operation: 'new', amends: 'earlier@h' })).toThrow(
+      message,
+    );
+  });
+
+  it('reads back what it built: confirmID, operation, version and every status of every item', () => {
+    const read = readConfirmationRequest(xmlOf('confirmation detail'));
+    expect(read).toEqual({
+      payloadID: envelope.payloadID,
+      orderPayloadID: '1714730000000.123456789@app12.eu2.ariba.example',
+      confirmID: 'PRINT-100042',
+      operation: 'update',
+      type: 'detail',
+      version: 2,
+      items: [
+        {
+          lineNumber: 1,
+          quantity: '500',
+          unitOfMeasure: 'EA',
+          statuses: [
+            {
+              type: 'detail',
+              quantity: '300',
+              deliveryDate: '2024-05-10T12:00:00+02:00',
+              unitPrice: { value: '0.118', currency: 'EUR' },
+            },
+            {
+              type: 'backordered',
+              quantity: '200',
+              deliveryDate: '2024-05-17T12:00:00+02:00',
+              comments: 'Paper shortage',
+            },
+          ],
+        },
+        {
+          lineNumber: 2,
+          quantity: '2.5',
+          unitOfMeasure: 'PK',
+          statuses: [{ type: 'accept', quantity: '2.5', shipmentDate: '2024-05-08T16:00:00+00:00' }],
+        },
+      ],
+    });
+    // Rebuilt from what was read, the update is the same document.
+    expect(
+      buildConfirmationRequest({
+        ...envelope,
+        header: supplierHeader,
+        type: read.type,
+        operation: 'update',
+        amends: '1714800000000.1@punchgate.example',
+        confirmID: 'PRINT-100042',
+        version: 2,
+        noticeDate: new Date('2024-05-04T08:00:00Z'),
+        orderID: '0004500123',
+        orderDate: new Date('2024-05-03T10:30:00Z'),
+        orderPayloadID: read.orderPayloadID,
+        total: { value: '318.90', currency: 'EUR' },
+        shipping: { value: '9.90', currency: 'EUR', description: 'DHL Standard' },
+        extrinsics: [{ name: 'printOrderId', value: '100042' }],
+        items: read.items,
+      }),
+    ).toBe(xmlOf('confirmation detail'));
   });
 
   it('details split quantities, dates and prices per line', () => {

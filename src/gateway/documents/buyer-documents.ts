@@ -27,6 +27,7 @@ import type { GatewayContext } from '../context.ts';
 import type { ResolvedBuyer } from '../deps.ts';
 import { FLAG, type Mismatch, type RejectedLine, storedRequest, withFlags } from '../orders/po-record.ts';
 import { instructionsInForce, withheldBecause } from './instructions-in-force.ts';
+import { newConfirmID, sentConfirmations } from './sent-confirmations.ts';
 
 /**
  * From and Sender are us (Sender with our SharedSecret); To is the buyer's order-status credential, or for
@@ -61,7 +62,7 @@ interface Envelope {
 }
 
 /** The envelope of a document about `order`. */
-function envelope(ctx: GatewayContext, buyer: ResolvedBuyer, order: PurchaseOrder): Envelope {
+export function envelope(ctx: GatewayContext, buyer: ResolvedBuyer, order: PurchaseOrder): Envelope {
   const now = ctx.clock.now();
   return {
     payloadID: newPayloadId(() => ctx.randomId(12), ctx.payloadHost, now),
@@ -72,7 +73,7 @@ function envelope(ctx: GatewayContext, buyer: ResolvedBuyer, order: PurchaseOrde
 }
 
 /** The OrderReference of a PO: the buyer's orderID, its orderDate as sent, its payloadID. */
-function orderReference(order: PurchaseOrder) {
+export function orderReference(order: PurchaseOrder) {
   const orderDate = storedRequest(order).orderDate?.raw;
   return {
     orderID: order.orderId,
@@ -81,7 +82,7 @@ function orderReference(order: PurchaseOrder) {
   };
 }
 
-async function enqueue(
+export async function enqueue(
   ctx: GatewayContext,
   buyer: ResolvedBuyer,
   message: {
@@ -128,10 +129,17 @@ export interface ConfirmationToQueue {
   queueOf: PurchaseOrder;
   dedupeKey: string;
   comments: string;
-  /** Our reference for what is confirmed: the print order ids, or the PO record's id before there are any. */
-  confirmID: string;
-  /** For `detail`: each line's status (`unknown` while a change awaits review). */
-  lineStatus?: Extract<ConfirmationStatusType, 'accept' | 'unknown'>;
+  /**
+   * Our reference for what is confirmed — the print order ids, or the PO record's id before there are any —
+   * which the confirmID is made of: the reference itself for the order's first confirmation, with a
+   * counter after it for each later one (`newConfirmID`).
+   */
+  reference: string;
+  /**
+   * For `detail`: `unknown` gives every line that status (a change awaiting review); `none` names no line,
+   * for a notice that changes no line's status and says its news in the Comments.
+   */
+  lineStatus?: 'unknown' | 'none';
   /**
    * For `accept`: the PO's quantities and prices that differ from the cart and are confirmed as the PO
    * states them (`poDeviations: confirm`). With any, the accept goes out as a `detail` naming just those
@@ -213,7 +221,10 @@ function confirmationBody(
 ): { type: ConfirmationType; items: ConfirmationItemInput[] } {
   const { type, answers } = confirmation;
   if (type === 'detail')
-    return { type, items: confirmationItems(answers, confirmation.lineStatus ?? 'accept') };
+    return {
+      type,
+      items: confirmation.lineStatus === 'unknown' ? confirmationItems(answers, 'unknown') : [],
+    };
   if (type !== 'accept') return { type, items: [] };
   const deviating = deviatingLines(confirmation.deviations ?? []);
   const rejected = new Map((confirmation.rejectedLines ?? []).map((line) => [line.lineNumber, line.reason]));
@@ -231,27 +242,16 @@ function confirmationBody(
   return { type: 'detail', items };
 }
 
-/** How many confirmations the buyer has had for the PO, this one included: the header's `version`. */
-async function confirmationVersion(ctx: GatewayContext, queueOf: PurchaseOrder): Promise<number> {
-  let count = 0;
-  let cursor: string | undefined;
-  do {
-    const page = await ctx.store.outbox.list({ poId: queueOf.id, limit: 500, ...(cursor && { cursor }) });
-    count += page.items.filter((m) => m.kind === 'confirmation').length;
-    cursor = page.nextCursor;
-  } while (cursor !== undefined);
-  return count + 1;
-}
-
 /**
- * Queues a ConfirmationRequest; false if the buyer has no orderStatusUrl. Every confirmation carries a
- * confirmID and a version; `detail` always lists its lines, an accept goes out as `allDetail` with
+ * Queues a new ConfirmationRequest; false if the buyer has no orderStatusUrl. Every confirmation carries a
+ * confirmID of its own and version 1 (`confirmation-updates.ts` sends the later versions); `detail` always
+ * lists its lines, an accept goes out as `allDetail` with
  * every line for buyers whose `confirmations` is `allDetail`, and an accept of a PO that deviates from the
  * cart as a `detail` naming the deviating lines (`deviations`).
  *
  * @example
  * await queueConfirmation(ctx, buyer, { type: 'accept', answers: po, queueOf: po,
- *   dedupeKey: `confirm:${po.id}:accept`, confirmID: '1042', comments: 'Print order 1042.' });
+ *   dedupeKey: `confirm:${po.id}:accept`, reference: '1042', comments: 'Print order 1042.' });
  */
 export async function queueConfirmation(
   ctx: GatewayContext,
@@ -261,15 +261,13 @@ export async function queueConfirmation(
   // A change restates the order's ControlKeys, and the original's still stand: either one forbidding
   // confirmations withholds it (a missing document is put before an operator; a forbidden one cannot be
   // taken back).
-  const withheld = [confirmation.answers, confirmation.queueOf]
-    .map((order) => withheldBecause(instructionsInForce(storedRequest(order)), 'confirmation'))
-    .find((why) => why !== undefined);
+  const withheld = confirmationWithheld(confirmation.answers, confirmation.queueOf);
   if (withheld !== undefined) {
     await withholdConfirmation(ctx, confirmation, withheld);
     return false;
   }
   const { type, items } = confirmationBody(buyer, confirmation);
-  const version = await confirmationVersion(ctx, confirmation.queueOf);
+  const confirmID = newConfirmID(await sentConfirmations(ctx, confirmation.queueOf), confirmation.reference);
   return enqueue(ctx, buyer, {
     queueOf: confirmation.queueOf,
     kind: 'confirmation',
@@ -280,14 +278,21 @@ export async function queueConfirmation(
         ...base,
         ...orderReference(confirmation.answers),
         type,
-        confirmID: confirmation.confirmID,
-        version,
+        confirmID,
+        version: 1,
         noticeDate: base.timestamp,
         comments: confirmation.comments,
         items,
       });
     },
   });
+}
+
+/** Why the buyer allows no confirmation about these orders (an original and its change), if it does not. */
+export function confirmationWithheld(...orders: readonly PurchaseOrder[]): string | undefined {
+  return orders
+    .map((order) => withheldBecause(instructionsInForce(storedRequest(order)), 'confirmation'))
+    .find((why) => why !== undefined);
 }
 
 /**
@@ -297,9 +302,12 @@ export async function queueConfirmation(
  * an operator (`needs_operator`, flag `confirmation_withheld`) with what the document would have said as
  * its reason, added to any reason it already shows.
  */
-async function withholdConfirmation(
+export async function withholdConfirmation(
   ctx: GatewayContext,
-  confirmation: ConfirmationToQueue,
+  confirmation: Pick<
+    ConfirmationToQueue,
+    'type' | 'queueOf' | 'dedupeKey' | 'comments' | 'quietIfWithheld' | 'deviations' | 'rejectedLines'
+  >,
   withheld: string,
 ): Promise<void> {
   const plain =
@@ -340,8 +348,8 @@ async function withholdConfirmation(
   }
 }
 
-/** The confirmID of a PO's confirmations: its print order ids, or the PO record's id before there are any. */
-export async function confirmIdOf(ctx: GatewayContext, order: PurchaseOrder): Promise<string> {
+/** The reference a PO's confirmIDs are made of: its print order ids, or the PO record's id before there are any. */
+export async function confirmationReferenceOf(ctx: GatewayContext, order: PurchaseOrder): Promise<string> {
   const printOrders = await ctx.store.printOrders.listByPo(order.id);
   return printOrders.length === 0 ? `PG-${order.id}` : printOrders.map((p) => p.printOrderId).join(',');
 }

@@ -2,8 +2,8 @@
  * Following a print order after it was placed: whatever tells us something may have changed — a webhook
  * delivery, or the reconciliation poll that catches the deliveries the print service loses "silently" —
  * ends in one place, `syncPrintOrder`, which reads the order as it is now (`GET /order/{id}`) and queues
- * what the buyer has not been told yet: a ConfirmationRequest `detail` on a status change (for buyers
- * with `confirmDetails`), one ShipNoticeRequest per shipment that has shipped, with its own lines, and the
+ * what the buyer has not been told yet: the lines of a print order the supplier cancelled rejected, a
+ * status notice for buyers with `confirmDetails` (`print-order-confirmations.ts`), one ShipNoticeRequest per shipment that has shipped, with its own lines, and the
  * invoices the buyer's settings make due (`../invoices/invoicing.ts`).
  */
 import type { Order } from '../../../schemas/print-api.ts';
@@ -11,11 +11,16 @@ import { isPrintApiError } from '../../print-api/index.ts';
 import type { PurchaseOrder, TrackedPrintOrder, TrackedPrintOrderPatch } from '../../store/types.ts';
 import type { GatewayContext } from '../context.ts';
 import type { ResolvedBuyer } from '../deps.ts';
-import { queueConfirmation, queueShipNotice } from '../documents/buyer-documents.ts';
+import { queueShipNotice } from '../documents/buyer-documents.ts';
 import { shipNoticeCarrier } from '../documents/ship-notice-carrier.ts';
 import { upstreamError } from '../http/errors.ts';
 import { awaitsCreditOnCancel, invoicePrintOrder } from '../invoices/invoicing.ts';
 import { FLAG, groupOfPrintOrder, withFlags } from './po-record.ts';
+import {
+  confirmCancelledPrintOrder,
+  isCancelStatus,
+  noticeStatusChange,
+} from './print-order-confirmations.ts';
 import { shipmentLines } from './print-order-lines.ts';
 
 export const SYNC_PRINT_ORDER = 'sync_print_order';
@@ -140,25 +145,19 @@ async function observePrintOrder(
   }
   const buyer = ctx.buyers.byId(po.buyerId);
   const patch: TrackedPrintOrderPatch = { lastCheckedAt: now };
+  const cancelled = isCancelStatus(ctx, tracked.storefrontId, order.status);
   if (order.status !== tracked.lastStatus) {
-    if (buyer?.confirmDetails === true && tracked.lastStatus !== undefined) {
-      await queueConfirmation(ctx, buyer, {
-        type: 'detail',
-        answers: po,
-        queueOf: po,
-        dedupeKey: `detail:${tracked.storefrontId}:${tracked.printOrderId}:${order.status.toLowerCase()}`,
-        confirmID: String(tracked.printOrderId),
-        comments: `Print order ${tracked.printOrderId} is now "${order.status}".`,
-        quietIfWithheld: true,
-      });
+    // A PO the buyer cancelled set this status itself (its record already says so): nothing to tell.
+    if (buyer !== undefined && cancelled && po.state !== 'cancelled') {
+      await confirmCancelledPrintOrder(ctx, buyer, po, tracked, order);
+    } else if (buyer?.confirmDetails === true && !cancelled && tracked.lastStatus !== undefined) {
+      await noticeStatusChange(ctx, buyer, po, tracked, order);
     }
     patch.lastStatus = order.status;
   }
   const { notified, waiting: shipNoticeWaits } = await queueShipments(ctx, buyer, po, tracked, order);
   if (notified.length !== tracked.shipmentsNotified.length) patch.shipmentsNotified = notified;
 
-  const cancelStatus = ctx.storefront(tracked.storefrontId).cancelStatus;
-  const cancelled = cancelStatus !== undefined && order.status.toLowerCase() === cancelStatus.toLowerCase();
   const allShipped = order.shipments.length > 0 && order.shipments.every((s) => s.shipped_on !== null);
   const invoicing =
     buyer === undefined

@@ -25,7 +25,7 @@ import type {
 } from '../../store/types.ts';
 import type { GatewayContext } from '../context.ts';
 import type { ResolvedBuyer, ResolvedStorefront } from '../deps.ts';
-import { confirmIdOf, queueConfirmation } from '../documents/buyer-documents.ts';
+import { confirmationReferenceOf, queueConfirmation } from '../documents/buyer-documents.ts';
 import { GatewayError, upstreamError } from '../http/errors.ts';
 import { openHolds, parkedForHolds } from '../invoices/invoice-holds.ts';
 import { findProductBySku } from '../punchout/catalog.ts';
@@ -420,7 +420,7 @@ async function confirmTestOrderNotSent(
     answers: order,
     queueOf: order,
     dedupeKey: `confirm:${order.id}:accept`,
-    confirmID: `PG-${order.id}`,
+    reference: `PG-${order.id}`,
     comments:
       'Test order received and accepted. It is not produced: test orders are never sent to the print service.',
     deviations: confirmedDeviations(buyer, order),
@@ -545,7 +545,7 @@ async function confirmPlaced(
     answers: order,
     queueOf: order,
     dedupeKey: `confirm:${order.id}:accept`,
-    confirmID: ids.join(','),
+    reference: ids.join(','),
     comments:
       `Accepted as print order${ids.length === 1 ? '' : 's'} ${ids.join(', ')}.${restated}` +
       rejectedText(rejectedLines),
@@ -589,7 +589,7 @@ async function recordUpdate(ctx: GatewayContext, update: PurchaseOrder): Promise
     answers: update,
     queueOf: original ?? update,
     dedupeKey: `confirm:${update.id}:change`,
-    confirmID: await confirmIdOf(ctx, original ?? update),
+    reference: await confirmationReferenceOf(ctx, original ?? update),
     lineStatus: 'unknown',
     comments:
       `The change to order ${update.orderId}${version} was received. It is not applied automatically: ` +
@@ -749,7 +749,7 @@ export async function giveUpPurchaseOrder(ctx: GatewayContext, poId: string, err
     answers: order,
     queueOf: order,
     dedupeKey: await rejectionKey(ctx, order),
-    confirmID: await confirmIdOf(ctx, order),
+    reference: await confirmationReferenceOf(ctx, order),
     comments: `The supplier could not place this order: ${reason}`,
   });
   ctx.logger.warn('purchase order failed', { po: order.id, reason });
