@@ -1,7 +1,7 @@
 /**
- * Confirmations in the shapes buyers require (issue 16): `allDetail` with a ConfirmationItem per PO line for
- * buyers configured so, a change notice that lists its lines and names what it confirms, and a confirmID and
- * a version on every ConfirmationRequest — all valid against Fulfill.dtd, over HTTP through the sandbox.
+ * Confirmations in the shapes buyers require: `allDetail` with a ConfirmationItem per PO line for buyers
+ * configured so, a change notice that lists its lines and names what it confirms, and a confirmID of its own
+ * with a version on every ConfirmationRequest — all valid against Fulfill.dtd, over HTTP through the sandbox.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { disposeDtdValidators, requireDtdValidator } from '../../support/dtd-validation.ts';
@@ -80,7 +80,7 @@ describe('how a placed order is confirmed', () => {
 });
 
 describe('a change order', () => {
-  it('is answered with a detail that lists its lines as under review, names the print order and counts on', async () => {
+  it('is answered with a detail that lists its lines as under review, a confirmation of its own with its own confirmID', async () => {
     const stack = await createOrderStack(configWith('allDetail'));
     const { lines, payloadID, printOrderId } = await placeTwoLines(stack, 'PO-CHANGE');
     const changed = lines.map((line) => ({ ...line, quantity: '1000' }));
@@ -98,8 +98,8 @@ describe('a change order', () => {
     expect(placed).toMatchObject({ type: 'allDetail', version: '1' });
     expect(change).toEqual({
       type: 'detail',
-      confirmID: printOrderId,
-      version: '2',
+      confirmID: `${printOrderId}-2`,
+      version: '1',
       items: [
         { lineNumber: '1', quantity: '1000', unit: 'EA', statuses: [{ type: 'unknown', quantity: '1000' }] },
         { lineNumber: '2', quantity: '1000', unit: 'EA', statuses: [{ type: 'unknown', quantity: '1000' }] },

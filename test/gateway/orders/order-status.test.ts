@@ -167,7 +167,10 @@ describe('status changes and buyer changes', () => {
       'detail',
     ]);
     const detail = confirmations[1]?.doc.Request.ConfirmationRequest;
-    expect(detail.ConfirmationHeader['@confirmID']).toBe(String(printOrderId));
+    // A confirmation of its own, naming no line: "In Production" changes nothing the PO says of a line.
+    expect(detail.ConfirmationHeader['@confirmID']).toBe(`${printOrderId}-2`);
+    expect(detail.ConfirmationHeader['@version']).toBe('1');
+    expect(detail.ConfirmationItem).toBeUndefined();
     expect(detail.ConfirmationHeader.Comments['#text']).toBe(
       `Print order ${printOrderId} is now "In Production".`,
     );
