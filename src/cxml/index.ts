@@ -71,6 +71,7 @@ export { HEADER_SCAN_CHARS, type PeekedDocument, peekCxmlHeader, wholeTags } fro
 export { newPayloadId } from './payload-id.ts';
 export { credentialsInDomain } from './read-header.ts';
 export { type ConfirmationRead, readConfirmationRequest } from './read-confirmation.ts';
+export { readShipNoticeLineNumbers } from './read-ship-notice.ts';
 export { redactSharedSecrets, withSharedSecret } from './shared-secret.ts';
 export * from './request-types.ts';
 export { type CxmlStatus, cxmlStatusFor } from './status.ts';

@@ -14,6 +14,7 @@
  * invoice, every amount negated, naming the invoice it takes back.
  */
 import type { Order } from '../../../schemas/print-api.ts';
+import { readShipNoticeLineNumbers } from '../../cxml/index.ts';
 import { addDecimals, formatDecimal, parseDecimal } from '../../kernel/decimal.ts';
 import type {
   Invoice,
@@ -675,28 +676,33 @@ export async function resendInvoice(ctx: GatewayContext, invoice: Invoice): Prom
 }
 
 /**
- * A document the buyer's ControlKeys forbid is not sent again either (one queued before the instructions
- * were read, by an older punchgate, is the case): an invoice by its print order's lines, a confirmation by
- * the order's. A ship notice is queued only with the lines that allow one, so its body already obeys.
+ * A document the buyer's ControlKeys forbid is not sent again, by a resend or an operator's retry of a dead
+ * letter (one queued before the instructions were read, by an older punchgate, is the case): an invoice by
+ * its print order's lines, a confirmation by the order's, a ship notice by the lines it names.
  */
-async function refuseWithheldResend(
+export async function refuseWithheldDocument(
   ctx: GatewayContext,
   message: OutboxMessage,
   key: string,
   what: string,
 ): Promise<void> {
-  if (message.kind !== 'invoice' && message.kind !== 'confirmation') return;
   const po = await ctx.store.orders.get(message.poId);
   if (po === undefined) return;
+  const request = storedRequest(po);
   let why: string | undefined;
   if (message.kind === 'invoice') {
     const invoice = (await ctx.store.invoices.listByPo(po.id)).find((i) => i.dedupeKey === key);
     why =
       invoice === undefined
-        ? withheldBecause(instructionsInForce(storedRequest(po)), 'invoice')
+        ? withheldBecause(instructionsInForce(request), 'invoice')
         : invoiceWithheld(po, invoice.printOrderId);
-  } else {
-    why = withheldBecause(instructionsInForce(storedRequest(po)), 'confirmation');
+  } else if (message.kind === 'confirmation') {
+    why = withheldBecause(instructionsInForce(request), 'confirmation');
+  } else if (message.kind === 'ship_notice') {
+    why = withheldBecause(
+      instructionsInForce(request, readShipNoticeLineNumbers(message.body)),
+      'ship_notice',
+    );
   }
   if (why !== undefined) throw new GatewayError('conflict', `${what} is not sent again: ${why}.`);
 }
@@ -719,7 +725,7 @@ export async function resendDocument(
 ): Promise<OutboxMessage> {
   const [first] = deliveries;
   if (first === undefined) throw new GatewayError('conflict', `${what} has no document queued yet.`);
-  await refuseWithheldResend(ctx, first, key, what);
+  await refuseWithheldDocument(ctx, first, key, what);
   const moving = deliveries.find((m) => m.state === 'pending' || m.state === 'sending');
   if (moving !== undefined) {
     throw new GatewayError(

@@ -47,6 +47,7 @@ import {
   documentDeliveries,
   documentKey,
   invoicePoNow,
+  refuseWithheldDocument,
   resendDocument,
   resendInvoice,
   waiveHeldInvoices,
@@ -303,6 +304,12 @@ function documentRoutes(routes: DescribedRoutes, ctx: GatewayContext): void {
 
   routes.mount(outboxRetryRoute, async (c, { id }) => {
     const message = await messageOr404(id);
+    await refuseWithheldDocument(
+      ctx,
+      message,
+      documentKey(message),
+      `The ${message.kind} document ${message.dedupeKey}`,
+    );
     const revived = await store.outbox.resurrect(id);
     if (revived === undefined) {
       throw new GatewayError(

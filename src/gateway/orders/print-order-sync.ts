@@ -146,6 +146,16 @@ async function observePrintOrder(
   const buyer = ctx.buyers.byId(po.buyerId);
   const patch: TrackedPrintOrderPatch = { lastCheckedAt: now };
   const cancelled = isCancelStatus(ctx, tracked.storefrontId, order.status);
+  // Flagged before the buyer is told, so that a confirmation the buyer forbids adds its note to the flag's
+  // reason rather than being overwritten by it.
+  if (cancelled && po.state !== 'cancelled') {
+    await flagOrder(
+      ctx,
+      po,
+      FLAG.cancelledBySupplier,
+      `Print order ${tracked.printOrderId} was set to "${order.status}" on the print service.`,
+    );
+  }
   if (order.status !== tracked.lastStatus) {
     // A PO the buyer cancelled set this status itself (its record already says so): nothing to tell.
     if (buyer !== undefined && cancelled && po.state !== 'cancelled') {
@@ -167,14 +177,6 @@ async function observePrintOrder(
   // reconciliation poll.
   if ((allShipped && !invoicing.waiting && !shipNoticeWaits) || cancelled) patch.state = 'closed';
   await ctx.store.printOrders.update(...key, patch);
-  if (cancelled && po.state !== 'cancelled') {
-    await flagOrder(
-      ctx,
-      po,
-      FLAG.cancelledBySupplier,
-      `Print order ${tracked.printOrderId} was set to "${order.status}" on the print service.`,
-    );
-  }
 }
 
 /**

@@ -337,3 +337,283 @@ describe('InvoiceInstruction isERS (evaluated receipt settlement)', () => {
     }
   });
 });
+
+/**
+ * A document queued before the buyer's instructions were read (by an older punchgate): in the outbox, dead,
+ * so only an operator's retry or resend could send it.
+ */
+async function legacyDeadDocument(
+  stack: OrderStack,
+  poId: string,
+  kind: 'confirmation' | 'ship_notice' | 'invoice',
+  dedupeKey: string,
+  body: string,
+) {
+  const { message } = await stack.store.outbox.enqueue({
+    buyerId: 'acme',
+    poId,
+    kind,
+    dedupeKey,
+    url: 'https://buyer.example/order-status',
+    body,
+  });
+  const [claimed] = await stack.store.outbox.claimDue(stack.clock.now(), 60_000, 10);
+  expect(claimed?.id).toBe(message.id);
+  if (claimed !== undefined) await stack.store.outbox.markDead(claimed, 'HTTP 500 (older punchgate)');
+  return message.id;
+}
+
+/** The body of the first document of `kind` the buyer received in `other` (a stack without instructions). */
+function bodyOf(stack: OrderStack, request: string): string {
+  const post = stack.orderStatusPosts.find((p) => p.body.includes(`<${request}`));
+  if (post === undefined) throw new Error(`no ${request} was received`);
+  return post.body;
+}
+
+/** An operator's retry and resend of outbox message `id`: both answers. */
+async function retryAndResend(stack: OrderStack, id: string) {
+  return [
+    await adminJson(stack, `/admin/outbox/${id}/retry`, { method: 'POST' }),
+    await adminJson(stack, `/admin/outbox/${id}/resend`, { method: 'POST' }),
+  ];
+}
+
+const refused = (message: string) => ({ status: 409, body: { error: { code: 'conflict', message } } });
+
+describe('OCInstruction notAllowed, on every path that sends a confirmation', () => {
+  it('the supplier cancelling the print order: no reject reaches the buyer; the operator reads what it would have said', async () => {
+    const stack = await createOrderStack(configWith());
+    const { poId, printOrderId } = await placeWith(stack, 'PO-OC-SUPPLIER-CANCEL', {
+      headerXml: keys('<OCInstruction value="notAllowed"/>'),
+    });
+    stack.sandbox.control.setOrderStatus(printOrderId, { status: 'Cancelled' });
+    await drain(stack);
+    expect(confirmationsReceived(stack)).toEqual([]);
+    const po = await stack.store.orders.get(poId);
+    expect(po).toMatchObject({
+      state: 'needs_operator',
+      flags: ['cancelled_by_supplier', 'confirmation_withheld'],
+    });
+    // Both reasons kept: the cancellation, and the reject the buyer did not get.
+    expect(po?.lastError).toBe(
+      `Print order ${printOrderId} was set to "Cancelled" on the print service. ` +
+        "No ConfirmationRequest was sent (the buyer's OrderRequest allows no ConfirmationRequest: OCInstruction " +
+        `notAllowed (order)); it would have said (reject): Print order ${printOrderId} was cancelled by the ` +
+        'supplier (status "Cancelled"). No line of this order will be delivered.',
+    );
+  });
+
+  it('status notices of a confirmDetails buyer, by webhook or by the reconciliation, are not sent', async () => {
+    const base = configWith();
+    const stack = await createOrderStack({
+      ...base,
+      buyers: base.buyers.map((b) => (b.id === 'acme' ? { ...b, confirmDetails: true } : b)),
+    });
+    const { poId, printOrderId } = await placeWith(stack, 'PO-OC-NOTICES', {
+      headerXml: keys('<OCInstruction value="notAllowed"/>'),
+    });
+    stack.sandbox.control.setOrderStatus(printOrderId, { status: 'In Production' });
+    await drain(stack);
+    stack.webhooksLost = true;
+    await stack.api.markShipped(printOrderId, { trackingNumber: '1Z999AA10123456784' });
+    stack.clock.advance(300);
+    await drain(stack);
+    expect(confirmationsReceived(stack)).toEqual([]);
+    expect(receivedDocuments(stack, 'ShipNoticeRequest')).toHaveLength(1);
+    // Notices say nothing an operator must act on: the PO is not put before one.
+    expect(await stack.store.orders.get(poId)).toMatchObject({ state: 'ordered', flags: [] });
+  });
+
+  it("an operator's retry of a failed PO places it without an accept", async () => {
+    const stack = await createOrderStack(configWith());
+    await stack.worker.startup();
+    const cart = await punchOut(stack, ['Business cards']);
+    stack.printServiceDown = true;
+    await sendOrder(stack, {
+      payloadID: 'po-oc-retry@ariba.example',
+      orderID: 'PO-OC-RETRY',
+      lines: linesOf(cart),
+      headerXml: keys('<OCInstruction value="notAllowed"/>'),
+    });
+    for (const seconds of [0, 30, 60]) {
+      stack.clock.advance(seconds);
+      await drain(stack);
+    }
+    const po = await stack.store.orders.getByPayloadId('acme', 'po-oc-retry@ariba.example');
+    expect(po?.state).toBe('failed');
+    stack.printServiceDown = false;
+    expect((await adminJson(stack, `/admin/orders/${po?.id}/retry`, { method: 'POST' })).status).toBe(202);
+    await drain(stack);
+    expect(await printOrdersFor(stack, 'PO-OC-RETRY')).toHaveLength(1);
+    expect(confirmationsReceived(stack)).toEqual([]);
+  });
+
+  it('a confirmation queued before the instructions were read is neither retried nor re-sent', async () => {
+    const other = await createOrderStack(configWith());
+    await placeWith(other, 'PO-OC-LEGACY-SOURCE', {});
+    const stack = await createOrderStack(configWith());
+    const { poId } = await placeWith(stack, 'PO-OC-LEGACY', {
+      headerXml: keys('<OCInstruction value="notAllowed"/>'),
+    });
+    const id = await legacyDeadDocument(
+      stack,
+      poId,
+      'confirmation',
+      `confirm:${poId}:legacy`,
+      bodyOf(other, 'ConfirmationRequest'),
+    );
+    const why = "the buyer's OrderRequest allows no ConfirmationRequest: OCInstruction notAllowed (order).";
+    expect(await retryAndResend(stack, id)).toEqual([
+      refused(`The confirmation document confirm:${poId}:legacy is not sent again: ${why}`),
+      refused(`The confirmation document confirm:${poId}:legacy is not sent again: ${why}`),
+    ]);
+    await drain(stack);
+    expect(confirmationsReceived(stack)).toEqual([]);
+  });
+});
+
+describe('ASNInstruction notAllowed, on every path that sends a ship notice', () => {
+  it('a shipment seen only by the reconciliation (the webhook lost) gets no notice either', async () => {
+    const stack = await createOrderStack(configWith());
+    const { printOrderId } = await placeWith(stack, 'PO-ASN-RECONCILED', {
+      headerXml: keys('<ASNInstruction value="notAllowed"/>'),
+    });
+    stack.webhooksLost = true;
+    await stack.api.markShipped(printOrderId, { trackingNumber: '1Z999AA10123456784' });
+    await drain(stack);
+    stack.clock.advance(300);
+    await drain(stack);
+    expect(await stack.store.printOrders.get('demo', printOrderId)).toMatchObject({
+      state: 'closed',
+      shipmentsNotified: [1],
+    });
+    expect(receivedDocuments(stack, 'ShipNoticeRequest')).toEqual([]);
+  });
+
+  it('a ship notice queued before the instructions were read is neither retried nor re-sent', async () => {
+    const other = await createOrderStack(configWith());
+    const source = await placeWith(other, 'PO-ASN-LEGACY-SOURCE', {});
+    await other.api.markShipped(source.printOrderId, { trackingNumber: '1Z999AA10123456784' });
+    await drain(other);
+    const stack = await createOrderStack(configWith());
+    const { poId } = await placeWith(stack, 'PO-ASN-LEGACY', {
+      headerXml: keys('<ASNInstruction value="notAllowed"/>'),
+    });
+    const id = await legacyDeadDocument(
+      stack,
+      poId,
+      'ship_notice',
+      'ship:demo:legacy:1',
+      bodyOf(other, 'ShipNoticeRequest'),
+    );
+    const why = "the buyer's OrderRequest allows no ShipNoticeRequest: ASNInstruction notAllowed (order).";
+    expect(await retryAndResend(stack, id)).toEqual([
+      refused(`The ship_notice document ship:demo:legacy:1 is not sent again: ${why}`),
+      refused(`The ship_notice document ship:demo:legacy:1 is not sent again: ${why}`),
+    ]);
+    await drain(stack);
+    expect(receivedDocuments(stack, 'ShipNoticeRequest')).toEqual([]);
+  });
+});
+
+describe('InvoiceInstruction isERS or notAllowed, on every path that sends an invoice or a credit memo', () => {
+  it("an operator's retry of a failed ERS PO places it; shipped, it is still never invoiced", async () => {
+    const stack = await createOrderStack(configWith({ send: 'on-ship' }));
+    await stack.worker.startup();
+    const cart = await punchOut(stack, ['Business cards']);
+    stack.printServiceDown = true;
+    await sendOrder(stack, {
+      payloadID: 'po-ers-retry@ariba.example',
+      orderID: 'PO-ERS-RETRY',
+      lines: linesOf(cart),
+      headerXml: keys('<InvoiceInstruction value="isERS"/>'),
+    });
+    for (const seconds of [0, 30, 60]) {
+      stack.clock.advance(seconds);
+      await drain(stack);
+    }
+    const po = await stack.store.orders.getByPayloadId('acme', 'po-ers-retry@ariba.example');
+    stack.printServiceDown = false;
+    expect((await adminJson(stack, `/admin/orders/${po?.id}/retry`, { method: 'POST' })).status).toBe(202);
+    await drain(stack);
+    const [printOrderId] = await printOrdersFor(stack, 'PO-ERS-RETRY');
+    await stack.api.markShipped(printOrderId as number, { trackingNumber: '1Z999AA10123456784' });
+    await drain(stack);
+    stack.clock.advance(3600);
+    await drain(stack);
+    expect(receivedDocuments(stack, 'ShipNoticeRequest')).toHaveLength(1);
+    expect(invoicesPosted(stack)).toEqual([]);
+    expect(await stack.store.invoices.listByPo(po?.id ?? '')).toEqual([]);
+  });
+
+  it('invoice now refuses an InvoiceInstruction notAllowed PO with the instruction named', async () => {
+    const stack = await createOrderStack(configWith({ send: 'on-ship' }));
+    const { poId, printOrderId } = await placeWith(stack, 'PO-INV-NOW-NOTALLOWED', {
+      headerXml: keys('<InvoiceInstruction value="notAllowed"/>'),
+    });
+    await stack.api.markShipped(printOrderId, { trackingNumber: '1Z999AA10123456784' });
+    await drain(stack);
+    expect(await adminJson(stack, `/admin/orders/${poId}/invoice`, { method: 'POST' })).toEqual(
+      refused(
+        `Purchase order record ${poId} is not invoiced: the buyer's OrderRequest allows no invoice or credit ` +
+          'memo: InvoiceInstruction notAllowed (order).',
+      ),
+    );
+    expect(invoicesPosted(stack)).toEqual([]);
+  });
+
+  it('an invoice issued before the instructions were read: cancelled after it, no credit memo; and it is neither re-sent nor retried', async () => {
+    const other = await createOrderStack(configWith({ send: 'on-ship' }));
+    const source = await placeWith(other, 'PO-ERS-LEGACY-SOURCE', {});
+    await other.api.markShipped(source.printOrderId, { trackingNumber: '1Z999AA10123456784' });
+    await drain(other);
+    const stack = await createOrderStack(configWith({ send: 'on-ship' }));
+    const { poId, printOrderId } = await placeWith(stack, 'PO-ERS-LEGACY', {
+      headerXml: keys('<InvoiceInstruction value="isERS"/>'),
+    });
+    const { invoice } = await stack.store.invoices.issue({
+      buyerId: 'acme',
+      poId,
+      storefrontId: 'demo',
+      printOrderId,
+      scope: 'order',
+      purpose: 'standard',
+      idPrefix: 'PG-',
+      invoiceDate: stack.clock.now(),
+      amounts: {
+        currency: 'EUR',
+        subtotal: '12.00',
+        tax: '0.00',
+        shipping: '0.00',
+        discount: '0.00',
+        due: '12.00',
+      },
+    });
+    const id = await legacyDeadDocument(
+      stack,
+      poId,
+      'invoice',
+      invoice.dedupeKey,
+      invoicesPosted(other)[0]?.body ?? '',
+    );
+
+    // Cancelled on the print service after it was invoiced: under ERS nothing is credited either.
+    stack.sandbox.control.setOrderStatus(printOrderId, { status: 'Cancelled' });
+    await drain(stack);
+    stack.clock.advance(3600);
+    await drain(stack);
+    expect((await stack.store.invoices.listByPo(poId)).map((i) => i.purpose)).toEqual(['standard']);
+
+    const why =
+      "the buyer's OrderRequest allows no invoice or credit memo: InvoiceInstruction isERS (order).";
+    expect(await retryAndResend(stack, id)).toEqual([
+      refused(`The invoice document ${invoice.dedupeKey} is not sent again: ${why}`),
+      refused(`The invoice document ${invoice.dedupeKey} is not sent again: ${why}`),
+    ]);
+    expect(await adminJson(stack, `/admin/invoices/${invoice.id}/resend`, { method: 'POST' })).toEqual(
+      refused(`Invoice ${invoice.invoiceId} is not sent again: ${why}`),
+    );
+    await drain(stack);
+    expect(invoicesPosted(stack)).toEqual([]);
+  });
+});

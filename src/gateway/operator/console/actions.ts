@@ -18,6 +18,7 @@ import {
   documentDeliveries,
   documentKey,
   invoicePoNow,
+  refuseWithheldDocument,
   resendDocument,
   waiveHeldInvoices,
 } from '../../invoices/invoicing.ts';
@@ -153,6 +154,7 @@ export async function runMessageAction(
 ): Promise<void> {
   switch (action) {
     case 'revive': {
+      await refuseWithheldDocument(ctx, message, documentKey(message), `The document ${message.dedupeKey}`);
       const revived = await ctx.store.outbox.resurrect(message.id);
       if (revived === undefined) {
         throw new GatewayError(
