@@ -181,7 +181,35 @@ export function confirmation(
     orderPayloadID,
     ...(comments !== undefined && { comments }),
     extrinsics: [{ name: 'printOrderId', value: '4711' }],
-    items: [{ lineNumber: 1, quantity: 500, unitOfMeasure: 'EA' }],
+    // Fulfill.dtd: a reject names no line; an accept may list lines, each accepted.
+    ...(type === 'accept' && { items: [{ lineNumber: 1, quantity: 500, unitOfMeasure: 'EA' }] }),
+  });
+}
+
+/** A `detail` (or an `update` of an earlier confirmation) giving each listed line its one status. */
+export function lineConfirmation(
+  orderID: string,
+  orderPayloadID: string,
+  lines: readonly { lineNumber: number; quantity: number; type: 'accept' | 'reject'; comments?: string }[],
+  options: { payloadID?: string; comments?: string; amends?: string } = {},
+): string {
+  return buildConfirmationRequest({
+    payloadID: options.payloadID ?? '3.detail@gateway.test',
+    timestamp: NOW,
+    header: SUPPLIER_HEADER,
+    type: 'detail',
+    confirmID: 'PRINT-4711-2',
+    ...(options.amends !== undefined && { operation: 'update', amends: options.amends, version: 2 }),
+    noticeDate: NOW,
+    orderID,
+    orderPayloadID,
+    ...(options.comments !== undefined && { comments: options.comments }),
+    items: lines.map((line) => ({
+      lineNumber: line.lineNumber,
+      quantity: line.quantity,
+      unitOfMeasure: 'EA',
+      statuses: [{ type: line.type, ...(line.comments !== undefined && { comments: line.comments }) }],
+    })),
   });
 }
 

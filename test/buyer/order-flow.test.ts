@@ -2,7 +2,14 @@ import { ARIBA_PROFILE, COUPA_PROFILE, SAP_PROFILE } from '@punchgate/sandbox/bu
 import { describe, expect, it } from 'vitest';
 import { extrinsicValue, type OrderRequest } from '../../src/cxml/index.ts';
 import { buildOciItems } from '../../src/oci/index.ts';
-import { confirmation, createTestSimulator, form, PUBLIC, shipNotice } from './fake-gateway.ts';
+import {
+  confirmation,
+  createTestSimulator,
+  form,
+  lineConfirmation,
+  PUBLIC,
+  shipNotice,
+} from './fake-gateway.ts';
 import { postCxmlAt, requisitionPage, requisitionWithCart, type Simulator } from './requisitions.ts';
 
 const postStatus = (sim: Simulator, xml: string) => postCxmlAt(sim, '/order-status', xml);
@@ -188,6 +195,78 @@ describe('order-status endpoint', () => {
     expect(html).toContain('Rejected by supplier');
     expect(html).toContain('Confirmation <span class="pill bad">reject</span>');
     expect(html).toContain('Artwork missing &lt;bleed&gt;');
+  });
+
+  it('shows each line’s status as its ConfirmationStatus says, a rejected line with its reason', async () => {
+    const sim = createTestSimulator();
+    const id = await requisitionWithCart(sim, 'ariba');
+    const po = await order(sim, id);
+    let html = await requisitionPage(sim, id);
+    expect(html).toContain('<th scope="col">Supplier status</th>');
+    expect(html.match(/<span class="muted">not confirmed<\/span>/g)).toHaveLength(2);
+
+    await postStatus(sim, confirmation('PO-1001', po.payloadID, 'accept', 'Accepted as print order 4711.'));
+    await postStatus(
+      sim,
+      lineConfirmation('PO-1001', po.payloadID, [
+        { lineNumber: 2, quantity: 250, type: 'reject', comments: 'Print order 4712 was <cancelled>.' },
+      ]),
+    );
+    html = await requisitionPage(sim, id);
+    expect(html).toContain('Partly rejected (1 of 2 lines)');
+    const rows = [...html.matchAll(/<tr><td class="num">(\d)<\/td>[\s\S]*?<\/tr>/g)].map((m) => m[0]);
+    expect(rows[0]).toContain('<span class="pill good">accept</span>');
+    expect(rows[1]).toContain(
+      '<span class="pill bad">reject</span><div class="long">Print order 4712 was &lt;cancelled&gt;.</div>',
+    );
+
+    // An update of that confirmation restates it: line 2 accepted again after all.
+    await postStatus(
+      sim,
+      lineConfirmation('PO-1001', po.payloadID, [{ lineNumber: 2, quantity: 250, type: 'accept' }], {
+        payloadID: '3.update@gateway.test',
+        amends: '3.detail@gateway.test',
+      }),
+    );
+    html = await requisitionPage(sim, id);
+    expect(html).toContain('Confirmed (accept)');
+    expect(html).not.toContain('<span class="pill bad">reject</span>');
+  });
+
+  it('reads line statuses, not Comments: lines accepted under a comment that says "Cancelled" stay accepted', async () => {
+    const sim = createTestSimulator();
+    const id = await requisitionWithCart(sim, 'ariba');
+    const po = await order(sim, id);
+    await postStatus(
+      sim,
+      lineConfirmation(
+        'PO-1001',
+        po.payloadID,
+        [
+          { lineNumber: 1, quantity: 500, type: 'accept', comments: 'Cancelled' },
+          { lineNumber: 2, quantity: 250, type: 'reject' },
+        ],
+        { comments: 'Print order 4711 is now "Cancelled".' },
+      ),
+    );
+    const html = await requisitionPage(sim, id);
+    const rows = [...html.matchAll(/<tr><td class="num">(\d)<\/td>[\s\S]*?<\/tr>/g)].map((m) => m[0]);
+    expect(rows[0]).toContain('<span class="pill good">accept</span>');
+    expect(rows[1]).toContain('<span class="pill bad">reject</span>');
+    expect(html).toContain('Partly rejected (1 of 2 lines)');
+  });
+
+  it('a whole-order reject rejects every line, its header Comments the reason', async () => {
+    const sim = createTestSimulator();
+    const id = await requisitionWithCart(sim, 'coupa');
+    const po = await order(sim, id);
+    await postStatus(sim, confirmation('PO-1001', po.payloadID, 'reject', 'Print order 4711 was cancelled.'));
+    const html = await requisitionPage(sim, id);
+    expect(
+      html.match(
+        /<span class="pill bad">reject<\/span><div class="long">Print order 4711 was cancelled\.<\/div>/g,
+      ),
+    ).toHaveLength(2);
   });
 
   it('warns when a document refers to another payloadID than the OrderRequest had', async () => {

@@ -6,6 +6,7 @@
 import { html } from 'hono/html';
 import { multiplyDecimals } from '../amount-text.ts';
 import { orderTotal } from '../build-order-request.ts';
+import { type LineStatus, lineStatuses } from '../line-statuses.ts';
 import type { BuyerProfile } from '../profiles.ts';
 import type { Requisition, RequisitionLine } from '../requisition.ts';
 import { requisitionUrl, type SimulatorContext } from '../simulator-context.ts';
@@ -49,6 +50,16 @@ function lineActions(
 <form class="inline" method="post" action="${action}"><input type="hidden" name="operation" value="inspect"><button class="small" type="submit" aria-label="Inspect line ${n} in the catalog">Inspect</button></form>`;
 }
 
+const STATUS_TONE: Readonly<Record<string, string>> = { accept: 'good', reject: 'bad', backordered: 'wait' };
+
+/** A line's status as the supplier's confirmations set it: the status, then its reason. */
+function statusCell(status: LineStatus | undefined): Html {
+  if (status === undefined) return html`<span class="muted">not confirmed</span>`;
+  return html`<span class="pill ${STATUS_TONE[status.status] ?? ''}">${status.status}</span>${
+    status.reason === '' ? '' : html`<div class="long">${status.reason}</div>`
+  }`;
+}
+
 export function renderLinesTable(
   ctx: SimulatorContext,
   requisition: Requisition,
@@ -61,19 +72,22 @@ export function renderLinesTable(
   const editable = profile?.protocol === 'cxml' && requisition.order === undefined;
   const auxHeader = profile?.protocol === 'oci' ? 'EXT_PRODUCT_ID' : 'SupplierPartAuxiliaryID';
   const currency = lines[0]?.currency ?? '';
+  // Once ordered, each line shows what the supplier's confirmations made of it.
+  const statuses =
+    requisition.order === undefined ? undefined : lineStatuses(requisition.order, lines.length);
   return html`<table>
 <caption>Lines</caption>
 <thead><tr><th scope="col" class="num">#</th><th scope="col">Part number</th><th scope="col">Description</th><th scope="col" class="num">Qty</th><th scope="col" class="num">Unit price</th><th scope="col">UOM</th><th scope="col" class="num">Total</th><th scope="col">${auxHeader}</th><th scope="col">UNSPSC</th>${
     editable ? html`<th scope="col">Catalog</th>` : ''
-  }</tr></thead>
+  }${statuses === undefined ? '' : html`<th scope="col">Supplier status</th>`}</tr></thead>
 <tbody>${lines.map(
     (line, index) =>
       html`<tr><td class="num">${index + 1}</td><td class="mono">${line.supplierPartID}</td><td>${descriptionCell(line)}</td><td class="num">${line.quantity}</td><td class="num">${priceCell(line)}</td><td>${line.unitOfMeasure}</td><td class="num">${
         multiplyDecimals(line.quantity, line.unitPrice) ?? '—'
       } ${line.currency}</td><td class="mono">${line.supplierPartAuxiliaryID ?? '—'}</td><td class="mono">${unspscOf(line)}</td>${
         editable ? html`<td>${lineActions(ctx, requisition, index, editable)}</td>` : ''
-      }</tr>`,
+      }${statuses === undefined ? '' : html`<td>${statusCell(statuses.get(String(index + 1)))}</td>`}</tr>`,
   )}</tbody>
-<tfoot><tr><td colspan="6">Total</td><td class="num">${orderTotal(lines)} ${currency}</td><td colspan="${editable ? 3 : 2}"></td></tr></tfoot>
+<tfoot><tr><td colspan="6">Total</td><td class="num">${orderTotal(lines)} ${currency}</td><td colspan="${(editable ? 3 : 2) + (statuses === undefined ? 0 : 1)}"></td></tr></tfoot>
 </table>`;
 }

@@ -3,6 +3,7 @@
  * ordered and confirmed to shipped and invoiced, derived from the order's answer and the documents that arrived.
  */
 import { html } from 'hono/html';
+import { lineStatuses } from '../line-statuses.ts';
 import type { Requisition } from '../requisition.ts';
 import type { Html } from './layout.ts';
 
@@ -21,10 +22,16 @@ export function requisitionState(requisition: Requisition): RequisitionState {
     const invoiced = (order.invoices ?? []).some((i) => i.answer.code === 200 && i.purpose === 'standard');
     if (invoiced) return { label: 'Invoiced', tone: 'good' };
     if (order.shipNotices.length > 0) return { label: 'Shipped', tone: 'good' };
+    // What the lines' statuses say, as a procurement system records them, not what a Comment says.
+    const statuses = [...lineStatuses(order, requisition.lines.length).values()];
+    const rejected = statuses.filter((s) => s.status === 'reject').length;
+    if (rejected > 0 && rejected === requisition.lines.length)
+      return { label: 'Rejected by supplier', tone: 'bad' };
+    if (rejected > 0)
+      return { label: `Partly rejected (${rejected} of ${requisition.lines.length} lines)`, tone: 'bad' };
     const decisive = [...order.confirmations]
       .reverse()
       .find((c) => c.type !== 'detail' && c.type !== 'allDetail');
-    if (decisive?.type === 'reject') return { label: 'Rejected by supplier', tone: 'bad' };
     if (decisive !== undefined) return { label: `Confirmed (${decisive.type})`, tone: 'good' };
     if (order.confirmations.length > 0) return { label: 'Confirmed (detail)', tone: 'good' };
     return { label: 'Ordered', tone: 'wait' };
