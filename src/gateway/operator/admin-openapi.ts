@@ -19,6 +19,7 @@ import {
   ExportQuery,
   firstProblem,
   HandledBody,
+  CancellationDecisionBody,
   InvoiceBody,
   IdParams,
   InvoiceList,
@@ -74,6 +75,7 @@ export const REQUEST_BODIES = {
   StaleGuard,
   AttachBody,
   HandledBody,
+  CancellationDecisionBody,
   InvoiceBody,
   WaiveInvoiceBody,
   NoteBody,
@@ -239,6 +241,18 @@ export const orderHandledRoute = adminRoute({
   path: '/orders/{id}/handled',
   summary: 'A PO waiting for an operator leaves the queue with a note; no document is sent',
   request: { params: IdParams, body: body('HandledBody', true) },
+  responses: {
+    200: answer('The PO as it now stands', OrderAnswer),
+    ...refusals({ record: true, conflict: ORDER_ACTION_CONFLICT }),
+  },
+});
+
+export const orderCancellationRoute = adminRoute({
+  method: 'post',
+  path: '/orders/{id}/cancellation',
+  summary:
+    "Decides the buyer's cancellation of a shipped or invoiced order: cancel and credit, or refuse with a note to the buyer",
+  request: { params: IdParams, body: body('CancellationDecisionBody', true) },
   responses: {
     200: answer('The PO as it now stands', OrderAnswer),
     ...refusals({ record: true, conflict: ORDER_ACTION_CONFLICT }),

@@ -64,6 +64,7 @@ import {
   orderAttachmentRoute,
   orderAttachmentsRoute,
   orderAttachRoute,
+  orderCancellationRoute,
   orderHandledRoute,
   orderInvoiceRoute,
   orderInvoicesRoute,
@@ -85,6 +86,7 @@ import { adminOverview } from './admin-overview.ts';
 import {
   AttachBody,
   AttachmentParams,
+  CancellationDecisionBody,
   HandledBody,
   InvoiceBody,
   NoteBody,
@@ -104,6 +106,7 @@ import {
   searchOrders,
 } from './admin-views.ts';
 import { type AuditTrailOptions, auditTrail } from './audit-trail.ts';
+import { decideCancellation } from './cancellation-decision.ts';
 import { exportResponse } from './csv-exports.ts';
 import { attachPrintOrder, markHandled, refuseIfStale } from './operator-actions.ts';
 import { addOrderNote, NOTE_AUTHORS, orderNoteView } from './order-notes.ts';
@@ -226,6 +229,14 @@ function orderRoutes(routes: DescribedRoutes, ctx: GatewayContext): void {
     const { text } = await readBody(c, NoteBody);
     const note = await addOrderNote(ctx, order, text, NOTE_AUTHORS.api);
     return c.json({ note: orderNoteView(note) }, 201);
+  });
+
+  routes.mount(orderCancellationRoute, async (c, { id }) => {
+    const order = await orderOr404(id);
+    const body = await readBody(c, CancellationDecisionBody);
+    refuseIfStale(order, body);
+    const decided = await decideCancellation(ctx, order, body.decision, body.note);
+    return c.json({ order: await summary(decided) });
   });
 
   routes.mount(orderAttachmentsRoute, async (c, { id }) => {

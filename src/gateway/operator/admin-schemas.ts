@@ -152,6 +152,14 @@ export const HandledBody = StaleGuard.extend({
   note: operatorNote('Why the PO needs nothing more; kept in the PO record.'),
 });
 
+export const CancellationDecisionBody = StaleGuard.extend({
+  decision: z.enum(['cancel', 'refuse'], { error: 'decision must be "cancel" or "refuse".' }).meta({
+    description:
+      "The buyer's cancellation of a shipped or invoiced order (flag `cancel_after_ship`): `cancel` sets its print orders to the cancel status and credits their invoices; `refuse` keeps the order as confirmed.",
+  }),
+  note: operatorNote('Why; sent to the buyer in the ConfirmationRequest that answers the cancellation.'),
+});
+
 export const InvoiceBody = StaleGuard.extend({
   prices: z.enum(INVOICE_HOLD_PRICES, { error: 'prices must be "po" or "print-order".' }).default('po').meta({
     description:

@@ -209,6 +209,11 @@ export const FLAG = {
   shipToReleased: 'ship_to_released_by_operator',
   /** The buyer rejected one of the PO's invoices (InvoiceStatus `rejected`; the PO's lastError quotes it). */
   invoiceRejected: 'invoice_rejected',
+  /**
+   * The buyer cancelled (OrderRequest delete) an order already shipped or invoiced: nothing is cancelled
+   * or credited until an operator decides (the original and the cancellation both carry it).
+   */
+  cancelAfterShip: 'cancel_after_ship',
 } as const;
 
 export const MISMATCH_FLAGS: Record<MismatchField, string> = {

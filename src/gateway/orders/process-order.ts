@@ -29,6 +29,7 @@ import { confirmationReferenceOf, queueConfirmation } from '../documents/buyer-d
 import { GatewayError, upstreamError } from '../http/errors.ts';
 import { openHolds, parkedForHolds } from '../invoices/invoice-holds.ts';
 import { findProductBySku } from '../punchout/catalog.ts';
+import { deliveredPart, parkCancelAfterShip } from './cancel-after-ship.ts';
 import { searchPrintOrder } from './find-print-order.ts';
 import { changeComment, historyEntries, printOrderComment } from './history-comment.ts';
 import {
@@ -607,7 +608,7 @@ async function recordUpdate(ctx: GatewayContext, update: PurchaseOrder): Promise
   ctx.logger.info('purchase order change recorded', { po: update.id, original: original?.id });
 }
 
-async function cancelPrintOrder(
+export async function cancelPrintOrder(
   ctx: GatewayContext,
   printOrder: TrackedPrintOrder,
   cancellation: PurchaseOrder,
@@ -645,6 +646,14 @@ async function cancelOrder(ctx: GatewayContext, cancellation: PurchaseOrder): Pr
     throw new GatewayError('conflict', `Purchase order ${original.orderId} is still being placed.`);
   }
   const printOrders = await ctx.store.printOrders.listByPo(original.id);
+  // Shipped or invoiced, the cancellation is an operator's to decide; parked already, it waits.
+  if (original.flags.includes(FLAG.cancelAfterShip)) return;
+  const delivered =
+    original.state === 'cancelled' ? undefined : await deliveredPart(ctx, original, printOrders);
+  if (delivered !== undefined) {
+    await parkCancelAfterShip(ctx, ctx.buyer(cancellation.buyerId), cancellation, original, delivered);
+    return;
+  }
   const uncancellable = printOrders.filter((p) => ctx.storefront(p.storefrontId).cancelStatus === undefined);
   for (const printOrder of printOrders) {
     const cancelStatus = ctx.storefront(printOrder.storefrontId).cancelStatus;

@@ -42,6 +42,7 @@ const ENDPOINTS = [
   'post /admin/orders/{id}/retry 202',
   'post /admin/orders/{id}/attach 202',
   'post /admin/orders/{id}/handled 200',
+  'post /admin/orders/{id}/cancellation 200',
   'get /admin/orders/{id}/invoices 200',
   'get /admin/orders/{id}/attachments 200',
   'get /admin/orders/{id}/attachments/{position} 200',
@@ -201,6 +202,7 @@ describe('GET /admin/openapi.json', () => {
       '/admin/orders/{id}/notes': placed,
       '/admin/orders/{id}/retry': waiting,
       '/admin/orders/{id}/handled': waiting,
+      '/admin/orders/{id}/cancellation': placed,
       '/admin/orders/{id}/attach': waiting,
       '/admin/outbox/{id}': confirmation.id,
       '/admin/outbox/{id}/resend': confirmation.id,
@@ -212,6 +214,7 @@ describe('GET /admin/openapi.json', () => {
       '/admin/orders/{id}/attach': { printOrderId: 0 },
       '/admin/orders/{id}/waive-invoice': { note: 'self-billed' },
       '/admin/orders/{id}/notes': { text: 'The buyer phoned: deliver to gate 2.' },
+      '/admin/orders/{id}/cancellation': { decision: 'refuse', note: 'shipped already' },
     };
     const doc = (await adminJson(stack, '/admin/openapi.json')).body as Doc;
     const answered: string[] = [];
@@ -237,6 +240,7 @@ describe('GET /admin/openapi.json', () => {
         'post /admin/orders/{id}/retry 409',
         'post /admin/orders/{id}/attach 400',
         'post /admin/orders/{id}/handled 200',
+        'post /admin/orders/{id}/cancellation 409',
         'post /admin/orders/{id}/invoice 200',
         'post /admin/orders/{id}/waive-invoice 409',
         'post /admin/invoices/{id}/resend 202',
