@@ -13,6 +13,8 @@
  * - `POST /admin/orders/:id/attach {printOrderId}` — that print order, verified to carry the PO number,
  *   becomes the PO's and its processing carries on (history, accept, tracking);
  * - `POST /admin/orders/:id/handled {note}` — a PO waiting for an operator leaves the queue, no document;
+ * - `POST /admin/orders/:id/cancellation {decision, note}` — a buyer's cancellation of a shipped or
+ *   invoiced order carried out (print orders cancelled, invoices credited) or refused, the buyer told;
  * - `GET /admin/orders/:id/attachments` — the files that came with the PO (multipart/related parts);
  * - `GET /admin/orders/:id/attachments/:position` — one of them downloaded (attachment, inert type);
  * - `GET /admin/orders/:id/invoices` — the PO's invoices and credit memos, each with its deliveries;
