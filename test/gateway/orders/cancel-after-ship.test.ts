@@ -20,6 +20,7 @@ import {
   receivedDocuments,
   sendOrder,
 } from '../../support/order-flow.ts';
+import { signIn } from '../operator/console/console-support.ts';
 
 beforeAll(() => requireDtdValidator());
 afterAll(() => disposeDtdValidators());
@@ -185,6 +186,27 @@ describe('a buyer cancels an order that has shipped and been invoiced', () => {
           message: `Purchase order record ${po.id} has no cancellation waiting for a decision.`,
         },
       },
+    });
+  });
+
+  it('the console offers both decisions on the PO page and carries out the one confirmed', async () => {
+    const stack = await createOrderStack(invoicedOnShip());
+    const { po } = await cancelledAfterShipping(stack, 'PO-LATE-CANCEL-CONSOLE');
+    const operator = await signIn(stack);
+    const page = await (await operator.get(`/admin/ui/orders/${po.id}`)).text();
+    expect(page).toContain('<button type="submit">Cancel and credit…</button>');
+    expect(page).toContain('<button type="submit">Refuse the cancellation…</button>');
+    const seen = /name="seen" value="([^"]+)"/.exec(page)?.[1] ?? '';
+    const res = await operator.post(`/admin/ui/orders/${po.id}/actions/refuse-cancellation`, {
+      csrf: operator.csrf,
+      seen,
+      note: 'Made to order.',
+      confirmed: 'yes',
+    });
+    expect(res.status).toBe(303);
+    expect(await stack.store.orders.get(po.id)).toMatchObject({
+      state: 'ordered',
+      lastError: 'Cancellation refused by an operator: Made to order.',
     });
   });
 });

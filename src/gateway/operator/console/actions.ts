@@ -25,6 +25,7 @@ import {
 import { FLAG } from '../../orders/po-record.ts';
 import { retryPurchaseOrder } from '../../orders/process-order.ts';
 import { firstProblem, MAX_NOTE_LENGTH, StaleGuard } from '../admin-schemas.ts';
+import { decideCancellation } from '../cancellation-decision.ts';
 import { attachPrintOrder, markHandled, refuseIfStale } from '../operator-actions.ts';
 
 export const ORDER_ACTIONS = [
@@ -34,6 +35,8 @@ export const ORDER_ACTIONS = [
   'invoice-po',
   'invoice-print-order',
   'waive-invoice',
+  'cancel-and-credit',
+  'refuse-cancellation',
 ] as const;
 export type OrderAction = (typeof ORDER_ACTIONS)[number];
 export const MESSAGE_ACTIONS = ['revive', 'resend'] as const;
@@ -66,6 +69,8 @@ const PRICES_OF: Readonly<Record<OrderAction, InvoiceHoldPrices | undefined>> = 
   'invoice-po': 'po',
   'invoice-print-order': 'print-order',
   'waive-invoice': undefined,
+  'cancel-and-credit': undefined,
+  'refuse-cancellation': undefined,
 };
 
 /** Each held invoice with what it bills at `prices` (or, for a waiver, at the PO's), for the question. */
@@ -106,6 +111,10 @@ export function orderActionQuestion(
         : `Process purchase order ${order.orderId} again? Its print order is created anew where none was made.`;
     case 'handled':
       return `Mark purchase order ${order.orderId} handled with the note "${noteOf(form)}"? It leaves the operator's queue and the buyer gets no document.`;
+    case 'cancel-and-credit':
+      return `Cancel purchase order ${order.orderId} as the buyer asked, with the note "${noteOf(form)}"? Its print orders are set to the cancel status, every invoice of it is credited, and the buyer's lines are confirmed rejected.`;
+    case 'refuse-cancellation':
+      return `Refuse the buyer's cancellation of purchase order ${order.orderId} with the note "${noteOf(form)}"? The order stands; the buyer's lines are confirmed accepted again, with the note.`;
   }
 }
 
@@ -134,6 +143,12 @@ export async function runOrderAction(
       return;
     case 'waive-invoice':
       await waiveHeldInvoices(ctx, order, noteOf(form));
+      return;
+    case 'cancel-and-credit':
+      await decideCancellation(ctx, order, 'cancel', noteOf(form));
+      return;
+    case 'refuse-cancellation':
+      await decideCancellation(ctx, order, 'refuse', noteOf(form));
       return;
   }
 }
@@ -239,6 +254,14 @@ export function orderActionForms(
       html`<form method="post" action="${base}/retry" class="actions">${carried(csrf, order)}<button type="submit">Retry…</button></form>`,
     );
   }
+  if (order.type === 'new' && order.flags.includes(FLAG.cancelAfterShip)) {
+    forms.push(html`<form method="post" action="${base}/cancel-and-credit" class="actions">${carried(csrf, order)}
+<div class="field"><label for="cancel-note">Note to the buyer (the cancellation carried out)</label><textarea id="cancel-note" name="note" maxlength="${MAX_NOTE_LENGTH}" required></textarea></div>
+<button type="submit">Cancel and credit…</button></form>`);
+    forms.push(html`<form method="post" action="${base}/refuse-cancellation" class="actions">${carried(csrf, order)}
+<div class="field"><label for="refuse-note">Note to the buyer (why the order stands)</label><textarea id="refuse-note" name="note" maxlength="${MAX_NOTE_LENGTH}" required></textarea></div>
+<button type="submit">Refuse the cancellation…</button></form>`);
+  }
   if (order.state === 'needs_operator') {
     forms.push(html`<form method="post" action="${base}/handled" class="actions">${carried(csrf, order)}
 <div class="field"><label for="note">Note (why nothing more is needed)</label><textarea id="note" name="note" maxlength="${MAX_NOTE_LENGTH}" required></textarea></div>
@@ -276,6 +299,10 @@ export const DONE_TEXT: Readonly<Record<OrderAction | MessageAction | 'note', st
   'invoice-print-order':
     "The held invoices are issued at the print order's prices; they go to the buyer with the next background round.",
   'waive-invoice': 'The held invoices are waived: no invoice is sent for them.',
+  'cancel-and-credit':
+    'The purchase order is cancelled as the buyer asked; the credit memos and the confirmation go with the next background round.',
+  'refuse-cancellation':
+    "The buyer's cancellation is refused; the confirmation with your note goes with the next background round.",
   revive: 'The document is back in the outbox; it is sent with the next background round.',
   resend: 'The document is queued to be sent again; it goes with the next background round.',
 };
