@@ -791,7 +791,7 @@ describe('credit memos', () => {
       [],
     );
   });
-  it('the buyer’s own cancellation (OrderRequest delete) of an invoiced order is credited too', async () => {
+  it('the buyer’s own cancellation (OrderRequest delete) of an invoiced order is credited once an operator cancels it', async () => {
     const stack = await invoiceStack({ send: 'on-ship' });
     const { po, printOrderId, payloadID } = await placedOrder(stack, 'PO-INV-BUYERCANCEL');
     await stack.api.markShipped(printOrderId, SHIPPED);
@@ -804,6 +804,20 @@ describe('credit memos', () => {
       lines: [],
     };
     expect(await sendOrder(stack, cancel)).toEqual({ code: 200, text: 'OK', detail: '' });
+    await drain(stack);
+    // Shipped and invoiced: nothing is voided or credited until an operator decides.
+    expect((await stack.api.getOrder(printOrderId)).status).toBe('Order Shipped');
+    expect(invoicesReceived(stack).map((i) => i.purpose)).toEqual(['standard']);
+    expect(await stack.store.orders.get(po.id)).toMatchObject({
+      state: 'needs_operator',
+      flags: ['cancel_after_ship'],
+    });
+    const decided = await adminJson(stack, `/admin/orders/${po.id}/cancellation`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ decision: 'cancel', note: 'Returned unopened.' }),
+    });
+    expect(decided.status).toBe(200);
     await drain(stack);
     expect((await stack.api.getOrder(printOrderId)).status).toBe('Cancelled');
     expect(invoicesReceived(stack).map((i) => [i.invoiceID, i.purpose, i.summary.due, i.dtd.ok])).toEqual([

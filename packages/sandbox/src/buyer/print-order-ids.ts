@@ -12,9 +12,9 @@ export function printOrderIds(order: PurchaseOrder): string[] {
   const ids = new Set<string>();
   for (const confirmation of order.confirmations) {
     // punchgate's confirmID is the print order ids, comma-separated, with `-2`, `-3`, … on the order's later
-    // confirmations: each id once, without the counter.
+    // confirmations: each id once, a number without its counter (another supplier's `PRINT-4711` as it is).
     for (const id of confirmation.confirmID?.split(/[\s,]+/) ?? []) {
-      if (id !== '') ids.add(id.replace(/-\d+$/, ''));
+      if (id !== '') ids.add(id.replace(/^(\d+)-\d+$/, '$1'));
     }
     for (const extrinsic of confirmation.extrinsics) {
       if (!PRINT_ORDER_EXTRINSIC.test(extrinsic.name)) continue;
