@@ -13,3 +13,12 @@ export {
   readDecimal,
 } from './decimal.ts';
 export { escapeHtml } from './html-escape.ts';
+export {
+  formatMoney,
+  formatUnitPrice,
+  lineAmount,
+  minorUnits,
+  ONE,
+  type PriceBasis,
+  pricePerUnit,
+} from './money.ts';
