@@ -119,6 +119,15 @@ export const CatalogProduct = z
       .min(1)
       .refine((tiers) => tiers.some((t) => t.minQuantity === 1), 'needs a tier with minQuantity 1')
       .describe('Unit price tiers by quantity'),
+    priceUnit: z
+      .number()
+      .int()
+      .min(1)
+      .max(99999)
+      .default(1)
+      .describe(
+        "How many units the tiers' unitPrice is for (e.g. 1000: prices per thousand); carts send it as cXML PriceBasisQuantity and OCI NEW_ITEM-PRICEUNIT",
+      ),
     minQuantity: z.number().int().min(1).default(1),
     maxQuantity: z.number().int().min(1).default(100000),
     printProductId: z

@@ -54,6 +54,40 @@ export function chargeElement(
   );
 }
 
+/** What a UnitPrice is quoted for (`PriceBasisQuantity`), as the PO or the product's `priceUnit` says. */
+export interface PriceBasisInput {
+  readonly quantity: string | number;
+  readonly conversionFactor: string | number;
+  readonly unitOfMeasure: string;
+  readonly description?: string;
+}
+
+const POSITIVE = /[1-9]/;
+
+/** `<PriceBasisQuantity quantity conversionFactor><UnitOfMeasure/>`, both attributes above zero. */
+export function priceBasisElement(
+  basis: PriceBasisInput | undefined,
+  field: string,
+  lang: string,
+): XmlElementSpec | undefined {
+  if (basis === undefined) return undefined;
+  const quantity = quantityAttribute(basis.quantity, `${field}.quantity`);
+  const conversionFactor = quantityAttribute(basis.conversionFactor, `${field}.conversionFactor`);
+  if (!POSITIVE.test(quantity) || !POSITIVE.test(conversionFactor)) {
+    throw new TypeError(
+      `${field} quantity and conversionFactor must be above zero, got ${quantity} and ${conversionFactor}`,
+    );
+  }
+  return el(
+    'PriceBasisQuantity',
+    { quantity, conversionFactor },
+    el('UnitOfMeasure', {}, basis.unitOfMeasure),
+    basis.description !== undefined &&
+      basis.description !== '' &&
+      el('Description', { 'xml:lang': lang }, basis.description),
+  );
+}
+
 /** cXML `%r8;` quantities: a non-negative decimal, written without exponent. */
 export function quantityAttribute(quantity: string | number, field: string): string {
   const text = String(quantity);

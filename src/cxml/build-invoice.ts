@@ -32,6 +32,8 @@ import {
   moneyElement,
   type OrderReferenceInput,
   orderReferenceElement,
+  type PriceBasisInput,
+  priceBasisElement,
   quantityAttribute,
 } from './build-common-elements.ts';
 import {
@@ -107,6 +109,8 @@ export interface InvoiceLineInput {
   readonly quantity: string | number;
   readonly unitOfMeasure: string;
   readonly unitPrice: string;
+  /** The PO line's PriceBasisQuantity, echoed: what `unitPrice` is for. */
+  readonly priceBasis?: PriceBasisInput;
   readonly supplierPartID?: string;
   readonly supplierPartAuxiliaryID?: string;
   readonly description?: string;
@@ -367,6 +371,7 @@ function lineElement(
     },
     el('UnitOfMeasure', {}, requireText(line.unitOfMeasure, `${field}.unitOfMeasure`)),
     el('UnitPrice', {}, money(line.unitPrice, currency, `${field}.unitPrice`)),
+    priceBasisElement(line.priceBasis, `${field}.priceBasis`, lang),
     el(
       'InvoiceDetailItemReference',
       { lineNumber: lineNumberAttribute(line.lineNumber, `${field}.lineNumber`) },

@@ -11,8 +11,11 @@ import {
   lineNumberAttribute,
   type MoneyInput,
   moneyElement,
+  type PriceBasisInput,
+  priceBasisElement,
   quantityAttribute,
 } from './build-common-elements.ts';
+import { formatMoney } from '../kernel/money.ts';
 import { statusElement } from './build-response.ts';
 import {
   buildCxmlDocument,
@@ -42,6 +45,8 @@ export interface OrderMessageLine {
   readonly shortName?: string;
   /** UN/CEFACT unit, e.g. `EA`, `PK`. */
   readonly unitOfMeasure: string;
+  /** What `unitPrice` is for when not one unit, e.g. 1000 EA for a price per thousand. */
+  readonly priceBasis?: PriceBasisInput;
   /** At least one; UNSPSC is what buyers (Coupa) require. */
   readonly classifications: readonly Classification[];
   readonly manufacturerPartID?: string;
@@ -80,6 +85,8 @@ export interface NoChangeOrderMessageInput extends OrderMessageBase {
   readonly currency: string;
 }
 
+const ZERO = { units: 0n, scale: 0 };
+
 const OPERATIONS: ReadonlySet<string> = new Set<SetupOperation>(['create', 'edit', 'inspect']);
 
 function itemInElement(line: OrderMessageLine, index: number, lang: string): XmlElementSpec {
@@ -115,6 +122,7 @@ function itemInElement(line: OrderMessageLine, index: number, lang: string): Xml
         requireText(line.description, `${field}.description`),
       ),
       el('UnitOfMeasure', {}, requireText(line.unitOfMeasure, `${field}.unitOfMeasure`)),
+      priceBasisElement(line.priceBasis, `${field}.priceBasis`, lang),
       line.classifications.map((classification) =>
         el(
           'Classification',
@@ -200,7 +208,13 @@ export function buildNoChangeOrderMessage(input: NoChangeOrderMessageInput): str
   return messageDocument(
     input,
     statusElement({ code: 204, text: 'No Content' }, lang),
-    [el('Total', {}, moneyElement({ value: '0.00', currency: input.currency }, 'currency'))],
+    [
+      el(
+        'Total',
+        {},
+        moneyElement({ value: formatMoney(ZERO, input.currency), currency: input.currency }, 'currency'),
+      ),
+    ],
     [],
   );
 }

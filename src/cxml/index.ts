@@ -6,6 +6,7 @@ export type {
   ChargeInput,
   MoneyInput,
   OrderReferenceInput,
+  PriceBasisInput,
 } from './build-common-elements.ts';
 export {
   buildConfirmationRequest,

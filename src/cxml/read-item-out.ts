@@ -2,7 +2,7 @@
  * Reading `<ItemOut>` lines, in a setup request (edit/inspect carries the current cart) and in an
  * OrderRequest (where price and unit of measure are required).
  */
-import { readMoney, readQuantity } from './read-money.ts';
+import { readMoney, readPriceBasis, readQuantity } from './read-money.ts';
 import { CxmlError } from './error.ts';
 import { readExtrinsics } from './extrinsics.ts';
 import { readAddress } from './read-address.ts';
@@ -70,6 +70,7 @@ export function readItemOut(node: XmlNode, position: number): ItemOut {
   const shortName = childText(description, 'ShortName');
   const requestedDeliveryDate = attr(node, 'requestedDeliveryDate');
   const unitOfMeasure = childText(detail, 'UnitOfMeasure');
+  const priceBasis = readPriceBasis(detail, unitOfMeasure, where);
   const manufacturerPartID = childText(detail, 'ManufacturerPartID');
   const manufacturerName = childText(detail, 'ManufacturerName');
   const shipTo = readAddress(child(node, 'ShipTo'));
@@ -84,6 +85,7 @@ export function readItemOut(node: XmlNode, position: number): ItemOut {
     description: text(description) || (shortName ?? ''),
     ...(shortName === undefined ? {} : { shortName }),
     ...(unitOfMeasure === undefined ? {} : { unitOfMeasure }),
+    ...(priceBasis !== undefined && { priceBasis }),
     classifications: readClassifications(detail),
     ...(manufacturerPartID === undefined ? {} : { manufacturerPartID }),
     ...(manufacturerName === undefined ? {} : { manufacturerName }),

@@ -6,8 +6,8 @@
  */
 import { type DecimalSyntax, readDecimal } from '../kernel/decimal.ts';
 import { CxmlError } from './error.ts';
-import type { Charge, Money } from './request-types.ts';
-import { attr, child, text, type XmlNode } from './xml-node.ts';
+import type { Charge, Money, PriceBasisQuantity } from './request-types.ts';
+import { attr, child, childText, text, type XmlNode } from './xml-node.ts';
 
 /** Money may be a credit (`-5.00`) and is written `5.`, `.5` or `+5` by some buyers. */
 const MONEY: DecimalSyntax = { signed: true, barePoint: true };
@@ -45,4 +45,39 @@ export function readQuantity(value: string | undefined, where: string): string {
     throw new CxmlError('invalid_value', `${where} quantity "${value}" is not a non-negative number`);
   }
   return value;
+}
+
+/** A positive `%r8;` attribute of PriceBasisQuantity: a basis of 0 would price every unit at infinity. */
+function positiveQuantity(value: string, where: string, name: string): string {
+  const decimal = readDecimal(value, QUANTITY);
+  if (value.startsWith('-') || decimal === undefined || decimal.units === 0n) {
+    throw new CxmlError('invalid_value', `${where} ${name} "${value}" is not a number above zero`);
+  }
+  return value;
+}
+
+/**
+ * `ItemDetail/PriceBasisQuantity`, exactly as sent. A missing conversionFactor (the DTD requires it, some
+ * buyers leave it out) is 1, and a missing UnitOfMeasure is the line's own: the basis is then counted in
+ * the ordered unit, which is what such a buyer means.
+ */
+export function readPriceBasis(
+  detail: XmlNode | undefined,
+  lineUnit: string | undefined,
+  where: string,
+): PriceBasisQuantity | undefined {
+  const node = child(detail, 'PriceBasisQuantity');
+  if (node === undefined) return undefined;
+  const at = `${where}/ItemDetail/PriceBasisQuantity`;
+  const quantity = attr(node, 'quantity') ?? '';
+  if (quantity === '') throw new CxmlError('missing_field', `${at} has no quantity attribute`);
+  const factor = attr(node, 'conversionFactor') ?? '';
+  const unit = childText(node, 'UnitOfMeasure') ?? lineUnit ?? '';
+  const description = childText(node, 'Description');
+  return {
+    quantity: positiveQuantity(quantity, at, 'quantity'),
+    conversionFactor: factor === '' ? '1' : positiveQuantity(factor, at, 'conversionFactor'),
+    unitOfMeasure: unit,
+    ...(description !== undefined && description !== '' && { description }),
+  };
 }

@@ -131,6 +131,19 @@ export const itemReferenceSchema = z.object({
 });
 export type ItemReference = z.infer<typeof itemReferenceSchema>;
 
+/**
+ * `ItemDetail/PriceBasisQuantity`: the UnitPrice is for `quantity` units of `unitOfMeasure`, one ordered
+ * unit being `conversionFactor` of them (45.20 per 1,000 EA: quantity `1000`, conversionFactor `1`).
+ * Values exactly as sent; a line's amount is quantity × price × conversionFactor ÷ basis quantity.
+ */
+export const priceBasisQuantitySchema = z.object({
+  quantity: z.string(),
+  conversionFactor: z.string(),
+  unitOfMeasure: z.string(),
+  description: optional(z.string()),
+});
+export type PriceBasisQuantity = z.infer<typeof priceBasisQuantitySchema>;
+
 /** An `<ItemOut>` line. In a setup request (edit/inspect) only the reference and quantity are sure. */
 export const itemOutSchema = itemReferenceSchema.extend({
   /** `@lineNumber`, or the line's position (from 1) when the buyer sent none, as cXML defines it. */
@@ -143,6 +156,8 @@ export const itemOutSchema = itemReferenceSchema.extend({
   description: z.string(),
   shortName: optional(z.string()),
   unitOfMeasure: optional(z.string()),
+  /** What the UnitPrice is quoted for, when not one ordered unit. */
+  priceBasis: optional(priceBasisQuantitySchema),
   classifications: z.array(classificationSchema),
   manufacturerPartID: optional(z.string()),
   manufacturerName: optional(z.string()),

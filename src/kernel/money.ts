@@ -91,7 +91,8 @@ export interface PriceBasis {
 
 /** A price basis of `n` units (OCI PRICEUNIT, config `priceUnit`); undefined for 1, the default basis. */
 export function priceBasisOf(n: number): PriceBasis | undefined {
-  if (!Number.isSafeInteger(n) || n < 1) throw new RangeError(`a price unit must be a whole number from 1, got ${n}`);
+  if (!Number.isSafeInteger(n) || n < 1)
+    throw new RangeError(`a price unit must be a whole number from 1, got ${n}`);
   return n === 1 ? undefined : { quantity: { units: BigInt(n), scale: 0 }, conversionFactor: ONE };
 }
 
@@ -108,7 +109,11 @@ export function lineAmount(
 ): Decimal {
   const exact = multiplyDecimals(quantity, unitPrice);
   if (basis === undefined) return roundMoney(exact, currency);
-  return divideDecimals(multiplyDecimals(exact, basis.conversionFactor), basis.quantity, minorUnits(currency));
+  return divideDecimals(
+    multiplyDecimals(exact, basis.conversionFactor),
+    basis.quantity,
+    minorUnits(currency),
+  );
 }
 
 /**

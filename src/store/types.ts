@@ -148,8 +148,10 @@ export interface NewCartLine {
   sku: string;
   name: string;
   quantity: number;
-  /** Decimal as text, so no binary rounding creeps into prices. */
+  /** Decimal as text, so no binary rounding creeps into prices: the price of `priceUnit` units. */
   unitPrice: string;
+  /** How many units `unitPrice` is for (the product's `priceUnit` when priced); absent means 1. */
+  priceUnit?: number;
   currency: string;
   uom: string;
   unspsc?: string;
@@ -176,6 +178,7 @@ export interface CartLinePatch {
   name?: string;
   quantity?: number;
   unitPrice?: string;
+  priceUnit?: number;
   currency?: string;
   position?: number;
   state?: 'cart' | 'removed';

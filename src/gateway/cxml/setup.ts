@@ -35,6 +35,7 @@ function asSent(item: ItemOut): KeptLine {
     description: item.description,
     ...(item.shortName !== undefined && { shortName: item.shortName }),
     ...(item.unitOfMeasure !== undefined && { unitOfMeasure: item.unitOfMeasure }),
+    ...(item.priceBasis !== undefined && { priceBasis: item.priceBasis }),
     classifications: item.classifications.map((c) => ({ domain: c.domain, code: c.code })),
     ...(item.manufacturerPartID !== undefined && { manufacturerPartID: item.manufacturerPartID }),
     ...(item.manufacturerName !== undefined && { manufacturerName: item.manufacturerName }),

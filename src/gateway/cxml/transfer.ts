@@ -9,6 +9,7 @@
 import type { Credential, CxmlHeader, OrderMessageLine } from '../../cxml/index.ts';
 import { buildNoChangeOrderMessage, buildOrderMessage, newPayloadId } from '../../cxml/index.ts';
 import { bytesToBase64 } from '../../kernel/base64.ts';
+import { formatMoney } from '../../kernel/money.ts';
 import type { CartLine, PunchoutSession } from '../../store/types.ts';
 import type { GatewayContext } from '../context.ts';
 import type { ResolvedCxmlBuyer, ResolvedStorefront } from '../deps.ts';
@@ -17,7 +18,9 @@ import { type KeptLine, keptLinesTotal, liveKeptLines } from '../punchout/kept-l
 import { supplierPartIdOf } from '../punchout/line-identity.ts';
 import type { ReturnForm } from '../punchout/pages.ts';
 import { proofLinksFor } from '../punchout/proof-links.ts';
-import { formatAmount, lineTotal, sumAmounts } from '../punchout/pricing.ts';
+import { formatPrice, formatTotal, lineTotal, priceBasisQuantity } from '../punchout/pricing.ts';
+
+const ZERO = { units: 0n, scale: 0 };
 
 /** UNSPSC 82121500 "Printing": the classification of a product the config gives none. */
 export const DEFAULT_UNSPSC = '82121500';
@@ -43,14 +46,17 @@ function orderMessageLines(
   return lines.map((line, index) => {
     const product = findProductBySku(storefront, line.sku);
     const proof = proofUrl(line);
+    const unitOfMeasure = buyer.unitMap[line.uom] ?? line.uom;
+    const priceBasis = priceBasisQuantity(line.priceUnit, unitOfMeasure);
     const item: OrderMessageLine = {
       quantity: line.quantity,
       lineNumber: index + 1,
       supplierPartID: supplierPartIdOf(buyer.supplierPartIds, line),
       supplierPartAuxiliaryID: line.lineRef,
-      unitPrice: { value: line.unitPrice, currency: line.currency },
+      unitPrice: { value: formatPrice(line.unitPrice, line.currency), currency: line.currency },
       description: line.name,
-      unitOfMeasure: buyer.unitMap[line.uom] ?? line.uom,
+      unitOfMeasure,
+      ...(priceBasis !== undefined && { priceBasis }),
       classifications: [{ domain: 'UNSPSC', code: line.unspsc ?? DEFAULT_UNSPSC }],
       url: proof,
       extrinsics: [
@@ -78,10 +84,11 @@ function keptMessageLine(line: KeptLine, lineNumber: number, currency: string): 
     ...(line.supplierPartAuxiliaryID !== undefined && {
       supplierPartAuxiliaryID: line.supplierPartAuxiliaryID,
     }),
-    unitPrice: line.unitPrice ?? { value: '0.00', currency },
+    unitPrice: line.unitPrice ?? { value: formatMoney(ZERO, currency), currency },
     description: line.description.trim() !== '' ? line.description : line.supplierPartID,
     ...(line.shortName !== undefined && { shortName: line.shortName }),
     unitOfMeasure: line.unitOfMeasure ?? 'EA',
+    ...(line.priceBasis !== undefined && { priceBasis: line.priceBasis }),
     classifications:
       classifications.length > 0 ? classifications : [{ domain: 'UNSPSC', code: DEFAULT_UNSPSC }],
     ...(line.manufacturerPartID !== undefined && { manufacturerPartID: line.manufacturerPartID }),
@@ -134,11 +141,9 @@ function cartMessageForm(
     buyerCookie: session.buyerCookie ?? '',
     operationAllowed: session.operation === 'inspect' ? 'inspect' : 'edit',
     total: {
-      value: formatAmount(
-        sumAmounts([
-          ...lines.map((l) => lineTotal(l.unitPrice, l.quantity)),
-          keptLinesTotal(kept, storefront.currency),
-        ]),
+      value: formatTotal(
+        [...lines.map((l) => lineTotal(l, l.currency)), keptLinesTotal(kept, storefront.currency)],
+        storefront.currency,
       ),
       currency: storefront.currency,
     },

@@ -11,6 +11,7 @@ import { GatewayError } from '../http/errors.ts';
 import { sendPage } from '../http/send-page.ts';
 import { type CatalogEntry, priceBreaks, productBySku } from '../punchout/catalog.ts';
 import { addToCartView, productPage } from '../punchout/catalog-page.ts';
+import { pricedUnitText } from '../punchout/pricing.ts';
 import { searchProducts } from '../punchout/product-search.ts';
 import { sessionPageSecurity, sessionPageUrl, sessionScope } from '../punchout/session-scope.ts';
 import { type ProductDetailView, renderProductsPage } from './product-pages.ts';
@@ -38,9 +39,12 @@ export function createOciSessionPages(ctx: GatewayContext): Hono {
         .editorUrlsFor(s.storefront)
         .thumbnailUrl({ productId: product.productId, width: 320, height: 224 }),
       // The breaks a buyer can reach, as the catalog and cart show them (no tier below the minimum).
-      prices: priceBreaks(product).map((b) => ({ minQuantity: b.from, unitPrice: b.unitPrice })),
+      prices: priceBreaks(product, s.storefront.currency).map((b) => ({
+        minQuantity: b.from,
+        unitPrice: b.unitPrice,
+      })),
       currency: s.storefront.currency,
-      uom: product.uom,
+      uom: pricedUnitText(product.priceUnit, product.uom),
       minQuantity: product.minQuantity,
       leadTimeDays: product.leadTimeDays,
       designUrl: s.punchoutUrl(`design/${encodeURIComponent(product.sku)}`),

@@ -16,7 +16,7 @@ import {
 } from './catalog.ts';
 import { keptLinesTotal, liveKeptLines } from './kept-lines.ts';
 import { type ReturnForm, renderCartPage, renderReturnFormPage } from './pages.ts';
-import { formatAmount, lineTotal, sumAmounts } from './pricing.ts';
+import { formatPrice, formatTotal, lineTotal, pricedUnitText } from './pricing.ts';
 import { proofLinksFor } from './proof-links.ts';
 import { type SessionScope, sessionPageSecurity, sessionPageUrl } from './session-scope.ts';
 
@@ -87,14 +87,15 @@ export async function cartPage(
     cancelAction: readOnly ? undefined : link('cancel'),
     transferBlocked: transferBlockedReason(s, lines),
     ...(emptyTransferNeedsConfirm(s, lines) && { confirmEmpty: CONFIRM_EMPTY }),
-    total: formatAmount(
-      sumAmounts([
-        ...lines.map((l) => lineTotal(Number(l.unitPrice), l.quantity)),
+    total: formatTotal(
+      [
+        ...lines.map((l) => lineTotal(l, l.currency)),
         keptLinesTotal(
           kept.map(({ line }) => line),
           s.storefront.currency,
         ),
-      ]),
+      ],
+      s.storefront.currency,
     ),
     keptLines: kept.map(({ index, line }) => ({
       supplierPartID: line.supplierPartID,
@@ -116,11 +117,11 @@ export async function cartPage(
         quantity: line.quantity,
         quantityInput: refusal?.typed ?? String(line.quantity),
         bounds: product && quantityBounds(product),
-        priceBreaks: product && priceBreaksText(product),
+        priceBreaks: product && priceBreaksText(product, line.currency),
         quantityProblem: refusal?.problem ?? (readOnly ? undefined : storedQuantityProblem(s, line)),
-        unitPrice: formatAmount(Number(line.unitPrice)),
-        total: formatAmount(lineTotal(Number(line.unitPrice), line.quantity)),
-        uom: line.uom,
+        unitPrice: formatPrice(line.unitPrice, line.currency),
+        total: formatTotal([lineTotal(line, line.currency)], line.currency),
+        uom: pricedUnitText(line.priceUnit, line.uom),
         thumbnailUrl: urls.thumbnailUrl({ productId: line.designId, width: 80, height: 56 }),
         proofUrl: proofUrl(line),
         editUrl:

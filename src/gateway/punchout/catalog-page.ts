@@ -19,6 +19,7 @@ import {
   renderCatalogCard,
   renderCatalogPage,
 } from './pages.ts';
+import { pricedUnitText } from './pricing.ts';
 import { searchProducts, searchWords } from './product-search.ts';
 import { type SessionScope, sessionPageUrl } from './session-scope.ts';
 
@@ -42,10 +43,10 @@ export function prepareCatalogCards(
         name: p.name,
         description: p.description,
         thumbnailUrl: urls.thumbnailUrl({ productId: p.productId, width: 200, height: 140 }),
-        priceBreaks: priceBreaksText(p),
+        priceBreaks: priceBreaksText(p, storefront.currency),
         minQuantity: quantityBounds(p).min,
         currency: storefront.currency,
-        uom: p.uom,
+        uom: pricedUnitText(p.priceUnit, p.uom),
       }),
     ]),
   );

@@ -4,7 +4,7 @@
  */
 import type { ResolvedStorefront } from '../deps.ts';
 import { GatewayError } from '../http/errors.ts';
-import { formatAmount, unitPriceFor } from './pricing.ts';
+import { formatPrice, unitPriceFor } from './pricing.ts';
 
 export type CatalogEntry = ResolvedStorefront['products'][number];
 
@@ -110,22 +110,25 @@ export interface PriceBreak {
  * tier that starts above the minimum and not above the maximum. A tier below the minimum (the config's
  * required tier from 1 when the minimum is 100) can never apply, so it is not shown.
  */
-export function priceBreaks(product: CatalogEntry): PriceBreak[] {
+export function priceBreaks(product: CatalogEntry, currency: string): PriceBreak[] {
   const { min, max } = quantityBounds(product);
   const starts = new Set([
     min,
     ...product.prices.map((t) => t.minQuantity).filter((q) => q > min && q <= max),
   ]);
-  return [...starts].sort((a, b) => a - b).map((from) => ({ from, unitPrice: priceText(product, from) }));
+  return [...starts]
+    .sort((a, b) => a - b)
+    .map((from) => ({ from, unitPrice: priceText(product, from, currency) }));
 }
 
 /** Price breaks as the catalog and the cart write them: "100+ 0.12, 500+ 0.09". */
-export function priceBreaksText(product: CatalogEntry): string {
-  return priceBreaks(product)
+export function priceBreaksText(product: CatalogEntry, currency: string): string {
+  return priceBreaks(product, currency)
     .map((b) => `${b.from}+ ${b.unitPrice}`)
     .join(', ');
 }
 
-export function priceText(product: CatalogEntry, quantity: number): string {
-  return formatAmount(unitPriceFor(product, quantity));
+/** The product's unit price (of its `priceUnit` units) at a quantity, as carts store and send it. */
+export function priceText(product: CatalogEntry, quantity: number, currency: string): string {
+  return formatPrice(unitPriceFor(product, quantity), currency);
 }

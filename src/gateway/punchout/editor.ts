@@ -7,11 +7,10 @@ import { PrintApiError } from '../../print-api/index.ts';
 import type { CartLine, PunchoutSession } from '../../store/types.ts';
 import type { GatewayContext } from '../context.ts';
 import { GatewayError, upstreamError } from '../http/errors.ts';
-import { productBySku, quantityProblem } from './catalog.ts';
+import { priceText, productBySku, quantityProblem } from './catalog.ts';
 import { lineDescription } from './line-identity.ts';
 import { newLineRef } from './line-refs.ts';
 import { type ReturnTarget, returnTargetRef } from './link-targets.ts';
-import { formatAmount, unitPriceFor } from './pricing.ts';
 import type { SessionScope } from './session-scope.ts';
 import { sessionUrlTtl } from './sessions.ts';
 
@@ -133,7 +132,8 @@ function addCartLine(
     sku: product.sku,
     name: line.name,
     quantity: line.quantity,
-    unitPrice: formatAmount(unitPriceFor(product, line.quantity)),
+    unitPrice: priceText(product, line.quantity, storefront.currency),
+    ...(product.priceUnit !== 1 && { priceUnit: product.priceUnit }),
     currency: storefront.currency,
     uom: product.uom,
     ...(product.unspsc !== undefined && { unspsc: product.unspsc }),

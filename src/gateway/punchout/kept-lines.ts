@@ -11,13 +11,10 @@ import * as z from 'zod';
 import { type JsonObject, type PunchoutSession, toJson } from '../../store/types.ts';
 import type { GatewayContext } from '../context.ts';
 import { GatewayError } from '../http/errors.ts';
-import {
-  addDecimals,
-  type Decimal,
-  formatDecimal,
-  multiplyDecimals,
-  readDecimal,
-} from '../../kernel/decimal.ts';
+import { priceBasisQuantitySchema } from '../../cxml/request-types.ts';
+import { addDecimals, type Decimal, readDecimal } from '../../kernel/decimal.ts';
+import { lineAmount } from '../../kernel/money.ts';
+import { exactPriceBasis } from './pricing.ts';
 
 /** The reserved key in a session's `extrinsics`; a buyer extrinsic of this name is overwritten. */
 const KEPT_LINES_KEY = 'punchgate.keptLines';
@@ -32,6 +29,8 @@ const keptLineSchema = z.object({
   /** The quantity's text exactly as sent. */
   quantity: text,
   unitPrice: optional(z.object({ value: text, currency: text })),
+  /** What the unit price is for, as sent (a price per thousand stays one when handed back). */
+  priceBasis: optional(priceBasisQuantitySchema),
   description: text,
   shortName: optional(text),
   unitOfMeasure: optional(text),
@@ -74,18 +73,20 @@ export function withKeptLines(extrinsics: JsonObject | undefined, lines: readonl
 }
 
 /**
- * The kept lines' sum in `currency`, exact (a kept quantity may be a decimal such as 2.5); a line priced in
- * another currency, or whose price or quantity is not a plain decimal, adds nothing.
+ * The kept lines' sum in `currency`, each line's amount rounded once to the currency's minor units after
+ * its price basis (a kept quantity may be a decimal such as 2.5); a line priced in another currency, or
+ * whose price or quantity is not a plain decimal, adds nothing.
  */
-export function keptLinesTotal(lines: readonly KeptLine[], currency: string): string {
+export function keptLinesTotal(lines: readonly KeptLine[], currency: string): Decimal {
   const totals: Decimal[] = [];
   for (const line of lines) {
     if (line.unitPrice?.currency !== currency) continue;
     const price = readDecimal(line.unitPrice.value.trim(), { signed: true });
     const quantity = readDecimal(line.quantity.trim());
-    if (price !== undefined && quantity !== undefined) totals.push(multiplyDecimals(price, quantity));
+    if (price === undefined || quantity === undefined) continue;
+    totals.push(lineAmount(quantity, price, exactPriceBasis(line.priceBasis), currency));
   }
-  return formatDecimal(addDecimals(totals));
+  return addDecimals(totals);
 }
 
 /** Marks kept line `index` removed; an index that names no live line is `unknown_line`. */

@@ -156,7 +156,11 @@ export function createPunchoutRoutes(ctx: GatewayContext): Hono {
       const status = ERROR_ANSWERS.invalid_quantity.http as PageStatus;
       return sendPage(c, await cartPage(ctx, s, lines, undefined, refused), sessionPageSecurity(s), status);
     }
-    await ctx.store.cart.update(line.lineRef, { quantity, unitPrice: priceText(product, quantity) });
+    await ctx.store.cart.update(line.lineRef, {
+      quantity,
+      unitPrice: priceText(product, quantity, line.currency),
+      priceUnit: product.priceUnit,
+    });
     return c.redirect(backTo(s, 'cart'), 303);
   });
 

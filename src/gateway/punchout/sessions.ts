@@ -195,7 +195,10 @@ async function reopenLines(
       ...(line.state === 'removed' && { state: 'cart' }),
       position: count + 1,
       quantity,
-      ...(product !== undefined && { unitPrice: priceText(product, quantity) }),
+      ...(product !== undefined && {
+        unitPrice: priceText(product, quantity, line.currency),
+        priceUnit: product.priceUnit,
+      }),
     });
     count++;
   }

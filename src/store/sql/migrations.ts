@@ -613,6 +613,9 @@ const MIGRATIONS: readonly Migration[] = [
   CREATE INDEX status_updates_po ON status_updates (po_id, id);
   CREATE INDEX buyer_documents_payload ON buyer_documents (buyer_id, (${documentPayloadId(d)}));
   `,
+  // 18: a cart line's price may be for N units (a product priced per thousand): kept with the line, so a
+  // changed config never reads an old per-piece price as a per-thousand one.
+  () => `ALTER TABLE cart_lines ADD COLUMN price_unit INTEGER NOT NULL DEFAULT 1;`,
 ];
 
 /**

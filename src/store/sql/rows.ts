@@ -135,6 +135,8 @@ export function toCartLine(r: SqlRow): CartLine {
     name: text(r.name),
     quantity: Number(r.quantity),
     unitPrice: text(r.unit_price),
+    // A line stored before prices per N existed, or priced per 1, reads as it always did.
+    ...(Number(r.price_unit ?? 1) !== 1 && { priceUnit: Number(r.price_unit) }),
     currency: text(r.currency),
     uom: text(r.uom),
     ...optional('unspsc', r.unspsc, text),

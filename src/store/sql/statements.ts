@@ -75,10 +75,10 @@ const userSql = {
 const cartSql = (d: SqlDialect) => ({
   insert: `INSERT INTO cart_lines (line_ref, session_id, buyer_id, storefront_id, user_ref, design_id, product_id,
       sku, name, quantity, unit_price, currency, uom, unspsc, lead_time_days, position, state, created_at, updated_at,
-      deployment_mode)
+      deployment_mode, price_unit)
     SELECT $1::text, $2::text, $3::text, $4::text, $5::text, $6::bigint, $7::bigint, $8::text, $9::text,
       $10::float8, $11::text, $12::text, $13::text, $14::text, $15::integer,
-      COALESCE(MAX(position), 0) + 1, 'cart', $16::bigint, $16, $17::text
+      COALESCE(MAX(position), 0) + 1, 'cart', $16::bigint, $16, $17::text, $18::integer
     FROM cart_lines WHERE session_id = $2 RETURNING *`,
   get: 'SELECT * FROM cart_lines WHERE line_ref = $1',
   listBySession: `SELECT * FROM cart_lines WHERE session_id = $1 AND state IN ('cart', 'ordered')
@@ -87,7 +87,7 @@ const cartSql = (d: SqlDialect) => ({
   update: `UPDATE cart_lines SET session_id = COALESCE($1, session_id), design_id = COALESCE($2, design_id),
       name = COALESCE($3, name), quantity = COALESCE($4, quantity), unit_price = COALESCE($5, unit_price),
       currency = COALESCE($6, currency), position = COALESCE($7, position), state = COALESCE($8, state),
-      updated_at = $9
+      updated_at = $9, price_unit = COALESCE($11, price_unit)
     WHERE line_ref = $10 RETURNING *`,
   getMany: `SELECT * FROM cart_lines WHERE line_ref IN (${d.jsonArrayElements(1)})`,
   markOrdered: `UPDATE cart_lines SET state = 'ordered', po_id = $1, updated_at = $2

@@ -331,6 +331,7 @@ function sqlCart({ sql: { cart: sql }, now, rows, first, purge }: SqlContext): S
         l.leadTimeDays ?? null,
         now(),
         l.deploymentMode ?? 'production',
+        l.priceUnit ?? 1,
       );
       return toCartLine(row!);
     },
@@ -368,6 +369,7 @@ function sqlCart({ sql: { cart: sql }, now, rows, first, purge }: SqlContext): S
         p.state ?? null,
         now(),
         lineRef,
+        p.priceUnit ?? null,
       );
       return row && toCartLine(row);
     },

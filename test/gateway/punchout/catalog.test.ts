@@ -15,6 +15,7 @@ function product(overrides: Partial<CatalogEntry> = {}): CatalogEntry {
     prices: [{ minQuantity: 1, unitPrice: 0.12 }],
     minQuantity: 1,
     maxQuantity: 100000,
+    priceUnit: 1,
     ...overrides,
   };
 }
@@ -29,7 +30,7 @@ describe('price breaks', () => {
         { minQuantity: 100, unitPrice: 0.12 },
       ],
     });
-    expect(priceBreaksText(cards)).toBe('100+ 0.12, 500+ 0.09');
+    expect(priceBreaksText(cards, 'EUR')).toBe('100+ 0.12, 500+ 0.09');
   });
 
   it('the minimum inside a tier takes that tier’s price; tiers above the maximum are left out', () => {
@@ -43,11 +44,21 @@ describe('price breaks', () => {
         { minQuantity: 1000, unitPrice: 0.08 },
       ],
     });
-    expect(priceBreaksText(cards)).toBe('250+ 0.12, 500+ 0.10');
+    expect(priceBreaksText(cards, 'EUR')).toBe('250+ 0.12, 500+ 0.10');
   });
 
   it('a single tier is one break', () => {
-    expect(priceBreaksText(product({ prices: [{ minQuantity: 1, unitPrice: 18.5 }] }))).toBe('1+ 18.50');
+    expect(priceBreaksText(product({ prices: [{ minQuantity: 1, unitPrice: 18.5 }] }), 'EUR')).toBe(
+      '1+ 18.50',
+    );
+  });
+
+  it("are written in the currency's decimals", () => {
+    const prices = [{ minQuantity: 1, unitPrice: 1200 }];
+    expect(priceBreaksText(product({ prices }), 'JPY')).toBe('1+ 1200');
+    expect(priceBreaksText(product({ prices: [{ minQuantity: 1, unitPrice: 1.5 }] }), 'BHD')).toBe(
+      '1+ 1.500',
+    );
   });
 });
 

@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { formatAmount, lineTotal, sumAmounts, unitPriceFor } from '../../../src/gateway/punchout/pricing.ts';
+import {
+  exactPriceBasis,
+  formatPrice,
+  formatTotal,
+  lineTotal,
+  priceBasisQuantity,
+  pricedUnitText,
+  unitPriceFor,
+} from '../../../src/gateway/punchout/pricing.ts';
 
 const product = {
   prices: [
@@ -26,8 +34,34 @@ describe('pricing', () => {
   });
 
   it('computes totals without floating-point noise', () => {
-    expect(lineTotal(0.12, 3)).toBe(0.36);
-    expect(sumAmounts([0.1, 0.2])).toBe(0.3);
+    expect(formatTotal([lineTotal({ unitPrice: 0.12, quantity: 3 }, 'EUR')], 'EUR')).toBe('0.36');
+    expect(formatTotal(['0.1', '0.2'], 'EUR')).toBe('0.30');
+  });
+
+  it('totals a price per thousand exactly, rounded once in the currency', () => {
+    const line = { unitPrice: '45.27', priceUnit: 1000, quantity: 2500 };
+    // 2,500 × 45.27 ÷ 1,000 = 113.175: one rounding gives 113.18 (a per-piece 0.0453 first would give 113.25).
+    expect(formatTotal([lineTotal(line, 'EUR')], 'EUR')).toBe('113.18');
+    expect(
+      formatTotal([lineTotal({ unitPrice: '4527', priceUnit: 1000, quantity: 2500 }, 'JPY')], 'JPY'),
+    ).toBe('11318');
+    expect(formatTotal([lineTotal({ unitPrice: 0.1235, quantity: 7 }, 'BHD')], 'BHD')).toBe('0.865');
+  });
+
+  it('names a price basis for cXML and for pages', () => {
+    expect(priceBasisQuantity(1000, 'EA')).toEqual({
+      quantity: '1000',
+      conversionFactor: '1',
+      unitOfMeasure: 'EA',
+    });
+    expect(priceBasisQuantity(1, 'EA')).toBeUndefined();
+    expect(priceBasisQuantity(undefined, 'EA')).toBeUndefined();
+    expect(exactPriceBasis({ quantity: '1e3', conversionFactor: '1' })).toEqual({
+      quantity: { units: 1000n, scale: 0 },
+      conversionFactor: { units: 1n, scale: 0 },
+    });
+    expect(pricedUnitText(1000, 'EA')).toBe('1,000 EA');
+    expect(pricedUnitText(undefined, 'EA')).toBe('EA');
   });
 
   it.each([
@@ -37,6 +71,12 @@ describe('pricing', () => {
     [0.1234, '0.1234'],
     [1234.56789, '1234.5679'],
   ])('formats %d as %s', (amount, text) => {
-    expect(formatAmount(amount)).toBe(text);
+    expect(formatPrice(amount, 'EUR')).toBe(text);
+  });
+
+  it("formats a unit price in the currency's decimals", () => {
+    expect(formatPrice(1200, 'JPY')).toBe('1200');
+    expect(formatPrice('0.5', 'JPY')).toBe('0.5');
+    expect(formatPrice(1.25, 'BHD')).toBe('1.250');
   });
 });
