@@ -26,6 +26,7 @@ import {
   formatDecimal,
   parseDecimal,
 } from '../kernel/decimal.ts';
+import { minorUnits } from '../kernel/money.ts';
 import {
   commentsElement,
   lineNumberAttribute,
@@ -401,13 +402,33 @@ function sum(values: readonly Decimal[]): Decimal {
   return addDecimals(values);
 }
 
-function show(value: Decimal): string {
-  return formatDecimal(value, { minDecimals: 2 });
+/**
+ * Every amount in the currency's ISO 4217 minor units at most (`1200` JPY, `1.250` BHD): a buyer's
+ * invoice check reads `1200.50` JPY as a sum no yen coin pays. Unit prices may have more (`0.0452` EUR).
+ */
+function checkMinorUnits(input: InvoiceDetailRequestInput): void {
+  const decimals = minorUnits(input.currency);
+  const check = (text: string | undefined, field: string) => {
+    if (text === undefined || amount(text, field).scale <= decimals) return;
+    throw new TypeError(`${field} "${text}" has more decimals than ${input.currency}'s ${decimals}`);
+  };
+  const { summary } = input;
+  for (const [field, text] of Object.entries(summary)) {
+    if (typeof text === 'string') check(text, `summary.${field}`);
+  }
+  check(summary.tax.amount, 'summary.tax.amount');
+  check(summary.tax.taxableAmount, 'summary.tax.taxableAmount');
+  input.lines.forEach((line, i) => {
+    check(line.subtotal, `lines[${i}].subtotal`);
+    check(line.tax?.amount, `lines[${i}].tax.amount`);
+    check(line.tax?.taxableAmount, `lines[${i}].tax.taxableAmount`);
+  });
 }
 
 /** The summary's own arithmetic, and the lines' against it; a mismatch names both figures. */
 function checkFigures(input: InvoiceDetailRequestInput): void {
   const { summary } = input;
+  const show = (value: Decimal) => formatDecimal(value, { minDecimals: minorUnits(input.currency) });
   const subtotal = amount(summary.subtotal, 'summary.subtotal');
   const tax = amount(summary.tax.amount, 'summary.tax.amount');
   const shipping = amount(summary.shipping ?? '0', 'summary.shipping');
@@ -538,6 +559,7 @@ export function buildInvoiceDetailRequest(input: InvoiceDetailRequestInput): str
   ) {
     throw new TypeError(`paymentTermDays must be a whole number from 0, got ${input.paymentTermDays}`);
   }
+  checkMinorUnits(input);
   checkFigures(input);
   const lang = envelopeLang(input);
   const original = input.originalInvoice;

@@ -14,8 +14,10 @@
  *   UNIT, LEADTIME) that do not fit are always an error; identifiers and free fields follow `lengthPolicy`:
  *   `reject` (default, a cut part number names another product) or `truncate`.
  * - QUANTITY has a decimal point, at most 3 decimals (rounded half up) and no trailing zeros; PRICE is
- *   rounded half up to `priceDecimals.max` and padded to `priceDecimals.min` decimals; neither ever uses an
- *   exponent or thousands separators.
+ *   rounded half up to `priceDecimals.max` and padded to `priceDecimals.min` decimals (by default the
+ *   currency's minor units, so a JPY price has none); neither ever uses an exponent or thousands separators.
+ * - PRICE is the price of PRICEUNIT units (a product priced per thousand sends its price per 1,000 and
+ *   PRICEUNIT 1000), never divided down to a per-piece price that SAP's four decimals would round.
  * - OCI 5.0 hierarchy: with `ociVersion: '5.0'`, a line with `parentLineRef` gets PARENT_ID = its parent's
  *   item number and ITEM_TYPE `O`, a parent gets ITEM_TYPE `R` (the codes Spryker's OCI catalog sends; a
  *   line's own `itemType` overrides them). OCI 4.0 (the default) sends the lines flat.
@@ -23,6 +25,7 @@
 
 import type { OciCharset } from './charset.ts';
 import { decimalFromNumber, formatDecimal, readDecimal } from '../kernel/decimal.ts';
+import { minorUnits, UNIT_PRICE_DECIMALS } from '../kernel/money.ts';
 import { OciError, type OciErrorCode } from './error.ts';
 import { fitToCharset } from './fit-to-charset.ts';
 
@@ -122,7 +125,10 @@ export interface OciItemsOptions {
   readonly custFields?: readonly string[];
   /** '5.0' sends PARENT_ID / ITEM_TYPE for lines in a hierarchy. Default '4.0'. */
   readonly ociVersion?: '4.0' | '5.0';
-  /** Decimals of PRICE; default { min: 2, max: 4 } (SAP keeps 4). */
+  /**
+   * Decimals of PRICE; default the line currency's ISO 4217 minor units up to 4 (SAP keeps 4): `0.50` EUR,
+   * `1200` JPY, `1.250` BHD.
+   */
   readonly priceDecimals?: { readonly min: number; readonly max: number };
   /** What to do with identifiers and free fields that exceed their SAP length; default reject. */
   readonly lengthPolicy?: 'reject' | 'truncate';
@@ -253,7 +259,11 @@ class ItemFields {
   }
 
   #price(): string {
-    const { min, max } = this.#options.priceDecimals ?? { min: 2, max: 4 };
+    const currencyDecimals = minorUnits(this.#line.currency);
+    const { min, max } = this.#options.priceDecimals ?? {
+      min: currencyDecimals,
+      max: Math.max(currencyDecimals, UNIT_PRICE_DECIMALS),
+    };
     const parsed = readDecimal(this.#line.unitPrice.trim());
     const price =
       parsed === undefined

@@ -240,6 +240,21 @@ describe('buildOciItems', () => {
       },
     );
 
+    it("writes PRICE in the currency's decimals by default: none for JPY, three for BHD", () => {
+      expect(fieldValue(build({ unitPrice: '1200', currency: 'JPY' }), 'NEW_ITEM-PRICE[1]')).toBe('1200');
+      expect(fieldValue(build({ unitPrice: '0.5', currency: 'JPY' }), 'NEW_ITEM-PRICE[1]')).toBe('0.5');
+      expect(fieldValue(build({ unitPrice: '1.25', currency: 'BHD' }), 'NEW_ITEM-PRICE[1]')).toBe('1.250');
+      expect(fieldValue(build({ unitPrice: '1.23456', currency: 'BHD' }), 'NEW_ITEM-PRICE[1]')).toBe(
+        '1.2346',
+      );
+    });
+
+    it('sends a price per thousand as it is, with PRICEUNIT 1000', () => {
+      const fields = build({ unitPrice: '45.2', priceUnit: 1000 });
+      expect(fieldValue(fields, 'NEW_ITEM-PRICE[1]')).toBe('45.20');
+      expect(fieldValue(fields, 'NEW_ITEM-PRICEUNIT[1]')).toBe('1000');
+    });
+
     it('sends the price unit, 1 by default', () => {
       expect(fieldValue(build({}), 'NEW_ITEM-PRICEUNIT[1]')).toBe('1');
       expect(fieldValue(build({ priceUnit: 1000, unitPrice: '171.5607' }), 'NEW_ITEM-PRICEUNIT[1]')).toBe(

@@ -7,8 +7,11 @@
  * PO's lines at the PO's quantities and confirmed unit prices. From the print order come the shipping,
  * the promotion and the tax rate (its tax ÷ its items' totals, applied to the invoiced subtotal); the
  * buyer's `defaultTaxPercent`/`defaultShipping` stand in only where the print order has no tax or no
- * shipping at all. Every amount is exact decimal arithmetic rounded half up to 2 decimals, and the
- * summary adds up to the cent: DueAmount = NetAmount = Subtotal + Tax + Shipping − Discount.
+ * shipping at all. Every amount is exact decimal arithmetic rounded half up once to the currency's ISO 4217
+ * minor units (JPY none, BHD three), and the summary adds up to the last of them: DueAmount = NetAmount =
+ * Subtotal + Tax + Shipping − Discount. A PO line priced per N (PriceBasisQuantity) is invoiced at its own
+ * price and basis, its amount quantity × price × conversionFactor ÷ N; it is held against the print
+ * service's per-piece price per ordered unit.
  *
  * Scope: a print order is one owner group of the PO (`groupOfPrintOrder`). Per order, every line of the
  * group is invoiced, with the order's tax (`tax_total`, else its shipments' sum), shipping (its shipments'
@@ -37,7 +40,16 @@ import {
   parseDecimal,
   roundDecimal,
 } from '../../kernel/decimal.ts';
+import {
+  formatMoney,
+  lineAmount,
+  minorUnits,
+  priceForBasis,
+  pricePerUnit,
+  roundMoney,
+} from '../../kernel/money.ts';
 import type { InvoiceHoldPrices } from '../../store/types.ts';
+import { exactPriceBasis } from '../punchout/pricing.ts';
 import type { OwnerGroup, PoLine, StoredRequest } from '../orders/po-record.ts';
 import { itemLines, shipmentLines } from '../orders/print-order-lines.ts';
 
@@ -132,14 +144,18 @@ export type InvoiceFiguresResult =
     };
 
 const ZERO: Decimal = { units: 0n, scale: 0 };
-const CENTS = 2;
-/** The print order's own total may differ from its items' sum by rounding, no more. */
-const ADD_UP_SLACK = parseDecimal('0.005');
+/** A per-N price held against a per-piece one: enough decimals that a basis of 10^k loses nothing. */
+const PER_UNIT_DECIMALS = 10;
+
+/** The print order's own total may differ from its items' sum by rounding, no more: half a minor unit. */
+function addUpSlack(currency: string): Decimal {
+  return { units: 5n, scale: minorUnits(currency) + 1 };
+}
 
 const lenient = { barePoint: true, exponent: true, signed: true } as const;
 
-function money(value: Decimal): string {
-  return formatDecimal(roundDecimal(value, CENTS), { minDecimals: CENTS, maxDecimals: CENTS });
+function money(value: Decimal, currency: string): string {
+  return formatMoney(value, currency);
 }
 
 function negate(value: Decimal): Decimal {
@@ -167,8 +183,8 @@ interface Rate {
   readonly denominator: Decimal;
 }
 
-function applyRate(amount: Decimal, rate: Rate): Decimal {
-  return divideDecimals(multiplyDecimals(amount, rate.numerator), rate.denominator, CENTS);
+function applyRate(amount: Decimal, rate: Rate, currency: string): Decimal {
+  return divideDecimals(multiplyDecimals(amount, rate.numerator), rate.denominator, minorUnits(currency));
 }
 
 function ratePercent(rate: Rate): string {
@@ -180,13 +196,24 @@ function ratePercent(rate: Rate): string {
   return formatDecimal(percent, { minDecimals: 0 });
 }
 
-function lineAmount(line: PoLine, unitPrice: Decimal): Decimal {
-  return multiplyDecimals(parseDecimal(line.quantity, lenient), unitPrice);
+/** The line's amount at `unitPrice` (per the line's price basis), rounded once to the currency. */
+function poLineAmount(line: PoLine, unitPrice: Decimal, currency: string): Decimal {
+  return lineAmount(
+    parseDecimal(line.quantity, lenient),
+    unitPrice,
+    exactPriceBasis(line.priceBasis),
+    currency,
+  );
 }
 
-/** A PO line's unit price, as confirmed. */
-function lineUnitPrice(line: PoLine): Decimal {
+/** A PO line's unit price, as confirmed, of its price basis (45.20 for a price per 1,000). */
+function linePrice(line: PoLine): Decimal {
   return parseDecimal(line.unitPrice.value, lenient);
+}
+
+/** A PO line's price of one ordered unit: what the print service's per-piece price is held against. */
+function lineUnitPrice(line: PoLine): Decimal {
+  return pricePerUnit(linePrice(line), exactPriceBasis(line.priceBasis), PER_UNIT_DECIMALS);
 }
 
 /**
@@ -200,9 +227,9 @@ function itemUnitPrice(item: OrderItem): Decimal {
   return item.quantity > 0 ? divideDecimals(total, fromNumber(item.quantity), 6) : total;
 }
 
-/** A unit price as written in a message: at least the cents, every decimal it has. */
-function unitPriceText(value: Decimal): string {
-  return formatDecimal(value, { minDecimals: CENTS });
+/** A unit price as written in a message: at least the currency's decimals, every decimal it has. */
+function unitPriceText(value: Decimal, currency: string): string {
+  return formatDecimal(value, { minDecimals: minorUnits(currency) });
 }
 
 function itemTotal(items: readonly OrderItem[]): Decimal {
@@ -230,6 +257,7 @@ interface Comparison {
   readonly po: Decimal;
   /** How the print order's side is named in a message. */
   readonly what: string;
+  readonly currency: string;
 }
 
 /** The PO lines in scope, in PO order, and the print-order items in scope. */
@@ -250,7 +278,13 @@ function scopeOf(
 }
 
 /** Each matched item against its PO line, then whatever could not be matched as one remainder. */
-function comparisons(order: Order, group: OwnerGroup, lines: readonly PoLine[], items: readonly OrderItem[]) {
+function comparisons(
+  order: Order,
+  group: OwnerGroup,
+  lines: readonly PoLine[],
+  items: readonly OrderItem[],
+  currency: string,
+) {
   const lineOfItem = itemLines(order, group);
   const inScope = new Set(lines.map((line) => line.lineNumber));
   const matchedLines = new Set<number>();
@@ -263,11 +297,15 @@ function comparisons(order: Order, group: OwnerGroup, lines: readonly PoLine[], 
       continue;
     }
     matchedLines.add(line.lineNumber);
+    // An item of the line's own quantity that charges the line's amount charges the same price: its
+    // per-piece price, worked back from a rounded total, may differ from a per-N price in the sixth decimal.
+    if (sameAmount(item, line, currency)) continue;
     result.push({
       lineNumbers: [line.lineNumber],
       printOrder: itemUnitPrice(item),
       po: lineUnitPrice(line),
       what: `item ${item.id}`,
+      currency,
     });
   }
   const unmatchedLines = lines.filter((line) => !matchedLines.has(line.lineNumber));
@@ -280,9 +318,18 @@ function comparisons(order: Order, group: OwnerGroup, lines: readonly PoLine[], 
         unmatchedItems.length === 0
           ? 'no item'
           : `item${unmatchedItems.length === 1 ? '' : 's'} ${unmatchedItems.map((item) => item.id).join(', ')} (not matched to PO lines by design)`,
+      currency,
     });
   }
   return result;
+}
+
+/** The item is for the PO line's quantity and its total is the line's amount, to the currency's minor unit. */
+function sameAmount(item: OrderItem, line: PoLine, currency: string): boolean {
+  const quantity = parseDecimal(line.quantity, lenient);
+  if (compareDecimals(fromNumber(item.quantity), quantity) !== 0) return false;
+  const po = poLineAmount(line, linePrice(line), currency);
+  return compareDecimals(roundMoney(fromNumber(item.sub_total), currency), po) === 0;
 }
 
 function comparisonText(c: Comparison, percent: string | undefined): string {
@@ -291,7 +338,7 @@ function comparisonText(c: Comparison, percent: string | undefined): string {
       ? 'No PO line'
       : `PO line${c.lineNumbers.length === 1 ? '' : 's'} ${listNumbers(c.lineNumbers)}`;
   const off = percent === undefined ? '' : ` (${percent}% off)`;
-  return `${lines}: the print order charges ${unitPriceText(c.printOrder)} a unit (${c.what}), the PO ${unitPriceText(c.po)}${off}`;
+  return `${lines}: the print order charges ${unitPriceText(c.printOrder, c.currency)} a unit (${c.what}), the PO ${unitPriceText(c.po, c.currency)}${off}`;
 }
 
 type Hold = (reason: InvoiceHoldReason, message: string) => void;
@@ -334,8 +381,8 @@ function priceDeviations(
     if (accepted) acceptedPrices.set(onlyLine, c.printOrder);
     deviations.push({
       lineNumbers: c.lineNumbers,
-      printOrder: unitPriceText(c.printOrder),
-      po: unitPriceText(c.po),
+      printOrder: unitPriceText(c.printOrder, c.currency),
+      po: unitPriceText(c.po, c.currency),
       percent: percent ?? '0.00',
       billed: accepted ? 'print-order' : 'po',
       beyondTolerance: beyond,
@@ -356,6 +403,7 @@ function charges(
   settings: InvoiceFigureSettings,
   where: string,
   hold: Hold,
+  currency: string,
 ): { rate: Rate; shipping: Decimal; taxSource: TaxSource; shippingSource: TaxSource } {
   const shipments = order.shipments;
   const shipmentsTax = sum(shipments.map((s) => fromNumber(s.tax_total)));
@@ -372,7 +420,10 @@ function charges(
     shipping = isZero(shipmentsShipping) ? orderShipping : shipmentsShipping;
   }
   if (tax.units < 0n || shipping.units < 0n) {
-    hold('negative_charge', `${where} has a negative tax (${money(tax)}) or shipping (${money(shipping)}).`);
+    hold(
+      'negative_charge',
+      `${where} has a negative tax (${money(tax, currency)}) or shipping (${money(shipping, currency)}).`,
+    );
   }
   const printOrderHasTax = !isZero(orderTax) || !isZero(shipmentsTax);
   const printOrderHasShipping = !isZero(orderShipping) || !isZero(shipmentsShipping);
@@ -382,7 +433,10 @@ function charges(
   let taxSource: TaxSource = printOrderHasTax ? 'print-order' : 'none';
   if (!isZero(tax)) {
     if (isZero(taxedItems)) {
-      hold('tax_without_items', `${where} carries tax ${money(tax)} on items totalling 0.00.`);
+      hold(
+        'tax_without_items',
+        `${where} carries tax ${money(tax, currency)} on items totalling ${money(ZERO, currency)}.`,
+      );
     } else {
       rate = { numerator: tax, denominator: taxedItems };
     }
@@ -395,35 +449,47 @@ function charges(
     shipping = parseDecimal(settings.defaultShipping);
     shippingSource = 'config';
   }
-  return { rate, shipping: roundDecimal(shipping, CENTS), taxSource, shippingSource };
+  return { rate, shipping: roundMoney(shipping, currency), taxSource, shippingSource };
 }
 
 /**
- * One PO line as invoiced: its quantity and unit price (the PO's, or the print order's where an operator
- * accepted it), the subtotal rounded to the cent, its tax.
+ * One PO line as invoiced: its quantity and unit price of the PO's price basis (the PO's, or the print
+ * order's per-piece price restated per that basis where an operator accepted it), the basis echoed, the
+ * subtotal rounded once to the currency's minor units, its tax.
  */
 function invoiceLine(
   line: PoLine,
   index: number,
-  unitPrice: Decimal,
+  acceptedPerUnit: Decimal | undefined,
   rate: Rate,
   taxAt: InvoiceTaxAt,
   percentageRate: string,
+  currency: string,
 ): InvoiceLineInput & { readonly amount: Decimal } {
-  const amount = roundDecimal(lineAmount(line, unitPrice), CENTS);
+  const basis = exactPriceBasis(line.priceBasis);
+  const unitPrice =
+    acceptedPerUnit === undefined
+      ? linePrice(line)
+      : priceForBasis(acceptedPerUnit, basis, Math.max(acceptedPerUnit.scale, PER_UNIT_DECIMALS));
+  const amount = poLineAmount(line, unitPrice, currency);
   return {
     amount,
     invoiceLineNumber: index + 1,
     lineNumber: line.lineNumber,
     quantity: formatDecimal(parseDecimal(line.quantity, lenient)),
     unitOfMeasure: line.unitOfMeasure,
-    unitPrice: formatDecimal(unitPrice, { minDecimals: CENTS }),
+    unitPrice: unitPriceText(unitPrice, currency),
+    ...(line.priceBasis !== undefined && { priceBasis: line.priceBasis }),
     supplierPartID: line.supplierPartID,
     ...(line.lineRef !== undefined && { supplierPartAuxiliaryID: line.lineRef }),
     ...(line.description !== '' && { description: line.description }),
-    subtotal: money(amount),
+    subtotal: money(amount, currency),
     ...(taxAt === 'line' && {
-      tax: { amount: money(applyRate(amount, rate)), taxableAmount: money(amount), percentageRate },
+      tax: {
+        amount: money(applyRate(amount, rate, currency), currency),
+        taxableAmount: money(amount, currency),
+        percentageRate,
+      },
     }),
   };
 }
@@ -454,10 +520,10 @@ export function invoiceFigures(input: InvoiceFiguresInput): InvoiceFiguresResult
   // The print order must agree with itself before its figures are used.
   const itemsSum = itemTotal(order.items);
   const orderSubTotal = fromNumber(order.sub_total);
-  if (compareDecimals(abs(subtract(itemsSum, orderSubTotal)), ADD_UP_SLACK) > 0) {
+  if (compareDecimals(abs(subtract(itemsSum, orderSubTotal)), addUpSlack(currency)) > 0) {
     hold(
       'totals_do_not_add_up',
-      `Print order ${order.id}'s items add up to ${money(itemsSum)} but its sub_total is ${money(orderSubTotal)}.`,
+      `Print order ${order.id}'s items add up to ${money(itemsSum, currency)} but its sub_total is ${money(orderSubTotal, currency)}.`,
     );
   }
 
@@ -480,7 +546,7 @@ export function invoiceFigures(input: InvoiceFiguresInput): InvoiceFiguresResult
 
   // Prices: what the print order charges a unit against the PO's unit prices.
   const { deviations, acceptedPrices } = priceDeviations(
-    comparisons(order, group, lines, items),
+    comparisons(order, group, lines, items, currency),
     settings.priceTolerancePercent,
     input.prices,
     hold,
@@ -493,13 +559,14 @@ export function invoiceFigures(input: InvoiceFiguresInput): InvoiceFiguresResult
     settings,
     Where,
     hold,
+    currency,
   );
 
   // A promotion only ever lowers the bill: a service that writes it negative means the same amount.
   const promotion = abs(fromNumber(order.promotion_total));
-  const discount = roundDecimal(
+  const discount = roundMoney(
     scope.per === 'order' || wholeOrder || scope.withPromotion ? promotion : ZERO,
-    CENTS,
+    currency,
   );
 
   // The lines at the PO's terms, and the summary.
@@ -508,31 +575,32 @@ export function invoiceFigures(input: InvoiceFiguresInput): InvoiceFiguresResult
     invoiceLine(
       line,
       index,
-      acceptedPrices.get(line.lineNumber) ?? lineUnitPrice(line),
+      acceptedPrices.get(line.lineNumber),
       rate,
       settings.taxAt,
       percentageRate,
+      currency,
     ),
   );
   const subtotal = sum(invoiceLines.map((line) => line.amount));
   const taxAmount =
     settings.taxAt === 'line'
       ? sum(invoiceLines.map((line) => parseDecimal(line.tax?.amount ?? '0', lenient)))
-      : applyRate(subtotal, rate);
+      : applyRate(subtotal, rate, currency);
   const gross = sum([subtotal, taxAmount, shipping]);
   const net = subtract(gross, discount);
   if (net.units < 0n) {
     hold(
       'discount_exceeds_total',
-      `The promotion of ${money(discount)} exceeds what ${where} bills (${money(gross)}).`,
+      `The promotion of ${money(discount, currency)} exceeds what ${where} bills (${money(gross, currency)}).`,
     );
   }
   if (holds.length > 0) {
     return { ok: false, holds, message: holds.map((h) => h.message).join(' ') };
   }
   const summaryTax: InvoiceTaxInput = {
-    amount: money(taxAmount),
-    taxableAmount: money(subtotal),
+    amount: money(taxAmount, currency),
+    taxableAmount: money(subtotal, currency),
     percentageRate,
   };
   return {
@@ -542,13 +610,13 @@ export function invoiceFigures(input: InvoiceFiguresInput): InvoiceFiguresResult
       taxAt: settings.taxAt,
       lines: invoiceLines.map(({ amount: _amount, ...line }) => line),
       summary: {
-        subtotal: money(subtotal),
+        subtotal: money(subtotal, currency),
         tax: summaryTax,
-        shipping: money(shipping),
-        ...(!isZero(discount) && { discount: money(discount) }),
-        gross: money(gross),
-        net: money(net),
-        due: money(net),
+        shipping: money(shipping, currency),
+        ...(!isZero(discount) && { discount: money(discount, currency) }),
+        gross: money(gross, currency),
+        net: money(net, currency),
+        due: money(net, currency),
       },
       deviations,
       taxSource,
@@ -557,8 +625,10 @@ export function invoiceFigures(input: InvoiceFiguresInput): InvoiceFiguresResult
   };
 }
 
+/** The amount negated, written with the decimals it had (the invoice's, in its currency's minor units). */
 function negated(text: string): string {
-  return money(negate(parseDecimal(text, lenient)));
+  const value = parseDecimal(text, lenient);
+  return formatDecimal(negate(value), { minDecimals: value.scale });
 }
 
 function negatedTax(tax: InvoiceTaxInput): InvoiceTaxInput {

@@ -7,13 +7,15 @@
  * its own, recorded and answered separately.
  */
 import { type MimeAttachment, type OrderRequest, redactSharedSecrets } from '../../cxml/index.ts';
-import { equalDecimals, readDecimal } from '../../kernel/decimal.ts';
+import { equalDecimals, multiplyDecimals, readDecimal } from '../../kernel/decimal.ts';
+import { ONE } from '../../kernel/money.ts';
 import type { CartLine, DeploymentMode, NewAttachment, PurchaseOrder } from '../../store/types.ts';
 import type { GatewayContext } from '../context.ts';
 import type { OrderRequestHandler } from '../cxml/route.ts';
 import type { ResolvedBuyer, ResolvedStorefront } from '../deps.ts';
 import { GatewayError } from '../http/errors.ts';
 import { type CatalogEntry, findProductBySku, isCatalogLine } from '../punchout/catalog.ts';
+import { exactPriceBasis } from '../punchout/pricing.ts';
 import { type PartIdStyle, supplierPartIdOf } from '../punchout/line-identity.ts';
 import { CATALOG_ORDERS_USER } from '../punchout/pipo-accounts.ts';
 import {
@@ -46,6 +48,33 @@ export function sameDecimal(a: string, b: string): boolean {
   const right = readDecimal(b.trim(), syntax);
   if (left === undefined || right === undefined) return a.trim() === b.trim();
   return equalDecimals(left, right);
+}
+
+/**
+ * The PO line's price and the cart's are the same price of one unit, whatever each is quoted per (45.20 per
+ * 1,000 is 0.0452 a piece, which a buyer's system may have rewritten it to): price × conversionFactor ÷
+ * basis against the cart's price ÷ priceUnit, cross-multiplied so nothing is rounded. Text that is not a
+ * decimal only matches itself.
+ */
+export function samePricePerUnit(
+  po: { value: string; priceBasis?: { quantity: string; conversionFactor: string } },
+  cart: { unitPrice: string; priceUnit?: number },
+): boolean {
+  const syntax = { signed: true, barePoint: true };
+  const poPrice = readDecimal(po.value.trim(), syntax);
+  const cartPrice = readDecimal(cart.unitPrice.trim(), syntax);
+  if (poPrice === undefined || cartPrice === undefined) return po.value.trim() === cart.unitPrice.trim();
+  const basis = exactPriceBasis(po.priceBasis) ?? { quantity: ONE, conversionFactor: ONE };
+  const cartUnits = { units: BigInt(cart.priceUnit ?? 1), scale: 0 };
+  return equalDecimals(
+    multiplyDecimals(multiplyDecimals(poPrice, basis.conversionFactor), cartUnits),
+    multiplyDecimals(cartPrice, basis.quantity),
+  );
+}
+
+/** A price as mismatches name it: `45.20 EUR per 1000 EA`, or `0.12 EUR` for a price of one unit. */
+function priceWithBasis(value: string, currency: string, per: string | undefined): string {
+  return per === undefined ? `${value} ${currency}` : `${value} ${currency} per ${per}`;
 }
 
 function describeLine(item: OrderRequest['items'][number]): string {
@@ -225,6 +254,7 @@ function orderedValues(item: OrderRequest['items'][number]) {
     quantity: item.quantity,
     unitOfMeasure: item.unitOfMeasure,
     unitPrice: { value: item.unitPrice.value, currency: item.unitPrice.currency },
+    ...(item.priceBasis !== undefined && { priceBasis: item.priceBasis }),
     ...(item.requestedDeliveryDate !== undefined && {
       requestedDeliveryDate: item.requestedDeliveryDate.raw,
     }),
@@ -253,6 +283,7 @@ function cartPoLine(
       sku: cartLine.sku,
       quantity: cartLine.quantity,
       unitPrice: cartLine.unitPrice,
+      ...(cartLine.priceUnit !== undefined && { priceUnit: cartLine.priceUnit }),
       currency: cartLine.currency,
       state: cartLine.state,
       ...(cartLine.poId !== undefined && { poId: cartLine.poId }),
@@ -287,12 +318,22 @@ function compareWithCart(
   if (!sameDecimal(item.quantity, String(cart.quantity))) {
     found.push({ ...at, field: 'quantity', po: item.quantity, cart: String(cart.quantity) });
   }
-  if (!sameDecimal(item.unitPrice.value, cart.unitPrice) || item.unitPrice.currency !== cart.currency) {
+  const poPrice = { value: item.unitPrice.value, ...(item.priceBasis && { priceBasis: item.priceBasis }) };
+  if (!samePricePerUnit(poPrice, cart) || item.unitPrice.currency !== cart.currency) {
+    const basis = item.priceBasis;
     found.push({
       ...at,
       field: 'price',
-      po: `${item.unitPrice.value} ${item.unitPrice.currency}`,
-      cart: `${cart.unitPrice} ${cart.currency}`,
+      po: priceWithBasis(
+        item.unitPrice.value,
+        item.unitPrice.currency,
+        basis && `${basis.quantity} ${basis.unitOfMeasure}`,
+      ),
+      cart: priceWithBasis(
+        cart.unitPrice,
+        cart.currency,
+        cart.priceUnit === undefined ? undefined : `${cart.priceUnit} ${cart.uom}`,
+      ),
     });
   }
   // Either part-number style names the line's own product and design (a buyer may switch styles between
@@ -527,6 +568,7 @@ interface ComparedOrder {
     supplierPartAuxiliaryID?: string;
     quantity: string;
     unitPrice: { value: string; currency: string };
+    priceBasis?: { quantity: string; conversionFactor: string };
     shipTo?: unknown;
   }[];
   shipTo?: unknown;
@@ -570,6 +612,13 @@ export function differenceFromStored(request: ComparedOrder, stored: ComparedOrd
         `${line} has unit price ${item.unitPrice.value} ${item.unitPrice.currency}, ` +
         `the stored PO ${before.unitPrice.value} ${before.unitPrice.currency}`
       );
+    }
+    const basis = (i: typeof item) => i.priceBasis ?? { quantity: '1', conversionFactor: '1' };
+    if (
+      !sameDecimal(basis(item).quantity, basis(before).quantity) ||
+      !sameDecimal(basis(item).conversionFactor, basis(before).conversionFactor)
+    ) {
+      return `${line} has another PriceBasisQuantity than the stored PO`;
     }
     if (!sameAddress(item.shipTo, before.shipTo)) return `the ShipTo of ${line} differs`;
   }

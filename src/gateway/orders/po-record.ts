@@ -15,6 +15,7 @@ import {
   type OrderRequest,
   orderItemSchema,
   orderRequestSchema,
+  priceBasisQuantitySchema,
   timestampValueSchema,
 } from '../../cxml/index.ts';
 import type { Store } from '../../store/port.ts';
@@ -81,6 +82,8 @@ export const poLineSchema = z.object({
   quantity: z.string(),
   unitOfMeasure: z.string(),
   unitPrice: z.object({ value: z.string(), currency: z.string() }),
+  /** What the unit price is for (ItemDetail/PriceBasisQuantity), as sent; absent: one ordered unit. */
+  priceBasis: optional(priceBasisQuantitySchema),
   requestedDeliveryDate: optional(z.string()),
   shipTo: optional(addressSchema),
   comments: z.string(),
@@ -107,6 +110,8 @@ export const poLineSchema = z.object({
       sku: z.string(),
       quantity: z.number(),
       unitPrice: z.string(),
+      /** How many units the cart's unit price was for; absent: 1. */
+      priceUnit: optional(z.number()),
       currency: z.string(),
       state: z.string(),
       poId: optional(z.string()),
