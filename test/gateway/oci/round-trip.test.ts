@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { findLinks } from '../../support/html-forms.ts';
 import { designProduct } from '../../support/punchout-flow.ts';
-import { GATEWAY_ORIGIN, type Stack } from '../../support/stack.ts';
+import { GATEWAY_ORIGIN, type Stack, testConfig } from '../../support/stack.ts';
 import {
   createOciStack,
   cspOf,
@@ -263,5 +263,32 @@ describe('OCI punch-in → catalog → sandbox editor → cart → NEW_ITEM-* tr
     expect(form.attributes.action).toBe(style.hookUrl);
     expect(form.attributes.target).toBe('_parent');
     expect(form.echo).toEqual(style.echo);
+  });
+});
+
+describe('a product priced per thousand', () => {
+  it('is handed to SAP as PRICE per 1,000 with NEW_ITEM-PRICEUNIT 1000, never divided down', async () => {
+    const base = testConfig();
+    const config = {
+      ...base,
+      storefronts: base.storefronts.map((s) => ({
+        ...s,
+        products: s.products.map((p) =>
+          p.sku === 'BC-STD' ? { ...p, priceUnit: 1000, prices: [{ minQuantity: 1, unitPrice: 123.45 }] } : p,
+        ),
+      })),
+    };
+    const stack = await createOciStack(config);
+    const cart = await designProduct(stack, await punchInToCatalog(stack, STYLES[0]!), 'Business cards');
+    // 100 × 123.45 ÷ 1,000 = 12.345 → 12.35, rounded once.
+    expect(cart.text).toContain('123.45 USD / 1,000 EA');
+    expect(cart.text).toContain('12.35');
+    const form = ociFormOf(await pressButton(stack, cart, 'Transfer cart to procurement system'));
+    expect(form.items[1]).toMatchObject({
+      QUANTITY: '100',
+      PRICE: '123.45',
+      PRICEUNIT: '1000',
+      CURRENCY: 'USD',
+    });
   });
 });
