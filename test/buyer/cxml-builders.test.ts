@@ -272,7 +272,13 @@ describe('OrderRequest', () => {
       timestamp: NOW,
       lines: [
         ociLine,
-        { ...ociLine, supplierPartAuxiliaryID: 'Q1', quantity: '0.5', unitPrice: '10.333333' },
+        {
+          ...ociLine,
+          supplierPartAuxiliaryID: 'Q1',
+          quantity: '0.5',
+          unitPrice: '31',
+          priceBasis: { quantity: '3', conversionFactor: '1', unitOfMeasure: 'ST' },
+        },
       ],
       comments: '',
     });
@@ -284,7 +290,15 @@ describe('OrderRequest', () => {
     expect(request.items.map((i) => i.unitOfMeasure)).toEqual(['EA', 'EA']);
     expect(request.items[0]?.comments).toBe('A5 Flyer für Müller, 135 g matt');
     expect(request.items[0]?.description).toBe('A5 Flyer für Müller');
-    expect(request.total.value).toBe('92.6666665');
+    // The OCI price per PRICEUNIT 3 is repeated as quoted, in the PO's unit; each line's amount is rounded
+    // once to the cent as the buyer's system books it: 87.50 + 0.5 × 31 ÷ 3 (5.1666…) = 92.67.
+    expect(request.items[1]?.unitPrice.value).toBe('31');
+    expect(request.items[1]?.priceBasis).toEqual({
+      quantity: '3',
+      conversionFactor: '1',
+      unitOfMeasure: 'EA',
+    });
+    expect(request.total.value).toBe('92.67');
     expect(request.comments).toBe('');
     expect(request.shipTo?.street).toEqual(['Müllerstraße 12']);
     expect(dtdVerdict(xml)).toEqual({ ok: true, messages: '' });

@@ -1,4 +1,4 @@
-import { decodeUrlencoded, readOciCart, SAP_PROFILE } from '@punchgate/sandbox/buyer';
+import { decodeUrlencoded, lineAmountText, readOciCart, SAP_PROFILE } from '@punchgate/sandbox/buyer';
 import { describe, expect, it } from 'vitest';
 import { buildOciItems, type OciCartLine } from '../../src/oci/index.ts';
 import { findForms } from '../support/html-forms.ts';
@@ -127,7 +127,7 @@ describe('OCI punch-in', () => {
     expect(html).not.toContain('value="edit"');
   });
 
-  it('receives NEW_ITEM fields in UTF-8 and lists the lines, unit price per PRICEUNIT', async () => {
+  it('receives NEW_ITEM fields in UTF-8 and lists the lines, the price as quoted per PRICEUNIT', async () => {
     const sim = createTestSimulator();
     const { id } = await punchOut(sim);
     const fields = [...buildOciItems([FLYER, CARDS], { unitMap: { EA: 'ST' } }), ...ECHO];
@@ -142,7 +142,10 @@ describe('OCI punch-in', () => {
     expect(html).toContain(
       '<td class="num">250</td><td class="num">0.35 EUR</td><td>ST</td><td class="num">87.50 EUR</td><td class="mono">M3P9ZA</td><td class="mono">82121503</td>',
     );
-    expect(html).toContain('<td class="num">0.09 EUR<div class="muted">PRICE 45.00 per 500</div></td>');
+    // 45.00 per 500 pieces, as SAP would book it: 500 × 45.00 ÷ 500.
+    expect(html).toContain(
+      '<td class="num">45.00 EUR<div class="muted">per 500 ST</div></td><td>ST</td><td class="num">45.00 EUR</td>',
+    );
     expect(html).toContain('<td colspan="6">Total</td><td class="num">132.50 EUR</td>');
     expect(html).toContain('form decoded as UTF-8: every value is valid UTF-8');
     expect(html).not.toContain('was sent at punch-in but not echoed');
@@ -204,9 +207,13 @@ describe('OCI cart reading', () => {
     expect(
       cart.lines.map((l) => [l.supplierPartID, l.description, l.quantity, l.unitPrice, l.longText]),
     ).toEqual([
-      ['P1', 'Grüße', '2.5', '3.333333', 'line one\nline two'],
+      ['P1', 'Grüße', '2.5', '10', 'line one\nline two'],
       ['P3', 'Third', '1', '0', undefined],
     ]);
+    // PRICE stays per PRICEUNIT; the line's amount is 2.5 × 10 ÷ 3, rounded once.
+    expect(cart.lines[0]?.priceBasis).toEqual({ quantity: '3', conversionFactor: '1', unitOfMeasure: '' });
+    expect(cart.lines[1]?.priceBasis).toBeUndefined();
+    expect(lineAmountText(cart.lines[0]!)).toBe('8.33');
     expect(cart.lines[1]?.classifications).toEqual([{ domain: 'MATGROUP', code: 'PRINT' }]);
     expect(cart.warnings).toEqual([
       '~OkCode was sent at punch-in but not echoed with the cart.',

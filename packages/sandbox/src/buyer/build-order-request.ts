@@ -5,7 +5,7 @@
  * by lineNumber.
  */
 import { el } from 'punchgate/cxml';
-import { addDecimals, multiplyDecimals } from './amount-text.ts';
+import { linesTotalText } from './amount-text.ts';
 import {
   addressElement,
   buyerTimestamp,
@@ -33,10 +33,10 @@ export interface OrderRequestInput {
   readonly deploymentMode?: 'test';
 }
 
-/** The order total: the sum of quantity × unit price, exact. */
+/** The order total: the lines' amounts (quantity × price ÷ price basis, each rounded once) added up. */
 export function orderTotal(lines: readonly RequisitionLine[]): string {
-  const totals = lines.map((line) => multiplyDecimals(line.quantity, line.unitPrice) ?? '0');
-  return addDecimals(totals) ?? '0.00';
+  const currency = lines[0]?.currency ?? '';
+  return linesTotalText(lines, currency) ?? '0.00';
 }
 
 /**

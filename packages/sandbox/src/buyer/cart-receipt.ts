@@ -11,7 +11,7 @@
  *
  * OCI carts are always added (OCI has no edit). Every received document is kept verbatim, readable or not.
  */
-import { addDecimals, multiplyDecimals } from './amount-text.ts';
+import { linesTotalText, sameAmount } from './amount-text.ts';
 import type { FormBody } from './form-body.ts';
 import { formField } from './form-body.ts';
 import { readOciCart } from './read-oci-cart.ts';
@@ -52,8 +52,8 @@ function decodeBase64Document(value: string): { xml: string; charset: string } {
   }
 }
 
-function lineTotals(lines: readonly RequisitionLine[]): string | undefined {
-  return addDecimals(lines.map((line) => multiplyDecimals(line.quantity, line.unitPrice) ?? 'x'));
+function lineTotals(lines: readonly RequisitionLine[], currency: string): string | undefined {
+  return linesTotalText(lines, currency);
 }
 
 function markReturned(requisition: Requisition, number: number): Requisition {
@@ -117,8 +117,8 @@ function applyOrderMessage(
     );
   }
   if (cart.total !== undefined && count > 0) {
-    const sum = lineTotals(cart.lines);
-    if (sum !== undefined && addDecimals([cart.total.value]) !== sum) {
+    const sum = lineTotals(cart.lines, cart.total.currency);
+    if (sum !== undefined && !sameAmount(cart.total.value, sum)) {
       next = withNotice(
         next,
         at,

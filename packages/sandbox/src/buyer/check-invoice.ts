@@ -14,9 +14,19 @@
  * |      | crediting an invoice not accepted for this PO                                                 |
  *
  * Amounts are compared exactly, on the kernel's decimals; a line's SubtotalAmount may be quantity ×
- * price rounded to cents.
+ * price (÷ its PriceBasisQuantity, which must be the PO line's) rounded once to the currency's minor units.
  */
-import { addDecimals, type Decimal, formatDecimal, multiplyDecimals, readDecimal } from 'punchgate/kernel';
+import {
+  addDecimals,
+  type Decimal,
+  formatDecimal,
+  lineAmount,
+  multiplyDecimals,
+  ONE,
+  type PriceBasis,
+  readDecimal,
+} from 'punchgate/kernel';
+import { type PriceBasisText, priceBasisText } from './price-basis.ts';
 import type { OrderedDocument, OrderedLine } from './purchase-order-lines.ts';
 import type { InvoiceContent, InvoiceItemContent, MoneyText } from './read-invoice.ts';
 import type { InvoiceView, StatusAnswer } from './requisition.ts';
@@ -62,8 +72,34 @@ const negate = (value: Decimal): Decimal => ({ units: -value.units, scale: value
 const minus = (a: Decimal, b: Decimal): Decimal => addDecimals([a, negate(b)]);
 const sign = (value: Decimal): number => (value.units === 0n ? 0 : value.units < 0n ? -1 : 1);
 const same = (a: Decimal, b: Decimal): boolean => sign(minus(a, b)) === 0;
-const cents = (value: Decimal): Decimal =>
-  readDecimal(formatDecimal(value, { maxDecimals: 2 }), { signed: true }) ?? value;
+
+/** A PriceBasisQuantity as exact decimals: both figures must be numbers above zero. */
+function exactBasis(basis: PriceBasisText | undefined, what: string): PriceBasis | undefined {
+  if (basis === undefined) return undefined;
+  const syntax = { signed: true, barePoint: true, exponent: true } as const;
+  const quantity = readDecimal(basis.quantity, syntax);
+  const conversionFactor = readDecimal(basis.conversionFactor, syntax);
+  if (
+    quantity === undefined ||
+    conversionFactor === undefined ||
+    sign(quantity) <= 0 ||
+    sign(conversionFactor) <= 0
+  ) {
+    throw new Refusal(
+      400,
+      `${what} "${basis.quantity}" / "${basis.conversionFactor}" is not a number above zero.`,
+    );
+  }
+  return { quantity, conversionFactor };
+}
+
+/** The same basis: none on both sides (or 1 of factor 1), or the same quantity and factor. */
+function sameBasis(a: PriceBasis | undefined, b: PriceBasis | undefined): boolean {
+  const one = { quantity: ONE, conversionFactor: ONE };
+  const x = a ?? one;
+  const y = b ?? one;
+  return same(x.quantity, y.quantity) && same(x.conversionFactor, y.conversionFactor);
+}
 
 function money(value: MoneyText | undefined, what: string): Decimal {
   return value === undefined ? ZERO : read(value.value, what);
@@ -174,13 +210,24 @@ function checkLine(item: InvoiceItemContent, ordered: OrderedLine, credit: boole
       `${line} names part ${item.supplierPartID}; ${poLine} is ${ordered.supplierPartID}.`,
     );
   }
-  const expected = multiplyDecimals(quantity, price);
-  const subtotal =
-    item.subtotal === undefined ? cents(expected) : read(item.subtotal.value, `${line}'s SubtotalAmount`);
-  if (!same(subtotal, expected) && !same(subtotal, cents(expected))) {
+  const basis = exactBasis(item.priceBasis, `${line}'s PriceBasisQuantity`);
+  const orderedBasis = exactBasis(ordered.priceBasis, `${poLine}'s PriceBasisQuantity`);
+  if (!sameBasis(basis, orderedBasis)) {
     throw new Refusal(
       400,
-      `${line}'s SubtotalAmount is ${show(subtotal)}; ${item.quantity} × ${show(price)} = ${show(cents(expected))}.`,
+      `${line} quotes its price ${priceBasisText(item.priceBasis)}; ${poLine} ${priceBasisText(ordered.priceBasis)}.`,
+    );
+  }
+  // The amount a buyer's system books: quantity × price ÷ basis, rounded once to the currency's minor units.
+  const expected = lineAmount(quantity, price, basis, ordered.currency);
+  const exact = basis === undefined ? multiplyDecimals(quantity, price) : expected;
+  const subtotal =
+    item.subtotal === undefined ? expected : read(item.subtotal.value, `${line}'s SubtotalAmount`);
+  if (!same(subtotal, exact) && !same(subtotal, expected)) {
+    const per = basis === undefined ? '' : ` ÷ ${item.priceBasis?.quantity}`;
+    throw new Refusal(
+      400,
+      `${line}'s SubtotalAmount is ${show(subtotal)}; ${item.quantity} × ${show(price)}${per} = ${show(expected)}.`,
     );
   }
   return subtotal;
@@ -327,6 +374,7 @@ function lineViews(invoice: InvoiceContent) {
     quantity: item.quantity,
     unitOfMeasure: item.unitOfMeasure,
     unitPrice: item.unitPrice.value,
+    ...(item.priceBasis !== undefined && { priceBasis: item.priceBasis }),
     subtotal: item.subtotal?.value ?? '',
     ...(item.tax !== undefined && { tax: item.tax.value }),
     ...(item.supplierPartID !== undefined && { supplierPartID: item.supplierPartID }),

@@ -3,6 +3,7 @@
  * that punches out to the gateway, receives carts, orders, and shows the supplier's order-status
  * documents. See README.md beside this file.
  */
+export { lineAmountText } from './amount-text.ts';
 export { buildOrderRequest, type OrderRequestInput, orderTotal } from './build-order-request.ts';
 export { buildSetupRequest, type SetupRequestInput } from './build-setup-request.ts';
 export {

@@ -23,6 +23,24 @@ export interface ItemOutOptions {
   readonly comments?: string;
 }
 
+/**
+ * The cart's price basis repeated, so the PO quotes the price as the catalog did (45.20 per 1,000 EA). A
+ * basis in the line's own unit is written in the unit the PO uses for the line.
+ */
+function priceBasisElement(line: RequisitionLine, options: ItemOutOptions): XmlElementSpec | undefined {
+  const basis = line.priceBasis;
+  if (basis === undefined) return undefined;
+  const unit =
+    basis.unitOfMeasure === '' || basis.unitOfMeasure === line.unitOfMeasure
+      ? (options.unitOfMeasure ?? line.unitOfMeasure)
+      : basis.unitOfMeasure;
+  return el(
+    'PriceBasisQuantity',
+    { quantity: basis.quantity, conversionFactor: basis.conversionFactor },
+    el('UnitOfMeasure', {}, unit),
+  );
+}
+
 export function itemOutElement(line: RequisitionLine, options: ItemOutOptions): XmlElementSpec {
   const hasLeadTime = line.leadTime !== undefined && /^\d+$/.test(line.leadTime);
   return el(
@@ -46,6 +64,7 @@ export function itemOutElement(line: RequisitionLine, options: ItemOutOptions): 
         line.shortName !== undefined && el('ShortName', {}, line.shortName),
       ),
       el('UnitOfMeasure', {}, options.unitOfMeasure ?? line.unitOfMeasure),
+      priceBasisElement(line, options),
       classificationElements(line),
       line.manufacturerPartID !== undefined && el('ManufacturerPartID', {}, line.manufacturerPartID),
       line.manufacturerName !== undefined &&

@@ -6,6 +6,7 @@
  * Amounts stay text with their currency; `check-invoice.ts` judges them against the purchase order.
  * Only what the DTD requires and the check needs is required here (a missing one is a 400).
  */
+import { type PriceBasisText, readPriceBasis } from './price-basis.ts';
 import { commentsText } from './order-reference.ts';
 import { SimulatorError } from './simulator-error.ts';
 import { all, attr, childText, first, rawText, requiredAttr, text, type XmlNode } from './xml-reader.ts';
@@ -22,6 +23,8 @@ export interface InvoiceItemContent {
   readonly quantity: string;
   readonly unitOfMeasure: string;
   readonly unitPrice: MoneyText;
+  /** What the price is for (InvoiceDetailItem/PriceBasisQuantity), when more than one unit. */
+  readonly priceBasis?: PriceBasisText;
   readonly subtotal?: MoneyText;
   readonly tax?: MoneyText;
   readonly supplierPartID?: string;
@@ -110,12 +113,14 @@ function readItem(item: XmlNode): InvoiceItemContent {
   const description = childText(reference, 'Description');
   const subtotal = optionalMoney(item, 'SubtotalAmount');
   const tax = optionalMoney(item, 'Tax');
+  const priceBasis = readPriceBasis(item);
   return {
     invoiceLineNumber,
     lineNumber: requiredAttr(reference, 'lineNumber', `${where}'s InvoiceDetailItemReference`),
     quantity: requiredAttr(item, 'quantity', where),
     unitOfMeasure: childText(item, 'UnitOfMeasure')?.trim() ?? '',
     unitPrice: requiredMoney(item, 'UnitPrice', where),
+    ...(priceBasis !== undefined && { priceBasis }),
     ...(subtotal !== undefined && { subtotal }),
     ...(tax !== undefined && { tax }),
     ...(supplierPartID !== undefined && { supplierPartID: supplierPartID.trim() }),

@@ -1,9 +1,10 @@
 /**
  * Reading an OCI cart (SAP's "inbound section"): `NEW_ITEM-<FIELD>[n]` fields grouped by item number
  * (holes allowed, order by number), long text from `NEW_ITEM-LONGTEXT_<n>:132[]` and its variants, and the
- * `~` fields SAP expects echoed. PRICE is per PRICEUNIT units, so the unit price is PRICE ÷ PRICEUNIT.
+ * `~` fields SAP expects echoed. PRICE is per PRICEUNIT units: it is kept as sent with PRICEUNIT as the
+ * line's price basis, never divided down (SAP's four decimals would round a price per thousand).
  */
-import { divideDecimals, isDecimal } from './amount-text.ts';
+import { isDecimal } from './amount-text.ts';
 import type { FormBody } from './form-body.ts';
 import { formField } from './form-body.ts';
 import type { OciBuyerProfile } from './profiles.ts';
@@ -58,8 +59,9 @@ function readItem(index: number, item: Map<string, string[]>, warnings: string[]
     warnings.push(`Item ${index}: NEW_ITEM-PRICE "${price}" is not a number with a decimal point.`);
   if (get('CURRENCY') === undefined && get('PRICE') !== undefined)
     warnings.push(`Item ${index}: PRICE without CURRENCY.`);
-  const unitPrice =
-    isDecimal(priceUnit) && Number(priceUnit) !== 1 ? divideDecimals(price, priceUnit, 6) : price;
+  if (!isDecimal(priceUnit) || Number(priceUnit) <= 0)
+    warnings.push(`Item ${index}: NEW_ITEM-PRICEUNIT "${priceUnit}" is not a number above zero.`);
+  const perUnits = isDecimal(priceUnit) && Number(priceUnit) > 0 && Number(priceUnit) !== 1;
   const longText = (item.get('LONGTEXT') ?? []).join('\n').trim();
   const productId = get('EXT_PRODUCT_ID');
   const supplierPartID = get('VENDORMAT') ?? get('MANUFACTMAT') ?? productId ?? '';
@@ -74,10 +76,12 @@ function readItem(index: number, item: Map<string, string[]>, warnings: string[]
     description: get('DESCRIPTION') ?? '',
     ...(longText !== '' && { longText }),
     quantity: quantity ?? '0',
-    unitPrice: unitPrice ?? price,
+    unitPrice: price,
     currency: get('CURRENCY') ?? '',
     unitOfMeasure: get('UNIT') ?? '',
-    ...(priceUnit !== '1' && { ociPrice: { price, priceUnit } }),
+    ...(perUnits && {
+      priceBasis: { quantity: priceUnit, conversionFactor: '1', unitOfMeasure: get('UNIT') ?? '' },
+    }),
     classifications: classificationsOf(get),
     ...(manufacturerPartID !== undefined && { manufacturerPartID }),
     ...(url !== undefined && { url }),

@@ -4,6 +4,7 @@
  * ended without change), operationAllowed, and each ItemIn with everything a requisition line shows and
  * a purchase order must echo. Values stay exactly as sent.
  */
+import { readPriceBasis } from './price-basis.ts';
 import type { RequisitionLine } from './requisition.ts';
 import { SimulatorError } from './simulator-error.ts';
 import {
@@ -48,6 +49,7 @@ function readItemIn(item: XmlNode, index: number): RequisitionLine {
   const manufacturerName = childText(detail, 'ManufacturerName');
   const url = childText(detail, 'URL');
   const leadTime = childText(detail, 'LeadTime');
+  const priceBasis = readPriceBasis(detail);
   return {
     source: 'cxml',
     quantity: requiredAttr(item, 'quantity', where),
@@ -58,6 +60,7 @@ function readItemIn(item: XmlNode, index: number): RequisitionLine {
     description: text(description).trim(),
     ...(shortName !== undefined && { shortName }),
     unitOfMeasure: required(childText(detail, 'UnitOfMeasure'), `${where} ItemDetail/UnitOfMeasure`),
+    ...(priceBasis !== undefined && { priceBasis }),
     classifications: all(detail, 'Classification').map((c) => ({
       domain: attr(c, 'domain') ?? '',
       code: text(c).trim() || (attr(c, 'code') ?? ''),

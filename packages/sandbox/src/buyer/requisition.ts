@@ -23,12 +23,19 @@ export interface RequisitionLine {
   readonly longText?: string;
   /** The decimal as received. */
   readonly quantity: string;
-  /** Price of one unit as a decimal string (OCI PRICE divided by PRICEUNIT). */
+  /** The price as received (cXML UnitPrice, OCI PRICE): of `priceBasis` units when there is one. */
   readonly unitPrice: string;
   readonly currency: string;
   readonly unitOfMeasure: string;
-  /** OCI PRICE and PRICEUNIT as received, when PRICEUNIT was not 1. */
-  readonly ociPrice?: { readonly price: string; readonly priceUnit: string };
+  /**
+   * What the price is for when not one unit: cXML PriceBasisQuantity as received, or OCI PRICEUNIT (with
+   * factor 1 and the line's UNIT). The PO repeats it, so the supplier reads the price as quoted.
+   */
+  readonly priceBasis?: {
+    readonly quantity: string;
+    readonly conversionFactor: string;
+    readonly unitOfMeasure: string;
+  };
   readonly classifications: readonly ClassificationValue[];
   readonly manufacturerPartID?: string;
   readonly manufacturerName?: string;
@@ -142,6 +149,8 @@ export interface InvoiceLineView {
   readonly quantity: string;
   readonly unitOfMeasure: string;
   readonly unitPrice: string;
+  /** What the unit price is for, when the invoice quotes it per more than one unit (as the PO did). */
+  readonly priceBasis?: RequisitionLine['priceBasis'];
   readonly subtotal: string;
   /** The line's Tax, with isTaxInLine. */
   readonly tax?: string;

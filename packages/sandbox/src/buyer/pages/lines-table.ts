@@ -4,7 +4,8 @@
  * with per-line Edit and Inspect for cXML profiles (which reopen the whole cart, as Ariba does).
  */
 import { html } from 'hono/html';
-import { multiplyDecimals } from '../amount-text.ts';
+import { lineAmountText } from '../amount-text.ts';
+import { priceBasisText } from '../price-basis.ts';
 import { orderTotal } from '../build-order-request.ts';
 import { type LineStatus, lineStatuses } from '../line-statuses.ts';
 import type { BuyerProfile } from '../profiles.ts';
@@ -29,11 +30,10 @@ function descriptionCell(line: RequisitionLine): Html {
   }${link === '' ? '' : html`<div>${link}</div>`}`;
 }
 
+/** The price as quoted: `45.20 EUR`, and `per 1,000 EA` under it for a price of more than one unit. */
 function priceCell(line: RequisitionLine): Html {
   return html`${line.unitPrice} ${line.currency}${
-    line.ociPrice === undefined
-      ? ''
-      : html`<div class="muted">PRICE ${line.ociPrice.price} per ${line.ociPrice.priceUnit}</div>`
+    line.priceBasis === undefined ? '' : html`<div class="muted">${priceBasisText(line.priceBasis)}</div>`
   }`;
 }
 
@@ -83,7 +83,7 @@ export function renderLinesTable(
 <tbody>${lines.map(
     (line, index) =>
       html`<tr><td class="num">${index + 1}</td><td class="mono">${line.supplierPartID}</td><td>${descriptionCell(line)}</td><td class="num">${line.quantity}</td><td class="num">${priceCell(line)}</td><td>${line.unitOfMeasure}</td><td class="num">${
-        multiplyDecimals(line.quantity, line.unitPrice) ?? '—'
+        lineAmountText(line) ?? '—'
       } ${line.currency}</td><td class="mono">${line.supplierPartAuxiliaryID ?? '—'}</td><td class="mono">${unspscOf(line)}</td>${
         editable ? html`<td>${lineActions(ctx, requisition, index, editable)}</td>` : ''
       }${statuses === undefined ? '' : html`<td>${statusCell(statuses.get(String(index + 1)))}</td>`}</tr>`,

@@ -6,6 +6,7 @@
 import { html } from 'hono/html';
 import { fullName } from '../demo-users.ts';
 import { printOrderIds } from '../print-order-ids.ts';
+import { priceBasisText } from '../price-basis.ts';
 import type { AddressSpec, BuyerProfile } from '../profiles.ts';
 import type {
   ConfirmationView,
@@ -171,7 +172,11 @@ ${
         invoice.taxInLine ? html`<th scope="col" class="num">Tax</th>` : ''
       }</tr></thead><tbody>${invoice.lines.map((item) => {
         const line = lines[Number(item.lineNumber) - 1];
-        return html`<tr><td class="num">${item.invoiceLineNumber}</td><td class="num">${item.lineNumber}</td><td class="mono">${item.supplierPartID ?? line?.supplierPartID ?? '—'}</td><td>${item.description ?? line?.description ?? ''}</td><td class="num">${item.quantity}</td><td>${item.unitOfMeasure}</td><td class="num">${amount(item.unitPrice)}</td><td class="num">${amount(item.subtotal)}</td>${
+        return html`<tr><td class="num">${item.invoiceLineNumber}</td><td class="num">${item.lineNumber}</td><td class="mono">${item.supplierPartID ?? line?.supplierPartID ?? '—'}</td><td>${item.description ?? line?.description ?? ''}</td><td class="num">${item.quantity}</td><td>${item.unitOfMeasure}</td><td class="num">${amount(item.unitPrice)}${
+          item.priceBasis === undefined
+            ? ''
+            : html`<div class="muted">${priceBasisText(item.priceBasis)}</div>`
+        }</td><td class="num">${amount(item.subtotal)}</td>${
           invoice.taxInLine
             ? html`<td class="num">${item.tax === undefined ? '—' : amount(item.tax)}</td>`
             : ''
