@@ -1,13 +1,22 @@
 import { ARIBA_PROFILE, COUPA_PROFILE, SAP_PROFILE } from '@punchgate/sandbox/buyer';
 import { describe, expect, it } from 'vitest';
-import { extrinsicValue, type OrderRequest } from '../../src/cxml/index.ts';
+import {
+  buildOrderMessage,
+  extrinsicValue,
+  type OrderMessageLine,
+  type OrderRequest,
+  type PunchOutSetupRequest,
+} from '../../src/cxml/index.ts';
 import { buildOciItems } from '../../src/oci/index.ts';
 import {
+  base64,
+  CARD_LINE,
   confirmation,
   createTestSimulator,
   form,
   lineConfirmation,
   PUBLIC,
+  SUPPLIER_HEADER,
   shipNotice,
 } from './fake-gateway.ts';
 import { postCxmlAt, requisitionPage, requisitionWithCart, type Simulator } from './requisitions.ts';
@@ -408,5 +417,48 @@ describe('advance print order control', () => {
     expect(await requisitionPage(sim, id)).toContain(
       'Advancing the print order failed: print order 4711 not found',
     );
+  });
+});
+
+describe('a price per thousand', () => {
+  it('shows the cart line "per 1,000" with its exact total, and the PO repeats the PriceBasisQuantity', async () => {
+    const sim = createTestSimulator();
+    const res = await sim.request(
+      '/requisitions',
+      form([
+        ['profile', 'ariba'],
+        ['user', 'jroe'],
+      ]),
+    );
+    const id = /(REQ-[A-Z0-9]+)/.exec(res.headers.get('Location') ?? '')?.[1] ?? '';
+    const setup = sim.gateway.requests.at(-1) as PunchOutSetupRequest;
+    const line: OrderMessageLine = {
+      ...CARD_LINE,
+      quantity: 2500,
+      unitPrice: { value: '45.27', currency: 'USD' },
+      priceBasis: { quantity: 1000, conversionFactor: 1, unitOfMeasure: 'EA' },
+    };
+    const cart = buildOrderMessage({
+      payloadID: '1.cart@gateway.test',
+      timestamp: new Date('2026-11-22T09:00:00Z'),
+      header: SUPPLIER_HEADER,
+      buyerCookie: setup.buyerCookie,
+      operationAllowed: 'edit',
+      // 2,500 × 45.27 ÷ 1,000 = 113.175, rounded once.
+      total: { value: '113.18', currency: 'USD' },
+      items: [line],
+    });
+    await sim.request(`/requisitions/${id}/cart`, form([['cxml-base64', base64(cart)]]));
+    const html = await requisitionPage(sim, id);
+    expect(html).toContain(
+      '<td class="num">2500</td><td class="num">45.27 USD<div class="muted">per 1,000 EA</div></td><td>EA</td><td class="num">113.18 USD</td>',
+    );
+    expect(html).toContain('<td colspan="6">Total</td><td class="num">113.18 USD</td>');
+    expect(html).not.toContain('differs from the sum of its lines');
+
+    const po = await order(sim, id);
+    expect(po.total.value).toBe('113.18');
+    expect(po.items[0]?.unitPrice.value).toBe('45.27');
+    expect(po.items[0]?.priceBasis).toEqual({ quantity: '1000', conversionFactor: '1', unitOfMeasure: 'EA' });
   });
 });
