@@ -38,7 +38,6 @@ import {
   formatDecimal,
   multiplyDecimals,
   parseDecimal,
-  roundDecimal,
 } from '../../kernel/decimal.ts';
 import {
   formatMoney,
