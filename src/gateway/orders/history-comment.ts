@@ -83,10 +83,16 @@ function headerLines(order: PurchaseOrder, request: StoredRequest, buyerName: st
   return out;
 }
 
+/** ` per 1000 EA` for a line priced per more than one unit (PriceBasisQuantity), else nothing. */
+function perBasis(line: PoLine): string {
+  const basis = line.priceBasis;
+  return basis === undefined ? '' : ` per ${basis.quantity} ${basis.unitOfMeasure}`.trimEnd();
+}
+
 /** One line of the ticket: the quantity first, as the press needs it, then what identifies the line. */
 function designLines(line: PoLine, productName: string | undefined): string[] {
   const product = productName ?? line.description;
-  const price = `unit price ${line.unitPrice.value} ${line.unitPrice.currency}`;
+  const price = `unit price ${line.unitPrice.value} ${line.unitPrice.currency}${perBasis(line)}`;
   const ref = line.lineRef === undefined ? 'no punch-out cart line' : `line ref ${line.lineRef}`;
   const out = line.asIs
     ? [
@@ -187,7 +193,7 @@ export function changeComment(update: PurchaseOrder): string {
   ];
   for (const line of poDocument(update).lines) {
     lines.push(
-      `  ${line.lineNumber}. ${line.lineRef ?? '-'} ${line.supplierPartID}: ${line.quantity} ${line.unitOfMeasure} at ${line.unitPrice.value} ${line.unitPrice.currency}`,
+      `  ${line.lineNumber}. ${line.lineRef ?? '-'} ${line.supplierPartID}: ${line.quantity} ${line.unitOfMeasure} at ${line.unitPrice.value} ${line.unitPrice.currency}${perBasis(line)}`,
     );
   }
   return lines.join('\n');
