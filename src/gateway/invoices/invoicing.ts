@@ -15,7 +15,8 @@
  */
 import type { Order } from '../../../schemas/print-api.ts';
 import { readShipNoticeLineNumbers } from '../../cxml/index.ts';
-import { addDecimals, formatDecimal, parseDecimal } from '../../kernel/decimal.ts';
+import { addDecimals, parseDecimal } from '../../kernel/decimal.ts';
+import { formatMoney } from '../../kernel/money.ts';
 import type {
   Invoice,
   InvoiceAmounts,
@@ -275,7 +276,7 @@ async function issueInvoice(
 /** A credit memo's figures from the invoice it takes back: its amounts negated, no lines (a header invoice). */
 function creditFigures(invoice: Invoice, taxAt: InvoiceFigures['taxAt']): InvoiceFigures {
   const { amounts } = invoice;
-  const gross = sumMoney([amounts.subtotal, amounts.tax, amounts.shipping]);
+  const gross = sumMoney([amounts.subtotal, amounts.tax, amounts.shipping], amounts.currency);
   const original: InvoiceFigures = {
     currency: amounts.currency,
     taxAt,
@@ -284,7 +285,7 @@ function creditFigures(invoice: Invoice, taxAt: InvoiceFigures['taxAt']): Invoic
       subtotal: amounts.subtotal,
       tax: { amount: amounts.tax, taxableAmount: amounts.subtotal },
       shipping: amounts.shipping,
-      ...(amounts.discount !== '0.00' && { discount: amounts.discount }),
+      ...(parseDecimal(amounts.discount, { signed: true }).units !== 0n && { discount: amounts.discount }),
       gross,
       net: amounts.due,
       due: amounts.due,
@@ -296,10 +297,9 @@ function creditFigures(invoice: Invoice, taxAt: InvoiceFigures['taxAt']): Invoic
   return creditMemoFigures(original);
 }
 
-/** Adds stored money texts exactly, written with 2 decimals. */
-function sumMoney(values: readonly string[]): string {
-  const total = addDecimals(values.map((value) => parseDecimal(value, { signed: true })));
-  return formatDecimal(total, { minDecimals: 2, maxDecimals: 2 });
+/** Adds stored money texts exactly, written in the currency's minor units. */
+function sumMoney(values: readonly string[], currency: string): string {
+  return formatMoney(addDecimals(values.map((value) => parseDecimal(value, { signed: true }))), currency);
 }
 
 /** The standard invoices among `issued` that no credit memo takes back yet and that bill something. */
