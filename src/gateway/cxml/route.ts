@@ -273,26 +273,38 @@ export function createCxmlRoute(ctx: GatewayContext, onOrder: OrderRequestHandle
       if (request.kind !== 'OrderRequest' && bytes.byteLength > MAX_CXML_BYTES) {
         return tooLarge(MAX_CXML_BYTES);
       }
-      switch (request.kind) {
-        case 'PunchOutSetupRequest':
-          return { kind, code: 200, text: 'OK', xml: await punchOutSetup(ctx, request, buyer, mode) };
-        case 'ProfileRequest':
-          return { kind, code: 200, text: 'OK', xml: profileDocument(ctx) };
-        case 'OrderRequest': {
-          const result = await onOrder(request, buyer, mode, attachments);
-          return status(kind, result.code, result.detail, payloadID);
-        }
-        case 'StatusUpdateRequest': {
-          const result = await receiveStatusUpdate(ctx, request, buyer, mode);
-          return status(kind, result.code, undefined, payloadID);
-        }
-      }
+      return await answerByKind(ctx, { onOrder, status }, { request, attachments }, buyer, mode);
     } catch (error) {
       return refused(kind, error, payloadID);
     }
   }
 
   return app;
+}
+
+/** A proven buyer's request answered by its kind, in the mode its credentials allow. */
+async function answerByKind(
+  ctx: GatewayContext,
+  { onOrder, status }: { onOrder: OrderRequestHandler; status: ReturnType<typeof createOutcomes>['status'] },
+  { request, attachments }: ReadMessage,
+  buyer: ResolvedBuyer,
+  mode: DeploymentMode,
+): Promise<Outcome> {
+  const { kind, payloadID } = request;
+  switch (request.kind) {
+    case 'PunchOutSetupRequest':
+      return { kind, code: 200, text: 'OK', xml: await punchOutSetup(ctx, request, buyer, mode) };
+    case 'ProfileRequest':
+      return { kind, code: 200, text: 'OK', xml: profileDocument(ctx) };
+    case 'OrderRequest': {
+      const result = await onOrder(request, buyer, mode, attachments);
+      return status(kind, result.code, result.detail, payloadID);
+    }
+    case 'StatusUpdateRequest': {
+      const result = await receiveStatusUpdate(ctx, request, buyer, mode);
+      return status(kind, result.code, undefined, payloadID);
+    }
+  }
 }
 
 /** As much of a request as the route has read, for the refusals log. */
