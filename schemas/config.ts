@@ -113,6 +113,11 @@ export const CatalogProduct = z
       .optional(),
     leadTimeDays: z.number().int().min(0).optional(),
     manufacturerPartId: z.string().optional(),
+    weightKg: z
+      .number()
+      .positive()
+      .optional()
+      .describe("Weight of one unit in kg: a shipping table's byWeight rows price this product's lines"),
     matGroup: z.string().max(10).optional().describe('OCI NEW_ITEM-MATGROUP'),
     prices: z
       .array(PriceTier)
@@ -264,6 +269,70 @@ export const StorefrontInvoicing = z
   .describe("The supplier's tax ids and tax on invoices of this storefront's orders");
 export type StorefrontInvoicing = z.infer<typeof StorefrontInvoicing>;
 
+const ShippingRow = z.strictObject({
+  upTo: z.number().positive().describe('The largest quantity (or weight in kg) this row prices'),
+  amount: DecimalText.describe('Shipping of a line up to upTo'),
+});
+
+const ShippingRows = z
+  .array(ShippingRow)
+  .min(1)
+  .refine(
+    (rows) => rows.every((row, i) => i === 0 || row.upTo > (rows[i - 1]?.upTo ?? 0)),
+    'rows must be in ascending order of upTo',
+  );
+
+export const ShippingRule = z
+  .discriminatedUnion('kind', [
+    z.strictObject({ kind: z.literal('flat'), amount: DecimalText.describe('Shipping of the whole cart') }),
+    z.strictObject({
+      kind: z.literal('per-line'),
+      amount: DecimalText.describe('Shipping of each cart line'),
+    }),
+    z.strictObject({
+      kind: z.literal('table'),
+      byQuantity: ShippingRows.describe(
+        'Per line, by its quantity: the first row whose upTo is not below it; a quantity beyond the last row cannot be quoted and the transfer is refused',
+      ),
+      byWeight: ShippingRows.optional().describe(
+        "Per line of a product with weightKg, by the line's weight (quantity × weightKg) instead",
+      ),
+    }),
+  ])
+  .describe('Shipping quoted in the cart: flat per cart, per line, or per line from a table');
+export type ShippingRule = z.infer<typeof ShippingRule>;
+
+export const TaxRule = z
+  .strictObject({
+    percent: DecimalText.describe('Tax rate in percent of the lines (shipping is not taxed)'),
+    byShipTo: z
+      .array(
+        z.strictObject({
+          country: z.string().regex(/^[A-Z]{2}$/, 'must be an ISO 3166 two-letter country code such as US'),
+          region: z.string().min(1).optional().describe('State or region as the ShipTo names it, e.g. CA'),
+          percent: DecimalText,
+        }),
+      )
+      .default([])
+      .describe(
+        "Rates by the punch-out's ShipTo: a row with the region before one of the country alone; else percent",
+      ),
+    description: z.string().min(1).default('Sales tax'),
+  })
+  .describe('Tax quoted in the cart, rounded half up to the cent');
+export type TaxRule = z.infer<typeof TaxRule>;
+
+export const ChargeRules = z
+  .strictObject({
+    shipping: ShippingRule.optional(),
+    shippingDescription: z.string().min(1).default('Shipping'),
+    tax: TaxRule.optional(),
+  })
+  .describe(
+    "Shipping and tax the cart carries (cXML header Shipping/Tax, OCI charge lines), so the buyer's PO includes them",
+  );
+export type ChargeRules = z.infer<typeof ChargeRules>;
+
 export const StorefrontConfig = z.strictObject({
   id: z.string().regex(/^[a-z0-9][a-z0-9_-]*$/, 'must be a lower-case slug'),
   storefrontId: z.number().int().positive().describe('Storefront id on the print service'),
@@ -297,6 +366,7 @@ export const StorefrontConfig = z.strictObject({
     .describe(
       'Ship-notice carrier per print-order shipping provider: key "provider/service" or "provider" (case ignored)',
     ),
+  charges: ChargeRules.optional(),
   products: z.array(CatalogProduct).min(1),
   invoicing: StorefrontInvoicing.optional(),
 });
@@ -375,6 +445,12 @@ export const InvoiceConfig = z
       .default(1)
       .describe(
         "How far, in percent, what a print-order item charges a unit (its total over its quantity) may differ from the PO line's unit price: beyond it the invoice is held for an operator, within it it is sent and the difference flagged",
+      ),
+    chargesNotOnPo: z
+      .enum(['bill', 'hold'])
+      .default('bill')
+      .describe(
+        'Shipping or tax the print order charges where the PO carries none: bill: invoiced as charged; hold: the invoice waits for an operator. Where the PO carries Shipping or Tax, its figure is billed (tolerance as for prices)',
       ),
     defaultTaxPercent: DecimalText.optional().describe(
       'Tax rate in percent used when the print order carries no tax',
@@ -517,7 +593,18 @@ const BuyerCommon = {
     paymentTermDays: 30,
     priceTolerancePercent: 1,
     accountingInLine: false,
+    chargesNotOnPo: 'bill',
   }),
+  cartCharges: z
+    .strictObject({
+      taxExempt: z.boolean().default(false).describe('The buyer pays no tax: carts quote none'),
+      taxAt: z
+        .enum(['header', 'line'])
+        .default('header')
+        .describe('cXML carts: tax in the header only, or a Tax per ItemIn as well (summed in the header)'),
+    })
+    .default({ taxExempt: false, taxAt: 'header' })
+    .describe("How the storefront's charges are quoted in this buyer's carts"),
 };
 
 export const CxmlBuyerConfig = z.strictObject({
@@ -540,6 +627,21 @@ export const CxmlBuyerConfig = z.strictObject({
 });
 export type CxmlBuyerConfig = z.infer<typeof CxmlBuyerConfig>;
 
+const OciChargeLine = z.strictObject({
+  partId: z
+    .string()
+    .min(1)
+    .max(40)
+    .describe("NEW_ITEM-VENDORMAT (and the PO line's SupplierPartID), e.g. FREIGHT"),
+  description: z.string().min(1).max(40).describe('NEW_ITEM-DESCRIPTION'),
+  matGroup: z.string().max(10).optional().describe('NEW_ITEM-MATGROUP'),
+  unspsc: z
+    .string()
+    .regex(/^\d{8}$/, 'must be an 8-digit UNSPSC code')
+    .optional()
+    .describe('Default 78102200 (postal, small parcel and courier services) for shipping, 84111500 for tax'),
+});
+
 export const OciBuyerConfig = z.strictObject({
   ...BuyerCommon,
   protocol: z.literal('oci'),
@@ -560,6 +662,15 @@ export const OciBuyerConfig = z.strictObject({
   ociVersion: z.enum(['4.0', '5.0']).default('4.0'),
   unitMap: z.record(z.string(), z.string().max(3)).default({}).describe('Our UOM → the buyer system unit'),
   custFields: z.array(z.string()).max(5).default([]).describe('NEW_ITEM-CUST_FIELD1..5'),
+  chargeLines: z
+    .strictObject({
+      shipping: OciChargeLine.optional().describe("The cart's shipping as an item of its own"),
+      tax: OciChargeLine.optional().describe("The cart's tax as an item of its own"),
+    })
+    .default({})
+    .describe(
+      "OCI has no charge fields: the storefront's shipping (and tax) go as items with these part numbers, and a PO line naming one is the PO's charge, not a product",
+    ),
   vendorNumber: z
     .string()
     .min(1)

@@ -57,6 +57,8 @@ export interface OrderMessageLine {
   readonly leadTimeDays?: number;
   /** ItemDetail extrinsics, e.g. `designId`, `proofUrl`. */
   readonly extrinsics?: readonly Extrinsic[];
+  /** The line's own tax, for buyers who take tax per line (the header's Tax still carries the sum). */
+  readonly tax?: ChargeInput;
 }
 
 interface OrderMessageBase extends CxmlEnvelopeInput {
@@ -74,6 +76,7 @@ interface OrderMessageBase extends CxmlEnvelopeInput {
 }
 
 export interface OrderMessageInput extends OrderMessageBase {
+  /** The sum of the lines: Shipping and Tax stand beside it, never in it, as buyers' cart checks expect. */
   readonly total: MoneyInput;
   readonly shipping?: ChargeInput;
   readonly tax?: ChargeInput;
@@ -137,6 +140,7 @@ function itemInElement(line: OrderMessageLine, index: number, lang: string): Xml
       line.leadTimeDays !== undefined && el('LeadTime', {}, String(line.leadTimeDays)),
       extrinsicElements(line.extrinsics),
     ),
+    chargeElement('Tax', line.tax, lang),
   );
 }
 

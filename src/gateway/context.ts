@@ -21,6 +21,7 @@ import type { BodySurface } from './http/body-limits.ts';
 import type { SafeHtml } from './http/html.ts';
 import type { Metrics } from './http/metrics.ts';
 import type { BuyerDirectory } from './punchout/buyers.ts';
+import type { CartCharges } from './punchout/cart-charges.ts';
 import type { CatalogCard, ReturnForm } from './punchout/pages.ts';
 import type { PipoAccounts } from './punchout/pipo-accounts.ts';
 import type { SecretThrottle } from './punchout/throttle.ts';
@@ -94,11 +95,15 @@ export interface PunchoutProtocol {
   path: `/${string}`;
   /** Mounts the routes where this protocol's requests arrive, under `path`. */
   mount(app: Hono, ctx: GatewayContext): void;
-  /** The form that hands `lines` back as the session's cart (a promise where it signs links, as cXML's proofs). */
+  /**
+   * The form that hands `lines` back as the session's cart with its quoted `charges` (a promise where it
+   * signs links, as cXML's proofs).
+   */
   cartForm(
     ctx: GatewayContext,
     parties: SessionParties,
     lines: readonly CartLine[],
+    charges: CartCharges,
   ): ReturnForm | Promise<ReturnForm>;
   /** The form that returns the user to the buyer's system without changing the requisition. */
   cancelForm(ctx: GatewayContext, parties: SessionParties): ReturnForm;

@@ -14,6 +14,7 @@ import type { CartLine, PunchoutSession } from '../../store/types.ts';
 import type { GatewayContext } from '../context.ts';
 import type { ResolvedCxmlBuyer, ResolvedStorefront } from '../deps.ts';
 import { findProductBySku } from '../punchout/catalog.ts';
+import type { CartCharges } from '../punchout/cart-charges.ts';
 import { type KeptLine, keptLinesTotal, liveKeptLines } from '../punchout/kept-lines.ts';
 import { supplierPartIdOf } from '../punchout/line-identity.ts';
 import type { ReturnForm } from '../punchout/pages.ts';
@@ -42,12 +43,14 @@ function orderMessageLines(
   buyer: Pick<ResolvedCxmlBuyer, 'unitMap' | 'supplierPartIds'>,
   lines: readonly CartLine[],
   proofUrl: (line: CartLine) => string,
+  charges: CartCharges,
 ): OrderMessageLine[] {
   return lines.map((line, index) => {
     const product = findProductBySku(storefront, line.sku);
     const proof = proofUrl(line);
     const unitOfMeasure = buyer.unitMap[line.uom] ?? line.uom;
     const priceBasis = priceBasisQuantity(line.priceUnit, unitOfMeasure);
+    const lineTax = charges.tax?.lines[index];
     const item: OrderMessageLine = {
       quantity: line.quantity,
       lineNumber: index + 1,
@@ -65,6 +68,10 @@ function orderMessageLines(
       ],
       ...(line.leadTimeDays !== undefined && { leadTimeDays: line.leadTimeDays }),
       ...(product?.manufacturerPartId !== undefined && { manufacturerPartID: product.manufacturerPartId }),
+      ...(lineTax !== undefined &&
+        charges.tax !== undefined && {
+          tax: { value: lineTax, currency: line.currency, description: charges.tax.description },
+        }),
     };
     return item;
   });
@@ -126,11 +133,18 @@ function cartMessageForm(
   session: PunchoutSession,
   lines: readonly CartLine[],
   proofUrl: (line: CartLine) => string,
+  charges: CartCharges,
 ): ReturnForm {
   const now = ctx.clock.now();
   const kept = liveKeptLines(session).map(({ line }) => line);
+  const charge = (quoted: { amount: string; description: string } | undefined) =>
+    quoted === undefined
+      ? undefined
+      : { value: quoted.amount, currency: storefront.currency, description: quoted.description };
+  const shipping = charge(charges.shipping);
+  const tax = charge(charges.tax);
   const items = [
-    ...orderMessageLines(storefront, buyer, lines, proofUrl),
+    ...orderMessageLines(storefront, buyer, lines, proofUrl, charges),
     ...kept.map((line, index) => keptMessageLine(line, lines.length + index + 1, storefront.currency)),
   ];
   const xml = buildOrderMessage({
@@ -147,6 +161,8 @@ function cartMessageForm(
       ),
       currency: storefront.currency,
     },
+    ...(shipping !== undefined && { shipping }),
+    ...(tax !== undefined && { tax }),
     items,
     asciiOnly: buyer.cartEncoding === 'urlencoded',
   });
@@ -159,8 +175,9 @@ export async function cxmlCartForm(
   storefront: ResolvedStorefront,
   session: PunchoutSession,
   lines: readonly CartLine[],
+  charges: CartCharges,
 ): Promise<ReturnForm> {
-  return cartMessageForm(ctx, buyer, storefront, session, lines, await proofLinksFor(ctx, lines));
+  return cartMessageForm(ctx, buyer, storefront, session, lines, await proofLinksFor(ctx, lines), charges);
 }
 
 export function cxmlCancelForm(
@@ -171,7 +188,7 @@ export function cxmlCancelForm(
 ): ReturnForm {
   if (session.operation === 'create') {
     // An empty cart: no line, so no proof link to sign.
-    return cartMessageForm(ctx, buyer, storefront, session, [], () => '');
+    return cartMessageForm(ctx, buyer, storefront, session, [], () => '', {});
   }
   const now = ctx.clock.now();
   const xml = buildNoChangeOrderMessage({

@@ -17,8 +17,10 @@ import {
 import type { CartLine, PunchoutSession } from '../../store/types.ts';
 import type { GatewayContext, SessionParties } from '../context.ts';
 import type { ResolvedBuyer, ResolvedOciBuyer } from '../deps.ts';
+import type { CartCharges } from '../punchout/cart-charges.ts';
 import type { ReturnForm } from '../punchout/pages.ts';
 import { frameAncestorsFor } from '../punchout/sessions.ts';
+import { ociChargeLines } from './oci-charge-lines.ts';
 import { itemFields, ociLineOfCartLine } from './oci-lines.ts';
 import { ociPageResponse } from './oci-page.ts';
 import { sessionCharset, sessionEchoFields } from './session-fields.ts';
@@ -52,9 +54,13 @@ export function ociCartForm(
   _ctx: GatewayContext,
   { buyer, storefront, session }: SessionParties,
   lines: readonly CartLine[],
+  charges: CartCharges,
 ): ReturnForm {
   const oci = ociBuyer(buyer);
-  const items = lines.map((line) => ociLineOfCartLine(oci, storefront, line));
+  const items = [
+    ...lines.map((line) => ociLineOfCartLine(oci, storefront, line)),
+    ...ociChargeLines(oci, storefront, charges),
+  ];
   return formOf(oci, session, itemFields(oci, sessionCharset(session, oci), items));
 }
 

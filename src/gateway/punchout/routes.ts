@@ -10,6 +10,7 @@ import type { CartLine } from '../../store/types.ts';
 import type { GatewayContext } from '../context.ts';
 import { ERROR_ANSWERS, GatewayError } from '../http/errors.ts';
 import { type PageStatus, sendPage } from '../http/send-page.ts';
+import { quoteSessionCharges } from './cart-charges.ts';
 import { cartPage, emptyTransferNeedsConfirm, transferBlockedReason } from './cart-pages.ts';
 import { catalogPage } from './catalog-page.ts';
 import { isCatalogLine, priceText, productBySku, quantityProblem } from './catalog.ts';
@@ -204,7 +205,12 @@ export function createPunchoutRoutes(ctx: GatewayContext): Hono {
     if (emptyTransferNeedsConfirm(s, lines) && (await c.req.parseBody()).confirmEmpty !== 'yes') {
       return sendPage(c, await cartPage(ctx, s, lines, EMPTY_NOT_CONFIRMED), sessionPageSecurity(s), 409);
     }
-    const form = await ctx.protocolOf(s.buyer).cartForm(ctx, s, lines);
+    // Charges the rules cannot quote refuse the transfer: a cart without them would make a PO without them.
+    const quoted = quoteSessionCharges(s, lines);
+    if (!quoted.ok) {
+      return sendPage(c, await cartPage(ctx, s, lines, quoted.message), sessionPageSecurity(s), 409);
+    }
+    const form = await ctx.protocolOf(s.buyer).cartForm(ctx, s, lines, quoted.charges);
     ctx.logger.info('cart transferred', { buyer: s.buyer.id, session: s.session.id, lines: lines.length });
     return handBack(c, s, form, 'transferred', 'Sending your cart to your procurement system…');
   });
