@@ -29,6 +29,7 @@ describe('buyer invoices config', () => {
       paymentTermDays: 30,
       priceTolerancePercent: 1,
       accountingInLine: false,
+      chargesNotOnPo: 'bill',
     });
   });
 

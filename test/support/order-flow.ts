@@ -212,6 +212,11 @@ export interface OrderOptions {
   headerXml?: string;
   /** The header's ShipTo element in place of the default one ('' for none). */
   shipToXml?: string;
+  /**
+   * The header's Shipping and Tax, as a cart that quoted them makes the buyer send; none by default (the
+   * invoice then bills the print order's charges).
+   */
+  charges?: { shipping?: string; tax?: string; total?: string };
 }
 
 /** The lines a punch-out returned, as the buyer's PO repeats them. */
@@ -279,11 +284,11 @@ ${line.comments === undefined ? '' : `<Comments xml:lang="en">${escapeXml(line.c
 <Request deploymentMode="${options.deploymentMode ?? 'production'}">
 <OrderRequest>
 <OrderRequestHeader ${attrs}>
-<Total><Money currency="${currency}">100.00</Money></Total>
+<Total><Money currency="${currency}">${options.charges?.total ?? '100.00'}</Money></Total>
 ${options.shipToXml ?? DEFAULT_SHIP_TO}
 <BillTo><Address isoCountryCode="US" addressID="0001"><Name xml:lang="en">ACME Accounts Payable</Name></Address></BillTo>
-<Shipping><Money currency="${currency}">9.90</Money><Description xml:lang="en">Ground</Description></Shipping>
-<Tax><Money currency="${currency}">5.00</Money><Description xml:lang="en">Sales tax</Description></Tax>
+${options.charges?.shipping === undefined ? '' : `<Shipping><Money currency="${currency}">${options.charges.shipping}</Money><Description xml:lang="en">Ground</Description></Shipping>`}
+${options.charges?.tax === undefined ? '' : `<Tax><Money currency="${currency}">${options.charges.tax}</Money><Description xml:lang="en">Sales tax</Description></Tax>`}
 ${options.previousPayloadID === undefined ? '' : `<DocumentReference payloadID="${escapeXml(options.previousPayloadID)}"/>`}
 <Contact role="endUser"><Name xml:lang="en">Jane Roe</Name><Email>jane.roe@acme.example</Email></Contact>
 ${headerComments(options)}

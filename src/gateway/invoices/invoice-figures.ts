@@ -19,6 +19,12 @@
  * shipment, the lines `shipmentLines` gives for the shipment, with that shipment's own tax and shipping;
  * the promotion goes on the first invoice of the print order only (`withPromotion`), and an order with a
  * single shipment is invoiced exactly as per order.
+ *
+ * Charges the PO carries (its Shipping and Tax, quoted in the punch-out cart) are what the buyer agreed to:
+ * the invoice bills the PO's figure, shared over several invoices of one PO by their part of the PO's lines.
+ * The print order's own figure is held against it like a unit price (within the tolerance billed at the
+ * PO's and flagged, beyond it held naming both). A charge the PO does not carry is billed from the print
+ * order, unless the buyer's `chargesNotOnPo` holds such invoices.
  */
 import type { InvoiceConfig, RemitToAddress } from '../../../schemas/config.ts';
 import type { Order, OrderItem, Shipment } from '../../../schemas/print-api.ts';
@@ -28,6 +34,7 @@ import type {
   InvoiceSummaryInput,
   InvoiceTaxAt,
   InvoiceTaxInput,
+  Money,
 } from '../../cxml/index.ts';
 import {
   addDecimals,
@@ -66,7 +73,16 @@ export type InvoiceScope =
 type InvoiceFigureSettings = Pick<
   InvoiceConfig,
   'taxAt' | 'priceTolerancePercent' | 'defaultTaxPercent' | 'defaultShipping'
->;
+> &
+  Partial<Pick<InvoiceConfig, 'chargesNotOnPo'>>;
+
+/** The charges a PO carries (header Shipping/Tax, or an OCI buyer's charge lines): what the buyer agreed to. */
+export interface PoCharges {
+  readonly shipping?: Money;
+  readonly tax?: Money;
+  /** The sum of the PO's product lines: the charges are shared over its invoices by their part of it. */
+  readonly linesTotal: string;
+}
 
 export interface InvoiceFiguresInput {
   /** The print order as `GET /order/{id}` returns it. */
@@ -80,9 +96,12 @@ export interface InvoiceFiguresInput {
   /**
    * An operator's release of a held invoice: where the print order's unit price differs from the PO's
    * beyond the tolerance, bill the PO's (`po`) or accept the print order's for the lines concerned
-   * (`print-order`) instead of holding the invoice. Every other reason to hold still holds it.
+   * (`print-order`) instead of holding the invoice; the same for a charge. Every other reason to hold
+   * still holds it.
    */
   readonly prices?: InvoiceHoldPrices;
+  /** The PO's charges; absent, the PO is read as carrying none. */
+  readonly poCharges?: PoCharges;
 }
 
 /**
@@ -102,7 +121,11 @@ export interface PriceDeviation {
   readonly billed: InvoiceHoldPrices;
   /** Beyond the buyer's tolerance: invoiced only because an operator released it. */
   readonly beyondTolerance: boolean;
+  /** Set where the difference is in a charge (the figures are then amounts, not unit prices). */
+  readonly charge?: ChargeKind;
 }
+
+type ChargeKind = 'shipping' | 'tax';
 
 type InvoiceHoldReason =
   | 'totals_do_not_add_up'
@@ -111,7 +134,9 @@ type InvoiceHoldReason =
   | 'currency_mismatch'
   | 'negative_charge'
   | 'tax_without_items'
-  | 'discount_exceeds_total';
+  | 'discount_exceeds_total'
+  | 'charge_beyond_tolerance'
+  | 'charge_not_on_po';
 
 interface InvoiceHold {
   readonly reason: InvoiceHoldReason;
@@ -119,7 +144,7 @@ interface InvoiceHold {
   readonly message: string;
 }
 
-type TaxSource = 'print-order' | 'config' | 'none';
+type TaxSource = 'print-order' | 'config' | 'po' | 'none';
 
 export interface InvoiceFigures {
   readonly currency: string;
@@ -342,6 +367,17 @@ function comparisonText(c: Comparison, percent: string | undefined): string {
 
 type Hold = (reason: InvoiceHoldReason, message: string) => void;
 
+/** difference × 100 > tolerance × base, exactly; any difference on a zero amount is beyond it. */
+function beyondTolerance(difference: Decimal, base: Decimal, tolerance: Decimal): boolean {
+  return (
+    isZero(base) ||
+    compareDecimals(
+      multiplyDecimals(difference, { units: 100n, scale: 0 }),
+      multiplyDecimals(tolerance, abs(base)),
+    ) > 0
+  );
+}
+
 /**
  * Each comparison within the tolerance is a deviation; beyond it, a hold naming both amounts, unless an
  * operator released it (`prices`): at the PO's prices it is a deviation like any other; accepting the print
@@ -361,13 +397,7 @@ function priceDeviations(
     const difference = abs(subtract(c.printOrder, c.po));
     if (isZero(difference)) continue;
     const percent = percentOf(difference, c.po);
-    // difference × 100 > tolerance × po, exactly; any difference on a zero amount is beyond it.
-    const beyond =
-      isZero(c.po) ||
-      compareDecimals(
-        multiplyDecimals(difference, { units: 100n, scale: 0 }),
-        multiplyDecimals(tolerance, abs(c.po)),
-      ) > 0;
+    const beyond = beyondTolerance(difference, c.po, tolerance);
     const [onlyLine, ...moreLines] = c.lineNumbers;
     const accepted = beyond && prices === 'print-order' && onlyLine !== undefined && moreLines.length === 0;
     if (beyond && prices !== 'po' && !accepted) {
@@ -451,11 +481,161 @@ function charges(
   return { rate, shipping: roundMoney(shipping, currency), taxSource, shippingSource };
 }
 
+const CHARGE_NAMES: Record<ChargeKind, string> = { shipping: 'shipping', tax: 'tax' };
+
+/** A charge of the invoice: what the print order charges for its scope, and the PO's figure if it has one. */
+interface ChargeSides {
+  readonly kind: ChargeKind;
+  readonly printOrder: Decimal;
+  /** Undefined where the PO carries no such charge. */
+  readonly po: Decimal | undefined;
+}
+
+/**
+ * Whose figure of a charge the invoice bills: the PO's where it carries one (the print order's held against
+ * it like a unit price), else the print order's, unless the buyer holds charges not on the PO. An
+ * operator's release (`prices`) decides what would be held; `po` for a charge the PO lacks bills none.
+ */
+function billedCharge(
+  sides: ChargeSides,
+  settings: InvoiceFigureSettings,
+  prices: InvoiceHoldPrices | undefined,
+  hold: Hold,
+): { billed: InvoiceHoldPrices; deviation?: PriceDeviation } {
+  const name = CHARGE_NAMES[sides.kind];
+  const printOrder = money(sides.printOrder);
+  if (sides.po === undefined) {
+    if (isZero(sides.printOrder) || settings.chargesNotOnPo !== 'hold') return { billed: 'print-order' };
+    if (prices === undefined) {
+      hold(
+        'charge_not_on_po',
+        `The print order charges ${name} ${printOrder} and the PO carries none; the buyer's invoices hold charges not on the PO.`,
+      );
+      return { billed: 'po' };
+    }
+    const deviation = { lineNumbers: [], printOrder, po: '0.00', percent: '100.00', billed: prices };
+    return { billed: prices, deviation: { ...deviation, beyondTolerance: true, charge: sides.kind } };
+  }
+  const difference = abs(subtract(sides.printOrder, sides.po));
+  if (isZero(difference)) return { billed: 'po' };
+  const percent = percentOf(difference, sides.po) ?? '100.00';
+  const beyond = beyondTolerance(difference, sides.po, fromNumber(settings.priceTolerancePercent));
+  if (beyond && prices === undefined) {
+    hold(
+      'charge_beyond_tolerance',
+      `The print order charges ${name} ${printOrder}, the PO ${money(sides.po)} (${percent}% off), beyond the ${formatDecimal(fromNumber(settings.priceTolerancePercent))}% tolerance.`,
+    );
+    return { billed: 'po' };
+  }
+  const billed = beyond && prices !== undefined ? prices : 'po';
+  return {
+    billed,
+    deviation: {
+      lineNumbers: [],
+      printOrder,
+      po: money(sides.po),
+      percent,
+      billed,
+      beyondTolerance: beyond,
+      charge: sides.kind,
+    },
+  };
+}
+
+/** The PO's figure for the invoice's part of its lines: the whole figure when the invoice bills them all. */
+function poShare(value: Decimal, scopeSubtotal: Decimal, linesTotal: Decimal): Decimal {
+  if (isZero(linesTotal) || compareDecimals(scopeSubtotal, linesTotal) === 0) return value;
+  return divideDecimals(multiplyDecimals(value, scopeSubtotal), linesTotal, CENTS);
+}
+
+/**
+ * The shipping and tax rate the invoice bills, with the deviations and sources: each charge from the PO or
+ * the print order by `billedCharge`. `subtotal` is what the invoice's lines bill, `poSubtotal` the same
+ * lines at the PO's prices (their part of the PO).
+ */
+function reconciledCharges(
+  input: InvoiceFiguresInput,
+  printOrder: { rate: Rate; shipping: Decimal; taxSource: TaxSource; shippingSource: TaxSource },
+  subtotal: Decimal,
+  poSubtotal: Decimal,
+  hold: Hold,
+): { rate: Rate; shipping: Decimal; taxSource: TaxSource; shippingSource: TaxSource; deviations: PriceDeviation[] } {
+  const { poCharges, settings, prices, currency } = input;
+  const amountOf = (charge: Money | undefined, kind: ChargeKind): Decimal | undefined => {
+    if (charge === undefined) return undefined;
+    if (charge.currency !== currency) {
+      hold('currency_mismatch', `The PO's ${CHARGE_NAMES[kind]} is in ${charge.currency}, the PO in ${currency}.`);
+      return undefined;
+    }
+    return parseDecimal(charge.value, lenient);
+  };
+  const linesTotal = parseDecimal(poCharges?.linesTotal ?? '0', lenient);
+  const poShipping = amountOf(poCharges?.shipping, 'shipping');
+  const poTax = amountOf(poCharges?.tax, 'tax');
+  const poRate: Rate | undefined =
+    poTax === undefined
+      ? undefined
+      : isZero(linesTotal)
+        ? { numerator: ZERO, denominator: { units: 1n, scale: 0 } }
+        : { numerator: poTax, denominator: linesTotal };
+  const deviations: PriceDeviation[] = [];
+  const shipping = billedCharge(
+    {
+      kind: 'shipping',
+      printOrder: printOrder.shipping,
+      po: poShipping === undefined ? undefined : poShare(poShipping, poSubtotal, linesTotal),
+    },
+    settings,
+    prices,
+    hold,
+  );
+  const tax = billedCharge(
+    {
+      kind: 'tax',
+      printOrder: applyRate(subtotal, printOrder.rate),
+      po: poRate === undefined ? undefined : applyRate(poSubtotal, poRate),
+    },
+    settings,
+    prices,
+    hold,
+  );
+  for (const charge of [shipping, tax]) if (charge.deviation !== undefined) deviations.push(charge.deviation);
+  const none: Rate = { numerator: ZERO, denominator: { units: 1n, scale: 0 } };
+  const fromPo = (billed: InvoiceHoldPrices, onPo: boolean) => billed === 'po' && onPo;
+  return {
+    rate: tax.billed === 'print-order' ? printOrder.rate : (poRate ?? none),
+    shipping:
+      shipping.billed === 'print-order'
+        ? printOrder.shipping
+        : poShipping === undefined
+          ? ZERO
+          : poShare(poShipping, poSubtotal, linesTotal),
+    taxSource: fromPo(tax.billed, poRate !== undefined)
+      ? 'po'
+      : tax.billed === 'po'
+        ? 'none'
+        : printOrder.taxSource,
+    shippingSource: fromPo(shipping.billed, poShipping !== undefined)
+      ? 'po'
+      : shipping.billed === 'po'
+        ? 'none'
+        : printOrder.shippingSource,
+    deviations,
+  };
+}
+
 /**
  * One PO line as invoiced: its quantity and unit price of the PO's price basis (the PO's, or the print
  * order's per-piece price restated per that basis where an operator accepted it), the basis echoed, the
  * subtotal rounded once to the currency's minor units, its tax.
  */
+/** The price per the line's basis an invoice bills: the PO's, or a per-unit price an operator accepted. */
+function billedUnitPrice(line: PoLine, acceptedPerUnit: Decimal | undefined): Decimal {
+  if (acceptedPerUnit === undefined) return linePrice(line);
+  const basis = exactPriceBasis(line.priceBasis);
+  return priceForBasis(acceptedPerUnit, basis, Math.max(acceptedPerUnit.scale, PER_UNIT_DECIMALS));
+}
+
 function invoiceLine(
   line: PoLine,
   index: number,
@@ -465,11 +645,7 @@ function invoiceLine(
   percentageRate: string,
   currency: string,
 ): InvoiceLineInput & { readonly amount: Decimal } {
-  const basis = exactPriceBasis(line.priceBasis);
-  const unitPrice =
-    acceptedPerUnit === undefined
-      ? linePrice(line)
-      : priceForBasis(acceptedPerUnit, basis, Math.max(acceptedPerUnit.scale, PER_UNIT_DECIMALS));
+  const unitPrice = billedUnitPrice(line, acceptedPerUnit);
   const amount = poLineAmount(line, unitPrice, currency);
   return {
     amount,
@@ -551,15 +727,19 @@ export function invoiceFigures(input: InvoiceFiguresInput): InvoiceFiguresResult
     hold,
   );
 
-  const { rate, shipping, taxSource, shippingSource } = charges(
-    order,
-    shipment,
-    items,
-    settings,
-    Where,
+  const printOrderCharges = charges(order, shipment, items, settings, Where, hold);
+  const amountsAt = (accepted: (line: PoLine) => Decimal | undefined) =>
+    sum(lines.map((line) => poLineAmount(line, billedUnitPrice(line, accepted(line)), currency)));
+  const reconciled = reconciledCharges(
+    input,
+    printOrderCharges,
+    amountsAt((line) => acceptedPrices.get(line.lineNumber)),
+    amountsAt(() => undefined),
     hold,
     currency,
   );
+  const { rate, shipping, taxSource, shippingSource } = reconciled;
+  deviations.push(...reconciled.deviations);
 
   // A promotion only ever lowers the bill: a service that writes it negative means the same amount.
   const promotion = abs(fromNumber(order.promotion_total));
@@ -666,8 +846,13 @@ export function creditMemoFigures(figures: InvoiceFigures): InvoiceFigures {
 /** The deviations as the invoice's Comments (and the PO's history); undefined when there are none. */
 export function deviationComments(deviations: readonly PriceDeviation[]): string | undefined {
   if (deviations.length === 0) return undefined;
+  const subject = (d: PriceDeviation) =>
+    d.charge ??
+    (d.lineNumbers.length === 0
+      ? 'items not on the PO'
+      : `line${d.lineNumbers.length === 1 ? '' : 's'} ${listNumbers(d.lineNumbers)}`);
   const describe = (d: PriceDeviation) =>
-    `${d.lineNumbers.length === 0 ? 'items not on the PO' : `line${d.lineNumbers.length === 1 ? '' : 's'} ${listNumbers(d.lineNumbers)}`}: print order ${d.printOrder}, PO ${d.po} (${d.percent}%)`;
+    `${subject(d)}: print order ${d.printOrder}, PO ${d.po} (${d.percent}%)`;
   const parts = (billed: InvoiceHoldPrices, beyond: boolean) =>
     deviations
       .filter((d) => d.billed === billed && d.beyondTolerance === beyond)

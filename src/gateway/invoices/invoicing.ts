@@ -32,6 +32,7 @@ import { type InvoiceContent, queueInvoice } from '../documents/buyer-documents.
 import { instructionsInForce, withheldBecause } from '../documents/instructions-in-force.ts';
 import { GatewayError } from '../http/errors.ts';
 import { awaitOperator, endOperatorWait, type OperatorMatter } from '../orders/operator-wait.ts';
+import { poChargesOf } from '../orders/po-charges.ts';
 import { FLAG, groupOfPrintOrder, storedRequest } from '../orders/po-record.ts';
 import { readPrintOrder } from '../orders/read-print-order.ts';
 import {
@@ -424,6 +425,7 @@ export async function invoicePrintOrder(
       currency: storedRequest(po).total.currency,
       scope,
       settings,
+      poCharges: poChargesOf(po, buyer),
       ...(release !== undefined && { prices: release }),
     };
     const result = figuresOf(ctx, buyer, tracked.storefrontId, input);
@@ -580,6 +582,7 @@ async function refuseUnreleasable(
       currency: storedRequest(po).total.currency,
       scope,
       settings: buyer.invoices,
+      poCharges: poChargesOf(po, buyer),
       prices,
     });
     if (!result.ok) still.push(`print order ${hold.printOrderId} (${hold.scope}): ${result.message}`);

@@ -18,6 +18,7 @@ import { type CatalogEntry, findProductBySku, isCatalogLine } from '../punchout/
 import { exactPriceBasis } from '../punchout/pricing.ts';
 import { type PartIdStyle, supplierPartIdOf } from '../punchout/line-identity.ts';
 import { CATALOG_ORDERS_USER } from '../punchout/pipo-accounts.ts';
+import { chargeLineKind } from './po-charges.ts';
 import {
   FLAG,
   isDeviation,
@@ -162,6 +163,8 @@ async function resolveLines(
       mismatches.push(...compareWithCart(request.type, item, lineRef, cartLine, buyer.supplierPartIds));
       continue;
     }
+    // An OCI buyer's charge line is the PO's shipping or tax, billed on the invoice, not a print run.
+    if (chargeLineKind(buyer, item.supplierPartID) !== undefined) continue;
     const product = asIsProduct(storefront, item.supplierPartID);
     if (product !== undefined) {
       const problems = lineProblems(item, { product, currency: storefront.currency });
