@@ -52,11 +52,17 @@ export function lineAmountText(line: PricedLine): string | undefined {
   return amount === undefined ? undefined : formatMoney(amount, line.currency);
 }
 
-/** The lines' amounts added up in `currency`'s minor units; undefined when a figure is not a number. */
-export function linesTotalText(lines: readonly PricedLine[], currency: string): string | undefined {
+/**
+ * The lines' amounts, and `extra` amounts such as a cart's charges, added up in `currency`'s minor units;
+ * undefined when a figure is not a number.
+ */
+export function linesTotalText(
+  lines: readonly PricedLine[],
+  currency: string,
+  extra: readonly string[] = [],
+): string | undefined {
   const amounts: Decimal[] = [];
-  for (const line of lines) {
-    const amount = amountOf(line);
+  for (const amount of [...lines.map(amountOf), ...extra.map(read)]) {
     if (amount === undefined) return undefined;
     amounts.push(amount);
   }

@@ -1,7 +1,7 @@
 /**
  * The purchase order: a cXML OrderRequest with the requisition's lines, as every profile sends it (SAP
  * too: OCI has no order message, so SAP's PO goes out as cXML). Header in DTD order: Total, ShipTo, BillTo,
- * Contact, Comments, Extrinsic*; lines numbered from 1, since confirmations and ship notices refer to them
+ * Shipping, Tax, Contact, Comments, Extrinsic*; lines numbered from 1, since confirmations and ship notices refer to them
  * by lineNumber.
  */
 import { el } from 'punchgate/cxml';
@@ -17,7 +17,7 @@ import type { DemoUser } from './demo-users.ts';
 import { fullName } from './demo-users.ts';
 import { itemOutElement } from './item-out.ts';
 import type { BuyerProfile } from './profiles.ts';
-import type { RequisitionLine } from './requisition.ts';
+import type { CartCharge, RequisitionCharges, RequisitionLine } from './requisition.ts';
 
 export interface OrderRequestInput {
   readonly profile: BuyerProfile;
@@ -27,16 +27,32 @@ export interface OrderRequestInput {
   readonly payloadID: string;
   readonly timestamp: Date;
   readonly lines: readonly RequisitionLine[];
+  /** The carts' Shipping and Tax: the header repeats them, and its Total includes them. */
+  readonly charges?: RequisitionCharges;
   /** The requester's note to the supplier. */
   readonly comments: string;
   /** `test` for a test requisition: the Request carries `deploymentMode="test"`. */
   readonly deploymentMode?: 'test';
 }
 
-/** The order total: the lines' amounts (quantity × price ÷ price basis, each rounded once) added up. */
-export function orderTotal(lines: readonly RequisitionLine[]): string {
+/**
+ * The order total: the lines' amounts (quantity × price ÷ price basis, each rounded once) plus the cart's
+ * charges where there are any.
+ */
+export function orderTotal(lines: readonly RequisitionLine[], charges?: RequisitionCharges): string {
   const currency = lines[0]?.currency ?? '';
-  return linesTotalText(lines, currency) ?? '0.00';
+  const extra = [charges?.shipping?.value, charges?.tax?.value].filter((v): v is string => v !== undefined);
+  return linesTotalText(lines, currency, extra) ?? '0.00';
+}
+
+function chargeElement(name: 'Shipping' | 'Tax', charge: CartCharge | undefined, lang: string) {
+  if (charge === undefined) return false;
+  return el(
+    name,
+    {},
+    el('Money', { currency: charge.currency }, charge.value),
+    el('Description', { 'xml:lang': lang }, charge.description),
+  );
 }
 
 /**
@@ -60,9 +76,12 @@ export function buildOrderRequest(input: OrderRequestInput): string {
       type: 'new',
       requisitionID: input.requisitionId,
     },
-    el('Total', {}, el('Money', { currency }, orderTotal(input.lines))),
+    // Ariba-style: the Total is what the buyer commits to, the lines plus the cart's shipping and tax.
+    el('Total', {}, el('Money', { currency }, orderTotal(input.lines, input.charges))),
     el('ShipTo', {}, addressElement(profile.shipTo, lang, { deliverTo: fullName(user), email: user.email })),
     el('BillTo', {}, addressElement(profile.billTo, lang)),
+    chargeElement('Shipping', input.charges?.shipping, lang),
+    chargeElement('Tax', input.charges?.tax, lang),
     el(
       'Contact',
       { role: 'endUser' },

@@ -16,7 +16,13 @@ import type { FormBody } from './form-body.ts';
 import { formField } from './form-body.ts';
 import { readOciCart } from './read-oci-cart.ts';
 import { type OrderMessage, readOrderMessage } from './read-order-message.ts';
-import type { PunchoutSession, Requisition, RequisitionLine } from './requisition.ts';
+import type {
+  CartCharge,
+  PunchoutSession,
+  Requisition,
+  RequisitionCharges,
+  RequisitionLine,
+} from './requisition.ts';
 import {
   findProfile,
   requisitionUrl,
@@ -54,6 +60,29 @@ function decodeBase64Document(value: string): { xml: string; charset: string } {
 
 function lineTotals(lines: readonly RequisitionLine[], currency: string): string | undefined {
   return linesTotalText(lines, currency);
+}
+
+/** The requisition's charges with a create cart's added: a procurement system sums its carts' charges. */
+function addedCharges(
+  current: RequisitionCharges | undefined,
+  added: RequisitionCharges,
+): RequisitionCharges | undefined {
+  const sum = (a: CartCharge | undefined, b: CartCharge | undefined): CartCharge | undefined => {
+    if (a === undefined || b === undefined) return a ?? b;
+    return { ...b, value: addDecimals([a.value, b.value]) ?? b.value };
+  };
+  const shipping = sum(current?.shipping, added.shipping);
+  const tax = sum(current?.tax, added.tax);
+  if (shipping === undefined && tax === undefined) return undefined;
+  return { ...(shipping !== undefined && { shipping }), ...(tax !== undefined && { tax }) };
+}
+
+/** The requisition with `charges` in place of its own (an edit's cart replaces everything). */
+function withCharges(requisition: Requisition, charges: RequisitionCharges | undefined): Requisition {
+  const { charges: _old, ...rest } = requisition;
+  return charges === undefined || (charges.shipping === undefined && charges.tax === undefined)
+    ? rest
+    : { ...rest, charges };
 }
 
 function markReturned(requisition: Requisition, number: number): Requisition {
@@ -138,20 +167,20 @@ function applyOrderMessage(
     case 'edit':
       if (count === 0) {
         return withNotice(
-          { ...next, lines: [] },
+          { ...withCharges(next, undefined), lines: [] },
           at,
           'warning',
           "The edit session returned an empty cart, so the requisition's lines were removed (cXML: an empty cart on edit deletes the lines; Status 204 would have kept them).",
         );
       }
       return withNotice(
-        { ...next, lines: cart.lines },
+        { ...withCharges(next, cart.charges), lines: cart.lines },
         at,
         'success',
         `The catalog replaced the cart: ${count} ${plural}.`,
       );
     case 'create':
-      return addCartLines(next, cart.lines, at);
+      return addCartLines(withCharges(next, addedCharges(next.charges, cart.charges)), cart.lines, at);
   }
 }
 

@@ -67,6 +67,7 @@ export async function submitPurchaseOrder(
         payloadID,
         timestamp: now,
         lines: requisition.lines,
+        ...(requisition.charges !== undefined && { charges: requisition.charges }),
         comments,
         ...(requisition.deploymentMode !== undefined && { deploymentMode: requisition.deploymentMode }),
       }),

@@ -5,7 +5,7 @@
  * a purchase order must echo. Values stay exactly as sent.
  */
 import { readPriceBasis } from './price-basis.ts';
-import type { RequisitionLine } from './requisition.ts';
+import type { CartCharge, RequisitionCharges, RequisitionLine } from './requisition.ts';
 import { SimulatorError } from './simulator-error.ts';
 import {
   all,
@@ -27,7 +27,21 @@ export interface OrderMessage {
   readonly buyerCookie: string;
   readonly operationAllowed: string;
   readonly total?: { readonly value: string; readonly currency: string };
+  /** The header's Shipping and Tax. */
+  readonly charges: RequisitionCharges;
   readonly lines: readonly RequisitionLine[];
+}
+
+/** A header's Shipping or Tax with a Money amount; absent or without an amount, none. */
+function readCharge(node: XmlNode | undefined): CartCharge | undefined {
+  const money = path(node, 'Money');
+  const value = text(money).trim();
+  if (value === '') return undefined;
+  return { value, currency: attr(money, 'currency') ?? '', description: text(first(node, 'Description')).trim() };
+}
+
+function chargesOf(shipping: CartCharge | undefined, tax: CartCharge | undefined): RequisitionCharges {
+  return { ...(shipping !== undefined && { shipping }), ...(tax !== undefined && { tax }) };
 }
 
 function required(value: string | undefined, where: string): string {
@@ -109,6 +123,7 @@ export function readOrderMessage(xml: string): OrderMessage {
     buyerCookie: rawText(first(order, 'BuyerCookie')),
     operationAllowed: attr(header, 'operationAllowed') ?? '',
     ...(totalValue !== '' && { total: { value: totalValue, currency: attr(totalMoney, 'currency') ?? '' } }),
+    charges: chargesOf(readCharge(first(header, 'Shipping')), readCharge(first(header, 'Tax'))),
     lines: all(order, 'ItemIn').map(readItemIn),
   };
 }

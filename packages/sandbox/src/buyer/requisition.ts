@@ -218,12 +218,27 @@ export interface PurchaseOrder {
   readonly invoices?: readonly InvoiceView[];
 }
 
+/** A cart's Shipping or Tax, as the PunchOutOrderMessageHeader carried it. */
+export interface CartCharge {
+  readonly value: string;
+  readonly currency: string;
+  readonly description: string;
+}
+
+/** The charges the supplier's carts quoted, which the PO's header repeats. */
+export interface RequisitionCharges {
+  readonly shipping?: CartCharge;
+  readonly tax?: CartCharge;
+}
+
 export interface Requisition {
   readonly id: string;
   readonly profileId: string;
   readonly userId: string;
   readonly createdAt: string;
   readonly lines: readonly RequisitionLine[];
+  /** Shipping and tax from the carts (summed over create carts, replaced by an edit's); absent: none. */
+  readonly charges?: RequisitionCharges;
   readonly punchouts: readonly PunchoutSession[];
   readonly documents: readonly ExchangedDocument[];
   readonly notices: readonly Notice[];

@@ -60,6 +60,22 @@ function statusCell(status: LineStatus | undefined): Html {
   }`;
 }
 
+/** The carts' Shipping and Tax under the lines, each with its description; nothing without charges. */
+function chargeRows(requisition: Requisition, trailing: number): Html | string {
+  const { charges } = requisition;
+  if (charges === undefined) return '';
+  const rows = (
+    [
+      ['Shipping', charges.shipping],
+      ['Tax', charges.tax],
+    ] as const
+  ).filter((row): row is readonly [string, NonNullable<(typeof row)[1]>] => row[1] !== undefined);
+  return html`<tr><td colspan="6">Lines</td><td class="num">${orderTotal(requisition.lines)} ${requisition.lines[0]?.currency ?? ''}</td><td colspan="${trailing}"></td></tr>${rows.map(
+    ([label, charge]) =>
+      html`<tr><td colspan="6">${label} (${charge.description})</td><td class="num">${charge.value} ${charge.currency}</td><td colspan="${trailing}"></td></tr>`,
+  )}`;
+}
+
 export function renderLinesTable(
   ctx: SimulatorContext,
   requisition: Requisition,
@@ -88,6 +104,6 @@ export function renderLinesTable(
         editable ? html`<td>${lineActions(ctx, requisition, index, editable)}</td>` : ''
       }${statuses === undefined ? '' : html`<td>${statusCell(statuses.get(String(index + 1)))}</td>`}</tr>`,
   )}</tbody>
-<tfoot><tr><td colspan="6">Total</td><td class="num">${orderTotal(lines)} ${currency}</td><td colspan="${(editable ? 3 : 2) + (statuses === undefined ? 0 : 1)}"></td></tr></tfoot>
+<tfoot>${chargeRows(requisition, (editable ? 3 : 2) + (statuses === undefined ? 0 : 1))}<tr><td colspan="6">Total</td><td class="num">${orderTotal(lines, requisition.charges)} ${currency}</td><td colspan="${(editable ? 3 : 2) + (statuses === undefined ? 0 : 1)}"></td></tr></tfoot>
 </table>`;
 }
