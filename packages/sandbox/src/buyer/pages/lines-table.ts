@@ -9,7 +9,7 @@ import { priceBasisText } from '../price-basis.ts';
 import { orderTotal } from '../build-order-request.ts';
 import { type LineStatus, lineStatuses } from '../line-statuses.ts';
 import type { BuyerProfile } from '../profiles.ts';
-import type { Requisition, RequisitionLine } from '../requisition.ts';
+import type { CartCharge, Requisition, RequisitionLine } from '../requisition.ts';
 import { requisitionUrl, type SimulatorContext } from '../simulator-context.ts';
 import type { Html } from './layout.ts';
 
@@ -64,12 +64,9 @@ function statusCell(status: LineStatus | undefined): Html {
 function chargeRows(requisition: Requisition, trailing: number): Html | string {
   const { charges } = requisition;
   if (charges === undefined) return '';
-  const rows = (
-    [
-      ['Shipping', charges.shipping],
-      ['Tax', charges.tax],
-    ] as const
-  ).filter((row): row is readonly [string, NonNullable<(typeof row)[1]>] => row[1] !== undefined);
+  const rows: [string, CartCharge][] = [];
+  if (charges.shipping !== undefined) rows.push(['Shipping', charges.shipping]);
+  if (charges.tax !== undefined) rows.push(['Tax', charges.tax]);
   return html`<tr><td colspan="6">Lines</td><td class="num">${orderTotal(requisition.lines)} ${requisition.lines[0]?.currency ?? ''}</td><td colspan="${trailing}"></td></tr>${rows.map(
     ([label, charge]) =>
       html`<tr><td colspan="6">${label} (${charge.description})</td><td class="num">${charge.value} ${charge.currency}</td><td colspan="${trailing}"></td></tr>`,
