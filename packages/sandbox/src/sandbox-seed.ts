@@ -87,6 +87,14 @@ export const SeedProduct = z.strictObject({
    * one design of quantity 1, so its base price is this. Defaults to `price`.
    */
   pipoUnitPrice: Money.optional(),
+  /**
+   * Unit prices by quantity for PIPO items, as the shop's price list has them: an item the job ticket gives
+   * a quantity (see docs/sandbox.md, PIPO order totals) is priced at the tier with the highest minQuantity
+   * not above it. Empty: PIPO items keep `pipoUnitPrice` (or `price`) at quantity 1.
+   */
+  priceTiers: z
+    .array(z.strictObject({ minQuantity: z.number().int().min(1), price: Money }))
+    .default([]),
   /** Weight of one unit, for shipping. */
   weight: z.number().min(0).default(0),
   vendor: z.string().default(''),

@@ -7,6 +7,7 @@
 import type { StatusBody } from 'punchgate/schemas/print-api';
 import type { SeedAddress, SeedPayment } from '../sandbox-seed.ts';
 import { chargeOrder } from './pipo-charges.ts';
+import { applyTicketQuantities } from './ticket-quantities.ts';
 import { orderResource, templateOf } from './resources.ts';
 import { SandboxError } from './sandbox-error.ts';
 import type { SandboxService } from './service.ts';
@@ -173,6 +174,10 @@ export function changeStatus(
     trackingNumbers: tracking,
   };
   order.history.push(entry);
+  if (source === 'api') {
+    const customer = service.state.customers.get(order.customerId);
+    applyTicketQuantities(service.state, order, body.comments, customer?.taxExempt ?? false);
+  }
   if (body.notify_customer === true) {
     order.emails.push({
       at: now,

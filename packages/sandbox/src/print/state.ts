@@ -111,12 +111,13 @@ export interface ItemRecord {
   readonly productId: number;
   readonly name: string;
   status: string;
-  readonly quantity: number;
-  readonly basePrice: number;
+  /** A PIPO item's change when the job ticket gives its quantity (`ticket-quantities.ts`). */
+  quantity: number;
+  basePrice: number;
   readonly markupPrice: number;
   readonly imageFee: number;
   readonly downloadFee: number;
-  readonly weight: number;
+  weight: number;
   readonly createdOn: number;
   readonly dueOn: number | null;
   readonly notes: string;

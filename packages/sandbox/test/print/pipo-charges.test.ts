@@ -62,7 +62,7 @@ function withStorefront(
 }
 
 describe('PIPO orders are charged as the seed says', () => {
-  it('Demo Print Shop: 8.25 % tax, 9.95 shipping, promotion PUNCHOUT5 (5.00), own poster price, DPS- invoice numbers', async () => {
+  it('Demo Print Shop: 8.25 % tax, 9.95 shipping, no promotion, own poster price, DPS- invoice numbers', async () => {
     const h = makeHarness();
     // 3001 is Jane's business card design (0.12), 102 the A5 flyer (0.35), 103 the poster: 12.50 in the
     // seed's orders, but PIPO orders pay its pipoUnitPrice 19.75 (the gateway's config offers it at 18.50).
@@ -78,8 +78,9 @@ describe('PIPO orders are charged as the seed says', () => {
       shipments: [[9.95, 1.67]],
       tax_total: 1.67,
       shipping_total: 9.95,
-      promotion_code: 'PUNCHOUT5',
-      promotion_total: 5,
+      // The demo shop gives PIPO orders no promotion, so an invoice can match its PO to the cent.
+      promotion_code: null,
+      promotion_total: 0,
       invoice_number: 'DPS-70001',
     });
     expect(order.sub_total).toBe(order.items.reduce((sum, i) => sum + i.sub_total, 0));
@@ -94,7 +95,7 @@ describe('PIPO orders are charged as the seed says', () => {
     const created = await pipoOrder(h, JANE, [102]);
     const text = await (await h.call('GET', `/api/v2/order/${created.id}`)).text();
     expect(text).toContain('"shipping_total":9.95');
-    expect(text).toContain('"promotion_total":5.0');
+    expect(text).toContain('"promotion_total":0.0');
     expect(text).toContain('"invoice_number":"DPS-70001"');
   });
 
@@ -105,7 +106,7 @@ describe('PIPO orders are charged as the seed says', () => {
       sub_total: 0.35,
       shipments: [[9.95, 0]],
       tax_total: 0,
-      promotion_total: 5,
+      promotion_total: 0,
     });
   });
 
@@ -125,6 +126,40 @@ describe('PIPO orders are charged as the seed says', () => {
       promotion_total: 0.8,
       invoice_number: '',
     });
+  });
+
+  it('the job ticket gives a PIPO item its quantity, priced by the product’s tiers, and the order is charged again', async () => {
+    const h = makeHarness();
+    const order = await pipoOrder(h, JANE, [3001, 102, 103]);
+    const ticket = [
+      'Purchase order PO-CHARGES',
+      '1. QUANTITY 500 EA — Business cards (design 3001)',
+      '   SKU BC-STD · unit price 0.09 USD',
+      '2. QUANTITY 1000 EA — A5 flyer (product 102, as it is, no design)',
+      '3. QUANTITY 2 EA — Custom-size poster (design 103)',
+    ].join('\n');
+    const patched = await h.call('PATCH', `/api/v2/order/${order.id}/status`, {
+      body: { order_status: 'New Order', comments: ticket },
+    });
+    expect(patched.status).toBe(204);
+    const priced = await json<Order>(await h.call('GET', `/api/v2/order/${order.id}`));
+    expect(figures(priced)).toMatchObject({
+      // 500 × 0.09 and 1000 × 0.22 by the tiers; the poster has none, so it stays as it was.
+      items: [
+        [3001, 500, 45, 45],
+        [102, 1000, 220, 220],
+        [103, 1, 19.75, 19.75],
+      ],
+      sub_total: 284.75,
+      // 8.25 % of 284.75 = 23.4918…
+      shipments: [[9.95, 23.49]],
+      tax_total: 23.49,
+    });
+    // A later comment without a ticket changes nothing.
+    await h.call('PATCH', `/api/v2/order/${order.id}/status`, {
+      body: { order_status: 'New Order', comments: 'Proof approved' },
+    });
+    expect(figures(await json<Order>(await h.call('GET', `/api/v2/order/${order.id}`))).sub_total).toBe(284.75);
   });
 
   it('a storefront without pipoCharges charges nothing besides the items', async () => {
@@ -226,7 +261,7 @@ describe('sandbox control: totals that do not add up', () => {
     const order = await json<Order>(await h.call('GET', `/api/v2/order/${created.id}`));
     expect(answered).toEqual(order);
     expect([order.sub_total, order.tax_total, order.shipping_total, order.promotion_total]).toEqual([
-      99.99, 7, 9.95, 5,
+      99.99, 7, 9.95, 0,
     ]);
     // Items and shipments keep theirs: the order no longer adds up.
     expect(order.items.map((i) => i.sub_total)).toEqual([0.12, 0.35]);
