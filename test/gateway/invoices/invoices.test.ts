@@ -44,8 +44,22 @@ function invoiceConfig(invoices: InvoiceSettings, buyers: string[] = ['acme']): 
   };
 }
 
+/**
+ * The demo seed as these tests price it: the demo shop with the PUNCHOUT5 promotion (5.00 off every PIPO
+ * order) and its PIPO items at quantity 1, whatever the job ticket says, so the print order's figures differ
+ * from the PO's in every way an invoice must handle.
+ */
+function withPromotionAndUnitItems(seed: SandboxSeedInput): SandboxSeedInput {
+  const storefront = seed.licenses[0]?.storefronts?.[0];
+  if (storefront === undefined) throw new Error('the seed has no demo storefront');
+  storefront.pipoCharges = { ...storefront.pipoCharges, promotion: { code: 'PUNCHOUT5', amount: 5 } };
+  for (const product of storefront.products ?? []) product.priceTiers = [];
+  return seed;
+}
+
 async function invoiceStack(invoices: InvoiceSettings, options: StackOptions = {}): Promise<OrderStack> {
-  const stack = await createOrderStack(invoiceConfig(invoices), options);
+  const seed = (input: SandboxSeedInput) => withPromotionAndUnitItems(options.seed?.(input) ?? input);
+  const stack = await createOrderStack(invoiceConfig(invoices), { ...options, seed });
   await stack.worker.startup();
   return stack;
 }
@@ -964,6 +978,7 @@ describe('a separate invoice URL (Coupa style)', () => {
       orderReference: { orderID: 'PO-COUPA-INV', payloadID },
       dtd: DTD_OK,
     });
-    expect(invoice?.lines.map((l) => l.tax)).toEqual(['1.00 USD']);
+    // The demo shop prices the item at the ticket's quantity 100 (12.00) and taxes it 8.25 %: 0.99.
+    expect(invoice?.lines.map((l) => l.tax)).toEqual(['0.99 USD']);
   });
 });
