@@ -371,7 +371,7 @@ describe('the invoice bills the PO’s charges', () => {
     ]);
   });
 
-  it('an OCI buyer’s freight line is its charge, never a line to produce; the OCI cart sends it as an item', async () => {
+  it('an OCI buyer’s freight line on a PO is its charge, never a line to produce', async () => {
     const sap1 = { identity: 'SAP1-ORDERS', domain: 'NetworkID', secret: 'sap1-order-secret' };
     const freightOnly = { ...sap1, payloadID: 'PO-OCI-1@sap.example', orderID: 'PO-OCI-1' };
     const lines = [{ sku: 'FREIGHT', quantity: '1', unitPrice: '9.95', currency: 'USD' }];
