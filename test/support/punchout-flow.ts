@@ -83,6 +83,17 @@ export async function clickButton(
   return submit(stack, page, forms[index] as HtmlForm);
 }
 
+/** The cart page's quantity form of its first line, submitted with `quantity` ("Update"). */
+export async function changeQuantity(
+  stack: Browser,
+  page: BrowserResponse,
+  quantity: string,
+): Promise<BrowserResponse> {
+  const form = findForms(page.text).find((f) => f.fields.some(([name]) => name === 'quantity'));
+  expect(form, 'a quantity form on the cart').toBeDefined();
+  return submit(stack, page, form as HtmlForm, { quantity });
+}
+
 /** The hand-back form of a transfer or cancel page: where it posts and what. */
 export function returnFormOf(page: BrowserResponse): HtmlForm {
   const form = findForms(page.text).find((f) => page.text.includes('data-autosubmit') && f.method === 'post');

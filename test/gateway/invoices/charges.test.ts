@@ -22,6 +22,7 @@ import {
   type XmlTree,
 } from '../../support/order-flow.ts';
 import {
+  changeQuantity,
   clickButton,
   cxmlFromForm,
   designProduct,
@@ -82,21 +83,6 @@ async function transferredCart(
   }
   if (quantity !== undefined) page = await changeQuantity(stack, page, quantity);
   return { page, transfer: await clickButton(stack, page, 'Transfer cart to procurement system') };
-}
-
-/** The cart page's quantity form of the first line, submitted with `quantity`. */
-async function changeQuantity(stack: OrderStack, page: { text: string; url: string }, quantity: string) {
-  const form = /<form[^>]*action="([^"]*\/quantity[^"]*)"[\s\S]*?<\/form>/.exec(page.text);
-  expect(form, 'a quantity form on the cart').not.toBeNull();
-  const action = (form?.[1] ?? '').replaceAll('&amp;', '&');
-  const fields = [...(form?.[0] ?? '').matchAll(/<input[^>]*name="([^"]+)"[^>]*value="([^"]*)"/g)].map(
-    (m): [string, string] => [m[1] ?? '', m[1] === 'quantity' ? quantity : (m[2] ?? '')],
-  );
-  return stack.browse(new URL(action, page.url).toString(), {
-    method: 'POST',
-    body: new URLSearchParams(fields).toString(),
-    headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
-  });
 }
 
 function cartOf(transfer: Awaited<ReturnType<typeof transferredCart>>['transfer']) {
