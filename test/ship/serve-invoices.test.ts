@@ -3,7 +3,8 @@
  * processes, the config written from docs/configuration.md with the buyer's `"invoices": {"send":
  * "on-ship"}`, and a buyer's procurement system on its own port. The buyer orders; once the print shop marks
  * the order shipped through the print service's API, serve posts a DTD-valid InvoiceDetailRequest to the
- * buyer's orderStatusUrl, billing the PO's lines with the print order's tax, shipping and promotion —
+ * buyer's orderStatusUrl, billing the PO's lines with the print order's tax and shipping (the PO carries
+ * none: the config quotes no charges) —
  * exactly once, however often the print service's webhooks repeat and the background rounds look again.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -143,24 +144,24 @@ describe('punchgate serve as a process invoices a shipped print order once', {
       ['1', '1', '100', 'EA', 'BC-STD', '0.12', '12.00'],
       ['2', '2', '1', 'EA', 'FLY-A5', '0.35', '0.35'],
     ]);
-    // The sandbox's charges for storefront 1 (docs/sandbox.md): tax 0.04 on its items' 0.47, applied to
-    // the invoiced 12.35; one shipment's 9.95; the fixed 5.00 promotion. Due = 12.35 + 1.05 + 9.95 − 5.00.
+    // The sandbox's charges for storefront 1 (docs/sandbox.md): its items at the job ticket's quantities
+    // (12.00 and 0.35), tax 8.25 % of them (1.02); one shipment's 9.95; no promotion. Due = 12.35 + 1.02 + 9.95.
     const summary = request.InvoiceDetailSummary;
     const money = (element: XmlTree) => `${element.Money['#text']} ${element.Money['@currency']}`;
     expect({
       subtotal: money(summary.SubtotalAmount),
       tax: money(summary.Tax),
       shipping: money(summary.ShippingAmount),
-      discount: money(summary.InvoiceDetailDiscount),
+      discount: summary.InvoiceDetailDiscount,
       net: money(summary.NetAmount),
       due: money(summary.DueAmount),
     }).toEqual({
       subtotal: '12.35 USD',
-      tax: '1.05 USD',
+      tax: '1.02 USD',
       shipping: '9.95 USD',
-      discount: '5.00 USD',
-      net: '18.35 USD',
-      due: '18.35 USD',
+      discount: undefined,
+      net: '23.32 USD',
+      due: '23.32 USD',
     });
 
     // The webhook comes again, twice, for the same shipped print order (the shop sets its status back
@@ -195,7 +196,7 @@ describe('punchgate serve as a process invoices a shipped print order once', {
         i.amounts.due,
         i.deliveries.map((d: XmlTree) => d.state),
       ]),
-    ).toEqual([['INV-000001', 'standard', printOrderId, '18.35', ['delivered']]]);
+    ).toEqual([['INV-000001', 'standard', printOrderId, '23.32', ['delivered']]]);
     const metrics = await (await fetch(`${serve.url}/metrics`)).text();
     expect(metrics).toMatch(/^punchgate_invoices_total\{purpose="standard",outcome="issued"\} 1$/m);
     expect(metrics).toMatch(

@@ -142,12 +142,28 @@ export interface PunchOutUser {
   deploymentMode?: 'production' | 'test';
 }
 
+/** A transferred cart: its lines, and the header's Shipping and Tax amounts where it carries them. */
+export interface CartOut {
+  lines: CartLineOut[];
+  shipping?: string;
+  tax?: string;
+}
+
 /** A whole punch-out by one user: each product designed in the sandbox editor, the cart transferred. */
 export async function punchOut(
   stack: Pick<Stack, 'postCxml' | 'browse'>,
   products: readonly string[],
   user: PunchOutUser = {},
 ): Promise<CartLineOut[]> {
+  return (await punchOutCart(stack, products, user)).lines;
+}
+
+/** `punchOut`, with the cart's header charges. */
+export async function punchOutCart(
+  stack: Pick<Stack, 'postCxml' | 'browse'>,
+  products: readonly string[],
+  user: PunchOutUser = {},
+): Promise<CartOut> {
   const answer = await stack.postCxml(setupRequest({ ...user }));
   expect(statusOf(answer).code).toBe(200);
   let page = await stack.browse(startUrlOf(answer));
@@ -162,7 +178,8 @@ export async function punchOut(
   }
   const transfer = await clickButton(stack, page, 'Transfer cart to procurement system');
   const poom = parseXml(cxmlFromForm(returnFormOf(transfer)));
-  return poom.cXML.Message.PunchOutOrderMessage.ItemIn.map((item: XmlTree) => {
+  const header = poom.cXML.Message.PunchOutOrderMessage.PunchOutOrderMessageHeader;
+  const lines = poom.cXML.Message.PunchOutOrderMessage.ItemIn.map((item: XmlTree) => {
     const extrinsics = Object.fromEntries(
       item.ItemDetail.Extrinsic.map((e: XmlTree) => [e['@name'], e['#text']]),
     );
@@ -176,6 +193,11 @@ export async function punchOut(
       designId: Number(extrinsics.designId),
     };
   });
+  return {
+    lines,
+    ...(header.Shipping !== undefined && { shipping: header.Shipping.Money['#text'] as string }),
+    ...(header.Tax !== undefined && { tax: header.Tax.Money['#text'] as string }),
+  };
 }
 
 export interface OrderLineIn {
