@@ -668,3 +668,57 @@ describe('which invoices are due, and their ids', () => {
     ]);
   });
 });
+
+describe('the PO’s charges', () => {
+  /** The PO above with the cart's charges: 9.90 shipping, 19 % of 139.00 = 26.41 tax. */
+  const poCharges = {
+    shipping: { value: '9.90', currency: 'EUR' },
+    tax: { value: '26.41', currency: 'EUR' },
+    linesTotal: '139.00',
+  };
+  const dearerShipping = printOrder({
+    items: [item(501, 11, 59), item(502, 12, 80)],
+    shipments: [shipment(1, 12, 26.41, '2024-05-02T10:00:00Z')],
+  });
+
+  it('where the print order charges the same, the PO’s figures are billed, nothing flagged', () => {
+    const figures = figuresOf({ poCharges });
+    expect([figures.summary.shipping, figures.summary.tax.amount, figures.summary.due]).toEqual([
+      '9.90',
+      '26.41',
+      '175.31',
+    ]);
+    expect([figures.taxSource, figures.shippingSource, figures.deviations]).toEqual(['po', 'po', []]);
+  });
+
+  it('beyond the tolerance held with both figures; an operator bills either side', () => {
+    expect(figuresFor({ order: dearerShipping, poCharges })).toMatchObject({
+      ok: false,
+      message: 'The print order charges shipping 12.00, the PO 9.90 (21.21% off), beyond the 1% tolerance.',
+    });
+    const atPo = figuresOf({ order: dearerShipping, poCharges, prices: 'po' });
+    const atPrintOrder = figuresOf({ order: dearerShipping, poCharges, prices: 'print-order' });
+    expect([atPo.summary.shipping, atPrintOrder.summary.shipping]).toEqual(['9.90', '12.00']);
+    expect(deviationComments(atPrintOrder.deviations)).toBe(
+      "Invoiced at the print order's prices, as the supplier's operator agreed: shipping: print order 12.00, PO 9.90 (21.21%).",
+    );
+  });
+
+  it('a charge the PO lacks: billed from the print order, or held with chargesNotOnPo hold', () => {
+    const noTax = { shipping: poCharges.shipping, linesTotal: poCharges.linesTotal };
+    expect(figuresOf({ poCharges: noTax }).summary.tax.amount).toBe('26.41');
+    expect(figuresFor({ poCharges: noTax, settings: { ...settings, chargesNotOnPo: 'hold' } })).toMatchObject(
+      {
+        ok: false,
+        message:
+          "The print order charges tax 26.41 and the PO carries none; the buyer's invoices hold charges not on the PO.",
+      },
+    );
+    const waived = figuresOf({
+      poCharges: noTax,
+      settings: { ...settings, chargesNotOnPo: 'hold' },
+      prices: 'po',
+    });
+    expect([waived.summary.tax.amount, waived.summary.due]).toEqual(['0.00', '148.90']);
+  });
+});
