@@ -23,7 +23,7 @@ import {
   roundDecimal,
 } from '../../kernel/decimal.ts';
 import type { CartLine, PunchoutSession } from '../../store/types.ts';
-import type { SessionParties } from '../context.ts';
+import type { ResolvedBuyer, ResolvedStorefront } from '../deps.ts';
 import { findProductBySku } from './catalog.ts';
 import { formatAmount, lineTotal } from './pricing.ts';
 
@@ -190,10 +190,15 @@ function sessionShipTo(session: PunchoutSession): ChargeShipTo {
 
 /**
  * The charges of a session's cart lines by its storefront's rules and its buyer's settings. Lines kept from
- * an edit that the gateway does not know are the buyer's own, and carry none.
+ * an edit that the gateway does not know are the buyer's own, and carry none. A cart these rules cannot
+ * quote is not transferred: a cart without its charges would make a PO without them.
  */
 export function quoteSessionCharges(
-  { session, buyer, storefront }: Pick<SessionParties, 'session' | 'buyer' | 'storefront'>,
+  {
+    session,
+    buyer,
+    storefront,
+  }: { session: PunchoutSession; buyer: ResolvedBuyer; storefront: ResolvedStorefront },
   lines: readonly CartLine[],
 ): CartChargesResult {
   const charged = lines.map((line): ChargedLine => {

@@ -205,7 +205,6 @@ export function createPunchoutRoutes(ctx: GatewayContext): Hono {
     if (emptyTransferNeedsConfirm(s, lines) && (await c.req.parseBody()).confirmEmpty !== 'yes') {
       return sendPage(c, await cartPage(ctx, s, lines, EMPTY_NOT_CONFIRMED), sessionPageSecurity(s), 409);
     }
-    // Charges the rules cannot quote refuse the transfer: a cart without them would make a PO without them.
     const quoted = quoteSessionCharges(s, lines);
     if (!quoted.ok) {
       return sendPage(c, await cartPage(ctx, s, lines, quoted.message), sessionPageSecurity(s), 409);
