@@ -92,9 +92,7 @@ export const SeedProduct = z.strictObject({
    * a quantity (see docs/sandbox.md, PIPO order totals) is priced at the tier with the highest minQuantity
    * not above it. Empty: PIPO items keep `pipoUnitPrice` (or `price`) at quantity 1.
    */
-  priceTiers: z
-    .array(z.strictObject({ minQuantity: z.number().int().min(1), price: Money }))
-    .default([]),
+  priceTiers: z.array(z.strictObject({ minQuantity: z.number().int().min(1), price: Money })).default([]),
   /** Weight of one unit, for shipping. */
   weight: z.number().min(0).default(0),
   vendor: z.string().default(''),

@@ -559,12 +559,21 @@ function reconciledCharges(
   subtotal: Decimal,
   poSubtotal: Decimal,
   hold: Hold,
-): { rate: Rate; shipping: Decimal; taxSource: TaxSource; shippingSource: TaxSource; deviations: PriceDeviation[] } {
+): {
+  rate: Rate;
+  shipping: Decimal;
+  taxSource: TaxSource;
+  shippingSource: TaxSource;
+  deviations: PriceDeviation[];
+} {
   const { poCharges, settings, prices, currency } = input;
   const amountOf = (charge: Money | undefined, kind: ChargeKind): Decimal | undefined => {
     if (charge === undefined) return undefined;
     if (charge.currency !== currency) {
-      hold('currency_mismatch', `The PO's ${CHARGE_NAMES[kind]} is in ${charge.currency}, the PO in ${currency}.`);
+      hold(
+        'currency_mismatch',
+        `The PO's ${CHARGE_NAMES[kind]} is in ${charge.currency}, the PO in ${currency}.`,
+      );
       return undefined;
     }
     return parseDecimal(charge.value, lenient);

@@ -37,7 +37,11 @@ function readCharge(node: XmlNode | undefined): CartCharge | undefined {
   const money = path(node, 'Money');
   const value = text(money).trim();
   if (value === '') return undefined;
-  return { value, currency: attr(money, 'currency') ?? '', description: text(first(node, 'Description')).trim() };
+  return {
+    value,
+    currency: attr(money, 'currency') ?? '',
+    description: text(first(node, 'Description')).trim(),
+  };
 }
 
 function chargesOf(shipping: CartCharge | undefined, tax: CartCharge | undefined): RequisitionCharges {

@@ -27,7 +27,8 @@ function ticketQuantities(comments: string): Map<number, number> {
 function tierPrice(tiers: readonly { minQuantity: number; price: number }[], quantity: number) {
   let best: { minQuantity: number; price: number } | undefined;
   for (const tier of tiers) {
-    if (tier.minQuantity <= quantity && (best === undefined || tier.minQuantity >= best.minQuantity)) best = tier;
+    if (tier.minQuantity <= quantity && (best === undefined || tier.minQuantity >= best.minQuantity))
+      best = tier;
   }
   return best?.price;
 }
@@ -50,7 +51,10 @@ export function applyTicketQuantities(
     const template = templateOf(state, item.productId);
     if (quantity === undefined || template === undefined) continue;
     const price = tierPrice(template.priceTiers, quantity);
-    if (price === undefined || (item.quantity === quantity && item.basePrice === roundMoney(quantity * price))) {
+    if (
+      price === undefined ||
+      (item.quantity === quantity && item.basePrice === roundMoney(quantity * price))
+    ) {
       continue;
     }
     item.quantity = quantity;

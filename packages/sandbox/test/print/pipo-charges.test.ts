@@ -159,7 +159,9 @@ describe('PIPO orders are charged as the seed says', () => {
     await h.call('PATCH', `/api/v2/order/${order.id}/status`, {
       body: { order_status: 'New Order', comments: 'Proof approved' },
     });
-    expect(figures(await json<Order>(await h.call('GET', `/api/v2/order/${order.id}`))).sub_total).toBe(284.75);
+    expect(figures(await json<Order>(await h.call('GET', `/api/v2/order/${order.id}`))).sub_total).toBe(
+      284.75,
+    );
   });
 
   it('a storefront without pipoCharges charges nothing besides the items', async () => {
