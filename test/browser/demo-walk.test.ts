@@ -321,6 +321,7 @@ async function walkThroughDemo(browser: Browser, demo: RunningDemo, walk: Walk):
           'Subtotal 12.00 USD',
           'Tax 0.99 USD',
           'Shipping 9.95 USD',
+          'Discount 0.00 USD',
           'Net 22.94 USD',
         ]);
         expect(await visibleText(article.locator('tfoot'))).toBe('Due 22.94 USD');
