@@ -501,9 +501,10 @@ function billedCharge(
   settings: InvoiceFigureSettings,
   prices: InvoiceHoldPrices | undefined,
   hold: Hold,
+  currency: string,
 ): { billed: InvoiceHoldPrices; deviation?: PriceDeviation } {
   const name = CHARGE_NAMES[sides.kind];
-  const printOrder = money(sides.printOrder);
+  const printOrder = money(sides.printOrder, currency);
   if (sides.po === undefined) {
     if (isZero(sides.printOrder) || settings.chargesNotOnPo !== 'hold') return { billed: 'print-order' };
     if (prices === undefined) {
@@ -513,7 +514,13 @@ function billedCharge(
       );
       return { billed: 'po' };
     }
-    const deviation = { lineNumbers: [], printOrder, po: '0.00', percent: '100.00', billed: prices };
+    const deviation = {
+      lineNumbers: [],
+      printOrder,
+      po: money(ZERO, currency),
+      percent: '100.00',
+      billed: prices,
+    };
     return { billed: prices, deviation: { ...deviation, beyondTolerance: true, charge: sides.kind } };
   }
   const difference = abs(subtract(sides.printOrder, sides.po));
@@ -523,7 +530,7 @@ function billedCharge(
   if (beyond && prices === undefined) {
     hold(
       'charge_beyond_tolerance',
-      `The print order charges ${name} ${printOrder}, the PO ${money(sides.po)} (${percent}% off), beyond the ${formatDecimal(fromNumber(settings.priceTolerancePercent))}% tolerance.`,
+      `The print order charges ${name} ${printOrder}, the PO ${money(sides.po, currency)} (${percent}% off), beyond the ${formatDecimal(fromNumber(settings.priceTolerancePercent))}% tolerance.`,
     );
     return { billed: 'po' };
   }
@@ -533,7 +540,7 @@ function billedCharge(
     deviation: {
       lineNumbers: [],
       printOrder,
-      po: money(sides.po),
+      po: money(sides.po, currency),
       percent,
       billed,
       beyondTolerance: beyond,
@@ -543,9 +550,9 @@ function billedCharge(
 }
 
 /** The PO's figure for the invoice's part of its lines: the whole figure when the invoice bills them all. */
-function poShare(value: Decimal, scopeSubtotal: Decimal, linesTotal: Decimal): Decimal {
+function poShare(value: Decimal, scopeSubtotal: Decimal, linesTotal: Decimal, currency: string): Decimal {
   if (isZero(linesTotal) || compareDecimals(scopeSubtotal, linesTotal) === 0) return value;
-  return divideDecimals(multiplyDecimals(value, scopeSubtotal), linesTotal, CENTS);
+  return divideDecimals(multiplyDecimals(value, scopeSubtotal), linesTotal, minorUnits(currency));
 }
 
 /**
@@ -592,21 +599,23 @@ function reconciledCharges(
     {
       kind: 'shipping',
       printOrder: printOrder.shipping,
-      po: poShipping === undefined ? undefined : poShare(poShipping, poSubtotal, linesTotal),
+      po: poShipping === undefined ? undefined : poShare(poShipping, poSubtotal, linesTotal, currency),
     },
     settings,
     prices,
     hold,
+    currency,
   );
   const tax = billedCharge(
     {
       kind: 'tax',
-      printOrder: applyRate(subtotal, printOrder.rate),
-      po: poRate === undefined ? undefined : applyRate(poSubtotal, poRate),
+      printOrder: applyRate(subtotal, printOrder.rate, currency),
+      po: poRate === undefined ? undefined : applyRate(poSubtotal, poRate, currency),
     },
     settings,
     prices,
     hold,
+    currency,
   );
   for (const charge of [shipping, tax]) if (charge.deviation !== undefined) deviations.push(charge.deviation);
   const none: Rate = { numerator: ZERO, denominator: { units: 1n, scale: 0 } };
@@ -618,7 +627,7 @@ function reconciledCharges(
         ? printOrder.shipping
         : poShipping === undefined
           ? ZERO
-          : poShare(poShipping, poSubtotal, linesTotal),
+          : poShare(poShipping, poSubtotal, linesTotal, currency),
     taxSource: fromPo(tax.billed, poRate !== undefined)
       ? 'po'
       : tax.billed === 'po'
@@ -736,7 +745,7 @@ export function invoiceFigures(input: InvoiceFiguresInput): InvoiceFiguresResult
     hold,
   );
 
-  const printOrderCharges = charges(order, shipment, items, settings, Where, hold);
+  const printOrderCharges = charges(order, shipment, items, settings, Where, hold, currency);
   const amountsAt = (accepted: (line: PoLine) => Decimal | undefined) =>
     sum(lines.map((line) => poLineAmount(line, billedUnitPrice(line, accepted(line)), currency)));
   const reconciled = reconciledCharges(
@@ -745,7 +754,6 @@ export function invoiceFigures(input: InvoiceFiguresInput): InvoiceFiguresResult
     amountsAt((line) => acceptedPrices.get(line.lineNumber)),
     amountsAt(() => undefined),
     hold,
-    currency,
   );
   const { rate, shipping, taxSource, shippingSource } = reconciled;
   deviations.push(...reconciled.deviations);

@@ -25,7 +25,7 @@ import {
 import type { CartLine, PunchoutSession } from '../../store/types.ts';
 import type { ResolvedBuyer, ResolvedStorefront } from '../deps.ts';
 import { findProductBySku } from './catalog.ts';
-import { formatAmount, lineTotal } from './pricing.ts';
+import { formatTotal, lineTotal } from './pricing.ts';
 
 const CENTS = 2;
 const HUNDRED: Decimal = { units: 100n, scale: 0 };
@@ -206,7 +206,7 @@ export function quoteSessionCharges(
     return {
       productName: product?.name ?? line.name,
       quantity: line.quantity,
-      amount: formatAmount(lineTotal(line.unitPrice, line.quantity)),
+      amount: formatTotal([lineTotal(line, line.currency)], line.currency),
       ...(product?.weightKg !== undefined && { weightKg: product.weightKg }),
     };
   });

@@ -69,7 +69,7 @@ function addedCharges(
 ): RequisitionCharges | undefined {
   const sum = (a: CartCharge | undefined, b: CartCharge | undefined): CartCharge | undefined => {
     if (a === undefined || b === undefined) return a ?? b;
-    return { ...b, value: addDecimals([a.value, b.value]) ?? b.value };
+    return { ...b, value: linesTotalText([], b.currency, [a.value, b.value]) ?? b.value };
   };
   const shipping = sum(current?.shipping, added.shipping);
   const tax = sum(current?.tax, added.tax);
