@@ -10,7 +10,7 @@ import type { CartLine } from '../../store/types.ts';
 import type { GatewayContext } from '../context.ts';
 import { ERROR_ANSWERS, GatewayError } from '../http/errors.ts';
 import { type PageStatus, sendPage } from '../http/send-page.ts';
-import { quoteSessionCharges } from './cart-charges.ts';
+import { type CartCharges, quoteSessionCharges } from './cart-charges.ts';
 import { cartPage, emptyTransferNeedsConfirm, transferBlockedReason } from './cart-pages.ts';
 import { catalogPage } from './catalog-page.ts';
 import { isCatalogLine, priceText, productBySku, quantityProblem } from './catalog.ts';
@@ -86,6 +86,30 @@ function addToCartRoute(ctx: GatewayContext, app: Hono): void {
     await addCatalogLine(ctx, s, c.req.param('sku'), quantity);
     return c.redirect(sessionPageUrl(ctx, s.token, 'cart'), 303);
   });
+}
+
+/**
+ * The cart's charges when it may be transferred, else the cart page saying why not (409: the request is
+ * fine, the cart is not ready; the page says which lines and keeps cancel). An edit handing back nothing
+ * makes the buyer delete the requisition's lines: only on an explicit yes. A cart the charge rules cannot
+ * quote is not transferred.
+ */
+async function transferable(
+  ctx: GatewayContext,
+  c: Context,
+  s: SessionScope,
+  lines: readonly CartLine[],
+): Promise<{ ok: true; charges: CartCharges } | { ok: false; refusal: Response }> {
+  const refuse = async (message: string | undefined) => ({
+    ok: false as const,
+    refusal: await sendPage(c, await cartPage(ctx, s, lines, message), sessionPageSecurity(s), 409),
+  });
+  if (transferBlockedReason(s, lines) !== undefined) return refuse(undefined);
+  if (emptyTransferNeedsConfirm(s, lines) && (await c.req.parseBody()).confirmEmpty !== 'yes') {
+    return refuse(EMPTY_NOT_CONFIRMED);
+  }
+  const quoted = quoteSessionCharges(s, lines);
+  return quoted.ok ? { ok: true, charges: quoted.charges } : refuse(quoted.message);
 }
 
 export function createPunchoutRoutes(ctx: GatewayContext): Hono {
@@ -197,19 +221,9 @@ export function createPunchoutRoutes(ctx: GatewayContext): Hono {
   app.post('/s/:token/transfer', async (c) => {
     const s = await scope(c);
     const lines = await ctx.store.cart.listBySession(s.session.id);
-    if (transferBlockedReason(s, lines) !== undefined) {
-      // 409: the request is fine, the cart is not ready; the page says which lines and keeps cancel.
-      return sendPage(c, await cartPage(ctx, s, lines, undefined), sessionPageSecurity(s), 409);
-    }
-    // An edit handing back nothing makes the buyer delete the requisition's lines: only on an explicit yes.
-    if (emptyTransferNeedsConfirm(s, lines) && (await c.req.parseBody()).confirmEmpty !== 'yes') {
-      return sendPage(c, await cartPage(ctx, s, lines, EMPTY_NOT_CONFIRMED), sessionPageSecurity(s), 409);
-    }
-    const quoted = quoteSessionCharges(s, lines);
-    if (!quoted.ok) {
-      return sendPage(c, await cartPage(ctx, s, lines, quoted.message), sessionPageSecurity(s), 409);
-    }
-    const form = await ctx.protocolOf(s.buyer).cartForm(ctx, s, lines, quoted.charges);
+    const ready = await transferable(ctx, c, s, lines);
+    if (!ready.ok) return ready.refusal;
+    const form = await ctx.protocolOf(s.buyer).cartForm(ctx, s, lines, ready.charges);
     ctx.logger.info('cart transferred', { buyer: s.buyer.id, session: s.session.id, lines: lines.length });
     return handBack(c, s, form, 'transferred', 'Sending your cart to your procurement system…');
   });
