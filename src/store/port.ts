@@ -472,6 +472,20 @@ interface GuessCounterStore {
   purgeIdle(before: Date, options?: PurgeOptions): Promise<number>;
 }
 
+/**
+ * What the notification channels have announced to the operators: per channel, the announcement keys (an
+ * exception's subject and cause) of every message sent, kept so an exception still open next round is not
+ * announced again, and so a channel's messages can be counted for its rate limit by every instance.
+ */
+interface NotificationLog {
+  /** Of `keys`, those already recorded for `channel` (in no particular order). */
+  announcedAmong(channel: string, keys: readonly string[]): Promise<string[]>;
+  /** Records that the message `messageId` announced `keys` on `channel` at `at`; a key recorded before stays as it was. */
+  record(channel: string, messageId: string, keys: readonly string[], at: Date): Promise<void>;
+  /** How many messages `channel` sent at or after `since`. */
+  messagesSince(channel: string, since: Date): Promise<number>;
+}
+
 export interface Store {
   readonly sessions: SessionStore;
   readonly tokens: OneTimeTokenStore;
@@ -490,6 +504,7 @@ export interface Store {
   readonly events: EventInbox;
   readonly heartbeat: HeartbeatStore;
   readonly guessCounters: GuessCounterStore;
+  readonly notifications: NotificationLog;
   /**
    * Counts by state for `/metrics`, each a cheap aggregate over an index. `now` is the instant the figures
    * are taken at (adapters need it for nothing else today).

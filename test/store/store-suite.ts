@@ -23,6 +23,7 @@ import { legacyPoDocument } from '../support/legacy-po-document.ts';
 import { describeInvoices } from './invoice-suite.ts';
 import { describeNotesAndExports } from './notes-export-suite.ts';
 import { describeStatusUpdates } from './status-update-suite.ts';
+import { describeNotificationLog } from './notification-log-suite.ts';
 import { createManualClock, type ManualClock } from './manual-clock.ts';
 
 export const T0 = new Date('2025-03-01T10:00:00.000Z');
@@ -1830,6 +1831,7 @@ export function runStoreSuite(
     describeInvoices(() => ({ store, clock }));
     describeNotesAndExports(() => ({ store, clock }));
     describeStatusUpdates(() => ({ store, clock }));
+    describeNotificationLog(() => ({ store, clock }));
 
     describe('refusals log', () => {
       const refusal = (overrides: Partial<NewRefusal> = {}): NewRefusal => ({

@@ -616,6 +616,19 @@ const MIGRATIONS: readonly Migration[] = [
   // 18: a cart line's price may be for N units (a product priced per thousand): kept with the line, so a
   // changed config never reads an old per-piece price as a per-thousand one.
   () => `ALTER TABLE cart_lines ADD COLUMN price_unit INTEGER NOT NULL DEFAULT 1;`,
+  // 19: what each notification channel has announced to the operators, one row per exception (subject and
+  // cause) and channel, so an exception is announced once per channel however many rounds find it open,
+  // and a channel's messages of the last hour can be counted for its rate limit on every instance.
+  (d) => `
+  CREATE TABLE notifications_sent (
+    channel TEXT NOT NULL,
+    announcement_key TEXT NOT NULL,
+    message_id TEXT NOT NULL,
+    sent_at ${d.int64} NOT NULL,
+    PRIMARY KEY (channel, announcement_key)
+  );
+  CREATE INDEX notifications_sent_at ON notifications_sent (channel, sent_at);
+  `,
 ];
 
 /**

@@ -399,6 +399,17 @@ const statusUpdateSql = {
   listByPo: 'SELECT * FROM status_updates WHERE po_id = $1 ORDER BY id',
 };
 
+const notificationSql = (d: SqlDialect) => ({
+  announcedAmong: `SELECT announcement_key FROM notifications_sent
+    WHERE channel = $1 AND announcement_key IN (${d.jsonArrayElements(2)})`,
+  /** `WHERE true` tells SQLite's parser the ON CONFLICT belongs to the INSERT, not to a join. */
+  record: `INSERT INTO notifications_sent (channel, announcement_key, message_id, sent_at)
+    SELECT $1::text, k.*, $3::text, $4::bigint FROM (${d.jsonArrayElements(2)}) k WHERE true
+    ON CONFLICT (channel, announcement_key) DO NOTHING`,
+  messagesSince: `SELECT COUNT(DISTINCT message_id) AS count FROM notifications_sent
+    WHERE channel = $1 AND sent_at >= $2`,
+});
+
 const heartbeatSql = {
   /** An earlier time than the stored one changes nothing, so a round that finishes late never moves it back. */
   beat: `INSERT INTO heartbeats (name, at) VALUES ($1, $2)
@@ -477,6 +488,7 @@ export function storeStatements(d: SqlDialect) {
     statusUpdates: compileAll(d, statusUpdateSql),
     heartbeat: compileAll(d, heartbeatSql),
     guessCounters: compileAll(d, guessCounterSql),
+    notifications: compileAll(d, notificationSql(d)),
   };
 }
 

@@ -95,6 +95,7 @@ export function createSqlStore(
     statusUpdates: sqlStatusUpdates(context),
     heartbeat: sqlHeartbeat(context),
     guessCounters: sqlGuessCounters(context),
+    notifications: sqlNotifications(context),
     async stats() {
       return toStats(await context.rows(context.sql.stats));
     },
@@ -1112,6 +1113,29 @@ function sqlGuessCounters({
     },
     purgeIdle(before, options) {
       return purge(sql.purgeIdle, before, options);
+    },
+  };
+}
+
+function sqlNotifications({
+  sql: { notifications: sql },
+  driver,
+  rows,
+  first,
+}: SqlContext): Store['notifications'] {
+  return {
+    async announcedAmong(channel, keys) {
+      if (keys.length === 0) return [];
+      const found = await rows(sql.announcedAmong, channel, JSON.stringify(keys));
+      return found.map((row) => String(row.announcement_key));
+    },
+    async record(channel, messageId, keys, at) {
+      if (keys.length === 0) return;
+      await driver.run(sql.record.bind(channel, JSON.stringify(keys), messageId, at.getTime()));
+    },
+    async messagesSince(channel, since) {
+      const row = await first(sql.messagesSince, channel, since.getTime());
+      return Number(row?.count ?? 0);
     },
   };
 }
