@@ -721,6 +721,65 @@ export function returnHostsOf(
   }
 }
 
+/** A URL that may carry a secret in it (a Slack incoming webhook's does): inline, or `{"env": "NAME"}`. */
+const SecretHttpUrl = z
+  .union([HttpUrl, z.strictObject({ env: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/) })])
+  .describe('An absolute http(s) URL, inline or as {"env": "NAME"} when the URL itself is a secret');
+
+const EmailAddress = z.email({ error: 'must be an e-mail address' });
+
+export const NotificationsConfig = z
+  .strictObject({
+    webhook: z
+      .strictObject({
+        url: SecretHttpUrl.describe(
+          'Where each announcement is POSTed as JSON {event, subject, text, …} (Slack incoming webhooks take it as it is)',
+        ),
+        authorization: SecretRef.optional().describe(
+          'Sent as the Authorization header, e.g. "Bearer …", for receivers that want one',
+        ),
+        maxPerHour: z.number().int().min(1).max(1000).default(20).describe('Rate limit: messages per hour'),
+      })
+      .optional(),
+    email: z
+      .strictObject({
+        url: z
+          .string()
+          .regex(
+            /^smtps?:\/\/[^\s/@:]+(:\d{1,5})?\/?$/,
+            'must be smtp://host:port or smtps://host:port, without credentials (they go in username and password)',
+          )
+          .describe('The SMTP server: smtp://host:port (STARTTLS when offered) or smtps://host:port (TLS)'),
+        from: EmailAddress,
+        to: z.array(EmailAddress).min(1),
+        username: z.string().min(1).optional(),
+        password: SecretRef.optional(),
+        maxPerHour: z.number().int().min(1).max(1000).default(10).describe('Rate limit: messages per hour'),
+      })
+      .optional()
+      .describe('E-mail over SMTP; Node only (a Worker has no SMTP and says so at start)'),
+    digestAfter: z
+      .number()
+      .int()
+      .min(2)
+      .default(3)
+      .describe('This many new exceptions or more in one round go out as one message listing them'),
+    printServiceFailingMinutes: z
+      .number()
+      .int()
+      .min(1)
+      .default(10)
+      .describe("Announce a storefront's print service once every call to it has failed for this long"),
+    refusalsPerHour: z
+      .number()
+      .int()
+      .min(1)
+      .default(5)
+      .describe('Announce a buyer once this many of its documents were refused within the last hour'),
+  })
+  .describe('Who is told of exceptions an operator must settle, and how');
+export type NotificationsConfig = z.infer<typeof NotificationsConfig>;
+
 export const GatewayConfig = z.strictObject({
   $schema: z.string().optional(),
   publicUrl: HttpUrl.describe('The URL buyers and browsers reach the gateway at'),
@@ -844,6 +903,7 @@ export const GatewayConfig = z.strictObject({
       refusalDays: 30,
     })
     .describe('Retention periods of working data; purchase orders and their documents are never purged'),
+  notifications: NotificationsConfig.optional(),
   storefronts: z.array(StorefrontConfig).min(1),
   buyers: z.array(BuyerConfig).min(1),
 });

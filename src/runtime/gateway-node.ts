@@ -15,6 +15,7 @@ import { createOffThreadCxmlParser } from './node-cxml-parser.ts';
 import { nodeClientAddress } from './node.ts';
 import { createGatewayHost, type LoadedConfig, loadConfig, roundFailureFields } from './host.ts';
 import { loadSandboxPackage } from './sandbox-package.ts';
+import { createSmtpChannel } from './smtp-channel.ts';
 import { createTestPunchout } from './test-punchout.ts';
 
 /**
@@ -115,6 +116,7 @@ export async function createNodeGateway(
     ...(options.fetch !== undefined && { fetch: options.fetch }),
     clientAddress: nodeClientAddress,
     parseLargeCxml: parser.parse,
+    emailChannel: (email) => createSmtpChannel(email),
     // Loaded at the first test punch-out, so a gateway without the sandbox package starts as before.
     testPunchout: createTestPunchout(() => loadSandboxPackage(() => import('@punchgate/sandbox/buyer'))),
     printFetchFor() {

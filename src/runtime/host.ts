@@ -13,6 +13,12 @@ import type { GatewayDeps, LogFields, Logger, ResolvedStorefront } from '../gate
 import { createMetrics, type Metrics } from '../gateway/http/metrics.ts';
 import { createGateway, type Gateway } from '../gateway/index.ts';
 import { PUNCHOUT_PROTOCOLS } from '../gateway/app/protocols.ts';
+import {
+  createConfiguredNotifier,
+  type EmailSettings,
+  type NotificationChannel,
+  notificationProblems,
+} from '../gateway/notifications/index.ts';
 import { createOrderWorker, type OrderWorkerOptions, type TickResult } from '../gateway/orders/index.ts';
 import { failedStep, inStep } from '../gateway/round-step.ts';
 import { createPrintApi, type FetchLike, type PrintApi } from '../print-api/index.ts';
@@ -34,7 +40,10 @@ export type LoadedConfig = { ok: true; config: ResolvedConfig } | { ok: false; p
 export function loadConfig(value: unknown, env: Readonly<Record<string, string | undefined>>): LoadedConfig {
   const loaded = loadGatewayConfig(value, env);
   if (!loaded.ok) return loaded;
-  const problems = Object.values(PUNCHOUT_PROTOCOLS).flatMap((p) => p.configProblems?.(loaded.config) ?? []);
+  const problems = [
+    ...Object.values(PUNCHOUT_PROTOCOLS).flatMap((p) => p.configProblems?.(loaded.config) ?? []),
+    ...notificationProblems(loaded.config),
+  ];
   return problems.length > 0 ? { ok: false, problems } : loaded;
 }
 
@@ -80,6 +89,11 @@ export interface GatewayHostOptions {
    * the ones answering `/readyz` and `/metrics`, which read it from the store). Default `instance`.
    */
   heartbeat?: 'instance' | 'store';
+  /**
+   * The e-mail channel of `notifications.email`, where the runtime can open SMTP connections (Node:
+   * src/runtime/smtp-channel.ts). Default none: only the webhook channel is built.
+   */
+  emailChannel?: (email: EmailSettings) => NotificationChannel;
 }
 
 /** The store heartbeat's name for the background round. */
@@ -141,6 +155,17 @@ export async function createGatewayHost(options: GatewayHostOptions): Promise<Ga
     },
   });
   const orders = createOrderWorker(gateway.context, options.worker);
+  const startedAt = clock.now();
+  const notifier = createConfiguredNotifier(
+    gateway.context,
+    {
+      startedAt,
+      lastRoundAt: sharedHeartbeat
+        ? () => store.heartbeat.last(BACKGROUND_ROUND_HEARTBEAT)
+        : async () => metrics.lastBackgroundRoundAt(),
+    },
+    options.emailChannel,
+  );
   let webhooksRegistered = false;
   let nextRegistrationAt = 0;
   let running: Promise<BackgroundRoundReport> | undefined;
@@ -162,9 +187,22 @@ export async function createGatewayHost(options: GatewayHostOptions): Promise<Ga
     if (!webhooksRegistered) nextRegistrationAt = now + WEBHOOK_RETRY_MS;
   }
 
+  /**
+   * The round, then the notifications: after the order work, so a channel that is slow or down never holds
+   * a PO up (each message has its deadline, and the step never throws), and also after a round that
+   * failed, since failing rounds are what makes the background round overdue.
+   */
+  async function round(): Promise<BackgroundRoundReport> {
+    try {
+      return await orderRound();
+    } finally {
+      if (notifier !== undefined) await notifier.announce();
+    }
+  }
+
   // Each step named (the order worker names its own within `orders`), so a failed round's log line says
   // which one it was in: roundFailureFields.
-  async function round(): Promise<BackgroundRoundReport> {
+  async function orderRound(): Promise<BackgroundRoundReport> {
     await inStep('webhooks', registerWebhooks);
     const work = await inStep('orders', () => orders.tick());
     const now = clock.now();

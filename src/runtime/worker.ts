@@ -75,6 +75,15 @@ function storeProblems(json: unknown, env: WorkerEnv): string[] {
   return [];
 }
 
+/** E-mail notifications need SMTP connections, which a Worker cannot open: refused, never silently dropped. */
+function emailProblems(json: unknown): string[] {
+  const notifications = (json as { notifications?: { email?: unknown } } | null)?.notifications;
+  if (notifications?.email === undefined) return [];
+  return [
+    "notifications.email: e-mail needs SMTP connections, which Workers cannot open; announce through notifications.webhook (a chat webhook, or a mail service's HTTP API behind one)",
+  ];
+}
+
 /**
  * Checks the bundled config against the Worker's environment the way `punchgate check-config` checks a file,
  * plus what only a Worker can be missing (its D1 binding), and resolves the secrets.
@@ -95,7 +104,7 @@ export function readWorkerConfig(
   for (const [name, value] of Object.entries(env)) if (typeof value === 'string') strings[name] = value;
   const loaded = loadConfig(json, strings);
   if (!loaded.ok) problems.push(...loaded.problems.map((p) => `${p.path}: ${p.message}`));
-  problems.push(...storeProblems(json, env));
+  problems.push(...storeProblems(json, env), ...emailProblems(json));
   if (!loaded.ok || problems.length > 0) throw new WorkerConfigError(problems);
   const { config } = loaded;
   return { config, logger, database: env[(config.store as { binding: string }).binding] as D1Database };

@@ -44,8 +44,21 @@ export interface Metrics {
    * the operators' overview: the counter above only ever grows, so it cannot say "lately".
    */
   printApiFailuresLastHour(): number;
+  /**
+   * The storefronts whose every print-service call has failed on the service's side since some moment (no
+   * call answered in between), each with how long that has lasted and the monotonic mark it began at (the
+   * same run of failures keeps its mark, so a notification can name the outage it announces).
+   */
+  printApiFailing(): PrintApiOutage[];
   /** The Prometheus text exposition (version 0.0.4); with `figures`, the order-flow gauges too. */
   render(figures?: ScrapeFigures): string;
+}
+
+export interface PrintApiOutage {
+  storefrontId: string;
+  failingForMs: number;
+  /** Monotonic milliseconds of the run's first failure: one outage, one mark, in this process. */
+  sinceMark: number;
 }
 
 const COUNTERS = {
@@ -143,6 +156,8 @@ export function createMetrics(options: MetricsOptions = {}): Metrics {
   let lastRoundAt: Date | undefined;
   // One slot per minute of the last hour: the minute it counts (monotonic clock) and its failures.
   const failureMinutes: { minute: number; failures: number }[] = [];
+  // Per storefront, when its current unbroken run of failed calls began; any answered call ends the run.
+  const failingSince = new Map<string, number>();
 
   function recordFailure(): void {
     const minute = Math.floor(now() / 60_000);
@@ -217,7 +232,12 @@ export function createMetrics(options: MetricsOptions = {}): Metrics {
           throw error;
         } finally {
           count('punchgate_print_api_requests_total', { ...labels, outcome });
-          if (outcome === '5xx' || outcome === 'timeout' || outcome === 'error') recordFailure();
+          if (outcome === '5xx' || outcome === 'timeout' || outcome === 'error') {
+            recordFailure();
+            if (!failingSince.has(storefrontId)) failingSince.set(storefrontId, started);
+          } else {
+            failingSince.delete(storefrontId);
+          }
           observeLatency(labels, Math.max(0, now() - started) / 1000);
         }
       };
@@ -229,6 +249,14 @@ export function createMetrics(options: MetricsOptions = {}): Metrics {
     printApiFailuresLastHour() {
       const minute = Math.floor(now() / 60_000);
       return failureMinutes.reduce((sum, slot) => (slot.minute > minute - 60 ? sum + slot.failures : sum), 0);
+    },
+    printApiFailing() {
+      const at = now();
+      return [...failingSince].map(([storefrontId, since]) => ({
+        storefrontId,
+        failingForMs: Math.max(0, at - since),
+        sinceMark: since,
+      }));
     },
     render(figures) {
       const lines: string[] = [];
