@@ -94,6 +94,11 @@ export interface GatewayHostOptions {
    * src/runtime/smtp-channel.ts). Default none: only the webhook channel is built.
    */
   emailChannel?: (email: EmailSettings) => NotificationChannel;
+  /**
+   * Asked after the round's work, before its notification step: false leaves the notifications to the next
+   * round (a Worker's round that has spent its subrequests and D1 queries). Default: always.
+   */
+  roomToNotify?: () => boolean;
 }
 
 /** The store heartbeat's name for the background round. */
@@ -196,7 +201,7 @@ export async function createGatewayHost(options: GatewayHostOptions): Promise<Ga
     try {
       return await orderRound();
     } finally {
-      if (notifier !== undefined) await notifier.announce();
+      if (notifier !== undefined && (options.roomToNotify?.() ?? true)) await notifier.announce();
     }
   }
 

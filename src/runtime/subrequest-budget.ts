@@ -18,7 +18,7 @@ export const SUBREQUESTS_PER_ROUND = 50;
  */
 export const D1_STATEMENTS_PER_ROUND = 50;
 
-export type RoundWork = 'job' | 'reconcile' | 'message' | 'requeue' | 'event';
+export type RoundWork = 'job' | 'reconcile' | 'message' | 'requeue' | 'event' | 'notify';
 
 /**
  * What a round keeps in hand before it claims more work, in subrequests. A PO job makes about five calls
@@ -26,7 +26,7 @@ export type RoundWork = 'job' | 'reconcile' | 'message' | 'requeue' | 'event';
  * more; a document batch posts up to ten; the reconciliation reads one print order per call. Re-queueing a
  * PO and turning a webhook delivery into a job make no call.
  */
-const ROOM_FOR = { job: 15, reconcile: 1, message: 10, requeue: 0, event: 0 } as const;
+const ROOM_FOR = { job: 15, reconcile: 1, message: 10, requeue: 0, event: 0, notify: 1 } as const;
 /**
  * The same in D1 statements, as measured under workerd (bench/cases/worker-cpu.ts): a PO job of one print
  * order makes 19 (its claim 2, two reads of the PO, four state and flag updates, the print order's
@@ -36,7 +36,12 @@ const ROOM_FOR = { job: 15, reconcile: 1, message: 10, requeue: 0, event: 0 } as
  * order's job 2, plus the 2 reads that follow it in the round (orders left processing, webhook deliveries);
  * a webhook delivery at most 4 (the print order looked up, its sync job, the delivery marked).
  */
-const D1_ROOM_FOR = { job: 26, reconcile: 4, message: 4, requeue: 4, event: 4 } as const;
+/*
+ * The notification step (`notify`): its reads of the open exceptions (POs waiting, dead documents and jobs,
+ * refusals, the heartbeat: 5, a PO kept in parts one more), the channel's log read twice and one message
+ * recorded, with room for a second; and the webhook's one post (new exceptions go out as one digest).
+ */
+const D1_ROOM_FOR = { job: 26, reconcile: 4, message: 4, requeue: 4, event: 4, notify: 10 } as const;
 /** Jobs stop while this much is left, so the buyers' documents are not starved by a queue of POs. */
 const KEPT_FOR_MESSAGES = { subrequests: ROOM_FOR.message, d1: D1_ROOM_FOR.message } as const;
 /**
@@ -77,6 +82,9 @@ export function createSubrequestBudget(
       d1Used += statements;
     },
     hasRoomFor(work: RoundWork): boolean {
+      // The notification step comes last, after the closing housekeeping: it takes what is left, or waits
+      // for a round with room (a round that ran a PO job has none on the Free plan).
+      if (work === 'notify') return remaining() >= ROOM_FOR.notify && d1Remaining() >= D1_ROOM_FOR.notify;
       const forMessages = work === 'message';
       const kept = forMessages ? 0 : KEPT_FOR_MESSAGES.subrequests;
       // Re-queueing (mostly finding the job there already) never takes the room of the one job it is for.

@@ -138,6 +138,7 @@ export async function createWorkerHost(env: WorkerEnv, json: unknown = bundledCo
     // The budget (subrequests and D1 statements) is what bounds a round; the counts only cap a round of
     // cheap work.
     worker: { maxJobsPerTick: 10, maxMessagesPerTick: 20, hasRoomFor: budget.hasRoomFor },
+    roomToNotify: () => budget.hasRoomFor('notify'),
     heartbeat: 'store',
   });
   const runRound = () => budget.during(() => host.runBackgroundRound());

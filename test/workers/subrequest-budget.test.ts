@@ -105,3 +105,22 @@ describe('the subrequest budget of a background round', () => {
     expect(report.d1Statements).toBeLessThanOrEqual(D1_STATEMENTS_PER_ROUND);
   });
 });
+
+describe('the notification step of a Worker round', () => {
+  it('runs on what the round left: after a PO job, not once the round has spent nearly all its D1 queries', async () => {
+    const busy = createSubrequestBudget(SUBREQUESTS_PER_ROUND, countingFetch().fetch);
+    const afterJob = await busy.during(async () => {
+      busy.countD1(5 + 19 + 3 + 6); // opening reads, one PO job, one document, purges and the heartbeat
+      const notify = busy.hasRoomFor('notify');
+      busy.countD1(8); // four more documents
+      return { notify, thenNotify: busy.hasRoomFor('notify') };
+    });
+    expect(afterJob).toMatchObject({ notify: true, thenNotify: false });
+    const spent = createSubrequestBudget(3, countingFetch().fetch);
+    const noFetchLeft = await spent.during(async () => {
+      for (let n = 0; n < 3; n++) await spent.fetch(`https://buyer.example/doc/${n}`);
+      return { notify: spent.hasRoomFor('notify') };
+    });
+    expect(noFetchLeft.notify).toBe(false);
+  });
+});
