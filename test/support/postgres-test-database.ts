@@ -47,12 +47,14 @@ export function useTestSchemas(): {
 } {
   const created: string[] = [];
   const prefix = `t${process.pid}_${Date.now().toString(36)}`;
+  // One schema per test, each with every table of the store: dropping 130 of them takes more than the
+  // default 30 s hook timeout on a loaded machine, after every test has passed.
   afterAll(async () => {
     if (created.length === 0) return;
     await withClient(async (client) => {
       for (const schema of created) await client.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
     });
-  });
+  }, 180_000);
   return {
     fresh() {
       const schema = `${prefix}_${created.length + 1}`;
