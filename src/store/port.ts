@@ -108,6 +108,7 @@ import type {
   TrackedPrintOrder,
   TrackedPrintOrderPatch,
   UserMapping,
+  WaitingOrder,
 } from './types.ts';
 
 export type { Clock } from './clock.ts';
@@ -232,6 +233,11 @@ interface OrderStore {
    * order worker needs each round, without reading every record's documents (megabytes for a big PO).
    */
   listIds(state: OrderState, limit?: number): Promise<string[]>;
+  /**
+   * The orders at `needs_operator`, newest first, at most `limit` (a page's default and bound), without
+   * their documents: what the notifications read every round, which must not parse megabytes to do so.
+   */
+  listWaiting(limit?: number): Promise<WaitingOrder[]>;
   /** With `ifState`, applies only while the order is in one of those states. */
   update(
     id: string,

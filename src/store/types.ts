@@ -322,6 +322,12 @@ export interface CreateAttempt {
   searches: number;
 }
 
+/** A purchase order waiting for an operator, as `orders.listWaiting` lists it: its facts, not its documents. */
+export type WaitingOrder = Pick<
+  PurchaseOrder,
+  'id' | 'buyerId' | 'orderId' | 'flags' | 'lastError' | 'updatedAt'
+>;
+
 export interface PurchaseOrderPatch {
   state?: OrderState;
   printOrderIds?: number[];

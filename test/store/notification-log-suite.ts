@@ -1,7 +1,8 @@
 /**
- * The notification log part of the Store contract suite (`store-suite.ts` runs it against every adapter):
- * what a channel announced is remembered per channel and key, a key recorded twice keeps its first
- * message, and a channel's messages are counted from a point in time for its rate limit.
+ * What the notifications read and write in the Store contract suite (`store-suite.ts` runs it against
+ * every adapter): the orders waiting for an operator without their documents; what a channel announced,
+ * remembered per channel and key (a key recorded twice keeps its first message); and a channel's messages
+ * counted from a point in time for its rate limit.
  */
 import { describe, expect, it } from 'vitest';
 import type { Store } from '../../src/store/port.ts';
@@ -10,6 +11,49 @@ import type { ManualClock } from './manual-clock.ts';
 const MINUTE = 60_000;
 
 export function describeNotificationLog(deps: () => { store: Store; clock: ManualClock }): void {
+  describe('orders waiting for an operator, as the notifications read them', () => {
+    it('lists the facts of the orders at needs_operator only, newest first, without their documents', async () => {
+      const { store, clock } = deps();
+      const accept = async (n: number, state: 'needs_operator' | 'ordered', flags: string[]) =>
+        (
+          await store.orders.accept({
+            buyerId: 'acme',
+            payloadId: `waiting-${n}@buyer.example`,
+            orderId: `PO-${n}`,
+            type: 'new',
+            state,
+            raw: '<cXML/>'.repeat(1000),
+            document: { lines: [] },
+            answer: { code: 200, text: 'OK' },
+            flags,
+          })
+        ).order.id;
+      const first = await accept(1, 'needs_operator', []);
+      await accept(2, 'ordered', []);
+      clock.advance(MINUTE);
+      const third = await accept(3, 'needs_operator', ['invoice_held']);
+      await store.orders.update(third, { lastError: 'the print order charges 0.12' });
+      expect(await store.orders.listWaiting()).toStrictEqual([
+        {
+          id: third,
+          buyerId: 'acme',
+          orderId: 'PO-3',
+          flags: ['invoice_held'],
+          lastError: 'the print order charges 0.12',
+          updatedAt: clock.now(),
+        },
+        {
+          id: first,
+          buyerId: 'acme',
+          orderId: 'PO-1',
+          flags: [],
+          updatedAt: new Date(clock.now().getTime() - MINUTE),
+        },
+      ]);
+      expect(await store.orders.listWaiting(1)).toHaveLength(1);
+    });
+  });
+
   describe('notification log', () => {
     it('answers which keys a channel announced already, per channel', async () => {
       const { store, clock } = deps();

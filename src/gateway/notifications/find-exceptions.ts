@@ -38,8 +38,8 @@ const orderLink = (ctx: GatewayContext, poId: string) =>
   consoleLink(ctx, `/admin/ui/orders/${encodeURIComponent(poId)}`);
 
 async function waitingOrders(ctx: GatewayContext): Promise<OpenException[]> {
-  const page = await ctx.store.orders.list({ state: 'needs_operator', limit: READ_LIMIT });
-  return page.items.flatMap((po) => purchaseOrderExceptions(po, orderLink(ctx, po.id)));
+  const waiting = await ctx.store.orders.listWaiting(READ_LIMIT);
+  return waiting.flatMap((po) => purchaseOrderExceptions(po, orderLink(ctx, po.id)));
 }
 
 async function deadLetters(ctx: GatewayContext): Promise<OpenException[]> {

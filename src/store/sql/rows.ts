@@ -41,6 +41,7 @@ import {
   type StoreStats,
   type TrackedPrintOrder,
   type UserMapping,
+  type WaitingOrder,
 } from '../types.ts';
 import type { SqlRow } from './driver.ts';
 
@@ -169,6 +170,17 @@ export function toOrder(r: SqlRow): PurchaseOrder {
     createAttempts: json(CreateAttempts)(r.create_attempts),
     ...optional('lastError', r.last_error, text),
     ...stamps(r),
+  };
+}
+
+export function toWaitingOrder(r: SqlRow): WaitingOrder {
+  return {
+    id: text(r.id),
+    buyerId: text(r.buyer_id),
+    orderId: text(r.order_id),
+    flags: json(Flags)(r.flags),
+    ...optional('lastError', r.last_error, text),
+    updatedAt: date(r.updated_at),
   };
 }
 

@@ -139,6 +139,9 @@ const orderSql = (d: SqlDialect) => ({
     ORDER BY id LIMIT $5`,
   /** `list` by state answering ids only (the purchase_orders_state index holds both). */
   listIds: 'SELECT id FROM purchase_orders WHERE state = $1 ORDER BY id DESC LIMIT $2',
+  /** The facts of the orders waiting for an operator, never their documents (read every round). */
+  listWaiting: `SELECT id, buyer_id, order_id, flags, last_error, updated_at FROM purchase_orders
+    WHERE state = 'needs_operator' ORDER BY id DESC LIMIT $1`,
   update: `UPDATE purchase_orders SET state = COALESCE($1, state), print_order_ids = COALESCE($2, print_order_ids),
       flags = COALESCE($3, flags), last_error = COALESCE($4, last_error), updated_at = $5,
       create_attempts = COALESCE($8, create_attempts)

@@ -49,6 +49,7 @@ import {
   toStats,
   toStatusUpdate,
   toUser,
+  toWaitingOrder,
 } from './rows.ts';
 import { invoiceLock, orderChunkInsert, type StoreStatements, storeStatements } from './statements.ts';
 
@@ -644,6 +645,9 @@ function sqlOrders(
     },
     async listIds(state, limit) {
       return (await rows(sql.listIds, state, pageSize(limit))).map((row) => String(row.id));
+    },
+    async listWaiting(limit) {
+      return (await rows(sql.listWaiting, pageSize(limit))).map(toWaitingOrder);
     },
     async update(id, p, options = {}) {
       const row = await first(sql.update, ...orderPatch(id, p, options.ifState, now()));
