@@ -1,8 +1,9 @@
 /**
  * The exceptions open right now, read afresh each round from what already records them: POs waiting for
  * an operator (with their flags), dead letters and dead jobs, the background round's heartbeat, the print
- * service's failing calls, and the buyers' refused documents and authentication locks. Nothing here keeps
- * state of its own; what was announced already is the notification log's.
+ * service's failing calls, and the buyers' refused documents. Nothing here keeps state of its own; what was
+ * announced already is the notification log's. (A buyer locked out by failed secrets is not read here: its
+ * counter is one store read per buyer, more than a Worker's round can spare for every configured buyer.)
  */
 import type { GatewayContext } from '../context.ts';
 import {
@@ -116,17 +117,6 @@ async function refusedBuyers(ctx: GatewayContext, perHour: number): Promise<Open
       cause: `refused:${dayOf(now)}`,
       summary: `${count} documents of buyer ${buyerId} were refused within the last hour`,
       link: consoleLink(ctx, `/admin/ui/buyers/${encodeURIComponent(buyerId)}`),
-    });
-  }
-  for (const buyer of ctx.config.buyers) {
-    const status = ctx.secretThrottle.statusOf(buyer.id);
-    if (status.lockedForSeconds <= 0) continue;
-    found.push({
-      event: 'buyer_refused_repeatedly',
-      subject: `buyer:${buyer.id}`,
-      cause: `authentication_locked:${dayOf(now)}`,
-      summary: `Buyer ${buyer.id} is locked out for ${status.lockedForSeconds} s after ${status.maxFailures} failed authentications (wrong shared secret or password)`,
-      link: consoleLink(ctx, `/admin/ui/buyers/${encodeURIComponent(buyer.id)}`),
     });
   }
   return found;
