@@ -263,14 +263,20 @@ describe('the notification step of the background round', () => {
   it('announces a buyer whose documents are refused repeatedly, once a day', async () => {
     harness = await createHarness({ webhook: { url: HOOK_URL }, refusalsPerHour: 3 });
     for (let n = 0; n < 3; n++) {
-      await harness.store.refusedDocuments.add({
-        buyerId: 'coupa',
-        documentType: 'OrderRequest',
-        payloadId: `refused-${n}@coupa.example`,
-        orderId: 'PO-77',
-        code: 409,
-        reason: 'orderID PO-77 was ordered already',
-      });
+      await harness.store.refusals.add(
+        {
+          buyerId: 'coupa',
+          channel: 'cxml',
+          documentType: 'OrderRequest',
+          payloadId: `refused-${n}@coupa.example`,
+          clientAddress: '203.0.113.9',
+          status: 409,
+          answer: 'orderID PO-77 was ordered already',
+          document: '<cXML/>',
+          documentBytes: 7,
+        },
+        { perAddress: 100, total: 2000 },
+      );
     }
     await harness.round();
     await harness.round();

@@ -102,12 +102,14 @@ const dayOf = (at: Date) => at.toISOString().slice(0, 10);
 
 async function refusedBuyers(ctx: GatewayContext, perHour: number): Promise<OpenException[]> {
   const now = ctx.clock.now();
-  const recent = await ctx.store.refusedDocuments.list({ limit: READ_LIMIT });
+  const recent = await ctx.store.refusals.list({
+    from: new Date(now.getTime() - HOUR_MS),
+    limit: READ_LIMIT,
+  });
   const counts = new Map<string, number>();
-  for (const refusal of recent.items) {
-    if (now.getTime() - refusal.createdAt.getTime() > HOUR_MS) continue;
-    counts.set(refusal.buyerId, (counts.get(refusal.buyerId) ?? 0) + 1);
-  }
+  // A refusal that named no configured buyer belongs to nobody an operator could call.
+  for (const { buyerId } of recent.items)
+    if (buyerId !== undefined) counts.set(buyerId, (counts.get(buyerId) ?? 0) + 1);
   const found: OpenException[] = [];
   for (const [buyerId, count] of counts) {
     if (count < perHour) continue;
