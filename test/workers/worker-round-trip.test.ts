@@ -123,6 +123,9 @@ function logCollector() {
   };
 }
 
+/** The Worker's upload, gzipped, as wrangler reports it. */
+const WORKER_GZIP_BUDGET_KIB = 275;
+
 describe('the Worker as wrangler builds it, under workerd', () => {
   let sandbox: RunningServer;
   let mf: Miniflare;
@@ -201,14 +204,18 @@ describe('the Worker as wrangler builds it, under workerd', () => {
     return startUrlOf(setup.text);
   }
 
-  it('builds with the example config the repository ships, minified, within 250 KB gzip as wrangler measures it', () => {
-    expect(example.wranglerGzipKiB).toBeLessThanOrEqual(250);
+  // The budget was 250 KB until the refusals log, notes and exports, buyers' status updates, notifications,
+  // charges and compliant invoices took the bundle from 209 to 264 KB in one round (docs/performance.md);
+  // 275 KB holds it there until the console's OpenAPI generator (zod's JSON Schema code, about 30 KB
+  // minified) leaves the Worker. The Free plan allows 3 MB.
+  it('builds with the example config the repository ships, minified, within 275 KB gzip as wrangler measures it', () => {
+    expect(example.wranglerGzipKiB).toBeLessThanOrEqual(WORKER_GZIP_BUDGET_KIB);
     // esbuild marks every module with a `// src/…` comment unless it minifies.
     expect(example.code).not.toMatch(/^\/\/ src\//m);
     expect(example.code).toContain('Example Print Shop');
     // The bundled shop config is more than a Worker variable or secret could hold (5 KB).
     expect(JSON.stringify(workerConfig(sandbox.url)).length).toBeGreaterThan(25_000);
-    expect(shop.wranglerGzipKiB).toBeLessThanOrEqual(250);
+    expect(shop.wranglerGzipKiB).toBeLessThanOrEqual(WORKER_GZIP_BUDGET_KIB);
   });
 
   it('answers readiness with D1 behind it', async () => {
