@@ -364,6 +364,15 @@ export const invoicesExportRoute = adminRoute({
   responses: { 200: csvAnswer('The invoices'), ...refusals() },
 });
 
+export const refusalsExportRoute = adminRoute({
+  method: 'get',
+  path: '/export/refusals.csv',
+  summary:
+    'The refusals log in a window, newest first, as CSV: time, claimed buyer, channel, document, address and the answer sent (the documents stay in GET /admin/refusals)',
+  request: { query: ExportQuery },
+  responses: { 200: csvAnswer('The refusals'), ...refusals() },
+});
+
 export const invoiceResendRoute = adminRoute({
   method: 'post',
   path: '/invoices/{id}/resend',

@@ -32,7 +32,7 @@
  * - `GET /admin/refusals[?buyer&from&to&limit&cursor]` — the refusals log: refused punch-outs and buyer
  *   documents, newest first, each with the answer sent and the document as received (secrets blanked).
  * - `POST /admin/orders/:id/notes {text}` — a note on the PO, at any time, kept with it (201);
- * - `GET /admin/export/orders.csv[?from&to&buyer]`, `GET /admin/export/invoices.csv[?from&to&buyer]` — CSV
+ * - `GET /admin/export/{orders,invoices,refusals}.csv[?from&to&buyer]` — CSV
  *   for accounting, streamed page by page (csv-exports.ts).
  *
  * Actions on a PO take an optional `expectedState` / `expectedUpdatedAt` and are refused (409, with the PO's
@@ -74,6 +74,7 @@ import {
   orderRetryRoute,
   orderRoute,
   ordersExportRoute,
+  refusalsExportRoute,
   ordersRoute,
   orderWaiveInvoiceRoute,
   outboxMessageRoute,
@@ -383,6 +384,7 @@ export function createAdminRoutes(ctx: GatewayContext): Hono {
   documentRoutes(routes, ctx);
   routes.mount(ordersExportRoute, (_c, { query }) => exportResponse(ctx, 'orders', query));
   routes.mount(invoicesExportRoute, (_c, { query }) => exportResponse(ctx, 'invoices', query));
+  routes.mount(refusalsExportRoute, (_c, { query }) => exportResponse(ctx, 'refusals', query));
 
   // Last, so it only catches what no route above matched (a sub-app's notFound is not used once mounted).
   app.all('*', (c) => jsonError(ctx, c, new GatewayError('not_found', 'No such admin endpoint.')));

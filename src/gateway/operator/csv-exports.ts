@@ -1,12 +1,20 @@
 /**
- * The CSV exports of purchase orders and invoices for a print shop's accounting: a date window and a buyer
- * (`ExportQuery`), read from the store a page at a time (`orders.listReceived`, `invoices.listDated`) and
- * streamed by `csvDownload`. The admin API (`GET /admin/export/{orders|invoices}.csv`) and the console
- * (`/admin/ui/export/…`) serve the same downloads.
+ * The CSV exports of purchase orders and invoices for a print shop's accounting, and of the refusals log for
+ * onboarding: a date window and a buyer (`ExportQuery`), read from the store a page at a time
+ * (`orders.listReceived`, `invoices.listDated`, `refusals.list`) and streamed by `csvDownload`. The admin
+ * API (`GET /admin/export/{orders|invoices|refusals}.csv`) and the console (`/admin/ui/export/…`) serve the
+ * same downloads.
  */
 import * as z from 'zod';
 import { moneySchema } from '../../cxml/index.ts';
-import type { Invoice, InvoiceHold, OutboxMessage, PurchaseOrder, TimeWindow } from '../../store/types.ts';
+import type {
+  Invoice,
+  InvoiceHold,
+  OutboxMessage,
+  PurchaseOrder,
+  Refusal,
+  TimeWindow,
+} from '../../store/types.ts';
 import type { GatewayContext } from '../context.ts';
 import { GatewayError } from '../http/errors.ts';
 import { deliveriesOf, poMessages } from '../invoices/invoicing.ts';
@@ -17,7 +25,7 @@ import { type CsvColumn, csvDownload } from './csv-download.ts';
 /** Records read from the store per page of an export: a page of big POs stays a few megabytes. */
 const EXPORT_PAGE = 200;
 
-export const EXPORTS = ['orders', 'invoices'] as const;
+export const EXPORTS = ['orders', 'invoices', 'refusals'] as const;
 export type ExportKind = (typeof EXPORTS)[number];
 
 /** The store's window of an export query; a 400 names the parameter that is wrong. */
@@ -181,6 +189,31 @@ async function* invoicePages(ctx: GatewayContext, window: TimeWindow): AsyncGene
   }
 }
 
+/**
+ * The refusals log's entries: what was refused, from where, and the answer sent. The document itself (up to
+ * 16 K characters each, secrets blanked) stays on the refusals page and in the admin API.
+ */
+const REFUSAL_COLUMNS: readonly CsvColumn<Refusal>[] = [
+  { header: 'Refused (UTC)', cell: (r) => iso(r.createdAt) },
+  { header: 'Buyer', cell: (r) => r.buyerId ?? 'unknown' },
+  { header: 'Channel', cell: (r) => r.channel },
+  { header: 'Document', cell: (r) => r.documentType },
+  { header: 'payloadID', cell: (r) => r.payloadId },
+  { header: 'Client address', cell: (r) => r.clientAddress },
+  { header: 'Status', cell: (r) => r.status },
+  { header: 'Answer', cell: (r) => r.answer },
+  { header: 'Bytes received', cell: (r) => r.documentBytes },
+  { header: 'Entry', cell: (r) => r.id },
+];
+
+/** The refusals log newest first, as it is kept; its window's end is exclusive in the store. */
+function refusalPages(ctx: GatewayContext, window: TimeWindow): AsyncGenerator<Refusal[]> {
+  return pagesOf(
+    (w) => ctx.store.refusals.list({ ...w, ...(w.to !== undefined && { to: new Date(w.to.getTime() + 1) }) }),
+    window,
+  );
+}
+
 /** The download of `kind` for `query` (checked first: a bad window is a 400 before anything streams). */
 export function exportResponse(ctx: GatewayContext, kind: ExportKind, query: ExportQuery): Response {
   const window = exportWindow(query);
@@ -191,7 +224,12 @@ export function exportResponse(ctx: GatewayContext, kind: ExportKind, query: Exp
       error: error instanceof Error ? error.message : String(error),
     });
   ctx.logger.info('CSV export started', { export: kind, ...query });
-  return kind === 'orders'
-    ? csvDownload(filename, ORDER_COLUMNS, orderPages(ctx, window), onFailure)
-    : csvDownload(filename, INVOICE_COLUMNS, invoicePages(ctx, window), onFailure);
+  switch (kind) {
+    case 'orders':
+      return csvDownload(filename, ORDER_COLUMNS, orderPages(ctx, window), onFailure);
+    case 'invoices':
+      return csvDownload(filename, INVOICE_COLUMNS, invoicePages(ctx, window), onFailure);
+    case 'refusals':
+      return csvDownload(filename, REFUSAL_COLUMNS, refusalPages(ctx, window), onFailure);
+  }
 }

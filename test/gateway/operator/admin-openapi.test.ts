@@ -59,12 +59,13 @@ const ENDPOINTS = [
   'post /admin/orders/{id}/notes 201',
   'get /admin/export/orders.csv 200',
   'get /admin/export/invoices.csv 200',
+  'get /admin/export/refusals.csv 200',
 ];
 
 /** The one endpoint that answers a file rather than JSON. */
 const DOWNLOAD = '/admin/orders/{id}/attachments/{position}';
 /** The CSV exports, whose answers test/gateway/operator/csv-exports.test.ts checks exactly. */
-const CSV_EXPORTS = ['/admin/export/orders.csv', '/admin/export/invoices.csv'];
+const CSV_EXPORTS = ['/admin/export/orders.csv', '/admin/export/invoices.csv', '/admin/export/refusals.csv'];
 
 const operations = (doc: Doc) =>
   Object.entries(doc.paths).flatMap(([path, item]) =>

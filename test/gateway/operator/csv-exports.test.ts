@@ -231,6 +231,64 @@ describe('GET /admin/export/invoices.csv', () => {
   });
 });
 
+describe('GET /admin/export/refusals.csv', () => {
+  it('answers the refusals log newest first, with the answer sent and never the document', async () => {
+    const stack = await createOrderStack();
+    const caps = { perAddress: 100, total: 1000 };
+    const refusal = (n: number, buyerId?: string) => ({
+      ...(buyerId !== undefined && { buyerId }),
+      channel: 'cxml' as const,
+      documentType: 'PunchOutSetupRequest',
+      payloadId: `${n}@buyer.example`,
+      clientAddress: '198.51.100.7',
+      status: 401,
+      answer: 'Unauthorized: Authentication failed: the Sender SharedSecret is not valid.',
+      document: '<cXML><SharedSecret>[blanked]</SharedSecret></cXML>',
+      documentBytes: 900 + n,
+    });
+    const first = await stack.store.refusals.add(refusal(1, 'acme'), caps);
+    stack.clock.advance(60);
+    const second = await stack.store.refusals.add(refusal(2), caps);
+    stack.clock.advance(60);
+    await stack.store.refusals.add(refusal(3, 'coupa'), caps);
+
+    const { res, text } = await csvOf(stack, '/admin/export/refusals.csv');
+    expect(res.status).toBe(200);
+    expect(res.headers.get('Content-Disposition')).toBe('attachment; filename="refusals-all.csv"');
+    expect(text).not.toContain('[blanked]');
+    const rows = parse(text, { columns: true }) as Record<string, string>[];
+    expect(rows.map((r) => [r.Buyer, r.payloadID, r['Bytes received']])).toEqual([
+      ['coupa', '3@buyer.example', '903'],
+      ['unknown', '2@buyer.example', '902'],
+      ['acme', '1@buyer.example', '901'],
+    ]);
+    expect(rows[2]).toEqual({
+      'Refused (UTC)': first.createdAt.toISOString(),
+      Buyer: 'acme',
+      Channel: 'cxml',
+      Document: 'PunchOutSetupRequest',
+      payloadID: '1@buyer.example',
+      'Client address': '198.51.100.7',
+      Status: '401',
+      Answer: 'Unauthorized: Authentication failed: the Sender SharedSecret is not valid.',
+      'Bytes received': '901',
+      Entry: first.id,
+    });
+    // A window that ends at the second entry's instant includes it (the end is inclusive, as for POs).
+    const until = await csvOf(
+      stack,
+      `/admin/export/refusals.csv?to=${encodeURIComponent(second.createdAt.toISOString())}`,
+    );
+    expect((parse(until.text, { columns: true }) as Record<string, string>[]).map((r) => r.Entry)).toEqual([
+      second.id,
+      first.id,
+    ]);
+    expect((await csvOf(stack, '/admin/export/refusals.csv?buyer=acme')).text).toContain(first.id);
+    const bad = await adminJson(stack, '/admin/export/refusals.csv?from=yesterday');
+    expect(bad.status).toBe(400);
+  });
+});
+
 describe('the formula guard', () => {
   it('puts a quote before what a spreadsheet would run, and leaves numbers and text alone', () => {
     expect(['=1+1', '+44 20', '-x', '@cmd', '\tx', '\rx', '＝1'].map(guardedCell)).toEqual([

@@ -1,5 +1,5 @@
 /**
- * The CSV exports in the console: `GET /admin/ui/export/{orders|invoices}.csv?from&to&buyer`, the admin
+ * The CSV exports in the console: `GET /admin/ui/export/{orders|invoices|refusals}.csv?from&to&buyer`, the admin
  * API's downloads (csv-exports.ts) under the console session, and the links to them, which carry the
  * buyer and days the PO list is filtered by.
  */
@@ -14,6 +14,7 @@ import type { ConsoleEnv } from './session.ts';
 const LABELS: Readonly<Record<ExportKind, string>> = {
   orders: 'Purchase orders (CSV)',
   invoices: 'Invoices (CSV)',
+  refusals: 'Refusals (CSV)',
 };
 
 /** The export links for a buyer and window (each empty: every buyer, no bound), as the list filters them. */

@@ -157,7 +157,7 @@ describe('console: held invoices', () => {
     const page = await (await operator.get(`/admin/ui/orders/${id}`)).text();
     expect(page).toContain('<h2>Held invoices</h2>');
     expect(page).toContain('beyond the 1% tolerance');
-    expect(page).toMatch(/24\.98 USD<\/td><td class="num">26\.33 USD/);
+    expect(page).toMatch(/29\.98 USD<\/td><td class="num">31\.33 USD/);
 
     const retried = await operator.post(`/admin/ui/orders/${id}/actions/retry`, {
       csrf: operator.csrf,
@@ -185,7 +185,7 @@ describe('console: held invoices', () => {
     await drain(stack);
     const invoices = stack.orderStatusPosts.filter((p) => p.body.includes('<InvoiceDetailRequest'));
     expect(invoices).toHaveLength(1);
-    expect(invoices[0]?.body).toMatch(/<DueAmount>\s*<Money currency="USD">24\.98<\/Money>\s*<\/DueAmount>/);
+    expect(invoices[0]?.body).toMatch(/<DueAmount>\s*<Money currency="USD">29\.98<\/Money>\s*<\/DueAmount>/);
     expect(await stack.store.orders.get(id)).toMatchObject({ state: 'ordered' });
     expect(await (await operator.get(`/admin/ui/orders/${id}`)).text()).not.toContain(
       '<h2>Held invoices</h2>',
@@ -198,7 +198,7 @@ describe('console: held invoices', () => {
     const seen = await seenOf(operator, id);
     expect((await operator.post(path, { csrf: operator.csrf, seen, note: '' })).status).toBe(400);
     const asked = await operator.post(path, { csrf: operator.csrf, seen, note: 'buyer self-bills' });
-    expect(await asked.text()).toContain('24.98 USD due');
+    expect(await asked.text()).toContain('29.98 USD due');
     const done = await operator.post(path, {
       csrf: operator.csrf,
       seen,
