@@ -284,6 +284,9 @@ describe('StatusUpdateRequest in the console', () => {
     expect(page).toContain(
       `<td>invoice ${sent.invoiceID}</td><td>rejected · Status 200 OK</td><td>Price &amp; shipping wrong</td><td>ap-1@acme.example</td>`,
     );
+    // The buyer's summary counts the invoice by what its accounts payable said, not by its delivery.
+    const buyers = await (await operator.get('/admin/ui/buyers')).text();
+    expect(buyers).toContain('<dt>Invoices and credit memos</dt><dd>1 invoice rejected by the buyer</dd>');
   });
 });
 

@@ -67,18 +67,37 @@ function countPo(months: Map<string, MonthFigures>, order: PurchaseOrder): void 
 }
 
 /**
- * An invoice's state as the store knows it: how its document fared with the buyer (the first copy's
- * delivery; a re-sent one counts as delivered once any copy was). Counted by this name, so a state the
- * store learns later shows as a row of its own.
+ * An invoice's state as the store knows it: the buyer's latest InvoiceStatus of it where it sent one,
+ * else how its document fared (a re-sent one counts as delivered once any copy was). Counted by this name,
+ * so a state the store learns later shows as a row of its own.
  */
-function invoiceState(invoice: Invoice, documents: ReadonlyMap<string, OutboxMessage[]>): string {
+function invoiceState(
+  invoice: Invoice,
+  documents: ReadonlyMap<string, OutboxMessage[]>,
+  buyerStatus: string | undefined,
+): string {
   const copies = documents.get(invoice.dedupeKey) ?? [];
   const kind = invoice.purpose === 'creditMemo' ? 'credit memo' : 'invoice';
+  // What the buyer's accounts payable last said of it (paid, rejected, …) outranks how it was delivered.
+  if (buyerStatus !== undefined) return `${kind} ${buyerStatus} by the buyer`;
   if (copies.some((m) => m.state === 'delivered')) return `${kind} sent`;
   const latest = copies.at(-1);
   return latest === undefined
     ? `${kind} not queued`
     : `${kind} ${latest.state === 'dead' ? 'not delivered (dead)' : 'queued'}`;
+}
+
+/** The latest InvoiceStatus the buyer sent of each invoice, by invoice record id (each PO read once). */
+async function buyerSaid(ctx: GatewayContext, invoices: readonly Invoice[]): Promise<Map<string, string>> {
+  const latest = new Map<string, string>();
+  for (const poId of new Set(invoices.map((invoice) => invoice.poId))) {
+    for (const update of await ctx.store.statusUpdates.listByPo(poId)) {
+      if (update.invoiceRecordId !== undefined && update.invoiceStatus !== undefined) {
+        latest.set(update.invoiceRecordId, update.invoiceStatus);
+      }
+    }
+  }
+  return latest;
 }
 
 /** The buyer's invoice documents sent since `since`, by the invoice's dedupe key (re-sends with it). */
@@ -123,7 +142,7 @@ export async function buyerFigures(ctx: GatewayContext, buyerId: string): Promis
     (order) => countPo(months, order),
   );
   const documents = await invoiceDocuments(ctx, buyerId, since);
-  const invoices = new Map<string, number>();
+  const dated: Invoice[] = [];
   await eachOf(
     (cursor) =>
       store.invoices.listDated({
@@ -132,11 +151,14 @@ export async function buyerFigures(ctx: GatewayContext, buyerId: string): Promis
         limit: PAGE,
         ...(cursor !== undefined && { cursor }),
       }),
-    (invoice) => {
-      const state = invoiceState(invoice, documents);
-      invoices.set(state, (invoices.get(state) ?? 0) + 1);
-    },
+    (invoice) => dated.push(invoice),
   );
+  const said = await buyerSaid(ctx, dated);
+  const invoices = new Map<string, number>();
+  for (const invoice of dated) {
+    const state = invoiceState(invoice, documents, said.get(invoice.id));
+    invoices.set(state, (invoices.get(state) ?? 0) + 1);
+  }
   return {
     since,
     months,
