@@ -7,6 +7,7 @@
  *
  * Pure: no `node:*`, no I/O.
  */
+import { configSecrets } from '../config-secrets.ts';
 import { announcementKey, type ExceptionEvent, type OpenException } from './exceptions.ts';
 
 /** The most exceptions one digest lists; the rest follow in the next round's. */
@@ -107,27 +108,10 @@ export function redactAnnouncement(announcement: Announcement, secrets: readonly
   };
 }
 
-/** Shortest secrets redacted first would cut a longer one apart; and very short values are words, not secrets. */
+/** Very short values are words, not secrets: redacting them would mangle the message. */
 const MIN_SECRET_CHARS = 6;
 
-/** Config keys whose string values are secrets (sharedSecret, password, apiKey, adminToken, authorization …). */
-const SECRET_KEY = /(secret|password|token|key|authorization)s?$/i;
-
-/**
- * The secret values of a resolved config, found by their keys wherever they sit (buyers, storefronts, the
- * notification channels themselves), longest first.
- */
-export function configSecrets(config: unknown): string[] {
-  const found = new Set<string>();
-  const walk = (value: unknown, secretKey: boolean): void => {
-    if (typeof value === 'string') {
-      if (secretKey && value.length >= MIN_SECRET_CHARS) found.add(value);
-    } else if (Array.isArray(value)) {
-      for (const item of value) walk(item, secretKey);
-    } else if (typeof value === 'object' && value !== null) {
-      for (const [key, item] of Object.entries(value)) walk(item, SECRET_KEY.test(key));
-    }
-  };
-  walk(config, false);
-  return [...found].sort((a, b) => b.length - a.length);
+/** The secret values of a resolved config, longest first, as a message must never carry them. */
+export function secretsToRedact(config: unknown): string[] {
+  return configSecrets(config, MIN_SECRET_CHARS);
 }

@@ -8,7 +8,7 @@
  */
 import type { NotificationsConfig } from '../../../schemas/config.ts';
 import type { GatewayContext } from '../context.ts';
-import { configSecrets, planAnnouncements, redactAnnouncement, redactSecrets } from './announcements.ts';
+import { planAnnouncements, redactAnnouncement, redactSecrets, secretsToRedact } from './announcements.ts';
 import type { NotificationChannel } from './channels.ts';
 import { announcementKey } from './exceptions.ts';
 import { findOpenExceptions, type RoundFacts } from './find-exceptions.ts';
@@ -47,7 +47,7 @@ export interface NotifierOptions {
  */
 export function createNotifier(options: NotifierOptions): Notifier {
   const { ctx, settings, channels } = options;
-  const secrets = [...configSecrets(ctx.config), ...(options.extraSecrets ?? [])]
+  const secrets = [...secretsToRedact(ctx.config), ...(options.extraSecrets ?? [])]
     .filter((s) => s.length > 0)
     .sort((a, b) => b.length - a.length);
 

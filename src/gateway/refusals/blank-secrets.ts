@@ -6,6 +6,7 @@
  * secret-bearing elements and fields by name, bearer tokens, then every configured secret wherever it
  * appears (as written, URL-encoded or XML-escaped).
  */
+import { configSecrets } from '../config-secrets.ts';
 import { redactSharedSecrets } from '../../cxml/index.ts';
 import type { ResolvedConfig } from '../deps.ts';
 
@@ -33,9 +34,6 @@ const BEARER = /\b(bearer\s+)[^\s"'<]+/gi;
 /** Too short to blank everywhere without blanking ordinary words; the schema asks for longer secrets. */
 const SHORTEST_BLANKED = 4;
 
-/** Keys of the config whose string values (or arrays of them) are secrets. `loginFields` holds field names. */
-const SECRET_KEY = /secret|password|token|signingkey|apikey/i;
-
 /** What to blank besides what names itself a secret: the config's secrets, and the buyers' password fields. */
 export interface Blanking {
   /** Longest first, so that one containing another is blanked whole. */
@@ -55,28 +53,11 @@ export function configBlanking(config: ResolvedConfig): Blanking {
       buyer.protocol === 'oci' ? [fieldKey(buyer.loginFields.password)] : [],
     ),
   );
-  return { secrets: configuredSecrets(config), fieldNames };
+  return { secrets: configSecrets(config, SHORTEST_BLANKED), fieldNames };
 }
 
 function fieldKey(name: string): string {
   return name.replace(/^~/, '').toLowerCase();
-}
-
-function configuredSecrets(config: ResolvedConfig): string[] {
-  const found = new Set<string>();
-  const walk = (value: unknown, secretKey: boolean): void => {
-    if (typeof value === 'string') {
-      if (secretKey && value.length >= SHORTEST_BLANKED) found.add(value);
-    } else if (Array.isArray(value)) {
-      for (const item of value) walk(item, secretKey);
-    } else if (typeof value === 'object' && value !== null) {
-      for (const [key, item] of Object.entries(value)) {
-        if (key !== 'loginFields') walk(item, SECRET_KEY.test(key));
-      }
-    }
-  };
-  walk(config, false);
-  return [...found].sort((a, b) => b.length - a.length);
 }
 
 /** The ways a secret may be spelled in a request: as written, URL-encoded (both spaces) and XML-escaped. */

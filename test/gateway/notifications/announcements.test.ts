@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import {
-  configSecrets,
+  secretsToRedact,
   DIGEST_MAX_ITEMS,
   planAnnouncements,
   redactAnnouncement,
@@ -118,7 +118,7 @@ describe('planAnnouncements', () => {
 describe('secrets in messages', () => {
   it('finds every secret of the config by its key and blanks each in every text of a message', () => {
     const config = resolveTestConfig(testConfig());
-    const secrets = configSecrets(config);
+    const secrets = secretsToRedact(config);
     expect(secrets).toEqual(
       expect.arrayContaining([
         'acme-secret',
