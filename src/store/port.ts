@@ -421,6 +421,11 @@ interface StatusUpdateStore {
   record(update: NewStatusUpdate): Promise<{ created: boolean; update: StatusUpdate }>;
   /** The purchase order's updates, in the order they were received. */
   listByPo(poId: string): Promise<StatusUpdate[]>;
+  /**
+   * The latest InvoiceStatus the buyer gave each of its invoices in updates received since `receivedFrom`,
+   * by invoice record id: one read for a buyer's whole summary, however many POs it spans.
+   */
+  latestInvoiceStatuses(buyerId: string, receivedFrom: Date): Promise<Map<string, string>>;
 }
 
 interface EventInbox {

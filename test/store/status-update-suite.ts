@@ -103,6 +103,36 @@ export function describeStatusUpdates(current: () => { store: Store; clock: Manu
       expect(await store.statusUpdates.listByPo('none')).toEqual([]);
     });
 
+    it('answers the latest InvoiceStatus of each of a buyer’s invoices received since a moment, across POs', async () => {
+      const { store, clock } = current();
+      const since = new Date(clock.now().getTime());
+      await store.statusUpdates.record(
+        update({ payloadId: 'a', invoiceRecordId: '3', invoiceStatus: 'processing' }),
+      );
+      clock.advance(1000);
+      await store.statusUpdates.record(
+        update({ payloadId: 'b', invoiceRecordId: '3', invoiceStatus: 'paid' }),
+      );
+      await store.statusUpdates.record(
+        update({ payloadId: 'c', poId: '8', invoiceRecordId: '4', invoiceStatus: 'rejected' }),
+      );
+      // Without an invoice status (a buyer's Status of a confirmation) it says nothing of any invoice.
+      const plain = update({ payloadId: 'd', invoiceRecordId: '4' });
+      delete plain.invoiceStatus;
+      await store.statusUpdates.record(plain);
+      await store.statusUpdates.record(update({ buyerId: 'globex', payloadId: 'e', invoiceRecordId: '5' }));
+      expect(await store.statusUpdates.latestInvoiceStatuses('acme', since)).toEqual(
+        new Map([
+          ['3', 'paid'],
+          ['4', 'rejected'],
+        ]),
+      );
+      // Updates received before the window are not read.
+      expect(
+        await store.statusUpdates.latestInvoiceStatuses('acme', new Date(clock.now().getTime() + 1)),
+      ).toEqual(new Map());
+    });
+
     it('finds a document sent to the buyer by its payloadID: the first message of it, never another buyer’s', async () => {
       const { store } = current();
       const { message: first } = await store.outbox.enqueue(document('1740821400000.aaa@punchgate.example'));

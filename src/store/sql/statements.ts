@@ -400,6 +400,9 @@ const statusUpdateSql = {
     ON CONFLICT (buyer_id, payload_id) DO NOTHING RETURNING id`,
   find: 'SELECT * FROM status_updates WHERE buyer_id = $1 AND payload_id = $2',
   listByPo: 'SELECT * FROM status_updates WHERE po_id = $1 ORDER BY id',
+  invoiceStatuses: `SELECT invoice_record_id, invoice_status FROM status_updates
+    WHERE buyer_id = $1 AND received_at >= $2 AND invoice_record_id IS NOT NULL AND invoice_status IS NOT NULL
+    ORDER BY id`,
 };
 
 const notificationSql = (d: SqlDialect) => ({

@@ -1071,6 +1071,14 @@ function sqlStatusUpdates({
     async listByPo(poId) {
       return (await rows(sql.listByPo, poId)).map(toStatusUpdate);
     },
+    async latestInvoiceStatuses(buyerId, receivedFrom) {
+      const latest = new Map<string, string>();
+      // Oldest first: a later status of the same invoice replaces an earlier one.
+      for (const row of await rows(sql.invoiceStatuses, buyerId, receivedFrom.getTime())) {
+        latest.set(String(row.invoice_record_id), String(row.invoice_status));
+      }
+      return latest;
+    },
   };
 }
 

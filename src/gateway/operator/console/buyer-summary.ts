@@ -87,19 +87,6 @@ function invoiceState(
     : `${kind} ${latest.state === 'dead' ? 'not delivered (dead)' : 'queued'}`;
 }
 
-/** The latest InvoiceStatus the buyer sent of each invoice, by invoice record id (each PO read once). */
-async function buyerSaid(ctx: GatewayContext, invoices: readonly Invoice[]): Promise<Map<string, string>> {
-  const latest = new Map<string, string>();
-  for (const poId of new Set(invoices.map((invoice) => invoice.poId))) {
-    for (const update of await ctx.store.statusUpdates.listByPo(poId)) {
-      if (update.invoiceRecordId !== undefined && update.invoiceStatus !== undefined) {
-        latest.set(update.invoiceRecordId, update.invoiceStatus);
-      }
-    }
-  }
-  return latest;
-}
-
 /** The buyer's invoice documents sent since `since`, by the invoice's dedupe key (re-sends with it). */
 async function invoiceDocuments(ctx: GatewayContext, buyerId: string, since: Date) {
   const byKey = new Map<string, OutboxMessage[]>();
@@ -153,7 +140,8 @@ export async function buyerFigures(ctx: GatewayContext, buyerId: string): Promis
       }),
     (invoice) => dated.push(invoice),
   );
-  const said = await buyerSaid(ctx, dated);
+  // An invoice dated in the window can only have been answered after it was sent, so within it too.
+  const said = await store.statusUpdates.latestInvoiceStatuses(buyerId, since);
   const invoices = new Map<string, number>();
   for (const invoice of dated) {
     const state = invoiceState(invoice, documents, said.get(invoice.id));
