@@ -218,20 +218,33 @@ describe('the notification step of the background round', () => {
     }
   });
 
-  it('announces the print service failing for the configured minutes once per outage', async () => {
+  it('announces the print service failing for the configured minutes once a day, whichever instance sees it', async () => {
     harness = await createHarness({ webhook: { url: HOOK_URL }, printServiceFailingMinutes: 10 });
-    await harness.round();
-    harness.monotonic.value += 11 * MINUTE;
-    // Webhook registration is tried again a minute later (by the host's clock): a failed call in this outage.
-    harness.clock.advance(2 * MINUTE);
-    await harness.round();
-    await harness.round();
-    expect(harness.hooks.map((m) => [m.event, m.subject])).toStrictEqual([
+    // Another instance (or this one restarted) on the same store: its own reading of when the outage began.
+    const other = await createHarness(
+      { webhook: { url: HOOK_URL }, printServiceFailingMinutes: 10 },
+      { store: () => harness!.store },
+    );
+    // Monotonic clocks of two processes have nothing in common.
+    other.monotonic.value = 987_654_321;
+    for (const instance of [harness, other]) await instance.round();
+    for (const instance of [harness, other]) {
+      instance.monotonic.value += 11 * MINUTE;
+      // Webhook registration is tried again a minute later (by the host's clock): a failed call in this outage.
+      instance.clock.advance(2 * MINUTE);
+    }
+    other.monotonic.value += 5 * MINUTE;
+    for (const instance of [harness, other, harness, other]) await instance.round();
+    expect([...harness.hooks, ...other.hooks].map((m) => [m.event, m.subject])).toStrictEqual([
       ['print_service_failing', 'storefront:demo'],
     ]);
     expect(harness.hooks[0]?.text).toMatch(
       /Every call to the print service of storefront demo has failed for 1\d minutes/,
     );
+    // The next day, still failing: announced again.
+    other.clock.advance(24 * 60 * MINUTE);
+    await other.round();
+    expect(other.hooks.map((m) => m.event)).toStrictEqual(['print_service_failing']);
   });
 
   it('announces an overdue background round from the rounds that fail, once per outage', async () => {

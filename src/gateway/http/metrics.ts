@@ -46,8 +46,7 @@ export interface Metrics {
   printApiFailuresLastHour(): number;
   /**
    * The storefronts whose every print-service call has failed on the service's side since some moment (no
-   * call answered in between), each with how long that has lasted and the monotonic mark it began at (the
-   * same run of failures keeps its mark, so a notification can name the outage it announces).
+   * call answered in between), each with how long that has lasted.
    */
   printApiFailing(): PrintApiOutage[];
   /** The Prometheus text exposition (version 0.0.4); with `figures`, the order-flow gauges too. */
@@ -57,8 +56,6 @@ export interface Metrics {
 export interface PrintApiOutage {
   storefrontId: string;
   failingForMs: number;
-  /** Monotonic milliseconds of the run's first failure: one outage, one mark, in this process. */
-  sinceMark: number;
 }
 
 const COUNTERS = {
@@ -255,7 +252,6 @@ export function createMetrics(options: MetricsOptions = {}): Metrics {
       return [...failingSince].map(([storefrontId, since]) => ({
         storefrontId,
         failingForMs: Math.max(0, at - since),
-        sinceMark: since,
       }));
     },
     render(figures) {

@@ -85,6 +85,9 @@ async function overdueRound(
   ];
 }
 
+/** The day (UTC) a lasting exception is announced for: at most once a day per subject and kind. */
+const dayOf = (at: Date) => at.toISOString().slice(0, 10);
+
 function failingPrintServices(ctx: GatewayContext, minutes: number): OpenException[] {
   return ctx.metrics
     .printApiFailing()
@@ -92,13 +95,12 @@ function failingPrintServices(ctx: GatewayContext, minutes: number): OpenExcepti
     .map((outage) => ({
       event: 'print_service_failing',
       subject: `storefront:${outage.storefrontId}`,
-      cause: `failing_since:${Math.round(outage.sinceMark)}`,
+      // Per day, not per run of failures: the run's start is this process's own reading, so two instances
+      // (or one restarted) would each announce the same outage; the notification log's key is shared by all.
+      cause: `failing_on:${dayOf(ctx.clock.now())}`,
       summary: `Every call to the print service of storefront ${outage.storefrontId} has failed for ${Math.floor(outage.failingForMs / 60_000)} minutes`,
     }));
 }
-
-/** The day (UTC) a repeated refusal is announced for: at most once a day per buyer and kind. */
-const dayOf = (at: Date) => at.toISOString().slice(0, 10);
 
 async function refusedBuyers(ctx: GatewayContext, perHour: number): Promise<OpenException[]> {
   const now = ctx.clock.now();
