@@ -34,6 +34,15 @@ import {
 export const ORDER_STATUS_URL = 'https://s1-eu.ariba.example/cxml/order-status';
 export const ADMIN_TOKEN = 'test-admin-token-0123456789abcdef';
 
+/** `buyers` with one buyer's settings changed (or added to), the others as they are. */
+export function buyersWith<B extends { id: string }>(
+  buyers: readonly B[],
+  buyerId: string,
+  settings: object,
+): B[] {
+  return buyers.map((b) => (b.id === buyerId ? { ...b, ...settings } : b));
+}
+
 /** The test config with order-status URLs, our SharedSecret, a cancel status and short retry budgets. */
 export function orderConfig(overrides: Partial<GatewayConfigInput> = {}): GatewayConfigInput {
   const base = testConfig();

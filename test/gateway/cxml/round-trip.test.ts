@@ -15,6 +15,7 @@ import {
   startUrlOf,
 } from '../../support/punchout-flow.ts';
 import { createStack, testConfig } from '../../support/stack.ts';
+import { buyersWith } from '../../support/order-flow.ts';
 
 const fixture = (name: string) =>
   new Uint8Array(readFileSync(new URL(`../../../fixtures/cxml/valid/${name}`, import.meta.url)));
@@ -116,7 +117,7 @@ describe("the buyer's units", () => {
     const base = testConfig();
     const config = {
       ...base,
-      buyers: base.buyers.map((b) => (b.id === 'acme' ? { ...b, unitMap: { EA: 'C62' } } : b)),
+      buyers: buyersWith(base.buyers, 'acme', { unitMap: { EA: 'C62' } }),
     };
     const stack = await createStack(config);
     const answer = await stack.postCxml(fixture('setup-request.ariba-multi-credential.xml'));

@@ -15,6 +15,7 @@ import {
   printOrdersFor,
   punchOut,
   sendOrder,
+  buyersWith,
 } from '../../support/order-flow.ts';
 
 beforeAll(() => requireDtdValidator());
@@ -23,7 +24,7 @@ afterAll(() => disposeDtdValidators());
 /** The order config with buyer acme's `confirmations` set. */
 function configWith(confirmations: 'accept' | 'allDetail') {
   const base = orderConfig();
-  return { ...base, buyers: base.buyers.map((b) => (b.id === 'acme' ? { ...b, confirmations } : b)) };
+  return { ...base, buyers: buyersWith(base.buyers, 'acme', { confirmations }) };
 }
 
 async function placeTwoLines(stack: OrderStack, orderID: string) {

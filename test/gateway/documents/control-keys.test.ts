@@ -21,6 +21,7 @@ import {
   receivedDocuments,
   sendOrder,
   type XmlTree,
+  buyersWith,
 } from '../../support/order-flow.ts';
 import { cxmlStatusAnswer } from '../../support/stack.ts';
 import { signIn } from '../operator/console/console-support.ts';
@@ -407,7 +408,7 @@ describe('OCInstruction notAllowed, on every path that sends a confirmation', ()
     const base = configWith();
     const stack = await createOrderStack({
       ...base,
-      buyers: base.buyers.map((b) => (b.id === 'acme' ? { ...b, confirmDetails: true } : b)),
+      buyers: buyersWith(base.buyers, 'acme', { confirmDetails: true }),
     });
     const { poId, printOrderId } = await placeWith(stack, 'PO-OC-NOTICES', {
       headerXml: keys('<OCInstruction value="notAllowed"/>'),

@@ -19,6 +19,7 @@ import {
   punchOut,
   receivedDocuments,
   sendOrder,
+  buyersWith,
 } from '../../support/order-flow.ts';
 
 beforeAll(() => requireDtdValidator());
@@ -29,7 +30,7 @@ const VALID = { ok: true, messages: '' };
 /** The order config with buyer acme's settings changed. */
 function configWith(acme: Record<string, unknown> = {}): GatewayConfigInput {
   const base = orderConfig();
-  return { ...base, buyers: base.buyers.map((b) => (b.id === 'acme' ? { ...b, ...acme } : b)) };
+  return { ...base, buyers: buyersWith(base.buyers, 'acme', acme) };
 }
 
 /** The header of each ConfirmationRequest received: what a buyer's system files it under. */

@@ -21,6 +21,7 @@ import {
   punchOut,
   sendOrder,
   type XmlTree,
+  buyersWith,
 } from '../../support/order-flow.ts';
 
 interface Sent {
@@ -35,7 +36,7 @@ async function invoicedOrder(orderID = 'PO-STATUS-1'): Promise<{ stack: OrderSta
   const base = orderConfig();
   const stack = await createOrderStack({
     ...base,
-    buyers: base.buyers.map((b) => (b.id === 'acme' ? { ...b, invoices: { send: 'on-ship' } } : b)),
+    buyers: buyersWith(base.buyers, 'acme', { invoices: { send: 'on-ship' } }),
   });
   await stack.worker.startup();
   const cart = await punchOut(stack, ['Business cards']);

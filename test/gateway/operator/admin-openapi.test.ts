@@ -17,6 +17,7 @@ import {
   printOrdersFor,
   punchOut,
   sendOrder,
+  buyersWith,
 } from '../../support/order-flow.ts';
 
 type Operation = {
@@ -99,7 +100,7 @@ async function twoOrders(shipped = false): Promise<{ stack: OrderStack; placed: 
   const base = orderConfig();
   const invoiced = {
     ...base,
-    buyers: base.buyers.map((b) => (b.id === 'acme' ? { ...b, invoices: { send: 'on-ship' as const } } : b)),
+    buyers: buyersWith(base.buyers, 'acme', { invoices: { send: 'on-ship' as const } }),
   };
   const stack = await createOrderStack(shipped ? invoiced : base);
   await stack.worker.startup();

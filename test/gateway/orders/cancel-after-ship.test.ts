@@ -19,6 +19,7 @@ import {
   punchOut,
   receivedDocuments,
   sendOrder,
+  buyersWith,
 } from '../../support/order-flow.ts';
 import { signIn } from '../operator/console/console-support.ts';
 
@@ -29,7 +30,7 @@ function invoicedOnShip(): GatewayConfigInput {
   const base = orderConfig();
   return {
     ...base,
-    buyers: base.buyers.map((b) => (b.id === 'acme' ? { ...b, invoices: { send: 'on-ship' } } : b)),
+    buyers: buyersWith(base.buyers, 'acme', { invoices: { send: 'on-ship' } }),
   };
 }
 

@@ -22,6 +22,7 @@ import {
   receivedDocuments,
   sendOrder,
   type XmlTree,
+  buyersWith,
 } from '../../support/order-flow.ts';
 
 beforeAll(() => requireDtdValidator());
@@ -32,7 +33,7 @@ type Policy = 'confirm' | 'reject' | 'accept';
 /** The order config with buyer acme's `poDeviations` (left out: the default) and `confirmations` set. */
 function configWith(settings: { poDeviations?: Policy; confirmations?: 'accept' | 'allDetail' }) {
   const base = orderConfig();
-  return { ...base, buyers: base.buyers.map((b) => (b.id === 'acme' ? { ...b, ...settings } : b)) };
+  return { ...base, buyers: buyersWith(base.buyers, 'acme', settings) };
 }
 
 /**

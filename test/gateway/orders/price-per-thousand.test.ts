@@ -23,6 +23,7 @@ import {
   printOrdersFor,
   sendOrder,
   type XmlTree,
+  buyersWith,
 } from '../../support/order-flow.ts';
 import {
   clickButton,
@@ -56,7 +57,7 @@ function perThousandConfig(currency = 'USD'): GatewayConfigInput {
           : p,
       ),
     })),
-    buyers: base.buyers.map((b) => (b.id === 'acme' ? { ...b, invoices: { send: 'on-ship' } } : b)),
+    buyers: buyersWith(base.buyers, 'acme', { invoices: { send: 'on-ship' } }),
   };
 }
 

@@ -8,6 +8,7 @@ import { setupRequest } from '../../support/cxml-documents.ts';
 import { statusOf } from '../../support/punchout-flow.ts';
 import { createStack, testConfig } from '../../support/stack.ts';
 import { getPunchIn } from '../oci/oci-http.ts';
+import { buyersWith } from '../../support/order-flow.ts';
 
 /** A setup request with no user extrinsic, no e-mail and no Contact. */
 const anonymousSetup = () =>
@@ -18,7 +19,7 @@ const accountCalls = (calls: readonly string[]) =>
 
 function configWith(buyerId: string, anonymousUsers: 'temporary' | 'refuse') {
   const base = testConfig();
-  return { ...base, buyers: base.buyers.map((b) => (b.id === buyerId ? { ...b, anonymousUsers } : b)) };
+  return { ...base, buyers: buyersWith(base.buyers, buyerId, { anonymousUsers }) };
 }
 
 describe('a cXML punch-out that names no user', () => {

@@ -19,6 +19,7 @@ import {
   printOrdersFor,
   punchOut,
   sendOrder,
+  buyersWith,
 } from '../../support/order-flow.ts';
 import { saveInEditor, startUrlOf } from '../../support/punchout-flow.ts';
 import { resolveTestConfig } from '../../support/stack.ts';
@@ -30,7 +31,7 @@ function skuDesignConfig() {
   const base = orderConfig();
   return {
     ...base,
-    buyers: base.buyers.map((b) => (b.id === 'acme' ? { ...b, supplierPartIds: 'sku-design' as const } : b)),
+    buyers: buyersWith(base.buyers, 'acme', { supplierPartIds: 'sku-design' as const }),
   };
 }
 

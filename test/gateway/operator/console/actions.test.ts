@@ -14,6 +14,7 @@ import {
   printOrdersFor,
   punchOut,
   sendOrder,
+  buyersWith,
 } from '../../../support/order-flow.ts';
 import { cxmlStatusAnswer } from '../../../support/stack.ts';
 import { creates, type Operator, parkedPo as parked, settle, signIn } from './console-support.ts';
@@ -136,7 +137,7 @@ async function heldInvoice() {
   const base = orderConfig();
   const stack = await createOrderStack({
     ...base,
-    buyers: base.buyers.map((b) => (b.id === 'acme' ? { ...b, invoices: { send: 'on-ship' as const } } : b)),
+    buyers: buyersWith(base.buyers, 'acme', { invoices: { send: 'on-ship' as const } }),
   });
   await stack.worker.startup();
   const cart = await punchOut(stack, ['Custom-size poster']);
