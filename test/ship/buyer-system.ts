@@ -1,7 +1,8 @@
 /**
  * The buyer's procurement system, as far as the tests that run `punchgate serve` need one: an HTTP server
  * on a loopback port whose order-status endpoint records what the gateway posts (ConfirmationRequest,
- * ShipNoticeRequest) and answers a cXML 200 OK, and whose punch-out return URL takes the cart's form post.
+ * ShipNoticeRequest) and answers a cXML 200 OK (or what `answerOrderStatus` says, for a buyer whose
+ * endpoint is away), and whose punch-out return URL takes the cart's form post.
  */
 import { type RunningServer, serveNode } from '../../src/runtime/node.ts';
 import { cxmlStatusAnswer, type OrderStatusPost } from '../support/stack.ts';
@@ -12,13 +13,16 @@ export interface BuyerSystem {
   host: string;
   orderStatusUrl: string;
   returnUrl: string;
-  /** Every post to the order-status endpoint, in arrival order. */
+  /** Every post to the order-status endpoint, in arrival order (refused ones too). */
   orderStatusPosts: OrderStatusPost[];
+  /** How the order-status endpoint answers; replace it to make the buyer's system refuse for a while. */
+  answerOrderStatus: () => Response;
   close(): Promise<void>;
 }
 
 export async function startBuyerSystem(): Promise<BuyerSystem> {
   const orderStatusPosts: OrderStatusPost[] = [];
+  let system: BuyerSystem | undefined;
   const server: RunningServer = await serveNode(
     {
       async fetch(request: Request) {
@@ -29,7 +33,7 @@ export async function startBuyerSystem(): Promise<BuyerSystem> {
             contentType: request.headers.get('Content-Type') ?? '',
             body: await request.text(),
           });
-          return cxmlStatusAnswer(200, 'OK');
+          return system?.answerOrderStatus() ?? cxmlStatusAnswer(200, 'OK');
         }
         if (request.method === 'POST' && path === '/punchout/return') {
           return new Response('<html><body>requisition received</body></html>', {
@@ -41,12 +45,14 @@ export async function startBuyerSystem(): Promise<BuyerSystem> {
     },
     { port: 0 },
   );
-  return {
+  system = {
     url: server.url,
     host: new URL(server.url).host,
     orderStatusUrl: `${server.url}/cxml/order-status`,
     returnUrl: `${server.url}/punchout/return`,
     orderStatusPosts,
+    answerOrderStatus: () => cxmlStatusAnswer(200, 'OK'),
     close: () => server.close(),
   };
+  return system;
 }
