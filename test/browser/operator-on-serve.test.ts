@@ -5,9 +5,10 @@
  * SMTP server on loopback, `orders.outboxMaxAttempts` 1 so a refused document is given up at once). Two
  * buyers: `acme`, the buyer simulator's Ariba-style profile on its own port, for the README walk; and
  * `shop`, a procurement system whose order-status endpoint can be made to refuse. One serve and one
- * Chromium for all cases, which run in order: a held invoice survives Retry and is sent at the PO's prices,
- * a dead confirmation is revived from the dead-letters page, a refused setup is read on the refusals page,
- * a PO waiting for an operator is announced once per channel, and the README walk ends with its invoice.
+ * Chromium for all cases, which run in order: a held invoice survives Retry and Mark handled and is sent
+ * at the PO's prices, a dead confirmation is revived from the dead-letters page, a refused setup is read
+ * on the refusals page, a PO waiting for an operator is announced once per channel, and the README walk
+ * (quantity 500) ends with its invoice.
  */
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -20,7 +21,14 @@ import {
   startWebhookReceiver,
   type WebhookReceiver,
 } from '../support/notification-receivers.ts';
-import { linesOf, orderRequest, parseXml, punchOutCart, type XmlTree } from '../support/order-flow.ts';
+import {
+  linesOf,
+  type OrderLineIn,
+  orderRequest,
+  parseXml,
+  punchOutCart,
+  type XmlTree,
+} from '../support/order-flow.ts';
 import { cxmlStatusAnswer } from '../support/stack.ts';
 import type { BuyerSystem } from '../ship/buyer-system.ts';
 import { eventually, type SandboxProcess } from '../ship/processes.ts';
@@ -89,9 +97,16 @@ describe('the operator settles exceptions in the console of punchgate serve', { 
   let hook: WebhookReceiver;
   let smtp: MailServer;
   let simulator: SimulatorServer;
+  let browser: Browser;
+  let context: BrowserContext;
+  let page: Page;
   const serveEnv: Record<string, string> = {};
   // Before the stack's own beforeAll (registered below), so the config can name the receivers.
   beforeAll(async () => {
+    browser = await launchChromium();
+    context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    page = await context.newPage();
+    page.setDefaultTimeout(SCREEN_WAIT_MS);
     hook = await startWebhookReceiver();
     smtp = await startMailServer({ password: SMTP_PASSWORD });
     simulator = await startSimulatorServer();
@@ -102,6 +117,8 @@ describe('the operator settles exceptions in the console of punchgate serve', { 
     });
   });
   afterAll(async () => {
+    await context?.close();
+    await browser?.close();
     await hook?.close();
     await smtp?.close();
     await simulator?.server.close();
@@ -158,36 +175,23 @@ describe('the operator settles exceptions in the console of punchgate serve', { 
   });
   const http = serveBrowser(() => stack.serve);
 
-  let browser: Browser;
-  let context: BrowserContext;
-  let page: Page;
-  beforeAll(async () => {
-    browser = await launchChromium();
-    context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-    page = await context.newPage();
-    page.setDefaultTimeout(SCREEN_WAIT_MS);
-  });
-  afterAll(async () => {
-    await context?.close();
-    await browser?.close();
-  });
-
   const processes = () => [stack.serve.process, stack.sandbox.process];
 
   /** A PO of the shop's from a punch-out of `products`, its Total and charges as the cart quoted them. */
-  async function shopOrders(orderID: string, products: string[], extraLines: XmlTree[] = []) {
+  async function shopOrders(orderID: string, products: string[], extraLines: OrderLineIn[] = []) {
     const cart = await punchOutCart(http, products, {
       identity: SHOP.identity,
       secret: SHOP.secret,
       browserFormPost: stack.buyer.returnUrl,
     });
-    const lines = [...linesOf(cart.lines), ...extraLines];
+    const { lines: cartLines, ...quoted } = cart;
+    const lines = [...linesOf(cartLines), ...extraLines];
     const total = (
       lines.reduce((sum, l) => sum + Number(l.unitPrice) * Number(l.quantity), 0) +
-      Number(cart.shipping ?? 0) +
-      Number(cart.tax ?? 0)
+      Number(quoted.shipping ?? 0) +
+      Number(quoted.tax ?? 0)
     ).toFixed(2);
-    const charges = { ...cart, total };
+    const charges = { ...quoted, total };
     const answer = await http.postCxml(
       orderRequest({ orderID, identity: SHOP.identity, secret: SHOP.secret, lines, charges }),
     );
@@ -221,6 +225,12 @@ describe('the operator settles exceptions in the console of punchgate serve', { 
     );
   }
 
+  /** The `punchgate_invoices_held` gauge of serve's /metrics: the held-invoice alert's figure. */
+  async function invoicesHeld(): Promise<number> {
+    const metrics = await (await fetch(`${stack.serve.url}/metrics`)).text();
+    return Number(/^punchgate_invoices_held (\S+)$/m.exec(metrics)?.[1]);
+  }
+
   async function openOrder(step: Step, orderID: string): Promise<void> {
     await step(`open ${orderID} from the overview`, async () => {
       await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Overview' }).click();
@@ -242,10 +252,14 @@ describe('the operator settles exceptions in the console of punchgate serve', { 
     // Cart and PO at the config's 18.50 with the demo's charges; the sandbox charges 19.75 (beyond 1 %).
     expect(po.lines.map((l) => l.unitPrice)).toEqual(['18.50']);
     expect(po.charges).toMatchObject({ shipping: '9.95', tax: '1.53', total: '29.98' });
-    const [accept] = await eventually('the accept of PO-HELD-1', () => {
-      const found = postsFor(stack.buyer, 'ConfirmationRequest', 'PO-HELD-1');
-      return found.length > 0 ? found : undefined;
-    });
+    const [accept] = await eventually(
+      'the accept of PO-HELD-1',
+      () => {
+        const found = postsFor(stack.buyer, 'ConfirmationRequest', 'PO-HELD-1');
+        return found.length > 0 ? found : undefined;
+      },
+      { processes: processes() },
+    );
     const printOrderId = Number(accept?.Request.ConfirmationRequest.ConfirmationHeader['@confirmID']);
     await printShopApi(stack.sandbox).markShipped(printOrderId, { trackingNumber: '1Z999AA10000000901' });
     await eventually(
@@ -259,9 +273,13 @@ describe('the operator settles exceptions in the console of punchgate serve', { 
     await step('Retry the PO, confirming', async () => {
       await page.getByRole('heading', { level: 2, name: 'Held invoices' }).waitFor();
       await page.getByRole('button', { name: 'Retry…' }).click();
-      await confirm(/^Process purchase order PO-HELD-1 again\?/, 'The purchase order is queued');
+      await confirm(
+        /^Process purchase order PO-HELD-1 again\? .* The held invoice stays held — at the PO's prices, .*: 29\.98 USD due — and the PO waits for an operator until it is invoiced or waived\.$/,
+        'The purchase order is queued',
+      );
     });
-    await step('after more rounds the invoice is still held and the PO still waits', async () => {
+    /** After a few rounds the PO is back waiting (a retry requeues it for one round) with its hold intact. */
+    const stillHeld = async () => {
       await moreRounds(3);
       await page.reload();
       const shown = await facts(page);
@@ -269,7 +287,15 @@ describe('the operator settles exceptions in the console of punchgate serve', { 
       expect(shown).toContain('invoice_held');
       await page.getByRole('heading', { level: 2, name: 'Held invoices' }).waitFor();
       expect(postsFor(stack.buyer, 'InvoiceDetailRequest', 'PO-HELD-1')).toEqual([]);
+      expect(await invoicesHeld()).toBe(1);
+    };
+    await step('after more rounds the invoice is still held and the PO waits', stillHeld);
+    await step('Mark handled, confirming: the question says the invoice stays held', async () => {
+      await page.getByLabel('Note (why nothing more is needed)').fill('buyer called about the poster');
+      await page.getByRole('button', { name: 'Mark handled…' }).click();
+      await confirm(/The buyer gets no document\. The held invoice stays held — /, 'marked handled');
     });
+    await step('after more rounds the invoice is still held and the PO waits, again', stillHeld);
     await openOrder(step, 'PO-HELD-1');
     await step('invoice at the PO’s prices, confirming the amount', async () => {
       await page.getByRole('button', { name: "Invoice at the PO's prices…" }).click();
@@ -297,6 +323,7 @@ describe('the operator settles exceptions in the console of punchgate serve', { 
       shipping: summary.ShippingAmount.Money['#text'],
       due: summary.DueAmount.Money['#text'],
     }).toEqual({ subtotal: '18.50', tax: '1.53', shipping: '9.95', due: '29.98' });
+    expect(await invoicesHeld()).toBe(0);
     await step('the PO no longer waits', async () => {
       await page.reload();
       expect(await facts(page)).toContain('State Ordered');
@@ -343,10 +370,12 @@ describe('the operator settles exceptions in the console of punchgate serve', { 
       return found.length >= 2 ? found : undefined;
     });
     expect(delivered[1]).toStrictEqual(delivered[0]);
-    await step('no dead document is left', async () => {
+    await step('no dead document is left, and the PO no longer waits', async () => {
       await moreRounds(1);
       await page.goto(`${stack.serve.url}/admin/ui/dead-letters`);
       await page.getByRole('status').filter({ hasText: 'No dead document.' }).waitFor();
+      await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Overview' }).click();
+      expect(await page.getByRole('link', { name: 'PO-DEAD-1' }).count()).toBe(0);
     });
   });
 
@@ -399,10 +428,12 @@ describe('the operator settles exceptions in the console of punchgate serve', { 
     );
     expect(mails[0]?.data).toMatch(/^Subject: \[punchgate\] A PO needs an operator\r$/m);
     expect(mails[0]?.text).toContain(call.text);
-    // The held invoice of (a) was announced as a held invoice, once, and never as a PO needing an operator.
-    expect(about('PO-HELD-1').calls.map((c) => (JSON.parse(c.body) as { event: string }).event)).toEqual([
-      'invoice_held',
-    ]);
+    // The held invoice of (a) and the dead confirmation of (b) were each announced as what they are, once,
+    // and not also as a PO needing an operator.
+    const events = (orderID: string) =>
+      about(orderID).calls.map((c) => (JSON.parse(c.body) as { event: string }).event);
+    expect(events('PO-HELD-1')).toEqual(['invoice_held']);
+    expect(events('PO-DEAD-1')).toEqual(['document_dead']);
     for (const secret of [SHOP.secret, SMTP_PASSWORD, ADMIN_TOKEN, SUPPLIER_SECRET]) {
       for (const message of [...hook.received.map((c) => c.body), ...smtp.mails.map((m) => m.data)]) {
         expect(message).not.toContain(secret);

@@ -86,6 +86,17 @@ function heldAmounts(holds: readonly InvoiceHold[], prices: InvoiceHoldPrices): 
     .join('; ');
 }
 
+/**
+ * What retry and mark handled leave of the PO's held invoices, said in their questions: neither sends nor
+ * drops an invoice, so an operator who reads only the question does not take either for a way to settle one.
+ */
+function stillHeld(holds: readonly InvoiceHold[]): string {
+  if (holds.length === 0) return '';
+  const which = holds.length === 1 ? 'The held invoice stays' : `The ${holds.length} held invoices stay`;
+  const until = holds.length === 1 ? 'it is' : 'they are';
+  return ` ${which} held — at the PO's prices, ${heldAmounts(holds, 'po')} — and the PO waits for an operator until ${until} invoiced or waived.`;
+}
+
 /** The sentence the confirmation page asks the operator to confirm; `holds` are the PO's open invoice holds. */
 export function orderActionQuestion(
   action: OrderAction,
@@ -107,10 +118,12 @@ export function orderActionQuestion(
       return `Attach print order ${printOrderIdOf(form)} to purchase order ${order.orderId}? The gateway checks that the print order carries this PO number, then sends the buyer the accept and follows the print order. No print order is created.`;
     case 'retry':
       return order.flags.includes(FLAG.shipToMissing) && order.printOrderIds.length === 0
-        ? `Place purchase order ${order.orderId}? It has a line without a usable ship-to address: its print order is created all the same, and the print shop ships to the address you got from the buyer.`
-        : `Process purchase order ${order.orderId} again? Its print order is created anew where none was made.`;
+        ? `Place purchase order ${order.orderId}? It has a line without a usable ship-to address: its print order is created all the same, and the print shop ships to the address you got from the buyer.${stillHeld(holds)}`
+        : `Process purchase order ${order.orderId} again? Its print order is created anew where none was made.${stillHeld(holds)}`;
     case 'handled':
-      return `Mark purchase order ${order.orderId} handled with the note "${noteOf(form)}"? It leaves the operator's queue and the buyer gets no document.`;
+      return holds.length > 0
+        ? `Mark purchase order ${order.orderId} handled with the note "${noteOf(form)}"? The buyer gets no document.${stillHeld(holds)}`
+        : `Mark purchase order ${order.orderId} handled with the note "${noteOf(form)}"? It leaves the operator's queue and the buyer gets no document.`;
     case 'cancel-and-credit':
       return `Cancel purchase order ${order.orderId} as the buyer asked, with the note "${noteOf(form)}"? Its print orders are set to the cancel status, every invoice of it is credited, and the buyer's lines are confirmed rejected.`;
     case 'refuse-cancellation':

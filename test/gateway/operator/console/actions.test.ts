@@ -193,6 +193,32 @@ describe('console: held invoices', () => {
     );
   });
 
+  it('the questions of Retry and Mark handled on a held PO say that its invoice stays held, with the amount', async () => {
+    const { stack, id, operator } = await heldInvoice();
+    const [printOrderId] = await printOrdersFor(stack, 'PO-HELD');
+    const stays = `The held invoice stays held — at the PO&#39;s prices, print order ${printOrderId} (shipment:1): 29.98 USD due — and the PO waits for an operator until it is invoiced or waived.`;
+    const seen = await seenOf(operator, id);
+    const retry = await operator.post(`/admin/ui/orders/${id}/actions/retry`, { csrf: operator.csrf, seen });
+    expect(await retry.text()).toContain(
+      `Process purchase order PO-HELD again? Its print order is created anew where none was made. ${stays}`,
+    );
+    const handled = await operator.post(`/admin/ui/orders/${id}/actions/handled`, {
+      csrf: operator.csrf,
+      seen,
+      note: 'settled by phone',
+    });
+    const question = await handled.text();
+    expect(question).toContain(
+      `Mark purchase order PO-HELD handled with the note &quot;settled by phone&quot;? The buyer gets no document. ${stays}`,
+    );
+    expect(question).not.toContain('leaves the operator');
+    // Only questions: nothing was done.
+    expect(await stack.store.orders.get(id)).toMatchObject({
+      state: 'needs_operator',
+      flags: ['invoice_held'],
+    });
+  });
+
   it('waive needs a note, states the amount, and sends nothing', async () => {
     const { stack, id, operator } = await heldInvoice();
     const path = `/admin/ui/orders/${id}/actions/waive-invoice`;
