@@ -246,7 +246,7 @@ describe('the operator settles exceptions in the console of punchgate serve', { 
     await page.getByRole('status').filter({ hasText: done }).waitFor();
   }
 
-  it('(a) a held invoice survives Retry and is sent at the PO’s prices', async () => {
+  it('(a) a held invoice survives Retry and Mark handled, and is sent at the PO’s prices', async () => {
     const step = stepsWithScreenshots(page, 'held-invoice');
     const po = await shopOrders('PO-HELD-1', ['Custom-size poster']);
     // Cart and PO at the config's 18.50 with the demo's charges; the sandbox charges 19.75 (beyond 1 %).
