@@ -280,7 +280,7 @@ describe('the operator settles exceptions in the console of punchgate serve', { 
     });
     /** After a few rounds the PO is back waiting (a retry requeues it for one round) with its hold intact. */
     const stillHeld = async () => {
-      await moreRounds(3);
+      await moreRounds(2);
       await page.reload();
       const shown = await facts(page);
       expect(shown).toContain('State Waiting for an operator');
@@ -403,6 +403,14 @@ describe('the operator settles exceptions in the console of punchgate serve', { 
       expect(received).toContain('<SharedSecret>[redacted]</SharedSecret>');
       expect(received).not.toContain('last-years-secret');
     });
+    await step('the shop’s section of the Buyers page shows it too', async () => {
+      await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Buyers' }).click();
+      const latest = page.getByRole('table', { name: 'Latest refusals of Shop (cXML)' });
+      expect((await latest.innerText()).replace(/\s+/g, ' ')).toContain(
+        '401 Unauthorized: Authentication failed: the Sender SharedSecret is not valid.',
+      );
+      await latest.getByText(payloadID, { exact: true }).waitFor();
+    });
   });
 
   it('(d) a PO waiting for an operator is announced by one e-mail and one webhook call', async () => {
@@ -434,6 +442,7 @@ describe('the operator settles exceptions in the console of punchgate serve', { 
       about(orderID).calls.map((c) => (JSON.parse(c.body) as { event: string }).event);
     expect(events('PO-HELD-1')).toEqual(['invoice_held']);
     expect(events('PO-DEAD-1')).toEqual(['document_dead']);
+    expect([about('PO-HELD-1').mails.length, about('PO-DEAD-1').mails.length]).toEqual([1, 1]);
     for (const secret of [SHOP.secret, SMTP_PASSWORD, ADMIN_TOKEN, SUPPLIER_SECRET]) {
       for (const message of [...hook.received.map((c) => c.body), ...smtp.mails.map((m) => m.data)]) {
         expect(message).not.toContain(secret);
