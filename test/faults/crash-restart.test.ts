@@ -201,5 +201,7 @@ describe('the gateway killed (SIGKILL) at random points of the PO job and the ou
       await buyer.close();
       await sandbox.close();
     }
-  }, 180_000);
+    // Up to 40 Node processes started and killed in turn: a bound on a hang, not on speed (a loaded
+    // machine takes several times the quiet 60 s).
+  }, 420_000);
 });

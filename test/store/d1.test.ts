@@ -118,7 +118,9 @@ runStoreSuite(
   },
 );
 
-describe('D1 store', () => {
+// Each test here migrates a database from nothing (or an old version) through workerd, statement by
+// statement: seconds on a quiet machine, several times that on a loaded one.
+describe('D1 store', { timeout: 90_000 }, () => {
   it('migrates once, also when isolates open it at the same time, and keeps records across reopen', async () => {
     await emptyDatabase();
     const clock = createManualClock(T0);

@@ -173,7 +173,8 @@ describe('the refusals log', () => {
       expect(kept).toContain(`${address}-${sent - 1}`);
       expect(kept).not.toContain(`${address}-${sent - REFUSAL_CAPS.perAddress - 1}`);
     }
-  });
+    // 390 documents refused and recorded one after another: a bound on a hang, not on speed.
+  }, 90_000);
 });
 
 describe('GET /admin/refusals', () => {
