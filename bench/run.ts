@@ -1,14 +1,18 @@
 /**
  * `npm run bench [-- --quick] [-- --only name,name]`: runs every case in bench/cases/ (one file each,
- * default export a BenchCase), prints a table per case and writes every figure, ratio and the machine's
- * description to `.bench/results.json`.
+ * default export a BenchCase), prints a table per case, then the headline summary (each headline
+ * operation's ratio to its design and physical floors with its goal and whether it is met), and writes
+ * every figure, ratio, the summary, the machine's description and its load averages to
+ * `.bench/results.json`.
  */
 import { mkdir, readdir, writeFile } from 'node:fs/promises';
+import os from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { BenchCase } from './harness/bench-case.ts';
 import { describeMachine } from './harness/machine.ts';
 import { type CaseResult, measureCase } from './harness/measure-case.ts';
+import { formatHeadline, headlineSummary } from './harness/ratios.ts';
 import { formatCaseTable } from './harness/results-table.ts';
 
 const root = join(import.meta.dirname, '..');
@@ -24,7 +28,7 @@ const { values } = parseArgs({
 if (values.help) {
   console.log(`usage: node bench/run.ts [--quick] [--only name[,name]]
 
-  --quick   short runs, 3 rounds, the same goals (a smoke check, about 5 minutes for every case)
+  --quick   short runs, 3 rounds, the same goals (a smoke check, under 6 minutes for every case)
   --only    run only the named cases
 
 Results: a table per case on stdout, every figure in .bench/results.json.`);
@@ -58,6 +62,7 @@ console.log(
 );
 
 const startedAt = new Date().toISOString();
+const loadAtStart = os.loadavg();
 const results: CaseResult[] = [];
 for (const benchCase of selected) {
   const result = await measureCase(benchCase, { quick: values.quick }, (line) =>
@@ -67,10 +72,19 @@ for (const benchCase of selected) {
   console.log(`${formatCaseTable(result)}\n`);
 }
 
+const headline = headlineSummary(results);
+const load = { atStart: loadAtStart, atEnd: os.loadavg() };
+const loadText = (averages: readonly number[]) => averages.map((a) => a.toFixed(1)).join(' ');
+if (headline.length > 0) console.log(`${formatHeadline(headline)}\n`);
+console.log(
+  `load average (1, 5, 15 min): ${loadText(load.atStart)} at the start, ${loadText(load.atEnd)} at the end`,
+);
+
 await mkdir(join(root, '.bench'), { recursive: true });
 const file = join(root, '.bench', 'results.json');
+const finishedAt = new Date().toISOString();
 await writeFile(
   file,
-  `${JSON.stringify({ startedAt, finishedAt: new Date().toISOString(), quick: values.quick, machine, cases: results }, null, 2)}\n`,
+  `${JSON.stringify({ startedAt, finishedAt, quick: values.quick, machine, load, headline, cases: results }, null, 2)}\n`,
 );
 console.log(`results: ${file.slice(root.length + 1)}`);

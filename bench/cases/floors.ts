@@ -1,45 +1,38 @@
 /**
- * Every browser- and buyer-facing operation against its floor (issue 18, deliverable 1), measured in the
- * same run: the gateway doing the operation, and the parts the operation cannot avoid done bare and back
- * to back (bench/harness/floor.ts). Goal: the gateway's cost at most 1.3× its floor's.
+ * The headline operations, each against its two floors in the same run (bench/harness/floor.ts): the
+ * *design* floor (the same unavoidable work done with fast-xml-parser, better-sqlite3, jose and hono only)
+ * and the *physical* floor (a raw `node:http` handler, the lean parser, one SQLite commit at the sync
+ * level the write needs, an HMAC from `node:crypto`). Goals: harness/ratios.ts (`headlineGoal`).
  *
- * Topology: the sandbox, the gateway (`createNodeGateway`: SQLite file, session cache, pooled undici;
- * PIPO token reuse 600 s, the default) and the floor server (a bare Hono route per operation running its
- * parts, bench/servers/floor-server.ts) each in a child process; this process sends one request at a
- * time with `fetch` and times it, after untimed preparation (a fresh session for a transfer). One request
- * at a time, so a figure is one operation's latency: the server's CPU, the HTTP round trip and the client,
- * the last two the same on both sides. The order job has no HTTP: a gateway in this process (same config)
- * takes each PO in untimed, one `worker.tick()` is timed, and its floor runs its parts in this process.
+ * Topology: the sandbox, the gateway (`createNodeGateway`: SQLite file, pooled undici, PIPO token reuse
+ * 600 s, logging as `punchgate serve` does into .bench/logs; bench/servers/gateway-server.ts) and the two
+ * floor servers (bench/servers/floor-server.ts) each in a child process of its own. This process sends one
+ * request at a time with `fetch`. The order job has no HTTP: a gateway in this process (same config,
+ * logging as serve into .bench/logs) takes each PO in untimed, one `worker.tick()` is timed, and its floors
+ * run their parts in this process.
  *
- * The floors (the `floor:` variants' names say the same):
- * - punch-in, returning user: the 5.3 KB setup of punch-in.ts, unique payloadID; floor = bare parse of
- *   that document + 1 NORMAL commit (the session) + 1 sign (the start URL) + the bare route answering as
- *   many bytes. The user's PIPO token is reused (0 upstream calls).
- * - punch-in, new user: the same setup naming a new user each time (UniqueName and e-mail); floor adds the
- *   account's creation and its login at the sandbox, and its commit is FULL (the user mapping must last).
- * - catalog page: `GET /punchout/s/<token>/catalog` of a session with 3 lines in its cart (the page shows
- *   their count); floor = 1 verify (the session URL) + the route answering the page's bytes.
- * - editor return: `GET /punchout/return/<token>?productid=<saved design>` (the browser back from the
- *   editor; the gateway reads the design as the user at the print service and adds a cart line); floor =
- *   1 verify + 1 sign (the session URL it redirects to) + sandbox getProject + 1 FULL commit (the line) +
- *   the route (a 303, no body).
- * - cart transfer, cXML and OCI: `POST /punchout/s/<token>/transfer` of a cart of 3 lines (put there
- *   through the editor return), the self-posting page with the PunchOutOrderMessage or the OCI fields;
- *   floor = 1 verify + 1 sign per line (its proof link) + 1 NORMAL commit (the session closed) + the route
- *   answering the page's bytes.
- * - order job: one worker tick placing a 5-line PO (untimed intake first); floor = 1 FULL commit of a
- *   PO-sized row + the sandbox calls the job makes for it: createOrder, processOrder, getOrder (the status
- *   the history entry keeps), setStatus (the history entry).
- * PO intake's floor is in po-intake.ts.
+ * How a variant is measured (`batch`): its inputs for the round are prepared first, untimed (a fresh cart
+ * for a transfer: a punch-in, an editor trip and three returns), then `iterations` operations run back to
+ * back; the figure `cpuUsPerOp` is the serving process's CPU over that whole stretch (every thread, from
+ * /proc, harness/process-cpu.ts) divided by the operations, so collections of the garbage they made are
+ * in it. The order job alternates intake and tick, so its figure is the CPU of this process summed over
+ * the ticks. Every variant runs once as warm-up before the rounds, the rounds alternate the variants'
+ * order, and ratios are per round, then the median.
  *
- * Figures per variant, medians over the round's iterations: `ms`, one operation's latency; `serverCpuUs`,
- * the CPU it cost the process serving it (all its threads, the WebCrypto pool included; the gateway or the
- * floor server, this process for the order job; harness/process-cpu.ts); and `upstreamPerOp`, sandbox
- * requests per operation, counted there. Ratios, each per round then the median: gateway/floor CPU (the
- * cost ratio the goal is about, and steady when other processes share the cores) and gateway/floor
- * latency (which also holds what the floor and the gateway share: the round trip, the client, the
- * sandbox's own time). Two cores are shared by the three servers and this process: read ratios, not
- * absolute times.
+ * The floors' parts per operation:
+ * - punch-in, returning user (5.3 KB setup of punch-in.ts, token reused: 0 upstream calls): parse + 1
+ *   NORMAL commit (the session) + 1 sign (the start URL) + the route answering as many bytes;
+ * - punch-in, new user: adds createUser and login at the sandbox, and the commit is FULL (the mapping);
+ * - catalog page (a session with 3 cart lines): 1 verify + the page's bytes;
+ * - editor return (`GET /punchout/return/<token>?productid=`): 1 verify + 1 sign + getProject + 1 FULL
+ *   commit (the line) + the route;
+ * - cart transfer, cXML and OCI (3 lines): 1 verify + 1 sign per line + 1 NORMAL commit + the page's bytes;
+ * - PO intake, 5 lines (the OrderRequest of po-intake.ts naming the gateway's 5 seeded lines): parse + 1
+ *   FULL commit of the raw text and a document-sized row + the answer's bytes;
+ * - order job (one tick placing a 5-line PO): 1 FULL commit of a PO-sized row + createOrder,
+ *   processOrder, getOrder, setStatus. Both floors are the same here (no parse, no token), upstream calls
+ *   go through the project's client in both (harness/floor.ts).
+ * PO intake's throughput against the physical floor with group commit is the po-intake case's.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -48,27 +41,37 @@ import { createPrintApi } from '../../src/index.ts';
 import { createOrderWorker } from '../../src/gateway/orders/index.ts';
 import { createNodeFetch } from '../../src/print-api/node-fetch.ts';
 import { createNodeGateway } from '../../src/runtime/gateway-node.ts';
+import { createNodeLogger } from '../../src/runtime/logging.ts';
 import { setupRequest } from '../../test/support/cxml-documents.ts';
 import { findForms, formBody } from '../../test/support/html-forms.ts';
 import { seedOrderLines } from '../../test/support/order-lines.ts';
 import { startUrlOf } from '../../test/support/punchout-flow.ts';
 import { GATEWAY_ORIGIN } from '../../test/support/stack.ts';
-import { benchGatewayConfig, SILENT_LOGGER } from '../harness/bench-gateway.ts';
+import pino from 'pino';
+import { benchGatewayConfig } from '../harness/bench-gateway.ts';
 import type { BenchCase, Figures, RatioSpec } from '../harness/bench-case.ts';
 import { startGatewayServer, startSandboxServer } from '../harness/bench-servers.ts';
 import { startChildServer } from '../harness/child-server.ts';
-import { createFloorParts, describeFloor, type FloorSandbox, type FloorSpec } from '../harness/floor.ts';
+import {
+  createFloorParts,
+  describeFloor,
+  type FloorFlavour,
+  type FloorSandbox,
+  type FloorSpec,
+} from '../harness/floor.ts';
 import { processCpuMicros } from '../harness/process-cpu.ts';
+import { type HeadlineOperation, headlineGoal } from '../harness/ratios.ts';
 import { sandboxRequestCount } from '../harness/sandbox-requests.ts';
 import { median } from '../harness/statistics.ts';
-import type { FloorConfiguration, FloorServerReady } from '../servers/floor-server.ts';
+import type { FloorConfiguration, FloorServerOptions, FloorServerReady } from '../servers/floor-server.ts';
 import { orderBody } from './po-intake.ts';
 import { realisticSetup } from './punch-in.ts';
 
 const STOREFRONT_ID = 1;
 const CART_LINES = 3;
 const PO_LINES = 5;
-const GOAL = { atMost: 1.3 } as const;
+const FLAVOURS: readonly FloorFlavour[] = ['design', 'physical'];
+const LOG_DIR = join(import.meta.dirname, '..', '..', '.bench', 'logs');
 const OCI_PUNCH_IN = new URLSearchParams({
   USERNAME: 'sap1',
   PASSWORD: 'sap1-secret',
@@ -105,13 +108,20 @@ function expectStatus(answer: Answer, status: number, what: string): Answer {
 
 const floors: BenchCase = {
   name: 'floors',
-  title: 'each operation (punch-in, catalog, editor return, transfers, order job) against its floor',
+  title:
+    'each headline operation against its design floor and its physical floor (serving CPU per operation)',
   async setup({ quick }) {
     const sandbox = await startSandboxServer();
-    const [gateway, floorServer] = await Promise.all([
-      startGatewayServer(sandbox, { reuseSeconds: 600 }),
-      startChildServer<FloorServerReady>(new URL('../servers/floor-server.ts', import.meta.url)),
+    const floorServer = (flavour: FloorFlavour) =>
+      startChildServer<FloorServerReady>(new URL('../servers/floor-server.ts', import.meta.url), {
+        options: { flavour } satisfies FloorServerOptions,
+      });
+    const [gateway, designFloor, physicalFloor] = await Promise.all([
+      startGatewayServer(sandbox, { reuseSeconds: 600, orderLines: PO_LINES }),
+      floorServer('design'),
+      floorServer('physical'),
     ]);
+    const floorServers = { design: designFloor, physical: physicalFloor };
     const gatewayUrl = gateway.ready.url;
     /** The gateway's links name its public URL (the test config's); they are served at its port. */
     const local = (url: string) => url.replace(GATEWAY_ORIGIN, gatewayUrl);
@@ -204,6 +214,16 @@ const floors: BenchCase = {
       setupAccepted(await http(`${gatewayUrl}/cxml`, { method: 'POST', body }));
     const transfer = async (url: string) =>
       expectStatus(await http(url, { method: 'POST' }), 200, 'transfer');
+    const postOrder = async (body: string) => {
+      const answer = await http(`${gatewayUrl}/cxml`, {
+        method: 'POST',
+        body,
+        headers: { 'content-type': 'text/xml; charset=UTF-8' },
+      });
+      if (!answer.text.includes('<Status code="200"')) throw new Error(`floors: PO refused:\n${answer.text}`);
+      return answer;
+    };
+    const intakeOrder = () => orderBody(`floor-intake-${process.pid}-${++serial}`);
 
     // Probes: the bytes each answer carries, for the floor route to answer as many.
     const probe = {
@@ -212,9 +232,11 @@ const floors: BenchCase = {
       catalog: expectStatus(await http(catalogUrl), 200, 'the catalog').bytes,
       cxmlTransfer: (await transfer(await cartOf(openCxml, cxmlDesign))).bytes,
       ociTransfer: (await transfer(await cartOf(openOci, ociDesign))).bytes,
+      order: (await postOrder(intakeOrder())).bytes,
     };
     const setupBytes = new TextEncoder().encode(returningSetup()).byteLength;
 
+    const poBytes = new TextEncoder().encode(orderBody('floor-size')).byteLength;
     const operations: Record<string, FloorSpec> = {
       'punch-in, returning user': {
         parse: true,
@@ -254,6 +276,8 @@ const floors: BenchCase = {
         rowBytes: 1_500,
         answerBytes: probe.ociTransfer,
       },
+      // The raw text and the document read from it, about as long.
+      'PO intake, 5 lines': { parse: true, commit: 'FULL', rowBytes: 2 * poBytes, answerBytes: probe.order },
     };
 
     // The floor server's sandbox side: a login account of its own, the cXML user's token and design.
@@ -282,16 +306,19 @@ const floors: BenchCase = {
       designIds,
       login: floorLogin,
     });
-    const configured = await http(`${floorServer.ready.url}/__floor/configure`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({
-        sandbox: floorSandbox(cxmlTrip.pipoToken, [cxmlDesign]),
-        operations,
-      } satisfies FloorConfiguration),
-    });
-    expectStatus(configured, 200, 'the floor server');
-    const floorUrl = (operation: string) => `${floorServer.ready.url}/floor/${encodeURIComponent(operation)}`;
+    for (const flavour of FLAVOURS) {
+      const configured = await http(`${floorServers[flavour].ready.url}/__floor/configure`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({
+          sandbox: floorSandbox(cxmlTrip.pipoToken, [cxmlDesign]),
+          operations,
+        } satisfies FloorConfiguration),
+      });
+      expectStatus(configured, 200, `the ${flavour} floor server`);
+    }
+    const floorUrl = (flavour: FloorFlavour, operation: string) =>
+      `${floorServers[flavour].ready.url}/floor/${encodeURIComponent(operation)}`;
 
     // --- the order job, in this process ---------------------------------------------------------------------
     const jobDir = mkdtempSync(join(tmpdir(), 'punchgate-bench-job-'));
@@ -300,7 +327,11 @@ const floors: BenchCase = {
       reuseSeconds: 600,
       databasePath: join(jobDir, 'gateway.db'),
     });
-    const jobGateway = await createNodeGateway(jobConfig, { logger: SILENT_LOGGER });
+    // Logging as serve's does (JSON lines at the default level), into a file rather than this terminal.
+    const jobLog = pino.destination({ dest: join(LOG_DIR, 'order-job.log'), mkdir: true, sync: true });
+    const jobGateway = await createNodeGateway(jobConfig, {
+      logger: createNodeLogger('gateway', { ...process.env, LOG_FORMAT: 'json' }, { destination: jobLog }),
+    });
     const jobApp = jobGateway.gateway.app;
     // The returning user's mapping and PIPO token, as a punch-in leaves them.
     await jobApp.fetch(new Request(`${GATEWAY_ORIGIN}/cxml`, { method: 'POST', body: setupRequest() }));
@@ -340,114 +371,150 @@ const floors: BenchCase = {
         throw new Error(`floors: job ${jobs}, PO ${items[0]?.state} (${items[0]?.lastError ?? ''})`);
       }
     }
-    const poBytes = new TextEncoder().encode(orderBody('floor-size')).byteLength;
     const jobSpec: FloorSpec = {
       commit: 'FULL',
       rowBytes: poBytes,
       calls: ['createOrder', 'processOrder', 'getOrder', 'setStatus'],
     };
-    const jobFloor = await createFloorParts(
-      floorSandbox(
-        cxmlTrip.pipoToken,
-        Array.from({ length: PO_LINES }, () => cxmlDesign),
-      ),
+    const jobSandbox = floorSandbox(
+      cxmlTrip.pipoToken,
+      Array.from({ length: PO_LINES }, () => cxmlDesign),
     );
+    const jobFloors = {
+      design: await createFloorParts(jobSandbox, 'design'),
+      physical: await createFloorParts(jobSandbox, 'physical'),
+    };
 
     // --- variants ---------------------------------------------------------------------------------------------
-    const iterations = quick ? 20 : 60;
-    const none = async () => undefined;
     /**
-     * One operation `iterations` times, each after an untimed `prepare`: the median of its latency, the
-     * median CPU it cost the process `pid` that serves it (all threads), and the sandbox requests it made
-     * on average (counted at the sandbox, the preparation's own taken out).
+     * Operations per variant and round: enough for a few young-generation collections in the cheap ones;
+     * the dear ones (a cart to fill per transfer, an account per new user, a PO per job) fewer, to keep
+     * `--quick` within minutes on a busy machine.
      */
-    async function measured<T>(
-      pid: number | undefined,
+    const iterationsOf = (name: HeadlineOperation): number => {
+      const scale = quick ? 1 : 4;
+      if (name === 'order job') return 10 * scale;
+      if (name === 'punch-in, new user' || name.startsWith('cart transfer')) return 20 * scale;
+      return 40 * scale;
+    };
+    const none = async () => undefined;
+    const cpuOf = (pid: number | undefined) => () => (pid === undefined ? Number.NaN : processCpuMicros(pid));
+    /**
+     * `iterations` operations back to back after their untimed preparation: the median latency, the CPU of
+     * the serving process over the whole stretch per operation, and the sandbox requests per operation.
+     */
+    async function batch<T>(
+      iterations: number,
+      cpu: () => number,
       prepare: () => Promise<T>,
       operation: (prepared: T) => Promise<unknown>,
     ): Promise<Figures> {
+      const inputs: T[] = [];
+      for (let i = 0; i < iterations; i++) inputs.push(await prepare());
       const ms: number[] = [];
-      const cpuUs: number[] = [];
+      const callsBefore = await sandboxRequestCount(sandbox.ready.url);
+      const cpuBefore = cpu();
+      for (const input of inputs) {
+        const started = performance.now();
+        await operation(input);
+        ms.push(performance.now() - started);
+      }
+      const cpuUsPerOp = (cpu() - cpuBefore) / iterations;
+      const calls = (await sandboxRequestCount(sandbox.ready.url)) - callsBefore;
+      return { ms: median(ms), cpuUsPerOp, upstreamPerOp: calls / iterations };
+    }
+    /** The order job: intake and tick alternate in this process, so only the ticks' CPU is summed. */
+    async function ticks(
+      operation: () => Promise<unknown>,
+      prepare: () => Promise<unknown>,
+    ): Promise<Figures> {
+      const iterations = iterationsOf('order job');
+      const ms: number[] = [];
+      let cpuUs = 0;
       let calls = 0;
-      const cpu = () => (pid === undefined ? Number.NaN : processCpuMicros(pid));
+      const cpu = cpuOf(process.pid);
       for (let i = 0; i < iterations; i++) {
-        const prepared = await prepare();
+        await prepare();
         const callsBefore = await sandboxRequestCount(sandbox.ready.url);
         const cpuBefore = cpu();
         const started = performance.now();
-        await operation(prepared);
+        await operation();
         ms.push(performance.now() - started);
-        cpuUs.push(cpu() - cpuBefore);
+        cpuUs += cpu() - cpuBefore;
         calls += (await sandboxRequestCount(sandbox.ready.url)) - callsBefore;
       }
-      return { ms: median(ms), serverCpuUs: median(cpuUs), upstreamPerOp: calls / iterations };
+      return { ms: median(ms), cpuUsPerOp: cpuUs / iterations, upstreamPerOp: calls / iterations };
     }
-    const gatewayOperations: Record<string, () => Promise<Figures>> = {
-      'punch-in, returning user': () => measured(gateway.pid, async () => returningSetup(), postSetup),
-      'punch-in, new user': () => measured(gateway.pid, async () => newUserSetup(), postSetup),
+    const onGateway = cpuOf(gateway.pid);
+    const gatewayOperations: Record<HeadlineOperation, () => Promise<Figures>> = {
+      'punch-in, returning user': () =>
+        batch(iterationsOf('punch-in, returning user'), onGateway, async () => returningSetup(), postSetup),
+      'punch-in, new user': () =>
+        batch(iterationsOf('punch-in, new user'), onGateway, async () => newUserSetup(), postSetup),
       'catalog page': () =>
-        measured(gateway.pid, none, async () => expectStatus(await http(catalogUrl), 200, 'the catalog')),
+        batch(iterationsOf('catalog page'), onGateway, none, async () =>
+          expectStatus(await http(catalogUrl), 200, 'the catalog'),
+        ),
       'editor return': () =>
-        measured(gateway.pid, none, async () =>
+        batch(iterationsOf('editor return'), onGateway, none, async () =>
           expectStatus(await http(editorReturnUrl), 303, 'the editor return'),
         ),
-      'cart transfer, cXML': () => measured(gateway.pid, () => cartOf(openCxml, cxmlDesign), transfer),
-      'cart transfer, OCI': () => measured(gateway.pid, () => cartOf(openOci, ociDesign), transfer),
-      'order job': () => measured(process.pid, receivedPo, tick),
+      'cart transfer, cXML': () =>
+        batch(iterationsOf('cart transfer, cXML'), onGateway, () => cartOf(openCxml, cxmlDesign), transfer),
+      'cart transfer, OCI': () =>
+        batch(iterationsOf('cart transfer, OCI'), onGateway, () => cartOf(openOci, ociDesign), transfer),
+      'PO intake, 5 lines': () =>
+        batch(iterationsOf('PO intake, 5 lines'), onGateway, async () => intakeOrder(), postOrder),
+      'order job': () => ticks(tick, receivedPo),
     };
-    const floorOperations: Record<string, () => Promise<Figures>> = {
-      ...Object.fromEntries(
-        Object.keys(operations).map((name) => {
-          const body = name.startsWith('punch-in') ? returningSetup() : undefined;
-          const run = async () =>
-            expectStatus(
-              await http(floorUrl(name), body === undefined ? {} : { method: 'POST', body }),
-              200,
-              `floor ${name}`,
-            );
-          return [name, () => measured(floorServer.pid, none, run)];
-        }),
-      ),
-      'order job': () => measured(process.pid, none, () => jobFloor.run(jobSpec)),
+    const floorOperation = (flavour: FloorFlavour, name: HeadlineOperation) => {
+      if (name === 'order job') return () => ticks(() => jobFloors[flavour].run(jobSpec), none);
+      const body = name.startsWith('punch-in')
+        ? returningSetup()
+        : name.startsWith('PO')
+          ? intakeOrder()
+          : undefined;
+      const run = async () =>
+        expectStatus(
+          await http(floorUrl(flavour, name), body === undefined ? {} : { method: 'POST', body }),
+          200,
+          `${flavour} floor ${name}`,
+        );
+      return () => batch(iterationsOf(name), cpuOf(floorServers[flavour].pid), none, run);
     };
     const specOf = (name: string) => (name === 'order job' ? jobSpec : operations[name]!);
     const variants: Record<string, () => Promise<Figures>> = {};
     const ratios: RatioSpec[] = [];
     const parameters: Record<string, string | number> = {
-      iterations,
       setupBytes,
+      poBytes,
       cartLines: CART_LINES,
       poLines: PO_LINES,
     };
-    for (const name of Object.keys(gatewayOperations)) {
+    for (const name of Object.keys(gatewayOperations) as HeadlineOperation[]) {
       const actual = `${name}: gateway`;
-      const floor = `${name}: floor`;
-      variants[actual] = gatewayOperations[name]!;
-      variants[floor] = floorOperations[name]!;
-      ratios.push(
-        {
-          name: `${name}, gateway/floor CPU`,
-          metric: 'serverCpuUs',
+      variants[actual] = gatewayOperations[name];
+      for (const flavour of FLAVOURS) {
+        const floor = `${name}: ${flavour} floor`;
+        variants[floor] = floorOperation(flavour, name);
+        ratios.push({
+          name: `${name}, gateway/${flavour} floor CPU`,
+          metric: 'cpuUsPerOp',
           numerator: actual,
           denominator: floor,
-          goal: GOAL,
-        },
-        {
-          name: `${name}, gateway/floor latency`,
-          metric: 'ms',
-          numerator: actual,
-          denominator: floor,
-          goal: GOAL,
-        },
-      );
+          ...(headlineGoal(name, flavour) !== undefined && { goal: headlineGoal(name, flavour)! }),
+          headline: { operation: name, floor: flavour },
+        });
+      }
       parameters[`floor of ${name}`] = describeFloor(specOf(name));
+      parameters[`iterations of ${name}`] = iterationsOf(name);
     }
 
     return {
       variants,
       metrics: {
         ms: { unit: 'ms', better: 'lower' },
-        serverCpuUs: { unit: 'µs', better: 'lower' },
+        cpuUsPerOp: { unit: 'µs', better: 'lower' },
         upstreamPerOp: { unit: 'calls', better: 'lower' },
       },
       ratios,
@@ -457,10 +524,13 @@ const floors: BenchCase = {
         for (const run of Object.values(variants)) await run();
       },
       async close() {
-        await jobFloor.close();
+        await jobFloors.design.close();
+        await jobFloors.physical.close();
         await jobGateway.close();
+        jobLog.flushSync();
+        jobLog.end();
         rmSync(jobDir, { recursive: true, force: true });
-        await Promise.all([gateway.stop(), floorServer.stop()]);
+        await Promise.all([gateway.stop(), designFloor.stop(), physicalFloor.stop()]);
         await sandbox.stop();
       },
     };

@@ -8,6 +8,7 @@
  * are medians of the per-round ratios, because the two variants of one round ran under the same
  * conditions.
  */
+import type { HeadlineTag } from './ratios.ts';
 
 export interface BenchSetupOptions {
   /** `--quick`: shorter runs and fewer rounds with the same goals, for a smoke check (minutes, not tens). */
@@ -31,6 +32,8 @@ export interface RatioSpec {
   readonly denominator: string;
   /** The ratio the project aims for. */
   readonly goal?: Goal;
+  /** Set on the ratios of a headline operation to one of its floors: the run's summary shows them. */
+  readonly headline?: HeadlineTag;
 }
 
 /** A figure of one variant held against an absolute goal, e.g. resident memory at most 300 MB. */

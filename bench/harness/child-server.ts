@@ -3,6 +3,8 @@
  * cases measure a server on its own event loop (and, with two or more cores, its own core).
  */
 import { type ChildProcess, fork } from 'node:child_process';
+import { closeSync, mkdirSync, openSync } from 'node:fs';
+import { dirname } from 'node:path';
 
 /** The options a parent handed to this server script (see {@link ChildServerOptions.options}). */
 export function childServerOptions<T>(): Partial<T> {
@@ -22,21 +24,36 @@ export interface ChildServerOptions {
   readonly timeoutMs?: number;
   /** Flags for the child's node, e.g. `--expose-gc`. */
   readonly execArgv?: readonly string[];
+  /**
+   * Where the child's stderr goes (a file, made afresh), instead of this process's: a server that logs as
+   * `punchgate serve` does writes its lines there, as serve's would go to a file or a log shipper's pipe.
+   */
+  readonly stderrFile?: string;
+  /** Variables set in the child's environment beside this process's. */
+  readonly env?: Readonly<Record<string, string>>;
 }
 
 export async function startChildServer<Ready>(
   script: URL,
-  { options, timeoutMs = 30_000, execArgv = [] }: ChildServerOptions = {},
+  { options, timeoutMs = 30_000, execArgv = [], stderrFile, env = {} }: ChildServerOptions = {},
 ): Promise<ChildServer<Ready>> {
+  let stderr: number | 'inherit' = 'inherit';
+  if (stderrFile !== undefined) {
+    mkdirSync(dirname(stderrFile), { recursive: true });
+    stderr = openSync(stderrFile, 'w');
+  }
   const child: ChildProcess = fork(script, [], {
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    stdio: ['ignore', 'inherit', stderr, 'ipc'],
     execArgv: [...process.execArgv, ...execArgv],
-    env: { ...process.env, BENCH_SERVER_OPTIONS: JSON.stringify(options ?? {}) },
+    env: { ...process.env, ...env, BENCH_SERVER_OPTIONS: JSON.stringify(options ?? {}) },
   });
+  // The child holds its own copy of the descriptor.
+  if (typeof stderr === 'number') closeSync(stderr);
+  const whereItSaid = stderrFile === undefined ? '' : ` (its stderr: ${stderrFile})`;
   const ready = await new Promise<Ready>((resolve, reject) => {
     const timer = setTimeout(() => {
       child.kill();
-      reject(new Error(`${script.pathname} did not report ready within ${timeoutMs} ms`));
+      reject(new Error(`${script.pathname} did not report ready within ${timeoutMs} ms${whereItSaid}`));
     }, timeoutMs);
     child.once('message', (message) => {
       clearTimeout(timer);
@@ -44,7 +61,7 @@ export async function startChildServer<Ready>(
     });
     child.once('exit', (code) => {
       clearTimeout(timer);
-      reject(new Error(`${script.pathname} exited with code ${code} before it was ready`));
+      reject(new Error(`${script.pathname} exited with code ${code} before it was ready${whereItSaid}`));
     });
   });
   return {

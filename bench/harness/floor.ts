@@ -1,23 +1,29 @@
 /**
- * The floor of a gateway operation (issue 18): the work the operation cannot avoid, done bare and back to
- * back, so that a case can hold the gateway's cost against it in the same run. A floor is made of parts,
- * each in its cheapest honest form:
- * - `parse`: a bare parse of the same document with the codec's own fast-xml-parser set-up
- *   (`parseXmlTree` of src/cxml/xml-tree.ts: no markup guard, no reading into cXML types);
+ * The floors of a gateway operation: the work the operation cannot avoid, done bare and back to back, so
+ * that a case can hold the gateway's cost against it in the same run. Two flavours of the same parts:
+ * - the *design* floor does them with the libraries the design names and nothing else — fast-xml-parser
+ *   (the codec's set-up, `parseXmlTree`), better-sqlite3, jose, served by hono on @hono/node-server;
+ * - the *physical* floor with the cheapest correct means found — the bench's lean parser
+ *   (harness/lean-xml.ts: well-formedness checked, a tree built, about 5× cheaper than fast-xml-parser),
+ *   better-sqlite3 (one commit is one commit), an HMAC-SHA256 token from `node:crypto`, served by a raw
+ *   `node:http` handler (servers/floor-server.ts).
+ * The parts:
+ * - `parse`: a parse of the same document (no markup guard, no reading into cXML types);
  * - `commit`: one SQLite transaction inserting one row of `rowBytes` text, in WAL mode at the synchronous
  *   level the operation's write needs (`NORMAL` for sessions and one-time tokens, `FULL` for cart lines,
  *   POs and jobs; see src/store/sqlite.ts);
- * - `sign`, `verify`: HS256 JWTs through jose with a key imported once, as src/gateway/punchout/tokens.ts
- *   signs its links;
+ * - `sign`, `verify`: a link token; design: an HS256 JWT through jose with a key imported once, as
+ *   src/gateway/punchout/tokens.ts signs its links; physical: `createHmac` over the same claims;
  * - `calls`: one sandbox request per upstream call the operation cannot avoid, through the project's
- *   print-api client on a pooled undici transport (the gateway's own; the client costs ≤ 1.1× raw undici,
- *   see the client-ping case);
+ *   print-api client on a pooled undici transport in both flavours (the gateway's own; the client costs
+ *   ≤ 1.1× raw undici, see the client-ping case), so an upstream call weighs the same in gateway and floors;
  * - `answerBytes`: for HTTP operations, the floor runs inside a bare Hono route (bench/servers/
  *   floor-server.ts) that answers this many bytes, so the HTTP round trip and the answer are in it too.
  *
- * `createFloorParts` runs a spec in this process (the order job's floor, which has no HTTP); the floor
- * server runs the same function inside its route.
+ * `createFloorParts` runs a spec in this process (the order job's floors, which have no HTTP); the floor
+ * servers run the same function inside their routes.
  */
+import { createHmac, timingSafeEqual } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -26,6 +32,10 @@ import { jwtVerify, SignJWT } from 'jose';
 import { parseXmlTree } from '../../src/cxml/xml-tree.ts';
 import { createPrintApi } from '../../src/index.ts';
 import { createNodeFetch } from '../../src/print-api/node-fetch.ts';
+import { parseLeanXml } from './lean-xml.ts';
+
+/** Which means a floor does its parts with (see above). */
+export type FloorFlavour = 'design' | 'physical';
 
 /** The upstream calls a floor can make, each one request to the sandbox. */
 export type SandboxCall =
@@ -69,14 +79,14 @@ export interface FloorSandbox {
 /** `parse + NORMAL commit (2,000 B) + 1 sign + 1 verify + login + HTTP route (5,000 B answer)` */
 export function describeFloor(spec: FloorSpec): string {
   const parts: string[] = [];
-  if (spec.parse) parts.push('bare parse');
+  if (spec.parse) parts.push('parse');
   if (spec.commit)
     parts.push(`1 ${spec.commit} commit (${(spec.rowBytes ?? 1000).toLocaleString('en-US')} B)`);
-  if (spec.sign) parts.push(`${spec.sign} HS256 sign`);
-  if (spec.verify) parts.push(`${spec.verify} HS256 verify`);
+  if (spec.sign) parts.push(`${spec.sign} sign`);
+  if (spec.verify) parts.push(`${spec.verify} verify`);
   for (const call of spec.calls ?? []) parts.push(`sandbox ${call}`);
   if (spec.answerBytes !== undefined) {
-    parts.push(`bare Hono route (${spec.answerBytes.toLocaleString('en-US')} B answer)`);
+    parts.push(`bare route (${spec.answerBytes.toLocaleString('en-US')} B answer)`);
   }
   return parts.join(' + ');
 }
@@ -99,15 +109,13 @@ export interface FloorParts {
   close(): Promise<void>;
 }
 
-export async function createFloorParts(sandbox: FloorSandbox): Promise<FloorParts> {
-  const dir = mkdtempSync(join(tmpdir(), 'punchgate-bench-floor-'));
-  const db = new Database(join(dir, 'floor.db'));
-  db.pragma('journal_mode = WAL');
-  db.exec('CREATE TABLE row (id INTEGER PRIMARY KEY, data TEXT NOT NULL)');
-  const insert = db.prepare('INSERT INTO row (data) VALUES (?)');
-  const commit = db.transaction((data: string) => insert.run(data));
-  let synchronous = '';
+/** A link token's sign and verify, in the flavour's means. */
+interface LinkTokens {
+  sign(): Promise<string> | string;
+  verify(token: string): Promise<unknown> | boolean;
+}
 
+async function joseTokens(): Promise<LinkTokens> {
   const macKey = await crypto.subtle.importKey(
     'raw',
     await crypto.subtle.digest('SHA-256', new TextEncoder().encode('punchgate-bench-floor')),
@@ -115,15 +123,53 @@ export async function createFloorParts(sandbox: FloorSandbox): Promise<FloorPart
     false,
     ['sign', 'verify'],
   );
-  const signed = await sign();
-  function sign(): Promise<string> {
-    const iat = Math.floor(Date.now() / 1000);
-    return new SignJWT({ sid: 'floor-session-0123456789', pur: 'session' })
-      .setProtectedHeader({ alg: 'HS256' })
-      .setIssuedAt(iat)
-      .setExpirationTime(iat + 3600)
-      .sign(macKey);
-  }
+  return {
+    sign() {
+      const iat = Math.floor(Date.now() / 1000);
+      return new SignJWT({ sid: 'floor-session-0123456789', pur: 'session' })
+        .setProtectedHeader({ alg: 'HS256' })
+        .setIssuedAt(iat)
+        .setExpirationTime(iat + 3600)
+        .sign(macKey);
+    },
+    verify: (token) => jwtVerify(token, macKey),
+  };
+}
+
+/** The same claims as the JWT, as `payload.mac` with an HMAC-SHA256 from node:crypto. */
+function hmacTokens(): LinkTokens {
+  const key = createHmac('sha256', 'punchgate-bench-floor').digest();
+  const mac = (payload: string) => createHmac('sha256', key).update(payload).digest('base64url');
+  return {
+    sign() {
+      const iat = Math.floor(Date.now() / 1000);
+      const payload = Buffer.from(
+        `{"sid":"floor-session-0123456789","pur":"session","iat":${iat},"exp":${iat + 3600}}`,
+      ).toString('base64url');
+      return `${payload}.${mac(payload)}`;
+    },
+    verify(token) {
+      const dot = token.indexOf('.');
+      const expected = Buffer.from(mac(token.slice(0, dot)));
+      const given = Buffer.from(token.slice(dot + 1));
+      if (expected.length !== given.length || !timingSafeEqual(expected, given)) return false;
+      const claims = JSON.parse(Buffer.from(token.slice(0, dot), 'base64url').toString()) as { exp: number };
+      return claims.exp > Date.now() / 1000;
+    },
+  };
+}
+
+export async function createFloorParts(sandbox: FloorSandbox, flavour: FloorFlavour): Promise<FloorParts> {
+  const dir = mkdtempSync(join(tmpdir(), 'punchgate-bench-floor-'));
+  const db = new Database(join(dir, 'floor.db'));
+  db.pragma('journal_mode = WAL');
+  db.exec('CREATE TABLE row (id INTEGER PRIMARY KEY, data TEXT NOT NULL)');
+  const insert = db.prepare('INSERT INTO row (data) VALUES (?)');
+  const commit = db.transaction((data: string) => insert.run(data));
+  let synchronous = '';
+  const tokens = flavour === 'design' ? await joseTokens() : hmacTokens();
+  const signed = await tokens.sign();
+  const parse = flavour === 'design' ? parseXmlTree : parseLeanXml;
 
   const transport = createNodeFetch();
   const api = createPrintApi({
@@ -160,7 +206,7 @@ export async function createFloorParts(sandbox: FloorSandbox): Promise<FloorPart
 
   return {
     async run(spec, body = spec.document) {
-      if (spec.parse) parseXmlTree(body ?? '');
+      if (spec.parse) parse(body ?? '');
       if (spec.commit !== undefined) {
         if (spec.commit !== synchronous) {
           db.pragma(`synchronous = ${spec.commit}`);
@@ -168,8 +214,8 @@ export async function createFloorParts(sandbox: FloorSandbox): Promise<FloorPart
         }
         commit.immediate(filler(spec.rowBytes ?? 1000));
       }
-      for (let i = 0; i < (spec.sign ?? 0); i++) await sign();
-      for (let i = 0; i < (spec.verify ?? 0); i++) await jwtVerify(signed, macKey);
+      for (let i = 0; i < (spec.sign ?? 0); i++) await tokens.sign();
+      for (let i = 0; i < (spec.verify ?? 0); i++) await tokens.verify(signed);
       for (const call of spec.calls ?? []) await calls[call]();
     },
     async close() {

@@ -1,16 +1,17 @@
 /**
  * Runs one case: set up, warm up, rounds with alternating variant order, medians and paired ratios.
  */
+import os from 'node:os';
 import type {
   BenchCase,
   BenchSetupOptions,
   DifferenceSpec,
   Figures,
-  Goal,
   LimitSpec,
   MetricSpec,
   RatioSpec,
 } from './bench-case.ts';
+import { meets, pairedDifference, pairedRatio } from './ratios.ts';
 import { median } from './statistics.ts';
 
 export interface VariantResult {
@@ -53,14 +54,8 @@ export interface CaseResult {
   readonly ratios: readonly RatioResult[];
   readonly differences: readonly DifferenceResult[];
   readonly limits: readonly LimitResult[];
-}
-
-function meets(goal: Goal | undefined, value: number): boolean | undefined {
-  if (goal === undefined) return undefined;
-  return (
-    (goal.atLeast === undefined || value >= goal.atLeast) &&
-    (goal.atMost === undefined || value <= goal.atMost)
-  );
+  /** The machine's load averages (1, 5, 15 min) when the case started and when it ended. */
+  readonly load: { readonly atStart: readonly number[]; readonly atEnd: readonly number[] };
 }
 
 export async function measureCase(
@@ -68,6 +63,7 @@ export async function measureCase(
   options: BenchSetupOptions,
   progress: (line: string) => void,
 ): Promise<CaseResult> {
+  const atStart = os.loadavg();
   const session = await benchCase.setup(options);
   if ('skipped' in session) {
     progress(`${benchCase.name}: skipped (${session.skipped})`);
@@ -82,6 +78,7 @@ export async function measureCase(
       ratios: [],
       differences: [],
       limits: [],
+      load: { atStart, atEnd: os.loadavg() },
     };
   }
   try {
@@ -118,15 +115,13 @@ export async function measureCase(
     const ratios = (session.ratios ?? []).map((spec): RatioResult => {
       const top = roundsOf(spec.numerator, `ratio ${spec.name}`);
       const bottom = roundsOf(spec.denominator, `ratio ${spec.name}`);
-      const perRound = top.map((figures, i) => figures[spec.metric]! / bottom[i]![spec.metric]!);
-      const value = median(perRound);
+      const { value, perRound } = pairedRatio(top, bottom, spec.metric);
       return { ...spec, value, perRound, met: meets(spec.goal, value) };
     });
     const differences = (session.differences ?? []).map((spec): DifferenceResult => {
       const left = roundsOf(spec.minuend, `difference ${spec.name}`);
       const right = roundsOf(spec.subtrahend, `difference ${spec.name}`);
-      const perRound = left.map((figures, i) => figures[spec.metric]! - right[i]![spec.metric]!);
-      const value = median(perRound);
+      const { value, perRound } = pairedDifference(left, right, spec.metric);
       return { ...spec, value, perRound, met: meets(spec.goal, value) };
     });
     const limits = (session.limits ?? []).map((spec): LimitResult => {
@@ -144,6 +139,7 @@ export async function measureCase(
       ratios,
       differences,
       limits,
+      load: { atStart, atEnd: os.loadavg() },
     };
   } finally {
     await session.close();

@@ -1,6 +1,8 @@
 /**
  * The gateway as a benchmark server, in a child process of its own: built the way `punchgate serve`
- * builds it (`createNodeGateway`: SQLite store with the session cache in front, pooled undici transports)
+ * builds it (`createNodeGateway`: SQLite store, pooled undici transports, `createNodeLogger('gateway')` on
+ * stderr, which bench-servers.ts points at a file; the background jobs are not started, so no order job
+ * runs beside the measured requests)
  * from the test config pointed at a running sandbox, with a temporary database file.
  *
  * Options (from the parent, see harness/child-server.ts):
@@ -15,10 +17,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createNodeGateway } from '../../src/runtime/gateway-node.ts';
+import { createNodeLogger } from '../../src/runtime/logging.ts';
 import { serveNode } from '../../src/runtime/node.ts';
 import { setupRequest } from '../../test/support/cxml-documents.ts';
 import { seedOrderLines } from '../../test/support/order-lines.ts';
-import { benchGatewayConfig, SILENT_LOGGER } from '../harness/bench-gateway.ts';
+import { benchGatewayConfig } from '../harness/bench-gateway.ts';
 import { childServerOptions } from '../harness/child-server.ts';
 
 export interface GatewayServerOptions {
@@ -46,7 +49,8 @@ const config = benchGatewayConfig({
   reuseSeconds: options.reuseSeconds ?? 600,
   databasePath: join(dataDir, 'gateway.db'),
 });
-const node = await createNodeGateway(config, { logger: SILENT_LOGGER });
+// Logging as `punchgate serve` sets it up (src/cli.ts): its lines are part of what a request costs.
+const node = await createNodeGateway(config, { logger: createNodeLogger('gateway') });
 
 const first = await node.gateway.app.fetch(
   new Request(`${config.publicUrl}/cxml`, { method: 'POST', body: setupRequest() }),
