@@ -328,7 +328,12 @@ const floors: BenchCase = {
       databasePath: join(jobDir, 'gateway.db'),
     });
     // Logging as serve's does (JSON lines at the default level), into a file rather than this terminal.
-    const jobLog = pino.destination({ dest: join(LOG_DIR, 'order-job.log'), mkdir: true, sync: true });
+    const jobLog = pino.destination({
+      dest: join(LOG_DIR, 'order-job.log'),
+      mkdir: true,
+      append: false,
+      sync: true,
+    });
     const jobGateway = await createNodeGateway(jobConfig, {
       logger: createNodeLogger('gateway', { ...process.env, LOG_FORMAT: 'json' }, { destination: jobLog }),
     });

@@ -9,6 +9,7 @@
  * - the design floor, the same with Hono and fast-xml-parser (no goal here: the design goal is on cost,
  *   in the floors case);
  * - a bare Hono route that reads the body (goal: at least 0.5 of its throughput).
+ * Each PO has an id of its own and names five cart lines no other PO in flight names (LINE_POOL).
  * Besides throughput, `cpuUsPerReq` is each server's CPU over the run (every thread, harness/process-cpu.ts)
  * per accepted document.
  *
@@ -29,6 +30,16 @@ import type { IntakeFloorServerOptions, IntakeFloorServerReady } from '../server
 
 const CONNECTIONS = 8;
 const LINES_PER_ORDER = 5;
+/**
+ * Cart lines seeded in the gateway: each PO names five of its own, so no two POs in flight name the same
+ * lines (the contention of POs naming the same lines is a matter of its own, not intake's throughput);
+ * after 333 POs the pool starts over. POs start six lines apart: the seeded lines' products and the
+ * OrderRequest's SKUs both go round three products by line number, so an offset that is a multiple of
+ * three keeps them matching.
+ */
+const LINE_POOL = 2_000;
+const LINE_STRIDE = 6;
+const ID_MARK = 'BENCH-UNIQUE-ID';
 
 /**
  * An OrderRequest for the seeded cart lines whose payloadID and orderID autocannon makes unique per request
@@ -36,6 +47,21 @@ const LINES_PER_ORDER = 5;
  */
 export function orderBody(uniqueId: string): string {
   return seededLinesOrder(LINES_PER_ORDER, `${uniqueId}@buyer.example`, `PO-${uniqueId}`);
+}
+
+/** The bodies of POs naming the pool's lines five by five, each with a fresh id. */
+function distinctOrders(): () => string {
+  const bodies = Array.from({ length: Math.floor(LINE_POOL / LINE_STRIDE) }, (_, k) =>
+    orderBody(ID_MARK).replace(
+      /L-(\d{8})/g,
+      (_, n: string) => `L-${String(k * LINE_STRIDE + Number(n)).padStart(8, '0')}`,
+    ),
+  );
+  let sent = 0;
+  return () => {
+    const k = sent++;
+    return bodies[k % bodies.length]!.replaceAll(ID_MARK, `${process.pid}-${k}`);
+  };
 }
 
 /** A load run that also reports the serving process's CPU per accepted document. */
@@ -54,7 +80,7 @@ const poIntake: BenchCase = {
     'cXML OrderRequests accepted (persisted, Status 200) per second vs the physical floor with group commit',
   async setup({ quick }) {
     const sandbox = await startSandboxServer();
-    const gateway = await startGatewayServer(sandbox, { reuseSeconds: 600, orderLines: LINES_PER_ORDER });
+    const gateway = await startGatewayServer(sandbox, { reuseSeconds: 600, orderLines: LINE_POOL }, 120_000);
     const stopServers = async () => {
       await gateway.stop();
       await sandbox.stop();
@@ -89,8 +115,16 @@ const poIntake: BenchCase = {
     ]);
     const durationMs = quick ? 1_000 : 3_000;
     const body = orderBody('[<id>]');
+    const bodyOf = distinctOrders();
     const post = (url: string, accept?: (status: number, text: string) => boolean) =>
-      cxmlPosts({ url, body, connections: CONNECTIONS, durationMs, ...(accept !== undefined && { accept }) });
+      cxmlPosts({
+        url,
+        body,
+        bodyOf,
+        connections: CONNECTIONS,
+        durationMs,
+        ...(accept !== undefined && { accept }),
+      });
     const variants = {
       'physical floor, group commit': withServerCpu(physical.pid, post(physical.ready.url)),
       'design floor, group commit': withServerCpu(design.pid, post(design.ready.url)),
@@ -134,6 +168,7 @@ const poIntake: BenchCase = {
         connections: CONNECTIONS,
         durationMs,
         linesPerOrder: LINES_PER_ORDER,
+        linePool: LINE_POOL,
         orderBytes: new TextEncoder().encode(body).byteLength,
         loadGenerator: 'autocannon',
       },

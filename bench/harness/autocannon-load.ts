@@ -7,7 +7,7 @@
  * An answer counts only if `accept` says so (cXML answers HTTP 200 even for errors: the Status inside
  * tells), so a server that fails fast cannot look fast.
  */
-import autocannon from 'autocannon';
+import autocannon, { type AutocannonRequest } from 'autocannon';
 import type { Figures } from './bench-case.ts';
 import { percentileOfSorted } from './statistics.ts';
 
@@ -19,6 +19,8 @@ export interface AutocannonLoadOptions {
   readonly headers?: Readonly<Record<string, string>>;
   /** `[<id>]` in the body is replaced with a fresh unique id per request (unique payloadIDs). */
   readonly body?: string;
+  /** Makes each request's body instead of `body` (documents that differ in more than an id). */
+  readonly bodyOf?: () => string;
   /** Decides whether an answer is a success; default: any 2xx. */
   readonly accept?: (status: number, body: string) => boolean;
 }
@@ -37,6 +39,9 @@ export async function runAutocannon(options: AutocannonLoadOptions): Promise<Fig
     method: options.method ?? 'GET',
     ...(options.headers !== undefined && { headers: options.headers }),
     ...(options.body !== undefined && { body: options.body }),
+    ...(options.bodyOf !== undefined && {
+      setupRequest: (made: AutocannonRequest) => ({ ...made, body: options.bodyOf!() }),
+    }),
     ...(accept !== undefined && {
       onResponse(status: number, body: string) {
         if (accept(status, body)) accepted++;

@@ -2,12 +2,14 @@
  * The part of autocannon's API the harness uses (the package ships no types).
  */
 declare module 'autocannon' {
-  interface AutocannonRequest {
+  export interface AutocannonRequest {
     readonly method?: string;
     readonly path?: string;
     readonly headers?: Readonly<Record<string, string>>;
     readonly body?: string | Buffer;
     onResponse?(status: number, body: string, context: object): void;
+    /** Called before each request is sent; answers the request to send. */
+    setupRequest?(request: AutocannonRequest, context: object): AutocannonRequest;
   }
 
   interface AutocannonOptions {

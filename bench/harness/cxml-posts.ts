@@ -11,13 +11,15 @@ export interface CxmlPostsOptions {
   readonly url: string;
   /** `[<id>]` in it becomes a fresh unique id per request (unique payloadIDs). */
   readonly body: string;
+  /** Makes each request's body instead (see AutocannonLoadOptions.bodyOf). */
+  readonly bodyOf?: () => string;
   readonly connections: number;
   readonly durationMs: number;
   readonly accept?: (status: number, body: string) => boolean;
 }
 
 /** A run of autocannon posting `body` as `text/xml` to `url`/cxml, to be called once per round. */
-export function cxmlPosts({ url, body, connections, durationMs, accept }: CxmlPostsOptions) {
+export function cxmlPosts({ url, body, bodyOf, connections, durationMs, accept }: CxmlPostsOptions) {
   return () =>
     runAutocannon({
       url: `${url}/cxml`,
@@ -26,6 +28,7 @@ export function cxmlPosts({ url, body, connections, durationMs, accept }: CxmlPo
       durationMs,
       headers: { 'content-type': 'text/xml; charset=UTF-8' },
       body,
+      ...(bodyOf !== undefined && { bodyOf }),
       ...(accept !== undefined && { accept }),
     });
 }
