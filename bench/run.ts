@@ -28,7 +28,7 @@ const { values } = parseArgs({
 if (values.help) {
   console.log(`usage: node bench/run.ts [--quick] [--only name[,name]]
 
-  --quick   short runs, 3 rounds, the same goals (a smoke check, under 6 minutes for every case)
+  --quick   short runs, 3 rounds, the same goals (a smoke check; docs/performance.md says how long it takes)
   --only    run only the named cases
 
 Results: a table per case on stdout, every figure in .bench/results.json.`);
