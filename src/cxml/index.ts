@@ -38,6 +38,7 @@ export {
   type OrderMessageInput,
   type OrderMessageLine,
 } from './build-order-message.ts';
+export { buildCatalogIndex, type CatalogIndexInput, type IndexPunchoutItem } from './build-index.ts';
 export {
   buildProfileResponse,
   buildSetupResponse,

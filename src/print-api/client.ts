@@ -23,6 +23,7 @@ import {
   StatusBody,
 } from '../../schemas/print-api.ts';
 import { checkBody, checkPositiveInteger } from './call-arguments.ts';
+import { createEditorUrls, type ThumbnailUrlOptions } from './editor-urls.ts';
 import { isPrintApiError, PrintApiError } from './error.ts';
 import { createPipoApi, type PipoApi } from './pipo.ts';
 import { fileReader, jsonReader, type PrintApiFile, readNothing } from './read-answer.ts';
@@ -79,6 +80,11 @@ export interface PrintApi {
   listRenderings(productId: number): Promise<Rendering[]>;
   /** E12. A PNG. */
   getRendering(productId: number, renderingId: number): Promise<PrintApiFile>;
+  /**
+   * R15. A PNG thumbnail of a product or saved design from the editor host's `productthumb.ashx`
+   * (`editorUrl` is the storefront's {editor_url}); the host takes no credential for it, so none is sent.
+   */
+  downloadThumbnail(editorUrl: string, options: ThumbnailUrlOptions): Promise<PrintApiFile>;
   /** E28. Active hooks of this API token. */
   listHooks(): Promise<HookEntry[]>;
   /** E29. The event is not checked here, so a name the service added later can still be used. */
@@ -296,6 +302,14 @@ export function createPrintApi(options: PrintApiOptions): PrintApi {
       return call(
         { method: 'GET', path, retry: true, file: true },
         fileReader(`rendering-${renderingId}.png`),
+      );
+    },
+
+    downloadThumbnail(editorUrl, thumbnail) {
+      const url = createEditorUrls(editorUrl).thumbnailUrl(thumbnail);
+      return call(
+        { method: 'GET', path: '/productthumb.ashx', editorUrl: url, retry: true, file: true },
+        fileReader(`thumbnail-${thumbnail.productId}.png`),
       );
     },
 

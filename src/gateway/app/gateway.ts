@@ -19,6 +19,8 @@ import { punchoutErrorPage } from '../punchout/error-page.ts';
 import { renderMessagePage } from '../punchout/pages.ts';
 import { PROOF_PATH } from '../punchout/proof-links.ts';
 import { createProofRoutes } from '../punchout/proof-route.ts';
+import { THUMBNAIL_PATH } from '../punchout/thumbnail-links.ts';
+import { createThumbnailRoutes } from '../punchout/thumbnail-route.ts';
 import { createPunchoutRoutes } from '../punchout/routes.ts';
 import { createGatewayContext } from './gateway-context.ts';
 import { createReadinessProbe, STORE_DEADLINE_MS, withinDeadline } from './readiness.ts';
@@ -117,6 +119,8 @@ export async function createGateway(deps: GatewayDeps): Promise<Gateway> {
   app.route('/punchout', createPunchoutRoutes(ctx));
   // Outside /punchout: a proof link outlives its session, and its PDF may be cached by the browser.
   app.route(PROOF_PATH, createProofRoutes(ctx));
+  // Beside it, for the same reason: requisitions and buyers' catalogs keep thumbnail links for good.
+  app.route(THUMBNAIL_PATH, createThumbnailRoutes(ctx));
   // Before the JSON admin API: the console's pages (`/admin/`, `/admin/ui/…`) are answered here and never
   // meet the API's bearer-token check; every other /admin path goes on to the API.
   // The console's test punch-out reaches this app itself, in process.

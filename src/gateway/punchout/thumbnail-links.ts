@@ -1,0 +1,89 @@
+/**
+ * Thumbnail links a buyer may keep: `{publicUrl}/thumbnail/<storefront>/<design id>/<mac>.png`. Requisition
+ * lines and catalog items carry them, and whoever reads those (approvers, a catalog's search page, months
+ * later) opens them without any credential. The editor host's own thumbnail URL needs none either, but it
+ * names the design by its id alone, and ids are counted up: changing the number would show other
+ * customers' designs. The gateway's link is keyed by an HMAC of the storefront and the design id, so it
+ * opens that one picture and nothing else, and never expires (a design's picture does not change once
+ * saved). The key is derived from the signing key under a label of its own, and links made under a
+ * previous signing key keep working while the operator keeps that key.
+ *
+ * Plain functions of the config, not of a running gateway: `punchgate catalog` writes the same links.
+ */
+import { bytesToBase64 } from '../../kernel/base64.ts';
+import { constantTimeEqual } from '../../kernel/constant-time.ts';
+
+/** The path thumbnail links are served under, mounted by `createGateway`. */
+export const THUMBNAIL_PATH = '/thumbnail';
+
+/** 128 bits of the HMAC: beyond guessing, and a link short enough for OCI's 255-character ATTACHMENT. */
+const MAC_BYTES = 16;
+
+/** What a link is made from and checked against: the config's keys and public URL. */
+export interface ThumbnailKeys {
+  readonly publicUrl: string;
+  readonly signingKey: string;
+  readonly previousSigningKeys?: readonly string[];
+}
+
+// Imported once per signing key: a cart of many lines signs one link per line.
+const imported = new Map<string, Promise<CryptoKey>>();
+
+function macKey(secret: string): Promise<CryptoKey> {
+  let key = imported.get(secret);
+  if (key === undefined) {
+    key = crypto.subtle
+      .digest('SHA-256', new TextEncoder().encode(`punchgate:thumbnail:${secret}`))
+      .then((bytes) =>
+        crypto.subtle.importKey('raw', bytes, { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']),
+      );
+    imported.set(secret, key);
+  }
+  return key;
+}
+
+async function macOf(secret: string, storefrontId: string, designId: number): Promise<string> {
+  const signed = await crypto.subtle.sign(
+    'HMAC',
+    await macKey(secret),
+    new TextEncoder().encode(`${storefrontId}\n${designId}`),
+  );
+  return bytesToBase64(new Uint8Array(signed, 0, MAC_BYTES))
+    .replace(/\+/g, '-')
+    .replace(/\//g, '_')
+    .replace(/=+$/, '');
+}
+
+/**
+ * The thumbnail link of a design (or a product's template) of a storefront.
+ *
+ * @example
+ * await thumbnailUrl(config, 'demo', 5012); // 'https://gw.example.com/thumbnail/demo/5012/q3Xf…Q.png'
+ */
+export async function thumbnailUrl(
+  keys: ThumbnailKeys,
+  storefrontId: string,
+  designId: number,
+): Promise<string> {
+  if (!Number.isSafeInteger(designId) || designId < 1) {
+    throw new TypeError(`thumbnailUrl: designId must be a positive integer, got ${designId}`);
+  }
+  const base = keys.publicUrl.replace(/\/+$/, '');
+  const mac = await macOf(keys.signingKey, storefrontId, designId);
+  return `${base}${THUMBNAIL_PATH}/${encodeURIComponent(storefrontId)}/${designId}/${mac}.png`;
+}
+
+/** Whether `mac` is the link's key under the current or a previous signing key. */
+export async function isThumbnailMac(
+  keys: ThumbnailKeys,
+  storefrontId: string,
+  designId: number,
+  mac: string,
+): Promise<boolean> {
+  let matches = false;
+  // Every key is tried, so the time taken does not tell which one matched.
+  for (const secret of [keys.signingKey, ...(keys.previousSigningKeys ?? [])]) {
+    if (constantTimeEqual(await macOf(secret, storefrontId, designId), mac)) matches = true;
+  }
+  return matches;
+}
