@@ -624,6 +624,12 @@ export const CxmlBuyerConfig = z.strictObject({
     .record(z.string(), z.string().min(1))
     .default({})
     .describe('Our UOM → the buyer system unit, in the PunchOutOrderMessage'),
+  cartThumbnails: z
+    .enum(['extrinsic', 'url', 'off'])
+    .default('extrinsic')
+    .describe(
+      "Each cart line's design thumbnail, a gateway link that opens that picture without any credential: extrinsic: an ItemDetail Extrinsic named thumbnailUrl; url: ItemDetail/URL (in place of the proof link, which stays in the proofUrl Extrinsic); off: none",
+    ),
 });
 export type CxmlBuyerConfig = z.infer<typeof CxmlBuyerConfig>;
 
@@ -661,6 +667,12 @@ export const OciBuyerConfig = z.strictObject({
   charset: z.enum(['utf-8', 'iso-8859-1', 'windows-1252']).default('utf-8'),
   ociVersion: z.enum(['4.0', '5.0']).default('4.0'),
   unitMap: z.record(z.string(), z.string().max(3)).default({}).describe('Our UOM → the buyer system unit'),
+  cartThumbnails: z
+    .enum(['off', 'attachment', 'longtext'])
+    .default('off')
+    .describe(
+      "Each cart line's design thumbnail, a gateway link that opens that picture without any credential: attachment: NEW_ITEM-ATTACHMENT (the buyer's system downloads the picture) with NEW_ITEM-ATTACHMENT_TITLE; longtext: a last long-text line 'Preview: <link>'; off: none",
+    ),
   custFields: z.array(z.string()).max(5).default([]).describe('NEW_ITEM-CUST_FIELD1..5'),
   chargeLines: z
     .strictObject({

@@ -5,7 +5,7 @@
  * answers --help for all of them. Usage errors name the flag or file and exit 2.
  */
 
-import { readFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { type ParseArgsOptionsConfig, parseArgs } from 'node:util';
 import type { LoadedConfig } from './runtime/host.ts';
 import type { RunningServer } from './runtime/node.ts';
@@ -13,6 +13,7 @@ import type { RunningServer } from './runtime/node.ts';
 // Each command loads what it runs when it runs: `--help` and `check-config` need not load the gateway, the
 // sandbox and the demo (a second of start-up on a small machine).
 const load = {
+  catalog: () => import('./gateway/catalog-export/buyer-catalog.ts'),
   demo: () => import('./runtime/demo.ts'),
   gateway: () => import('./runtime/gateway-node.ts'),
   host: () => import('./runtime/host.ts'),
@@ -445,6 +446,63 @@ Options:
   },
 };
 
+const catalogCommand: Command = {
+  name: 'catalog',
+  summary: "write a buyer's catalog for Level-2 punch-out (CIF 3.0 or cXML Index)",
+  help: `Usage: punchgate catalog --config FILE --buyer ID --format cif|cxml [--out FILE]
+
+Writes the catalog a buyer's procurement system loads so that its users find the products in their own
+search and punch out straight onto one (Level 2): every product of the buyer's storefront as a punch-out
+item (part number, description, UNSPSC, unit, price at the product's minimum quantity, lead time, a
+thumbnail link), as a CIF 3.0 file (cif) or a cXML Index (cxml). The console's buyer page offers the same
+files. Exits 1 naming the buyer when it is not configured or has nothing to export, and naming the product
+and the field when a product lacks one the format requires (CIF requires a UNSPSC code).
+
+Options:
+  --config FILE   the gateway config (JSON; see schemas/config.schema.json)
+  --buyer ID      the buyer's id in the config
+  --format F      cif (CIF 3.0, UTF-8) or cxml (cXML Index, valid against cXML.dtd)
+  --out FILE      write the catalog to FILE (default: standard output)
+  --help          this text`,
+  options: ['config', 'buyer', 'format', 'out'],
+  async run(values) {
+    const file = text(values.config);
+    if (file === undefined) throw new UsageError('--config FILE is required');
+    const buyerId = text(values.buyer);
+    if (buyerId === undefined) throw new UsageError('--buyer ID is required');
+    const format = text(values.format);
+    if (format !== 'cif' && format !== 'cxml') {
+      throw new UsageError(
+        format === undefined
+          ? '--format cif|cxml is required'
+          : `--format must be cif or cxml (got "${format}")`,
+      );
+    }
+    const out = text(values.out);
+    const [{ readConfigFile }, { exportBuyerCatalog }] = await Promise.all([load.gateway(), load.catalog()]);
+    const result = await readConfig(readConfigFile, file, '--config');
+    if (!result.ok) {
+      printProblems('catalog', file, result.problems);
+      return 1;
+    }
+    // A CatalogExportError (unknown buyer, nothing to export, a field missing) reaches main's one line, exit 1.
+    const catalog = await exportBuyerCatalog(result.config, buyerId, format, { now: new Date() });
+    if (out === undefined) {
+      process.stdout.write(catalog.text);
+      return 0;
+    }
+    try {
+      await writeFile(out, catalog.text);
+    } catch (error) {
+      throw new UsageError(`cannot write --out ${out}: ${(error as Error).message}`);
+    }
+    process.stdout.write(
+      `wrote the ${format === 'cif' ? 'CIF 3.0' : 'cXML Index'} catalog of buyer ${buyerId} to ${out}\n`,
+    );
+    return 0;
+  },
+};
+
 const keygenCommand: Command = {
   name: 'keygen',
   summary: 'print the sandbox API key of a token',
@@ -473,6 +531,7 @@ const COMMANDS: readonly Command[] = [
   demoCommand,
   serveCommand,
   checkConfigCommand,
+  catalogCommand,
   sendCommand,
   sandboxCommand,
   keygenCommand,

@@ -64,6 +64,8 @@ export interface OciCartLine {
   readonly parentLineRef?: string;
   /** OCI 5.0: ITEM_TYPE to send instead of the derived R/O. */
   readonly itemType?: string;
+  /** A file the buyer's system may fetch for the line (ATTACHMENT, a URL), with its ATTACHMENT_TITLE. */
+  readonly attachment?: { readonly url: string; readonly title?: string };
 }
 
 export type OciLengthField =
@@ -87,7 +89,9 @@ export type OciLengthField =
   | 'CUST_FIELD3'
   | 'CUST_FIELD4'
   | 'CUST_FIELD5'
-  | 'ITEM_TYPE';
+  | 'ITEM_TYPE'
+  | 'ATTACHMENT'
+  | 'ATTACHMENT_TITLE';
 
 /** SAP DDIC lengths (BBP_OCI_ITEM; pcon's excerpt of the OCI 5 specification), in characters. */
 export const OCI_FIELD_LENGTHS: Readonly<Record<OciLengthField, number>> = {
@@ -112,6 +116,8 @@ export const OCI_FIELD_LENGTHS: Readonly<Record<OciLengthField, number>> = {
   CUST_FIELD4: 20,
   CUST_FIELD5: 50,
   ITEM_TYPE: 1,
+  ATTACHMENT: 255,
+  ATTACHMENT_TITLE: 255,
 };
 
 export interface OciItemsOptions {
@@ -227,6 +233,11 @@ class ItemFields {
       this.#identifier('EXT_CATEGORY_ID', unspsc);
     }
     this.#custFields();
+    if (line.attachment !== undefined) {
+      // A URL cut short points nowhere: one too long is always an error, whatever the length policy.
+      this.#exact('ATTACHMENT', this.#singleLine(line.attachment.url));
+      this.#identifier('ATTACHMENT_TITLE', line.attachment.title);
+    }
     if (parentIndex !== undefined) this.#put('PARENT_ID', String(parentIndex));
     this.#identifier('ITEM_TYPE', itemType);
   }

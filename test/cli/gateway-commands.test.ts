@@ -3,7 +3,10 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { createServer, type AddressInfo, type Server } from 'node:net';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
+import { disposeDtdValidators, validateAgainstDtd } from '../support/dtd-validation.ts';
+
+afterAll(disposeDtdValidators);
 
 const BIN = new URL('../../bin/punchgate.js', import.meta.url).pathname;
 const run = (...args: string[]) =>
@@ -124,7 +127,7 @@ describe('punchgate check-config', () => {
   });
 
   it('every command has --help', () => {
-    for (const command of ['serve', 'check-config', 'send', 'sandbox', 'keygen']) {
+    for (const command of ['serve', 'check-config', 'catalog', 'send', 'sandbox', 'keygen']) {
       const result = run(command, '--help');
       expect(result.status, command).toBe(0);
       expect(result.stdout).toMatch(new RegExp(`^Usage: punchgate ${command}`));
@@ -149,6 +152,87 @@ const runAsync = (args: string[], cwd = process.cwd()) =>
         resolve({ status: error === null ? 0 : (error.code as number), stdout, stderr }),
     );
   });
+
+describe('punchgate catalog', () => {
+  it("writes the demo buyer's cXML Index to standard output, valid against cXML.dtd", () => {
+    const result = run(
+      'catalog',
+      '--config',
+      'fixtures/demo.config.json',
+      '--buyer',
+      'acme',
+      '--format',
+      'cxml',
+    );
+    expect([result.status, result.stderr]).toEqual([0, '']);
+    expect(validateAgainstDtd(result.stdout, 'cXML')).toEqual({ ok: true, messages: '' });
+    const parts = [...result.stdout.matchAll(/<SupplierPartID>([^<]+)<\/SupplierPartID>/g)].map((m) => m[1]);
+    expect(parts).toEqual(['BC-STD', 'FLY-A5', 'POS-CUSTOM']);
+    expect(result.stdout).toContain('<URL>http://127.0.0.1:8080/cxml</URL>');
+  });
+
+  it('writes the CIF file to --out, and says where', () => {
+    const out = join(mkdtempSync(join(tmpdir(), 'punchgate-catalog-')), 'acme.cif');
+    const result = run(
+      'catalog',
+      '--config',
+      'fixtures/demo.config.json',
+      '--buyer',
+      'sap1',
+      '--format',
+      'cif',
+      '--out',
+      out,
+    );
+    expect([result.status, result.stdout, result.stderr]).toEqual([
+      0,
+      `wrote the CIF 3.0 catalog of buyer sap1 to ${out}\n`,
+      '',
+    ]);
+    const lines = readFileSync(out, 'utf8').split('\r\n');
+    expect(lines.slice(0, 2)).toEqual(['CIF_I_V3.0', 'CHARSET: UTF-8']);
+    expect(lines).toContain('ITEMCOUNT: 3');
+    expect(lines.find((line) => line.startsWith('PRINTCO,FLY-A5,'))).toMatch(
+      /^PRINTCO,FLY-A5,A5 flyer,82121503,0\.35,EA,3,http:\/\/127\.0\.0\.1:8080\/oci\/sap1,en,USD,http:\/\/127\.0\.0\.1:8080\/thumbnail\/demo\/102\/[\w-]{22}\.png,TRUE$/,
+    );
+    expect(lines.slice(-2)).toEqual(['ENDOFDATA', '']);
+  });
+
+  it('an unknown buyer, or a product without a field CIF requires, is one line naming it (exit 1)', () => {
+    const unknown = run(
+      'catalog',
+      '--config',
+      'fixtures/demo.config.json',
+      '--buyer',
+      'globex',
+      '--format',
+      'cif',
+    );
+    expect([unknown.status, unknown.stdout, unknown.stderr]).toEqual([
+      1,
+      '',
+      'punchgate catalog: no buyer "globex" is configured (the config has acme, coupa, sap1)\n',
+    ]);
+    const file = join(mkdtempSync(join(tmpdir(), 'punchgate-catalog-')), 'no-unspsc.json');
+    const demo = JSON.parse(readFileSync('fixtures/demo.config.json', 'utf8'));
+    delete demo.storefronts[0].products[1].unspsc;
+    writeFileSync(file, JSON.stringify(demo));
+    const missing = run('catalog', '--config', file, '--buyer', 'coupa', '--format', 'cif');
+    expect([missing.status, missing.stdout, missing.stderr]).toEqual([
+      1,
+      '',
+      'punchgate catalog: buyer coupa: product FLY-A5 has no UNSPSC code, which CIF requires (field "SPSC Code")\n',
+    ]);
+  });
+
+  it('a missing or unknown --format is a usage error (exit 2)', () => {
+    const missing = run('catalog', '--config', 'fixtures/demo.config.json', '--buyer', 'acme');
+    expect([missing.status, missing.stderr]).toEqual([
+      2,
+      'punchgate catalog: --format cif|cxml is required\nRun punchgate catalog --help for usage.\n',
+    ]);
+  });
+});
 
 describe('messages that say what to do', () => {
   it('send to a closed port names the URL and the reason (exit 1)', async () => {

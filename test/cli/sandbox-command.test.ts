@@ -83,7 +83,7 @@ describe('punchgate CLI', () => {
     expect(run.code).toBe(0);
     expect(run.stdout).toContain('Usage: punchgate <command>');
     const commands = [...run.stdout.matchAll(/^ {2}(\S+) {2,}/gm)].map((m) => m[1]);
-    expect(commands).toEqual(['demo', 'serve', 'check-config', 'send', 'sandbox', 'keygen']);
+    expect(commands).toEqual(['demo', 'serve', 'check-config', 'catalog', 'send', 'sandbox', 'keygen']);
     expect(none.code).toBe(2);
     expect([unknown.code, unknown.stderr.split('\n')[0]]).toEqual([
       2,

@@ -19,6 +19,7 @@ import { type KeptLine, keptLinesTotal, liveKeptLines } from '../punchout/kept-l
 import { supplierPartIdOf } from '../punchout/line-identity.ts';
 import type { ReturnForm } from '../punchout/pages.ts';
 import { proofLinksFor } from '../punchout/proof-links.ts';
+import { thumbnailLinksFor } from '../punchout/thumbnail-links.ts';
 import { formatPrice, formatTotal, lineTotal, priceBasisQuantity } from '../punchout/pricing.ts';
 
 const ZERO = { units: 0n, scale: 0 };
@@ -37,17 +38,24 @@ function headerFor(ctx: GatewayContext, buyer: ResolvedCxmlBuyer, session: Punch
   };
 }
 
-/** The cart's lines as ItemIn, named as the buyer's settings say (part numbers, units). */
+/** Where a line's links go: its proof's and its design thumbnail's, each signed for the whole cart at once. */
+interface LineLinks {
+  proofUrl(line: CartLine): string;
+  thumbnailUrl(line: CartLine): string;
+}
+
+/** The cart's lines as ItemIn, named as the buyer's settings say (part numbers, units, thumbnails). */
 function orderMessageLines(
   storefront: ResolvedStorefront,
-  buyer: Pick<ResolvedCxmlBuyer, 'unitMap' | 'supplierPartIds'>,
+  buyer: Pick<ResolvedCxmlBuyer, 'unitMap' | 'supplierPartIds' | 'cartThumbnails'>,
   lines: readonly CartLine[],
-  proofUrl: (line: CartLine) => string,
+  links: LineLinks,
   charges: CartCharges,
 ): OrderMessageLine[] {
   return lines.map((line, index) => {
     const product = findProductBySku(storefront, line.sku);
-    const proof = proofUrl(line);
+    const proof = links.proofUrl(line);
+    const thumbnail = buyer.cartThumbnails === 'off' ? undefined : links.thumbnailUrl(line);
     const unitOfMeasure = buyer.unitMap[line.uom] ?? line.uom;
     const priceBasis = priceBasisQuantity(line.priceUnit, unitOfMeasure);
     const lineTax = charges.tax?.lines[index];
@@ -61,10 +69,13 @@ function orderMessageLines(
       unitOfMeasure,
       ...(priceBasis !== undefined && { priceBasis }),
       classifications: [{ domain: 'UNSPSC', code: line.unspsc ?? DEFAULT_UNSPSC }],
-      url: proof,
+      url: buyer.cartThumbnails === 'url' && thumbnail !== undefined ? thumbnail : proof,
       extrinsics: [
         { name: 'designId', value: String(line.designId) },
         { name: 'proofUrl', value: proof },
+        ...(buyer.cartThumbnails === 'extrinsic' && thumbnail !== undefined
+          ? [{ name: 'thumbnailUrl', value: thumbnail }]
+          : []),
       ],
       ...(line.leadTimeDays !== undefined && { leadTimeDays: line.leadTimeDays }),
       ...(product?.manufacturerPartId !== undefined && { manufacturerPartID: product.manufacturerPartId }),
@@ -124,7 +135,8 @@ function formFor(buyer: ResolvedCxmlBuyer, session: PunchoutSession, xml: string
 
 /**
  * The PunchOutOrderMessage form of `lines`. Every URL in it ends up stored in the requisition, so a proof
- * is linked by a gateway proof link (`proofUrl`), never by the editor host's URL with a PIPO token.
+ * is linked by a gateway proof link (`proofUrl`), never by the editor host's URL with a PIPO token, and a
+ * design's picture by a gateway thumbnail link, never by the editor host's, whose design ids can be counted.
  */
 function cartMessageForm(
   ctx: GatewayContext,
@@ -132,7 +144,7 @@ function cartMessageForm(
   storefront: ResolvedStorefront,
   session: PunchoutSession,
   lines: readonly CartLine[],
-  proofUrl: (line: CartLine) => string,
+  links: LineLinks,
   charges: CartCharges,
 ): ReturnForm {
   const now = ctx.clock.now();
@@ -144,7 +156,7 @@ function cartMessageForm(
   const shipping = charge(charges.shipping);
   const tax = charge(charges.tax);
   const items = [
-    ...orderMessageLines(storefront, buyer, lines, proofUrl, charges),
+    ...orderMessageLines(storefront, buyer, lines, links, charges),
     ...kept.map((line, index) => keptMessageLine(line, lines.length + index + 1, storefront.currency)),
   ];
   const xml = buildOrderMessage({
@@ -177,7 +189,11 @@ export async function cxmlCartForm(
   lines: readonly CartLine[],
   charges: CartCharges,
 ): Promise<ReturnForm> {
-  return cartMessageForm(ctx, buyer, storefront, session, lines, await proofLinksFor(ctx, lines), charges);
+  const links: LineLinks = {
+    proofUrl: await proofLinksFor(ctx, lines),
+    thumbnailUrl: buyer.cartThumbnails === 'off' ? () => '' : await thumbnailLinksFor(ctx.config, lines),
+  };
+  return cartMessageForm(ctx, buyer, storefront, session, lines, links, charges);
 }
 
 export function cxmlCancelForm(
@@ -187,8 +203,9 @@ export function cxmlCancelForm(
   session: PunchoutSession,
 ): ReturnForm {
   if (session.operation === 'create') {
-    // An empty cart: no line, so no proof link to sign.
-    return cartMessageForm(ctx, buyer, storefront, session, [], () => '', {});
+    // An empty cart: no line, so no link to sign.
+    const none: LineLinks = { proofUrl: () => '', thumbnailUrl: () => '' };
+    return cartMessageForm(ctx, buyer, storefront, session, [], none, {});
   }
   const now = ctx.clock.now();
   const xml = buildNoChangeOrderMessage({

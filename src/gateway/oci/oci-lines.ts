@@ -52,20 +52,34 @@ export function itemFields(
   }
 }
 
-/** A cart line of the session as an OCI item. */
+/**
+ * A cart line of the session as an OCI item; `thumbnailUrl`, the design's thumbnail link, goes where the
+ * buyer's `cartThumbnails` says: an ATTACHMENT the buyer's system downloads, or the long text's last line.
+ */
 export function ociLineOfCartLine(
   buyer: ResolvedOciBuyer,
   storefront: ResolvedStorefront,
   line: CartLine,
+  thumbnailUrl?: string,
 ): OciCartLine {
   const product = findProductBySku(storefront, line.sku);
   const description = shortDescription(product, line);
+  const text = longText(product, description).longText;
+  const preview =
+    thumbnailUrl !== undefined && buyer.cartThumbnails === 'longtext'
+      ? `Preview: ${thumbnailUrl}`
+      : undefined;
+  const withPreview = [text, preview].filter((part) => part !== undefined).join('\n');
   return {
     ...productFields(buyer, product),
     lineRef: line.lineRef,
     sku: supplierPartIdOf(buyer.supplierPartIds, line),
     description,
-    ...longText(product, description),
+    ...(withPreview !== '' && { longText: withPreview }),
+    ...(thumbnailUrl !== undefined &&
+      buyer.cartThumbnails === 'attachment' && {
+        attachment: { url: thumbnailUrl, title: `design-${line.designId}.png` },
+      }),
     quantity: line.quantity,
     unitPrice: line.unitPrice,
     ...(line.priceUnit !== undefined && { priceUnit: line.priceUnit }),

@@ -20,6 +20,7 @@ import type { ResolvedBuyer, ResolvedOciBuyer } from '../deps.ts';
 import type { CartCharges } from '../punchout/cart-charges.ts';
 import type { ReturnForm } from '../punchout/pages.ts';
 import { frameAncestorsFor } from '../punchout/sessions.ts';
+import { thumbnailLinksFor } from '../punchout/thumbnail-links.ts';
 import { ociChargeLines } from './oci-charge-lines.ts';
 import { itemFields, ociLineOfCartLine } from './oci-lines.ts';
 import { ociPageResponse } from './oci-page.ts';
@@ -50,15 +51,16 @@ function formOf(
   };
 }
 
-export function ociCartForm(
-  _ctx: GatewayContext,
+export async function ociCartForm(
+  ctx: GatewayContext,
   { buyer, storefront, session }: SessionParties,
   lines: readonly CartLine[],
   charges: CartCharges,
-): ReturnForm {
+): Promise<ReturnForm> {
   const oci = ociBuyer(buyer);
+  const thumbnail = oci.cartThumbnails === 'off' ? undefined : await thumbnailLinksFor(ctx.config, lines);
   const items = [
-    ...lines.map((line) => ociLineOfCartLine(oci, storefront, line)),
+    ...lines.map((line) => ociLineOfCartLine(oci, storefront, line, thumbnail?.(line))),
     ...ociChargeLines(oci, storefront, charges),
   ];
   return formOf(oci, session, itemFields(oci, sessionCharset(session, oci), items));

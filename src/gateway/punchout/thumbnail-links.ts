@@ -87,3 +87,21 @@ export async function isThumbnailMac(
   }
   return matches;
 }
+
+/**
+ * Signs one thumbnail link per line (its design, in its storefront) and hands back the lookup the
+ * synchronous document builders use.
+ */
+export async function thumbnailLinksFor(
+  keys: ThumbnailKeys,
+  lines: readonly { readonly lineRef: string; readonly storefrontId: string; readonly designId: number }[],
+): Promise<(line: { readonly lineRef: string }) => string> {
+  const links = new Map<string, string>();
+  for (const line of lines)
+    links.set(line.lineRef, await thumbnailUrl(keys, line.storefrontId, line.designId));
+  return (line) => {
+    const link = links.get(line.lineRef);
+    if (link === undefined) throw new TypeError(`no thumbnail link was signed for line ${line.lineRef}`);
+    return link;
+  };
+}

@@ -124,7 +124,6 @@ export function createThumbnailRoutes(ctx: GatewayContext): Hono {
       'X-Content-Type-Options': 'nosniff',
     });
   });
-  app.notFound((c) => c.text(NOT_FOUND, 404, { 'Cache-Control': 'no-store' }));
 
   return app;
 }
