@@ -2,7 +2,7 @@
  * `GET /admin/ui/buyers`: each configured buyer as the gateway will treat it — protocol, storefront, how
  * users are mapped, where order-status documents and invoices go — with its punch-outs of the last day,
  * the failed authentications counted against it, what to give its procurement team to connect (with a copy
- * button), its test punch-out, its latest refusals and its latest POs. Settings and counts only, never a
+ * button) and its catalog for Level-2 punch-out (catalog-export.ts), its test punch-out, its latest refusals and its latest POs. Settings and counts only, never a
  * secret: SharedSecrets and passwords stay in the config. Each buyer's summary of the last 12 months is
  * buyer-summary.ts's.
  */
@@ -10,6 +10,7 @@ import type { GatewayContext } from '../../context.ts';
 import type { ResolvedBuyer } from '../../deps.ts';
 import { html, type SafeHtml } from '../../http/html.ts';
 import { buyerSummary } from './buyer-summary.ts';
+import { catalogExportLinks } from './catalog-export.ts';
 import { STATE_LABELS, timeText } from './format.ts';
 import { onboardingSection } from './onboarding.ts';
 import { orderPath } from './order-page.ts';
@@ -72,7 +73,7 @@ export async function buyersBody(ctx: GatewayContext): Promise<SafeHtml> {
   for (const buyer of ctx.config.buyers) {
     const title = buyer.name === undefined ? buyer.id : `${buyer.name} (${buyer.id})`;
     sections.push(
-      html`<h2>${title}</h2>${settings(ctx, buyer)}${await recentActivity(ctx, buyer)}${onboardingSection(ctx, buyer)}${testPunchoutLink(buyer)}${await buyerSummary(ctx, buyer)}${await latestRefusals(ctx, buyer)}${await recentOrders(ctx, buyer)}`,
+      html`<h2>${title}</h2>${settings(ctx, buyer)}${await recentActivity(ctx, buyer)}${onboardingSection(ctx, buyer)}${catalogExportLinks(buyer)}${testPunchoutLink(buyer)}${await buyerSummary(ctx, buyer)}${await latestRefusals(ctx, buyer)}${await recentOrders(ctx, buyer)}`,
     );
   }
   return html`${sections}`;

@@ -19,6 +19,7 @@ import { mountActionRoutes } from './action-routes.ts';
 import { mountDeadLetterRoutes } from './dead-letters.ts';
 import { DONE_TEXT } from './actions.ts';
 import { buyersBody } from './buyers.ts';
+import { mountCatalogExportRoutes } from './catalog-export.ts';
 import { documentPage } from './document-page.ts';
 import { mountExportRoutes } from './exports.ts';
 import { message, sendConsolePage } from './layout.ts';
@@ -176,6 +177,7 @@ export function createAdminConsole(
   mountDeadLetterRoutes(app, ctx);
   mountRefusalRoutes(app, ctx);
   mountExportRoutes(app, ctx);
+  mountCatalogExportRoutes(app, ctx);
 
   app.get('/ui/buyers', async (c) =>
     sendConsolePage(c, {
