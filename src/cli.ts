@@ -486,6 +486,7 @@ Options:
       return 1;
     }
     // A CatalogExportError (unknown buyer, nothing to export, a field missing) reaches main's one line, exit 1.
+    // The storefront's products; items read from the config's store join them through `moreItems`.
     const catalog = await exportBuyerCatalog(result.config, buyerId, format, { now: new Date() });
     if (out === undefined) {
       process.stdout.write(catalog.text);

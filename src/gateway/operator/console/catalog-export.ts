@@ -32,6 +32,7 @@ export function mountCatalogExportRoutes(app: Hono<ConsoleEnv>, ctx: GatewayCont
   for (const [file, format] of Object.entries(FILES)) {
     app.get(`/ui/buyers/:buyer/${file}`, async (c) => {
       let catalog: CatalogFile;
+      // The storefront's products; items read from the store join them through `moreItems`.
       try {
         catalog = await exportBuyerCatalog(ctx.config, c.req.param('buyer'), format, {
           now: ctx.clock.now(),
