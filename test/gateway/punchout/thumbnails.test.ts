@@ -72,6 +72,8 @@ describe('a cXML cart line', () => {
     expect(res.headers.get('content-type')).toBe('image/png');
     expect(res.headers.get('cache-control')).toBe('public, max-age=86400, immutable');
     expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+    // Shown in the buyer's system's pages, another origin: a same-origin resource policy would block it.
+    expect(res.headers.get('cross-origin-resource-policy')).toBe('cross-origin');
     expect(res.headers.get('set-cookie')).toBeNull();
     expect([...bytes.slice(0, 8)]).toEqual(PNG_MAGIC);
     // The editor host was asked for that design's thumbnail, with no credential.
