@@ -6,13 +6,17 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { disposeDtdValidators, validateAgainstDtd } from '../support/dtd-validation.ts';
 
+// Each test starts the CLI (Node loading the TypeScript sources), often more than once: a second or two
+// quiet, many times that on a loaded machine, which is no reason to fail.
+const CLI_TEST_TIMEOUT_MS = 90_000;
+
 afterAll(disposeDtdValidators);
 
 const BIN = new URL('../../bin/punchgate.js', import.meta.url).pathname;
 const run = (...args: string[]) =>
   spawnSync(process.execPath, [BIN, ...args], { encoding: 'utf8', env: { PATH: process.env.PATH } });
 
-describe('punchgate check-config', () => {
+describe('punchgate check-config', { timeout: CLI_TEST_TIMEOUT_MS }, () => {
   it('accepts the demo config', () => {
     const result = run('check-config', 'fixtures/demo.config.json');
     expect(result.status).toBe(0);
@@ -153,7 +157,7 @@ const runAsync = (args: string[], cwd = process.cwd()) =>
     );
   });
 
-describe('punchgate catalog', () => {
+describe('punchgate catalog', { timeout: CLI_TEST_TIMEOUT_MS }, () => {
   it("writes the demo buyer's cXML Index to standard output, valid against cXML.dtd", () => {
     const result = run(
       'catalog',
@@ -234,7 +238,7 @@ describe('punchgate catalog', () => {
   });
 });
 
-describe('messages that say what to do', () => {
+describe('messages that say what to do', { timeout: CLI_TEST_TIMEOUT_MS }, () => {
   it('send to a closed port names the URL and the reason (exit 1)', async () => {
     const { port, server } = await listeningPort();
     await new Promise((resolve) => server.close(resolve));

@@ -77,7 +77,8 @@ describe('sandbox over a real port', () => {
   });
 });
 
-describe('punchgate CLI', () => {
+// Each test starts the CLI (Node loading the TypeScript sources): a time bound that holds under load.
+describe('punchgate CLI', { timeout: 90_000 }, () => {
   it('--help lists only the implemented commands', async () => {
     const [run, none, unknown] = await Promise.all([runCli(['--help']), runCli([]), runCli(['frobnicate'])]);
     expect(run.code).toBe(0);
