@@ -304,7 +304,13 @@ export type ShippingRule = z.infer<typeof ShippingRule>;
 
 export const TaxRule = z
   .strictObject({
-    percent: DecimalText.describe('Tax rate in percent of the lines (shipping is not taxed)'),
+    percent: DecimalText.describe('Tax rate in percent of the lines (and of the shipping with onShipping)'),
+    onShipping: z
+      .boolean()
+      .default(false)
+      .describe(
+        "Tax the shipping at the same rate (EU VAT): with header tax the cart's Tax is the rate of lines plus shipping; with line tax the shipping's tax is added to the header Tax, whose Description says so",
+      ),
     byShipTo: z
       .array(
         z.strictObject({
@@ -319,7 +325,7 @@ export const TaxRule = z
       ),
     description: z.string().min(1).default('Sales tax'),
   })
-  .describe('Tax quoted in the cart, rounded half up to the cent');
+  .describe("Tax quoted in the cart, rounded half up to the currency's minor units");
 export type TaxRule = z.infer<typeof TaxRule>;
 
 export const ChargeRules = z

@@ -289,6 +289,8 @@ const SeedPromotion = z
 export const SeedPipoCharges = z.strictObject({
   /** Sales tax in percent (8.25 = 8.25 %) of each shipment's items; tax-exempt customers pay none. */
   taxRatePercent: z.number().min(0).max(100).default(0),
+  /** Each shipment's shipping is taxed at the same rate (EU VAT), not only its items. */
+  taxOnShipping: z.boolean().default(false),
   /** The shipping price of each shipment (a split adds another). */
   shippingPerShipment: Money.default(0),
   promotion: SeedPromotion.nullable().default(null),

@@ -36,8 +36,8 @@ import {
   formatDecimal,
   multiplyDecimals,
   parseDecimal,
-  roundDecimal,
 } from '../../kernel/decimal.ts';
+import { formatMoney, minorUnits } from '../../kernel/money.ts';
 import type { PoLine } from '../orders/po-record.ts';
 import type { InvoiceFigures, InvoiceFiguresResult, InvoiceScope } from './invoice-figures.ts';
 
@@ -67,12 +67,6 @@ const lenient = { barePoint: true, exponent: true, signed: true } as const;
 const HUNDRED: Decimal = { units: 100n, scale: 0 };
 const ZERO: Decimal = { units: 0n, scale: 0 };
 
-/** The decimals the figures write their money with (the currency's), read from one of their amounts. */
-function decimalsOf(amount: string): number {
-  const point = amount.indexOf('.');
-  return point === -1 ? 0 : amount.length - point - 1;
-}
-
 const TAX_NAMES: Readonly<Record<string, string>> = { vat: 'VAT', gst: 'GST' };
 
 /** A Tax labelled as the treatment says: its category, description and (exempt) why it bills nothing. */
@@ -100,9 +94,8 @@ function labelled(tax: InvoiceTaxInput, treatment: InvoiceTaxTreatment): Invoice
 export function treatTax(result: InvoiceFiguresResult, treatment: InvoiceTaxTreatment): InvoiceFiguresResult {
   if (!result.ok) return result;
   const { figures } = result;
-  const decimals = decimalsOf(figures.summary.subtotal);
-  const money = (value: Decimal) =>
-    formatDecimal(roundDecimal(value, decimals), { minDecimals: decimals, maxDecimals: decimals });
+  const decimals = minorUnits(figures.currency);
+  const money = (value: Decimal) => formatMoney(value, figures.currency);
   const rate = treatment.exempt !== undefined ? ZERO : parseOptional(treatment.percent);
   const percentageRate = rate === undefined ? undefined : formatDecimal(rate);
   const taxOn = (taxable: string, tax: InvoiceTaxInput | undefined): InvoiceTaxInput => {

@@ -6,9 +6,11 @@
  * Shipping is flat per cart, a fixed amount per line, or per line from a table (by the line's quantity, or
  * by its weight where the product has one and the table has `byWeight` rows); a line the table has no row
  * for cannot be quoted, and the transfer is refused naming the product rather than sent without charges.
- * Tax is a rate of the lines (shipping untaxed), chosen by the punch-out's ShipTo; a tax-exempt buyer is
- * quoted none. Amounts are exact decimals rounded half up to the cent; with line tax the header's Tax is
- * the sum of the lines' taxes, so the two never disagree.
+ * Tax is a rate of the lines, chosen by the punch-out's ShipTo, and of the shipping too where the rule says
+ * `onShipping` (EU VAT taxes a delivery at the rate of what it delivers); a tax-exempt buyer is quoted none.
+ * Amounts are exact decimals rounded half up once to the currency's ISO 4217 minor units (`kernel/money.ts`:
+ * a JPY cart quotes whole yen, a BHD one fils); with line tax the header's Tax is the sum of the lines'
+ * taxes plus the shipping's, so the two never disagree.
  */
 import type { ChargeRules, ShippingRule, TaxRule } from '../../../schemas/config.ts';
 import {
@@ -20,14 +22,13 @@ import {
   formatDecimal,
   multiplyDecimals,
   parseDecimal,
-  roundDecimal,
 } from '../../kernel/decimal.ts';
+import { formatMoney, minorUnits, roundMoney } from '../../kernel/money.ts';
 import type { CartLine, PunchoutSession } from '../../store/types.ts';
 import type { ResolvedBuyer, ResolvedStorefront } from '../deps.ts';
 import { findProductBySku } from './catalog.ts';
 import { formatTotal, lineTotal } from './pricing.ts';
 
-const CENTS = 2;
 const HUNDRED: Decimal = { units: 100n, scale: 0 };
 
 /** A cart line as the charges see it. */
@@ -53,7 +54,7 @@ export interface CartChargeSettings {
 }
 
 export interface Charge {
-  /** Two decimals. */
+  /** In the currency's minor units (`9.95` EUR, `1200` JPY, `1.250` BHD). */
   readonly amount: string;
   readonly description: string;
 }
@@ -65,16 +66,14 @@ export interface CartCharges {
     readonly percent: string;
     /** Each line's tax, in line order, with `taxAt: 'line'`; empty otherwise. */
     readonly lines: readonly string[];
+    /** The part of `amount` that is tax on the shipping (`onShipping`), where there is shipping. */
+    readonly shipping?: string;
   };
 }
 
 export type CartChargesResult =
   | { readonly ok: true; readonly charges: CartCharges }
   | { readonly ok: false; readonly productName: string; readonly message: string };
-
-function money(value: Decimal): string {
-  return formatDecimal(roundDecimal(value, CENTS), { minDecimals: CENTS, maxDecimals: CENTS });
-}
 
 /** A table's row for a quantity or weight: the first whose upTo is not below it. */
 function rowAmount(rows: readonly { upTo: number; amount: string }[], measure: Decimal): Decimal | undefined {
@@ -119,32 +118,57 @@ export function taxPercentFor(rule: TaxRule, shipTo: ChargeShipTo): string {
   return (exact ?? rows.find((row) => row.region === undefined))?.percent ?? rule.percent;
 }
 
-function applyPercent(amount: Decimal, percent: string): Decimal {
-  return divideDecimals(multiplyDecimals(amount, parseDecimal(percent)), HUNDRED, CENTS);
+function applyPercent(amount: Decimal, percent: string, currency: string): Decimal {
+  return divideDecimals(multiplyDecimals(amount, parseDecimal(percent)), HUNDRED, minorUnits(currency));
 }
 
+/**
+ * The tax of the lines (and of the shipping, with `onShipping`). With the tax on the lines, the shipping's
+ * tax cannot sit on a line of its own in cXML: it is part of the header's Tax, which says so in its
+ * Description, so the header stays the lines' taxes plus the shipping's.
+ */
 function taxOf(
   rule: TaxRule,
   lines: readonly ChargedLine[],
-  shipTo: ChargeShipTo,
-  taxAt: CartChargeSettings['taxAt'],
+  shipping: Decimal | undefined,
+  context: { shipTo: ChargeShipTo; taxAt: CartChargeSettings['taxAt']; currency: string },
 ): NonNullable<CartCharges['tax']> {
-  const percent = taxPercentFor(rule, shipTo);
+  const { currency } = context;
+  const money = (value: Decimal) => formatMoney(value, currency);
+  const percent = taxPercentFor(rule, context.shipTo);
   const amounts = lines.map((line) => parseDecimal(line.amount));
-  if (taxAt === 'line') {
-    const lineTaxes = amounts.map((amount) => applyPercent(amount, percent));
+  const taxedShipping =
+    rule.onShipping && shipping !== undefined && shipping.units !== 0n ? shipping : undefined;
+  if (context.taxAt === 'line') {
+    const lineTaxes = amounts.map((amount) => applyPercent(amount, percent, currency));
+    const shippingTax =
+      taxedShipping === undefined ? undefined : applyPercent(taxedShipping, percent, currency);
     return {
-      amount: money(addDecimals(lineTaxes)),
-      description: rule.description,
+      amount: money(addDecimals([...lineTaxes, ...(shippingTax === undefined ? [] : [shippingTax])])),
+      description:
+        shippingTax === undefined
+          ? rule.description
+          : `${rule.description} (incl. ${money(shippingTax)} on shipping)`,
       percent,
       lines: lineTaxes.map(money),
+      ...(shippingTax !== undefined && { shipping: money(shippingTax) }),
     };
   }
+  const lineTax = applyPercent(addDecimals(amounts), percent, currency);
+  // One rounding of the whole base in the header, as a header-taxed invoice bills it; the shipping's part
+  // is what the lines' tax leaves of it.
+  const whole =
+    taxedShipping === undefined
+      ? lineTax
+      : applyPercent(addDecimals([...amounts, taxedShipping]), percent, currency);
   return {
-    amount: money(applyPercent(addDecimals(amounts), percent)),
+    amount: money(whole),
     description: rule.description,
     percent,
     lines: [],
+    ...(taxedShipping !== undefined && {
+      shipping: money(addDecimals([whole, { units: -lineTax.units, scale: lineTax.scale }])),
+    }),
   };
 }
 
@@ -153,26 +177,28 @@ function taxOf(
  *
  * @example
  * quoteCartCharges(storefront.charges, buyer.cartCharges, [{ productName: 'Business cards', quantity: 500,
- *   amount: '45.00' }], { country: 'US' });
+ *   amount: '45.00' }], { shipTo: { country: 'US' }, currency: 'USD' });
  * // → { ok: true, charges: { shipping: { amount: '9.95', … }, tax: { amount: '3.71', … } } }
  */
 export function quoteCartCharges(
   rules: ChargeRules | undefined,
   settings: CartChargeSettings,
   lines: readonly ChargedLine[],
-  shipTo: ChargeShipTo,
+  { shipTo, currency }: { shipTo: ChargeShipTo; currency: string },
 ): CartChargesResult {
   if (rules === undefined || lines.length === 0) return { ok: true, charges: {} };
   let shipping: Charge | undefined;
+  let shippingAmount: Decimal | undefined;
   if (rules.shipping !== undefined) {
     const quoted = shippingOf(rules.shipping, lines);
     if (!quoted.ok) return quoted;
-    shipping = { amount: money(quoted.amount), description: rules.shippingDescription };
+    shippingAmount = roundMoney(quoted.amount, currency);
+    shipping = { amount: formatMoney(shippingAmount, currency), description: rules.shippingDescription };
   }
   const tax =
     rules.tax === undefined || settings.taxExempt
       ? undefined
-      : taxOf(rules.tax, lines, shipTo, settings.taxAt);
+      : taxOf(rules.tax, lines, shippingAmount, { shipTo, taxAt: settings.taxAt, currency });
   return {
     ok: true,
     charges: { ...(shipping !== undefined && { shipping }), ...(tax !== undefined && { tax }) },
@@ -210,5 +236,8 @@ export function quoteSessionCharges(
       ...(product?.weightKg !== undefined && { weightKg: product.weightKg }),
     };
   });
-  return quoteCartCharges(storefront.charges, buyer.cartCharges, charged, sessionShipTo(session));
+  return quoteCartCharges(storefront.charges, buyer.cartCharges, charged, {
+    shipTo: sessionShipTo(session),
+    currency: storefront.currency,
+  });
 }

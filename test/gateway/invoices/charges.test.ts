@@ -43,7 +43,7 @@ afterAll(() => disposeDtdValidators());
 const DEMO_CHARGES: ChargeRules = {
   shipping: { kind: 'flat', amount: '9.95' },
   shippingDescription: 'Shipping',
-  tax: { percent: '8.25', byShipTo: [], description: 'Sales tax' },
+  tax: { percent: '8.25', onShipping: false, byShipTo: [], description: 'Sales tax' },
 };
 
 type BuyerChange = Record<string, unknown>;
@@ -224,6 +224,7 @@ describe('the cXML cart carries the storefront’s charges', () => {
       // The default setup request ships to Springfield, IL, US.
       tax: {
         percent: '19',
+        onShipping: false,
         byShipTo: [
           { country: 'US', percent: '5' },
           { country: 'US', region: 'IL', percent: '6.25' },

@@ -45,6 +45,8 @@ const header: CxmlHeader = {
   },
 };
 
+type InvoiceLineOf = InvoiceFigures['lines'][number];
+
 const INVOICE_DATE = new Date('2026-11-25T10:00:00Z');
 
 /**
@@ -435,6 +437,74 @@ describe('stating the tax', () => {
       ],
       message: 'The promotion of 150.00 exceeds what the invoice bills without tax (139.00).',
     });
+  });
+
+  it('a JPY invoice states whole yen from the currency, never from how an amount happens to be written', () => {
+    // As `invoiceFigures` makes them in JPY: 500 cards at 11.8 yen (5900), a poster at 1234; 8 % tax,
+    // 990 shipping. The print order's amounts carry no decimals; the stated ones must not gain any.
+    const jpy = (taxAt: 'line' | 'header'): InvoiceFigures => {
+      const base = figures(taxAt);
+      const lineTax = (amount: string, taxable: string) =>
+        taxAt === 'line' ? { tax: { amount, taxableAmount: taxable, percentageRate: '8' } } : {};
+      const [cards, flyers] = base.lines;
+      return {
+        ...base,
+        currency: 'JPY',
+        lines: [
+          { ...cards, unitPrice: '11.8', subtotal: '5900', ...lineTax('472', '5900') } as InvoiceLineOf,
+          {
+            ...flyers,
+            quantity: '1',
+            unitPrice: '1234',
+            subtotal: '1234',
+            ...lineTax('99', '1234'),
+          } as InvoiceLineOf,
+        ],
+        summary: {
+          subtotal: '7134',
+          tax: { amount: '571', taxableAmount: '7134', percentageRate: '8' },
+          shipping: '990',
+          gross: '8695',
+          net: '8695',
+          due: '8695',
+        },
+      };
+    };
+    const line = treatTax({ ok: true, figures: jpy('line') }, { category: 'vat', percent: '10' });
+    if (!line.ok) throw new Error(line.message);
+    // 5900 × 10 % = 590, 1234 × 10 % = 123.4 → 123; the header their sum; due 7134 + 713 + 990.
+    expect(line.figures.lines.map((l) => l.tax?.amount)).toEqual(['590', '123']);
+    expect([line.figures.summary.tax.amount, line.figures.summary.due]).toEqual(['713', '8837']);
+    const inHeader = treatTax({ ok: true, figures: jpy('header') }, { category: 'vat', percent: '10' });
+    if (!inHeader.ok) throw new Error(inHeader.message);
+    // 7134 × 10 % = 713.4 → 713 on the goods, 990 × 10 % = 99 on the shipping.
+    expect(inHeader.figures.summary.tax).toMatchObject({
+      amount: '812',
+      shippingTax: { taxableAmount: '990', amount: '99' },
+    });
+    expect([inHeader.figures.summary.gross, inHeader.figures.summary.due]).toEqual(['8936', '8936']);
+    for (const treated of [line.figures, inHeader.figures]) {
+      const xml = buildInvoiceDetailRequest({
+        payloadID: '1764064800000.jpy@punchgate.example',
+        timestamp: INVOICE_DATE,
+        header,
+        invoiceID: 'INV-000008',
+        purpose: 'standard',
+        invoiceDate: INVOICE_DATE,
+        currency: 'JPY',
+        orderReference: { orderID: '4500777003', orderPayloadID: '1714900000002.5551213@ariba.example' },
+        supplierOrderID: '100043',
+        partners: basePartners,
+        paymentTermDays: 30,
+        taxAt: treated.taxAt,
+        lines: treated.lines,
+        summary: treated.summary,
+      });
+      // A unit price may keep decimals (11.8 yen a card); no amount does.
+      const amounts = xml.replace(/<UnitPrice>[\s\S]*?<\/UnitPrice>/g, '');
+      expect(amounts).not.toMatch(/<Money currency="JPY">-?\d+\.\d*<\/Money>/);
+      expect(validateAgainstDtd(xml, 'InvoiceDetail')).toEqual({ ok: true, messages: '' });
+    }
   });
 
   it('a credit memo is labelled, its amounts untouched', () => {

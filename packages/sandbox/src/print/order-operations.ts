@@ -359,7 +359,7 @@ export function createPipoOrder(
   if (valid.length === 0) throw SandboxError.of('badRequest');
   const external = externalId === undefined || externalId === '' ? undefined : externalId;
   const storefront = service.state.storefronts.get(user.storefrontId)!;
-  const { taxRatePercent, shippingPerShipment, promotion } = storefront.pipoCharges;
+  const { taxRatePercent, taxOnShipping, shippingPerShipment, promotion } = storefront.pipoCharges;
   return placeOrder(service, {
     customer: user,
     lines: valid.map((productId) => ({ productId, quantity: 1 })),
@@ -375,7 +375,7 @@ export function createPipoOrder(
     },
     source: 'pipo',
     mergeReadyAt: null,
-    charges: { taxRatePercent, shippingPerShipment, promotion },
+    charges: { taxRatePercent, taxOnShipping, shippingPerShipment, promotion },
     pipoPrices: true,
   });
 }

@@ -1,7 +1,7 @@
 /**
  * What a PIPO order is charged besides its items, from its storefront's `pipoCharges` in the seed: each
- * shipment's shipping price, each shipment's tax (the rate times that shipment's items' sub_total,
- * rounded to cents; none for a tax-exempt customer), and the promotion (a percentage of the order's
+ * shipment's shipping price, each shipment's tax (the rate times that shipment's items' sub_total, and
+ * its shipping too with `taxOnShipping`, rounded to cents; none for a tax-exempt customer), and the promotion (a percentage of the order's
  * sub_total, or a fixed amount capped at sub_total + shipping). The order-level figures follow the
  * interface: tax_total sums the shipments' tax, sub_total the items'. A split charges again, so the new
  * shipment has its own shipping and tax.
@@ -35,7 +35,8 @@ export function chargeOrder(order: OrderRecord, taxExempt: boolean): void {
     const items = order.items.filter((item) => item.shipmentIndex === i + 1);
     const itemsCents = items.reduce((sum, item) => sum + cents(itemSubTotal(item)), 0);
     shipment.shippingTotal = charges.shippingPerShipment;
-    shipment.taxTotal = taxExempt ? 0 : percentOf(itemsCents, charges.taxRatePercent) / 100;
+    const taxedCents = itemsCents + (charges.taxOnShipping ? cents(charges.shippingPerShipment) : 0);
+    shipment.taxTotal = taxExempt ? 0 : percentOf(taxedCents, charges.taxRatePercent) / 100;
     subTotal += itemsCents;
     shipping += cents(charges.shippingPerShipment);
   });

@@ -193,6 +193,7 @@ export interface OrderRecord {
 
 export interface OrderCharges {
   readonly taxRatePercent: number;
+  readonly taxOnShipping: boolean;
   readonly shippingPerShipment: number;
   readonly promotion: SeedPipoCharges['promotion'];
 }
