@@ -111,18 +111,33 @@ export function treatTax(result: InvoiceFiguresResult, treatment: InvoiceTaxTrea
     figures.taxAt === 'line' ? { ...line, tax: taxOn(line.subtotal, line.tax) } : line,
   );
   const { summary } = figures;
+  const { shippingTax: _restated, ...linesSummaryTax } = summary.tax;
   const tax =
     figures.taxAt === 'line' && rate !== undefined
-      ? labelled(
-          {
-            ...summary.tax,
-            amount: money(addDecimals(lines.map((line) => parseDecimal(line.tax?.amount ?? '0', lenient)))),
-            taxableAmount: summary.subtotal,
-            percentageRate: percentageRate ?? '0',
-          },
-          treatment,
+      ? withShippingTax(
+          labelled(
+            {
+              ...linesSummaryTax,
+              amount: money(addDecimals(lines.map((line) => parseDecimal(line.tax?.amount ?? '0', lenient)))),
+              taxableAmount: summary.subtotal,
+              percentageRate: percentageRate ?? '0',
+            },
+            treatment,
+          ),
+          // The PO taxed the shipping (its Tax holds the shipping's): so does the restated rate.
+          summary.tax.shippingTax === undefined ? undefined : summary.shipping,
+          rate,
+          money,
+          decimals,
         )
-      : withShippingTax(taxOn(summary.subtotal, summary.tax), summary.shipping, rate, money, decimals);
+      : withShippingTax(
+          // A stated rate restates the shipping's tax too (or, exempt, drops it).
+          taxOn(summary.subtotal, rate === undefined ? summary.tax : linesSummaryTax),
+          summary.shipping,
+          rate,
+          money,
+          decimals,
+        );
   const gross = addDecimals(
     [summary.subtotal, tax.amount, summary.shipping ?? '0'].map((value) => parseDecimal(value, lenient)),
   );
@@ -157,7 +172,8 @@ export function labelTaxes(figures: InvoiceFigures, treatment: InvoiceTaxTreatme
 /**
  * The header's Tax with the tax on shipping at the stated rate, as a TaxDetail of its own: with the tax in
  * the header, the summary's Tax is its details' sum and may hold it. (With the tax on the lines a buyer
- * reads the summary's Tax as the lines' sum, so shipping is not taxed there.)
+ * reads the summary's Tax as the lines' sum, so shipping is taxed there only where the PO's Tax held the
+ * shipping's, as a cart with `charges.tax.onShipping` quotes it.)
  */
 function withShippingTax(
   tax: InvoiceTaxInput,

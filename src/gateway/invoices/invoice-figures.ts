@@ -82,6 +82,11 @@ export interface PoCharges {
   readonly tax?: Money;
   /** The sum of the PO's product lines: the charges are shared over its invoices by their part of it. */
   readonly linesTotal: string;
+  /**
+   * The PO's Tax is of its lines and its Shipping (the storefront's `charges.tax.onShipping` quoted it so):
+   * its rate is worked out over both, and the invoice taxes the shipping it bills at it.
+   */
+  readonly taxesShipping?: boolean;
 }
 
 export interface InvoiceFiguresInput {
@@ -572,6 +577,8 @@ function reconciledCharges(
   taxSource: TaxSource;
   shippingSource: TaxSource;
   deviations: PriceDeviation[];
+  /** The rate is of the lines and the shipping: the shipping billed is taxed at it too. */
+  taxesShipping: boolean;
 } {
   const { poCharges, settings, prices, currency } = input;
   const amountOf = (charge: Money | undefined, kind: ChargeKind): Decimal | undefined => {
@@ -588,18 +595,24 @@ function reconciledCharges(
   const linesTotal = parseDecimal(poCharges?.linesTotal ?? '0', lenient);
   const poShipping = amountOf(poCharges?.shipping, 'shipping');
   const poTax = amountOf(poCharges?.tax, 'tax');
+  // Tax on the shipping too: the rate is of lines plus shipping, and so is this invoice's part of the tax.
+  const poShippingShare =
+    poShipping === undefined ? undefined : poShare(poShipping, poSubtotal, linesTotal, currency);
+  const taxedShipping = poCharges?.taxesShipping === true ? poShipping : undefined;
+  const taxBase = taxedShipping === undefined ? linesTotal : sum([linesTotal, taxedShipping]);
+  const poTaxable = taxedShipping === undefined ? poSubtotal : sum([poSubtotal, poShippingShare ?? ZERO]);
   const poRate: Rate | undefined =
     poTax === undefined
       ? undefined
-      : isZero(linesTotal)
+      : isZero(taxBase)
         ? { numerator: ZERO, denominator: { units: 1n, scale: 0 } }
-        : { numerator: poTax, denominator: linesTotal };
+        : { numerator: poTax, denominator: taxBase };
   const deviations: PriceDeviation[] = [];
   const shipping = billedCharge(
     {
       kind: 'shipping',
       printOrder: printOrder.shipping,
-      po: poShipping === undefined ? undefined : poShare(poShipping, poSubtotal, linesTotal, currency),
+      po: poShippingShare,
     },
     settings,
     prices,
@@ -610,7 +623,7 @@ function reconciledCharges(
     {
       kind: 'tax',
       printOrder: applyRate(subtotal, printOrder.rate, currency),
-      po: poRate === undefined ? undefined : applyRate(poSubtotal, poRate, currency),
+      po: poRate === undefined ? undefined : applyRate(poTaxable, poRate, currency),
     },
     settings,
     prices,
@@ -622,12 +635,7 @@ function reconciledCharges(
   const fromPo = (billed: InvoiceHoldPrices, onPo: boolean) => billed === 'po' && onPo;
   return {
     rate: tax.billed === 'print-order' ? printOrder.rate : (poRate ?? none),
-    shipping:
-      shipping.billed === 'print-order'
-        ? printOrder.shipping
-        : poShipping === undefined
-          ? ZERO
-          : poShare(poShipping, poSubtotal, linesTotal, currency),
+    shipping: shipping.billed === 'print-order' ? printOrder.shipping : (poShippingShare ?? ZERO),
     taxSource: fromPo(tax.billed, poRate !== undefined)
       ? 'po'
       : tax.billed === 'po'
@@ -639,6 +647,7 @@ function reconciledCharges(
         ? 'none'
         : printOrder.shippingSource,
     deviations,
+    taxesShipping: tax.billed !== 'print-order' && poRate !== undefined && taxedShipping !== undefined,
   };
 }
 
@@ -755,7 +764,7 @@ export function invoiceFigures(input: InvoiceFiguresInput): InvoiceFiguresResult
     amountsAt(() => undefined),
     hold,
   );
-  const { rate, shipping, taxSource, shippingSource } = reconciled;
+  const { rate, shipping, taxSource, shippingSource, taxesShipping } = reconciled;
   deviations.push(...reconciled.deviations);
 
   // A promotion only ever lowers the bill: a service that writes it negative means the same amount.
@@ -779,10 +788,14 @@ export function invoiceFigures(input: InvoiceFiguresInput): InvoiceFiguresResult
     ),
   );
   const subtotal = sum(invoiceLines.map((line) => line.amount));
-  const taxAmount =
+  const linesTax =
     settings.taxAt === 'line'
       ? sum(invoiceLines.map((line) => parseDecimal(line.tax?.amount ?? '0', lenient)))
       : applyRate(subtotal, rate, currency);
+  // With the shipping taxed, the tax is one rounding of lines plus shipping at the PO's rate (for the
+  // whole PO exactly the PO's Tax, however the cart rounded it); the shipping's part is what the lines'
+  // tax leaves, stated as a TaxDetail of its own.
+  const taxAmount = taxesShipping ? applyRate(sum([subtotal, shipping]), rate, currency) : linesTax;
   const gross = sum([subtotal, taxAmount, shipping]);
   const net = subtract(gross, discount);
   if (net.units < 0n) {
@@ -798,6 +811,13 @@ export function invoiceFigures(input: InvoiceFiguresInput): InvoiceFiguresResult
     amount: money(taxAmount, currency),
     taxableAmount: money(subtotal, currency),
     percentageRate,
+    ...(taxesShipping &&
+      !isZero(shipping) && {
+        shippingTax: {
+          taxableAmount: money(shipping, currency),
+          amount: money(subtract(taxAmount, linesTax), currency),
+        },
+      }),
   };
   return {
     ok: true,
@@ -832,6 +852,12 @@ function negatedTax(tax: InvoiceTaxInput): InvoiceTaxInput {
     ...tax,
     amount: negated(tax.amount),
     ...(tax.taxableAmount !== undefined && { taxableAmount: negated(tax.taxableAmount) }),
+    ...(tax.shippingTax !== undefined && {
+      shippingTax: {
+        taxableAmount: negated(tax.shippingTax.taxableAmount),
+        amount: negated(tax.shippingTax.amount),
+      },
+    }),
   };
 }
 

@@ -153,6 +153,11 @@ async function holdInvoice(
   }
 }
 
+/** Whether the storefront's cart charges tax the shipping, so that a PO's Tax holds the shipping's. */
+function taxesShipping(ctx: GatewayContext, storefrontId: string): boolean {
+  return ctx.storefront(storefrontId).charges?.tax?.onShipping === true;
+}
+
 /** The buyer's compliance settings over its print order's storefront's. */
 function complianceOf(ctx: GatewayContext, buyer: ResolvedBuyer, storefrontId: string): InvoiceCompliance {
   return invoiceCompliance(ctx.storefront(storefrontId).invoicing, buyer.invoices);
@@ -425,7 +430,7 @@ export async function invoicePrintOrder(
       currency: storedRequest(po).total.currency,
       scope,
       settings,
-      poCharges: poChargesOf(po, buyer),
+      poCharges: poChargesOf(po, buyer, taxesShipping(ctx, tracked.storefrontId)),
       ...(release !== undefined && { prices: release }),
     };
     const result = figuresOf(ctx, buyer, tracked.storefrontId, input);
@@ -582,7 +587,7 @@ async function refuseUnreleasable(
       currency: storedRequest(po).total.currency,
       scope,
       settings: buyer.invoices,
-      poCharges: poChargesOf(po, buyer),
+      poCharges: poChargesOf(po, buyer, taxesShipping(ctx, hold.storefrontId)),
       prices,
     });
     if (!result.ok) still.push(`print order ${hold.printOrderId} (${hold.scope}): ${result.message}`);

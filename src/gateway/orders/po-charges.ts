@@ -11,11 +11,12 @@ import {
   formatDecimal,
   multiplyDecimals,
   readDecimal,
-  roundDecimal,
 } from '../../kernel/decimal.ts';
+import { lineAmount } from '../../kernel/money.ts';
 import type { PurchaseOrder } from '../../store/types.ts';
 import type { ResolvedBuyer } from '../deps.ts';
 import type { PoCharges } from '../invoices/invoice-figures.ts';
+import { exactPriceBasis } from '../punchout/pricing.ts';
 import { poDocument } from './po-record.ts';
 
 type ChargeKind = 'shipping' | 'tax';
@@ -40,9 +41,10 @@ function amount(quantity: string, unitPrice: string): Decimal | undefined {
 
 /**
  * The PO's Shipping and Tax (header first, else its charge lines) and the sum of its produced lines, each
- * rounded to the cent as an invoice bills it.
+ * as an invoice bills it: quantity × price ÷ its PriceBasisQuantity, rounded once to the currency's minor
+ * units. `taxesShipping`: the storefront's rules taxed the cart's shipping, so the PO's Tax holds its tax.
  */
-export function poChargesOf(po: PurchaseOrder, buyer: ResolvedBuyer): PoCharges {
+export function poChargesOf(po: PurchaseOrder, buyer: ResolvedBuyer, taxesShipping = false): PoCharges {
   const { request, lines } = poDocument(po);
   const fromLines = (kind: ChargeKind): Money | undefined => {
     const items = request.items.filter((item) => chargeLineKind(buyer, item.supplierPartID) === kind);
@@ -58,13 +60,16 @@ export function poChargesOf(po: PurchaseOrder, buyer: ResolvedBuyer): PoCharges 
   const tax = money(request.tax) ?? fromLines('tax');
   const linesTotal = addDecimals(
     lines.flatMap((line) => {
-      const a = amount(line.quantity, line.unitPrice.value);
-      return a === undefined ? [] : [roundDecimal(a, 2)];
+      const q = readDecimal(line.quantity.trim(), lenient);
+      const p = readDecimal(line.unitPrice.value.trim(), lenient);
+      if (q === undefined || p === undefined) return [];
+      return [lineAmount(q, p, exactPriceBasis(line.priceBasis), line.unitPrice.currency)];
     }),
   );
   return {
     ...(shipping !== undefined && { shipping }),
     ...(tax !== undefined && { tax }),
     linesTotal: formatDecimal(linesTotal),
+    ...(taxesShipping && { taxesShipping }),
   };
 }

@@ -5,6 +5,7 @@
  * billing the PO's charges against what the sandbox print order charges (the demo shop: 9.95 shipping per
  * shipment, 8.25 % tax, items priced at the job ticket's quantity).
  */
+import type { SandboxSeedInput } from '@punchgate/sandbox';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ChargeRules, GatewayConfigInput, InvoiceConfig } from '../../../schemas/config.ts';
 import {
@@ -132,6 +133,14 @@ function invoices(stack: OrderStack) {
     });
 }
 
+/** The summary's TaxDetail for the shipping (`purpose="shippingTax"`): its taxable amount and tax. */
+function shippingTaxDetail(xml: string) {
+  const detail = /<TaxDetail[^>]*purpose="shippingTax"[^>]*>([\s\S]*?)<\/TaxDetail>/.exec(xml)?.[1] ?? '';
+  const money = (element: string) =>
+    new RegExp(`<${element}>\\s*<Money[^>]*>([^<]*)</Money>`).exec(detail)?.[1];
+  return { taxable: money('TaxableAmount'), tax: money('TaxAmount') };
+}
+
 async function orderOf(stack: OrderStack, orderID: string) {
   const answer = await adminRequest(stack, '/admin/orders');
   const { items } = (await answer.json()) as { items: XmlTree[] };
@@ -139,8 +148,11 @@ async function orderOf(stack: OrderStack, orderID: string) {
 }
 
 /** Sends acme's PO of `cart` with `charges`, lets the sandbox ship its print order, and settles. */
-async function chargesStack(config: GatewayConfigInput): Promise<OrderStack> {
-  const stack = await createOrderStack(config);
+async function chargesStack(
+  config: GatewayConfigInput,
+  seed?: (seed: SandboxSeedInput) => SandboxSeedInput,
+): Promise<OrderStack> {
+  const stack = await createOrderStack(config, seed === undefined ? {} : { seed });
   // The print service's webhooks, as the gateway registers them at startup.
   await stack.worker.startup();
   return stack;
@@ -287,6 +299,81 @@ describe('the invoice bills the PO’s charges', () => {
         dtd: true,
       },
     ]);
+    expect([po.state, po.flags]).toEqual(['ordered', []]);
+  });
+
+  it('tax on shipping: the cart’s Tax holds the shipping’s, and the invoice bills the PO’s figures to the cent', async () => {
+    const vat: ChargeRules = {
+      ...DEMO_CHARGES,
+      tax: { percent: '8.25', onShipping: true, byShipTo: [], description: 'Sales tax' },
+    };
+    // The demo shop taxes its shipping too, as the storefront's rules quote it.
+    const shopTaxesShipping = (seed: SandboxSeedInput) => {
+      const storefront = seed.licenses[0]?.storefronts?.[0];
+      if (storefront === undefined) throw new Error('the seed has no demo storefront');
+      storefront.pipoCharges = { ...storefront.pipoCharges, taxOnShipping: true };
+      return seed;
+    };
+    // Header tax: 8.25 % of 45.00 + 9.95 = 4.533… → 4.53, one rounding.
+    const header = await chargesStack(chargesConfig(vat), shopTaxesShipping);
+    const cart = cartOf((await transferredCart(header, ['Business cards'], '500')).transfer);
+    expect([cart.total, cart.shipping, cart.tax, cart.taxDescription]).toEqual([
+      '45.00 USD',
+      '9.95 USD',
+      '4.53 USD',
+      'Sales tax',
+    ]);
+    await orderedAndShipped(header, 'PO-VAT-1', linesOf(cart.lines), {
+      shipping: '9.95',
+      tax: '4.53',
+      total: '59.48',
+    });
+    const [headerInvoice] = header.orderStatusPosts.filter((p) => p.body.includes('<InvoiceDetailRequest'));
+    expect(invoices(header)).toEqual([
+      {
+        subtotal: '45.00',
+        tax: '4.53',
+        shipping: '9.95',
+        discount: undefined,
+        due: '59.48',
+        comments: undefined,
+        dtd: true,
+      },
+    ]);
+    // 45.00 × 4.53 / 54.95 = 3.71 on the goods; the shipping's 0.82 a TaxDetail of its own.
+    expect(shippingTaxDetail(headerInvoice?.body ?? '')).toEqual({ taxable: '9.95', tax: '0.82' });
+
+    // Line tax: 0.99 and 0.03 on the lines, 0.82 on the shipping; the header's 1.84 their sum, saying so.
+    const line = await chargesStack(
+      chargesConfig(vat, { acme: { cartCharges: { taxAt: 'line' } } }, { send: 'on-ship', taxAt: 'line' }),
+      shopTaxesShipping,
+    );
+    const lineCart = cartOf((await transferredCart(line, ['Business cards', 'A5 flyer'])).transfer);
+    expect([lineCart.lineTaxes, lineCart.tax, lineCart.taxDescription, lineCart.total]).toEqual([
+      ['0.99 USD', '0.03 USD'],
+      '1.84 USD',
+      'Sales tax (incl. 0.82 on shipping)',
+      '12.35 USD',
+    ]);
+    expect(validateAgainstDtd(lineCart.xml, 'cXML')).toEqual({ ok: true, messages: '' });
+    const po = await orderedAndShipped(line, 'PO-VAT-2', linesOf(lineCart.lines), {
+      shipping: '9.95',
+      tax: '1.84',
+      total: '24.14',
+    });
+    expect(invoices(line)).toEqual([
+      {
+        subtotal: '12.35',
+        tax: '1.84',
+        shipping: '9.95',
+        discount: undefined,
+        due: '24.14',
+        comments: undefined,
+        dtd: true,
+      },
+    ]);
+    const [lineInvoice] = line.orderStatusPosts.filter((p) => p.body.includes('<InvoiceDetailRequest'));
+    expect(shippingTaxDetail(lineInvoice?.body ?? '')).toEqual({ taxable: '9.95', tax: '0.82' });
     expect([po.state, po.flags]).toEqual(['ordered', []]);
   });
 
