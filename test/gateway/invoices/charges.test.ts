@@ -260,6 +260,28 @@ describe('the cXML cart carries the storefront’s charges', () => {
     expect([unknown.shipping, unknown.tax]).toEqual(['7.50 USD', '8.55 USD']);
   });
 
+  it('a JPY storefront quotes whole yen in Shipping and Tax, per line too; DTD-valid', async () => {
+    const yen: ChargeRules = {
+      shipping: { kind: 'flat', amount: '990' },
+      shippingDescription: 'Shipping',
+      tax: { percent: '10', onShipping: false, byShipTo: [], description: 'Consumption tax' },
+    };
+    const config = chargesConfig(yen, { acme: { cartCharges: { taxAt: 'line' } } });
+    const stack = await createOrderStack({
+      ...config,
+      storefronts: config.storefronts.map((s) => (s.id === 'demo' ? { ...s, currency: 'JPY' } : s)),
+    });
+    const cart = cartOf((await transferredCart(stack, ['Business cards', 'A5 flyer'], '500')).transfer);
+    // 500 × 0.09 = 45 yen, tax 4.5 → 5; 1 × 0.35 → 0 yen, tax 0.
+    expect([cart.total, cart.shipping, cart.tax, cart.lineTaxes]).toEqual([
+      '45 JPY',
+      '990 JPY',
+      '5 JPY',
+      ['5 JPY', '0 JPY'],
+    ]);
+    expect(validateAgainstDtd(cart.xml, 'cXML')).toEqual({ ok: true, messages: '' });
+  });
+
   it('rules that cannot quote the cart refuse the transfer with the cart page naming the product', async () => {
     const rules: ChargeRules = {
       shipping: { kind: 'table', byQuantity: [{ upTo: 250, amount: '4.00' }] },

@@ -5,6 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ResolvedOciBuyer } from '../../../src/gateway/deps.ts';
 import { ociChargeLines } from '../../../src/gateway/oci/oci-charge-lines.ts';
+import { quoteCartCharges } from '../../../src/gateway/punchout/cart-charges.ts';
 import { itemFields } from '../../../src/gateway/oci/oci-lines.ts';
 import { resolveTestConfig, testConfig } from '../../support/stack.ts';
 
@@ -51,5 +52,36 @@ describe('OCI charge items', () => {
     };
     expect(ociChargeLines(shippingOnly, storefront, CHARGES).map((item) => item.sku)).toEqual(['FREIGHT']);
     expect(ociChargeLines(shippingOnly, storefront, {})).toEqual([]);
+  });
+
+  it('in the currency’s minor units: whole yen for JPY, three decimals for BHD', () => {
+    const buyer: ResolvedOciBuyer = {
+      ...sap1,
+      chargeLines: {
+        shipping: { partId: 'FREIGHT', description: 'Freight' },
+        tax: { partId: 'TAX', description: 'Sales tax' },
+      },
+    };
+    const rules = {
+      shipping: { kind: 'flat' as const, amount: '1.25' },
+      shippingDescription: 'Shipping',
+      tax: { percent: '10', onShipping: true, byShipTo: [], description: 'VAT' },
+    };
+    const priced = (currency: string, lineAmount: string) => {
+      const lines = [{ productName: 'Business cards', quantity: 500, amount: lineAmount }];
+      const quoted = quoteCartCharges(rules, { taxExempt: false, taxAt: 'header' }, lines, {
+        shipTo: {},
+        currency,
+      });
+      if (!quoted.ok) throw new Error(quoted.message);
+      const fields = Object.fromEntries(
+        itemFields(buyer, 'utf-8', ociChargeLines(buyer, { currency }, quoted.charges)),
+      );
+      return [fields['NEW_ITEM-PRICE[1]'], fields['NEW_ITEM-PRICE[2]'], fields['NEW_ITEM-CURRENCY[1]']];
+    };
+    // BHD: shipping 1.250; 10 % of 45.005 + 1.250 = 4.6255 → 4.626.
+    expect(priced('BHD', '45.005')).toEqual(['1.250', '4.626', 'BHD']);
+    // JPY: shipping 1.25 → 1 yen; 10 % of 45 + 1 = 4.6 → 5.
+    expect(priced('JPY', '45')).toEqual(['1', '5', 'JPY']);
   });
 });
