@@ -17,6 +17,7 @@ import {
   orderReferenceElement,
   quantityAttribute,
 } from './build-common-elements.ts';
+import { itemInElement, type OrderMessageLine } from './build-order-message.ts';
 import { cxmlTimestampAttribute, envelopeLang, optionalTimestampAttribute, requireText } from './envelope.ts';
 import type { Extrinsic } from './request-types.ts';
 import { el, type XmlElementSpec } from './xml-writer.ts';
@@ -55,8 +56,14 @@ export interface ConfirmationStatusInput {
   readonly quantity?: string | number;
   readonly shipmentDate?: Date | string;
   readonly deliveryDate?: Date | string;
-  /** A changed unit price (type `detail`). */
+  /** A changed unit price (type `detail`), of one unit of the line's UnitOfMeasure. */
   readonly unitPrice?: MoneyInput;
+  /**
+   * The line as confirmed, instead of `unitPrice`, where its price is per a basis (PriceBasisQuantity,
+   * e.g. per 1,000): Fulfill.dtd gives a ConfirmationStatus's bare UnitPrice no basis, so a price per N
+   * goes in an ItemIn, whose ItemDetail carries UnitPrice and PriceBasisQuantity together.
+   */
+  readonly itemIn?: OrderMessageLine;
   readonly comments?: string;
   readonly extrinsics?: readonly Extrinsic[];
 }
@@ -109,7 +116,9 @@ function statusElementFor(
       deliveryDate: optionalTimestampAttribute(status.deliveryDate, `${field}.deliveryDate`),
     },
     el('UnitOfMeasure', {}, item.unitOfMeasure),
-    status.unitPrice !== undefined &&
+    status.itemIn !== undefined && itemInElement(status.itemIn, 0, lang, `${field}.itemIn`),
+    status.itemIn === undefined &&
+      status.unitPrice !== undefined &&
       el('UnitPrice', {}, moneyElement(status.unitPrice, `${field}.unitPrice`)),
     commentsElement(status.comments, lang),
     extrinsicElements(status.extrinsics),

@@ -92,8 +92,16 @@ const ZERO = { units: 0n, scale: 0 };
 
 const OPERATIONS: ReadonlySet<string> = new Set<SetupOperation>(['create', 'edit', 'inspect']);
 
-function itemInElement(line: OrderMessageLine, index: number, lang: string): XmlElementSpec {
-  const field = `items[${index}]`;
+/**
+ * One ItemIn: a cart line, or a confirmed line whose price is per a basis (a ConfirmationStatus can carry
+ * a PriceBasisQuantity only inside an ItemIn). `field` names the line in a programming error.
+ */
+export function itemInElement(
+  line: OrderMessageLine,
+  index: number,
+  lang: string,
+  field = `items[${index}]`,
+): XmlElementSpec {
   if (line.classifications.length === 0) throw new TypeError(`${field} needs at least one classification`);
   if (
     line.leadTimeDays !== undefined &&

@@ -38,7 +38,9 @@ function oneOf<T extends string>(value: string, allowed: ReadonlySet<string>, wh
 }
 
 function statusOf(node: XmlNode, where: string): ConfirmationStatusInput {
-  const money = descend(node, 'UnitPrice', 'Money');
+  // A price per a basis comes inside an ItemIn: it is a price all the same.
+  const money =
+    descend(node, 'UnitPrice', 'Money') ?? descend(node, 'ItemIn', 'ItemDetail', 'UnitPrice', 'Money');
   const shipmentDate = attr(node, 'shipmentDate');
   const deliveryDate = attr(node, 'deliveryDate');
   const comments = childText(node, 'Comments');

@@ -62,7 +62,8 @@ const WALKS: readonly Walk[] = [
     gatewayBuyer: 'sap1',
     designName: 'Käthe Müller',
     uom: 'ST',
-    cartArrived: '1 line added from the catalog (OCI, UTF-8).',
+    // The demo's shipping and tax come as items of their own (chargeLines): FREIGHT and TAX.
+    cartArrived: '3 lines added from the catalog (OCI, UTF-8).',
     lineActions: false,
   },
 ];
@@ -186,7 +187,7 @@ async function walkThroughDemo(browser: Browser, demo: RunningDemo, walk: Walk):
       await expect(page.getByRole('status').first().innerText()).resolves.toBe(walk.cartArrived);
       const lines = page.getByRole('table').filter({ has: page.locator('caption', { hasText: 'Lines' }) });
       const rows = await readTable(lines);
-      expect(rows).toHaveLength(1);
+      expect(rows).toHaveLength(walk.slug === 'sap' ? 3 : 1);
       expect(rows[0]).toMatchObject({
         '#': '1',
         'Part number': 'BC-STD',
@@ -200,10 +201,17 @@ async function walkThroughDemo(browser: Browser, demo: RunningDemo, walk: Walk):
       if (walk.lineActions) {
         await page.getByRole('button', { name: 'Edit line 1 in the catalog' }).waitFor();
       }
-      // A cXML cart carries the demo's shipping and 8.25 % tax beside the lines; OCI has no charge fields.
+      // A cXML cart carries the demo's shipping and 8.25 % tax beside the lines; OCI, without charge
+      // fields, as the items FREIGHT and TAX after the line.
+      if (walk.slug === 'sap') {
+        expect(rows.slice(1).map((row) => [row['Part number'], row.Total])).toEqual([
+          ['FREIGHT', '9.95 USD'],
+          ['TAX', '0.99 USD'],
+        ]);
+      }
       expect(await visibleText(lines.locator('tfoot'))).toMatch(
         walk.slug === 'sap'
-          ? /^Total 12\.00 USD/
+          ? /^Total 22\.94 USD/
           : /^Lines 12\.00 USD\s+Shipping \(Shipping\) 9\.95 USD\s+Tax \(Sales tax\) 0\.99 USD\s+Total 22\.94 USD/,
       );
       // The cart arrived as a document a person can open and read.
@@ -343,7 +351,8 @@ async function walkThroughDemo(browser: Browser, demo: RunningDemo, walk: Walk):
       expect(requisitions[0]).toMatchObject({
         Profile: walk.profile,
         User: 'Jane Roe',
-        Lines: '1',
+        // The SAP requisition holds its FREIGHT and TAX items too.
+        Lines: walk.slug === 'sap' ? '3' : '1',
         State: walk.invoice ? 'Invoiced' : 'Shipped',
       });
       const inbox = await readTable(page.getByRole('table').filter({ hasText: 'Order-status inbox' }));

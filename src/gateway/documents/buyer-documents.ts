@@ -12,11 +12,13 @@ import {
   buildInvoiceDetailRequest,
   buildShipNoticeRequest,
   type ConfirmationItemInput,
+  type ConfirmationStatusInput,
   type ConfirmationStatusType,
   type ConfirmationType,
   type CxmlHeader,
   type InvoiceDetailRequestInput,
   newPayloadId,
+  type OrderItem,
   redactSharedSecrets,
   type ShipNoticeCarrier,
   type ShipNoticeLine,
@@ -24,6 +26,7 @@ import {
 import { StoreError } from '../../store/store-error.ts';
 import type { DeploymentMode, Invoice, OutboxKind, PurchaseOrder } from '../../store/types.ts';
 import type { GatewayContext } from '../context.ts';
+import { DEFAULT_UNSPSC } from '../cxml/transfer.ts';
 import type { ResolvedBuyer } from '../deps.ts';
 import { FLAG, type Mismatch, type RejectedLine, storedRequest, withFlags } from '../orders/po-record.ts';
 import { instructionsInForce, withheldBecause } from './instructions-in-force.ts';
@@ -173,6 +176,32 @@ function deviatingLines(deviations: readonly Mismatch[]): DeviatingLines {
 }
 
 /**
+ * The price a `detail` status states for a line: its UnitPrice, or, for a price per N (the PO's
+ * PriceBasisQuantity), the line as an ItemIn, since only ItemIn's ItemDetail carries the basis beside the
+ * price (a bare UnitPrice in a ConfirmationStatus is per one unit, and would state a price N times too high).
+ */
+function pricedStatus(line: OrderItem): Pick<ConfirmationStatusInput, 'unitPrice' | 'itemIn'> {
+  if (line.priceBasis === undefined) return { unitPrice: line.unitPrice };
+  const classifications = line.classifications.filter((c) => c.domain.trim() !== '' && c.code.trim() !== '');
+  return {
+    itemIn: {
+      quantity: line.quantity,
+      lineNumber: line.lineNumber,
+      supplierPartID: line.supplierPartID,
+      ...(line.supplierPartAuxiliaryID !== undefined && {
+        supplierPartAuxiliaryID: line.supplierPartAuxiliaryID,
+      }),
+      unitPrice: line.unitPrice,
+      description: line.description.trim() !== '' ? line.description : line.supplierPartID,
+      unitOfMeasure: line.unitOfMeasure,
+      priceBasis: line.priceBasis,
+      classifications:
+        classifications.length > 0 ? classifications : [{ domain: 'UNSPSC', code: DEFAULT_UNSPSC }],
+    },
+  };
+}
+
+/**
  * One ConfirmationItem per line of the PO answered, with the line's quantity and unit and its requested
  * delivery date where the buyer gave one (cXML asks a supplier to confirm against it).
  */
@@ -207,7 +236,7 @@ function confirmationItems(
         {
           type: lineStatus,
           ...(deliveryDate !== undefined && { deliveryDate }),
-          ...(priceChanged === true && { unitPrice: line.unitPrice }),
+          ...(priceChanged === true && pricedStatus(line)),
         },
       ],
     };

@@ -51,7 +51,8 @@ export interface LineStatusChange {
 export type LineStatusOutcome = 'queued' | 'unchanged' | 'withheld' | 'no_url';
 
 const plainlyAccepted = (item: ConfirmationItemInput | undefined) =>
-  item?.statuses?.every((s) => s.type === 'accept' && s.unitPrice === undefined) ?? true;
+  item?.statuses?.every((s) => s.type === 'accept' && s.unitPrice === undefined && s.itemIn === undefined) ??
+  true;
 
 const instant = (date: Date | string | undefined) =>
   date === undefined ? undefined : new Date(date).getTime();
@@ -64,6 +65,7 @@ function alreadySays(item: ConfirmationItemInput | undefined, line: LineStatus):
   return (
     held.type === wanted.type &&
     held.unitPrice === undefined &&
+    held.itemIn === undefined &&
     (held.comments ?? '') === (wanted.comments ?? '') &&
     instant(held.shipmentDate) === instant(wanted.shipmentDate) &&
     instant(held.deliveryDate) === instant(wanted.deliveryDate)
