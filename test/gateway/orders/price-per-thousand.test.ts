@@ -151,6 +151,32 @@ describe('a product priced per thousand', () => {
     expect(await flagsOf(stack, 'PO-NOBASIS')).toEqual(['price_mismatch']);
   });
 
+  it('a PO at another price per 1,000 is confirmed with that price and its basis, in an ItemIn', async () => {
+    const stack = await createOrderStack(perThousandConfig());
+    await stack.worker.startup();
+    const line = { ...poLineOf((await cartOfCards(stack)).poom), detailXml: PER_THOUSAND_XML };
+    // The cart said 120.00 per 1,000; the PO says 110.00 per 1,000: accepted at the PO's terms, detailed.
+    expect(
+      await sendOrder(stack, { orderID: 'PO-1000-DETAIL', lines: [{ ...line, unitPrice: '110.00' }] }),
+    ).toMatchObject({ code: 200 });
+    await drain(stack);
+    const [confirmation] = stack.orderStatusPosts.filter((post) =>
+      post.body.includes('<ConfirmationRequest>'),
+    );
+    const body = confirmation?.body ?? '';
+    expect(validateAgainstDtd(body, 'Fulfill')).toEqual({ ok: true, messages: '' });
+    const request = parseXml(body).cXML.Request.ConfirmationRequest;
+    expect(request.ConfirmationHeader['@type']).toBe('detail');
+    const status = request.ConfirmationItem.ConfirmationStatus;
+    expect(status['@type']).toBe('detail');
+    // Never a bare UnitPrice, which Fulfill.dtd reads per piece: 110.00 a card.
+    expect(status.UnitPrice).toBeUndefined();
+    const [itemIn] = status.ItemIn;
+    expect(itemIn.ItemDetail.UnitPrice.Money).toEqual({ '#text': '110.00', '@currency': 'USD' });
+    expect(compact(body)).toContain(`<UnitOfMeasure>EA</UnitOfMeasure>${PER_THOUSAND_XML}`);
+    expect(itemIn.ItemID.SupplierPartAuxiliaryID).toBe(line.lineRef);
+  });
+
   it('a PO whose PriceBasisQuantity is 0 is refused naming the line', async () => {
     const stack = await createOrderStack(perThousandConfig());
     const line = poLineOf((await cartOfCards(stack)).poom);
