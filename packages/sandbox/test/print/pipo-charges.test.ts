@@ -186,6 +186,21 @@ describe('PIPO orders are charged as the seed says', () => {
     });
   });
 
+  it('taxOnShipping: each shipment is taxed on its items and its shipping', async () => {
+    const seed = withStorefront(1, (sf) => {
+      sf.pipoCharges = { ...sf.pipoCharges, taxOnShipping: true };
+    });
+    const h = makeHarness({}, seed);
+    // 8.25 % of 0.35 + 9.95 = 0.84975 → 0.85 (the items alone would be 0.03).
+    expect(figures(await pipoOrder(h, JANE, [102]))).toMatchObject({
+      sub_total: 0.35,
+      shipments: [[9.95, 0.85]],
+      tax_total: 0.85,
+    });
+    // A tax-exempt customer still pays none.
+    expect(figures(await pipoOrder(h, OMAR, [102]))).toMatchObject({ tax_total: 0 });
+  });
+
   it('a fixed promotion never exceeds sub_total plus shipping; tax rounds half up per shipment', async () => {
     const seed = withStorefront(1, (sf) => {
       sf.pipoCharges = {
