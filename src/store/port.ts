@@ -80,6 +80,8 @@ import type {
   NewJob,
   NewOrderIntake,
   NewOrderNote,
+  OrderCommit,
+  OrderCommitResult,
   NewOutboxMessage,
   NewPunchoutSession,
   NewPurchaseOrder,
@@ -254,6 +256,17 @@ interface OrderStore {
     patch: PurchaseOrderPatch,
     options?: { ifState?: readonly OrderState[] },
   ): Promise<boolean>;
+  /**
+   * Several writes of an order's job in one transaction, one commit (on D1 one batch): see
+   * {@link OrderCommit}. What the job would otherwise write in four to six calls, each a commit of its own.
+   */
+  commit(writes: OrderCommit): Promise<OrderCommitResult>;
+  /**
+   * `listIds`, leaving out the orders that have an open job (pending, running or dead) under the key
+   * `jobKeyPrefix` + the order's id: the orders whose job was lost, which the worker queues again, without
+   * a write per order each round for the many whose job is simply waiting.
+   */
+  listIdsWithoutJob(state: OrderState, jobKeyPrefix: string, limit?: number): Promise<string[]>;
   /**
    * The orders received within the window (`createdAt`), oldest first, a page at a time: an export reads
    * a year of POs this way without holding it. Keyset paging on the id, so a page costs the same however

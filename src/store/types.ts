@@ -336,6 +336,34 @@ export interface PurchaseOrderPatch {
   lastError?: string;
 }
 
+/**
+ * Writes that belong to one step of a purchase order's job, made in one transaction (`orders.commit`): the
+ * print orders it now tracks, patches of the order, the documents it queues for the buyer, and the job
+ * it finishes. All of them take effect or none; each keeps the meaning of the method it stands for.
+ */
+export interface OrderCommit {
+  /** Tracked unless tracked already (as `printOrders.add`), then `set` applied (as `printOrders.update`). */
+  printOrders?: readonly (NewTrackedPrintOrder & { set?: TrackedPrintOrderPatch })[];
+  /**
+   * Applied in order, each as `orders.patch` (only while the order is in one of `ifState`, when given); one
+   * whose condition fails is skipped, not an error: `patched` says which applied.
+   */
+  patches?: readonly { id: string; patch: PurchaseOrderPatch; ifState?: readonly OrderState[] }[];
+  /** Queued unless their dedupe key was ever queued (as `outbox.enqueue`). */
+  messages?: readonly NewOutboxMessage[];
+  /** The job these writes finish: completed as `jobs.complete` does, only while the claim is current. */
+  completes?: Claim;
+}
+
+export interface OrderCommitResult {
+  /** Per entry of `patches`: whether it applied (the order exists and its state met the condition). */
+  patched: boolean[];
+  /** Per entry of `messages`: whether it was queued now (false: its dedupe key was queued before). */
+  queued: boolean[];
+  /** Whether `completes` completed the job (false without one, or when the claim was no longer current). */
+  completed: boolean;
+}
+
 export interface OrderFilter extends PageRequest {
   state?: OrderState;
   buyerId?: string;

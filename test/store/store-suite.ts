@@ -22,6 +22,7 @@ import { fixtureBytes } from '../cxml/fixture-files.ts';
 import { legacyPoDocument } from '../support/legacy-po-document.ts';
 import { describeInvoices } from './invoice-suite.ts';
 import { describeNotesAndExports } from './notes-export-suite.ts';
+import { describeOrderCommit } from './order-commit-suite.ts';
 import { describeStatusUpdates } from './status-update-suite.ts';
 import { describeNotificationLog } from './notification-log-suite.ts';
 import { createManualClock, type ManualClock } from './manual-clock.ts';
@@ -1830,6 +1831,7 @@ export function runStoreSuite(
 
     describeInvoices(() => ({ store, clock }));
     describeNotesAndExports(() => ({ store, clock }));
+    describeOrderCommit(() => ({ store, clock }));
     describeStatusUpdates(() => ({ store, clock }));
     describeNotificationLog(() => ({ store, clock }));
 

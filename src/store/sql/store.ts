@@ -18,6 +18,8 @@ import {
   DEFAULT_MAX_ATTEMPTS,
   invoiceDedupeKey,
   type NewPurchaseOrder,
+  type OrderCommit,
+  type OrderCommitResult,
   type OrderState,
   type Page,
   type PurchaseOrderPatch,
@@ -543,10 +545,66 @@ interface OrderParts {
   insertChunks: ReturnType<typeof orderChunkInsert>;
 }
 
-function sqlOrders(
-  { sql: { orders: sql, attachments: attachmentSql }, driver, now, rows, first }: SqlContext,
-  { maxInlineChars, insertChunks }: OrderParts,
-): Store['orders'] {
+/**
+ * `orders.commit`: the statements `printOrders.add` and `.update`, `orders.patch`, `outbox.enqueue` and
+ * `jobs.complete` run, in one batch, so one commit (one fsync) stands for all of them.
+ */
+async function commitOrderWrites(
+  { sql, driver, now }: SqlContext,
+  writes: OrderCommit,
+): Promise<OrderCommitResult> {
+  const at = now();
+  const statements: SqlStatement[] = [];
+  for (const p of writes.printOrders ?? []) {
+    statements.push(sql.printOrders.insert.bind(p.storefrontId, p.printOrderId, p.poId, at));
+    if (p.set === undefined) continue;
+    const { set } = p;
+    statements.push(
+      sql.printOrders.update.bind(
+        set.state ?? null,
+        set.lastStatus ?? null,
+        jsonOrNull(set.shipmentsNotified),
+        set.confirmed === undefined ? null : flag(set.confirmed),
+        msOrNull(set.lastCheckedAt),
+        at,
+        p.storefrontId,
+        p.printOrderId,
+      ),
+    );
+  }
+  const patchesFrom = statements.length;
+  for (const { id, patch, ifState } of writes.patches ?? []) {
+    statements.push(sql.orders.patch.bind(...orderPatch(id, patch, ifState, at)));
+  }
+  const messagesFrom = statements.length;
+  for (const m of writes.messages ?? []) {
+    statements.push(
+      sql.outbox.insert.bind(m.buyerId, m.poId, m.kind, m.dedupeKey, m.url, m.body, at),
+      sql.outbox.queueInsert.bind(m.nextAttemptAt?.getTime() ?? at, m.dedupeKey),
+    );
+  }
+  const completeAt = statements.length;
+  if (writes.completes !== undefined) {
+    statements.push(sql.jobs.complete.bind(at, writes.completes.id, writes.completes.attempts));
+  }
+  if (statements.length === 0) return { patched: [], queued: [], completed: false };
+  const results = await driver.batch(statements);
+  const answered = (index: number) => (results[index]?.rows.length ?? 0) > 0;
+  return {
+    patched: (writes.patches ?? []).map((_, i) => answered(patchesFrom + i)),
+    queued: (writes.messages ?? []).map((_, i) => answered(messagesFrom + 2 * i + 1)),
+    completed: writes.completes !== undefined && answered(completeAt),
+  };
+}
+
+function sqlOrders(context: SqlContext, { maxInlineChars, insertChunks }: OrderParts): Store['orders'] {
+  const {
+    sql: { orders: sql, attachments: attachmentSql },
+    driver,
+    now,
+    rows,
+    first,
+  } = context;
   /** The orders of `found` whose texts are stored in parts, made whole again: one query for all. */
   async function whole(found: SqlRow[]): Promise<SqlRow[]> {
     const ids = found.filter((row) => Number(row.text_chunks ?? 0) > 0).map((row) => String(row.id));
@@ -645,6 +703,13 @@ function sqlOrders(
     },
     async listIds(state, limit) {
       return (await rows(sql.listIds, state, pageSize(limit))).map((row) => String(row.id));
+    },
+    async listIdsWithoutJob(state, jobKeyPrefix, limit) {
+      const found = await rows(sql.listIdsWithoutJob, state, jobKeyPrefix, pageSize(limit));
+      return found.map((row) => String(row.id));
+    },
+    async commit(writes) {
+      return commitOrderWrites(context, writes);
     },
     async listWaiting(limit) {
       return (await rows(sql.listWaiting, pageSize(limit))).map(toWaitingOrder);
