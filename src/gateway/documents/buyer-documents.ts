@@ -24,7 +24,13 @@ import {
   type ShipNoticeLine,
 } from '../../cxml/index.ts';
 import { StoreError } from '../../store/store-error.ts';
-import type { DeploymentMode, Invoice, OutboxKind, PurchaseOrder } from '../../store/types.ts';
+import type {
+  DeploymentMode,
+  Invoice,
+  NewOutboxMessage,
+  OutboxKind,
+  PurchaseOrder,
+} from '../../store/types.ts';
 import type { GatewayContext } from '../context.ts';
 import { DEFAULT_UNSPSC } from '../cxml/transfer.ts';
 import type { ResolvedBuyer } from '../deps.ts';
@@ -85,18 +91,22 @@ export function orderReference(order: PurchaseOrder) {
   };
 }
 
-export async function enqueue(
+/** A document for the buyer's queue, as `enqueue` takes it. */
+interface DocumentToQueue {
+  queueOf: PurchaseOrder;
+  kind: OutboxKind;
+  dedupeKey: string;
+  build: () => string;
+  /** Where to post it; default the buyer's `orderStatusUrl`. */
+  url?: string;
+}
+
+/** The outbox message of `message`; undefined (and said in the log) when the buyer has no orderStatusUrl. */
+function outboxMessage(
   ctx: GatewayContext,
   buyer: ResolvedBuyer,
-  message: {
-    queueOf: PurchaseOrder;
-    kind: OutboxKind;
-    dedupeKey: string;
-    build: () => string;
-    /** Where to post it; default the buyer's `orderStatusUrl`. */
-    url?: string;
-  },
-): Promise<boolean> {
+  message: DocumentToQueue,
+): NewOutboxMessage | undefined {
   const url = message.url ?? buyer.orderStatusUrl;
   if (url === undefined) {
     ctx.logger.warn('buyer has no orderStatusUrl; document not sent', {
@@ -104,9 +114,9 @@ export async function enqueue(
       kind: message.kind,
       dedupeKey: message.dedupeKey,
     });
-    return false;
+    return undefined;
   }
-  const { created } = await ctx.store.outbox.enqueue({
+  return {
     buyerId: buyer.id,
     poId: message.queueOf.id,
     kind: message.kind,
@@ -114,9 +124,23 @@ export async function enqueue(
     url,
     // Whoever reads the database or a backup must not be able to forge documents to every buyer.
     body: redactSharedSecrets(message.build()),
-  });
-  if (created)
-    ctx.logger.info('document queued for buyer', { buyer: buyer.id, dedupeKey: message.dedupeKey });
+  };
+}
+
+/** Says in the log that a document was queued (once: a repeat under its dedupe key is not news). */
+export function documentQueued(ctx: GatewayContext, message: NewOutboxMessage): void {
+  ctx.logger.info('document queued for buyer', { buyer: message.buyerId, dedupeKey: message.dedupeKey });
+}
+
+export async function enqueue(
+  ctx: GatewayContext,
+  buyer: ResolvedBuyer,
+  message: DocumentToQueue,
+): Promise<boolean> {
+  const queued = outboxMessage(ctx, buyer, message);
+  if (queued === undefined) return false;
+  const { created } = await ctx.store.outbox.enqueue(queued);
+  if (created) documentQueued(ctx, queued);
   return true;
 }
 
@@ -287,17 +311,34 @@ export async function queueConfirmation(
   buyer: ResolvedBuyer,
   confirmation: ConfirmationToQueue,
 ): Promise<boolean> {
+  const message = await confirmationMessage(ctx, buyer, confirmation);
+  if (message === undefined) return false;
+  const { created } = await ctx.store.outbox.enqueue(message);
+  if (created) documentQueued(ctx, message);
+  return true;
+}
+
+/**
+ * The message `queueConfirmation` queues, for a caller that writes it together with other changes in one
+ * transaction (`orders.commit`); undefined when none goes out (the buyer allows none, which is handled
+ * here as `queueConfirmation` handles it, or has no orderStatusUrl).
+ */
+export async function confirmationMessage(
+  ctx: GatewayContext,
+  buyer: ResolvedBuyer,
+  confirmation: ConfirmationToQueue,
+): Promise<NewOutboxMessage | undefined> {
   // A change restates the order's ControlKeys, and the original's still stand: either one forbidding
   // confirmations withholds it (a missing document is put before an operator; a forbidden one cannot be
   // taken back).
   const withheld = confirmationWithheld(confirmation.answers, confirmation.queueOf);
   if (withheld !== undefined) {
     await withholdConfirmation(ctx, confirmation, withheld);
-    return false;
+    return undefined;
   }
   const { type, items } = confirmationBody(buyer, confirmation);
   const confirmID = newConfirmID(await sentConfirmations(ctx, confirmation.queueOf), confirmation.reference);
-  return enqueue(ctx, buyer, {
+  return outboxMessage(ctx, buyer, {
     queueOf: confirmation.queueOf,
     kind: 'confirmation',
     dedupeKey: confirmation.dedupeKey,

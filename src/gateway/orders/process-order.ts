@@ -17,15 +17,26 @@
 import { isPrintApiError } from '../../print-api/index.ts';
 import { StoreError } from '../../store/store-error.ts';
 import type {
+  Claim,
   CreateAttempt,
   Job,
   NewOrderIntake,
+  NewOutboxMessage,
+  OrderCommit,
+  OrderCommitResult,
   PurchaseOrder,
+  PurchaseOrderPatch,
   TrackedPrintOrder,
 } from '../../store/types.ts';
 import type { GatewayContext } from '../context.ts';
 import type { ResolvedBuyer, ResolvedStorefront } from '../deps.ts';
-import { confirmationReferenceOf, queueConfirmation } from '../documents/buyer-documents.ts';
+import {
+  type ConfirmationToQueue,
+  confirmationMessage,
+  confirmationReferenceOf,
+  documentQueued,
+  queueConfirmation,
+} from '../documents/buyer-documents.ts';
 import { GatewayError, upstreamError } from '../http/errors.ts';
 import { openHolds, parkedForHolds } from '../invoices/invoice-holds.ts';
 import { findProductBySku } from '../punchout/catalog.ts';
@@ -49,7 +60,8 @@ import { linesWithoutShipTo, missingShipToReason } from './ship-to.ts';
 
 export const PROCESS_ORDER = 'process_order';
 
-const PROCESSING_KEY_PREFIX = 'po:';
+/** A PO's job key is this and its id. */
+export const PROCESSING_KEY_PREFIX = 'po:';
 
 function processingKey(poId: string): string {
   return `${PROCESSING_KEY_PREFIX}${poId}`;
@@ -252,34 +264,58 @@ async function settleCutOffCreate(
   }
 }
 
-/** `order` is the record as just read or updated by the caller: its create attempts are the ones rewritten below. */
+/**
+ * The floor a search for a cut-off create of the storefront's print order starts above: any print order of
+ * the storefront that exists now bounds it from below (one created later gets a higher id); the highest
+ * tracked, open or closed, leaves the fewest ids to read, also for a quiet storefront whose print orders
+ * have all shipped long ago.
+ */
+async function createFloor(
+  ctx: GatewayContext,
+  storefront: ResolvedStorefront,
+  searchedUpTo: number | undefined,
+): Promise<number | undefined> {
+  const known = await ctx.store.printOrders.highestId(storefront.id);
+  return known === undefined ? searchedUpTo : Math.max(known, searchedUpTo ?? known);
+}
+
+/** A print order the job has made (or adopted) for a group, and whether it is tracked and listed already. */
+interface MadePrintOrder {
+  printOrderId: number;
+  /** Adopted after a cut-off create: tracked and in the PO's list already. */
+  recorded: boolean;
+}
+
+/**
+ * Creates the group's print order. `order` is the record as the job holds it (its create attempts are the
+ * ones rewritten below); `marked` says the job has written the group's create marker already, together with
+ * an earlier write, so a marker in the record is this run's and not one left by a create that was cut off.
+ * The created print order is the caller's to record, together with what follows.
+ */
 async function createPrintOrder(
   ctx: GatewayContext,
   order: PurchaseOrder,
   group: OwnerGroup,
   buyer: ResolvedBuyer,
   storefront: ResolvedStorefront,
-): Promise<number> {
-  const before = order;
-  const cutOff = before.createAttempts.find((a) => a.index === group.index);
-  let searchedUpTo: number | undefined;
-  if (cutOff !== undefined) {
-    const settled = await settleCutOffCreate(ctx, before, group, buyer, storefront, cutOff);
-    if ('adopted' in settled) return settled.adopted;
-    searchedUpTo = settled.floor;
+  marked: boolean,
+): Promise<MadePrintOrder> {
+  if (!marked) {
+    const cutOff = order.createAttempts.find((a) => a.index === group.index);
+    let searchedUpTo: number | undefined;
+    if (cutOff !== undefined) {
+      const settled = await settleCutOffCreate(ctx, order, group, buyer, storefront, cutOff);
+      if ('adopted' in settled) return { printOrderId: settled.adopted, recorded: true };
+      searchedUpTo = settled.floor;
+    }
+    // The attempt stays only if the outcome of the create is unknown; the floor is where a search starts.
+    const attempt = createAttempt(group.index, await createFloor(ctx, storefront, searchedUpTo), 0);
+    // After a search (upstream calls) the PO may have changed meanwhile: read it again.
+    const current = cutOff === undefined ? order : await loadOrder(ctx, order.id);
+    await ctx.store.orders.patch(order.id, {
+      createAttempts: withCreateAttempt(current.createAttempts, group.index, attempt),
+    });
   }
-  // Any print order of the storefront that exists now bounds the search from below (one created later gets
-  // a higher id); the highest tracked, open or closed, leaves the fewest ids to read, also for a quiet
-  // storefront whose print orders have all shipped long ago.
-  const known = await ctx.store.printOrders.highestId(storefront.id);
-  const floor = known === undefined ? searchedUpTo : Math.max(known, searchedUpTo ?? known);
-  // The attempt stays only if the outcome of the create is unknown; the floor is where a search starts.
-  const attempt = createAttempt(group.index, floor, 0);
-  // After a search (upstream calls) the PO may have changed meanwhile: read it again.
-  const current = cutOff === undefined ? before : await loadOrder(ctx, order.id);
-  await ctx.store.orders.patch(order.id, {
-    createAttempts: withCreateAttempt(current.createAttempts, group.index, attempt),
-  });
   let printOrderId: number;
   try {
     printOrderId = await ctx.accounts.withToken(buyer, storefront, group.userRef, (token) =>
@@ -298,9 +334,8 @@ async function createPrintOrder(
     }
     throw upstreamError(error, 'create the print order');
   }
-  await recordPrintOrder(ctx, order.id, storefront, printOrderId, group.index);
   ctx.logger.info('print order created', { po: order.id, printOrder: printOrderId, owner: group.userRef });
-  return printOrderId;
+  return { printOrderId, recorded: false };
 }
 
 /**
@@ -320,7 +355,10 @@ async function writeHistory(
   }
 }
 
-/** Starts the file merge and writes the PO into the print order's history, keeping its status (or setting the storefront's newOrderStatus). */
+/**
+ * Starts the file merge and writes the PO into the print order's history, keeping its status (or setting
+ * the storefront's newOrderStatus); answers that status, for the caller to record as the print order's last.
+ */
 async function annotatePrintOrder(
   ctx: GatewayContext,
   order: PurchaseOrder,
@@ -328,10 +366,9 @@ async function annotatePrintOrder(
   group: OwnerGroup,
   buyer: ResolvedBuyer,
   storefront: ResolvedStorefront,
-  tracked: TrackedPrintOrder,
-): Promise<void> {
+  id: number,
+): Promise<string> {
   const api = ctx.printApiFor(storefront);
-  const id = tracked.printOrderId;
   try {
     await ctx.accounts.withToken(buyer, storefront, group.userRef, (token) =>
       api.pipo.processOrder(token, id),
@@ -345,10 +382,7 @@ async function annotatePrintOrder(
       attachments: await ctx.store.attachments.list(order.id),
     };
     await writeHistory(ctx, storefront, id, status, printOrderComment(order, group, names, document));
-    await ctx.store.printOrders.update(storefront.id, id, {
-      lastStatus: status,
-      lastCheckedAt: ctx.clock.now(),
-    });
+    return status;
   } catch (error) {
     throw upstreamError(error, `prepare print order ${id}`);
   }
@@ -457,69 +491,276 @@ async function heldForShipTo(
   return true;
 }
 
-async function placePrintOrders(ctx: GatewayContext, received: PurchaseOrder): Promise<void> {
+/**
+ * A new PO's job, in three writes on its common path (one print order, no earlier attempt): the move to
+ * `processing` with the create marker, and after the print service's calls one `orders.commit` with the
+ * print order tracked and listed, the confirmation queued, the PO `ordered` and the job completed (the
+ * claim is the worker's first). A crash in between leaves the marker, so the next attempt looks for the
+ * print order before creating; a failure after the create records the print order before it is reported.
+ * Answers whether the job's completion was written with its outcome.
+ */
+async function placePrintOrders(ctx: GatewayContext, received: PurchaseOrder, job?: Claim): Promise<boolean> {
   const buyer = ctx.buyer(received.buyerId);
-  if (await heldForShipTo(ctx, received, buyer)) return;
-  if (!(await moveOrder(ctx, received, { state: 'processing' }, OPEN_STATES))) return;
+  if (await heldForShipTo(ctx, received, buyer)) return false;
+  if (!OPEN_STATES.includes(received.state)) return false;
   // Parsed once for the whole job (for a big PO the parse is the job's largest cost of its own): no patch
   // touches a PO's document, so the one read here holds for every later read of the record.
   const document = await readPoDocument(received);
   const groups = ownerGroups(document.lines);
   const target = printTargetOf(ctx, received, groups);
-  if (target.kind === 'none') {
-    await confirmTestOrderNotSent(ctx, buyer, received);
-    return;
+  if (target.kind !== 'storefronts') {
+    if (await moveOrder(ctx, received, { state: 'processing' }, OPEN_STATES)) {
+      await holdOrConfirmUnsent(ctx, buyer, received, target);
+    }
+    return false;
   }
-  if (target.kind === 'held') {
-    // Not the job's to retry: nothing changes until the config does, and an operator's retry runs it again.
-    const held = {
-      state: 'needs_operator',
-      lastError: target.reason,
-      flags: withFlags(received.flags, [FLAG.storefrontNotAllowed]),
-    } as const;
-    await moveOrder(ctx, received, held, ['processing']);
-    ctx.logger.warn('purchase order held: no storefront it may go to', {
-      po: received.id,
-      mode: received.deploymentMode,
-      reason: target.reason,
-    });
-    return;
+  // While the PO is `processing` under this job's claim, its print order ids and create attempts are the
+  // job's alone (an operator attaches or retries only a PO that waits for one): the job keeps them here
+  // and writes them whole, without reading the record again.
+  const placing = { ...received, state: 'processing' as const };
+  const firstCreate = groups.find((group) => received.printOrderIds[group.index] === undefined);
+  const marked = new Set<number>();
+  const processing: PurchaseOrderPatch = { state: 'processing' };
+  if (firstCreate !== undefined && !received.createAttempts.some((a) => a.index === firstCreate.index)) {
+    const storefront = ctx.storefront(firstCreate.storefrontId);
+    const marker = createAttempt(firstCreate.index, await createFloor(ctx, storefront, undefined), 0);
+    placing.createAttempts = withCreateAttempt(received.createAttempts, firstCreate.index, marker);
+    processing.createAttempts = placing.createAttempts;
+    marked.add(firstCreate.index);
   }
+  if (!(await moveOrder(ctx, received, processing, OPEN_STATES))) return false;
+  const made: MadePrintOrderRecord[] = [];
   const tracked: TrackedPrintOrder[] = [];
-  // The first group starts from the record the job read a moment ago (only the move to `processing` came
-  // between, no upstream call); each later one reads it again, since the upstream calls of the group
-  // before gave webhooks, an update's job or an operator time to change the flags its create rewrites.
-  let order = received;
   for (const group of groups) {
     const storefront = ctx.storefront(group.storefrontId);
-    if (group.index > 0) order = await loadOrder(ctx, received.id);
-    const printOrderId =
-      order.printOrderIds[group.index] ?? (await createPrintOrder(ctx, order, group, buyer, storefront));
-    let record = await ctx.store.printOrders.get(storefront.id, printOrderId);
-    record ??= (
-      await ctx.store.printOrders.add({ storefrontId: storefront.id, printOrderId, poId: order.id })
-    ).printOrder;
-    if (record.lastStatus === undefined) {
-      await annotatePrintOrder(ctx, order, document, group, buyer, storefront, record);
+    const known = placing.printOrderIds[group.index];
+    if (known !== undefined) {
+      tracked.push(await placedBefore(ctx, placing, document, group, buyer, storefront, known));
+      continue;
     }
-    tracked.push(record);
+    if (made.length > 0) {
+      // The print orders made so far are recorded with this group's create marker, in one write (a
+      // marker left by a cut-off create is settled by createPrintOrder instead).
+      const cutOff = placing.createAttempts.some((a) => a.index === group.index);
+      const marker = cutOff
+        ? undefined
+        : createAttempt(group.index, await createFloor(ctx, storefront, undefined), 0);
+      await recordMade(ctx, placing, made.splice(0), { ...(marker !== undefined && { marker }) });
+      if (marker !== undefined) marked.add(group.index);
+    }
+    const { printOrderId, recorded } = await createPrintOrder(
+      ctx,
+      placing,
+      group,
+      buyer,
+      storefront,
+      marked.has(group.index),
+    );
+    if (!marked.has(group.index)) {
+      // createPrintOrder wrote the marker from a fresh read: recording the print order drops it.
+      placing.createAttempts = withCreateAttempt(
+        placing.createAttempts,
+        group.index,
+        createAttempt(group.index, undefined, 0),
+      );
+    }
+    if (recorded) {
+      placing.printOrderIds = [...placing.printOrderIds, printOrderId];
+      placing.createAttempts = withCreateAttempt(placing.createAttempts, group.index);
+      tracked.push(await placedBefore(ctx, placing, document, group, buyer, storefront, printOrderId));
+      continue;
+    }
+    let lastStatus: string;
+    try {
+      lastStatus = await annotatePrintOrder(ctx, placing, document, group, buyer, storefront, printOrderId);
+    } catch (error) {
+      // The print order exists: a retry annotates it, a give-up confirms it, neither creates it again.
+      await recordMade(ctx, placing, [
+        ...made,
+        { storefrontId: storefront.id, printOrderId, index: group.index },
+      ]);
+      throw error;
+    }
+    made.push({ storefrontId: storefront.id, printOrderId, index: group.index, lastStatus });
   }
-  await confirmPlaced(ctx, buyer, received, tracked);
+  // The PO's list as the job holds it (recorded before, or on the way here), then those made since.
+  const printOrderIds = [...placing.printOrderIds, ...made.map((m) => m.printOrderId)];
+  const confirmation = await confirmationMessage(
+    ctx,
+    buyer,
+    placedConfirmation(buyer, received, printOrderIds),
+  );
   // Placed again by a retry, a PO whose invoice is held keeps waiting for the operator who must settle it.
   const held = await openHolds(ctx, received.id);
   const placed =
     held.length > 0 ? parkedForHolds(await loadOrder(ctx, received.id), held) : { state: 'ordered' as const };
-  await moveOrder(ctx, received, placed, ['processing']);
+  const { completed, queued } = await recordMade(ctx, placing, made, {
+    patches: [{ id: placing.id, patch: placed, ifState: ['processing'] }],
+    confirmed: tracked.filter((t) => !t.confirmed),
+    messages: confirmation === undefined ? [] : [confirmation],
+    ...(job !== undefined && { completes: job }),
+  });
+  if (confirmation !== undefined && queued[0] === true) documentQueued(ctx, confirmation);
   ctx.logger.info('purchase order placed', {
     po: received.id,
     mode: received.deploymentMode,
-    printOrders: tracked.map((t) => t.printOrderId).join(','),
+    printOrders: printOrderIds.join(','),
+  });
+  return completed;
+}
+
+/** A print order the job made this run and has not recorded yet, with the status its history note set. */
+interface MadePrintOrderRecord {
+  storefrontId: string;
+  printOrderId: number;
+  /** The group it was made for: its place in the PO's print order ids. */
+  index: number;
+  lastStatus?: string;
+}
+
+/** What `recordMade` writes besides the print orders made. */
+interface AlsoWritten {
+  /** A create marker added to the PO's list (the next group's, before its create). */
+  marker?: CreateAttempt;
+  /** Further patches of the PO, after its lists. */
+  patches?: OrderCommit['patches'];
+  /** Print orders recorded before, marked confirmed (with `messages`, the print orders made are too). */
+  confirmed?: readonly TrackedPrintOrder[];
+  /** The documents the step queues: the confirmation of the print orders. */
+  messages?: NewOutboxMessage[];
+  completes?: Claim;
+}
+
+/**
+ * Records print orders the job made in one `orders.commit`: tracked (with the status their note set),
+ * added to the PO's list with their create markers dropped, together with what else `also` says.
+ * `placing` is updated to what was written.
+ */
+async function recordMade(
+  ctx: GatewayContext,
+  placing: PurchaseOrder,
+  made: readonly MadePrintOrderRecord[],
+  also: AlsoWritten = {},
+): Promise<OrderCommitResult> {
+  const confirming = also.messages !== undefined;
+  let { printOrderIds, createAttempts } = placing;
+  for (const m of made) {
+    printOrderIds = [...printOrderIds, m.printOrderId];
+    createAttempts = withCreateAttempt(createAttempts, m.index);
+  }
+  if (also.marker !== undefined) {
+    createAttempts = withCreateAttempt(createAttempts, also.marker.index, also.marker);
+  }
+  const listsChanged = made.length > 0 || also.marker !== undefined;
+  const result = await ctx.store.orders.commit({
+    printOrders: [
+      ...made.map((m) => ({
+        storefrontId: m.storefrontId,
+        printOrderId: m.printOrderId,
+        poId: placing.id,
+        set: {
+          ...(m.lastStatus !== undefined && { lastStatus: m.lastStatus, lastCheckedAt: ctx.clock.now() }),
+          ...(confirming && { confirmed: true }),
+        },
+      })),
+      ...(also.confirmed ?? []).map((t) => ({
+        storefrontId: t.storefrontId,
+        printOrderId: t.printOrderId,
+        poId: t.poId,
+        set: { confirmed: true },
+      })),
+    ],
+    patches: [
+      ...(listsChanged ? [{ id: placing.id, patch: { printOrderIds, createAttempts } }] : []),
+      ...(also.patches ?? []),
+    ],
+    ...(also.messages !== undefined && { messages: also.messages }),
+    ...(also.completes !== undefined && { completes: also.completes }),
+  });
+  placing.printOrderIds = printOrderIds;
+  placing.createAttempts = createAttempts;
+  return result;
+}
+
+/**
+ * A print order an earlier attempt (or an operator, or a search after a cut-off create) recorded: tracked
+ * if it is not yet, and annotated unless it was already.
+ */
+async function placedBefore(
+  ctx: GatewayContext,
+  order: PurchaseOrder,
+  document: PoDocument,
+  group: OwnerGroup,
+  buyer: ResolvedBuyer,
+  storefront: ResolvedStorefront,
+  printOrderId: number,
+): Promise<TrackedPrintOrder> {
+  let record = await ctx.store.printOrders.get(storefront.id, printOrderId);
+  record ??= (await ctx.store.printOrders.add({ storefrontId: storefront.id, printOrderId, poId: order.id }))
+    .printOrder;
+  if (record.lastStatus !== undefined) return record;
+  const lastStatus = await annotatePrintOrder(ctx, order, document, group, buyer, storefront, printOrderId);
+  const lastCheckedAt = ctx.clock.now();
+  await ctx.store.printOrders.update(storefront.id, printOrderId, { lastStatus, lastCheckedAt });
+  return { ...record, lastStatus, lastCheckedAt };
+}
+
+/** A PO whose print target is no print service (a test PO without a test storefront) or one held for it. */
+async function holdOrConfirmUnsent(
+  ctx: GatewayContext,
+  buyer: ResolvedBuyer,
+  order: PurchaseOrder,
+  target: { kind: 'none' } | { kind: 'held'; reason: string },
+): Promise<void> {
+  if (target.kind === 'none') {
+    await confirmTestOrderNotSent(ctx, buyer, order);
+    return;
+  }
+  // Not the job's to retry: nothing changes until the config does, and an operator's retry runs it again.
+  const held = {
+    state: 'needs_operator',
+    lastError: target.reason,
+    flags: withFlags(order.flags, [FLAG.storefrontNotAllowed]),
+  } as const;
+  await moveOrder(ctx, order, held, ['processing']);
+  ctx.logger.warn('purchase order held: no storefront it may go to', {
+    po: order.id,
+    mode: order.deploymentMode,
+    reason: target.reason,
   });
 }
 
 /** `poDeviations: confirm` (the default): the PO's own quantities and prices are what is confirmed. */
 function confirmedDeviations(buyer: ResolvedBuyer, order: PurchaseOrder) {
   return buyer.poDeviations === 'confirm' ? poDocument(order).mismatches.filter(isDeviation) : [];
+}
+
+/** The buyer told the PO is accepted as the print orders `ids`, once (the dedupe key is the PO's). */
+function placedConfirmation(
+  buyer: ResolvedBuyer,
+  order: PurchaseOrder,
+  ids: readonly number[],
+): ConfirmationToQueue {
+  const deviations = confirmedDeviations(buyer, order);
+  const rejectedLines = poDocument(order).rejectedLines ?? [];
+  const deviatingLines = [...new Set(deviations.map((m) => m.lineNumber))];
+  const restated =
+    deviatingLines.length === 0
+      ? ''
+      : ` The quantities or prices of line${deviatingLines.length === 1 ? '' : 's'} ` +
+        `${deviatingLines.join(', ')} differ from the cart; they are confirmed as this order states them.`;
+  return {
+    type: 'accept',
+    answers: order,
+    queueOf: order,
+    dedupeKey: `confirm:${order.id}:accept`,
+    reference: ids.join(','),
+    comments:
+      `Accepted as print order${ids.length === 1 ? '' : 's'} ${ids.join(', ')}.${restated}` +
+      rejectedText(rejectedLines),
+    deviations,
+    rejectedLines,
+  };
 }
 
 /**
@@ -533,26 +774,7 @@ async function confirmPlaced(
   tracked: readonly TrackedPrintOrder[],
 ): Promise<void> {
   const ids = tracked.map((t) => t.printOrderId);
-  const deviations = confirmedDeviations(buyer, order);
-  const rejectedLines = poDocument(order).rejectedLines ?? [];
-  const deviatingLines = [...new Set(deviations.map((m) => m.lineNumber))];
-  const restated =
-    deviatingLines.length === 0
-      ? ''
-      : ` The quantities or prices of line${deviatingLines.length === 1 ? '' : 's'} ` +
-        `${deviatingLines.join(', ')} differ from the cart; they are confirmed as this order states them.`;
-  await queueConfirmation(ctx, buyer, {
-    type: 'accept',
-    answers: order,
-    queueOf: order,
-    dedupeKey: `confirm:${order.id}:accept`,
-    reference: ids.join(','),
-    comments:
-      `Accepted as print order${ids.length === 1 ? '' : 's'} ${ids.join(', ')}.${restated}` +
-      rejectedText(rejectedLines),
-    deviations,
-    rejectedLines,
-  });
+  await queueConfirmation(ctx, buyer, placedConfirmation(buyer, order, ids));
   for (const t of tracked) {
     if (!t.confirmed) await ctx.store.printOrders.update(t.storefrontId, t.printOrderId, { confirmed: true });
   }
@@ -683,15 +905,21 @@ async function cancelOrder(ctx: GatewayContext, cancellation: PurchaseOrder): Pr
 }
 
 /** Runs the job of one stored purchase order. */
-export async function processPurchaseOrder(ctx: GatewayContext, poId: string): Promise<void> {
+/**
+ * Runs the job of one stored purchase order; `job` is the claim the job runs under, completed together with
+ * the job's last write where it can be. Answers whether it was (else the worker completes the job).
+ */
+export async function processPurchaseOrder(ctx: GatewayContext, poId: string, job?: Claim): Promise<boolean> {
   const order = await loadOrder(ctx, poId);
   switch (order.type) {
     case 'new':
-      return placePrintOrders(ctx, order);
+      return placePrintOrders(ctx, order, job);
     case 'update':
-      return recordUpdate(ctx, order);
+      await recordUpdate(ctx, order);
+      return false;
     case 'delete':
-      return cancelOrder(ctx, order);
+      await cancelOrder(ctx, order);
+      return false;
   }
 }
 

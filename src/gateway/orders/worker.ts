@@ -19,6 +19,7 @@ import { RECONCILE, reconcilePrintOrders, SYNC_PRINT_ORDER, syncPrintOrder } fro
 import {
   giveUpPurchaseOrder,
   PROCESS_ORDER,
+  PROCESSING_KEY_PREFIX,
   processPurchaseOrder,
   queueProcessing,
 } from './process-order.ts';
@@ -75,7 +76,11 @@ export interface OrderWorker {
 }
 
 interface JobKind {
-  run(ctx: GatewayContext, job: Job, options: OrderWorkerOptions): Promise<void>;
+  /**
+   * Runs the job; answers true when it wrote the job's completion itself, with its last writes (one
+   * transaction instead of two), so the worker has nothing left to record.
+   */
+  run(ctx: GatewayContext, job: Job, options: OrderWorkerOptions): Promise<boolean | undefined | void>;
   /** After the last attempt (or an error no retry can fix), before the job is dead-lettered. */
   giveUp?(ctx: GatewayContext, job: Job, error: unknown): Promise<void>;
   afterComplete?(ctx: GatewayContext, job: Job): Promise<void>;
@@ -103,7 +108,7 @@ function scheduleReconcile(ctx: GatewayContext, runAt: Date): Promise<unknown> {
 
 const JOB_KINDS: Record<string, JobKind> = {
   [PROCESS_ORDER]: {
-    run: (ctx, job) => processPurchaseOrder(ctx, String(payloadField(job, 'poId'))),
+    run: (ctx, job) => processPurchaseOrder(ctx, String(payloadField(job, 'poId')), job),
     giveUp: (ctx, job, error) => giveUpPurchaseOrder(ctx, String(payloadField(job, 'poId')), error),
   },
   [SYNC_PRINT_ORDER]: {
@@ -212,9 +217,10 @@ async function runJob(
   const lease = keepLease(ctx, job, options.leaseRenewalMs ?? LEASE_RENEWAL_MS);
   let record: () => Promise<unknown>;
   try {
-    await kind.run(ctx, job, options);
+    const completed = await kind.run(ctx, job, options);
     // complete() is fenced by the claim, so a worker that lost the job records nothing here either.
     record = async () => {
+      if (completed === true) return;
       if ((await ctx.store.jobs.complete(job)) !== undefined) await kind.afterComplete?.(ctx, job);
     };
   } catch (error) {
@@ -290,8 +296,9 @@ async function failJob(
 
 /** Purchase orders stored but not yet picked up: their job may have been lost between accept and queue. */
 async function queueReceivedOrders(ctx: GatewayContext, hasRoom: () => boolean): Promise<void> {
-  // Ids only: a listing of whole records read (and, on SQL, parsed) every received PO's documents each round.
-  for (const id of await ctx.store.orders.listIds('received', 50)) {
+  // Ids only: a listing of whole records read (and, on SQL, parsed) every received PO's documents each round;
+  // and only those without a job, which intake queues with the PO: re-queueing the rest wrote once per PO.
+  for (const id of await ctx.store.orders.listIdsWithoutJob('received', PROCESSING_KEY_PREFIX, 50)) {
     if (!hasRoom()) return;
     await queueProcessing(ctx, { id });
   }
