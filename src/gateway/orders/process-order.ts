@@ -22,6 +22,7 @@ import type {
   Job,
   NewOrderIntake,
   NewOutboxMessage,
+  NewTrackedPrintOrder,
   OrderCommit,
   OrderCommitResult,
   PurchaseOrder,
@@ -530,7 +531,8 @@ async function placePrintOrders(ctx: GatewayContext, received: PurchaseOrder, jo
   }
   if (!(await moveOrder(ctx, received, processing, OPEN_STATES))) return false;
   const made: MadePrintOrderRecord[] = [];
-  const tracked: TrackedPrintOrder[] = [];
+  /** Print orders tracked before the last write, and whether they are confirmed already. */
+  const tracked: (NewTrackedPrintOrder & { confirmed?: boolean })[] = [];
   for (const group of groups) {
     const storefront = ctx.storefront(group.storefrontId);
     const known = placing.printOrderIds[group.index];
@@ -545,7 +547,12 @@ async function placePrintOrders(ctx: GatewayContext, received: PurchaseOrder, jo
       const marker = cutOff
         ? undefined
         : createAttempt(group.index, await createFloor(ctx, storefront, undefined), 0);
-      await recordMade(ctx, placing, made.splice(0), { ...(marker !== undefined && { marker }) });
+      const recorded = made.splice(0);
+      await recordMade(ctx, placing, recorded, { ...(marker !== undefined && { marker }) });
+      // Tracked now, confirmed with the rest at the end.
+      for (const m of recorded) {
+        tracked.push({ storefrontId: m.storefrontId, printOrderId: m.printOrderId, poId: placing.id });
+      }
       if (marker !== undefined) marked.add(group.index);
     }
     const { printOrderId, recorded } = await createPrintOrder(
@@ -624,8 +631,8 @@ interface AlsoWritten {
   marker?: CreateAttempt;
   /** Further patches of the PO, after its lists. */
   patches?: OrderCommit['patches'];
-  /** Print orders recorded before, marked confirmed (with `messages`, the print orders made are too). */
-  confirmed?: readonly TrackedPrintOrder[];
+  /** Print orders tracked before, marked confirmed (with `messages`, the print orders made are too). */
+  confirmed?: readonly NewTrackedPrintOrder[];
   /** The documents the step queues: the confirmation of the print orders. */
   messages?: NewOutboxMessage[];
   completes?: Claim;
