@@ -38,6 +38,72 @@ describe('tokens', () => {
     expect(await codeOf(tokens.verify(tampered, 'session', now))).toBe('token_invalid');
   });
 
+  describe('start and webhook tokens: an HMAC of the claims, no JWT', () => {
+    const payloadOf = (token: string) =>
+      JSON.parse(Buffer.from(token.split('.')[0] ?? '', 'base64url').toString('utf8'));
+    const withPayload = (token: string, claims: object) =>
+      `${Buffer.from(JSON.stringify(claims)).toString('base64url')}.${token.split('.')[1]}`;
+
+    it('signs the claims as payload and MAC, and reads them back until they expire', async () => {
+      const tokens = await createTokenService('a-signing-key-of-some-length');
+      const t = await tokens.sign({ sid: 'storefront-1', pur: 'events', ref: 'r' }, 60, now);
+      expect(t.split('.')).toHaveLength(2);
+      const exp = Math.floor(now.getTime() / 1000) + 60;
+      expect(payloadOf(t)).toStrictEqual({ sid: 'storefront-1', pur: 'events', exp, ref: 'r' });
+      await expect(tokens.verify(t, 'events', later(59))).resolves.toEqual({
+        sid: 'storefront-1',
+        pur: 'events',
+        ref: 'r',
+        exp,
+      });
+      expect(await codeOf(tokens.verify(t, 'events', later(60)))).toBe('token_expired');
+    });
+
+    it('refuses changed claims, a changed MAC, another key, another purpose and a JWT in its place', async () => {
+      const tokens = await createTokenService('a-signing-key-of-some-length');
+      const other = await createTokenService('another-signing-key-entirely');
+      const t = await tokens.sign({ sid: 's1', pur: 'start', jti: 'j1' }, 300, now);
+      const claims = payloadOf(t);
+      expect(await codeOf(tokens.verify(withPayload(t, { ...claims, sid: 's2' }), 'start', now))).toBe(
+        'token_invalid',
+      );
+      // A later expiry is a change like any other: never an extended link.
+      const extended = withPayload(t, { ...claims, exp: claims.exp + 3600 });
+      expect(await codeOf(tokens.verify(extended, 'start', later(400)))).toBe('token_invalid');
+      const mac = t.split('.')[1] ?? '';
+      const flipped = `${t.split('.')[0]}.${mac.replace(/^./, (c) => (c === 'A' ? 'B' : 'A'))}`;
+      expect(await codeOf(tokens.verify(flipped, 'start', now))).toBe('token_invalid');
+      expect(await codeOf(tokens.verify(`${t}.`, 'start', now))).toBe('token_invalid');
+      expect(await codeOf(tokens.verify('not-a-token', 'start', now))).toBe('token_invalid');
+      expect(await codeOf(other.verify(t, 'start', now))).toBe('token_invalid');
+      expect(await codeOf(tokens.verify(t, 'session', now))).toBe('token_invalid');
+      const jwt = await tokens.sign({ sid: 's1', pur: 'session' }, 300, now);
+      expect(await codeOf(tokens.verify(jwt, 'start', now))).toBe('token_invalid');
+      // An events token does not open a start URL either, though both are HMACs under one key.
+      const events = await tokens.sign({ sid: 's1', pur: 'events' }, 300, now);
+      expect(await codeOf(tokens.verify(events, 'start', now))).toBe('token_invalid');
+    });
+
+    it('names the session of an expired start token, and of nothing else', async () => {
+      const tokens = await createTokenService('a-signing-key-of-some-length');
+      const t = await tokens.sign({ sid: 's1', pur: 'start' }, 60, now);
+      await expect(tokens.verifyExpired(t, ['start'])).resolves.toMatchObject({ sid: 's1', pur: 'start' });
+      const forged = withPayload(t, { ...payloadOf(t), sid: 's2' });
+      await expect(tokens.verifyExpired(forged, ['start'])).resolves.toBeUndefined();
+    });
+
+    it('verifies under a previous key, signs under the current one only', async () => {
+      const before = await createTokenService('the-old-signing-key-of-length');
+      const after = await createTokenService('the-new-signing-key-of-length', [
+        'the-old-signing-key-of-length',
+      ]);
+      const old = await before.sign({ sid: 's1', pur: 'start' }, 60, now);
+      await expect(after.verify(old, 'start', now)).resolves.toMatchObject({ sid: 's1' });
+      const fresh = await after.sign({ sid: 's1', pur: 'start' }, 60, now);
+      expect(await codeOf(before.verify(fresh, 'start', now))).toBe('token_invalid');
+    });
+  });
+
   it('encrypts credentials so that only the same key reads them', async () => {
     const tokens = await createTokenService('a-signing-key-of-some-length');
     const other = await createTokenService('another-signing-key-entirely');
