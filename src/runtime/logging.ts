@@ -39,6 +39,9 @@ export function textLine(json: string): string {
   return `${String(entry.time)} ${level} ${String(entry.name)} ${String(entry.msg)}${detail}\n`;
 }
 
+/** Log output held at most while stderr's reader falls behind (16 MiB, some 80,000 access lines). */
+const LOG_BUFFER_BYTES = 16 * 1024 * 1024;
+
 /**
  * The format the Node logger writes in: `LOG_FORMAT`, else text on a terminal and JSON elsewhere. Commands
  * that print more than log lines (serve's banner) ask it, so everything they write is in one format.
@@ -70,9 +73,10 @@ export function createNodeLogger(
   const now = options.now ?? (() => new Date());
 
   // Asynchronous: a line is handed to the kernel off the request's path, lines written meanwhile in one
-  // write. Synchronous writes were a tenth of a busy server's main thread. pino flushes what is left
-  // synchronously when the process exits, so a fatal error's last line is not lost.
-  const jsonDestination = out ?? pino.destination({ fd: 2, sync: false });
+  // write. Synchronous writes were a tenth of a busy server's main thread, and a reader that fell behind
+  // stalled the server. pino flushes what is left synchronously when the process exits, so a fatal error's
+  // last line is not lost; past LOG_BUFFER_BYTES waiting for a reader, lines are dropped, not held.
+  const jsonDestination = out ?? pino.destination({ fd: 2, sync: false, maxLength: LOG_BUFFER_BYTES });
   const destination =
     format === 'json'
       ? jsonDestination
