@@ -80,7 +80,7 @@ interface JobKind {
    * Runs the job; answers true when it wrote the job's completion itself, with its last writes (one
    * transaction instead of two), so the worker has nothing left to record.
    */
-  run(ctx: GatewayContext, job: Job, options: OrderWorkerOptions): Promise<boolean | undefined | void>;
+  run(ctx: GatewayContext, job: Job, options: OrderWorkerOptions): Promise<boolean>;
   /** After the last attempt (or an error no retry can fix), before the job is dead-lettered. */
   giveUp?(ctx: GatewayContext, job: Job, error: unknown): Promise<void>;
   afterComplete?(ctx: GatewayContext, job: Job): Promise<void>;
@@ -112,12 +112,14 @@ const JOB_KINDS: Record<string, JobKind> = {
     giveUp: (ctx, job, error) => giveUpPurchaseOrder(ctx, String(payloadField(job, 'poId')), error),
   },
   [SYNC_PRINT_ORDER]: {
-    run: (ctx, job) =>
-      syncPrintOrder(
+    async run(ctx, job) {
+      await syncPrintOrder(
         ctx,
         String(payloadField(job, 'storefrontId')),
         Number(payloadField(job, 'printOrderId')),
-      ),
+      );
+      return false;
+    },
   },
   [RECONCILE]: {
     async run(ctx, _job, options) {
@@ -126,6 +128,7 @@ const JOB_KINDS: Record<string, JobKind> = {
         () => options.hasRoomFor?.('reconcile') ?? true,
       );
       if (checked + failed > 0) ctx.logger.info('print orders reconciled', { checked, failed });
+      return false;
     },
     async afterComplete(ctx) {
       const next = ctx.clock.now().getTime() + ctx.config.orders.reconcileIntervalSeconds * 1000;
@@ -220,7 +223,7 @@ async function runJob(
     const completed = await kind.run(ctx, job, options);
     // complete() is fenced by the claim, so a worker that lost the job records nothing here either.
     record = async () => {
-      if (completed === true) return;
+      if (completed) return;
       if ((await ctx.store.jobs.complete(job)) !== undefined) await kind.afterComplete?.(ctx, job);
     };
   } catch (error) {
