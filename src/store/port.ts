@@ -262,11 +262,11 @@ interface OrderStore {
    */
   commit(writes: OrderCommit): Promise<OrderCommitResult>;
   /**
-   * `listIds`, leaving out the orders that have an open job (pending, running or dead) under the key
-   * `jobKeyPrefix` + the order's id: the orders whose job was lost, which the worker queues again, without
-   * a write per order each round for the many whose job is simply waiting.
+   * `listIds`, leaving out the orders that have a live job (pending or running) under the key
+   * `jobKeyPrefix` + the order's id: the orders whose job was lost or died, which the worker queues again
+   * or settles, without a write per order each round for the many whose job is simply waiting.
    */
-  listIdsWithoutJob(state: OrderState, jobKeyPrefix: string, limit?: number): Promise<string[]>;
+  listIdsWithoutLiveJob(state: OrderState, jobKeyPrefix: string, limit?: number): Promise<string[]>;
   /**
    * The orders received within the window (`createdAt`), oldest first, a page at a time: an export reads
    * a year of POs this way without holding it. Keyset paging on the id, so a page costs the same however

@@ -79,3 +79,42 @@ describe('a PO whose job died with the process on its last attempt', () => {
     expect(stack.upstreamCalls).not.toContain('POST /api/v2/pipo/order/create');
   });
 });
+
+/** As `poOfKilledWorker`, but killed before the job moved the PO on: it is still `received`. */
+async function poKilledBeforeStart(orderID: string, flags: string[] = []) {
+  const base = orderConfig();
+  const stack = await createOrderStack(orderConfig({ orders: { ...base.orders, maxAttempts: 1 } }));
+  const cart = await punchOut(stack, ['Business cards']);
+  await sendOrder(stack, { orderID, lines: linesOf(cart) });
+  const [po] = (await stack.store.orders.list()).items;
+  if (flags.length > 0) await stack.store.orders.update(po?.id ?? '', { flags });
+  await stack.store.jobs.claim(stack.clock.now(), 60_000, ['process_order']);
+  return { stack, poId: po?.id ?? '' };
+}
+
+describe('a PO whose job died with the process before the job moved it on', () => {
+  it('gets its job back once and is placed: nothing had been sent for it', async () => {
+    const { stack, poId } = await poKilledBeforeStart('PO-KILLED-EARLY');
+    await restartAfterLease(stack);
+
+    expect(await stack.store.orders.get(poId)).toMatchObject({
+      state: 'ordered',
+      flags: ['resumed_after_crash'],
+    });
+    expect(stack.upstreamCalls.filter((call) => call === 'POST /api/v2/pipo/order/create')).toHaveLength(1);
+  });
+
+  it('goes to an operator, who may simply retry, when it dies there a second time', async () => {
+    const { stack, poId } = await poKilledBeforeStart('PO-KILLED-EARLY-TWICE', ['resumed_after_crash']);
+    await restartAfterLease(stack);
+
+    const parked = await stack.store.orders.get(poId);
+    expect(parked).toMatchObject({
+      state: 'needs_operator',
+      flags: ['resumed_after_crash'],
+      lastError:
+        'Processing never got past its start (lease expired on attempt 1); no print order was created for it, so a retry places it.',
+    });
+    expect(stack.upstreamCalls).not.toContain('POST /api/v2/pipo/order/create');
+  });
+});

@@ -1,5 +1,5 @@
 /**
- * `orders.commit` and `orders.listIdsWithoutJob`, part of the Store contract suite (`store-suite.ts` runs it
+ * `orders.commit` and `orders.listIdsWithoutLiveJob`, part of the Store contract suite (`store-suite.ts` runs it
  * against every adapter): the order job's writes of one step in one transaction — print orders tracked with
  * their fields, patches under their state condition, documents queued once per dedupe key, the job
  * completed only under its current claim — all or nothing; and the received orders whose job was lost.
@@ -146,8 +146,8 @@ export function describeOrderCommit(current: () => { store: Store; clock: Manual
     });
   });
 
-  describe('the received orders whose job was lost (orders.listIdsWithoutJob)', () => {
-    it('lists the ids listIds lists, less those with a pending, running or dead job of their key', async () => {
+  describe('the received orders whose job was lost (orders.listIdsWithoutLiveJob)', () => {
+    it('lists the ids listIds lists, less those with a pending or running job of their key', async () => {
       const { store, clock } = current();
       const ids: string[] = [];
       for (let n = 11; n <= 15; n++) ids.push((await store.orders.accept(order(n))).order.id);
@@ -174,9 +174,9 @@ export function describeOrderCommit(current: () => { store: Store; clock: Manual
       // Another prefix's job is not this key's.
       await store.jobs.enqueue({ kind: 'other', key: `other:${lost}`, payload: {}, runAt: clock.now() });
 
-      expect(await store.orders.listIdsWithoutJob('received', 'po:')).toEqual([done, lost]);
-      expect(await store.orders.listIdsWithoutJob('received', 'po:', 1)).toEqual([done]);
-      expect(await store.orders.listIdsWithoutJob('processing', 'po:')).toEqual([]);
+      expect(await store.orders.listIdsWithoutLiveJob('received', 'po:')).toEqual([done, dead, lost]);
+      expect(await store.orders.listIdsWithoutLiveJob('received', 'po:', 1)).toEqual([done]);
+      expect(await store.orders.listIdsWithoutLiveJob('processing', 'po:')).toEqual([]);
     });
   });
 }

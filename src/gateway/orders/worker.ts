@@ -297,14 +297,49 @@ async function failJob(
   ctx.logger.error('job gave up', fields);
 }
 
-/** Purchase orders stored but not yet picked up: their job may have been lost between accept and queue. */
+/**
+ * Purchase orders stored but not yet picked up: their job may have been lost between accept and queue, or
+ * have died while still at `received` (the process killed on each attempt before the job moved it on).
+ * Nothing was created for such a PO (the create marker is stored with the move to `processing`), so a dead
+ * job is brought back once; a second death sends the PO to an operator rather than round after round.
+ */
 async function queueReceivedOrders(ctx: GatewayContext, hasRoom: () => boolean): Promise<void> {
   // Ids only: a listing of whole records read (and, on SQL, parsed) every received PO's documents each round;
-  // and only those without a job, which intake queues with the PO: re-queueing the rest wrote once per PO.
-  for (const id of await ctx.store.orders.listIdsWithoutJob('received', PROCESSING_KEY_PREFIX, 50)) {
+  // and only those without a live job, which intake queues with the PO: re-queueing the rest wrote once per PO.
+  for (const id of await ctx.store.orders.listIdsWithoutLiveJob('received', PROCESSING_KEY_PREFIX, 50)) {
     if (!hasRoom()) return;
-    await queueProcessing(ctx, { id });
+    const job = await queueProcessing(ctx, { id });
+    if (job.state === 'dead') await settleDiedBeforeStart(ctx, id, job);
   }
+}
+
+async function settleDiedBeforeStart(ctx: GatewayContext, poId: string, job: Job): Promise<void> {
+  const order = await ctx.store.orders.get(poId);
+  if (order === undefined || order.state !== 'received') return;
+  if (!order.flags.includes(FLAG.resumedAfterCrash)) {
+    const marked = await ctx.store.orders.update(
+      order.id,
+      { flags: withFlags(order.flags, [FLAG.resumedAfterCrash]) },
+      { ifState: ['received'] },
+    );
+    if (marked !== undefined && (await ctx.store.jobs.resurrect(job.id)) !== undefined) {
+      ctx.logger.warn('purchase order job resumed after its worker died', { po: order.id, job: job.id });
+      return;
+    }
+  }
+  // Not giveUp: nothing was sent to the print service, so the operator's retry is safe and must not be
+  // refused as for an order whose create may have gone through.
+  const parked = await ctx.store.orders.update(
+    order.id,
+    {
+      state: 'needs_operator',
+      lastError:
+        `Processing never got past its start (${job.lastError ?? 'no answer'}); no print order was created ` +
+        'for it, so a retry places it.',
+    },
+    { ifState: ['received'] },
+  );
+  if (parked !== undefined) ctx.logger.warn('purchase order job died before it began', { po: order.id });
 }
 
 /**

@@ -704,8 +704,8 @@ function sqlOrders(context: SqlContext, { maxInlineChars, insertChunks }: OrderP
     async listIds(state, limit) {
       return (await rows(sql.listIds, state, pageSize(limit))).map((row) => String(row.id));
     },
-    async listIdsWithoutJob(state, jobKeyPrefix, limit) {
-      const found = await rows(sql.listIdsWithoutJob, state, jobKeyPrefix, pageSize(limit));
+    async listIdsWithoutLiveJob(state, jobKeyPrefix, limit) {
+      const found = await rows(sql.listIdsWithoutLiveJob, state, jobKeyPrefix, pageSize(limit));
       return found.map((row) => String(row.id));
     },
     async commit(writes) {
