@@ -97,12 +97,31 @@ export const PriceTier = z.strictObject({
   unitPrice: z.number().min(0),
 });
 
+/** An ISO 639-1 language code, lower case: `de`, `fr`. */
+const LanguageCode = z.string().regex(/^[a-z]{2}$/, 'must be an ISO 639-1 language code such as de');
+
+export const ProductTranslation = z
+  .strictObject({
+    name: z.string().min(1),
+    description: z
+      .string()
+      .optional()
+      .describe("The description in this language; without one, the product's own description is shown"),
+  })
+  .describe("A product's name and description in one language");
+
 export const CatalogProduct = z
   .strictObject({
     productId: z.number().int().positive().describe('Template product id on the print service'),
     sku: z.string().min(1).max(40).describe('SupplierPartID / OCI VENDORMAT'),
     name: z.string().min(1),
     description: z.string().optional(),
+    translations: z
+      .record(LanguageCode, ProductTranslation)
+      .optional()
+      .describe(
+        "Name and description by language code (e.g. de): shown to sessions in that language and sent in their carts labelled with it; a session in a language without one gets name and description in the storefront's language",
+      ),
     uom: z
       .string()
       .regex(/^[A-Z0-9]{1,3}$/, 'must be a UN/CEFACT unit code such as EA')
@@ -351,6 +370,9 @@ export const StorefrontConfig = z.strictObject({
   apiToken: z.string().regex(/^[0-9a-fA-F]+$/, 'must be the hex API token'),
   apiKey: SecretRef,
   currency: z.string().regex(/^[A-Z]{3}$/, 'must be an ISO 4217 code'),
+  language: LanguageCode.default('en').describe(
+    "The language products' names and descriptions are written in: the label of cart texts sent without a translation",
+  ),
   vendorName: z.string().optional().describe('Shown to buyers as the supplier'),
   cancelStatus: z
     .string()
@@ -520,6 +542,9 @@ const BuyerCommon = {
   id: z.string().regex(/^[a-z0-9][a-z0-9_-]*$/, 'must be a lower-case slug'),
   name: z.string().optional(),
   storefront: z.string().min(1).describe('id of a storefront in this file'),
+  language: LanguageCode.default('en').describe(
+    "Language of the buyer's pages when the punch-in names none it has (cXML xml:lang, OCI sap-language/LANGU/language) and the browser's Accept-Language names none either; a language without messages falls back to English",
+  ),
   userMode: z
     .enum(['mapped', 'temporary'])
     .default('mapped')

@@ -22,6 +22,7 @@ import {
   type CxmlEnvelopeInput,
   envelopeLang,
   headerElement,
+  languageTagAttribute,
   requireText,
 } from './envelope.ts';
 import type {
@@ -42,6 +43,11 @@ export interface OrderMessageLine {
   readonly supplierPartAuxiliaryID?: string;
   readonly unitPrice: MoneyInput;
   readonly description: string;
+  /**
+   * The language `description` (and `shortName`) is in, when not the document's `lang`: a line whose
+   * product has a translation for the buyer's user goes out in it, labelled so.
+   */
+  readonly descriptionLang?: string;
   readonly shortName?: string;
   /** UN/CEFACT unit, e.g. `EA`, `PK`. */
   readonly unitOfMeasure: string;
@@ -128,7 +134,12 @@ export function itemInElement(
       el('UnitPrice', {}, moneyElement(line.unitPrice, `${field}.unitPrice`)),
       el(
         'Description',
-        { 'xml:lang': lang },
+        {
+          'xml:lang':
+            line.descriptionLang === undefined
+              ? lang
+              : languageTagAttribute(line.descriptionLang, `${field}.descriptionLang`),
+        },
         line.shortName !== undefined && el('ShortName', {}, line.shortName),
         requireText(line.description, `${field}.description`),
       ),

@@ -52,8 +52,12 @@ export function optionalTimestampAttribute(
 }
 
 export function envelopeLang(envelope: CxmlEnvelopeInput): string {
-  const lang = envelope.lang ?? 'en-US';
-  if (!LANG.test(lang)) throw new TypeError(`lang must be a language tag such as en-US, got "${lang}"`);
+  return languageTagAttribute(envelope.lang ?? 'en-US', 'lang');
+}
+
+/** An `xml:lang` value as given, checked to be a language tag; misuse is a programming error. */
+export function languageTagAttribute(lang: string, field: string): string {
+  if (!LANG.test(lang)) throw new TypeError(`${field} must be a language tag such as en-US, got "${lang}"`);
   return lang;
 }
 

@@ -20,6 +20,7 @@ import type {
 import type { BodySurface } from './http/body-limits.ts';
 import type { SafeHtml } from './http/html.ts';
 import type { Metrics } from './http/metrics.ts';
+import type { Locale } from './i18n/locale.ts';
 import type { BuyerDirectory } from './punchout/buyers.ts';
 import type { CartCharges } from './punchout/cart-charges.ts';
 import type { CatalogCard, ReturnForm } from './punchout/pages.ts';
@@ -45,7 +46,7 @@ export interface GatewayContext {
   editorUrlsFor(storefront: ResolvedStorefront): EditorUrls;
   storefront(id: string): ResolvedStorefront;
   /** The storefront's product cards by SKU, rendered at config load for the catalog page. */
-  catalogCards(storefront: ResolvedStorefront): ReadonlyMap<string, CatalogCard>;
+  catalogCards(storefront: ResolvedStorefront, locale: Locale): ReadonlyMap<string, CatalogCard>;
   buyer(id: string): ResolvedBuyer;
   /** Every protocol a buyer can punch out with (`PUNCHOUT_PROTOCOLS`). */
   protocols: PunchoutProtocols;
@@ -65,8 +66,12 @@ export interface GatewayContext {
   parseLargeCxml?: GatewayDeps['parseLargeCxml'];
   /** The console's test punch-out, where the runtime has one (`GatewayDeps.testPunchout`). */
   testPunchout?: GatewayDeps['testPunchout'];
-  /** The session's buyer and storefront, which must still be configured. */
-  sessionParties(session: PunchoutSession): { buyer: ResolvedBuyer; storefront: ResolvedStorefront };
+  /** The session's buyer and storefront, which must still be configured, and the language it speaks. */
+  sessionParties(session: PunchoutSession): {
+    buyer: ResolvedBuyer;
+    storefront: ResolvedStorefront;
+    locale: Locale;
+  };
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -83,6 +88,8 @@ export interface SessionParties {
   session: PunchoutSession;
   buyer: ResolvedBuyer;
   storefront: ResolvedStorefront;
+  /** The session's language: its pages and the cart texts it sends back. */
+  locale: Locale;
 }
 
 export interface PunchoutProtocol {

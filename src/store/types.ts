@@ -86,6 +86,11 @@ export interface NewPunchoutSession {
   /** The session is gone once the clock reaches this instant. */
   expiresAt: Date;
   pipoToken?: PipoToken;
+  /**
+   * The language of the session's pages and cart texts (an ISO 639-1 code), once the punch-in or the
+   * first page has told it; absent on sessions opened before languages were kept.
+   */
+  language?: string;
 }
 
 export interface PunchoutSession extends NewPunchoutSession {
@@ -104,6 +109,7 @@ export interface SessionPatch {
   pipoUserRef?: string;
   /** Replaces the whole object (an edit's kept lines live in it: src/gateway/punchout/kept-lines.ts). */
   extrinsics?: JsonObject;
+  language?: string;
 }
 
 // ---------------------------------------------------------------------------------------------------------

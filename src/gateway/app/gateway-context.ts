@@ -15,8 +15,12 @@ import {
 import { clientAddressBehindProxies } from '../http/client-address.ts';
 import { GatewayError } from '../http/errors.ts';
 import { createMetrics } from '../http/metrics.ts';
+import { type Locale, localeOf } from '../i18n/locale.ts';
+import { sessionLocale } from '../i18n/page-locale.ts';
+import { FALLBACK_LANGUAGE, languageOfTag } from '../i18n/session-language.ts';
 import { createBuyerDirectory } from '../punchout/buyers.ts';
 import { prepareCatalogCards } from '../punchout/catalog-page.ts';
+import type { CatalogCard } from '../punchout/pages.ts';
 import { createPipoAccounts } from '../punchout/pipo-accounts.ts';
 import { createSecretThrottle, UNKNOWN_ADDRESS } from '../punchout/throttle.ts';
 import { createTokenService } from '../punchout/tokens.ts';
@@ -27,10 +31,20 @@ export async function createGatewayContext(deps: GatewayDeps): Promise<GatewayCo
   const tokens = await createTokenService(config.signingKey, config.previousSigningKeys);
   const storefronts = new Map(config.storefronts.map((s) => [s.id, s]));
   const editorUrls = new Map(config.storefronts.map((s) => [s.id, createEditorUrls(s.editorUrl)]));
-  // At config load, not per request: each storefront's SKU index and product cards.
-  const catalogCards = new Map(
-    config.storefronts.map((s) => [s.id, prepareCatalogCards(s, createEditorUrls(s.editorUrl))]),
-  );
+  // At config load, not per request: each storefront's SKU index and product cards in its own language;
+  // the cards of another language at the first session that speaks it, kept from then on.
+  const catalogCards = new Map<string, ReadonlyMap<string, CatalogCard>>();
+  const cardsOf = (s: ResolvedStorefront, locale: Locale) => {
+    const key = `${s.id}\u0000${locale.language}`;
+    let cards = catalogCards.get(key);
+    if (cards === undefined) {
+      cards = prepareCatalogCards(s, editorUrls.get(s.id) ?? createEditorUrls(s.editorUrl), locale);
+      // Only configured storefronts are kept: a storefront object from elsewhere (tests) is rendered each time.
+      if (storefronts.get(s.id) === s) catalogCards.set(key, cards);
+    }
+    return cards;
+  };
+  for (const s of config.storefronts) cardsOf(s, localeOf(languageOfTag(s.language) ?? FALLBACK_LANGUAGE));
   const buyers = createBuyerDirectory(config);
   const publicUrl = config.publicUrl.replace(/\/+$/, '');
   const trustedProxies = new Set(config.trustedProxies.map((a) => a.toLowerCase()));
@@ -76,7 +90,7 @@ export async function createGatewayContext(deps: GatewayDeps): Promise<GatewayCo
     printApiFor: deps.printApiFor,
     editorUrlsFor: (s) => editorUrls.get(s.id) ?? createEditorUrls(s.editorUrl),
     storefront,
-    catalogCards: (s) => catalogCards.get(s.id) ?? prepareCatalogCards(s, createEditorUrls(s.editorUrl)),
+    catalogCards: cardsOf,
     buyer,
     protocols: PUNCHOUT_PROTOCOLS,
     protocolOf: (b) => PUNCHOUT_PROTOCOLS[b.protocol],
@@ -91,9 +105,13 @@ export async function createGatewayContext(deps: GatewayDeps): Promise<GatewayCo
       UNKNOWN_ADDRESS,
     ...(deps.parseLargeCxml !== undefined && { parseLargeCxml: deps.parseLargeCxml }),
     ...(deps.testPunchout !== undefined && { testPunchout: deps.testPunchout }),
-    sessionParties: (session) => ({
-      buyer: buyer(session.buyerId),
-      storefront: storefront(session.storefrontId),
-    }),
+    sessionParties: (session) => {
+      const sessionBuyer = buyer(session.buyerId);
+      return {
+        buyer: sessionBuyer,
+        storefront: storefront(session.storefrontId),
+        locale: sessionLocale(session, sessionBuyer),
+      };
+    },
   };
 }

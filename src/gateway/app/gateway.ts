@@ -12,6 +12,8 @@ import { logFailure, toGatewayError } from '../http/errors.ts';
 import { jsonError } from '../http/json-answers.ts';
 import { requestIdOf, requestLogging } from '../http/request-id.ts';
 import { sendPage } from '../http/send-page.ts';
+import { localeOf } from '../i18n/locale.ts';
+import { FALLBACK_LANGUAGE } from '../i18n/session-language.ts';
 import { createAdminRoutes } from '../operator/admin-routes.ts';
 import { consoleErrorPage, createAdminConsole } from '../operator/console/index.ts';
 import { mountOrderRoutes } from '../orders/index.ts';
@@ -133,6 +135,8 @@ export async function createGateway(deps: GatewayDeps): Promise<Gateway> {
     sendPage(
       c,
       renderMessagePage({
+        // An address nobody was sent to: no session or buyer to speak for, so the gateway's own English.
+        locale: localeOf(FALLBACK_LANGUAGE),
         title: 'punchgate',
         heading: 'Not found',
         message: 'There is nothing at this address.',

@@ -30,8 +30,8 @@ export const cxmlProtocol: PunchoutProtocol = {
     app.use(PATH, cxmlAdmission(ctx));
     app.route(PATH, createCxmlRoute(ctx, createOrderIntake(ctx)));
   },
-  cartForm: (ctx, { buyer, storefront, session }, lines, charges) =>
-    cxmlCartForm(ctx, cxmlBuyer(buyer), storefront, session, lines, charges),
+  cartForm: (ctx, parties, lines, charges) =>
+    cxmlCartForm(ctx, cxmlBuyer(parties.buyer), parties, lines, charges),
   cancelForm: (ctx, { buyer, storefront, session }) =>
     cxmlCancelForm(ctx, cxmlBuyer(buyer), storefront, session),
   sendReturnPage: sendReturnFormPage,

@@ -15,6 +15,7 @@ import { type JsonObject, toJson } from '../../store/types.ts';
 import type { GatewayContext } from '../context.ts';
 import type { ResolvedBuyer } from '../deps.ts';
 import { GatewayError } from '../http/errors.ts';
+import { languageOfTag } from '../i18n/session-language.ts';
 import { buyerUserFromSetup } from '../punchout/buyer-user.ts';
 import { isHostAllowed } from '../punchout/buyers.ts';
 import type { KeptLine } from '../punchout/kept-lines.ts';
@@ -92,6 +93,9 @@ export async function punchOutSetup(
       ? request.itemOut.find((i) => i.supplierPartAuxiliaryID === undefined)?.supplierPartID
       : undefined);
 
+  // The setup comes from the buyer's server, not the user's browser: its Accept-Language says nothing of
+  // the user, so without a known xml:lang the start page decides from the browser's.
+  const language = languageOfTag(request.lang);
   const opened = await openSession(ctx, {
     buyer,
     protocol: 'cxml',
@@ -105,6 +109,7 @@ export async function punchOutSetup(
     ...(request.contacts[0] !== undefined && { contact: toJson<JsonObject>(request.contacts[0]) }),
     ...(request.shipTo !== undefined && { shipTo: toJson<JsonObject>(request.shipTo) }),
     ...(selectedPartId !== undefined && { selectedPartId }),
+    ...(language !== undefined && { language }),
     reopen: reopenedLines(request),
   });
   const now = ctx.clock.now();

@@ -11,8 +11,10 @@ import { buildNoChangeOrderMessage, buildOrderMessage, newPayloadId } from '../.
 import { bytesToBase64 } from '../../kernel/base64.ts';
 import { formatMoney } from '../../kernel/money.ts';
 import type { CartLine, PunchoutSession } from '../../store/types.ts';
-import type { GatewayContext } from '../context.ts';
+import type { GatewayContext, SessionParties } from '../context.ts';
 import type { ResolvedCxmlBuyer, ResolvedStorefront } from '../deps.ts';
+import { type Locale, localeOf } from '../i18n/locale.ts';
+import { FALLBACK_LANGUAGE } from '../i18n/session-language.ts';
 import { findProductBySku } from '../punchout/catalog.ts';
 import type { CartCharges } from '../punchout/cart-charges.ts';
 import { type KeptLine, keptLinesTotal, liveKeptLines } from '../punchout/kept-lines.ts';
@@ -21,8 +23,17 @@ import type { ReturnForm } from '../punchout/pages.ts';
 import { proofLinksFor } from '../punchout/proof-links.ts';
 import { thumbnailLinksFor } from '../punchout/thumbnail-links.ts';
 import { formatPrice, formatTotal, lineTotal, priceBasisQuantity } from '../punchout/pricing.ts';
+import { lineText } from '../punchout/product-text.ts';
 
 const ZERO = { units: 0n, scale: 0 };
+
+/**
+ * The document's `xml:lang`: the language of the gateway's own texts in it (product names, charge
+ * descriptions), the storefront's; English keeps the builder's `en-US`, as carts have always said.
+ */
+function documentLang(storefront: ResolvedStorefront): string | undefined {
+  return storefront.language === 'en' ? undefined : storefront.language;
+}
 
 /** UNSPSC 82121500 "Printing": the classification of a product the config gives none. */
 export const DEFAULT_UNSPSC = '82121500';
@@ -44,10 +55,15 @@ interface LineLinks {
   thumbnailUrl(line: CartLine): string;
 }
 
-/** The cart's lines as ItemIn, named as the buyer's settings say (part numbers, units, thumbnails). */
+/**
+ * The cart's lines as ItemIn, named as the buyer's settings say (part numbers, units, thumbnails),
+ * described in the session's language where the product has a translation, labelled with the language
+ * actually sent.
+ */
 function orderMessageLines(
   storefront: ResolvedStorefront,
   buyer: Pick<ResolvedCxmlBuyer, 'unitMap' | 'supplierPartIds' | 'cartThumbnails'>,
+  locale: Locale,
   lines: readonly CartLine[],
   links: LineLinks,
   charges: CartCharges,
@@ -59,13 +75,16 @@ function orderMessageLines(
     const unitOfMeasure = buyer.unitMap[line.uom] ?? line.uom;
     const priceBasis = priceBasisQuantity(line.priceUnit, unitOfMeasure);
     const lineTax = charges.tax?.lines[index];
+    const text = lineText(line, product, storefront, locale);
     const item: OrderMessageLine = {
       quantity: line.quantity,
       lineNumber: index + 1,
       supplierPartID: supplierPartIdOf(buyer.supplierPartIds, line),
       supplierPartAuxiliaryID: line.lineRef,
       unitPrice: { value: formatPrice(line.unitPrice, line.currency), currency: line.currency },
-      description: line.name,
+      description: text.name,
+      // The document's own language is the storefront's (documentLang): only a translation says otherwise.
+      ...(text.language !== storefront.language && { descriptionLang: text.language }),
       unitOfMeasure,
       ...(priceBasis !== undefined && { priceBasis }),
       classifications: [{ domain: 'UNSPSC', code: line.unspsc ?? DEFAULT_UNSPSC }],
@@ -142,6 +161,7 @@ function cartMessageForm(
   ctx: GatewayContext,
   buyer: ResolvedCxmlBuyer,
   storefront: ResolvedStorefront,
+  locale: Locale,
   session: PunchoutSession,
   lines: readonly CartLine[],
   links: LineLinks,
@@ -156,12 +176,14 @@ function cartMessageForm(
   const shipping = charge(charges.shipping);
   const tax = charge(charges.tax);
   const items = [
-    ...orderMessageLines(storefront, buyer, lines, links, charges),
+    ...orderMessageLines(storefront, buyer, locale, lines, links, charges),
     ...kept.map((line, index) => keptMessageLine(line, lines.length + index + 1, storefront.currency)),
   ];
+  const lang = documentLang(storefront);
   const xml = buildOrderMessage({
     payloadID: newPayloadId(() => ctx.randomId(12), ctx.payloadHost, now),
     timestamp: now,
+    ...(lang !== undefined && { lang }),
     header: headerFor(ctx, buyer, session),
     deploymentMode: session.deploymentMode,
     buyerCookie: session.buyerCookie ?? '',
@@ -184,8 +206,7 @@ function cartMessageForm(
 export async function cxmlCartForm(
   ctx: GatewayContext,
   buyer: ResolvedCxmlBuyer,
-  storefront: ResolvedStorefront,
-  session: PunchoutSession,
+  { storefront, session, locale }: SessionParties,
   lines: readonly CartLine[],
   charges: CartCharges,
 ): Promise<ReturnForm> {
@@ -193,7 +214,7 @@ export async function cxmlCartForm(
     proofUrl: await proofLinksFor(ctx, lines),
     thumbnailUrl: buyer.cartThumbnails === 'off' ? () => '' : await thumbnailLinksFor(ctx.config, lines),
   };
-  return cartMessageForm(ctx, buyer, storefront, session, lines, links, charges);
+  return cartMessageForm(ctx, buyer, storefront, locale, session, lines, links, charges);
 }
 
 export function cxmlCancelForm(
@@ -205,7 +226,7 @@ export function cxmlCancelForm(
   if (session.operation === 'create') {
     // An empty cart: no line, so no link to sign.
     const none: LineLinks = { proofUrl: () => '', thumbnailUrl: () => '' };
-    return cartMessageForm(ctx, buyer, storefront, session, [], none, {});
+    return cartMessageForm(ctx, buyer, storefront, localeOf(FALLBACK_LANGUAGE), session, [], none, {});
   }
   const now = ctx.clock.now();
   const xml = buildNoChangeOrderMessage({

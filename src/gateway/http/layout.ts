@@ -81,6 +81,8 @@ export async function contentSecurityPolicy(security: PageSecurity): Promise<str
 }
 
 export interface PageOptions {
+  /** The page's language (`<html lang>`); English unless a session or the browser says otherwise. */
+  lang?: string;
   title: string;
   heading?: HtmlValue;
   body: SafeHtml;
@@ -93,7 +95,7 @@ export interface PageOptions {
 export function renderPage(options: PageOptions): string {
   const script = options.autoSubmit ? html`<script>${trustedHtml(AUTOSUBMIT_SCRIPT)}</script>` : '';
   return html`<!doctype html>
-<html lang="en">
+<html lang="${options.lang ?? 'en'}">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">

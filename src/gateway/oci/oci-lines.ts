@@ -8,7 +8,9 @@
  *   SKU) has no line reference, so its EXT_PRODUCT_ID is the SKU, which resolves back to the product.
  * - DESCRIPTION is the line's description, the product's name and its design label (the product's name
  *   for an undesigned item); the long text carries the product's whole name when the description does not
- *   begin with it, then the product's description. VENDORMAT follows the buyer's `supplierPartIds`.
+ *   begin with it, then the product's description. Both in the session's language where the product has
+ *   a translation for it (OCI has no field to say which language a text is in). VENDORMAT follows the
+ *   buyer's `supplierPartIds`.
  * - UNSPSC falls back to 82121500 "Printing", as in the cXML cart.
  */
 import {
@@ -23,9 +25,11 @@ import type { CartLine } from '../../store/types.ts';
 import { DEFAULT_UNSPSC } from '../cxml/transfer.ts';
 import type { ResolvedOciBuyer, ResolvedStorefront } from '../deps.ts';
 import { GatewayError } from '../http/errors.ts';
+import type { Locale } from '../i18n/locale.ts';
 import type { CatalogEntry } from '../punchout/catalog.ts';
 import { findProductBySku, priceText } from '../punchout/catalog.ts';
 import { lineDescription, supplierPartIdOf } from '../punchout/line-identity.ts';
+import { lineText, productText } from '../punchout/product-text.ts';
 import { itemOptions } from './buyer-settings.ts';
 
 /**
@@ -33,7 +37,7 @@ import { itemOptions } from './buyer-settings.ts';
  * expressed in SAP's fields (more than 99999 lines, a value longer than its SAP field).
  *
  * @example
- * itemFields(buyer, 'iso-8859-1', lines.map((line) => ociLineOfCartLine(buyer, storefront, line)));
+ * itemFields(buyer, 'iso-8859-1', lines.map((line) => ociLineOfCartLine(buyer, storefront, locale, line)));
  */
 export function itemFields(
   buyer: ResolvedOciBuyer,
@@ -53,18 +57,20 @@ export function itemFields(
 }
 
 /**
- * A cart line of the session as an OCI item; `thumbnailUrl`, the design's thumbnail link, goes where the
- * buyer's `cartThumbnails` says: an ATTACHMENT the buyer's system downloads, or the long text's last line.
+ * A cart line of the session as an OCI item, its texts in the session's language; `thumbnailUrl`, the
+ * design's thumbnail link, goes where the buyer's `cartThumbnails` says: an ATTACHMENT the buyer's system
+ * downloads, or the long text's last line.
  */
 export function ociLineOfCartLine(
   buyer: ResolvedOciBuyer,
   storefront: ResolvedStorefront,
+  locale: Locale,
   line: CartLine,
   thumbnailUrl?: string,
 ): OciCartLine {
   const product = findProductBySku(storefront, line.sku);
-  const description = shortDescription(product, line);
-  const text = longText(product, description).longText;
+  const description = shortDescription(storefront, locale, product, line);
+  const text = longText(storefront, locale, product, description).longText;
   const preview =
     thumbnailUrl !== undefined && buyer.cartThumbnails === 'longtext'
       ? `Preview: ${thumbnailUrl}`
@@ -97,11 +103,14 @@ export function ociLineOfCartLine(
 export function ociLineOfProduct(
   buyer: ResolvedOciBuyer,
   storefront: ResolvedStorefront,
+  locale: Locale,
   product: CatalogEntry,
   quantity: number,
   design?: Pick<CartLine, 'lineRef' | 'name' | 'designId'>,
 ): OciCartLine {
-  const description = design ? shortDescription(product, design) : product.name;
+  const description = design
+    ? shortDescription(storefront, locale, product, design)
+    : productText(product, locale.language, storefront).name;
   return {
     ...productFields(buyer, product),
     lineRef: design?.lineRef ?? product.sku,
@@ -109,7 +118,7 @@ export function ociLineOfProduct(
       ? supplierPartIdOf(buyer.supplierPartIds, { sku: product.sku, designId: design.designId })
       : product.sku,
     description,
-    ...longText(product, description),
+    ...longText(storefront, locale, product, description),
     quantity,
     unitPrice: priceText(product, quantity, storefront.currency),
     priceUnit: product.priceUnit,
@@ -125,9 +134,13 @@ export function ociLineOfProduct(
  * the design label cut off (the codec's cut would take the label, which tells two designs apart).
  */
 function shortDescription(
+  storefront: ResolvedStorefront,
+  locale: Locale,
   product: CatalogEntry | undefined,
   line: Pick<CartLine, 'name' | 'designId'>,
 ): string {
+  const translated = lineText(line, product, storefront, locale, OCI_FIELD_LENGTHS.DESCRIPTION);
+  if (translated.language !== storefront.language) return translated.name;
   const fits = [...line.name].length <= OCI_FIELD_LENGTHS.DESCRIPTION;
   return fits || product === undefined
     ? line.name
@@ -145,10 +158,16 @@ function productFields(
   };
 }
 
-function longText(product: CatalogEntry | undefined, name: string): Pick<OciCartLine, 'longText'> {
+function longText(
+  storefront: ResolvedStorefront,
+  locale: Locale,
+  product: CatalogEntry | undefined,
+  name: string,
+): Pick<OciCartLine, 'longText'> {
+  const shown = product && productText(product, locale.language, storefront);
   // The product's whole name, unless the description already shows it (it was shortened to fit, or it is
   // a line's description from before the gateway named lines after the product).
-  const parts = [product && !name.startsWith(product.name) ? product.name : '', product?.description ?? ''];
+  const parts = [shown && !name.startsWith(shown.name) ? shown.name : '', shown?.description ?? ''];
   const text = parts.filter((part) => part.trim() !== '').join('\n');
   return text === '' ? {} : { longText: text };
 }

@@ -25,6 +25,9 @@ import { acceptOciPunchIn, OciError, type OciPunchIn, type OciPunchInRequest } f
 import type { GatewayContext } from '../context.ts';
 import type { ResolvedOciBuyer } from '../deps.ts';
 import { sendPage } from '../http/send-page.ts';
+import { localeOf } from '../i18n/locale.ts';
+import { requestLocale } from '../i18n/page-locale.ts';
+import { FALLBACK_LANGUAGE } from '../i18n/session-language.ts';
 import { renderMessagePage } from '../punchout/pages.ts';
 import { frameAncestorsFor } from '../punchout/sessions.ts';
 import { checkOciBuyers, punchInSettings } from './buyer-settings.ts';
@@ -40,6 +43,7 @@ import {
   validate,
 } from './punch-in-functions.ts';
 import { createOciSessionPages } from './session-pages.ts';
+import { punchInLanguage } from './session-fields.ts';
 
 function ociBuyerNamed(ctx: GatewayContext, id: string): ResolvedOciBuyer | undefined {
   const buyer = ctx.buyers.byId(id);
@@ -57,14 +61,18 @@ async function noCatalogPage(
   named: string,
   bodyRead = true,
 ): Promise<Response> {
-  const answer = {
-    status: 404,
-    heading: 'No catalog here',
-    message:
-      "There is no OCI catalog at this address. Check the catalog's URL in your procurement system's settings.",
-  };
+  // The refusals log in English, the page in the browser's language.
+  const english = localeOf(FALLBACK_LANGUAGE);
+  const answer = { status: 404, heading: english.t('oci.noCatalogHeading'), message: english.t('oci.noCatalog') };
   await refusals.record(c, ctx.buyers.byId(named)?.id, answer, bodyRead);
-  const page = renderMessagePage({ title: 'Print catalog', ...answer, kind: 'error' });
+  const locale = requestLocale(c.req.header('accept-language'));
+  const page = renderMessagePage({
+    locale,
+    title: locale.t('page.catalogTitle'),
+    heading: locale.t('oci.noCatalogHeading'),
+    message: locale.t('oci.noCatalog'),
+    kind: 'error',
+  });
   return sendPage(c, page, { frameAncestors: [] }, 404);
 }
 
@@ -136,6 +144,7 @@ export function createOciRoutes(ctx: GatewayContext): Hono {
         storefront: ctx.storefront(buyer.storefront),
         punchIn,
         frameAncestors,
+        locale: localeOf(punchInLanguage(punchIn, c.req.header('accept-language'), buyer)),
       };
       switch (punchIn.function) {
         case 'VALIDATE':

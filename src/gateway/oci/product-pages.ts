@@ -5,6 +5,7 @@
  */
 import { html } from '../http/html.ts';
 import { renderPage } from '../http/layout.ts';
+import type { Locale } from '../i18n/locale.ts';
 import {
   type AddToCartView,
   type CatalogPaging,
@@ -36,6 +37,7 @@ interface RequisitionDesignView {
 }
 
 export interface ProductsPageView {
+  locale: Locale;
   title: string;
   buyerName: string;
   heading: string;
@@ -51,42 +53,44 @@ export interface ProductsPageView {
 }
 
 export function renderProductsPage(view: ProductsPageView): string {
+  const { locale } = view;
   const products = view.products.map(
     (p) => html`<article class="card">
-<img src="${p.thumbnailUrl}" alt="Preview of ${p.name}" width="320" height="224">
+<img src="${p.thumbnailUrl}" alt="${locale.t('card.preview', { name: p.name })}" width="320" height="224">
 <h2>${p.name}</h2>
 ${p.description ? html`<p>${p.description}</p>` : ''}
-<table aria-label="Prices of ${p.name}">
-<thead><tr><th>From quantity</th><th class="num">Unit price</th></tr></thead>
+<table aria-label="${locale.t('product.prices', { name: p.name })}">
+<thead><tr><th>${locale.t('product.fromQuantity')}</th><th class="num">${locale.t('cart.unitPrice')}</th></tr></thead>
 <tbody>${p.prices.map(
       (tier) =>
-        html`<tr><td>${tier.minQuantity}</td><td class="num">${tier.unitPrice} ${p.currency} / ${p.uom}</td></tr>`,
+        html`<tr><td>${locale.count(tier.minQuantity)}</td><td class="num">${locale.money(tier.unitPrice, p.currency)} / ${p.uom}</td></tr>`,
     )}</tbody>
 </table>
-<p class="muted">SKU ${p.sku} · minimum ${p.minQuantity} ${p.uom}${
-      p.leadTimeDays === undefined ? '' : html` · ships in ${p.leadTimeDays} days`
+<p class="muted">${locale.t('product.facts', { sku: p.sku, min: p.minQuantity, uom: p.uom })}${
+      p.leadTimeDays === undefined ? '' : html` · ${locale.t('product.shipsIn', { days: p.leadTimeDays })}`
     }</p>
-${p.addToCart ? renderAddToCart(p.name, p.addToCart) : ''}<a class="button${p.addToCart ? '' : ' primary'}" href="${p.designUrl}">Design ${p.name}</a>
+${p.addToCart ? renderAddToCart(p.name, p.addToCart, locale) : ''}<a class="button${p.addToCart ? '' : ' primary'}" href="${p.designUrl}">${locale.t('catalog.design', { name: p.name })}</a>
 </article>`,
   );
   const design = view.design
-    ? html`<section class="notice" aria-label="In your requisition">
+    ? html`<section class="notice" aria-label="${locale.t('product.requisition')}">
 <img src="${view.design.thumbnailUrl}" alt="" width="80" height="56">
-<p>In your requisition: <strong>${view.design.name}</strong> <span class="muted">(ref ${view.design.lineRef})</span>.
-To order it again, design it anew below.</p>
+<p>${locale.t('product.inRequisition')} <strong>${view.design.name}</strong> <span class="muted">(ref ${view.design.lineRef})</span>.
+${locale.t('product.orderAgain')}</p>
 </section>`
     : '';
   return renderPage({
+    lang: locale.language,
     title: view.title,
     context: view.buyerName,
     heading: view.heading,
     body: html`${view.notice ? html`<p class="notice" role="status">${view.notice}</p>` : ''}
 ${design}
-<section class="grid" aria-label="Products">${products}</section>
-${view.paging ? renderCatalogPaging(view.paging) : ''}
+<section class="grid" aria-label="${locale.t('catalog.products')}">${products}</section>
+${view.paging ? renderCatalogPaging(view.paging, locale) : ''}
 <div class="actions">
-<a class="button" href="${view.catalogUrl}">Browse the whole catalog</a>
-<a class="button" href="${view.cartUrl}">Cart (${view.cartCount})</a>
+<a class="button" href="${view.catalogUrl}">${locale.t('product.browseAll')}</a>
+<a class="button" href="${view.cartUrl}">${locale.t('catalog.cart', { count: view.cartCount })}</a>
 </div>`,
   });
 }

@@ -7,18 +7,22 @@
 import type { Context } from 'hono';
 import { OciError, type OciErrorCode } from '../../oci/index.ts';
 import type { GatewayContext } from '../context.ts';
-import { ERROR_ANSWERS, logFailure, publicMessage, toGatewayError } from '../http/errors.ts';
+import { ERROR_ANSWERS, logFailure, toGatewayError } from '../http/errors.ts';
 import { type PageStatus, sendPage } from '../http/send-page.ts';
+import { type Locale, localeOf, type MessageKey } from '../i18n/locale.ts';
+import { requestLocale } from '../i18n/page-locale.ts';
+import { FALLBACK_LANGUAGE } from '../i18n/session-language.ts';
+import { pageErrorMessage } from '../punchout/error-page.ts';
 import { renderMessagePage } from '../punchout/pages.ts';
 import type { OciRefusals } from './refused-punch-ins.ts';
 
-const LOGIN = 'The catalog login was refused';
-const HOOK = 'The return address was refused';
-const REQUEST = 'The punch-in request could not be read';
-const SETUP = 'This catalog connection is not set up correctly';
-const OPEN = 'The catalog could not be opened';
+const LOGIN = 'oci.loginRefused';
+const HOOK = 'oci.hookRefused';
+const REQUEST = 'oci.unreadable';
+const SETUP = 'oci.setup';
+const OPEN = 'oci.notOpened';
 
-const OCI_ERROR_ANSWERS: Record<OciErrorCode, { status: number; heading: string }> = {
+const OCI_ERROR_ANSWERS: Record<OciErrorCode, { status: number; heading: MessageKey }> = {
   bad_method: { status: 405, heading: REQUEST },
   unsupported_content_type: { status: 415, heading: REQUEST },
   malformed_body: { status: 400, heading: REQUEST },
@@ -47,15 +51,18 @@ const OCI_ERROR_ANSWERS: Record<OciErrorCode, { status: number; heading: string 
 
 interface PunchInFailure {
   status: number;
-  heading: string;
+  heading: MessageKey;
   message: string;
   /** OciError or GatewayError code, for the log; `internal` for a bug. */
   code: string;
   param?: string | undefined;
 }
 
-/** What the page says about an error thrown while handling a punch-in. */
-function describePunchInError(error: unknown): PunchInFailure {
+/**
+ * What the page says about an error thrown while handling a punch-in. The codec's message stays as it is
+ * in every language: it names the parameter at fault for whoever sets up the buyer's system.
+ */
+function describePunchInError(error: unknown, locale: Locale): PunchInFailure {
   if (error instanceof OciError) {
     return { ...OCI_ERROR_ANSWERS[error.code], message: error.message, code: error.code, param: error.param };
   }
@@ -63,7 +70,7 @@ function describePunchInError(error: unknown): PunchInFailure {
   return {
     status: ERROR_ANSWERS[known.code].http,
     heading: OPEN,
-    message: publicMessage(known, 'page'),
+    message: pageErrorMessage(known, locale, undefined),
     code: known.code,
   };
 }
@@ -82,8 +89,13 @@ export async function punchInErrorPage(
   error: unknown,
   scope: { buyer: string; frameAncestors: readonly string[]; refusals: OciRefusals; bodyRead?: boolean },
 ): Promise<Response> {
-  const failure = describePunchInError(error);
-  await scope.refusals.record(c, scope.buyer, failure, scope.bodyRead);
+  // The refusals log is the operator's, in English; the page speaks the browser's language (there is no
+  // session yet, and the punch-in's own language field may be in what could not be read).
+  const english = localeOf(FALLBACK_LANGUAGE);
+  const logged = describePunchInError(error, english);
+  await scope.refusals.record(c, scope.buyer, { ...logged, heading: english.t(logged.heading) }, scope.bodyRead);
+  const locale = requestLocale(c.req.header('accept-language'), ctx.buyers.byId(scope.buyer));
+  const failure = locale === english ? logged : describePunchInError(error, locale);
   const fields = { buyer: scope.buyer, param: failure.param };
   if (error instanceof OciError) {
     // A 500 here is our configuration of the buyer or the catalog at fault: the operator's to see.
@@ -95,8 +107,9 @@ export async function punchInErrorPage(
   const retryAfter = toGatewayError(error).retryAfterSeconds;
   if (retryAfter !== undefined) c.header('Retry-After', String(retryAfter));
   const page = renderMessagePage({
-    title: 'Print catalog',
-    heading: failure.heading,
+    locale,
+    title: locale.t('page.catalogTitle'),
+    heading: locale.t(failure.heading),
     message: failure.message,
     kind: 'error',
   });

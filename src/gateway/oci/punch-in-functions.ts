@@ -9,6 +9,7 @@ import type { CartLine, PunchoutSession } from '../../store/types.ts';
 import type { GatewayContext } from '../context.ts';
 import type { ResolvedOciBuyer, ResolvedStorefront } from '../deps.ts';
 import { GatewayError } from '../http/errors.ts';
+import type { Locale } from '../i18n/locale.ts';
 import { type CatalogEntry, checkQuantity, findProductBySku } from '../punchout/catalog.ts';
 import { CATALOG_PAGE_SIZE } from '../punchout/catalog-page.ts';
 import { LINE_REF_PATTERN } from '../punchout/line-refs.ts';
@@ -32,14 +33,9 @@ export interface PunchInScope {
   storefront: ResolvedStorefront;
   punchIn: OciPunchIn;
   frameAncestors: readonly string[];
+  /** The punch-in's language (session-fields.ts `punchInLanguage`): its pages and its items' texts. */
+  locale: Locale;
 }
-
-const VALIDATE_LABELS = {
-  title: 'Checking your item',
-  notice:
-    'The current price of your item is being returned to your procurement system. If nothing happens, press the button.',
-  submit: 'Return item',
-};
 
 export const noStoreRedirect = (location: string) =>
   new Response(null, { status: 303, headers: { Location: location, 'Cache-Control': 'no-store' } });
@@ -51,6 +47,7 @@ export function openOciSession(ctx: GatewayContext, scope: PunchInScope) {
     operation: 'create',
     user: buyerUserFromPunchIn(scope.punchIn),
     ...sessionFieldsOf(scope.punchIn),
+    language: scope.locale.language,
   });
 }
 
@@ -84,13 +81,13 @@ async function namedProduct(
 }
 
 export async function validate(ctx: GatewayContext, scope: PunchInScope): Promise<Response> {
-  const { buyer, storefront, punchIn } = scope;
+  const { buyer, storefront, punchIn, locale } = scope;
   const { product, line } = await namedProduct(ctx, scope, punchIn.productId ?? '');
   // A print run is whole: a fractional QUANTITY (the reader allows three decimals) is rounded up.
   const wanted = Number(ceilingOf(parseDecimal(punchIn.quantity ?? '1', { barePoint: true })));
   const quantity = checkQuantity(product, Math.max(product.minQuantity, wanted));
   const fields = itemFields(buyer, punchIn.charset, [
-    ociLineOfProduct(buyer, storefront, product, quantity, line),
+    ociLineOfProduct(buyer, storefront, locale, product, quantity, line),
   ]);
   const page = renderOciTransferForm({
     hookUrl: punchIn.hookUrl,
@@ -99,7 +96,12 @@ export async function validate(ctx: GatewayContext, scope: PunchInScope): Promis
     echoFields: punchIn.echoFields,
     charset: punchIn.charset,
     autoSubmit: true,
-    labels: VALIDATE_LABELS,
+    lang: locale.language,
+    labels: {
+      title: locale.t('oci.validateTitle'),
+      notice: locale.t('oci.validateNotice'),
+      submit: locale.t('oci.validateSubmit'),
+    },
   });
   return ociPageResponse(page, {
     charset: punchIn.charset,
@@ -115,14 +117,14 @@ export async function validate(ctx: GatewayContext, scope: PunchInScope): Promis
  * for a narrower search.
  */
 export function backgroundSearch(scope: PunchInScope): Response {
-  const { buyer, storefront, punchIn } = scope;
+  const { buyer, storefront, punchIn, locale } = scope;
   const searchString = punchIn.searchString ?? '';
   const hits = searchProducts(storefront, searchString);
   const shown = hits.length > CATALOG_PAGE_SIZE ? hits.slice(0, CATALOG_PAGE_SIZE) : hits;
   const fields = itemFields(
     buyer,
     punchIn.charset,
-    shown.map((product) => ociLineOfProduct(buyer, storefront, product, product.minQuantity)),
+    shown.map((product) => ociLineOfProduct(buyer, storefront, locale, product, product.minQuantity)),
   );
   const page = renderOciSearchResults({
     hookUrl: punchIn.hookUrl,
@@ -131,11 +133,15 @@ export function backgroundSearch(scope: PunchInScope): Response {
     echoFields: punchIn.echoFields,
     charset: punchIn.charset,
     searchString,
-    ...(shown.length < hits.length && {
-      labels: {
-        notice: `The first ${shown.length} of ${hits.length} catalog items found for your search; narrow the search to find the others.`,
-      },
-    }),
+    lang: locale.language,
+    labels: {
+      title: locale.t('oci.searchTitle'),
+      submit: locale.t('oci.searchSubmit'),
+      notice:
+        shown.length < hits.length
+          ? locale.t('oci.searchFirst', { shown: shown.length, total: hits.length })
+          : locale.t('oci.searchNotice'),
+    },
   });
   return ociPageResponse(page, {
     charset: punchIn.charset,

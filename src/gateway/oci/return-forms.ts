@@ -17,6 +17,7 @@ import {
 import type { CartLine, PunchoutSession } from '../../store/types.ts';
 import type { GatewayContext, SessionParties } from '../context.ts';
 import type { ResolvedBuyer, ResolvedOciBuyer } from '../deps.ts';
+import type { Locale } from '../i18n/locale.ts';
 import type { CartCharges } from '../punchout/cart-charges.ts';
 import type { ReturnForm } from '../punchout/pages.ts';
 import { frameAncestorsFor } from '../punchout/sessions.ts';
@@ -26,12 +27,16 @@ import { itemFields, ociLineOfCartLine } from './oci-lines.ts';
 import { ociPageResponse } from './oci-page.ts';
 import { sessionCharset, sessionEchoFields } from './session-fields.ts';
 
-const EMPTY_RETURN_LABELS: OciPageLabels = {
-  title: 'Returning to your procurement system',
-  notice:
-    'You are returning to your procurement system without new items. If nothing happens, press the button.',
-  submit: 'Return to procurement system',
-};
+/** The hand-back page's words in the session's language: a cart, or a return without items (cancel). */
+function returnLabels(locale: Locale, hasItems: boolean): OciPageLabels {
+  return hasItems
+    ? {
+        title: locale.t('oci.transferTitle'),
+        notice: locale.t('oci.transferNotice'),
+        submit: locale.t('oci.transferSubmit'),
+      }
+    : { title: locale.t('oci.emptyTitle'), notice: locale.t('oci.emptyNotice'), submit: locale.t('oci.emptySubmit') };
+}
 
 function ociBuyer(buyer: ResolvedBuyer): ResolvedOciBuyer {
   if (buyer.protocol !== 'oci') throw new TypeError(`buyer ${buyer.id} does not punch out with OCI`);
@@ -53,14 +58,14 @@ function formOf(
 
 export async function ociCartForm(
   ctx: GatewayContext,
-  { buyer, storefront, session }: SessionParties,
+  { buyer, storefront, session, locale }: SessionParties,
   lines: readonly CartLine[],
   charges: CartCharges,
 ): Promise<ReturnForm> {
   const oci = ociBuyer(buyer);
   const thumbnail = oci.cartThumbnails === 'off' ? undefined : await thumbnailLinksFor(ctx.config, lines);
   const items = [
-    ...lines.map((line) => ociLineOfCartLine(oci, storefront, line, thumbnail?.(line))),
+    ...lines.map((line) => ociLineOfCartLine(oci, storefront, locale, line, thumbnail?.(line))),
     ...ociChargeLines(oci, storefront, charges),
   ];
   return formOf(oci, session, itemFields(oci, sessionCharset(session, oci), items));
@@ -76,7 +81,7 @@ export function ociCancelForm(_ctx: GatewayContext, { buyer, session }: SessionP
  */
 export async function sendOciReturnPage(
   _c: Context,
-  { buyer }: SessionParties,
+  { buyer, locale }: SessionParties,
   form: ReturnForm,
 ): Promise<Response> {
   const charset = parseCharsetLabel(form.acceptCharset ?? '') ?? 'utf-8';
@@ -87,7 +92,8 @@ export async function sendOciReturnPage(
     target: form.target,
     charset,
     autoSubmit: true,
-    ...(!hasItems && { labels: EMPTY_RETURN_LABELS }),
+    lang: locale.language,
+    labels: returnLabels(locale, hasItems),
   });
   return ociPageResponse(page, { charset, frameAncestors: frameAncestorsFor(buyer), autoSubmit: true });
 }

@@ -5,9 +5,11 @@
  * `ociCharset`; it is the charset the punch-in was decoded with, which may differ from the buyer's
  * configured one (`http_content_charset`, or Latin-1 bytes in a request that claimed UTF-8).
  */
-import { type OciCharset, type OciPunchIn, parseCharsetLabel } from '../../oci/index.ts';
+import { type OciCharset, type OciPunchIn, ociParamValue, parseCharsetLabel } from '../../oci/index.ts';
 import type { PunchoutSession } from '../../store/types.ts';
 import type { ResolvedOciBuyer } from '../deps.ts';
+import type { Language } from '../i18n/catalogs.ts';
+import { OCI_LANGUAGE_PARAMS, resolveSessionLanguage } from '../i18n/session-language.ts';
 import type { OpenSessionInput } from '../punchout/sessions.ts';
 
 const CHARSET_KEY = 'ociCharset';
@@ -33,4 +35,19 @@ export function sessionCharset(session: PunchoutSession, buyer: ResolvedOciBuyer
 /** The `~` fields and `returntarget` of the punch-in, in the order received. */
 export function sessionEchoFields(session: PunchoutSession): [string, string][] {
   return Object.entries(session.ociEcho ?? {});
+}
+
+/**
+ * The language of a punch-in's pages and items: its language field (the first of `sap-language`, `LANGU`,
+ * `language` that is not blank), else the browser's Accept-Language, else the buyer's default.
+ */
+export function punchInLanguage(
+  punchIn: Pick<OciPunchIn, 'params'>,
+  acceptLanguage: string | undefined,
+  buyer: Pick<ResolvedOciBuyer, 'language'>,
+): Language {
+  const ociLanguage = OCI_LANGUAGE_PARAMS.map((name) => ociParamValue(punchIn.params, name)).find(
+    (value) => value !== undefined && value.trim() !== '',
+  );
+  return resolveSessionLanguage({ ociLanguage, acceptLanguage, buyerDefault: buyer.language });
 }

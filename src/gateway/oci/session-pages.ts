@@ -13,6 +13,7 @@ import { type CatalogEntry, priceBreaks, productBySku } from '../punchout/catalo
 import { addToCartView, productPage } from '../punchout/catalog-page.ts';
 import { pricedUnitText } from '../punchout/pricing.ts';
 import { searchProducts } from '../punchout/product-search.ts';
+import { lineText, productText } from '../punchout/product-text.ts';
 import { sessionPageSecurity, sessionPageUrl, sessionScope } from '../punchout/session-scope.ts';
 import { type ProductDetailView, renderProductsPage } from './product-pages.ts';
 
@@ -31,10 +32,11 @@ export function createOciSessionPages(ctx: GatewayContext): Hono {
   type SessionScope = Awaited<ReturnType<typeof ociSessionScope>>;
 
   function productView(s: SessionScope, product: CatalogEntry): ProductDetailView {
+    const text = productText(product, s.locale.language, s.storefront);
     return {
       sku: product.sku,
-      name: product.name,
-      description: product.description,
+      name: text.name,
+      description: text.description,
       thumbnailUrl: ctx
         .editorUrlsFor(s.storefront)
         .thumbnailUrl({ productId: product.productId, width: 320, height: 224 }),
@@ -44,7 +46,7 @@ export function createOciSessionPages(ctx: GatewayContext): Hono {
         unitPrice: b.unitPrice,
       })),
       currency: s.storefront.currency,
-      uom: pricedUnitText(product.priceUnit, product.uom),
+      uom: pricedUnitText(product.priceUnit, product.uom, s.locale.language),
       minQuantity: product.minQuantity,
       leadTimeDays: product.leadTimeDays,
       designUrl: s.punchoutUrl(`design/${encodeURIComponent(product.sku)}`),
@@ -61,7 +63,8 @@ export function createOciSessionPages(ctx: GatewayContext): Hono {
     >,
   ): Promise<Response> {
     const page = renderProductsPage({
-      title: s.storefront.name ?? 'Print catalog',
+      locale: s.locale,
+      title: s.storefront.name ?? s.locale.t('page.catalogTitle'),
       buyerName: s.buyer.name ?? s.buyer.id,
       catalogUrl: s.punchoutUrl('catalog'),
       cartUrl: s.punchoutUrl('cart'),
@@ -78,9 +81,9 @@ export function createOciSessionPages(ctx: GatewayContext): Hono {
     const line = lineRef === undefined ? undefined : await ctx.store.cart.get(lineRef);
     const ownLine = line?.buyerId === s.buyer.id && line.sku === product.sku ? line : undefined;
     return sendProductsPage(c, s, {
-      heading: product.name,
+      heading: productText(product, s.locale.language, s.storefront).name,
       design: ownLine && {
-        name: ownLine.name,
+        name: lineText(ownLine, product, s.storefront, s.locale).name,
         lineRef: ownLine.lineRef,
         thumbnailUrl: ctx
           .editorUrlsFor(s.storefront)
@@ -104,14 +107,17 @@ export function createOciSessionPages(ctx: GatewayContext): Hono {
         'oci',
       );
     const { shown, paging, pastLast } = productPage(hits, requested, pageUrl);
-    const found = `${hits.length} ${hits.length === 1 ? 'product matches' : 'products match'} your search.`;
+    const { locale } = s;
+    const found =
+      hits.length === 1 ? locale.t('product.foundOne') : locale.t('product.foundMany', { count: hits.length });
+    const pastLastNotice = locale.t('catalog.pastLast', { asked: requested ?? '', page: paging.page });
     return sendProductsPage(c, s, {
-      heading: `Products for “${searchString}”`,
+      heading: locale.t('product.searchHeading', { query: searchString }),
       notice:
         hits.length === 0
-          ? `No product matches “${searchString}”. Browse the whole catalog instead.`
+          ? locale.t('product.noHits', { query: searchString })
           : pastLast
-            ? `${found} There is no page ${requested}; this is the last page, ${paging.page}.`
+            ? `${found} ${pastLastNotice}`
             : found,
       products: shown.map((product) => productView(s, product)),
       paging,

@@ -7,16 +7,11 @@ import type { Context } from 'hono';
 import type { CartLine } from '../../store/types.ts';
 import type { GatewayContext, SessionParties } from '../context.ts';
 import { sendPage } from '../http/send-page.ts';
-import {
-  findProductBySku,
-  isCatalogLine,
-  priceBreaksText,
-  quantityBounds,
-  quantityProblem,
-} from './catalog.ts';
+import { findProductBySku, isCatalogLine, priceBreaks, quantityBounds, quantityProblem } from './catalog.ts';
 import { keptLinesTotal, liveKeptLines } from './kept-lines.ts';
 import { type ReturnForm, renderCartPage, renderReturnFormPage } from './pages.ts';
 import { formatPrice, formatTotal, lineTotal, pricedUnitText } from './pricing.ts';
+import { lineText } from './product-text.ts';
 import { proofLinksFor } from './proof-links.ts';
 import { type SessionScope, sessionPageSecurity, sessionPageUrl } from './session-scope.ts';
 
@@ -27,16 +22,13 @@ export interface RefusedQuantity {
   problem: string;
 }
 
-const TRANSFER_BLOCKED =
-  'This cart cannot be transferred until the marked quantities are changed. You can still cancel and return.';
-
 /**
  * Why a stored line's quantity cannot be ordered: an edit brings back the requisition's quantity as it
  * is, so the user sees it and fixes it here instead of the gateway changing it silently.
  */
 function storedQuantityProblem(s: SessionScope, line: CartLine): string | undefined {
   const product = findProductBySku(s.storefront, line.sku);
-  return product && quantityProblem(product, line.quantity);
+  return product && quantityProblem(product, line.quantity, s.locale);
 }
 
 /**
@@ -45,11 +37,10 @@ function storedQuantityProblem(s: SessionScope, line: CartLine): string | undefi
  */
 export function transferBlockedReason(s: SessionScope, lines: readonly CartLine[]): string | undefined {
   if (s.session.operation === 'inspect') return undefined;
-  return lines.some((line) => storedQuantityProblem(s, line) !== undefined) ? TRANSFER_BLOCKED : undefined;
+  return lines.some((line) => storedQuantityProblem(s, line) !== undefined)
+    ? s.locale.t('cart.transferBlocked')
+    : undefined;
 }
-
-const CONFIRM_EMPTY =
-  'Send an empty cart: every line of the requisition will be removed in your procurement system.';
 
 /**
  * Whether transferring this cart needs the user's explicit yes: an edit that hands back no line at all
@@ -75,18 +66,20 @@ export async function cartPage(
   const urls = ctx.editorUrlsFor(s.storefront);
   const link = (rest: string) => sessionPageUrl(ctx, s.token, rest);
   const kept = liveKeptLines(s.session);
+  const { locale } = s;
   return renderCartPage({
-    title: s.storefront.name ?? 'Print catalog',
+    locale,
+    title: s.storefront.name ?? locale.t('page.catalogTitle'),
     buyerName: s.buyer.name ?? s.buyer.id,
     currency: s.storefront.currency,
     readOnly,
     notice,
     catalogUrl: link('catalog'),
     transferAction: link('transfer'),
-    transferLabel: readOnly ? 'Return to procurement system' : 'Transfer cart to procurement system',
+    transferLabel: locale.t(readOnly ? 'cart.return' : 'cart.transfer'),
     cancelAction: readOnly ? undefined : link('cancel'),
     transferBlocked: transferBlockedReason(s, lines),
-    ...(emptyTransferNeedsConfirm(s, lines) && { confirmEmpty: CONFIRM_EMPTY }),
+    ...(emptyTransferNeedsConfirm(s, lines) && { confirmEmpty: locale.t('cart.confirmEmpty') }),
     total: formatTotal(
       [
         ...lines.map((l) => lineTotal(l, l.currency)),
@@ -102,7 +95,7 @@ export async function cartPage(
       supplierPartAuxiliaryID: line.supplierPartAuxiliaryID,
       description: line.description || line.supplierPartID,
       quantity: line.quantity,
-      unitPrice: line.unitPrice && `${line.unitPrice.value} ${line.unitPrice.currency}`,
+      unitPrice: line.unitPrice && locale.money(line.unitPrice.value, line.unitPrice.currency),
       uom: line.unitOfMeasure,
       removeAction: readOnly ? undefined : link(`kept/${index}/remove`),
     })),
@@ -111,17 +104,17 @@ export async function cartPage(
       const refusal = refused?.lineRef === line.lineRef ? refused : undefined;
       return {
         lineRef: line.lineRef,
-        name: line.name,
+        name: lineText(line, product, s.storefront, locale).name,
         sku: line.sku,
         designId: line.designId,
         quantity: line.quantity,
         quantityInput: refusal?.typed ?? String(line.quantity),
         bounds: product && quantityBounds(product),
-        priceBreaks: product && priceBreaksText(product, line.currency),
+        priceBreaks: product && priceBreaks(product, line.currency),
         quantityProblem: refusal?.problem ?? (readOnly ? undefined : storedQuantityProblem(s, line)),
         unitPrice: formatPrice(line.unitPrice, line.currency),
         total: formatTotal([lineTotal(line, line.currency)], line.currency),
-        uom: pricedUnitText(line.priceUnit, line.uom),
+        uom: pricedUnitText(line.priceUnit, line.uom, locale.language),
         thumbnailUrl: urls.thumbnailUrl({ productId: line.designId, width: 80, height: 56 }),
         proofUrl: proofUrl(line),
         editUrl:
@@ -142,7 +135,13 @@ export function sendReturnFormPage(
   form: ReturnForm,
   message: string,
 ): Promise<Response> {
-  const page = renderReturnFormPage({ title: parties.storefront.name ?? 'Print catalog', message, form });
+  const { locale } = parties;
+  const page = renderReturnFormPage({
+    locale,
+    title: parties.storefront.name ?? locale.t('page.catalogTitle'),
+    message,
+    form,
+  });
   // No form-action directive: buyer systems redirect after receiving the cart, and browsers apply
   // form-action to those redirects too.
   return sendPage(c, page, sessionPageSecurity(parties, { formActions: 'any' }));

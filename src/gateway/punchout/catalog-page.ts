@@ -1,9 +1,10 @@
 /**
  * The catalog page, `GET /punchout/s/<token>/catalog[?q=…][&page=N]`, which cXML and OCI sessions share: a
- * search form and CATALOG_PAGE_SIZE product cards a page. Every product's card is rendered once at config
- * load (`prepareCatalogCards`, called by `createGatewayContext`); a request only picks the page's cards
- * and adds their "Design" links, which carry the session token. Without this, 10,000 products made a
- * 6.7 MB page that took 237 ms on every request.
+ * search form and CATALOG_PAGE_SIZE product cards a page. Every product's card is rendered once per
+ * language (`prepareCatalogCards`: the storefront's own language at config load in `createGatewayContext`,
+ * another at its first session); a request only picks the page's cards and adds their "Design" links,
+ * which carry the session token. Without this, 10,000 products made a 6.7 MB page that took 237 ms on
+ * every request.
  *
  * A page number past the last shows the last page, saying so (a link kept from a larger catalog or a wider
  * search still leads somewhere useful); a page number that is not a whole number from 1 shows the first.
@@ -11,7 +12,8 @@
 import type { EditorUrls } from '../../print-api/index.ts';
 import type { GatewayContext } from '../context.ts';
 import type { ResolvedStorefront } from '../deps.ts';
-import { type CatalogEntry, catalogIndex, priceBreaksText, quantityBounds } from './catalog.ts';
+import type { Locale } from '../i18n/locale.ts';
+import { type CatalogEntry, catalogIndex, priceBreaks, quantityBounds } from './catalog.ts';
 import {
   type AddToCartView,
   type CatalogCard,
@@ -21,6 +23,7 @@ import {
 } from './pages.ts';
 import { pricedUnitText } from './pricing.ts';
 import { searchProducts, searchWords } from './product-search.ts';
+import { productText } from './product-text.ts';
 import { type SessionScope, sessionPageUrl } from './session-scope.ts';
 
 /** Products a catalog page shows: four rows of a wide grid, and a page that stays small (≈ 50 KB). */
@@ -29,26 +32,31 @@ export const CATALOG_PAGE_SIZE = 48;
 /** The longest search the page keeps (longer ones are cut): enough for any product name. */
 const MAX_QUERY_LENGTH = 200;
 
-/** Every product's card by SKU, rendered with what does not depend on the session. */
+/** Every product's card by SKU in one language, rendered with what does not depend on the session. */
 export function prepareCatalogCards(
   storefront: ResolvedStorefront,
   urls: EditorUrls,
+  locale: Locale,
 ): ReadonlyMap<string, CatalogCard> {
   catalogIndex(storefront);
   return new Map(
-    storefront.products.map((p) => [
-      p.sku,
-      renderCatalogCard({
-        sku: p.sku,
-        name: p.name,
-        description: p.description,
-        thumbnailUrl: urls.thumbnailUrl({ productId: p.productId, width: 200, height: 140 }),
-        priceBreaks: priceBreaksText(p, storefront.currency),
-        minQuantity: quantityBounds(p).min,
-        currency: storefront.currency,
-        uom: pricedUnitText(p.priceUnit, p.uom),
-      }),
-    ]),
+    storefront.products.map((p) => {
+      const text = productText(p, locale.language, storefront);
+      const card = renderCatalogCard(
+        {
+          sku: p.sku,
+          name: text.name,
+          description: text.description,
+          thumbnailUrl: urls.thumbnailUrl({ productId: p.productId, width: 200, height: 140 }),
+          priceBreaks: priceBreaks(p, storefront.currency),
+          minQuantity: quantityBounds(p).min,
+          currency: storefront.currency,
+          uom: pricedUnitText(p.priceUnit, p.uom, locale.language),
+        },
+        locale,
+      );
+      return [p.sku, card];
+    }),
   );
 }
 
@@ -123,24 +131,26 @@ export function catalogPage(
     return link(search === '' ? 'catalog' : `catalog?${search}`);
   };
   const { shown, paging, pastLast } = productPage(products, query.page, pageUrl);
-  const cards = ctx.catalogCards(s.storefront);
-  const found = `${products.length} ${products.length === 1 ? 'product matches' : 'products match'} “${typed}”.`;
+  const { locale } = s;
+  const cards = ctx.catalogCards(s.storefront, locale);
+  const found =
+    products.length === 1
+      ? locale.t('catalog.foundOne', { query: typed })
+      : locale.t('catalog.foundMany', { count: products.length, query: typed });
   const notices = [
     searching ? found : undefined,
-    pastLast ? `There is no page ${query.page}; this is the last page, ${paging.page}.` : undefined,
+    pastLast ? locale.t('catalog.pastLast', { asked: query.page ?? '', page: paging.page }) : undefined,
   ].filter((notice) => notice !== undefined);
   return renderCatalogPage({
-    title: s.storefront.name ?? 'Print catalog',
+    locale,
+    title: s.storefront.name ?? locale.t('page.catalogTitle'),
     buyerName: s.buyer.name ?? s.buyer.id,
     cartUrl: link('cart'),
     cartCount,
     catalogUrl: link('catalog'),
     query: typed,
     notice: notices.length === 0 ? undefined : notices.join(' '),
-    noHits:
-      products.length === 0
-        ? `No product matches “${typed}”. Check the spelling, try fewer words, or show all products.`
-        : undefined,
+    noHits: products.length === 0 ? locale.t('catalog.noHits', { query: typed }) : undefined,
     paging,
     cards: shown.flatMap((p) => {
       const card = cards.get(p.sku);

@@ -4,6 +4,8 @@
  */
 import type { ResolvedStorefront } from '../deps.ts';
 import { GatewayError } from '../http/errors.ts';
+import { type Locale, localeOf } from '../i18n/locale.ts';
+import { FALLBACK_LANGUAGE } from '../i18n/session-language.ts';
 import { formatPrice, unitPriceFor } from './pricing.ts';
 
 export type CatalogEntry = ResolvedStorefront['products'][number];
@@ -86,10 +88,16 @@ export function quantityBounds(product: CatalogEntry): QuantityBounds {
  * Why the product cannot be ordered in this quantity, in words a user can act on; undefined when it can.
  * The cart shows it next to the line, and `checkQuantity` refuses with it.
  */
-export function quantityProblem(product: CatalogEntry, quantity: number): string | undefined {
+export function quantityProblem(
+  product: CatalogEntry,
+  quantity: number,
+  locale: Locale = localeOf(FALLBACK_LANGUAGE),
+): string | undefined {
   const { min, max } = quantityBounds(product);
   if (Number.isSafeInteger(quantity) && quantity >= min && quantity <= max) return undefined;
-  return `The quantity for ${product.name} must be a whole number from ${min} to ${max}.`;
+  // The product's name in the message's language where it has one (a translation's language is its key).
+  const name = product.translations?.[locale.language]?.name ?? product.name;
+  return locale.t('cart.quantityProblem', { name, min, max });
 }
 
 /** A quantity the product accepts: a whole number within its configured bounds. */

@@ -87,7 +87,7 @@ export async function savedDesign(ctx: GatewayContext, s: SessionScope, rawId: s
  */
 export function addCatalogLine(
   ctx: GatewayContext,
-  s: Pick<SessionScope, 'storefront'> & { session: PunchoutSession },
+  s: Pick<SessionScope, 'storefront' | 'locale'> & { session: PunchoutSession },
   sku: string,
   quantity: number,
 ): Promise<CartLine> {
@@ -95,7 +95,7 @@ export function addCatalogLine(
   if (product.printProductId === undefined) {
     throw new GatewayError('unknown_product', `${product.name} is ordered as a design: design it first.`);
   }
-  const problem = quantityProblem(product, quantity);
+  const problem = quantityProblem(product, quantity, s.locale);
   if (problem !== undefined) throw new GatewayError('invalid_quantity', problem);
   return addCartLine(ctx, s, product, { designId: product.printProductId, name: product.name, quantity });
 }

@@ -40,11 +40,18 @@ export function productOfPartId(storefront: ResolvedStorefront, partId: string):
  * the whole would pass `maxLength` (OCI's 40-character DESCRIPTION), so the label that tells designs apart
  * is never the part cut off.
  *
+ * `designLabel` is the label in the description's language ("Entwurf 1234" beside a German name).
+ *
  * @example
  * lineDescription('Business cards', 1234) // → 'Business cards (design 1234)'
  */
-export function lineDescription(productName: string, designId: number, maxLength = Infinity): string {
-  const label = ` (design ${designId})`;
+export function lineDescription(
+  productName: string,
+  designId: number,
+  maxLength = Infinity,
+  designLabel = `design ${designId}`,
+): string {
+  const label = ` (${designLabel})`;
   const name = [...productName];
   const room = maxLength - label.length;
   if (name.length <= room) return `${productName}${label}`;

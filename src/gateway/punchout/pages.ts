@@ -5,15 +5,17 @@
  */
 import { html, type SafeHtml } from '../http/html.ts';
 import { renderPage } from '../http/layout.ts';
+import type { Locale } from '../i18n/locale.ts';
+import type { PriceBreak } from './catalog.ts';
 
-/** What a product's card shows, the same for every session (its "Design" link is the session's own). */
+/** What a product's card shows, the same for every session of a language (its "Design" link is the session's own). */
 export interface CatalogProductView {
   sku: string;
   name: string;
   description?: string | undefined;
   thumbnailUrl: string;
-  /** The unit prices by quantity, e.g. "100+ 0.12, 500+ 0.09". */
-  priceBreaks: string;
+  /** The unit prices by quantity. */
+  priceBreaks: readonly PriceBreak[];
   minQuantity: number;
   currency: string;
   uom: string;
@@ -25,15 +27,15 @@ export interface CatalogCard {
   readonly body: SafeHtml;
 }
 
-/** Rendered once per product at config load (catalog-page.ts), not on every catalog request. */
-export function renderCatalogCard(p: CatalogProductView): CatalogCard {
+/** Rendered once per product and language (catalog-page.ts), not on every catalog request. */
+export function renderCatalogCard(p: CatalogProductView, locale: Locale): CatalogCard {
   return {
     name: p.name,
-    body: html`<img src="${p.thumbnailUrl}" alt="Preview of ${p.name}" width="200" height="140">
+    body: html`<img src="${p.thumbnailUrl}" alt="${locale.t('card.preview', { name: p.name })}" width="200" height="140">
 <h2>${p.name}</h2>
 ${p.description ? html`<p class="muted">${p.description}</p>` : ''}
-<p class="price">${p.priceBreaks} ${p.currency} / ${p.uom}</p>
-<p class="muted">Minimum ${p.minQuantity} ${p.uom} · SKU ${p.sku}</p>
+<p class="price">${locale.priceBreaks(p.priceBreaks, p.currency)} / ${p.uom}</p>
+<p class="muted">${locale.t('card.minimum', { min: p.minQuantity, uom: p.uom, sku: p.sku })}</p>
 `,
   };
 }
@@ -47,10 +49,10 @@ export interface AddToCartView {
   uom: string;
 }
 
-export function renderAddToCart(name: string, add: AddToCartView): SafeHtml {
-  return html`<form class="actions" method="post" action="${add.url}" aria-label="Add ${name} to the cart">
-<label>Quantity (${add.uom}) <input type="number" name="quantity" min="${String(add.min)}" max="${String(add.max)}" step="1" value="${String(add.min)}" required></label>
-<button class="button primary" type="submit">Add to cart</button>
+export function renderAddToCart(name: string, add: AddToCartView, locale: Locale): SafeHtml {
+  return html`<form class="actions" method="post" action="${add.url}" aria-label="${locale.t('add.label', { name })}">
+<label>${locale.t('add.quantity', { uom: add.uom })} <input type="number" name="quantity" min="${String(add.min)}" max="${String(add.max)}" step="1" value="${String(add.min)}" required></label>
+<button class="button primary" type="submit">${locale.t('add.submit')}</button>
 </form>`;
 }
 
@@ -67,6 +69,7 @@ export interface CatalogPaging {
 }
 
 export interface CatalogView {
+  locale: Locale;
   title: string;
   buyerName: string;
   cards: readonly { card: CatalogCard; designUrl: string; addToCart?: AddToCartView | undefined }[];
@@ -84,37 +87,39 @@ export interface CatalogView {
 }
 
 /** Where a page of products stands, with its previous/next links; nothing when all fit on one page. */
-export function renderCatalogPaging(paging: CatalogPaging): SafeHtml | '' {
+export function renderCatalogPaging(paging: CatalogPaging, locale: Locale): SafeHtml | '' {
   if (paging.pages <= 1) return '';
-  return html`<nav class="actions" aria-label="Catalog pages">
-${paging.previousUrl ? html`<a class="button" rel="prev" href="${paging.previousUrl}">Previous page</a>` : ''}
-<span>Page ${paging.page} of ${paging.pages} · products ${paging.first} to ${paging.last} of ${paging.total}</span>
-${paging.nextUrl ? html`<a class="button" rel="next" href="${paging.nextUrl}">Next page</a>` : ''}
+  return html`<nav class="actions" aria-label="${locale.t('paging.label')}">
+${paging.previousUrl ? html`<a class="button" rel="prev" href="${paging.previousUrl}">${locale.t('paging.previous')}</a>` : ''}
+<span>${locale.t('paging.position', { page: paging.page, pages: paging.pages, first: paging.first, last: paging.last, total: paging.total })}</span>
+${paging.nextUrl ? html`<a class="button" rel="next" href="${paging.nextUrl}">${locale.t('paging.next')}</a>` : ''}
 </nav>`;
 }
 
 export function renderCatalogPage(view: CatalogView): string {
+  const { locale } = view;
   const cards = view.cards.map(
     ({ card, designUrl, addToCart }) => html`<article class="card">
-${card.body}${addToCart ? renderAddToCart(card.name, addToCart) : ''}<a class="button${addToCart ? '' : ' primary'}" href="${designUrl}">Design ${card.name}</a>
+${card.body}${addToCart ? renderAddToCart(card.name, addToCart, locale) : ''}<a class="button${addToCart ? '' : ' primary'}" href="${designUrl}">${locale.t('catalog.design', { name: card.name })}</a>
 </article>`,
   );
   const search = html`<form class="actions" method="get" action="${view.catalogUrl}" role="search">
-<label for="catalog-search">Search products</label>
+<label for="catalog-search">${locale.t('catalog.searchLabel')}</label>
 <input id="catalog-search" type="search" name="q" value="${view.query}">
-<button type="submit">Search</button>
-${view.query === '' ? '' : html`<a class="button" href="${view.catalogUrl}">Show all products</a>`}
+<button type="submit">${locale.t('catalog.search')}</button>
+${view.query === '' ? '' : html`<a class="button" href="${view.catalogUrl}">${locale.t('catalog.showAll')}</a>`}
 </form>`;
   const products = view.noHits
     ? html`<p class="notice" role="status">${view.noHits}</p>`
     : html`${view.notice ? html`<p class="notice" role="status">${view.notice}</p>` : ''}
-<section class="grid" aria-label="Products">${cards}</section>
-${renderCatalogPaging(view.paging)}`;
+<section class="grid" aria-label="${locale.t('catalog.products')}">${cards}</section>
+${renderCatalogPaging(view.paging, locale)}`;
   return renderPage({
+    lang: locale.language,
     title: view.title,
     context: view.buyerName,
-    heading: 'Choose a product to design',
-    body: html`<p><a class="button" href="${view.cartUrl}">Cart (${view.cartCount})</a></p>
+    heading: locale.t('catalog.heading'),
+    body: html`<p><a class="button" href="${view.cartUrl}">${locale.t('catalog.cart', { count: view.cartCount })}</a></p>
 ${search}
 ${products}`,
   });
@@ -130,8 +135,8 @@ interface CartLineView {
   quantityInput: string;
   /** The product's orderable quantities; absent for a product no longer in the catalog. */
   bounds?: { min: number; max: number; step: number } | undefined;
-  /** The unit prices by quantity, e.g. "100+ 0.12, 500+ 0.09". */
-  priceBreaks?: string | undefined;
+  /** The unit prices by quantity. */
+  priceBreaks?: readonly PriceBreak[] | undefined;
   /** Why this quantity cannot be ordered (a refused update, or a quantity an edit brought in). */
   quantityProblem?: string | undefined;
   unitPrice: string;
@@ -157,6 +162,7 @@ interface KeptLineView {
 }
 
 export interface CartView {
+  locale: Locale;
   title: string;
   buyerName: string;
   currency: string;
@@ -178,6 +184,7 @@ export interface CartView {
 }
 
 export function renderCartPage(view: CartView): string {
+  const { locale } = view;
   const rows = view.lines.map((line) => {
     const bounds = line.bounds ?? { min: 1, max: undefined, step: 1 };
     const problemId = `q-${line.lineRef}-problem`;
@@ -186,31 +193,33 @@ export function renderCartPage(view: CartView): string {
       : '';
     const quantity =
       view.readOnly || line.quantityAction === undefined
-        ? html`${line.quantity}`
+        ? html`${locale.count(line.quantity)}`
         : html`<form class="inline" method="post" action="${line.quantityAction}">
-<label class="muted" for="q-${line.lineRef}">Quantity</label>
+<label class="muted" for="q-${line.lineRef}">${locale.t('cart.quantity')}</label>
 <input id="q-${line.lineRef}" type="number" name="quantity" min="${bounds.min}"${
             bounds.max === undefined ? '' : html` max="${bounds.max}"`
           } step="${bounds.step}" value="${line.quantityInput}" required${
             line.quantityProblem ? html` aria-invalid="true" aria-describedby="${problemId}"` : ''
           }>
-<button type="submit">Update</button></form>${problem}`;
+<button type="submit">${locale.t('cart.update')}</button></form>${problem}`;
     const orderable = line.bounds
-      ? html`<br><span class="muted">Quantities ${line.bounds.min} to ${line.bounds.max} ${line.uom}${
-          line.priceBreaks ? html` · price breaks ${line.priceBreaks} ${view.currency}` : ''
+      ? html`<br><span class="muted">${locale.t('cart.orderable', { min: line.bounds.min, max: line.bounds.max, uom: line.uom })}${
+          line.priceBreaks
+            ? html` · ${locale.t('cart.priceBreaks', { breaks: locale.priceBreaks(line.priceBreaks, view.currency) })}`
+            : ''
         }</span>`
       : '';
     const actions = view.readOnly
       ? ''
-      : html`${line.editUrl ? html`<a class="button" href="${line.editUrl}">Edit design</a>` : ''}
-${line.removeAction ? html`<form class="inline" method="post" action="${line.removeAction}"><button type="submit">Remove</button></form>` : ''}`;
+      : html`${line.editUrl ? html`<a class="button" href="${line.editUrl}">${locale.t('cart.editDesign')}</a>` : ''}
+${line.removeAction ? html`<form class="inline" method="post" action="${line.removeAction}"><button type="submit">${locale.t('cart.remove')}</button></form>` : ''}`;
     return html`<tr>
 <td>${line.thumbnailUrl ? html`<img src="${line.thumbnailUrl}" alt="" width="80" height="56">` : ''}</td>
-<td><strong>${line.name}</strong><br><span class="muted">SKU ${line.sku} · design ${line.designId} · ref ${line.lineRef}</span>${orderable}
-${line.proofUrl ? html`<br><a href="${line.proofUrl}" target="_blank" rel="noopener noreferrer">Proof (PDF)</a>` : ''}</td>
+<td><strong>${line.name}</strong><br><span class="muted">${locale.t('cart.lineInfo', { sku: line.sku, design: String(line.designId), ref: line.lineRef })}</span>${orderable}
+${line.proofUrl ? html`<br><a href="${line.proofUrl}" target="_blank" rel="noopener noreferrer">${locale.t('cart.proof')}</a>` : ''}</td>
 <td class="num">${quantity}</td>
-<td class="num">${line.unitPrice} ${view.currency} / ${line.uom}</td>
-<td class="num">${line.total} ${view.currency}</td>
+<td class="num">${locale.money(line.unitPrice, view.currency)} / ${line.uom}</td>
+<td class="num">${locale.money(line.total, view.currency)}</td>
 <td>${actions}</td>
 </tr>`;
   });
@@ -219,34 +228,35 @@ ${line.proofUrl ? html`<br><a href="${line.proofUrl}" target="_blank" rel="noope
 <td></td>
 <td><strong>${line.description}</strong><br><span class="muted">SupplierPartID ${line.supplierPartID}${
       line.supplierPartAuxiliaryID === undefined ? '' : html` · ref ${line.supplierPartAuxiliaryID}`
-    } · kept as sent</span></td>
+    } · ${locale.t('cart.keptAsSent')}</span></td>
 <td class="num">${line.quantity}</td>
 <td class="num">${line.unitPrice ?? ''}${line.uom === undefined ? '' : html` / ${line.uom}`}</td>
 <td class="num"></td>
 <td>${
       view.readOnly || line.removeAction === undefined
         ? ''
-        : html`<form class="inline" method="post" action="${line.removeAction}"><button type="submit">Remove</button></form>`
+        : html`<form class="inline" method="post" action="${line.removeAction}"><button type="submit">${locale.t('cart.remove')}</button></form>`
     }</td>
 </tr>`,
   );
   const table =
     view.lines.length === 0 && kept.length === 0
-      ? html`<p class="notice">Your cart is empty.</p>`
+      ? html`<p class="notice">${locale.t('cart.empty')}</p>`
       : html`<table>
-<thead><tr><th></th><th>Item</th><th class="num">Quantity</th><th class="num">Unit price</th><th class="num">Total</th><th></th></tr></thead>
+<thead><tr><th></th><th>${locale.t('cart.item')}</th><th class="num">${locale.t('cart.quantity')}</th><th class="num">${locale.t('cart.unitPrice')}</th><th class="num">${locale.t('cart.total')}</th><th></th></tr></thead>
 <tbody>${rows}${kept}</tbody>
-<tfoot><tr><th colspan="4" class="num">Cart total</th><th class="num">${view.total} ${view.currency}</th><th></th></tr></tfoot>
+<tfoot><tr><th colspan="4" class="num">${locale.t('cart.cartTotal')}</th><th class="num">${locale.money(view.total, view.currency)}</th><th></th></tr></tfoot>
 </table>`;
   return renderPage({
+    lang: locale.language,
     title: view.title,
     context: view.buyerName,
-    heading: view.readOnly ? 'Your cart (read only)' : 'Your cart',
+    heading: locale.t(view.readOnly ? 'cart.headingReadOnly' : 'cart.heading'),
     body: html`${view.notice ? html`<p class="notice" role="status">${view.notice}</p>` : ''}
 ${table}
 ${view.transferBlocked ? html`<p class="error" id="transfer-blocked" role="alert">${view.transferBlocked}</p>` : ''}
 <div class="actions">
-${view.catalogUrl && !view.readOnly ? html`<a class="button" href="${view.catalogUrl}">Add another product</a>` : ''}
+${view.catalogUrl && !view.readOnly ? html`<a class="button" href="${view.catalogUrl}">${locale.t('cart.addAnother')}</a>` : ''}
 <form class="inline" method="post" action="${view.transferAction}">${
       view.confirmEmpty
         ? html`<label><input type="checkbox" name="confirmEmpty" value="yes" required> ${view.confirmEmpty}</label> `
@@ -254,7 +264,7 @@ ${view.catalogUrl && !view.readOnly ? html`<a class="button" href="${view.catalo
     }<button class="primary" type="submit"${
       view.transferBlocked ? html` disabled aria-describedby="transfer-blocked"` : ''
     }>${view.transferLabel}</button></form>
-${view.cancelAction ? html`<form class="inline" method="post" action="${view.cancelAction}"><button type="submit">Cancel and return</button></form>` : ''}
+${view.cancelAction ? html`<form class="inline" method="post" action="${view.cancelAction}"><button type="submit">${locale.t('cart.cancel')}</button></form>` : ''}
 </div>`,
   });
 }
@@ -268,11 +278,18 @@ export interface ReturnForm {
 }
 
 /** The hand-back to the procurement system: a form that submits itself, with a button when scripts are off. */
-export function renderReturnFormPage(options: { title: string; message: string; form: ReturnForm }): string {
+export function renderReturnFormPage(options: {
+  locale: Locale;
+  title: string;
+  message: string;
+  form: ReturnForm;
+}): string {
+  const { locale } = options;
   const inputs = options.form.fields.map(
     ([name, value]) => html`<input type="hidden" name="${name}" value="${value}">`,
   );
   return renderPage({
+    lang: locale.language,
     title: options.title,
     heading: options.message,
     autoSubmit: true,
@@ -280,14 +297,15 @@ export function renderReturnFormPage(options: { title: string; message: string; 
       options.form.acceptCharset ? html` accept-charset="${options.form.acceptCharset}"` : ''
     } data-autosubmit>
 ${inputs}
-<p class="muted">If nothing happens, press the button.</p>
-<button class="primary" type="submit">Return to your procurement system</button>
+<p class="muted">${locale.t('return.nothingHappens')}</p>
+<button class="primary" type="submit">${locale.t('return.button')}</button>
 </form>`,
   });
 }
 
 /** A page that explains a problem in words a buyer's user can act on, with the way back where there is one. */
 export function renderMessagePage(options: {
+  locale: Locale;
   title: string;
   heading: string;
   message: string;
@@ -297,10 +315,11 @@ export function renderMessagePage(options: {
   const back = options.back
     ? html`<form method="post" action="${options.back.action}" target="${options.back.target}">
 ${options.back.fields.map(([name, value]) => html`<input type="hidden" name="${name}" value="${value}">`)}
-<button class="primary" type="submit">Return to your procurement system</button>
+<button class="primary" type="submit">${options.locale.t('return.button')}</button>
 </form>`
-    : html`<p class="muted">Close this window and start the punch-out again from your procurement system.</p>`;
+    : html`<p class="muted">${options.locale.t('return.startAgain')}</p>`;
   return renderPage({
+    lang: options.locale.language,
     title: options.title,
     heading: options.heading,
     body: html`<p class="${options.kind}" role="${options.kind === 'error' ? 'alert' : 'status'}">${options.message}</p>

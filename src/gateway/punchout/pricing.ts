@@ -106,7 +106,10 @@ export function formatPrice(amount: Amount, currency: string): string {
   return formatUnitPrice(toDecimal(amount, currency), currency);
 }
 
-/** What a price is for, as pages write it after "EUR /": `EA`, or `1,000 EA` for a price per thousand. */
-export function pricedUnitText(priceUnit: number | undefined, uom: string): string {
-  return (priceUnit ?? 1) === 1 ? uom : `${(priceUnit ?? 1).toLocaleString('en-US')} ${uom}`;
+/**
+ * What a price is for, as pages write it after "EUR /": `EA`, or `1,000 EA` for a price per thousand
+ * (German `1.000 EA`), grouped in every language since it reads as a unit, not a typed quantity.
+ */
+export function pricedUnitText(priceUnit: number | undefined, uom: string, language = 'en'): string {
+  return (priceUnit ?? 1) === 1 ? uom : `${(priceUnit ?? 1).toLocaleString(language)} ${uom}`;
 }

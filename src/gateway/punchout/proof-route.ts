@@ -15,13 +15,15 @@ import {
   ERROR_ANSWERS,
   GatewayError,
   logFailure,
-  publicMessage,
   toGatewayError,
   upstreamError,
 } from '../http/errors.ts';
 import { readWithin } from '../http/read-body.ts';
 import { requestIdOf } from '../http/request-id.ts';
 import { type PageStatus, sendPage } from '../http/send-page.ts';
+import type { Locale } from '../i18n/locale.ts';
+import { requestLocale } from '../i18n/page-locale.ts';
+import { pageErrorMessage } from './error-page.ts';
 import { type ProofTarget, parseProofTargetRef } from './link-targets.ts';
 import { renderMessagePage } from './pages.ts';
 
@@ -76,21 +78,25 @@ async function downloadProof(ctx: GatewayContext, proof: ProofRequest): Promise<
   return bytes;
 }
 
-/** What the page of a refused proof link says: the link's own words, not a punch-out session's. */
-function proofErrorPage(ctx: GatewayContext, error: GatewayError): { heading: string; message: string } {
+/**
+ * What the page of a refused proof link says: the link's own words, not a punch-out session's, in the
+ * language of the approver's browser (a proof link outlives its session and is opened by others).
+ */
+function proofErrorPage(
+  ctx: GatewayContext,
+  error: GatewayError,
+  locale: Locale,
+): { heading: string; message: string } {
   switch (error.code) {
     case 'token_expired':
       return {
-        heading: 'This proof link has expired',
-        message: `Proof links work for ${ctx.config.sessions.proofLinkTtlDays} days after the cart was sent. The design is unchanged; ask your supplier for its proof.`,
+        heading: locale.t('proof.expiredHeading'),
+        message: locale.t('proof.expired', { days: ctx.config.sessions.proofLinkTtlDays }),
       };
     case 'token_invalid':
-      return {
-        heading: 'This proof link is not valid',
-        message: 'The link is incomplete or was changed. Open the proof from the requisition again.',
-      };
+      return { heading: locale.t('proof.invalidHeading'), message: locale.t('proof.invalid') };
     default:
-      return { heading: 'The proof cannot be shown', message: publicMessage(error, 'page') };
+      return { heading: locale.t('proof.failedHeading'), message: pageErrorMessage(error, locale, undefined) };
   }
 }
 
@@ -142,7 +148,13 @@ export function createProofRoutes(ctx: GatewayContext): Hono {
   app.onError(async (error, c) => {
     const known = toGatewayError(error);
     logFailure(ctx.logger, 'request failed', known, { requestId: requestIdOf(c), path: c.req.routePath });
-    const page = renderMessagePage({ title: 'Proof', ...proofErrorPage(ctx, known), kind: 'error' });
+    const locale = requestLocale(c.req.header('accept-language'));
+    const page = renderMessagePage({
+      locale,
+      title: locale.t('proof.title'),
+      ...proofErrorPage(ctx, known, locale),
+      kind: 'error',
+    });
     return sendPage(c, page, { frameAncestors: [] }, ERROR_ANSWERS[known.code].http as PageStatus);
   });
 

@@ -6,10 +6,11 @@
  */
 import type { Context } from 'hono';
 import { Hono } from 'hono';
-import type { CartLine } from '../../store/types.ts';
+import type { CartLine, PunchoutSession } from '../../store/types.ts';
 import type { GatewayContext } from '../context.ts';
 import { ERROR_ANSWERS, GatewayError } from '../http/errors.ts';
 import { type PageStatus, sendPage } from '../http/send-page.ts';
+import { resolveSessionLanguage } from '../i18n/session-language.ts';
 import { type CartCharges, quoteSessionCharges } from './cart-charges.ts';
 import { cartPage, emptyTransferNeedsConfirm, transferBlockedReason } from './cart-pages.ts';
 import { catalogPage } from './catalog-page.ts';
@@ -31,9 +32,6 @@ import { detachedSessionId, loadOpenSession } from './sessions.ts';
 /** How much of a refused quantity the cart shows back in its input (enough for any real typo). */
 const MAX_TYPED_QUANTITY = 20;
 
-const EMPTY_NOT_CONFIRMED =
-  'This cart is empty. Tick the box to confirm that every line of the requisition is to be removed.';
-
 /** A cart line now shows another design of its product: the returned one, named after it. */
 async function redesignLine(
   ctx: GatewayContext,
@@ -43,6 +41,26 @@ async function redesignLine(
 ): Promise<void> {
   const product = productBySku(s.storefront, line.sku);
   await ctx.store.cart.update(line.lineRef, { designId, name: lineDescription(product.name, designId) });
+}
+
+/**
+ * The session with its language decided: a punch-in that named none it knows (a cXML setup without a known
+ * xml:lang) takes the language of the browser opening the start page, else the buyer's default, and keeps
+ * it for every later page and the cart it sends back.
+ */
+async function sessionWithLanguage(
+  ctx: GatewayContext,
+  c: Context,
+  session: PunchoutSession,
+): Promise<PunchoutSession> {
+  if (session.language !== undefined) return session;
+  const { buyer } = ctx.sessionParties(session);
+  const language = resolveSessionLanguage({
+    acceptLanguage: c.req.header('accept-language'),
+    buyerDefault: buyer.language,
+  });
+  await ctx.store.sessions.patch(session.id, { language });
+  return { ...session, language };
 }
 
 /** A line of this session's cart that may change: not removed, not transferred, not in an inspect. */
@@ -106,7 +124,7 @@ async function transferable(
   });
   if (transferBlockedReason(s, lines) !== undefined) return refuse(undefined);
   if (emptyTransferNeedsConfirm(s, lines) && (await c.req.parseBody()).confirmEmpty !== 'yes') {
-    return refuse(EMPTY_NOT_CONFIRMED);
+    return refuse(s.locale.t('cart.emptyNotConfirmed'));
   }
   const quoted = quoteSessionCharges(s, lines);
   return quoted.ok ? { ok: true, charges: quoted.charges } : refuse(quoted.message);
@@ -129,7 +147,7 @@ export function createPunchoutRoutes(ctx: GatewayContext): Hono {
         'This punch-out link was already used. Start the punch-out again from your procurement system.',
       );
     }
-    const session = await loadOpenSession(ctx, claims.sid);
+    const session = await sessionWithLanguage(ctx, c, await loadOpenSession(ctx, claims.sid));
     const target = parseStartTargetRef(claims.ref);
     const rest = target.kind === 'design' ? `design/${encodeURIComponent(target.sku)}` : target.kind;
     return c.redirect(sessionPageUrl(ctx, await signSessionToken(ctx, session), rest), 303);
@@ -172,7 +190,7 @@ export function createPunchoutRoutes(ctx: GatewayContext): Hono {
     const form = await c.req.parseBody();
     const raw = typeof form.quantity === 'string' ? form.quantity.trim() : '';
     const quantity = /^\d{1,9}$/.test(raw) ? Number(raw) : Number.NaN;
-    const problem = quantityProblem(product, quantity);
+    const problem = quantityProblem(product, quantity, s.locale);
     if (problem !== undefined) {
       // The cart again, not an error page: the message by the line and the typed value kept, so the user
       // corrects it where it is (a page without the cart would leave them no way back).
@@ -225,13 +243,13 @@ export function createPunchoutRoutes(ctx: GatewayContext): Hono {
     if (!ready.ok) return ready.refusal;
     const form = await ctx.protocolOf(s.buyer).cartForm(ctx, s, lines, ready.charges);
     ctx.logger.info('cart transferred', { buyer: s.buyer.id, session: s.session.id, lines: lines.length });
-    return handBack(c, s, form, 'transferred', 'Sending your cart to your procurement system…');
+    return handBack(c, s, form, 'transferred', s.locale.t('return.sending'));
   });
 
   app.post('/s/:token/cancel', async (c) => {
     const s = await scope(c);
     const form = ctx.protocolOf(s.buyer).cancelForm(ctx, s);
-    return handBack(c, s, form, 'cancelled', 'Returning to your procurement system without changes…');
+    return handBack(c, s, form, 'cancelled', s.locale.t('return.cancelling'));
   });
 
   // The editor's cart return URL (`cru`): the saved design comes back as `productid`.

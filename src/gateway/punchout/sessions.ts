@@ -14,6 +14,7 @@ import type {
 import type { GatewayContext } from '../context.ts';
 import type { ResolvedBuyer, ResolvedStorefront } from '../deps.ts';
 import { GatewayError } from '../http/errors.ts';
+import type { Language } from '../i18n/catalogs.ts';
 import type { BuyerUser } from './buyer-user.ts';
 import { findProductBySku, priceText, quantityProblem } from './catalog.ts';
 import { type KeptLine, withKeptLines } from './kept-lines.ts';
@@ -46,6 +47,11 @@ export interface OpenSessionInput {
   shipTo?: JsonObject;
   /** The part of a level-2 punch-out (SelectedItem, or an ItemOut without our line reference). */
   selectedPartId?: string;
+  /**
+   * The session's language when the punch-in names a known one (cXML `xml:lang`; OCI's whole resolution,
+   * its request being the browser's); otherwise the first page decides it from the browser's.
+   */
+  language?: Language;
   reopen?: readonly ReopenedLine[];
 }
 
@@ -102,6 +108,7 @@ export async function openSession(ctx: GatewayContext, input: OpenSessionInput):
     ...(input.extrinsics !== undefined && { extrinsics: input.extrinsics }),
     ...(input.contact !== undefined && { contact: input.contact }),
     ...(input.shipTo !== undefined && { shipTo: input.shipTo }),
+    ...(input.language !== undefined && { language: input.language }),
   });
 
   const { reopened, kept } = await reopenLines(ctx, session, storefront, input.reopen ?? []);
@@ -130,6 +137,7 @@ export async function openSession(ctx: GatewayContext, input: OpenSessionInput):
   });
   ctx.logger.info('punch-out session opened', {
     buyer: buyer.id,
+    language: input.language,
     protocol: input.protocol,
     operation: input.operation,
     mode: deploymentMode,

@@ -629,6 +629,9 @@ const MIGRATIONS: readonly Migration[] = [
   );
   CREATE INDEX notifications_sent_at ON notifications_sent (channel, sent_at);
   `,
+  // 20: the language a punch-out session's pages and cart texts are in, decided once at punch-in (or at
+  // the first page a browser opens), so every later page and the cart sent back speak the same language.
+  () => `ALTER TABLE sessions ADD COLUMN language TEXT;`,
 ];
 
 /**

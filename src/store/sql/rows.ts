@@ -99,6 +99,7 @@ export function toSession(r: SqlRow): PunchoutSession {
     ...optional('extrinsics', r.extrinsics, json(JsonObjectSchema)),
     ...optional('contact', r.contact, json(JsonObjectSchema)),
     ...optional('shipTo', r.ship_to, json(JsonObjectSchema)),
+    ...optional('language', r.language, text),
     expiresAt: date(r.expires_at),
     ...(r.pipo_token != null && {
       pipoToken: { token: text(r.pipo_token), obtainedAt: date(r.pipo_token_obtained_at) },

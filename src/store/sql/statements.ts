@@ -40,14 +40,15 @@ const WITH_DOCUMENT = ['buyer_id', 'kind', 'dedupe_key', 'url', 'body', 'created
 const SESSION_PATCH = `UPDATE sessions SET state = COALESCE($1, state), expires_at = COALESCE($2, expires_at),
       pipo_token = COALESCE($3, pipo_token), pipo_token_obtained_at = COALESCE($4, pipo_token_obtained_at),
       pipo_user_ref = COALESCE($5, pipo_user_ref), extrinsics = COALESCE($9, extrinsics),
+      language = COALESCE($10, language),
       version = version + 1, updated_at = $6
     WHERE id = $7 AND expires_at > $6 AND ($8::integer IS NULL OR version = $8)`;
 
 const sessionSql = {
   insert: `INSERT INTO sessions (id, buyer_id, storefront_id, protocol, operation, buyer_cookie, return_url,
       return_target, oci_echo, buyer_user_key, pipo_user_ref, extrinsics, contact, ship_to, state, pipo_token,
-      pipo_token_obtained_at, version, created_at, updated_at, expires_at, deployment_mode)
-    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, 'open', $15, $16, 1, $17, $17, $18, $19)`,
+      pipo_token_obtained_at, version, created_at, updated_at, expires_at, deployment_mode, language)
+    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, 'open', $15, $16, 1, $17, $17, $18, $19, $20)`,
   get: 'SELECT * FROM sessions WHERE id = $1 AND expires_at > $2',
   update: `${SESSION_PATCH} RETURNING *`,
   /** `update` without the row back: whether it applied is the statement's change count. */

@@ -179,6 +179,7 @@ function sqlSessions({ sql: { sessions: sql }, driver, now, first, purge }: SqlC
     id,
     ifVersion,
     jsonOrNull(patch.extrinsics),
+    patch.language ?? null,
   ];
   /** After a patch that applied to nothing: a live session at another version is a conflict. */
   async function refused(id: string, at: number, ifVersion: number | null): Promise<void> {
@@ -218,6 +219,7 @@ function sqlSessions({ sql: { sessions: sql }, driver, now, first, purge }: SqlC
           at,
           s.expiresAt.getTime(),
           s.deploymentMode ?? 'production',
+          s.language ?? null,
         ),
       );
       return {
@@ -236,6 +238,7 @@ function sqlSessions({ sql: { sessions: sql }, driver, now, first, purge }: SqlC
         ...(extrinsics !== null && { extrinsics: JSON.parse(extrinsics) as JsonObject }),
         ...(contact !== null && { contact: JSON.parse(contact) as JsonObject }),
         ...(shipTo !== null && { shipTo: JSON.parse(shipTo) as JsonObject }),
+        ...(s.language != null && { language: s.language }),
         expiresAt: new Date(s.expiresAt.getTime()),
         ...(s.pipoToken !== undefined && {
           pipoToken: { token: s.pipoToken.token, obtainedAt: new Date(s.pipoToken.obtainedAt.getTime()) },
