@@ -251,6 +251,18 @@ export function runStoreSuite(
         });
         expect(Object.keys(read!)).not.toContain('buyerCookie');
         expect(Object.keys(read!)).not.toContain('pipoToken');
+        expect(Object.keys(read!)).not.toContain('language');
+      });
+
+      it("keeps the session's language from create, or from the patch that decides it, and no patch undoes it", async () => {
+        const told = await store.sessions.create(cxmlSession({ id: 'told', language: 'de' }));
+        expect(told.language).toBe('de');
+        expect(await store.sessions.get('told')).toStrictEqual(told);
+        await store.sessions.create(ociSession({ id: 'later' }));
+        expect(await store.sessions.patch('later', { language: 'fr' })).toBe(true);
+        expect((await store.sessions.get('later'))?.language).toBe('fr');
+        const closed = await store.sessions.update('later', { state: 'transferred' });
+        expect(closed?.language).toBe('fr');
       });
 
       it('rejects a second session with the same id as duplicate', async () => {

@@ -49,9 +49,11 @@ export async function designProduct(
   catalog: BrowserResponse,
   productName: string,
   text: Record<string, string> = {},
+  /** The link's words: "Design <name>" on an English catalog. */
+  linkText = `Design ${productName}`,
 ): Promise<BrowserResponse> {
-  const link = findLinks(catalog.text).find((l) => l.text === `Design ${productName}`);
-  expect(link, `a "Design ${productName}" link on the catalog`).toBeDefined();
+  const link = findLinks(catalog.text).find((l) => l.text === linkText);
+  expect(link, `a "${linkText}" link on the catalog`).toBeDefined();
   const editor = await stack.browse(link?.href ?? '');
   return saveInEditor(stack, editor, text);
 }

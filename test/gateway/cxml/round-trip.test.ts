@@ -2,6 +2,8 @@ import { readFileSync } from 'node:fs';
 import { XMLParser } from 'fast-xml-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type PunchOutSetupRequest, parseCxmlRequest } from '../../../src/cxml/index.ts';
+import { localeOf } from '../../../src/gateway/i18n/locale.ts';
+import { languageOfTag } from '../../../src/gateway/i18n/session-language.ts';
 import {
   disposeDtdValidators,
   requireDtdValidator,
@@ -53,17 +55,22 @@ describe('cXML punch-out round trip through the sandbox editor', () => {
 
       const answer = await stack.postCxml(bytes);
       expect(answer).toContain('<Status code="200" text="OK"/>');
+      // The pages speak the setup's xml:lang (Oracle's fr-FR, the ERP's de-DE); the products have no
+      // translation, so their names and the cart sent back stay in English.
+      const locale = localeOf(languageOfTag(setup.lang) ?? 'en');
       const catalog = await stack.browse(startUrlOf(answer));
       expect(catalog.status).toBe(200);
-      expect(catalog.text).toContain('Choose a product to design');
+      expect(catalog.text).toContain(`<html lang="${locale.language}">`);
+      expect(catalog.text).toContain(locale.t('catalog.heading'));
 
-      const cart = await designProduct(stack, catalog, 'Business cards', { Name: 'Jane Roe' });
+      const designLink = locale.t('catalog.design', { name: 'Business cards' });
+      const cart = await designProduct(stack, catalog, 'Business cards', { Name: 'Jane Roe' }, designLink);
       expect(cart.status).toBe(200);
       expect(cart.url).toMatch(/\/punchout\/s\/[^/]+\/cart$/);
       expect(cart.text).toContain('Business cards');
-      expect(cart.text).toContain('12.00 USD');
+      expect(cart.text).toContain(locale.money('12.00', 'USD'));
 
-      const transfer = await clickButton(stack, cart, 'Transfer cart to procurement system');
+      const transfer = await clickButton(stack, cart, locale.t('cart.transfer'));
       expect(transfer.status).toBe(200);
       const form = returnFormOf(transfer);
       expect(form.action).toBe(setup.browserFormPost);
