@@ -73,7 +73,10 @@ const TAG = /^\s*([A-Za-z]{2,3})(?:[-_][A-Za-z0-9]{1,8})*\s*$/;
  * languageOfTag('de-DE') // → 'de'
  * languageOfTag('D', { sapKeys: true }) // → 'de'
  */
-export function languageOfTag(tag: string | undefined, options: { sapKeys?: boolean } = {}): Language | undefined {
+export function languageOfTag(
+  tag: string | undefined,
+  options: { sapKeys?: boolean } = {},
+): Language | undefined {
   if (tag === undefined) return undefined;
   const trimmed = tag.trim();
   if (options.sapKeys && trimmed.length === 1) {

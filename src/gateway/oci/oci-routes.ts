@@ -63,7 +63,11 @@ async function noCatalogPage(
 ): Promise<Response> {
   // The refusals log in English, the page in the browser's language.
   const english = localeOf(FALLBACK_LANGUAGE);
-  const answer = { status: 404, heading: english.t('oci.noCatalogHeading'), message: english.t('oci.noCatalog') };
+  const answer = {
+    status: 404,
+    heading: english.t('oci.noCatalogHeading'),
+    message: english.t('oci.noCatalog'),
+  };
   await refusals.record(c, ctx.buyers.byId(named)?.id, answer, bodyRead);
   const locale = requestLocale(c.req.header('accept-language'));
   const page = renderMessagePage({

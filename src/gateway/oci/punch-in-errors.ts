@@ -93,7 +93,12 @@ export async function punchInErrorPage(
   // session yet, and the punch-in's own language field may be in what could not be read).
   const english = localeOf(FALLBACK_LANGUAGE);
   const logged = describePunchInError(error, english);
-  await scope.refusals.record(c, scope.buyer, { ...logged, heading: english.t(logged.heading) }, scope.bodyRead);
+  await scope.refusals.record(
+    c,
+    scope.buyer,
+    { ...logged, heading: english.t(logged.heading) },
+    scope.bodyRead,
+  );
   const locale = requestLocale(c.req.header('accept-language'), ctx.buyers.byId(scope.buyer));
   const failure = locale === english ? logged : describePunchInError(error, locale);
   const fields = { buyer: scope.buyer, param: failure.param };

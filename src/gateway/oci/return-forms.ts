@@ -35,7 +35,11 @@ function returnLabels(locale: Locale, hasItems: boolean): OciPageLabels {
         notice: locale.t('oci.transferNotice'),
         submit: locale.t('oci.transferSubmit'),
       }
-    : { title: locale.t('oci.emptyTitle'), notice: locale.t('oci.emptyNotice'), submit: locale.t('oci.emptySubmit') };
+    : {
+        title: locale.t('oci.emptyTitle'),
+        notice: locale.t('oci.emptyNotice'),
+        submit: locale.t('oci.emptySubmit'),
+      };
 }
 
 function ociBuyer(buyer: ResolvedBuyer): ResolvedOciBuyer {

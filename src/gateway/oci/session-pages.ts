@@ -109,7 +109,9 @@ export function createOciSessionPages(ctx: GatewayContext): Hono {
     const { shown, paging, pastLast } = productPage(hits, requested, pageUrl);
     const { locale } = s;
     const found =
-      hits.length === 1 ? locale.t('product.foundOne') : locale.t('product.foundMany', { count: hits.length });
+      hits.length === 1
+        ? locale.t('product.foundOne')
+        : locale.t('product.foundMany', { count: hits.length });
     const pastLastNotice = locale.t('catalog.pastLast', { asked: requested ?? '', page: paging.page });
     return sendProductsPage(c, s, {
       heading: locale.t('product.searchHeading', { query: searchString }),

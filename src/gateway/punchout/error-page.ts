@@ -43,7 +43,11 @@ function translatedMessageKey(error: GatewayError, session: PunchoutSession | un
 }
 
 /** What a page says of `error`: its own words in English; a quantity refusal is already in the session's. */
-export function pageErrorMessage(error: GatewayError, locale: Locale, session: PunchoutSession | undefined): string {
+export function pageErrorMessage(
+  error: GatewayError,
+  locale: Locale,
+  session: PunchoutSession | undefined,
+): string {
   if (error.code === 'token_expired') return locale.t('error.expired');
   if (locale.language === 'en' || error.code === 'invalid_quantity') return publicMessage(error, 'page');
   return locale.t(translatedMessageKey(error, session));

@@ -61,6 +61,11 @@ export function lineText(
   const name =
     product.printProductId === line.designId
       ? text.name
-      : lineDescription(text.name, line.designId, maxLength, locale.t('line.design', { design: String(line.designId) }));
+      : lineDescription(
+          text.name,
+          line.designId,
+          maxLength,
+          locale.t('line.design', { design: String(line.designId) }),
+        );
   return { name, language: text.language };
 }

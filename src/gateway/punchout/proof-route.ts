@@ -11,13 +11,7 @@ import { Hono } from 'hono';
 import { LRUCache } from 'lru-cache';
 import { isPrintApiError } from '../../print-api/index.ts';
 import type { GatewayContext } from '../context.ts';
-import {
-  ERROR_ANSWERS,
-  GatewayError,
-  logFailure,
-  toGatewayError,
-  upstreamError,
-} from '../http/errors.ts';
+import { ERROR_ANSWERS, GatewayError, logFailure, toGatewayError, upstreamError } from '../http/errors.ts';
 import { readWithin } from '../http/read-body.ts';
 import { requestIdOf } from '../http/request-id.ts';
 import { type PageStatus, sendPage } from '../http/send-page.ts';
@@ -96,7 +90,10 @@ function proofErrorPage(
     case 'token_invalid':
       return { heading: locale.t('proof.invalidHeading'), message: locale.t('proof.invalid') };
     default:
-      return { heading: locale.t('proof.failedHeading'), message: pageErrorMessage(error, locale, undefined) };
+      return {
+        heading: locale.t('proof.failedHeading'),
+        message: pageErrorMessage(error, locale, undefined),
+      };
   }
 }
 

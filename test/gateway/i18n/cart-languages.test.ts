@@ -8,7 +8,11 @@ import { readFileSync } from 'node:fs';
 import { XMLParser } from 'fast-xml-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { GatewayConfigInput } from '../../../schemas/config.ts';
-import { disposeDtdValidators, requireDtdValidator, validateAgainstDtd } from '../../support/dtd-validation.ts';
+import {
+  disposeDtdValidators,
+  requireDtdValidator,
+  validateAgainstDtd,
+} from '../../support/dtd-validation.ts';
 import { findLinks } from '../../support/html-forms.ts';
 import {
   clickButton,
@@ -100,8 +104,12 @@ describe('a cXML punch-out whose setup says xml:lang="de-DE"', () => {
       'A5 flyer gestalten',
     );
     expect(cart.text).toContain('<h1>Ihr Warenkorb</h1>');
-    expect(cart.text).toContain(`Mengen 100 bis 100.000 EA · Staffelpreise 100+ 0,12${NBSP}$, 500+ 0,09${NBSP}$`);
-    expect(cart.text).toContain(`<th colspan="4" class="num">Warenkorb gesamt</th><th class="num">12,35${NBSP}$</th>`);
+    expect(cart.text).toContain(
+      `Mengen 100 bis 100.000 EA · Staffelpreise 100+ 0,12${NBSP}$, 500+ 0,09${NBSP}$`,
+    );
+    expect(cart.text).toContain(
+      `<th colspan="4" class="num">Warenkorb gesamt</th><th class="num">12,35${NBSP}$</th>`,
+    );
     // The quantity inputs keep the wire format: a browser reads "100", never "100" grouped.
     expect(cart.text).toMatch(/name="quantity" min="100" max="100000" step="1" value="100"/);
 
@@ -130,7 +138,9 @@ describe('a cXML setup that names no language', () => {
   it("takes the browser's Accept-Language at the start page and keeps it for the session's later pages", async () => {
     const stack = await createStack(configWithTranslations());
     const start = startUrlOf(await stack.postCxml(setupIn(undefined)));
-    const catalog = await stack.browse(start, { headers: { 'Accept-Language': 'fr-CH, fr;q=0.9, en;q=0.5' } });
+    const catalog = await stack.browse(start, {
+      headers: { 'Accept-Language': 'fr-CH, fr;q=0.9, en;q=0.5' },
+    });
     expect(catalog.text).toContain('<html lang="fr">');
     expect(catalog.text).toContain('<h2>Cartes de visite</h2>');
     // The next page is asked for without the header (a procurement frame may not send it): still French.
@@ -141,7 +151,10 @@ describe('a cXML setup that names no language', () => {
 
   it("falls back to the buyer's configured language when the browser names none it has, malformed or not", async () => {
     const base = configWithTranslations();
-    const config = { ...base, buyers: base.buyers.map((b) => (b.id === 'acme' ? { ...b, language: 'de' } : b)) };
+    const config = {
+      ...base,
+      buyers: base.buyers.map((b) => (b.id === 'acme' ? { ...b, language: 'de' } : b)),
+    };
     const stack = await createStack(config);
     const start = startUrlOf(await stack.postCxml(setupIn('ja-JP')));
     const catalog = await stack.browse(start, { headers: { 'Accept-Language': 'zh;q=abc,,;;' } });

@@ -29,13 +29,16 @@ describe('the message catalogs', () => {
     expect(Object.keys(MESSAGE_CATALOGS).sort()).toEqual(['de', 'en', 'es', 'fr', 'it', 'nl']);
   });
 
-  it.each(Object.entries(MESSAGE_CATALOGS))('%s has every key of English, no other, with its placeholders', (_, messages) => {
-    expect(Object.keys(messages).sort()).toEqual(Object.keys(en).sort());
-    for (const [key, text] of Object.entries(messages)) {
-      expect(text.trim(), key).not.toBe('');
-      expect(placeholders(text), key).toEqual(placeholders(en[key as keyof typeof en]));
-    }
-  });
+  it.each(Object.entries(MESSAGE_CATALOGS))(
+    '%s has every key of English, no other, with its placeholders',
+    (_, messages) => {
+      expect(Object.keys(messages).sort()).toEqual(Object.keys(en).sort());
+      for (const [key, text] of Object.entries(messages)) {
+        expect(text.trim(), key).not.toBe('');
+        expect(placeholders(text), key).toEqual(placeholders(en[key as keyof typeof en]));
+      }
+    },
+  );
 
   it('has no key that no page uses', () => {
     const source = sourceFiles(SRC)

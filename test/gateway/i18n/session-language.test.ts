@@ -85,7 +85,9 @@ describe('Accept-Language', () => {
 
 describe('the session language', () => {
   it('takes the cXML xml:lang before everything else', () => {
-    expect(resolveSessionLanguage({ cxmlLang: 'de-DE', acceptLanguage: 'fr', buyerDefault: 'nl' })).toBe('de');
+    expect(resolveSessionLanguage({ cxmlLang: 'de-DE', acceptLanguage: 'fr', buyerDefault: 'nl' })).toBe(
+      'de',
+    );
   });
 
   it("takes OCI's field (ISO or SAP key) before the browser's and the buyer's", () => {
@@ -116,9 +118,15 @@ describe('numbers and prices of a language', () => {
     expect(de.t('paging.position', { page: 1, pages: 2, first: 1, last: 48, total: 1200 })).toBe(
       'Seite 1 von 2 · Produkte 1 bis 48 von 1.200',
     );
-    expect(de.priceBreaks([{ from: 100, unitPrice: '0.12' }, { from: 1000, unitPrice: '0.07' }], 'USD')).toBe(
-      '100+ 0,12\u00a0$, 1.000+ 0,07\u00a0$',
-    );
+    expect(
+      de.priceBreaks(
+        [
+          { from: 100, unitPrice: '0.12' },
+          { from: 1000, unitPrice: '0.07' },
+        ],
+        'USD',
+      ),
+    ).toBe('100+ 0,12\u00a0$, 1.000+ 0,07\u00a0$');
   });
 
   it('French and Dutch write money their own way', () => {
@@ -130,8 +138,14 @@ describe('numbers and prices of a language', () => {
     const en = localeOf('en');
     expect(en.money('1000.50', 'EUR')).toBe('1000.50 EUR');
     expect(en.count(100000)).toBe('100000');
-    expect(en.priceBreaks([{ from: 100, unitPrice: '0.12' }, { from: 500, unitPrice: '0.09' }], 'USD')).toBe(
-      '100+ 0.12, 500+ 0.09 USD',
-    );
+    expect(
+      en.priceBreaks(
+        [
+          { from: 100, unitPrice: '0.12' },
+          { from: 500, unitPrice: '0.09' },
+        ],
+        'USD',
+      ),
+    ).toBe('100+ 0.12, 500+ 0.09 USD');
   });
 });

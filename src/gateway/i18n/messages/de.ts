@@ -55,20 +55,23 @@ export const de: Messages = {
   'return.cancelling': 'Zurück zu Ihrem Beschaffungssystem ohne Änderungen …',
   'return.nothingHappens': 'Falls nichts geschieht, klicken Sie auf die Schaltfläche.',
   'return.button': 'Zurück zu Ihrem Beschaffungssystem',
-  'return.startAgain': 'Schließen Sie dieses Fenster und starten Sie den Punch-out erneut aus Ihrem Beschaffungssystem.',
+  'return.startAgain':
+    'Schließen Sie dieses Fenster und starten Sie den Punch-out erneut aus Ihrem Beschaffungssystem.',
   'error.heading': 'Diese Seite kann nicht angezeigt werden',
   'error.expiredHeading': 'Ihre Punch-out-Sitzung ist abgelaufen',
   'error.expired':
     'Zu Ihrer Sicherheit enden Katalogsitzungen nach einer Weile. Kehren Sie zu Ihrem Beschaffungssystem zurück und starten Sie den Punch-out erneut; Ihre Bestellanforderung ist unverändert.',
   'error.linkUsed':
     'Dieser Punch-out-Link wurde bereits verwendet. Starten Sie den Punch-out erneut aus Ihrem Beschaffungssystem.',
-  'error.linkInvalid': 'Dieser Link ist ungültig. Starten Sie den Punch-out erneut aus Ihrem Beschaffungssystem.',
+  'error.linkInvalid':
+    'Dieser Link ist ungültig. Starten Sie den Punch-out erneut aus Ihrem Beschaffungssystem.',
   'error.transferred':
     'Dieser Warenkorb wurde bereits an Ihr Beschaffungssystem gesendet. Ändern Sie dort die Bestellanforderung.',
   'error.cancelled': 'Diese Punch-out-Sitzung wurde abgebrochen.',
   'error.readOnly': 'Dieser Warenkorb kann nur gelesen werden.',
   'error.notFound': 'Das Angefragte ist nicht in diesem Katalog.',
-  'error.tryLater': 'Der Katalog kann gerade nicht antworten. Bitte versuchen Sie es in einigen Minuten erneut.',
+  'error.tryLater':
+    'Der Katalog kann gerade nicht antworten. Bitte versuchen Sie es in einigen Minuten erneut.',
   'error.generic': 'Die Anfrage konnte nicht ausgeführt werden.',
   'oci.loginRefused': 'Die Katalog-Anmeldung wurde abgelehnt',
   'oci.hookRefused': 'Die Rücksprungadresse wurde abgelehnt',
@@ -76,7 +79,8 @@ export const de: Messages = {
   'oci.setup': 'Diese Katalogverbindung ist nicht richtig eingerichtet',
   'oci.notOpened': 'Der Katalog konnte nicht geöffnet werden',
   'oci.noCatalogHeading': 'Hier ist kein Katalog',
-  'oci.noCatalog': 'Unter dieser Adresse gibt es keinen OCI-Katalog. Prüfen Sie die Katalog-URL in den Einstellungen Ihres Beschaffungssystems.',
+  'oci.noCatalog':
+    'Unter dieser Adresse gibt es keinen OCI-Katalog. Prüfen Sie die Katalog-URL in den Einstellungen Ihres Beschaffungssystems.',
   'oci.transferTitle': 'Ihr Warenkorb wird übertragen',
   'oci.transferNotice':
     'Ihr Warenkorb wird an Ihr Beschaffungssystem übertragen. Falls nichts geschieht, klicken Sie auf die Schaltfläche.',
@@ -111,7 +115,8 @@ export const de: Messages = {
   'proof.expired':
     'Links zu Korrekturabzügen gelten {days} Tage nach dem Senden des Warenkorbs. Der Entwurf ist unverändert; fragen Sie Ihren Lieferanten nach dem Korrekturabzug.',
   'proof.invalidHeading': 'Dieser Link zum Korrekturabzug ist ungültig',
-  'proof.invalid': 'Der Link ist unvollständig oder wurde verändert. Öffnen Sie den Korrekturabzug erneut aus der Bestellanforderung.',
+  'proof.invalid':
+    'Der Link ist unvollständig oder wurde verändert. Öffnen Sie den Korrekturabzug erneut aus der Bestellanforderung.',
   'proof.failedHeading': 'Der Korrekturabzug kann nicht angezeigt werden',
   'line.design': 'Entwurf {design}',
 };

@@ -23,7 +23,8 @@ export const en = {
   'catalog.foundOne': '1 product matches “{query}”.',
   'catalog.foundMany': '{count} products match “{query}”.',
   'catalog.pastLast': 'There is no page {asked}; this is the last page, {page}.',
-  'catalog.noHits': 'No product matches “{query}”. Check the spelling, try fewer words, or show all products.',
+  'catalog.noHits':
+    'No product matches “{query}”. Check the spelling, try fewer words, or show all products.',
   'cart.heading': 'Your cart',
   'cart.headingReadOnly': 'Your cart (read only)',
   'cart.empty': 'Your cart is empty.',
@@ -46,7 +47,8 @@ export const en = {
   'cart.cancel': 'Cancel and return',
   'cart.transferBlocked':
     'This cart cannot be transferred until the marked quantities are changed. You can still cancel and return.',
-  'cart.confirmEmpty': 'Send an empty cart: every line of the requisition will be removed in your procurement system.',
+  'cart.confirmEmpty':
+    'Send an empty cart: every line of the requisition will be removed in your procurement system.',
   'cart.emptyNotConfirmed':
     'This cart is empty. Tick the box to confirm that every line of the requisition is to be removed.',
   'cart.quantityProblem': 'The quantity for {name} must be a whole number from {min} to {max}.',
@@ -59,7 +61,8 @@ export const en = {
   'error.expiredHeading': 'Your punch-out session has expired',
   'error.expired':
     'For your security, catalog sessions end after a while. Return to your procurement system and punch out again; nothing in your requisition has changed.',
-  'error.linkUsed': 'This punch-out link was already used. Start the punch-out again from your procurement system.',
+  'error.linkUsed':
+    'This punch-out link was already used. Start the punch-out again from your procurement system.',
   'error.linkInvalid': 'This link is not valid. Start the punch-out again from your procurement system.',
   'error.transferred':
     'This cart was already sent to your procurement system. To change it, edit the requisition there.',
@@ -74,9 +77,11 @@ export const en = {
   'oci.setup': 'This catalog connection is not set up correctly',
   'oci.notOpened': 'The catalog could not be opened',
   'oci.noCatalogHeading': 'No catalog here',
-  'oci.noCatalog': "There is no OCI catalog at this address. Check the catalog's URL in your procurement system's settings.",
+  'oci.noCatalog':
+    "There is no OCI catalog at this address. Check the catalog's URL in your procurement system's settings.",
   'oci.transferTitle': 'Returning your cart',
-  'oci.transferNotice': 'Your cart is being returned to your procurement system. If nothing happens, press the button.',
+  'oci.transferNotice':
+    'Your cart is being returned to your procurement system. If nothing happens, press the button.',
   'oci.transferSubmit': 'Return cart',
   'oci.emptyTitle': 'Returning to your procurement system',
   'oci.emptyNotice':

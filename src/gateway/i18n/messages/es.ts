@@ -60,7 +60,8 @@ export const es: Messages = {
   'error.expiredHeading': 'Su sesión de punch-out ha caducado',
   'error.expired':
     'Por su seguridad, las sesiones del catálogo terminan pasado un tiempo. Vuelva a su sistema de compras e inicie de nuevo el punch-out; su solicitud no ha cambiado.',
-  'error.linkUsed': 'Este enlace de punch-out ya se utilizó. Inicie de nuevo el punch-out desde su sistema de compras.',
+  'error.linkUsed':
+    'Este enlace de punch-out ya se utilizó. Inicie de nuevo el punch-out desde su sistema de compras.',
   'error.linkInvalid': 'Este enlace no es válido. Inicie de nuevo el punch-out desde su sistema de compras.',
   'error.transferred':
     'Este carrito ya se envió a su sistema de compras. Para cambiarlo, edite allí la solicitud.',
@@ -75,12 +76,15 @@ export const es: Messages = {
   'oci.setup': 'Esta conexión de catálogo no está bien configurada',
   'oci.notOpened': 'No se pudo abrir el catálogo',
   'oci.noCatalogHeading': 'Aquí no hay ningún catálogo',
-  'oci.noCatalog': 'No hay ningún catálogo OCI en esta dirección. Compruebe la URL del catálogo en la configuración de su sistema de compras.',
+  'oci.noCatalog':
+    'No hay ningún catálogo OCI en esta dirección. Compruebe la URL del catálogo en la configuración de su sistema de compras.',
   'oci.transferTitle': 'Devolviendo su carrito',
-  'oci.transferNotice': 'Su carrito se está devolviendo a su sistema de compras. Si no ocurre nada, pulse el botón.',
+  'oci.transferNotice':
+    'Su carrito se está devolviendo a su sistema de compras. Si no ocurre nada, pulse el botón.',
   'oci.transferSubmit': 'Devolver carrito',
   'oci.emptyTitle': 'Volviendo a su sistema de compras',
-  'oci.emptyNotice': 'Vuelve a su sistema de compras sin artículos nuevos. Si no ocurre nada, pulse el botón.',
+  'oci.emptyNotice':
+    'Vuelve a su sistema de compras sin artículos nuevos. Si no ocurre nada, pulse el botón.',
   'oci.emptySubmit': 'Volver al sistema de compras',
   'oci.validateTitle': 'Comprobando su artículo',
   'oci.validateNotice':

@@ -60,14 +60,16 @@ export const fr: Messages = {
   'error.expiredHeading': 'Votre session de punch-out a expiré',
   'error.expired':
     'Pour votre sécurité, les sessions du catalogue expirent au bout d’un moment. Revenez à votre système d’achat et relancez le punch-out ; votre demande d’achat n’a pas changé.',
-  'error.linkUsed': 'Ce lien de punch-out a déjà été utilisé. Relancez le punch-out depuis votre système d’achat.',
+  'error.linkUsed':
+    'Ce lien de punch-out a déjà été utilisé. Relancez le punch-out depuis votre système d’achat.',
   'error.linkInvalid': 'Ce lien n’est pas valide. Relancez le punch-out depuis votre système d’achat.',
   'error.transferred':
     'Ce panier a déjà été envoyé à votre système d’achat. Pour le modifier, modifiez-y la demande d’achat.',
   'error.cancelled': 'Cette session de punch-out a été annulée.',
   'error.readOnly': 'Ce panier est en lecture seule.',
   'error.notFound': 'Ce que cette page demande ne se trouve pas dans ce catalogue.',
-  'error.tryLater': 'Le catalogue ne peut pas répondre pour le moment. Veuillez réessayer dans quelques minutes.',
+  'error.tryLater':
+    'Le catalogue ne peut pas répondre pour le moment. Veuillez réessayer dans quelques minutes.',
   'error.generic': 'La demande n’a pas pu être exécutée.',
   'oci.loginRefused': 'La connexion au catalogue a été refusée',
   'oci.hookRefused': 'L’adresse de retour a été refusée',
@@ -75,9 +77,11 @@ export const fr: Messages = {
   'oci.setup': 'Cette connexion au catalogue n’est pas configurée correctement',
   'oci.notOpened': 'Le catalogue n’a pas pu être ouvert',
   'oci.noCatalogHeading': 'Aucun catalogue ici',
-  'oci.noCatalog': 'Il n’y a pas de catalogue OCI à cette adresse. Vérifiez l’URL du catalogue dans les paramètres de votre système d’achat.',
+  'oci.noCatalog':
+    'Il n’y a pas de catalogue OCI à cette adresse. Vérifiez l’URL du catalogue dans les paramètres de votre système d’achat.',
   'oci.transferTitle': 'Retour de votre panier',
-  'oci.transferNotice': 'Votre panier est renvoyé à votre système d’achat. Si rien ne se passe, cliquez sur le bouton.',
+  'oci.transferNotice':
+    'Votre panier est renvoyé à votre système d’achat. Si rien ne se passe, cliquez sur le bouton.',
   'oci.transferSubmit': 'Renvoyer le panier',
   'oci.emptyTitle': 'Retour à votre système d’achat',
   'oci.emptyNotice':
@@ -109,7 +113,8 @@ export const fr: Messages = {
   'proof.expired':
     'Les liens d’épreuve sont valables {days} jours après l’envoi du panier. La maquette est inchangée ; demandez l’épreuve à votre fournisseur.',
   'proof.invalidHeading': 'Ce lien d’épreuve n’est pas valide',
-  'proof.invalid': 'Le lien est incomplet ou a été modifié. Ouvrez de nouveau l’épreuve depuis la demande d’achat.',
+  'proof.invalid':
+    'Le lien est incomplet ou a été modifié. Ouvrez de nouveau l’épreuve depuis la demande d’achat.',
   'proof.failedHeading': 'L’épreuve ne peut pas être affichée',
   'line.design': 'maquette {design}',
 };

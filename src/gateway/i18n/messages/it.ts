@@ -60,7 +60,8 @@ export const it: Messages = {
   'error.expiredHeading': 'La tua sessione di punch-out è scaduta',
   'error.expired':
     'Per la tua sicurezza, le sessioni del catalogo terminano dopo un po’. Torna al tuo sistema di acquisto e riavvia il punch-out; la tua richiesta non è cambiata.',
-  'error.linkUsed': 'Questo link di punch-out è già stato usato. Riavvia il punch-out dal tuo sistema di acquisto.',
+  'error.linkUsed':
+    'Questo link di punch-out è già stato usato. Riavvia il punch-out dal tuo sistema di acquisto.',
   'error.linkInvalid': 'Questo link non è valido. Riavvia il punch-out dal tuo sistema di acquisto.',
   'error.transferred':
     'Questo carrello è già stato inviato al tuo sistema di acquisto. Per cambiarlo, modifica lì la richiesta.',
@@ -75,12 +76,15 @@ export const it: Messages = {
   'oci.setup': 'Questo collegamento al catalogo non è configurato correttamente',
   'oci.notOpened': 'Non è stato possibile aprire il catalogo',
   'oci.noCatalogHeading': 'Nessun catalogo qui',
-  'oci.noCatalog': 'A questo indirizzo non c’è alcun catalogo OCI. Controlla l’URL del catalogo nelle impostazioni del tuo sistema di acquisto.',
+  'oci.noCatalog':
+    'A questo indirizzo non c’è alcun catalogo OCI. Controlla l’URL del catalogo nelle impostazioni del tuo sistema di acquisto.',
   'oci.transferTitle': 'Ritorno del carrello',
-  'oci.transferNotice': 'Il carrello viene restituito al tuo sistema di acquisto. Se non succede nulla, premi il pulsante.',
+  'oci.transferNotice':
+    'Il carrello viene restituito al tuo sistema di acquisto. Se non succede nulla, premi il pulsante.',
   'oci.transferSubmit': 'Restituisci il carrello',
   'oci.emptyTitle': 'Ritorno al tuo sistema di acquisto',
-  'oci.emptyNotice': 'Torni al tuo sistema di acquisto senza nuovi articoli. Se non succede nulla, premi il pulsante.',
+  'oci.emptyNotice':
+    'Torni al tuo sistema di acquisto senza nuovi articoli. Se non succede nulla, premi il pulsante.',
   'oci.emptySubmit': 'Torna al sistema di acquisto',
   'oci.validateTitle': 'Verifica dell’articolo',
   'oci.validateNotice':

@@ -75,13 +75,15 @@ export const nl: Messages = {
   'oci.setup': 'Deze catalogusverbinding is niet juist ingericht',
   'oci.notOpened': 'De catalogus kon niet worden geopend',
   'oci.noCatalogHeading': 'Hier is geen catalogus',
-  'oci.noCatalog': 'Op dit adres is geen OCI-catalogus. Controleer de catalogus-URL in de instellingen van uw inkoopsysteem.',
+  'oci.noCatalog':
+    'Op dit adres is geen OCI-catalogus. Controleer de catalogus-URL in de instellingen van uw inkoopsysteem.',
   'oci.transferTitle': 'Uw winkelwagen wordt teruggestuurd',
   'oci.transferNotice':
     'Uw winkelwagen wordt naar uw inkoopsysteem teruggestuurd. Als er niets gebeurt, klik dan op de knop.',
   'oci.transferSubmit': 'Winkelwagen terugsturen',
   'oci.emptyTitle': 'Terug naar uw inkoopsysteem',
-  'oci.emptyNotice': 'U keert zonder nieuwe artikelen terug naar uw inkoopsysteem. Als er niets gebeurt, klik dan op de knop.',
+  'oci.emptyNotice':
+    'U keert zonder nieuwe artikelen terug naar uw inkoopsysteem. Als er niets gebeurt, klik dan op de knop.',
   'oci.emptySubmit': 'Terug naar inkoopsysteem',
   'oci.validateTitle': 'Uw artikel wordt gecontroleerd',
   'oci.validateNotice':
