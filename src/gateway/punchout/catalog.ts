@@ -40,8 +40,18 @@ export function catalogIndex(storefront: ResolvedStorefront): CatalogIndex {
     for (const product of storefront.products) if (!bySku.has(product.sku)) bySku.set(product.sku, product);
     index = {
       bySku,
+      // A product's translations are searched too: a German user types the German name.
       searchTexts: storefront.products.map((p) =>
-        foldForSearch([p.name, p.description, p.sku, p.matGroup, p.unspsc].join(' ')),
+        foldForSearch(
+          [
+            p.name,
+            p.description,
+            p.sku,
+            p.matGroup,
+            p.unspsc,
+            ...Object.values(p.translations ?? {}).flatMap((t) => [t.name, t.description]),
+          ].join(' '),
+        ),
       ),
     };
     indexes.set(storefront, index);

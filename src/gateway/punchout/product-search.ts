@@ -1,7 +1,7 @@
 /**
  * A search of a storefront's catalog, shared by the catalog page's `?q=` and OCI's SEARCHSTRING
- * (BACKGROUND_SEARCH, SOURCING): every word of the search must occur in the product's name, description,
- * SKU, material group or UNSPSC code, compared without case and accents (`Grusskarten` does not find
+ * (BACKGROUND_SEARCH, SOURCING): every word of the search must occur in the product's name, description
+ * (its own or a translation's), SKU, material group or UNSPSC code, compared without case and accents (`Grusskarten` does not find
  * `Grußkarten`, but `buro` finds `Büro`). `*` is a wildcard SAP's cross-catalog search sends on its own; a
  * search of only wildcards or spaces lists the whole catalog. The products' texts are folded once per
  * storefront (`catalogIndex`), so a search only folds its own words.

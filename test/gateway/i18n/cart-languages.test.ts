@@ -94,6 +94,10 @@ describe('a cXML punch-out whose setup says xml:lang="de-DE"', () => {
     expect(catalog.text).toContain(`<p class="price">100+ 0,12${NBSP}$, 500+ 0,09${NBSP}$ / EA</p>`);
     // A product without a translation keeps its own name among the German words.
     expect(catalog.text).toContain('>A5 flyer gestalten</a>');
+    // The German name finds the product.
+    const search = await stack.browse(catalog.url.replace(/catalog$/, 'catalog?q=visitenkarten'));
+    expect(search.text).toContain('<p class="notice" role="status">1 Produkt passt zu „visitenkarten“.</p>');
+    expect(search.text).toContain('<h2>Visitenkarten</h2>');
 
     let cart = await designProduct(stack, catalog, 'Visitenkarten', {}, 'Visitenkarten gestalten');
     cart = await designProduct(
