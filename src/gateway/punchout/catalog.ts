@@ -139,13 +139,6 @@ export function priceBreaks(product: CatalogEntry, currency: string): PriceBreak
     .map((from) => ({ from, unitPrice: priceText(product, from, currency) }));
 }
 
-/** Price breaks as the catalog and the cart write them: "100+ 0.12, 500+ 0.09". */
-export function priceBreaksText(product: CatalogEntry, currency: string): string {
-  return priceBreaks(product, currency)
-    .map((b) => `${b.from}+ ${b.unitPrice}`)
-    .join(', ');
-}
-
 /** The product's unit price (of its `priceUnit` units) at a quantity, as carts store and send it. */
 export function priceText(product: CatalogEntry, quantity: number, currency: string): string {
   return formatPrice(unitPriceFor(product, quantity), currency);

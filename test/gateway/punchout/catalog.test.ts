@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   type CatalogEntry,
-  priceBreaksText,
+  priceBreaks,
   quantityBounds,
   quantityProblem,
 } from '../../../src/gateway/punchout/catalog.ts';
@@ -30,7 +30,10 @@ describe('price breaks', () => {
         { minQuantity: 100, unitPrice: 0.12 },
       ],
     });
-    expect(priceBreaksText(cards, 'EUR')).toBe('100+ 0.12, 500+ 0.09');
+    expect(priceBreaks(cards, 'EUR')).toEqual([
+      { from: 100, unitPrice: '0.12' },
+      { from: 500, unitPrice: '0.09' },
+    ]);
   });
 
   it('the minimum inside a tier takes that tier’s price; tiers above the maximum are left out', () => {
@@ -44,21 +47,24 @@ describe('price breaks', () => {
         { minQuantity: 1000, unitPrice: 0.08 },
       ],
     });
-    expect(priceBreaksText(cards, 'EUR')).toBe('250+ 0.12, 500+ 0.10');
+    expect(priceBreaks(cards, 'EUR')).toEqual([
+      { from: 250, unitPrice: '0.12' },
+      { from: 500, unitPrice: '0.10' },
+    ]);
   });
 
   it('a single tier is one break', () => {
-    expect(priceBreaksText(product({ prices: [{ minQuantity: 1, unitPrice: 18.5 }] }), 'EUR')).toBe(
-      '1+ 18.50',
-    );
+    expect(priceBreaks(product({ prices: [{ minQuantity: 1, unitPrice: 18.5 }] }), 'EUR')).toEqual([
+      { from: 1, unitPrice: '18.50' },
+    ]);
   });
 
   it("are written in the currency's decimals", () => {
     const prices = [{ minQuantity: 1, unitPrice: 1200 }];
-    expect(priceBreaksText(product({ prices }), 'JPY')).toBe('1+ 1200');
-    expect(priceBreaksText(product({ prices: [{ minQuantity: 1, unitPrice: 1.5 }] }), 'BHD')).toBe(
-      '1+ 1.500',
-    );
+    expect(priceBreaks(product({ prices }), 'JPY')).toEqual([{ from: 1, unitPrice: '1200' }]);
+    expect(priceBreaks(product({ prices: [{ minQuantity: 1, unitPrice: 1.5 }] }), 'BHD')).toEqual([
+      { from: 1, unitPrice: '1.500' },
+    ]);
   });
 });
 
