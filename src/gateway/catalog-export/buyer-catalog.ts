@@ -28,9 +28,6 @@ export type CatalogFormat = 'cif' | 'cxml';
 
 export const CATALOG_FORMATS: readonly CatalogFormat[] = ['cif', 'cxml'];
 
-/** The language the config's product names are written in. */
-export const CATALOG_DEFAULT_LANGUAGE = 'en';
-
 /** A written catalog: its text and how to offer it as a file. */
 export interface CatalogFile {
   readonly fileName: string;
@@ -48,9 +45,23 @@ export interface CatalogExportOptions {
   readonly moreItems?: readonly CatalogExportItem[];
 }
 
-/** A product's short descriptions by language, the default language first. */
-export function productDescriptions(product: CatalogEntry): Readonly<Record<string, string>> {
-  return { [CATALOG_DEFAULT_LANGUAGE]: product.name };
+/**
+ * A product's short descriptions by language: its own name, in the storefront's language, and each
+ * translation the config gives (`products[].translations`), so a buyer's system shows its users theirs.
+ * The buyer's own language comes first where the product has it: it is the item's default (and CIF's one).
+ */
+export function productDescriptions(
+  product: Pick<CatalogEntry, 'name' | 'translations'>,
+  storefront: Pick<ResolvedStorefront, 'language'>,
+  buyerLanguage: string,
+): Readonly<Record<string, string>> {
+  const all = new Map<string, string>([[storefront.language, product.name]]);
+  for (const [language, text] of Object.entries(product.translations ?? {})) all.set(language, text.name);
+  const first = all.has(buyerLanguage) ? buyerLanguage : storefront.language;
+  return Object.fromEntries([
+    [first, all.get(first) ?? product.name],
+    ...[...all].filter(([l]) => l !== first),
+  ]);
 }
 
 function buyerOf(config: ResolvedConfig, buyerId: string): ResolvedBuyer {
@@ -87,7 +98,7 @@ export async function buyerCatalogItems(
   return Promise.all(
     storefront.products.map(async (product) => ({
       supplierPartId: product.sku,
-      descriptions: productDescriptions(product),
+      descriptions: productDescriptions(product, storefront, buyer.language),
       ...(product.unspsc !== undefined && { unspsc: product.unspsc }),
       unitOfMeasure: product.uom,
       price: {

@@ -121,6 +121,43 @@ describe('the cXML Index', () => {
     // No price known outside the editor: the item has none rather than a made-up one.
     expect(added.UnitPrice).toBeUndefined();
   });
+
+  it("describes each product in every language the config translates it to, the buyer's own first", async () => {
+    const input = completeConfig();
+    const [demo, ...others] = input.storefronts;
+    const translated = {
+      ...input,
+      storefronts: [
+        {
+          ...demo!,
+          products: demo!.products.map((p) =>
+            p.sku === 'BC-STD'
+              ? {
+                  ...p,
+                  translations: { de: { name: 'Visitenkarten' }, fr: { name: 'Cartes de visite' } },
+                }
+              : p,
+          ),
+        },
+        ...others,
+      ],
+      buyers: input.buyers.map((b) => (b.id === 'acme' ? { ...b, language: 'de' } : b)),
+    };
+    const config = resolveTestConfig(translated);
+    const cards = (await buyerCatalogItems(config, 'acme')).find((i) => i.supplierPartId === 'BC-STD');
+    expect(Object.entries(cards?.descriptions ?? {})).toEqual([
+      ['de', 'Visitenkarten'],
+      ['en', 'Business cards'],
+      ['fr', 'Cartes de visite'],
+    ]);
+    const file = await exportBuyerCatalog(config, 'acme', 'cxml', { now: NOW });
+    expect(validateAgainstDtd(file.text, 'cXML')).toEqual({ ok: true, messages: '' });
+    // CIF has room for one: the buyer's language.
+    const cif = (await exportBuyerCatalog(config, 'acme', 'cif', { now: NOW })).text;
+    const line = cif.split('\r\n').find((l) => l.includes('BC-STD,'));
+    expect(line).toContain('Visitenkarten');
+    expect(line).not.toContain('Business cards');
+  });
 });
 
 describe('the CIF 3.0 file', () => {
