@@ -39,7 +39,7 @@
  * - **Housekeeping.** `sessions.expire`, `cart.purgeStale`, `jobs.purgeFinished`, `outbox.purgeDelivered` and
  *   `events.purgeProcessed` delete what is no longer needed and answer how many rows went; with
  *   `{ limit }` ({@link PurgeOptions}) at most that many, so a bounded round (Workers) leaves the rest for
- *   the next. Purchase orders, print orders, invoices, user mappings and every document sent to a buyer
+ *   the next. Purchase orders, print orders, invoices, user mappings, reorder items and every document sent to a buyer
  *   are kept forever (an invoice's number is never handed out again): `outbox.purgeDelivered` deletes only the delivery-queue rows of delivered messages, the
  *   message itself (and its dedupe key) stays readable with its purchase order.
  * - **Errors.** Only {@link StoreError} codes escape adapters (`duplicate`, `conflict`, `invalid`,
@@ -86,6 +86,7 @@ import type {
   NewPunchoutSession,
   NewPurchaseOrder,
   NewRefusal,
+  NewReorderItem,
   NewStatusUpdate,
   NewTrackedPrintOrder,
   NewUserMapping,
@@ -103,6 +104,7 @@ import type {
   Refusal,
   RefusalCaps,
   RefusalFilter,
+  ReorderItem,
   SessionPatch,
   StatusUpdate,
   StoreStats,
@@ -273,6 +275,23 @@ interface OrderStore {
    * far in it is.
    */
   listReceived(window: TimeWindow): Promise<Page<PurchaseOrder>>;
+}
+
+/**
+ * A buyer's reorder items: each design the buyer ordered through a PO, by its part number, with what it was
+ * last ordered at. Kept forever (a buyer reorders business cards years later).
+ */
+interface ReorderStore {
+  /**
+   * Records each item, in one atomic batch: a new part number is inserted; a known one takes the item's
+   * values only when its `orderedAt` is not earlier than the stored one's, so a job run again for an older
+   * PO never moves an item back. Of two items with one part number, the later in the list wins.
+   */
+  record(items: readonly NewReorderItem[]): Promise<void>;
+  /** The buyer's item with this part number; undefined for another buyer's or an unknown one. */
+  get(buyerId: string, partId: string): Promise<ReorderItem | undefined>;
+  /** The buyer's items, most recently ordered first, at most `limit` (default and bound: a page's). */
+  listByBuyer(buyerId: string, limit?: number): Promise<ReorderItem[]>;
 }
 
 /** Operators' notes on purchase orders, kept forever with them. */
@@ -518,6 +537,7 @@ export interface Store {
   readonly orders: OrderStore;
   readonly refusals: RefusalLog;
   readonly orderNotes: OrderNoteStore;
+  readonly reorders: ReorderStore;
   readonly attachments: AttachmentStore;
   readonly jobs: JobQueue;
   readonly outbox: Outbox;

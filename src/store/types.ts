@@ -448,6 +448,44 @@ export interface OrderNote extends NewOrderNote {
 }
 
 // ---------------------------------------------------------------------------------------------------------
+// Reorder items (forever: a buyer's designs ordered through POs, orderable again as they are)
+
+export interface NewReorderItem {
+  buyerId: string;
+  /** The item's part number, unique per buyer and stable for one design of one product (`reorderPartId`). */
+  partId: string;
+  storefrontId: string;
+  /** `userKey` of the design owner's {@link UserMapping}: whose login places a reorder's print order. */
+  userRef: string;
+  /** PIPO project id of the saved design. */
+  designId: number;
+  /** Template (product) id. */
+  productId: number;
+  sku: string;
+  /** The design's name as its cart line had it. */
+  name: string;
+  /** The editor host's thumbnail of the design: a URL without any session token. */
+  thumbnailUrl: string;
+  /** The quantity last ordered. */
+  quantity: number;
+  /** Decimal as text: the unit price last ordered, for `priceUnit` units. */
+  unitPrice: string;
+  /** How many units `unitPrice` is for; absent means 1. */
+  priceUnit?: number;
+  currency: string;
+  uom: string;
+  /** The purchase order that last ordered the design. */
+  poId: string;
+  /** When that purchase order was received: a later record of an earlier order never replaces it. */
+  orderedAt: Date;
+}
+
+export interface ReorderItem extends NewReorderItem {
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+// ---------------------------------------------------------------------------------------------------------
 // Jobs (durable work queue)
 
 export const JOB_STATES = ['pending', 'running', 'done', 'dead'] as const;

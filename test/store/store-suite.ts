@@ -25,6 +25,7 @@ import { describeNotesAndExports } from './notes-export-suite.ts';
 import { describeOrderCommit } from './order-commit-suite.ts';
 import { describeStatusUpdates } from './status-update-suite.ts';
 import { describeNotificationLog } from './notification-log-suite.ts';
+import { describeReorders } from './reorder-suite.ts';
 import { createManualClock, type ManualClock } from './manual-clock.ts';
 
 export const T0 = new Date('2025-03-01T10:00:00.000Z');
@@ -1846,6 +1847,7 @@ export function runStoreSuite(
     describeOrderCommit(() => ({ store, clock }));
     describeStatusUpdates(() => ({ store, clock }));
     describeNotificationLog(() => ({ store, clock }));
+    describeReorders(() => ({ store, clock }));
 
     describe('refusals log', () => {
       const refusal = (overrides: Partial<NewRefusal> = {}): NewRefusal => ({

@@ -632,6 +632,32 @@ const MIGRATIONS: readonly Migration[] = [
   // 20: the language a punch-out session's pages and cart texts are in, decided once at punch-in (or at
   // the first page a browser opens), so every later page and the cart sent back speak the same language.
   () => `ALTER TABLE sessions ADD COLUMN language TEXT;`,
+  // 21: a buyer's reorder items, one per design ordered through a PO (buyer and part number), with what it
+  // was last ordered at; listed per buyer, most recently ordered first. Kept forever.
+  (d) => `
+  CREATE TABLE reorder_items (
+    buyer_id TEXT NOT NULL,
+    part_id TEXT NOT NULL,
+    storefront_id TEXT NOT NULL,
+    user_ref TEXT NOT NULL,
+    design_id ${d.int64} NOT NULL,
+    product_id ${d.int64} NOT NULL,
+    sku TEXT NOT NULL,
+    name TEXT NOT NULL,
+    thumbnail_url TEXT NOT NULL,
+    quantity ${d.int64} NOT NULL,
+    unit_price TEXT NOT NULL,
+    price_unit INTEGER NOT NULL,
+    currency TEXT NOT NULL,
+    uom TEXT NOT NULL,
+    po_id TEXT NOT NULL,
+    ordered_at ${d.int64} NOT NULL,
+    created_at ${d.int64} NOT NULL,
+    updated_at ${d.int64} NOT NULL,
+    PRIMARY KEY (buyer_id, part_id)
+  );
+  CREATE INDEX reorder_items_recent ON reorder_items (buyer_id, ordered_at);
+  `,
 ];
 
 /**

@@ -35,6 +35,7 @@ import {
   PRINT_ORDER_STATES,
   type PunchoutSession,
   type PurchaseOrder,
+  type ReorderItem,
   SESSION_OPERATIONS,
   SESSION_STATES,
   type StatusUpdate,
@@ -311,6 +312,29 @@ export function toOrderNote(r: SqlRow): OrderNote {
     text: text(r.text),
     author: text(r.author),
     createdAt: date(r.created_at),
+  };
+}
+
+export function toReorderItem(r: SqlRow): ReorderItem {
+  const priceUnit = Number(r.price_unit);
+  return {
+    buyerId: text(r.buyer_id),
+    partId: text(r.part_id),
+    storefrontId: text(r.storefront_id),
+    userRef: text(r.user_ref),
+    designId: Number(r.design_id),
+    productId: Number(r.product_id),
+    sku: text(r.sku),
+    name: text(r.name),
+    thumbnailUrl: text(r.thumbnail_url),
+    quantity: Number(r.quantity),
+    unitPrice: text(r.unit_price),
+    ...(priceUnit !== 1 && { priceUnit }),
+    currency: text(r.currency),
+    uom: text(r.uom),
+    poId: text(r.po_id),
+    orderedAt: date(r.ordered_at),
+    ...stamps(r),
   };
 }
 

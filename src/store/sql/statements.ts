@@ -397,6 +397,26 @@ const orderNoteSql = {
   listByPo: 'SELECT * FROM order_notes WHERE po_id = $1 ORDER BY id',
 };
 
+/**
+ * A reorder item takes a later order's values, never an earlier one's (a job run again for an old PO); its
+ * `created_at` stays. `WHERE true` tells SQLite's parser the ON CONFLICT belongs to the INSERT.
+ */
+const reorderSql = {
+  record: `INSERT INTO reorder_items (buyer_id, part_id, storefront_id, user_ref, design_id, product_id, sku, name,
+      thumbnail_url, quantity, unit_price, price_unit, currency, uom, po_id, ordered_at, created_at, updated_at)
+    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $17)
+    ON CONFLICT (buyer_id, part_id) DO UPDATE SET storefront_id = excluded.storefront_id,
+      user_ref = excluded.user_ref, design_id = excluded.design_id, product_id = excluded.product_id,
+      sku = excluded.sku, name = excluded.name, thumbnail_url = excluded.thumbnail_url,
+      quantity = excluded.quantity, unit_price = excluded.unit_price, price_unit = excluded.price_unit,
+      currency = excluded.currency, uom = excluded.uom, po_id = excluded.po_id,
+      ordered_at = excluded.ordered_at, updated_at = excluded.updated_at
+    WHERE excluded.ordered_at >= reorder_items.ordered_at`,
+  get: 'SELECT * FROM reorder_items WHERE buyer_id = $1 AND part_id = $2',
+  listByBuyer: `SELECT * FROM reorder_items WHERE buyer_id = $1
+    ORDER BY ordered_at DESC, part_id LIMIT $2`,
+};
+
 /** A buyer's StatusUpdateRequest is recorded once: a retried one finds the row the first one wrote. */
 const statusUpdateSql = {
   insert: `INSERT INTO status_updates (buyer_id, po_id, payload_id, document_id, invoice_record_id, status_code,
@@ -496,6 +516,7 @@ export function storeStatements(d: SqlDialect) {
     events: compileAll(d, eventSql(d)),
     refusals: compileAll(d, refusalSql),
     orderNotes: compileAll(d, orderNoteSql),
+    reorders: compileAll(d, reorderSql),
     statusUpdates: compileAll(d, statusUpdateSql),
     heartbeat: compileAll(d, heartbeatSql),
     guessCounters: compileAll(d, guessCounterSql),

@@ -40,6 +40,7 @@ import {
   toEvent,
   toRefusal,
   toOrderNote,
+  toReorderItem,
   toInvoice,
   toInvoiceHold,
   toJob,
@@ -95,6 +96,7 @@ export function createSqlStore(
     events: sqlEvents(context),
     refusals: sqlRefusals(context),
     orderNotes: sqlOrderNotes(context),
+    reorders: sqlReorders(context),
     statusUpdates: sqlStatusUpdates(context),
     heartbeat: sqlHeartbeat(context),
     guessCounters: sqlGuessCounters(context),
@@ -1114,6 +1116,31 @@ function sqlOrderNotes({ sql: { orderNotes: sql }, now, rows, first }: SqlContex
     },
     async listByPo(poId) {
       return (await rows(sql.listByPo, poId)).map(toOrderNote);
+    },
+  };
+}
+
+function sqlReorders({ sql: { reorders: sql }, driver, now, rows, first }: SqlContext): Store['reorders'] {
+  return {
+    async record(items) {
+      if (items.length === 0) return;
+      const at = now();
+      await driver.batch(
+        items.map((i) =>
+          sql.record.bind(
+            ...[i.buyerId, i.partId, i.storefrontId, i.userRef, i.designId, i.productId, i.sku, i.name],
+            ...[i.thumbnailUrl, i.quantity, i.unitPrice, i.priceUnit ?? 1, i.currency, i.uom, i.poId],
+            ...[i.orderedAt.getTime(), at],
+          ),
+        ),
+      );
+    },
+    async get(buyerId, partId) {
+      const row = await first(sql.get, buyerId, partId);
+      return row && toReorderItem(row);
+    },
+    async listByBuyer(buyerId, limit) {
+      return (await rows(sql.listByBuyer, buyerId, pageSize(limit))).map(toReorderItem);
     },
   };
 }
