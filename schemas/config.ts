@@ -600,6 +600,17 @@ const BuyerCommon = {
       "The SupplierPartID (OCI VENDORMAT) of a designed line: sku: the product's SKU; sku-design: the SKU and the design id (SKU-D1234), so ERPs that key lines on the part number keep two designs of one product apart",
     ),
   test: TestModeConfig.default({ credentials: [], fromProductionCredentials: 'accept-as-test' }),
+  catalog: z
+    .strictObject({
+      reorders: z
+        .boolean()
+        .default(false)
+        .describe(
+          "Each design the buyer ordered through a PO is orderable again as it is: a reorder item (part number R-<SKU>-<design id>) in the buyer's catalog export and under \"Ordered before\" on the catalog page, and a level-2 SelectedItem naming it opens the cart with that design at its last quantity. Shared by every requester of the buyer, whoever designed it",
+        ),
+    })
+    .default({ reorders: false })
+    .describe("What the buyer's catalog holds besides the storefront's products"),
   attachments: z
     .strictObject({
       maxBytes: z

@@ -41,6 +41,7 @@ import {
 import { GatewayError, upstreamError } from '../http/errors.ts';
 import { openHolds, parkedForHolds } from '../invoices/invoice-holds.ts';
 import { findProductBySku } from '../punchout/catalog.ts';
+import { recordReorderItems } from '../reorders/reorder-items.ts';
 import { deliveredPart, parkCancelAfterShip } from './cancel-after-ship.ts';
 import { searchPrintOrder } from './find-print-order.ts';
 import { changeComment, historyEntries, printOrderComment } from './history-comment.ts';
@@ -608,6 +609,8 @@ async function placePrintOrders(ctx: GatewayContext, received: PurchaseOrder, jo
     ...(job !== undefined && { completes: job }),
   });
   if (confirmation !== undefined && queued[0] === true) documentQueued(ctx, confirmation);
+  // After the job's commit, so the print orders are never held back by it; a failure loses only the items.
+  await recordReorderItems(ctx, buyer, received, document);
   ctx.logger.info('purchase order placed', {
     po: received.id,
     mode: received.deploymentMode,

@@ -12,6 +12,7 @@
 import type { EditorUrls } from '../../print-api/index.ts';
 import type { GatewayContext } from '../context.ts';
 import type { ResolvedStorefront } from '../deps.ts';
+import type { SafeHtml } from '../http/html.ts';
 import type { Locale } from '../i18n/locale.ts';
 import { type CatalogEntry, catalogIndex, priceBreaks, quantityBounds } from './catalog.ts';
 import {
@@ -111,11 +112,13 @@ export interface CatalogQuery {
   page?: string | undefined;
 }
 
+/** `orderedBefore`: the buyer's reorder items (../reorders), shown above the first page of the whole catalog. */
 export function catalogPage(
   ctx: GatewayContext,
   s: SessionScope,
   cartCount: number,
   query: CatalogQuery = {},
+  orderedBefore?: SafeHtml,
 ): string {
   const link = (rest: string) => sessionPageUrl(ctx, s.token, rest);
   const typed = (query.q ?? '').trim().slice(0, MAX_QUERY_LENGTH);
@@ -152,6 +155,7 @@ export function catalogPage(
     notice: notices.length === 0 ? undefined : notices.join(' '),
     noHits: products.length === 0 ? locale.t('catalog.noHits', { query: typed }) : undefined,
     paging,
+    orderedBefore: searching || paging.page > 1 ? undefined : orderedBefore,
     cards: shown.flatMap((p) => {
       const card = cards.get(p.sku);
       if (card === undefined) return [];

@@ -7,9 +7,9 @@ import { PrintApiError } from '../../print-api/index.ts';
 import type { CartLine, PunchoutSession } from '../../store/types.ts';
 import type { GatewayContext } from '../context.ts';
 import { GatewayError, upstreamError } from '../http/errors.ts';
-import { priceText, productBySku, quantityProblem } from './catalog.ts';
+import { productBySku, quantityProblem } from './catalog.ts';
+import { addCartLine } from './cart-lines.ts';
 import { lineDescription } from './line-identity.ts';
-import { newLineRef } from './line-refs.ts';
 import { type ReturnTarget, returnTargetRef } from './link-targets.ts';
 import type { SessionScope } from './session-scope.ts';
 import { sessionUrlTtl } from './sessions.ts';
@@ -110,33 +110,4 @@ export function addDesignLine(
   const product = productBySku(s.storefront, sku);
   const name = lineDescription(product.name, designId);
   return addCartLine(ctx, s, product, { designId, name, quantity: product.minQuantity });
-}
-
-/** A new cart line of `product` in the session's cart, priced for its quantity. */
-function addCartLine(
-  ctx: GatewayContext,
-  { session, storefront }: Pick<SessionScope, 'storefront'> & { session: PunchoutSession },
-  product: ReturnType<typeof productBySku>,
-  line: { designId: number; name: string; quantity: number },
-): Promise<CartLine> {
-  return ctx.store.cart.add({
-    lineRef: newLineRef(),
-    sessionId: session.id,
-    buyerId: session.buyerId,
-    storefrontId: session.storefrontId,
-    // The line is as test as the punch-out that made it: only a PO of the same mode may order it.
-    deploymentMode: session.deploymentMode,
-    userRef: session.pipoUserRef,
-    designId: line.designId,
-    productId: product.productId,
-    sku: product.sku,
-    name: line.name,
-    quantity: line.quantity,
-    unitPrice: priceText(product, line.quantity, storefront.currency),
-    ...(product.priceUnit !== 1 && { priceUnit: product.priceUnit }),
-    currency: storefront.currency,
-    uom: product.uom,
-    ...(product.unspsc !== undefined && { unspsc: product.unspsc }),
-    ...(product.leadTimeDays !== undefined && { leadTimeDays: product.leadTimeDays }),
-  });
 }

@@ -4,18 +4,34 @@
  * a ref by looking at its prefix.
  */
 
-/** Where the start URL leads: the catalog, straight into one product's editor (level 2), or the cart. */
-export type StartTarget = { kind: 'catalog' } | { kind: 'design'; sku: string } | { kind: 'cart' };
+/**
+ * Where the start URL leads: the catalog, straight into one product's editor (level 2), the cart, or the
+ * catalog saying that the reorder item a level-2 setup named is no longer available.
+ */
+export type StartTarget =
+  | { kind: 'catalog' }
+  | { kind: 'design'; sku: string }
+  | { kind: 'cart' }
+  | { kind: 'unavailable'; partId: string };
 
 /** What a saved design coming back from the editor does: a new cart line of a SKU, or a line's new design. */
 export type ReturnTarget = { kind: 'sku'; sku: string } | { kind: 'line'; lineRef: string };
 
 export function startTargetRef(target: StartTarget): string {
-  return target.kind === 'design' ? `design:${target.sku}` : target.kind;
+  switch (target.kind) {
+    case 'design':
+      return `design:${target.sku}`;
+    case 'unavailable':
+      return `unavailable:${target.partId}`;
+    default:
+      return target.kind;
+  }
 }
 
 export function parseStartTargetRef(ref: string | undefined): StartTarget {
   if (ref?.startsWith('design:')) return { kind: 'design', sku: ref.slice('design:'.length) };
+  if (ref?.startsWith('unavailable:'))
+    return { kind: 'unavailable', partId: ref.slice('unavailable:'.length) };
   return ref === 'cart' ? { kind: 'cart' } : { kind: 'catalog' };
 }
 

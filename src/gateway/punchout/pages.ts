@@ -84,6 +84,8 @@ export interface CatalogView {
   /** A search that found nothing: the page says so instead of showing an empty grid. */
   noHits?: string | undefined;
   paging: CatalogPaging;
+  /** The buyer's designs ordered before, above the products (../reorders/ordered-before.ts). */
+  orderedBefore?: SafeHtml | undefined;
 }
 
 /** Where a page of products stands, with its previous/next links; nothing when all fit on one page. */
@@ -120,6 +122,7 @@ ${renderCatalogPaging(view.paging, locale)}`;
     context: view.buyerName,
     heading: locale.t('catalog.heading'),
     body: html`<p><a class="button" href="${view.cartUrl}">${locale.t('catalog.cart', { count: view.cartCount })}</a></p>
+${view.orderedBefore ?? ''}
 ${search}
 ${products}`,
   });

@@ -19,6 +19,9 @@ import { addCatalogLine, addDesignLine, editorRedirect, savedDesign } from './ed
 import { removeKeptLine } from './kept-lines.ts';
 import { lineDescription } from './line-identity.ts';
 import { parseReturnTargetRef, parseStartTargetRef } from './link-targets.ts';
+import { renderOrderedBefore } from '../reorders/ordered-before.ts';
+import { reorderRoute, unavailableQuery } from '../reorders/reorder-route.ts';
+import { sessionReorders } from '../reorders/reorder-start.ts';
 import type { ReturnForm } from './pages.ts';
 import {
   type SessionScope,
@@ -149,16 +152,29 @@ export function createPunchoutRoutes(ctx: GatewayContext): Hono {
     }
     const session = await sessionWithLanguage(ctx, c, await loadOpenSession(ctx, claims.sid));
     const target = parseStartTargetRef(claims.ref);
-    const rest = target.kind === 'design' ? `design/${encodeURIComponent(target.sku)}` : target.kind;
+    const rest =
+      target.kind === 'design'
+        ? `design/${encodeURIComponent(target.sku)}`
+        : target.kind === 'unavailable'
+          ? unavailableQuery(target.partId)
+          : target.kind;
     return c.redirect(sessionPageUrl(ctx, await signSessionToken(ctx, session), rest), 303);
   });
 
   app.get('/s/:token/catalog', async (c) => {
     const s = await scope(c);
     if (s.session.operation === 'inspect') return c.redirect(backTo(s, 'cart'), 303);
-    const cartCount = await ctx.store.cart.countBySession(s.session.id);
+    const [cartCount, reorders] = await Promise.all([
+      ctx.store.cart.countBySession(s.session.id),
+      sessionReorders(ctx, s),
+    ]);
     const query = { q: c.req.query('q'), page: c.req.query('page') };
-    return sendPage(c, catalogPage(ctx, s, cartCount, query), sessionPageSecurity(s));
+    const orderedBefore = renderOrderedBefore({
+      offers: reorders,
+      addUrl: (partId) => backTo(s, `reorder/${encodeURIComponent(partId)}`),
+      unavailablePartId: c.req.query('unavailable'),
+    });
+    return sendPage(c, catalogPage(ctx, s, cartCount, query, orderedBefore), sessionPageSecurity(s));
   });
 
   app.get('/s/:token/design/:sku', async (c) => {
@@ -170,6 +186,7 @@ export function createPunchoutRoutes(ctx: GatewayContext): Hono {
   });
 
   addToCartRoute(ctx, app);
+  reorderRoute(ctx, app);
 
   app.get('/s/:token/cart', async (c) => {
     const s = await scope(c);

@@ -15,6 +15,7 @@ import type { GatewayContext } from '../context.ts';
 import type { ResolvedBuyer, ResolvedStorefront } from '../deps.ts';
 import { GatewayError } from '../http/errors.ts';
 import type { Language } from '../i18n/catalogs.ts';
+import { reorderStartTarget } from '../reorders/reorder-start.ts';
 import type { BuyerUser } from './buyer-user.ts';
 import { findProductBySku, priceText, quantityProblem } from './catalog.ts';
 import { type KeptLine, withKeptLines } from './kept-lines.ts';
@@ -119,9 +120,13 @@ export async function openSession(ctx: GatewayContext, input: OpenSessionInput):
   if (input.operation !== 'create' && reopened + kept.length > 0) target = { kind: 'cart' };
   else if (input.operation === 'inspect') target = { kind: 'cart' };
   else if (input.selectedPartId !== undefined) {
-    // A level-2 punch-out names the part as the requisition has it: a SKU, or a sku-design part number.
-    const product = productOfPartId(storefront, input.selectedPartId);
-    if (product !== undefined) target = { kind: 'design', sku: product.sku };
+    // A level-2 punch-out names the part as the requisition has it: one of the buyer's reorder items, a
+    // SKU, or a sku-design part number.
+    const parts = { buyer, session, storefront };
+    const reorder = await reorderStartTarget(ctx, parts, input.selectedPartId);
+    const product = reorder === undefined ? productOfPartId(storefront, input.selectedPartId) : undefined;
+    if (reorder !== undefined) target = reorder;
+    else if (product !== undefined) target = { kind: 'design', sku: product.sku };
   }
 
   const startTtl = ctx.config.sessions.startPageTtlSeconds;
