@@ -18,10 +18,8 @@ import { isCatalogLine, priceText, productBySku, quantityProblem } from './catal
 import { addCatalogLine, addDesignLine, editorRedirect, savedDesign } from './editor.ts';
 import { removeKeptLine } from './kept-lines.ts';
 import { lineDescription } from './line-identity.ts';
-import { parseReturnTargetRef, parseStartTargetRef } from './link-targets.ts';
-import { renderOrderedBefore } from '../reorders/ordered-before.ts';
-import { reorderRoute, unavailableQuery } from '../reorders/reorder-route.ts';
-import { sessionReorders } from '../reorders/reorder-start.ts';
+import { parseReturnTargetRef, parseStartTargetRef, type StartTarget } from './link-targets.ts';
+import { orderedBeforeSection, reorderRoute, unavailableQuery } from '../reorders/reorder-route.ts';
 import type { ReturnForm } from './pages.ts';
 import {
   type SessionScope,
@@ -133,6 +131,18 @@ async function transferable(
   return quoted.ok ? { ok: true, charges: quoted.charges } : refuse(quoted.message);
 }
 
+/** The session page a start URL opens, as a path below the session's token. */
+function startPage(target: StartTarget): string {
+  switch (target.kind) {
+    case 'design':
+      return `design/${encodeURIComponent(target.sku)}`;
+    case 'unavailable':
+      return unavailableQuery(target.partId);
+    default:
+      return target.kind;
+  }
+}
+
 export function createPunchoutRoutes(ctx: GatewayContext): Hono {
   const app = new Hono();
   const scope = (c: Context) => sessionScope(ctx, c.req.param('token') ?? '');
@@ -151,29 +161,18 @@ export function createPunchoutRoutes(ctx: GatewayContext): Hono {
       );
     }
     const session = await sessionWithLanguage(ctx, c, await loadOpenSession(ctx, claims.sid));
-    const target = parseStartTargetRef(claims.ref);
-    const rest =
-      target.kind === 'design'
-        ? `design/${encodeURIComponent(target.sku)}`
-        : target.kind === 'unavailable'
-          ? unavailableQuery(target.partId)
-          : target.kind;
+    const rest = startPage(parseStartTargetRef(claims.ref));
     return c.redirect(sessionPageUrl(ctx, await signSessionToken(ctx, session), rest), 303);
   });
 
   app.get('/s/:token/catalog', async (c) => {
     const s = await scope(c);
     if (s.session.operation === 'inspect') return c.redirect(backTo(s, 'cart'), 303);
-    const [cartCount, reorders] = await Promise.all([
+    const [cartCount, orderedBefore] = await Promise.all([
       ctx.store.cart.countBySession(s.session.id),
-      sessionReorders(ctx, s),
+      orderedBeforeSection(ctx, s, c.req.query('unavailable')),
     ]);
     const query = { q: c.req.query('q'), page: c.req.query('page') };
-    const orderedBefore = renderOrderedBefore({
-      offers: reorders,
-      addUrl: (partId) => backTo(s, `reorder/${encodeURIComponent(partId)}`),
-      unavailablePartId: c.req.query('unavailable'),
-    });
     return sendPage(c, catalogPage(ctx, s, cartCount, query, orderedBefore), sessionPageSecurity(s));
   });
 

@@ -1,12 +1,30 @@
 /**
- * The catalog page's "Add to cart" of a reorder item (`POST /punchout/s/<token>/reorder/<part>`): the design
- * into the cart as it was ordered, then the cart.
+ * Reorder items on the catalog page: its "Ordered before" section, and the "Add to cart" of one (`POST
+ * /punchout/s/<token>/reorder/<part>`), which puts the design in the cart as it was ordered.
  */
 import type { Hono } from 'hono';
 import type { GatewayContext } from '../context.ts';
 import { GatewayError } from '../http/errors.ts';
-import { sessionPageUrl, sessionScope } from '../punchout/session-scope.ts';
-import { addReorderLine, findOffer, isAvailable } from './reorder-start.ts';
+import type { SafeHtml } from '../http/html.ts';
+import { type SessionScope, sessionPageUrl, sessionScope } from '../punchout/session-scope.ts';
+import { renderOrderedBefore } from './ordered-before.ts';
+import { addReorderLine, findOffer, isAvailable, sessionReorders } from './reorder-start.ts';
+
+/**
+ * The catalog page's "Ordered before" section for the session, or nothing when the buyer has no reorder
+ * items; `unavailablePartId` is the item a level-2 setup named that can no longer be ordered.
+ */
+export async function orderedBeforeSection(
+  ctx: GatewayContext,
+  s: SessionScope,
+  unavailablePartId: string | undefined,
+): Promise<SafeHtml | undefined> {
+  return renderOrderedBefore({
+    offers: await sessionReorders(ctx, s),
+    addUrl: (partId) => sessionPageUrl(ctx, s.token, `reorder/${encodeURIComponent(partId)}`),
+    unavailablePartId,
+  });
+}
 
 /** The catalog page's query that says a reorder item chosen is no longer available. */
 export function unavailableQuery(partId: string): string {

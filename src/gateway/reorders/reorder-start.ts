@@ -37,7 +37,7 @@ export async function sessionReorders(ctx: GatewayContext, s: SessionParts): Pro
 
 /**
  * The offer a part number names for this session, or undefined when it names none of the buyer's items
- * on the session's storefront: another buyer's item is exactly as unknown as a made-up one.
+ * on the session's storefront: another buyer's item is answered like a made-up one.
  */
 export async function findOffer(
   ctx: GatewayContext,
