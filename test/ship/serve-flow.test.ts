@@ -3,10 +3,21 @@
  * separate processes, the config written from docs/configuration.md with its secrets in the environment,
  * and a buyer's procurement system on its own port. The buyer punches out, designs in the sandbox's editor,
  * gets the cart back, orders it; with nothing else running, `serve` turns the PO into a print order and
- * sends the accept, and once the print shop marks the order shipped, the ship notice.
+ * sends the accept, and once the print shop marks the order shipped, the ship notice. Then another user
+ * reorders the ordered design by a level-2 setup, and its PO prints that very design.
  */
 import { describe, expect, it } from 'vitest';
-import { linesOf, orderRequest, punchOut, receivedDocuments, type XmlTree } from '../support/order-flow.ts';
+import { setupRequest } from '../support/cxml-documents.ts';
+import {
+  type CartLineOut,
+  linesOf,
+  orderRequest,
+  parseXml,
+  punchOut,
+  receivedDocuments,
+  type XmlTree,
+} from '../support/order-flow.ts';
+import { clickButton, cxmlFromForm, returnFormOf, startUrlOf } from '../support/punchout-flow.ts';
 import { eventually, SHIP_TEST_TIMEOUT_MS } from './processes.ts';
 import { acceptAtBuyer, printShopApi, serveBrowser, useServeBesideSandbox } from './serve-beside-sandbox.ts';
 import { ADMIN_TOKEN, BUYER_IDENTITY, SUPPLIER_SECRET } from './user-config.ts';
@@ -18,6 +29,8 @@ describe('punchgate serve as a process, with punchgate sandbox as the print serv
 
   /** The buyer's user's browser: follows redirects between the gateway, the editor and back. */
   const browser = serveBrowser(() => stack.serve);
+  /** The lines the first case's PO ordered, for the reorder case. */
+  let ordered: CartLineOut[] = [];
 
   it('turns a punch-out and its PO into a print order, an accept and, once shipped, a ship notice', async () => {
     const { buyer, sandbox, serve } = stack;
@@ -29,6 +42,7 @@ describe('punchgate serve as a process, with punchgate sandbox as the print serv
       ['BC-STD', '100', '0.12'],
       ['FLY-A5', '1', '0.35'],
     ]);
+    ordered = cart;
 
     const payloadID = `po-ship-${Date.now()}@acme.example`;
     const answer = await browser.postCxml(
@@ -107,6 +121,47 @@ describe('punchgate serve as a process, with punchgate sandbox as the print serv
     );
     expect(types).toEqual(['accept']);
     expect(receivedDocuments(buyer, 'ShipNoticeRequest')).toHaveLength(1);
+  });
+
+  it('reorders the business cards that PO ordered: a level-2 setup by another user opens the cart with them, and its PO prints that very design', async () => {
+    const { buyer, sandbox, serve } = stack;
+    const [cards] = ordered;
+    expect(cards?.sku).toBe('BC-STD');
+    const setup = setupRequest({
+      browserFormPost: buyer.returnUrl,
+      selectedSku: `R-BC-STD-${cards?.designId}`,
+      uniqueName: 'mmax',
+      userEmail: 'max@acme.example',
+    });
+    const cart = await browser.browse(startUrlOf(await browser.postCxml(setup)));
+    expect(cart.url).toMatch(/\/cart$/);
+    const transfer = await clickButton(browser, cart, 'Transfer cart to procurement system');
+    const item = parseXml(cxmlFromForm(returnFormOf(transfer))).cXML.Message.PunchOutOrderMessage.ItemIn[0];
+    const line: CartLineOut = {
+      lineRef: item.ItemID.SupplierPartAuxiliaryID,
+      sku: item.ItemID.SupplierPartID,
+      quantity: item['@quantity'],
+      unitPrice: item.ItemDetail.UnitPrice.Money['#text'],
+      currency: item.ItemDetail.UnitPrice.Money['@currency'],
+      uom: item.ItemDetail.UnitOfMeasure,
+      designId: cards?.designId ?? 0,
+    };
+    expect([line.sku, line.quantity, line.unitPrice]).toEqual(['BC-STD', '100', '0.12']);
+    const answer = await browser.postCxml(orderRequest({ orderID: 'PO-SHIP-2', lines: linesOf([line]) }));
+    expect(answer).toMatch(/<Status code="200" text="OK"/);
+    const accept = await eventually(
+      'the accept of PO-SHIP-2 at the buyer',
+      () =>
+        receivedDocuments(buyer, 'ConfirmationRequest').find(
+          ({ doc }) => doc.Request.ConfirmationRequest.OrderReference['@orderID'] === 'PO-SHIP-2',
+        ),
+      { processes: [serve.process, sandbox.process] },
+    );
+    const header = accept.doc.Request.ConfirmationRequest.ConfirmationHeader;
+    expect(header['@type']).toBe('accept');
+    const printOrder = await printShopApi(sandbox).getOrder(Number(header['@confirmID']));
+    expect(printOrder.integration_id).toBe('PO-SHIP-2');
+    expect(printOrder.items.map((i) => i.product_id)).toEqual([cards?.designId]);
   });
 
   it('is healthy and ready, and /metrics shows its background rounds completing', async () => {
