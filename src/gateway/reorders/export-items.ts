@@ -7,7 +7,7 @@
 import type { Store } from '../../store/port.ts';
 import type { CatalogExportItem } from '../catalog-export/catalog-item.ts';
 import type { ResolvedConfig } from '../deps.ts';
-import { MAX_REORDER_ITEMS, type ReorderOffer, reorderOffer, reordersOn } from './reorder-items.ts';
+import { MAX_EXPORTED_REORDERS, type ReorderOffer, reorderOffer, reordersOn } from './reorder-items.ts';
 
 /** The language of an item's description: the design's name is the configured product name's. */
 const DESCRIPTION_LANGUAGE = 'en';
@@ -31,7 +31,7 @@ function exportItem({ item, product }: ReorderOffer & { product: NonNullable<Reo
 
 /**
  * The buyer's reorder items that can be ordered today (on the buyer's production storefront, product still
- * in its catalog), most recently ordered first, with the price they were last ordered at; none when the
+ * in its catalog), the 500 most recently ordered first, with the price they were last ordered at; none when the
  * buyer is unknown or has reorders off.
  *
  * @example
@@ -45,7 +45,7 @@ export async function reorderExportItems(
 ): Promise<CatalogExportItem[]> {
   const buyer = config.buyers.find((b) => b.id === buyerId);
   if (buyer === undefined || !reordersOn(buyer)) return [];
-  const items = await store.reorders.listByBuyer(buyerId, MAX_REORDER_ITEMS);
+  const items = await store.reorders.listByBuyer(buyerId, MAX_EXPORTED_REORDERS);
   return items.flatMap((item) => {
     if (item.storefrontId !== buyer.storefront) return [];
     const offer = reorderOffer(config, item);

@@ -23,8 +23,14 @@ import type { PoDocument } from '../orders/po-record.ts';
 import { type CatalogEntry, findProductBySku } from '../punchout/catalog.ts';
 import { lineDescription } from '../punchout/line-identity.ts';
 
-/** Reorder items the catalog page shows and a catalog export carries at most. */
-export const MAX_REORDER_ITEMS = 500;
+/** Reorder items a catalog export carries at most: the most recently ordered (the store's largest page). */
+export const MAX_EXPORTED_REORDERS = 500;
+
+/**
+ * Reorder items the catalog page shows at most, the most recently ordered: half a page of product cards,
+ * so the page stays small; older ones are found through the buyer's catalog search (the export).
+ */
+export const MAX_SHOWN_REORDERS = 24;
 
 /** The width and height of a reorder item's thumbnail: the catalog card's. */
 const THUMBNAIL = { width: 200, height: 140 } as const;

@@ -15,7 +15,7 @@ import type { GatewayContext } from '../context.ts';
 import type { ResolvedBuyer, ResolvedStorefront } from '../deps.ts';
 import { addCartLine } from '../punchout/cart-lines.ts';
 import type { StartTarget } from '../punchout/link-targets.ts';
-import { MAX_REORDER_ITEMS, type ReorderOffer, reorderOffer, reordersOn } from './reorder-items.ts';
+import { MAX_SHOWN_REORDERS, type ReorderOffer, reorderOffer, reordersOn } from './reorder-items.ts';
 
 interface SessionParts {
   buyer: ResolvedBuyer;
@@ -23,13 +23,13 @@ interface SessionParts {
 }
 
 /**
- * The buyer's reorder offers in this session, most recently ordered first; none when the buyer has
- * reorders off. Items of another storefront (a test punch-out on the test storefront) are not this
- * session's to order.
+ * The buyer's reorder offers in this session, the most recently ordered first (`MAX_SHOWN_REORDERS` of
+ * them); none when the buyer has reorders off. Items of another storefront (a test punch-out on the test
+ * storefront) are not this session's to order.
  */
 export async function sessionReorders(ctx: GatewayContext, s: SessionParts): Promise<ReorderOffer[]> {
   if (!reordersOn(s.buyer)) return [];
-  const items = await ctx.store.reorders.listByBuyer(s.buyer.id, MAX_REORDER_ITEMS);
+  const items = await ctx.store.reorders.listByBuyer(s.buyer.id, MAX_SHOWN_REORDERS);
   return items
     .filter((item) => item.storefrontId === s.session.storefrontId)
     .map((item) => reorderOffer(ctx.config, item));
