@@ -25,7 +25,12 @@ import { ADMIN_TOKEN, BUYER_IDENTITY, SUPPLIER_SECRET } from './user-config.ts';
 describe('punchgate serve as a process, with punchgate sandbox as the print service', {
   timeout: SHIP_TEST_TIMEOUT_MS,
 }, () => {
-  const stack = useServeBesideSandbox();
+  const stack = useServeBesideSandbox({
+    adjustConfig(config) {
+      // The buyer reorders its designs (the reorder case below), as docs/configuration.md writes it.
+      config.buyers[0].catalog = { reorders: true };
+    },
+  });
 
   /** The buyer's user's browser: follows redirects between the gateway, the editor and back. */
   const browser = serveBrowser(() => stack.serve);

@@ -96,7 +96,6 @@ export function userConfig(options: UserConfigOptions): ConfigJson {
         orderStatusUrl: options.buyerSystem.orderStatusUrl,
         // The buyer's system runs on this machine: failed secrets from elsewhere cannot lock it out.
         authAllowedAddresses: ['127.0.0.1'],
-        catalog: { reorders: true },
       },
     ],
   };
