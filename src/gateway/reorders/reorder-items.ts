@@ -126,7 +126,10 @@ async function recordItems(
   order: PurchaseOrder,
   document: Pick<PoDocument, 'lines'>,
 ): Promise<void> {
-  const items = reorderItemsOf(ctx, order, document);
+  // One statement per design, not per line: a PO of many lines of a few designs (one per cost centre or
+  // ship-to) writes a few rows. The later line wins, as the store takes the later of one part number.
+  const byPart = new Map(reorderItemsOf(ctx, order, document).map((item) => [item.partId, item]));
+  const items = [...byPart.values()];
   if (items.length === 0) return;
   await ctx.store.reorders.record(items);
   ctx.logger.info('reorder items recorded', { po: order.id, buyer: order.buyerId, items: items.length });
