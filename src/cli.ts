@@ -5,8 +5,11 @@
  * answers --help for all of them. Usage errors name the flag or file and exit 2.
  */
 
+import { existsSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import { type ParseArgsOptionsConfig, parseArgs } from 'node:util';
+import type { CatalogExportItem } from './gateway/catalog-export/catalog-item.ts';
+import type { ResolvedConfig } from './gateway/deps.ts';
 import type { LoadedConfig } from './runtime/host.ts';
 import type { RunningServer } from './runtime/node.ts';
 
@@ -14,6 +17,7 @@ import type { RunningServer } from './runtime/node.ts';
 // sandbox and the demo (a second of start-up on a small machine).
 const load = {
   catalog: () => import('./gateway/catalog-export/buyer-catalog.ts'),
+  reorders: () => import('./gateway/reorders/export-items.ts'),
   demo: () => import('./runtime/demo.ts'),
   gateway: () => import('./runtime/gateway-node.ts'),
   host: () => import('./runtime/host.ts'),
@@ -486,8 +490,11 @@ Options:
       return 1;
     }
     // A CatalogExportError (unknown buyer, nothing to export, a field missing) reaches main's one line, exit 1.
-    // The storefront's products; items read from the config's store join them through `moreItems`.
-    const catalog = await exportBuyerCatalog(result.config, buyerId, format, { now: new Date() });
+    // The storefront's products, then the buyer's reorder items read from the config's store.
+    const catalog = await exportBuyerCatalog(result.config, buyerId, format, {
+      now: new Date(),
+      moreItems: await storedReorderItems(result.config, buyerId),
+    });
     if (out === undefined) {
       process.stdout.write(catalog.text);
       return 0;
@@ -503,6 +510,26 @@ Options:
     return 0;
   },
 };
+
+/**
+ * The buyer's reorder items in the config's store, for `punchgate catalog`: none when the buyer has reorders
+ * off, and none from a store the command cannot read here or that holds nothing yet (D1 lives on Workers;
+ * a SQLite file not written yet, which the command does not create).
+ */
+async function storedReorderItems(config: ResolvedConfig, buyerId: string): Promise<CatalogExportItem[]> {
+  const buyer = config.buyers.find((b) => b.id === buyerId);
+  if (buyer === undefined || !buyer.catalog.reorders) return [];
+  const { store } = config;
+  if (store.kind === 'd1') return [];
+  if (store.kind === 'sqlite' && (store.path === ':memory:' || !existsSync(store.path))) return [];
+  const [{ openStore }, { reorderExportItems }] = await Promise.all([load.gateway(), load.reorders()]);
+  const opened = await openStore(store);
+  try {
+    return await reorderExportItems(opened, config, buyerId);
+  } finally {
+    await opened.close();
+  }
+}
 
 const keygenCommand: Command = {
   name: 'keygen',

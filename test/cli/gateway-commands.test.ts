@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { createServer, type AddressInfo, type Server } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { createSqliteStore } from '../../src/store/sqlite.ts';
 import { disposeDtdValidators, validateAgainstDtd } from '../support/dtd-validation.ts';
 
 // Each test starts the CLI (Node loading the TypeScript sources), often more than once: a second or two
@@ -227,6 +228,43 @@ describe('punchgate catalog', { timeout: CLI_TEST_TIMEOUT_MS }, () => {
       '',
       'punchgate catalog: buyer coupa: product FLY-A5 has no UNSPSC code, which CIF requires (field "SPSC Code")\n',
     ]);
+  });
+
+  it("reads the buyer's reorder items from the config's store and lists them after the products", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'punchgate-catalog-'));
+    const path = join(dir, 'gateway.db');
+    const store = createSqliteStore({ path });
+    await store.reorders.record([
+      {
+        buyerId: 'acme',
+        partId: 'R-BC-STD-4242',
+        storefrontId: 'demo',
+        userRef: 'jroe',
+        designId: 4242,
+        productId: 101,
+        sku: 'BC-STD',
+        name: 'Business cards (design 4242)',
+        thumbnailUrl: 'http://127.0.0.1:8080/sandbox/editor/productthumb.ashx?p=4242&w=200&h=140',
+        quantity: 500,
+        unitPrice: '0.09',
+        currency: 'USD',
+        uom: 'EA',
+        poId: '1',
+        orderedAt: new Date('2026-11-20T10:00:00Z'),
+      },
+    ]);
+    await store.close();
+    const file = join(dir, 'config.json');
+    const demo = JSON.parse(readFileSync('fixtures/demo.config.json', 'utf8'));
+    writeFileSync(file, JSON.stringify({ ...demo, store: { kind: 'sqlite', path } }));
+    const result = run('catalog', '--config', file, '--buyer', 'acme', '--format', 'cxml');
+    expect([result.status, result.stderr]).toEqual([0, '']);
+    expect(validateAgainstDtd(result.stdout, 'cXML')).toEqual({ ok: true, messages: '' });
+    const parts = [...result.stdout.matchAll(/<SupplierPartID>([^<]+)<\/SupplierPartID>/g)].map((m) => m[1]);
+    expect(parts).toEqual(['BC-STD', 'FLY-A5', 'POS-CUSTOM', 'R-BC-STD-4242']);
+    // coupa has reorders off: acme's item is not in its catalog.
+    const coupa = run('catalog', '--config', file, '--buyer', 'coupa', '--format', 'cxml');
+    expect(coupa.stdout).not.toContain('R-BC-STD-4242');
   });
 
   it('a missing or unknown --format is a usage error (exit 2)', () => {

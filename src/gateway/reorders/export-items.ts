@@ -7,13 +7,17 @@
 import type { Store } from '../../store/port.ts';
 import type { CatalogExportItem } from '../catalog-export/catalog-item.ts';
 import type { ResolvedConfig } from '../deps.ts';
+import { thumbnailUrl } from '../punchout/thumbnail-links.ts';
 import { MAX_EXPORTED_REORDERS, type ReorderOffer, reorderOffer, reordersOn } from './reorder-items.ts';
 
 /** The language of an item's description: the design's name is the configured product name's. */
 const DESCRIPTION_LANGUAGE = 'en';
 
-function exportItem({ item, product }: ReorderOffer & { product: NonNullable<ReorderOffer['product']> }) {
-  const exported: CatalogExportItem = {
+async function exportItem(
+  config: ResolvedConfig,
+  { item, product }: ReorderOffer & { product: NonNullable<ReorderOffer['product']> },
+): Promise<CatalogExportItem> {
+  return {
     supplierPartId: item.partId,
     descriptions: { [DESCRIPTION_LANGUAGE]: item.name },
     ...(product.unspsc !== undefined && { unspsc: product.unspsc }),
@@ -24,9 +28,10 @@ function exportItem({ item, product }: ReorderOffer & { product: NonNullable<Reo
       ...(item.priceUnit !== undefined && { basisQuantity: item.priceUnit }),
     },
     ...(product.leadTimeDays !== undefined && { leadTimeDays: product.leadTimeDays }),
-    thumbnailUrl: item.thumbnailUrl,
+    // The gateway's link, not the editor host's: a buyer's catalog is public to its users, and the link opens
+    // this one picture where the editor host's URL would open any design by changing its number.
+    thumbnailUrl: await thumbnailUrl(config, item.storefrontId, item.designId),
   };
-  return exported;
 }
 
 /**
@@ -46,9 +51,10 @@ export async function reorderExportItems(
   const buyer = config.buyers.find((b) => b.id === buyerId);
   if (buyer === undefined || !reordersOn(buyer)) return [];
   const items = await store.reorders.listByBuyer(buyerId, MAX_EXPORTED_REORDERS);
-  return items.flatMap((item) => {
+  const exported = items.flatMap((item) => {
     if (item.storefrontId !== buyer.storefront) return [];
     const offer = reorderOffer(config, item);
-    return offer.product === undefined ? [] : [exportItem({ ...offer, product: offer.product })];
+    return offer.product === undefined ? [] : [exportItem(config, { ...offer, product: offer.product })];
   });
+  return Promise.all(exported);
 }

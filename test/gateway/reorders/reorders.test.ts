@@ -9,6 +9,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { GatewayConfigInput } from '../../../schemas/config.ts';
 import { reorderExportItems } from '../../../src/gateway/reorders/export-items.ts';
 import { setupRequest } from '../../support/cxml-documents.ts';
+import { validateAgainstDtd } from '../../support/dtd-validation.ts';
+import { signIn } from '../operator/console/console-support.ts';
 import {
   type CartLineOut,
   createOrderStack,
@@ -219,11 +221,23 @@ describe('reorders of saved designs', () => {
         unitOfMeasure: 'EA',
         price: { amount: '0.09', currency: 'USD' },
         leadTimeDays: 5,
-        thumbnailUrl: `${SANDBOX_ORIGIN}/editor/productthumb.ashx?p=${first.designId}&w=200&h=140`,
+        thumbnailUrl: expect.stringMatching(
+          new RegExp(`^${GATEWAY_ORIGIN}/thumbnail/demo/${first.designId}/[\\w-]{22}\\.png$`),
+        ),
       },
     ]);
     expect(await reorderExportItems(stack.store, stack.gateway.context.config, 'university')).toEqual([]);
     expect(await reorderExportItems(stack.store, stack.gateway.context.config, 'nobody')).toEqual([]);
+  });
+
+  it("the console's cXML Index download carries the reorder item after the products, valid against cXML.dtd", async () => {
+    const operator = await signIn(stack);
+    const xml = await operator.get('/admin/ui/buyers/acme/catalog.xml');
+    expect(xml.status).toBe(200);
+    const text = await xml.text();
+    expect(validateAgainstDtd(text, 'cXML')).toEqual({ ok: true, messages: '' });
+    const parts = [...text.matchAll(/<SupplierPartID>([^<]+)<\/SupplierPartID>/g)].map((m) => m[1]);
+    expect(parts).toEqual(['BC-STD', 'FLY-A5', 'POS-CUSTOM', partId]);
   });
 
   it('temporary users: a design saved by one session user is reordered by the next and printed as its owner', async () => {

@@ -15,6 +15,7 @@ import type { GatewayContext } from '../../context.ts';
 import type { ResolvedBuyer } from '../../deps.ts';
 import { GatewayError } from '../../http/errors.ts';
 import { html, type SafeHtml } from '../../http/html.ts';
+import { reorderExportItems } from '../../reorders/export-items.ts';
 import type { ConsoleEnv } from './session.ts';
 
 const FILES: Readonly<Record<string, CatalogFormat>> = { 'catalog.cif': 'cif', 'catalog.xml': 'cxml' };
@@ -32,10 +33,12 @@ export function mountCatalogExportRoutes(app: Hono<ConsoleEnv>, ctx: GatewayCont
   for (const [file, format] of Object.entries(FILES)) {
     app.get(`/ui/buyers/:buyer/${file}`, async (c) => {
       let catalog: CatalogFile;
-      // The storefront's products; items read from the store join them through `moreItems`.
+      // The storefront's products, then the buyer's reorder items read from the store.
+      const buyerId = c.req.param('buyer');
       try {
-        catalog = await exportBuyerCatalog(ctx.config, c.req.param('buyer'), format, {
+        catalog = await exportBuyerCatalog(ctx.config, buyerId, format, {
           now: ctx.clock.now(),
+          moreItems: await reorderExportItems(ctx.store, ctx.config, buyerId),
         });
       } catch (error) {
         if (!(error instanceof CatalogExportError)) throw error;
