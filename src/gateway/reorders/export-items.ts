@@ -11,7 +11,9 @@ import { thumbnailUrl } from '../punchout/thumbnail-links.ts';
 import { MAX_EXPORTED_REORDERS, type ReorderOffer, reorderOffer, reordersOn } from './reorder-items.ts';
 
 /** The language of an item's description: the design's name is the configured product name's. */
-const DESCRIPTION_LANGUAGE = 'en';
+function storefrontLanguage(config: ResolvedConfig, storefrontId: string): string {
+  return config.storefronts.find((s) => s.id === storefrontId)?.language ?? 'en';
+}
 
 async function exportItem(
   config: ResolvedConfig,
@@ -19,7 +21,8 @@ async function exportItem(
 ): Promise<CatalogExportItem> {
   return {
     supplierPartId: item.partId,
-    descriptions: { [DESCRIPTION_LANGUAGE]: item.name },
+    // The name the design was ordered under, in the words of its storefront's language.
+    descriptions: { [storefrontLanguage(config, item.storefrontId)]: item.name },
     ...(product.unspsc !== undefined && { unspsc: product.unspsc }),
     unitOfMeasure: item.uom,
     price: {

@@ -7,6 +7,7 @@ import type { GatewayContext } from '../context.ts';
 import { GatewayError } from '../http/errors.ts';
 import type { SafeHtml } from '../http/html.ts';
 import { type SessionScope, sessionPageUrl, sessionScope } from '../punchout/session-scope.ts';
+import { thumbnailUrl } from '../punchout/thumbnail-links.ts';
 import { renderOrderedBefore } from './ordered-before.ts';
 import { addReorderLine, findOffer, isAvailable, sessionReorders } from './reorder-start.ts';
 
@@ -19,8 +20,17 @@ export async function orderedBeforeSection(
   s: SessionScope,
   unavailablePartId: string | undefined,
 ): Promise<SafeHtml | undefined> {
+  const offers = await sessionReorders(ctx, s);
+  const links = await Promise.all(
+    offers.map(
+      async ({ item }) =>
+        [item.partId, await thumbnailUrl(ctx.config, item.storefrontId, item.designId)] as const,
+    ),
+  );
   return renderOrderedBefore({
-    offers: await sessionReorders(ctx, s),
+    locale: s.locale,
+    offers,
+    thumbnails: new Map(links),
     addUrl: (partId) => sessionPageUrl(ctx, s.token, `reorder/${encodeURIComponent(partId)}`),
     unavailablePartId,
   });

@@ -24,6 +24,14 @@ export const de: Messages = {
   'catalog.pastLast': 'Es gibt keine Seite {asked}; dies ist die letzte Seite, {page}.',
   'catalog.noHits':
     'Kein Produkt passt zu „{query}“. Prüfen Sie die Schreibweise, versuchen Sie weniger Wörter oder zeigen Sie alle Produkte.',
+  'reorder.heading': 'Früher bestellt',
+  'reorder.intro':
+    'Entwürfe, die Ihre Organisation bestellt hat: Legen Sie einen so in den Warenkorb, wie er bestellt wurde.',
+  'reorder.lastOrdered': 'Zuletzt bestellt: {quantity} zu {price}',
+  'reorder.addLabel': '{name} wie zuvor bestellt in den Warenkorb legen',
+  'reorder.unavailable': 'Nicht mehr erhältlich: Das Produkt ist nicht mehr im Katalog.',
+  'reorder.chosenUnavailable':
+    '{name} kann nicht erneut bestellt werden: Das Produkt ist nicht mehr im Katalog. Wählen Sie stattdessen ein Produkt zum Gestalten.',
   'cart.heading': 'Ihr Warenkorb',
   'cart.headingReadOnly': 'Ihr Warenkorb (nur lesen)',
   'cart.empty': 'Ihr Warenkorb ist leer.',

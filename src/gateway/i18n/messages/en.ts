@@ -25,6 +25,13 @@ export const en = {
   'catalog.pastLast': 'There is no page {asked}; this is the last page, {page}.',
   'catalog.noHits':
     'No product matches “{query}”. Check the spelling, try fewer words, or show all products.',
+  'reorder.heading': 'Ordered before',
+  'reorder.intro': 'Designs your organisation has ordered: add one to the cart as it was ordered.',
+  'reorder.lastOrdered': 'Last ordered: {quantity} at {price}',
+  'reorder.addLabel': 'Add {name} to the cart as ordered before',
+  'reorder.unavailable': 'No longer available: its product is no longer in the catalog.',
+  'reorder.chosenUnavailable':
+    '{name} cannot be ordered again: its product is no longer in the catalog. Choose a product to design instead.',
   'cart.heading': 'Your cart',
   'cart.headingReadOnly': 'Your cart (read only)',
   'cart.empty': 'Your cart is empty.',

@@ -24,6 +24,13 @@ export const es: Messages = {
   'catalog.pastLast': 'No existe la página {asked}; esta es la última página, {page}.',
   'catalog.noHits':
     'Ningún producto coincide con «{query}». Revise la ortografía, pruebe con menos palabras o muestre todos los productos.',
+  'reorder.heading': 'Pedido anteriormente',
+  'reorder.intro': 'Diseños que su organización ha pedido: añada uno al carrito tal como se pidió.',
+  'reorder.lastOrdered': 'Último pedido: {quantity} a {price}',
+  'reorder.addLabel': 'Añadir {name} al carrito como se pidió antes',
+  'reorder.unavailable': 'Ya no disponible: su producto ya no está en el catálogo.',
+  'reorder.chosenUnavailable':
+    '{name} no se puede volver a pedir: su producto ya no está en el catálogo. Elija un producto para diseñar.',
   'cart.heading': 'Su carrito',
   'cart.headingReadOnly': 'Su carrito (solo lectura)',
   'cart.empty': 'Su carrito está vacío.',

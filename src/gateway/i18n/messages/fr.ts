@@ -24,6 +24,14 @@ export const fr: Messages = {
   'catalog.pastLast': 'Il n’y a pas de page {asked} ; voici la dernière page, {page}.',
   'catalog.noHits':
     'Aucun produit ne correspond à « {query} ». Vérifiez l’orthographe, essayez moins de mots ou affichez tous les produits.',
+  'reorder.heading': 'Déjà commandé',
+  'reorder.intro':
+    'Modèles déjà commandés par votre organisation : ajoutez-en un au panier tel qu’il a été commandé.',
+  'reorder.lastOrdered': 'Dernière commande : {quantity} à {price}',
+  'reorder.addLabel': 'Ajouter {name} au panier comme lors de la dernière commande',
+  'reorder.unavailable': 'Plus disponible : son produit ne figure plus au catalogue.',
+  'reorder.chosenUnavailable':
+    '{name} ne peut plus être commandé : son produit ne figure plus au catalogue. Choisissez plutôt un produit à personnaliser.',
   'cart.heading': 'Votre panier',
   'cart.headingReadOnly': 'Votre panier (lecture seule)',
   'cart.empty': 'Votre panier est vide.',

@@ -24,6 +24,14 @@ export const it: Messages = {
   'catalog.pastLast': 'Non esiste la pagina {asked}; questa è l’ultima pagina, {page}.',
   'catalog.noHits':
     'Nessun prodotto corrisponde a «{query}». Controlla l’ortografia, prova con meno parole o mostra tutti i prodotti.',
+  'reorder.heading': 'Ordinato in precedenza',
+  'reorder.intro':
+    'Design già ordinati dalla vostra organizzazione: aggiungetene uno al carrello così come è stato ordinato.',
+  'reorder.lastOrdered': 'Ultimo ordine: {quantity} a {price}',
+  'reorder.addLabel': 'Aggiungi {name} al carrello come ordinato in precedenza',
+  'reorder.unavailable': 'Non più disponibile: il prodotto non è più nel catalogo.',
+  'reorder.chosenUnavailable':
+    '{name} non può essere ordinato di nuovo: il prodotto non è più nel catalogo. Scegliete invece un prodotto da personalizzare.',
   'cart.heading': 'Il tuo carrello',
   'cart.headingReadOnly': 'Il tuo carrello (sola lettura)',
   'cart.empty': 'Il tuo carrello è vuoto.',

@@ -24,6 +24,14 @@ export const nl: Messages = {
   'catalog.pastLast': 'Er is geen pagina {asked}; dit is de laatste pagina, {page}.',
   'catalog.noHits':
     'Geen product past bij “{query}”. Controleer de spelling, probeer minder woorden of toon alle producten.',
+  'reorder.heading': 'Eerder besteld',
+  'reorder.intro':
+    'Ontwerpen die uw organisatie heeft besteld: voeg er een toe aan de winkelwagen zoals het besteld is.',
+  'reorder.lastOrdered': 'Laatst besteld: {quantity} voor {price}',
+  'reorder.addLabel': '{name} toevoegen aan de winkelwagen zoals eerder besteld',
+  'reorder.unavailable': 'Niet meer leverbaar: het product staat niet meer in de catalogus.',
+  'reorder.chosenUnavailable':
+    '{name} kan niet opnieuw besteld worden: het product staat niet meer in de catalogus. Kies in plaats daarvan een product om te ontwerpen.',
   'cart.heading': 'Uw winkelwagen',
   'cart.headingReadOnly': 'Uw winkelwagen (alleen lezen)',
   'cart.empty': 'Uw winkelwagen is leeg.',
