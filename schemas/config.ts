@@ -606,7 +606,7 @@ const BuyerCommon = {
         .boolean()
         .default(false)
         .describe(
-          "Each design the buyer ordered through a PO is orderable again as it is: a reorder item (part number R-<SKU>-<design id>) in the buyer's catalog export and under \"Ordered before\" on the catalog page, and a level-2 SelectedItem naming it opens the cart with that design at its last quantity. Shared by every requester of the buyer, whoever designed it",
+          'Each design the buyer ordered through a PO is orderable again as it is: a reorder item (part number R-<SKU>-<design id>) in the buyer\'s catalog export and under "Ordered before" on the catalog page, and a level-2 SelectedItem naming it opens the cart with that design at its last quantity. Shared by every requester of the buyer, whoever designed it',
         ),
     })
     .default({ reorders: false })

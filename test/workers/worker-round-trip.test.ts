@@ -124,7 +124,7 @@ function logCollector() {
 }
 
 /** The Worker's upload, gzipped, as wrangler reports it. */
-const WORKER_GZIP_BUDGET_KIB = 285;
+const WORKER_GZIP_BUDGET_KIB = 290;
 
 describe('the Worker as wrangler builds it, under workerd', () => {
   let sandbox: RunningServer;
@@ -206,10 +206,10 @@ describe('the Worker as wrangler builds it, under workerd', () => {
 
   // The budget was 250 KB until the refusals log, notes and exports, buyers' status updates, notifications,
   // charges and compliant invoices took the bundle from 209 to 264 KB in one round (docs/performance.md);
-  // 275 KB held it there until the catalog export and the buyer pages' six message catalogs (about 2 KB
-  // gzip a language, 12.8 KB in all) took it to 281.5; 285 KB holds it until the console's OpenAPI generator (zod's JSON Schema code, about 30 KB
-  // minified) leaves the Worker. The Free plan allows 3 MB.
-  it('builds with the example config the repository ships, minified, within 285 KB gzip as wrangler measures it', () => {
+  // 275 KB held it there until the catalog export, reorders and the buyer pages' six message catalogs (about
+  // 2 KB gzip a language) took it to 287.1; 290 KB holds it there until jose and zod's classic API leave the
+  // Worker (docs/performance.md lists what the bundle holds). The Free plan allows 3 MB.
+  it('builds with the example config the repository ships, minified, within 290 KB gzip as wrangler measures it', () => {
     expect(example.wranglerGzipKiB).toBeLessThanOrEqual(WORKER_GZIP_BUDGET_KIB);
     // esbuild marks every module with a `// src/…` comment unless it minifies.
     expect(example.code).not.toMatch(/^\/\/ src\//m);
