@@ -20,6 +20,7 @@ import { requestLocale } from '../i18n/page-locale.ts';
 import { pageErrorMessage } from './error-page.ts';
 import { type ProofTarget, parseProofTargetRef } from './link-targets.ts';
 import { renderMessagePage } from './pages.ts';
+import { sharedDownloads } from './shared-download.ts';
 
 /** Total bytes of proofs held in memory: low-resolution proofs are tens to hundreds of KB each. */
 const PROOF_CACHE_BYTES = 32 * 1024 * 1024;
@@ -105,23 +106,12 @@ export function createProofRoutes(ctx: GatewayContext): Hono {
     // The gateway's clock, so a proof's time in memory is measured as every other age in the gateway.
     perf: { now: () => ctx.clock.now().getTime() },
   });
-  const pending = new Map<string, Promise<Uint8Array>>();
+  const downloads = sharedDownloads(cache);
 
   function proofBytes(proof: ProofRequest): Promise<Uint8Array> {
-    const key = [proof.buyerId, proof.storefrontId, proof.userRef, proof.designId].join('\u0000');
-    const hit = cache.get(key);
-    if (hit !== undefined) return Promise.resolve(hit);
-    let download = pending.get(key);
-    if (download === undefined) {
-      download = downloadProof(ctx, proof)
-        .then((bytes) => {
-          cache.set(key, bytes);
-          return bytes;
-        })
-        .finally(() => pending.delete(key));
-      pending.set(key, download);
-    }
-    return download;
+    return downloads([proof.buyerId, proof.storefrontId, proof.userRef, proof.designId].join('\u0000'), () =>
+      downloadProof(ctx, proof),
+    );
   }
 
   const app = new Hono();

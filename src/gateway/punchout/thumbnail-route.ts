@@ -24,6 +24,7 @@ import {
 import { readWithin } from '../http/read-body.ts';
 import { requestIdOf } from '../http/request-id.ts';
 import { isThumbnailMac } from './thumbnail-links.ts';
+import { sharedDownloads } from './shared-download.ts';
 
 /** Width in pixels asked of the editor host: a requisition's or a catalog's picture, not a proof. */
 export const THUMBNAIL_WIDTH = 300;
@@ -72,23 +73,10 @@ export function createThumbnailRoutes(ctx: GatewayContext): Hono {
     ttl: THUMBNAIL_CACHE_SECONDS * 1000,
     perf: { now: () => ctx.clock.now().getTime() },
   });
-  const pending = new Map<string, Promise<Uint8Array>>();
+  const downloads = sharedDownloads(cache);
 
   function thumbnailBytes(storefront: ResolvedStorefront, designId: number): Promise<Uint8Array> {
-    const key = `${storefront.id}\u0000${designId}`;
-    const hit = cache.get(key);
-    if (hit !== undefined) return Promise.resolve(hit);
-    let download = pending.get(key);
-    if (download === undefined) {
-      download = downloadThumbnail(ctx, storefront, designId)
-        .then((bytes) => {
-          cache.set(key, bytes);
-          return bytes;
-        })
-        .finally(() => pending.delete(key));
-      pending.set(key, download);
-    }
-    return download;
+    return downloads(`${storefront.id}\u0000${designId}`, () => downloadThumbnail(ctx, storefront, designId));
   }
 
   const app = new Hono();
