@@ -45,6 +45,7 @@ import {
   formatDecimal,
   multiplyDecimals,
   parseDecimal,
+  roundDecimal,
 } from '../../kernel/decimal.ts';
 import {
   formatMoney,
@@ -216,12 +217,32 @@ function applyRate(amount: Decimal, rate: Rate, currency: string): Decimal {
   return divideDecimals(multiplyDecimals(amount, rate.numerator), rate.denominator, minorUnits(currency));
 }
 
-function ratePercent(rate: Rate): string {
-  const percent = divideDecimals(
-    multiplyDecimals(rate.numerator, { units: 100n, scale: 0 }),
-    rate.denominator,
-    6,
-  );
+const HUNDRED: Decimal = { units: 100n, scale: 0 };
+
+/**
+ * The rate as the invoice states it. A rate read back from rounded amounts (3.71 tax on 45.00) is
+ * 8.244444…% exactly, a figure no tax authority sets, which an accounts-payable check of taxable × rate
+ * stumbles over; so it is stated with the fewest decimals, up to four, at which it still gives the very
+ * tax it was read from (8.24 % of 45.00 is 3.71). A rate that is not a ratio of amounts (a configured
+ * percent, 8.125) has more decimals than the currency and is stated exactly.
+ */
+function ratePercent(rate: Rate, currency: string): string {
+  const percent = divideDecimals(multiplyDecimals(rate.numerator, HUNDRED), rate.denominator, 6);
+  const decimals = minorUnits(currency);
+  if (rate.numerator.scale <= decimals) {
+    const gives = (candidate: Decimal) =>
+      compareDecimals(
+        divideDecimals(multiplyDecimals(rate.denominator, candidate), HUNDRED, decimals),
+        rate.numerator,
+      ) === 0;
+    for (let places = 0; places <= 4; places++) {
+      const nearest = roundDecimal(percent, places);
+      const stated = [0n, -1n, 1n]
+        .map((step) => ({ units: nearest.units + step, scale: nearest.scale }))
+        .find(gives);
+      if (stated !== undefined) return formatDecimal(stated, { minDecimals: 0 });
+    }
+  }
   return formatDecimal(percent, { minDecimals: 0 });
 }
 
@@ -775,7 +796,7 @@ export function invoiceFigures(input: InvoiceFiguresInput): InvoiceFiguresResult
   );
 
   // The lines at the PO's terms, and the summary.
-  const percentageRate = ratePercent(rate);
+  const percentageRate = ratePercent(rate, currency);
   const invoiceLines = lines.map((line, index) =>
     invoiceLine(
       line,

@@ -226,7 +226,7 @@ describe('invoice figures', () => {
     expect(header.summary.tax).toEqual({
       amount: '10.00',
       taxableAmount: '30.00',
-      percentageRate: '33.333333',
+      percentageRate: '33.33',
     });
     const line = figuresOf({ order, group: groupOf(thirds), settings: { ...settings, taxAt: 'line' } });
     expect(line.lines.map((l) => l.tax?.amount)).toEqual(['3.34', '3.33', '3.33']);
@@ -235,6 +235,23 @@ describe('invoice figures', () => {
     const xml = documentOf(line);
     expect(xml).toContain('isTaxInLine="yes"');
     expect(validateAgainstDtd(xml, 'InvoiceDetail')).toEqual({ ok: true, messages: '' });
+  });
+
+  it('states a rate read back from rounded amounts with the fewest decimals that still give its tax', () => {
+    // 3.71 of 45.00 is 8.2444…%; 8.24 % of 45.00 is 3.708, the same 3.71 once rounded.
+    const lines = [poLine(1, 31, '1', '45.00')];
+    const order = printOrder({ items: [item(1, 31, 45)], shipments: [shipment(1, 0, 3.71)] });
+    const { tax } = figuresOf({ order, group: groupOf(lines) }).summary;
+    expect(tax).toEqual({ amount: '3.71', taxableAmount: '45.00', percentageRate: '8.24' });
+    // A rate that is a configured percent keeps all its decimals.
+    const configured = printOrder({ items: [item(1, 31, 45)], shipments: [shipment(1, 0, 0)] });
+    const settingsAt = { ...settings, defaultTaxPercent: '8.125' };
+    const fromConfig = figuresOf({ order: configured, group: groupOf(lines), settings: settingsAt });
+    expect(fromConfig.summary.tax).toEqual({
+      amount: '3.66',
+      taxableAmount: '45.00',
+      percentageRate: '8.125',
+    });
   });
 
   it("per shipment: the shipment's lines, its own shipping and tax, the promotion on the first invoice only", () => {
