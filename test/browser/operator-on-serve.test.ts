@@ -300,7 +300,7 @@ describe('the operator settles exceptions in the console of punchgate serve', { 
     await step('invoice at the PO’s prices, confirming the amount', async () => {
       await page.getByRole('button', { name: "Invoice at the PO's prices…" }).click();
       await confirm(
-        `Send the held invoice of purchase order PO-HELD-1 to the buyer at the PO's prices? print order ${printOrderId} (shipment:1): 29.98 USD due.`,
+        `Send the held invoice of purchase order PO-HELD-1 to the buyer at the PO's prices? print order ${printOrderId} (shipment 1): 29.98 USD due.`,
         "The held invoices are issued at the PO's prices",
       );
     });

@@ -948,6 +948,13 @@ export function invoiceKey(scope: InvoiceScope): string {
   return scope.per === 'order' ? 'order' : `shipment:${scope.shipmentIndex}`;
 }
 
+/** What an invoice key covers, as an operator reads it: "the whole print order", "shipment 2". */
+export function invoiceKeyText(key: string): string {
+  if (key === 'order') return 'the whole print order';
+  const shipment = /^shipment:(\d+)$/.exec(key);
+  return shipment === null ? key : `shipment ${shipment[1]}`;
+}
+
 /**
  * The invoices a print order is due now, by the buyer's settings, leaving out those already issued (by
  * `invoiceKey`). Per shipment, the promotion goes on the first invoice of the print order: the one made

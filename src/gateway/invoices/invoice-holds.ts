@@ -6,6 +6,7 @@
 import type { InvoiceHold, PurchaseOrder, PurchaseOrderPatch } from '../../store/types.ts';
 import type { GatewayContext } from '../context.ts';
 import { FLAG, withFlags } from '../orders/po-record.ts';
+import { invoiceKeyText } from './invoice-figures.ts';
 
 /** How the PO's lastError begins while an invoice waits for an operator or for the print service. */
 export const INVOICE_WAIT = 'Invoice not sent: ';
@@ -18,7 +19,9 @@ export async function openHolds(ctx: GatewayContext, poId: string): Promise<Invo
 /** What the PO says while `holds` wait: its lastError names each held invoice and why. */
 export function holdText(holds: readonly InvoiceHold[]): string {
   const reasons = holds.map((hold) =>
-    holds.length === 1 ? hold.reason : `print order ${hold.printOrderId} (${hold.scope}): ${hold.reason}`,
+    holds.length === 1
+      ? hold.reason
+      : `print order ${hold.printOrderId} (${invoiceKeyText(hold.scope)}): ${hold.reason}`,
   );
   return `${INVOICE_WAIT}${reasons.join(' ')}`;
 }

@@ -44,6 +44,7 @@ import {
   type InvoiceScope,
   invoiceFigures,
   invoiceKey,
+  invoiceKeyText,
   invoicePartners,
   invoicesDue,
   printServiceInvoiceId,
@@ -590,7 +591,8 @@ async function refuseUnreleasable(
       poCharges: poChargesOf(po, buyer, taxesShipping(ctx, hold.storefrontId)),
       prices,
     });
-    if (!result.ok) still.push(`print order ${hold.printOrderId} (${hold.scope}): ${result.message}`);
+    if (!result.ok)
+      still.push(`print order ${hold.printOrderId} (${invoiceKeyText(hold.scope)}): ${result.message}`);
   }
   if (still.length > 0) {
     throw new GatewayError(

@@ -574,7 +574,7 @@ describe('invoices held for an operator', () => {
     });
     expect(release.status).toBe(409);
     expect(release.body.error.message).toBe(
-      `Nothing was invoiced: at the PO's prices the invoice would still be held — print order ${printOrderId} (shipment:1): Print order ${printOrderId}'s items add up to 0.12 but its sub_total is 99.99. Put the print order right, or waive the invoice.`,
+      `Nothing was invoiced: at the PO's prices the invoice would still be held — print order ${printOrderId} (shipment 1): Print order ${printOrderId}'s items add up to 0.12 but its sub_total is 99.99. Put the print order right, or waive the invoice.`,
     );
     const waived = await adminJson(stack, `/admin/orders/${po.id}/waive-invoice`, {
       method: 'POST',

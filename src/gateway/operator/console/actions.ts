@@ -14,6 +14,7 @@ import type { InvoiceHold, InvoiceHoldPrices, OutboxMessage, PurchaseOrder } fro
 import type { GatewayContext } from '../../context.ts';
 import { GatewayError } from '../../http/errors.ts';
 import { html, type SafeHtml } from '../../http/html.ts';
+import { invoiceKeyText } from '../../invoices/invoice-figures.ts';
 import {
   documentDeliveries,
   documentKey,
@@ -78,7 +79,7 @@ function heldAmounts(holds: readonly InvoiceHold[], prices: InvoiceHoldPrices): 
   return holds
     .map((hold) => {
       const due = prices === 'po' ? hold.amounts.atPoPrices : hold.amounts.atPrintOrderPrices;
-      const what = `print order ${hold.printOrderId} (${hold.scope === 'order' ? 'the whole order' : hold.scope})`;
+      const what = `print order ${hold.printOrderId} (${invoiceKeyText(hold.scope)})`;
       return due === undefined
         ? `${what}: cannot be worked out at these prices (it would stay held)`
         : `${what}: ${due} ${hold.amounts.currency} due`;
@@ -232,7 +233,9 @@ function heldInvoiceForms(order: PurchaseOrder, csrf: string, holds: readonly In
   if (holds.length === 0) return html``;
   const base = `/admin/ui/orders/${encodeURIComponent(order.id)}/actions`;
   const rows = holds.map(
-    (hold) => html`<tr><td>${hold.printOrderId}</td><td>${hold.scope}</td><td>${hold.reason}</td>
+    (
+      hold,
+    ) => html`<tr><td>${hold.printOrderId}</td><td>${invoiceKeyText(hold.scope)}</td><td>${hold.reason}</td>
 <td class="num">${hold.amounts.atPoPrices ?? '—'} ${hold.amounts.currency}</td><td class="num">${hold.amounts.atPrintOrderPrices ?? '—'} ${hold.amounts.currency}</td></tr>`,
   );
   return html`<h2>Held invoices</h2>

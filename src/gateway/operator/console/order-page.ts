@@ -15,6 +15,7 @@ import type {
 import type { GatewayContext } from '../../context.ts';
 import { publicMessage, toGatewayError } from '../../http/errors.ts';
 import { html, type SafeHtml } from '../../http/html.ts';
+import { invoiceKeyText } from '../../invoices/invoice-figures.ts';
 import { openHolds } from '../../invoices/invoice-holds.ts';
 import { accountingText, extrinsicsText, printOrderComment } from '../../orders/history-comment.ts';
 import { lineSku, ownerGroups, type PoDocument, type PoLine, poDocument } from '../../orders/po-record.ts';
@@ -223,7 +224,7 @@ function invoicesTable(detail: Detail): SafeHtml {
   const rows = detail.invoices.map(
     (
       i,
-    ) => html`<tr${i.buyerStatus === 'rejected' ? html` class="deviation"` : ''}><td>${i.invoiceId}</td><td>${i.purpose}</td><td>${i.printOrderId}</td><td>${i.scope}</td>
+    ) => html`<tr${i.buyerStatus === 'rejected' ? html` class="deviation"` : ''}><td>${i.invoiceId}</td><td>${i.purpose}</td><td>${i.printOrderId}</td><td>${invoiceKeyText(i.scope)}</td>
 <td class="num">${i.amounts.due} ${i.amounts.currency}</td>
 <td>${i.deliveries.map((d) => `${d.state}${d.deliveredAt === null ? '' : ` ${timeText(d.deliveredAt)}`}`).join('; ') || 'not queued'}</td>
 <td>${buyerStatusText(i)}</td></tr>`,
@@ -274,7 +275,9 @@ function attachmentsTable(order: PurchaseOrder, attachments: readonly Attachment
 function holdsTable(detail: Detail): SafeHtml {
   if (detail.invoiceHolds.length === 0) return html``;
   const rows = detail.invoiceHolds.map(
-    (h) => html`<tr><td>${h.printOrderId}</td><td>${h.scope}</td><td>${h.state}</td><td>${h.reason}</td>
+    (
+      h,
+    ) => html`<tr><td>${h.printOrderId}</td><td>${invoiceKeyText(h.scope)}</td><td>${h.state}</td><td>${h.reason}</td>
 <td>${[h.invoiceId === null ? '' : `invoice ${h.invoiceId}`, h.note ?? ''].filter((t) => t !== '').join(': ')}</td><td>${timeText(h.updatedAt)}</td></tr>`,
   );
   return html`<table><caption>Invoice holds</caption>

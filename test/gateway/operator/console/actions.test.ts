@@ -196,7 +196,7 @@ describe('console: held invoices', () => {
   it('the questions of Retry and Mark handled on a held PO say that its invoice stays held, with the amount', async () => {
     const { stack, id, operator } = await heldInvoice();
     const [printOrderId] = await printOrdersFor(stack, 'PO-HELD');
-    const stays = `The held invoice stays held — at the PO&#39;s prices, print order ${printOrderId} (shipment:1): 29.98 USD due — and the PO waits for an operator until it is invoiced or waived.`;
+    const stays = `The held invoice stays held — at the PO&#39;s prices, print order ${printOrderId} (shipment 1): 29.98 USD due — and the PO waits for an operator until it is invoiced or waived.`;
     const seen = await seenOf(operator, id);
     const retry = await operator.post(`/admin/ui/orders/${id}/actions/retry`, { csrf: operator.csrf, seen });
     expect(await retry.text()).toContain(
