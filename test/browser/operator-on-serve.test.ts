@@ -274,11 +274,11 @@ describe('the operator settles exceptions in the console of punchgate serve', { 
       await page.getByRole('heading', { level: 2, name: 'Held invoices' }).waitFor();
       await page.getByRole('button', { name: 'Retry…' }).click();
       await confirm(
-        /^Process purchase order PO-HELD-1 again\? .* The held invoice stays held — at the PO's prices, .*: 29\.98 USD due — and the PO waits for an operator until it is invoiced or waived\.$/,
-        'The purchase order is queued',
+        /^Look at the held invoice of purchase order PO-HELD-1 again, as the print service has its print order now\? .* If not, the held invoice stays held — at the PO's prices, .*: 29\.98 USD due — and the PO waits for an operator until it is invoiced or waived\.$/,
+        'Retried:',
       );
     });
-    /** After a few rounds the PO is back waiting (a retry requeues it for one round) with its hold intact. */
+    /** After a few rounds the PO still waits (a retry keeps it in the queue) with its hold intact. */
     const stillHeld = async () => {
       await moreRounds(2);
       await page.reload();

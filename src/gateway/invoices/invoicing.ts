@@ -512,10 +512,27 @@ async function settleIssuedHolds(
  * PO whose invoice was held once its print order's figures are put right, or one whose print order closed
  * before the print service had its invoice number.
  */
-export async function invoicePoNow(
+export function invoicePoNow(
   ctx: GatewayContext,
   po: PurchaseOrder,
   prices: InvoiceHoldPrices = 'po',
+): Promise<Invoice[]> {
+  return invoiceEveryPrintOrder(ctx, po, { by: 'an operator', prices });
+}
+
+/**
+ * A PO's invoices looked at again now, as its print orders stand, the way the sync looks at them: a held
+ * invoice whose print order was put right goes out (and the PO leaves the operators' queue), one still
+ * wrong stays held. Nothing is released at either side's prices.
+ */
+export function lookAgainAtInvoices(ctx: GatewayContext, po: PurchaseOrder): Promise<Invoice[]> {
+  return invoiceEveryPrintOrder(ctx, po, BY_THE_SYNC);
+}
+
+async function invoiceEveryPrintOrder(
+  ctx: GatewayContext,
+  po: PurchaseOrder,
+  request: InvoicingRequest,
 ): Promise<Invoice[]> {
   const buyer = invoicedBuyer(ctx, po);
   const tracked = (await ctx.store.printOrders.listByPo(po.id)).filter((p) => p.confirmed);
@@ -540,10 +557,11 @@ export async function invoicePoNow(
       return { printOrder, order, cancelled };
     }),
   );
-  await refuseUnreleasable(ctx, buyer, po, printOrders, prices);
+  if (request.by === 'an operator')
+    await refuseUnreleasable(ctx, buyer, po, printOrders, request.prices ?? 'po');
   for (const { printOrder, order, cancelled } of printOrders) {
     const current = (await ctx.store.orders.get(po.id)) ?? po;
-    await invoicePrintOrder(ctx, buyer, current, printOrder, order, cancelled, { by: 'an operator', prices });
+    await invoicePrintOrder(ctx, buyer, current, printOrder, order, cancelled, request);
   }
   return ctx.store.invoices.listByPo(po.id);
 }

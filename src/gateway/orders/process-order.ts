@@ -40,6 +40,7 @@ import {
 } from '../documents/buyer-documents.ts';
 import { GatewayError, upstreamError } from '../http/errors.ts';
 import { openHolds, parkedForHolds } from '../invoices/invoice-holds.ts';
+import { lookAgainAtInvoices } from '../invoices/invoicing.ts';
 import { findProductBySku } from '../punchout/catalog.ts';
 import { recordReorderItems } from '../reorders/reorder-items.ts';
 import { deliveredPart, parkCancelAfterShip } from './cancel-after-ship.ts';
@@ -1007,6 +1008,11 @@ export async function giveUpPurchaseOrder(ctx: GatewayContext, poId: string, err
  * cleared) and is queued again; a PO whose job died mid-way gets its job back. A change (`update`) is the
  * operator's to carry out, so it has nothing to retry.
  */
+/** Every owner group of the PO has its print order: placing it again would create nothing. */
+function placedInFull(order: PurchaseOrder): boolean {
+  return order.printOrderIds.length >= ownerGroups(poDocument(order).lines).length;
+}
+
 export async function retryPurchaseOrder(ctx: GatewayContext, order: PurchaseOrder): Promise<PurchaseOrder> {
   const refuse = (why: string) =>
     new GatewayError('conflict', `Purchase order record ${order.id} ${why}, so there is nothing to retry.`);
@@ -1028,6 +1034,16 @@ export async function retryPurchaseOrder(ctx: GatewayContext, order: PurchaseOrd
     return order;
   }
   if (order.state !== 'failed' && order.state !== 'needs_operator') throw refuse(`is ${order.state}`);
+  if (
+    order.state === 'needs_operator' &&
+    placedInFull(order) &&
+    (await openHolds(ctx, order.id)).length > 0
+  ) {
+    // Nothing is left to place: what waits is its held invoices, looked at again now as the print orders
+    // stand. Moved back to `received`, the PO would leave the operators' queue until the job parked it again.
+    await lookAgainAtInvoices(ctx, order);
+    return loadOrder(ctx, order.id);
+  }
   const moved = await moveOrder(
     ctx,
     order,

@@ -601,6 +601,24 @@ describe('invoices held for an operator', () => {
     expect(again.body.error.message).toBe(`Purchase order record ${po.id} has no held invoice to waive.`);
   });
 
+  it('a retry after the print order was put right sends the held invoice at once and ends the wait', async () => {
+    const stack = await invoiceStack({ send: 'on-ship' });
+    const { po, printOrderId } = await placedOrder(stack, 'PO-INV-RIGHTED');
+    stack.sandbox.control.overrideTotals(printOrderId, { subTotal: 99.99 });
+    await stack.api.markShipped(printOrderId, SHIPPED);
+    await drain(stack);
+    expect(await stack.store.orders.get(po.id)).toMatchObject({ state: 'needs_operator' });
+    // Put right at the print service; the retry reads it as it stands now, with no round in between.
+    stack.sandbox.control.overrideTotals(printOrderId, { subTotal: null });
+    const retried = await adminJson(stack, `/admin/orders/${po.id}/retry`, { method: 'POST' });
+    expect(retried.status).toBe(202);
+    expect(await stack.store.orders.get(po.id)).toMatchObject({ state: 'ordered' });
+    expect(await invoiceHolds(stack, po.id)).toMatchObject([{ state: 'invoiced', invoiceId: 'INV-000001' }]);
+    await drain(stack);
+    expect(invoicesReceived(stack).map((invoice) => invoice.summary.due)).toEqual(['17.95 USD']);
+    expect(await metricLines(stack, 'punchgate_invoices_held')).toEqual(['punchgate_invoices_held 0']);
+  });
+
   it("a held price is released at the PO's price or the print order's, once, by the operator's choice", async () => {
     for (const [prices, unitPrice, due] of [
       ['po', '18.50 USD', '24.98 USD'],
@@ -618,8 +636,9 @@ describe('invoices held for an operator', () => {
         state: 'held',
         amounts: { currency: 'USD', atPoPrices: '24.98', atPrintOrderPrices: '26.33' },
       });
-      // A retry moves the PO on; the hold keeps it waiting.
+      // A retry looks at the invoice again; the hold keeps the PO waiting, in the queue throughout.
       expect((await adminJson(stack, `/admin/orders/${po.id}/retry`, { method: 'POST' })).status).toBe(202);
+      expect(await stack.store.orders.get(po.id)).toMatchObject({ state: 'needs_operator' });
       await drain(stack);
       expect(await stack.store.orders.get(po.id)).toMatchObject({
         state: 'needs_operator',

@@ -88,12 +88,14 @@ function heldAmounts(holds: readonly InvoiceHold[], prices: InvoiceHoldPrices): 
 }
 
 /**
- * What retry and mark handled leave of the PO's held invoices, said in their questions: neither sends nor
- * drops an invoice, so an operator who reads only the question does not take either for a way to settle one.
+ * What retry and mark handled leave of the PO's held invoices, said in their questions: neither releases
+ * nor drops an invoice, so an operator who reads only the question does not take either for a way to
+ * settle one. `unless` is what would still send it (a retry's look at a print order put right).
  */
-function stillHeld(holds: readonly InvoiceHold[]): string {
+function stillHeld(holds: readonly InvoiceHold[], unless = ''): string {
   if (holds.length === 0) return '';
-  const which = holds.length === 1 ? 'The held invoice stays' : `The ${holds.length} held invoices stay`;
+  const stays = holds.length === 1 ? 'the held invoice stays' : `the ${holds.length} held invoices stay`;
+  const which = unless === '' ? `${stays[0]?.toUpperCase()}${stays.slice(1)}` : `${unless} ${stays}`;
   const until = holds.length === 1 ? 'it is' : 'they are';
   return ` ${which} held — at the PO's prices, ${heldAmounts(holds, 'po')} — and the PO waits for an operator until ${until} invoiced or waived.`;
 }
@@ -120,7 +122,9 @@ export function orderActionQuestion(
     case 'retry':
       return order.flags.includes(FLAG.shipToMissing) && order.printOrderIds.length === 0
         ? `Place purchase order ${order.orderId}? It has a line without a usable ship-to address: its print order is created all the same, and the print shop ships to the address you got from the buyer.${stillHeld(holds)}`
-        : `Process purchase order ${order.orderId} again? Its print order is created anew where none was made.${stillHeld(holds)}`;
+        : holds.length > 0 && order.printOrderIds.length > 0
+          ? `Look at the held invoice${holds.length === 1 ? '' : 's'} of purchase order ${order.orderId} again, as the print service has ${holds.length === 1 ? 'its print order' : 'the print orders'} now? Nothing is placed again; an invoice goes out only if its print order was put right.${stillHeld(holds, 'If not,')}`
+          : `Process purchase order ${order.orderId} again? Its print order is created anew where none was made.${stillHeld(holds)}`;
     case 'handled':
       return holds.length > 0
         ? `Mark purchase order ${order.orderId} handled with the note "${noteOf(form)}"? The buyer gets no document.${stillHeld(holds)}`
@@ -308,7 +312,8 @@ export const DONE_TEXT: Readonly<Record<OrderAction | MessageAction | 'note', st
   note: 'The note is kept with the purchase order.',
   attach:
     "The print order is attached. The buyer's accept and the tracking follow with the next background round.",
-  retry: 'The purchase order is queued to be processed again.',
+  retry:
+    'Retried: what is not placed yet is processed with the next background round, and held invoices were looked at again as the print service has them now (what stands is below).',
   handled: 'The purchase order is marked handled.',
   'invoice-po':
     "The held invoices are issued at the PO's prices; they go to the buyer with the next background round.",

@@ -193,14 +193,15 @@ describe('console: held invoices', () => {
     );
   });
 
-  it('the questions of Retry and Mark handled on a held PO say that its invoice stays held, with the amount', async () => {
+  it('the questions of Retry and Mark handled on a held PO say what becomes of its held invoice, with the amount', async () => {
     const { stack, id, operator } = await heldInvoice();
     const [printOrderId] = await printOrdersFor(stack, 'PO-HELD');
-    const stays = `The held invoice stays held — at the PO&#39;s prices, print order ${printOrderId} (shipment 1): 29.98 USD due — and the PO waits for an operator until it is invoiced or waived.`;
+    const held = `held — at the PO&#39;s prices, print order ${printOrderId} (shipment 1): 29.98 USD due — and the PO waits for an operator until it is invoiced or waived.`;
+    const stays = `The held invoice stays ${held}`;
     const seen = await seenOf(operator, id);
     const retry = await operator.post(`/admin/ui/orders/${id}/actions/retry`, { csrf: operator.csrf, seen });
     expect(await retry.text()).toContain(
-      `Process purchase order PO-HELD again? Its print order is created anew where none was made. ${stays}`,
+      `Look at the held invoice of purchase order PO-HELD again, as the print service has its print order now? Nothing is placed again; an invoice goes out only if its print order was put right. If not, the held invoice stays ${held}`,
     );
     const handled = await operator.post(`/admin/ui/orders/${id}/actions/handled`, {
       csrf: operator.csrf,
