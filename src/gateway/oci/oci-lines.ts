@@ -73,7 +73,7 @@ export function ociLineOfCartLine(
   const text = longText(storefront, locale, product, description).longText;
   const preview =
     thumbnailUrl !== undefined && buyer.cartThumbnails === 'longtext'
-      ? `Preview: ${thumbnailUrl}`
+      ? locale.t('line.preview', { url: thumbnailUrl })
       : undefined;
   const withPreview = [text, preview].filter((part) => part !== undefined).join('\n');
   return {

@@ -116,12 +116,23 @@ describe('a cXML cart line', () => {
 });
 
 describe('an OCI cart line', () => {
-  async function transferredItem(settings: Record<string, unknown>) {
+  async function transferredItem(settings: Record<string, unknown>, sapLanguage = 'EN') {
     const stack = await createStack(withBuyer('sap1', settings));
-    const answer = await sendPunchIn(stack, 'sap1', loadPunchIn('srm7-post.json'));
+    const punchIn = loadPunchIn('srm7-post.json');
+    const body = new TextDecoder()
+      .decode(punchIn.body)
+      .replace('sap-language=EN', `sap-language=${sapLanguage}`);
+    const answer = await sendPunchIn(stack, 'sap1', { ...punchIn, body: new TextEncoder().encode(body) });
     const catalog = await stack.browse(answer.headers.get('location') ?? '');
-    const cart = await designProduct(stack, catalog, 'Business cards', { Name: 'Jürgen Müller' });
-    const form = ociFormOf(await pressButton(stack, cart, 'Transfer cart to procurement system'));
+    const german = sapLanguage === 'DE';
+    const [product, link] = german
+      ? ['Business cards', 'Business cards gestalten']
+      : ['Business cards', 'Design Business cards'];
+    const cart = await designProduct(stack, catalog, product, { Name: 'Jürgen Müller' }, link);
+    const transfer = german
+      ? 'Warenkorb an das Beschaffungssystem übertragen'
+      : 'Transfer cart to procurement system';
+    const form = ociFormOf(await pressButton(stack, cart, transfer));
     return { stack, item: form.items[1] ?? {} };
   }
 
@@ -139,6 +150,9 @@ describe('an OCI cart line', () => {
     const { item } = await transferredItem({ cartThumbnails: 'longtext' });
     expect(item.LONGTEXT).toMatch(new RegExp(`^Preview: ${LINK.source.slice(1)}`));
     expect(item.ATTACHMENT).toBeUndefined();
+    // The line is in the session's language, as the rest of the long text.
+    const { item: german } = await transferredItem({ cartThumbnails: 'longtext' }, 'DE');
+    expect(german.LONGTEXT).toMatch(new RegExp(`^Vorschau: ${LINK.source.slice(1)}`));
     const { item: plain } = await transferredItem({});
     expect(plain.ATTACHMENT).toBeUndefined();
     expect(plain.LONGTEXT).toBeUndefined();

@@ -127,4 +127,5 @@ export const de: Messages = {
     'Der Link ist unvollständig oder wurde verändert. Öffnen Sie den Korrekturabzug erneut aus der Bestellanforderung.',
   'proof.failedHeading': 'Der Korrekturabzug kann nicht angezeigt werden',
   'line.design': 'Entwurf {design}',
+  'line.preview': 'Vorschau: {url}',
 };

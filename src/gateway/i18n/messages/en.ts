@@ -123,6 +123,7 @@ export const en = {
   'proof.invalid': 'The link is incomplete or was changed. Open the proof from the requisition again.',
   'proof.failedHeading': 'The proof cannot be shown',
   'line.design': 'design {design}',
+  'line.preview': 'Preview: {url}',
 } as const;
 
 /** A message's key: what pages name a text by. */

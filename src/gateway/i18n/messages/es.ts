@@ -122,4 +122,5 @@ export const es: Messages = {
   'proof.invalid': 'El enlace está incompleto o se modificó. Abra de nuevo la prueba desde la solicitud.',
   'proof.failedHeading': 'La prueba no se puede mostrar',
   'line.design': 'diseño {design}',
+  'line.preview': 'Vista previa: {url}',
 };

@@ -125,4 +125,5 @@ export const fr: Messages = {
     'Le lien est incomplet ou a été modifié. Ouvrez de nouveau l’épreuve depuis la demande d’achat.',
   'proof.failedHeading': 'L’épreuve ne peut pas être affichée',
   'line.design': 'maquette {design}',
+  'line.preview': 'Aperçu : {url}',
 };

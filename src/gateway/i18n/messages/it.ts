@@ -123,4 +123,5 @@ export const it: Messages = {
   'proof.invalid': 'Il link è incompleto o è stato modificato. Apri di nuovo la bozza dalla richiesta.',
   'proof.failedHeading': 'La bozza non può essere mostrata',
   'line.design': 'design {design}',
+  'line.preview': 'Anteprima: {url}',
 };

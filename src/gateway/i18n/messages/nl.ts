@@ -122,4 +122,5 @@ export const nl: Messages = {
   'proof.invalid': 'De link is onvolledig of gewijzigd. Open de drukproef opnieuw vanuit de aanvraag.',
   'proof.failedHeading': 'De drukproef kan niet worden getoond',
   'line.design': 'ontwerp {design}',
+  'line.preview': 'Voorbeeld: {url}',
 };
