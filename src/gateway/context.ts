@@ -6,6 +6,7 @@
 
 import type { Context, Hono } from 'hono';
 import type { ConfigProblem } from '../../schemas/config.ts';
+import type { HmacSha256 } from '../kernel/signed-claims.ts';
 import type { EditorUrls, PrintApi } from '../print-api/index.ts';
 import type { Clock, Store } from '../store/port.ts';
 import type { CartLine, PunchoutSession } from '../store/types.ts';
@@ -34,6 +35,8 @@ export interface GatewayContext {
   clock: Clock;
   logger: Logger;
   tokens: TokenService;
+  /** The runtime's HMAC-SHA-256 (`GatewayDeps.hmacSha256`), for keys of signed values outside `tokens`. */
+  hmacSha256: HmacSha256;
   buyers: BuyerDirectory;
   accounts: PipoAccounts;
   randomId: (bytes?: number) => string;

@@ -8,6 +8,7 @@ import type { BuyerConfig, ResolvedConfig } from '../../schemas/config.ts';
 export type { ResolvedConfig };
 
 import type { CxmlParseOptions, CxmlRequest } from '../cxml/index.ts';
+import type { HmacSha256 } from '../kernel/signed-claims.ts';
 import type { PrintApi } from '../print-api/index.ts';
 import type { Clock, Store } from '../store/port.ts';
 import type { Metrics } from './http/metrics.ts';
@@ -44,6 +45,11 @@ export interface GatewayDeps {
   /** A print-service client for a storefront (one per storefront is enough; the factory may cache). */
   printApiFor(storefront: ResolvedStorefront): PrintApi;
   clock: Clock;
+  /**
+   * The HMAC-SHA-256 every signed token is made and checked with. Default: Web Crypto's (Workers); Node
+   * hands in `node:crypto`'s synchronous one (src/runtime/node-hmac.ts), several times cheaper per token.
+   */
+  hmacSha256?: HmacSha256;
   /** Random URL-safe text of about `bytes` bytes of entropy; injectable for deterministic tests. */
   randomId?: (bytes?: number) => string;
   logger?: Logger;

@@ -44,3 +44,25 @@ export function base64ToBytes(text: string): Uint8Array<ArrayBuffer> | undefined
   for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
   return bytes;
 }
+
+/**
+ * Base64url without padding (RFC 4648 §5), the alphabet of tokens that travel in URLs and cookies.
+ *
+ * @example
+ * bytesToBase64url(new Uint8Array([251, 255])); // '-_8'
+ */
+export function bytesToBase64url(bytes: Uint8Array): string {
+  return bytesToBase64(bytes).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+}
+
+/**
+ * The bytes a base64url text stands for, or undefined when it is not base64url (standard base64's `+`,
+ * `/`, padding and whitespace are refused: a token is never written with them).
+ *
+ * @example
+ * base64urlToBytes('-_8'); // Uint8Array [251, 255]
+ */
+export function base64urlToBytes(text: string): Uint8Array<ArrayBuffer> | undefined {
+  if (!/^[A-Za-z0-9_-]*$/.test(text)) return undefined;
+  return base64ToBytes(text.replace(/-/g, '+').replace(/_/g, '/'));
+}

@@ -19,16 +19,21 @@ const utf8 = new TextEncoder();
  * constantTimeEqual(submittedPassword, buyer.password); // true only for an exact match
  */
 export function constantTimeEqual(a: string, b: string): boolean {
-  const left = utf8.encode(a);
-  const right = utf8.encode(b);
+  return constantTimeBytesEqual(utf8.encode(a), utf8.encode(b));
+}
+
+/**
+ * `constantTimeEqual` for bytes (a MAC against the one computed), the loop that one runs on.
+ *
+ * @example
+ * constantTimeBytesEqual(sentMac, expectedMac); // true only for the same bytes
+ */
+export function constantTimeBytesEqual(left: Uint8Array, right: Uint8Array): boolean {
   const length = Math.max(left.length, right.length);
-  const paddedLeft = new Uint8Array(length);
-  const paddedRight = new Uint8Array(length);
-  paddedLeft.set(left);
-  paddedRight.set(right);
   let difference = left.length ^ right.length;
   for (let i = 0; i < length; i++) {
-    difference |= paddedLeft[i]! ^ paddedRight[i]!;
+    // Past the end of the shorter, 0: the zero padding, without copying either array.
+    difference |= (left[i] ?? 0) ^ (right[i] ?? 0);
   }
   return difference === 0;
 }

@@ -12,6 +12,7 @@ import type { Store } from '../store/port.ts';
 import { createPostgresStore } from '../store/postgres.ts';
 import { createSqliteStore } from '../store/sqlite.ts';
 import { createOffThreadCxmlParser } from './node-cxml-parser.ts';
+import { nodeHmacSha256 } from './node-hmac.ts';
 import { nodeClientAddress } from './node.ts';
 import { createGatewayHost, type LoadedConfig, loadConfig, roundFailureFields } from './host.ts';
 import { loadSandboxPackage } from './sandbox-package.ts';
@@ -116,6 +117,7 @@ export async function createNodeGateway(
     ...(options.fetch !== undefined && { fetch: options.fetch }),
     clientAddress: nodeClientAddress,
     parseLargeCxml: parser.parse,
+    hmacSha256: nodeHmacSha256,
     emailChannel: (email) => createSmtpChannel(email),
     // Loaded at the first test punch-out, so a gateway without the sandbox package starts as before.
     testPunchout: createTestPunchout(() => loadSandboxPackage(() => import('@punchgate/sandbox/buyer'))),

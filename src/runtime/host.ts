@@ -79,6 +79,8 @@ export interface GatewayHostOptions {
   parseLargeCxml?: GatewayDeps['parseLargeCxml'];
   /** The console's test punch-out (Node: the buyer simulator of `@punchgate/sandbox`); default none. */
   testPunchout?: GatewayDeps['testPunchout'];
+  /** The HMAC of signed tokens (Node: `node:crypto`'s); default Web Crypto's. */
+  hmacSha256?: GatewayDeps['hmacSha256'];
   /** Bounds of one round's work (Workers keep them small to stay within their per-invocation limits). */
   worker?: OrderWorkerOptions;
   /** Default: a fresh one. */
@@ -143,6 +145,7 @@ export async function createGatewayHost(options: GatewayHostOptions): Promise<Ga
     ...(options.clientAddress !== undefined && { clientAddress: options.clientAddress }),
     ...(options.parseLargeCxml !== undefined && { parseLargeCxml: options.parseLargeCxml }),
     ...(options.testPunchout !== undefined && { testPunchout: options.testPunchout }),
+    ...(options.hmacSha256 !== undefined && { hmacSha256: options.hmacSha256 }),
     printApiFor(storefront) {
       let client = clients.get(storefront.id);
       if (client === undefined) {

@@ -4,7 +4,7 @@
  * with the new key; previous admin tokens, SharedSecrets and OCI passwords are accepted besides the
  * current ones; the config check refuses weak or misplaced previous values; no previous secret is logged.
  */
-import { decodeJwt } from 'jose';
+import { tokenClaims } from '../support/token-claims.ts';
 import { describe, expect, it } from 'vitest';
 import type { GatewayConfigInput } from '../../schemas/config.ts';
 import { createCxmlSenders } from '../../src/gateway/cxml/authenticate.ts';
@@ -54,7 +54,7 @@ async function punchOutWithDesign(stack: Stack) {
   expect(catalog.status).toBe(200);
   const cart = await designProduct(stack, catalog, 'Business cards', { Name: 'Jane Roe' });
   expect(cart.status).toBe(200);
-  const sid = String(decodeJwt(sessionTokenOf(cart.url)).sid);
+  const sid = String(tokenClaims(sessionTokenOf(cart.url)).sid);
   const session = await stack.store.sessions.get(sid);
   const line = (await stack.store.cart.listBySession(sid))[0];
   return { catalog, cart, session, designId: line?.designId };
@@ -87,7 +87,7 @@ describe('rotating the signing key', () => {
     expect(await codeOf((await createTokenService(NEW_KEY)).verify(token, 'session', now))).toBeUndefined();
 
     // A key in neither list signs nothing.
-    const sid = String(decodeJwt(token).sid);
+    const sid = String(tokenClaims(token).sid);
     const foreign = await (await createTokenService(STRANGER_KEY)).sign({ sid, pur: 'session' }, 600, now);
     expect((await stack.browse(`${GATEWAY_ORIGIN}/punchout/s/${foreign}/cart`)).status).toBe(403);
 

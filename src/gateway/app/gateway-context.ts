@@ -3,6 +3,7 @@
  * it assembles pieces of several of them (the buyer directory, catalog cards, PIPO accounts, throttles).
  */
 import { inAddressRanges, parseAddressRange } from '../../kernel/address-ranges.ts';
+import { webCryptoHmacSha256 } from '../../kernel/signed-claims.ts';
 import { createEditorUrls } from '../../print-api/index.ts';
 import type { GatewayContext } from '../context.ts';
 import {
@@ -28,7 +29,8 @@ import { PUNCHOUT_PROTOCOLS } from './protocols.ts';
 
 export async function createGatewayContext(deps: GatewayDeps): Promise<GatewayContext> {
   const { config } = deps;
-  const tokens = await createTokenService(config.signingKey, config.previousSigningKeys);
+  const hmacSha256 = deps.hmacSha256 ?? webCryptoHmacSha256;
+  const tokens = await createTokenService(config.signingKey, config.previousSigningKeys, hmacSha256);
   const storefronts = new Map(config.storefronts.map((s) => [s.id, s]));
   const editorUrls = new Map(config.storefronts.map((s) => [s.id, createEditorUrls(s.editorUrl)]));
   // At config load, not per request: each storefront's SKU index and product cards in its own language;
@@ -73,6 +75,7 @@ export async function createGatewayContext(deps: GatewayDeps): Promise<GatewayCo
     clock: deps.clock,
     logger: deps.logger ?? silentLogger,
     tokens,
+    hmacSha256,
     buyers,
     accounts: createPipoAccounts({
       store: deps.store,

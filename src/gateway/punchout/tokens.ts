@@ -2,17 +2,30 @@
  * Signed, expiring URL tokens and encryption at rest, both keyed from the configured signing key.
  *
  * Procurement systems embed the catalog in iframes where cookies are unreliable, so every gateway URL a
- * browser follows carries a token naming the session (`sid`) and what the URL is for (`pur`): an HS256 JWT,
- * or for the start and webhook URLs a bare HMAC of the claims (see HMAC_PURPOSES). A token for one purpose never opens another, and one session's token never opens another
+ * browser follows carries a token naming the session (`sid`) and what the URL is for (`pur`): compact
+ * signed claims (`<claims>.<mac>`, an HMAC-SHA-256, src/kernel/signed-claims.ts) under a key derived for URL
+ * tokens alone. A token for one purpose never opens another, and one session's token never opens another
  * session. Credentials the gateway must keep (PIPO passwords, for logging in again when a PO arrives
- * weeks later) are encrypted with A256GCM under a key derived separately from the same secret.
+ * weeks later) are encrypted with AES-256-GCM (a random 96-bit IV per value) under a key derived
+ * separately from the same secret.
  *
  * Keys rotate without downtime: tokens are signed and values sealed with the current key only, and
  * verified or unsealed with the current key, then each previous one (`previousSigningKeys`), so links and
  * stored values from before a rotation keep working for as long as the operator keeps the old key.
+ *
+ * What earlier versions wrote stays readable without a JOSE library: session, return and proof links were
+ * HS256 JWTs (proof links live for months in requisitions), and sealed values compact JWEs (`dir`,
+ * `A256GCM`: base64url parts around one AES-GCM ciphertext, its header the additional data).
  */
-import { CompactEncrypt, compactDecrypt, decodeJwt, errors as joseErrors, jwtVerify, SignJWT } from 'jose';
-import { base64ToBytes, bytesToBase64 } from '../../kernel/base64.ts';
+import { base64urlToBytes, bytesToBase64url } from '../../kernel/base64.ts';
+import {
+  type ClaimKeys,
+  checkSignedClaims,
+  type HmacSha256,
+  type MacOf,
+  signClaims,
+  webCryptoHmacSha256,
+} from '../../kernel/signed-claims.ts';
 import { GatewayError } from '../http/errors.ts';
 
 type TokenPurpose = 'start' | 'session' | 'return' | 'events' | 'proof';
@@ -48,59 +61,72 @@ function deriveKeyBytes(secret: string, label: string): Promise<ArrayBuffer> {
   return crypto.subtle.digest('SHA-256', new TextEncoder().encode(`punchgate:${label}:${secret}`));
 }
 
-// Imported once: jose would otherwise import raw key bytes again on every sign and verify, which is a
-// measurable part of a punch-in.
-async function importKeys(secret: string): Promise<{ mac: CryptoKey; url: CryptoKey; enc: CryptoKey }> {
-  const [macBytes, urlBytes, encBytes] = await Promise.all([
-    deriveKeyBytes(secret, 'mac'),
-    deriveKeyBytes(secret, 'url-mac'),
-    deriveKeyBytes(secret, 'enc'),
-  ]);
-  const hmac = (bytes: ArrayBuffer) =>
-    crypto.subtle.importKey('raw', bytes, { name: 'HMAC', hash: 'SHA-256' }, false, ['sign', 'verify']);
-  const [mac, url, enc] = await Promise.all([
-    hmac(macBytes),
-    hmac(urlBytes),
-    crypto.subtle.importKey('raw', encBytes, { name: 'AES-GCM' }, false, ['encrypt', 'decrypt']),
-  ]);
-  return { mac, url, enc };
+/**
+ * The HMAC keys derived under `label` from each signing key, the current one first (it opens everything
+ * issued since the rotation, so the others are rarely tried). Every kind of signed value has its own
+ * label, so no value of one kind can pass for another even where their claims would.
+ */
+export function derivedMacKeys(
+  secrets: readonly string[],
+  label: string,
+  hmac: HmacSha256 = webCryptoHmacSha256,
+): Promise<MacOf[]> {
+  return Promise.all(
+    secrets.map(async (secret) => hmac(new Uint8Array(await deriveKeyBytes(secret, label)))),
+  );
 }
+
+async function encryptionKey(secret: string): Promise<CryptoKey> {
+  return crypto.subtle.importKey('raw', await deriveKeyBytes(secret, 'enc'), { name: 'AES-GCM' }, false, [
+    'encrypt',
+    'decrypt',
+  ]);
+}
+
+/** The header every sealed value of earlier versions carries: `{"alg":"dir","enc":"A256GCM"}`. */
+const JWE_DIR_A256GCM = 'eyJhbGciOiJkaXIiLCJlbmMiOiJBMjU2R0NNIn0';
+const GCM_IV_BYTES = 12;
+const GCM_TAG_BYTES = 16;
 
 /**
- * The purposes whose tokens are a bare HMAC (`<payload>.<mac>`, both base64url) instead of a JWT: the
- * punch-in's start URL and the print service's webhook URL, made or checked on every punch-in and every
- * event, where a JWT's header and its parse buy nothing (the gateway is the only one to read them).
- * Their key is derived apart from the JWTs' (`url-mac`), so neither kind can pass for the other.
+ * The AES-GCM inputs of a sealed value: `<iv>.<ciphertext and tag>`, or an earlier version's compact JWE
+ * (`<header>..<iv>.<ciphertext>.<tag>`, whose header is the additional data); undefined for anything else.
  */
-const HMAC_PURPOSES: ReadonlySet<TokenPurpose> = new Set(['start', 'events']);
-
-function base64url(bytes: Uint8Array): string {
-  return bytesToBase64(bytes).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
-}
-
-function fromBase64url(text: string): Uint8Array<ArrayBuffer> | undefined {
-  if (!/^[A-Za-z0-9_-]*$/.test(text)) return undefined;
-  const padded = text.replace(/-/g, '+').replace(/_/g, '/');
-  return base64ToBytes(padded + '='.repeat((4 - (padded.length % 4)) % 4));
-}
-
-/** An HMAC token's claims as written, or undefined when it is not one (a JWT has three parts). */
-function hmacTokenParts(
-  token: string,
-): { payload: string; mac: Uint8Array<ArrayBuffer>; claims: Record<string, unknown> } | undefined {
-  const parts = token.split('.');
-  if (parts.length !== 2) return undefined;
-  const [payload = '', macText = ''] = parts;
-  const mac = fromBase64url(macText);
-  const json = fromBase64url(payload);
-  if (mac === undefined || json === undefined) return undefined;
-  try {
-    const claims: unknown = JSON.parse(new TextDecoder().decode(json));
-    if (typeof claims !== 'object' || claims === null || Array.isArray(claims)) return undefined;
-    return { payload, mac, claims: { ...claims } };
-  } catch {
-    return undefined;
+function sealedParts(
+  sealed: string,
+):
+  | { iv: Uint8Array<ArrayBuffer>; data: Uint8Array<ArrayBuffer>; additionalData?: Uint8Array<ArrayBuffer> }
+  | undefined {
+  const parts = sealed.split('.');
+  if (parts.length === 2) {
+    const iv = base64urlToBytes(parts[0] ?? '');
+    const data = base64urlToBytes(parts[1] ?? '');
+    if (iv?.length !== GCM_IV_BYTES || data === undefined || data.length < GCM_TAG_BYTES) return undefined;
+    return { iv, data };
   }
+  if (parts.length !== 5 || parts[0] !== JWE_DIR_A256GCM || parts[1] !== '') return undefined;
+  const iv = base64urlToBytes(parts[2] ?? '');
+  const ciphertext = base64urlToBytes(parts[3] ?? '');
+  const tag = base64urlToBytes(parts[4] ?? '');
+  if (iv?.length !== GCM_IV_BYTES || ciphertext === undefined || tag?.length !== GCM_TAG_BYTES)
+    return undefined;
+  const data = new Uint8Array(ciphertext.length + GCM_TAG_BYTES);
+  data.set(ciphertext);
+  data.set(tag, ciphertext.length);
+  return { iv, data, additionalData: new TextEncoder().encode(JWE_DIR_A256GCM) };
+}
+
+/** The claims of a genuine token as the purpose asked for reads them; undefined when it is for another. */
+function claimsFor(
+  claims: Readonly<Record<string, unknown>>,
+  purpose: TokenPurpose,
+  exp: number,
+): TokenClaims | undefined {
+  if (claims.pur !== purpose || typeof claims.sid !== 'string') return undefined;
+  const read: TokenClaims = { sid: claims.sid, pur: purpose, exp };
+  if (typeof claims.jti === 'string') read.jti = claims.jti;
+  if (typeof claims.ref === 'string') read.ref = claims.ref;
+  return read;
 }
 
 /**
@@ -111,128 +137,59 @@ function hmacTokenParts(
 export async function createTokenService(
   signingKey: string,
   previousKeys: readonly string[] = [],
+  hmac: HmacSha256 = webCryptoHmacSha256,
 ): Promise<TokenService> {
-  if ([signingKey, ...previousKeys].some((key) => key.length < 16)) {
+  const secrets = [signingKey, ...previousKeys];
+  if (secrets.some((key) => key.length < 16)) {
     throw new TypeError('signingKey and previousSigningKeys must be at least 16 characters');
   }
-  // The current key first: it opens everything issued since the rotation, so the others are rarely tried.
-  const keys = await Promise.all([signingKey, ...previousKeys].map(importKeys));
-  const {
-    mac: macKey,
-    url: urlKey,
-    enc: encKey,
-  } = keys[0] as { mac: CryptoKey; url: CryptoKey; enc: CryptoKey };
+  // Set up once: a key import costs as much as the MAC it is for, and a punch-in signs several tokens.
+  // The label `url-mac` is the one start and webhook URLs were signed under before every purpose was;
+  // `mac` the one the JWTs were.
+  const [macs, jwtMacs, encKeys] = await Promise.all([
+    derivedMacKeys(secrets, 'url-mac', hmac),
+    derivedMacKeys(secrets, 'mac', hmac),
+    Promise.all(secrets.map(encryptionKey)),
+  ]);
+  const keys: ClaimKeys = { macs, jwtMacs };
+  const [signingMac] = macs as [MacOf];
+  const [encKey] = encKeys as [CryptoKey];
   const decoder = new TextDecoder();
   const encoder = new TextEncoder();
 
-  /** The claims of an HMAC token under the first key whose MAC matches; a GatewayError when none does or it has expired. */
-  async function verifiedHmacClaims(token: string, now: Date): Promise<Record<string, unknown>> {
-    const parts = hmacTokenParts(token);
-    if (parts === undefined) throw new GatewayError('token_invalid', 'This link is not valid.');
-    const signed = encoder.encode(parts.payload);
-    let genuine = false;
-    for (const { url } of keys) {
-      if (await crypto.subtle.verify('HMAC', url, parts.mac, signed)) {
-        genuine = true;
-        break;
-      }
-    }
-    if (!genuine) throw new GatewayError('token_invalid', 'This link is not valid.');
-    const { exp } = parts.claims;
-    if (typeof exp !== 'number') throw new GatewayError('token_invalid', 'This link is not valid.');
-    // As a JWT's `exp`: expired from that second on.
-    if (exp <= Math.floor(now.getTime() / 1000)) {
-      throw new GatewayError('token_expired', 'This punch-out link has expired.');
-    }
-    return parts.claims;
-  }
-
-  /** The payload under the first key whose signature matches; jose's own error when none does. */
-  async function verifiedPayload(token: string, now: Date) {
-    for (const [index, { mac }] of keys.entries()) {
-      try {
-        return (await jwtVerify(token, mac, { algorithms: ['HS256'], currentDate: now })).payload;
-      } catch (error) {
-        // Only a wrong signature is worth the next key; a malformed or expired token is so under every key.
-        const last = index === keys.length - 1;
-        if (last || !(error instanceof joseErrors.JWSSignatureVerificationFailed)) throw error;
-      }
-    }
-    throw new TypeError('no signing key'); // unreachable: keys holds at least the current one
-  }
-
   const service: TokenService = {
-    async sign(claims, ttlSeconds, now) {
-      const iat = Math.floor(now.getTime() / 1000);
-      if (HMAC_PURPOSES.has(claims.pur)) {
-        const payload = base64url(
-          encoder.encode(
-            JSON.stringify({
-              sid: claims.sid,
-              pur: claims.pur,
-              exp: iat + ttlSeconds,
-              ...(claims.jti !== undefined && { jti: claims.jti }),
-              ...(claims.ref !== undefined && { ref: claims.ref }),
-            }),
-          ),
-        );
-        const mac = await crypto.subtle.sign('HMAC', urlKey, encoder.encode(payload));
-        return `${payload}.${base64url(new Uint8Array(mac))}`;
-      }
-      const payload: Record<string, string> = { sid: claims.sid, pur: claims.pur };
-      if (claims.ref !== undefined) payload.ref = claims.ref;
-      const jwt = new SignJWT(payload)
-        .setProtectedHeader({ alg: 'HS256' })
-        .setIssuedAt(iat)
-        .setExpirationTime(iat + ttlSeconds);
-      if (claims.jti !== undefined) jwt.setJti(claims.jti);
-      return jwt.sign(macKey);
+    sign(claims, ttlSeconds, now) {
+      return signClaims(signingMac, {
+        sid: claims.sid,
+        pur: claims.pur,
+        exp: Math.floor(now.getTime() / 1000) + ttlSeconds,
+        ...(claims.jti !== undefined && { jti: claims.jti }),
+        ...(claims.ref !== undefined && { ref: claims.ref }),
+      });
     },
 
     async verify(token, purpose, now) {
-      try {
-        // By the token's form, not the purpose asked: a genuine token of another purpose is told apart
-        // from a forged one either way.
-        const payload =
-          hmacTokenParts(token) !== undefined
-            ? await verifiedHmacClaims(token, now)
-            : await verifiedPayload(token, now);
-        if (payload.pur !== purpose || typeof payload.sid !== 'string' || typeof payload.exp !== 'number') {
-          throw new GatewayError('token_invalid', 'This link is not valid for this page.');
-        }
-        const claims: TokenClaims = { sid: payload.sid, pur: purpose, exp: payload.exp };
-        if (typeof payload.jti === 'string') claims.jti = payload.jti;
-        if (typeof payload.ref === 'string') claims.ref = payload.ref;
-        return claims;
-      } catch (error) {
-        if (error instanceof GatewayError) throw error;
-        if (error instanceof joseErrors.JWTExpired) {
-          throw new GatewayError('token_expired', 'This punch-out link has expired.');
-        }
-        throw new GatewayError('token_invalid', 'This link is not valid.');
-      }
+      const check = await checkSignedClaims(token, keys, now);
+      if (check.kind === 'invalid') throw new GatewayError('token_invalid', 'This link is not valid.');
+      // Expiry before purpose: a genuine link past its time is told so, whatever page it was for.
+      if (check.expired) throw new GatewayError('token_expired', 'This punch-out link has expired.');
+      const claims = claimsFor(check.claims, purpose, check.exp);
+      if (claims === undefined)
+        throw new GatewayError('token_invalid', 'This link is not valid for this page.');
+      return claims;
     },
 
     async verifyExpired(token, purposes) {
-      let claimed: { exp?: unknown; pur?: unknown };
-      try {
-        claimed = hmacTokenParts(token)?.claims ?? decodeJwt(token);
-      } catch {
-        return undefined;
-      }
-      const purpose = purposes.find((p) => p === claimed.pur);
-      if (typeof claimed.exp !== 'number' || purpose === undefined) return undefined;
-      try {
-        return await service.verify(token, purpose, new Date((claimed.exp - 1) * 1000));
-      } catch {
-        return undefined;
-      }
+      const check = await checkSignedClaims(token, keys, new Date(0));
+      if (check.kind === 'invalid') return undefined;
+      const purpose = purposes.find((p) => p === check.claims.pur);
+      return purpose === undefined ? undefined : claimsFor(check.claims, purpose, check.exp);
     },
 
     async encrypt(plaintext) {
-      return new CompactEncrypt(new TextEncoder().encode(plaintext))
-        .setProtectedHeader({ alg: 'dir', enc: 'A256GCM' })
-        .encrypt(encKey);
+      const iv = crypto.getRandomValues(new Uint8Array(GCM_IV_BYTES));
+      const sealed = await crypto.subtle.encrypt({ name: 'AES-GCM', iv }, encKey, encoder.encode(plaintext));
+      return `${bytesToBase64url(iv)}.${bytesToBase64url(new Uint8Array(sealed))}`;
     },
 
     async decrypt(ciphertext) {
@@ -240,15 +197,23 @@ export async function createTokenService(
     },
 
     async unseal(ciphertext) {
-      for (const [index, { enc }] of keys.entries()) {
-        try {
-          const { plaintext } = await compactDecrypt(ciphertext, enc);
-          return { plaintext: decoder.decode(plaintext), underPreviousKey: index > 0 };
-        } catch (error) {
-          if (index === keys.length - 1) throw error;
+      const parts = sealedParts(ciphertext);
+      if (parts !== undefined) {
+        const algorithm = {
+          name: 'AES-GCM',
+          iv: parts.iv,
+          ...(parts.additionalData && { additionalData: parts.additionalData }),
+        };
+        for (const [index, key] of encKeys.entries()) {
+          try {
+            const plaintext = await crypto.subtle.decrypt(algorithm, key, parts.data);
+            return { plaintext: decoder.decode(plaintext), underPreviousKey: index > 0 };
+          } catch {
+            // Sealed under another key (or changed): the next key, if any.
+          }
         }
       }
-      throw new TypeError('no signing key'); // unreachable, as above
+      throw new Error('The sealed value opens under none of the signing keys.');
     },
   };
   return service;

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { GatewayError } from '../../../src/gateway/http/errors.ts';
 import { createTokenService } from '../../../src/gateway/punchout/tokens.ts';
+import { webCryptoHmacSha256 } from '../../../src/kernel/signed-claims.ts';
+import { nodeHmacSha256 } from '../../../src/runtime/node-hmac.ts';
 
 const now = new Date('2026-11-22T10:00:00Z');
 const later = (seconds: number) => new Date(now.getTime() + seconds * 1000);
@@ -33,12 +35,12 @@ describe('tokens', () => {
     expect(await codeOf(tokens.verify(t, 'session', later(61)))).toBe('token_expired');
     expect(await codeOf(tokens.verify(t, 'start', now))).toBe('token_invalid');
     expect(await codeOf(other.verify(t, 'session', now))).toBe('token_invalid');
-    const [h, p, s] = t.split('.');
-    const tampered = `${h}.${p?.replace(/.$/, (c) => (c === 'A' ? 'B' : 'A'))}.${s}`;
+    const [claims, mac] = t.split('.');
+    const tampered = `${claims?.replace(/.$/, (c) => (c === 'A' ? 'B' : 'A'))}.${mac}`;
     expect(await codeOf(tokens.verify(tampered, 'session', now))).toBe('token_invalid');
   });
 
-  describe('start and webhook tokens: an HMAC of the claims, no JWT', () => {
+  describe('every token: an HMAC of the claims, no JWT', () => {
     const payloadOf = (token: string) =>
       JSON.parse(Buffer.from(token.split('.')[0] ?? '', 'base64url').toString('utf8'));
     const withPayload = (token: string, claims: object) =>
@@ -59,7 +61,7 @@ describe('tokens', () => {
       expect(await codeOf(tokens.verify(t, 'events', later(60)))).toBe('token_expired');
     });
 
-    it('refuses changed claims, a changed MAC, another key, another purpose and a JWT in its place', async () => {
+    it('refuses changed claims, a changed MAC, another key and another purpose', async () => {
       const tokens = await createTokenService('a-signing-key-of-some-length');
       const other = await createTokenService('another-signing-key-entirely');
       const t = await tokens.sign({ sid: 's1', pur: 'start', jti: 'j1' }, 300, now);
@@ -77,8 +79,8 @@ describe('tokens', () => {
       expect(await codeOf(tokens.verify('not-a-token', 'start', now))).toBe('token_invalid');
       expect(await codeOf(other.verify(t, 'start', now))).toBe('token_invalid');
       expect(await codeOf(tokens.verify(t, 'session', now))).toBe('token_invalid');
-      const jwt = await tokens.sign({ sid: 's1', pur: 'session' }, 300, now);
-      expect(await codeOf(tokens.verify(jwt, 'start', now))).toBe('token_invalid');
+      const session = await tokens.sign({ sid: 's1', pur: 'session' }, 300, now);
+      expect(await codeOf(tokens.verify(session, 'start', now))).toBe('token_invalid');
       // An events token does not open a start URL either, though both are HMACs under one key.
       const events = await tokens.sign({ sid: 's1', pur: 'events' }, 300, now);
       expect(await codeOf(tokens.verify(events, 'start', now))).toBe('token_invalid');
@@ -142,5 +144,143 @@ describe('tokens', () => {
       underPreviousKey: false,
     });
     await expect(old.decrypt(await rotated.encrypt('x'))).rejects.toThrow();
+  });
+});
+
+async function messageOf(promise: Promise<unknown>): Promise<string | undefined> {
+  try {
+    await promise;
+    return undefined;
+  } catch (error) {
+    return error instanceof GatewayError ? `${error.code}: ${error.message}` : 'other';
+  }
+}
+
+describe('tokens with the HMAC of each runtime', () => {
+  it('node:crypto and Web Crypto make the same tokens, and each opens the other', async () => {
+    const node = await createTokenService('a-signing-key-of-some-length', [], nodeHmacSha256);
+    const web = await createTokenService('a-signing-key-of-some-length', [], webCryptoHmacSha256);
+    for (const pur of ['start', 'session', 'return', 'events', 'proof'] as const) {
+      const fromNode = await node.sign({ sid: 's1', pur, ref: 'r' }, 60, now);
+      expect(await web.sign({ sid: 's1', pur, ref: 'r' }, 60, now)).toBe(fromNode);
+      await expect(web.verify(fromNode, pur, now)).resolves.toMatchObject({ sid: 's1', pur, ref: 'r' });
+      await expect(node.verify(fromNode, pur, now)).resolves.toMatchObject({ sid: 's1', pur, ref: 'r' });
+    }
+  });
+
+  it.each([
+    ['node:crypto', nodeHmacSha256],
+    ['Web Crypto', webCryptoHmacSha256],
+  ])('with %s: expired, invalid and another page answer as before', async (_, hmac) => {
+    const tokens = await createTokenService(
+      'the-new-signing-key-of-length',
+      ['a-signing-key-of-some-length'],
+      hmac,
+    );
+    const other = await createTokenService('another-signing-key-entirely', [], hmac);
+    const t = await tokens.sign({ sid: 's1', pur: 'session' }, 60, now);
+    expect(await messageOf(tokens.verify(t, 'session', later(60)))).toBe(
+      'token_expired: This punch-out link has expired.',
+    );
+    expect(await messageOf(tokens.verify(t, 'return', now))).toBe(
+      'token_invalid: This link is not valid for this page.',
+    );
+    expect(await messageOf(other.verify(t, 'session', now))).toBe('token_invalid: This link is not valid.');
+    const signedBefore = await (await createTokenService('a-signing-key-of-some-length', [], hmac)).sign(
+      { sid: 's1', pur: 'session' },
+      60,
+      now,
+    );
+    await expect(tokens.verify(signedBefore, 'session', now)).resolves.toMatchObject({ sid: 's1' });
+  });
+});
+
+describe('what earlier versions signed and sealed (through jose) stays readable', () => {
+  const KEY = 'a-signing-key-of-some-length';
+  // Written by jose 6 with the key derivations of before: HS256 JWTs signed 2026-11-22T10:00:00Z (the
+  // session link for 60 s, the return link for 600 s, the proof link for 180 days) and a compact JWE
+  // (`dir`, `A256GCM`) of 'pässword-123'.
+  const SESSION_JWT =
+    'eyJhbGciOiJIUzI1NiJ9.eyJzaWQiOiJzMSIsInB1ciI6InNlc3Npb24iLCJpYXQiOjE3OTUzNDE2MDAsImV4cCI6MTc5NTM0MTY2MH0.dTE2U5BldHxQzmouLyugbUG3YDn9jE-Wjx8Wczf1MKs';
+  const RETURN_JWT =
+    'eyJhbGciOiJIUzI1NiJ9.eyJzaWQiOiJzMSIsInB1ciI6InJldHVybiIsInJlZiI6IlNLVS0xIiwiaWF0IjoxNzk1MzQxNjAwLCJleHAiOjE3OTUzNDIyMDAsImp0aSI6ImoxIn0.BlL9qt61H-u3CTDC0dwruRbmbI1VSIykjPdeq0CwZS4';
+  const PROOF_JWT =
+    'eyJhbGciOiJIUzI1NiJ9.eyJzaWQiOiJidXllci0xIiwicHVyIjoicHJvb2YiLCJyZWYiOiJyMSIsImlhdCI6MTc5NTM0MTYwMCwiZXhwIjoxODEwODkzNjAwfQ.Nl-2IN8pWheIenTVzbJ-oHXmH2r9QE4p_O8G5qU8NII';
+  const SEALED_JWE =
+    'eyJhbGciOiJkaXIiLCJlbmMiOiJBMjU2R0NNIn0..c6Xzqsoa9iBjqRUU.1bhdi4aP2ELMwejrEQ.6Nlsamh1vNJdmYuz6BBpDw';
+  const exp = (seconds: number) => Math.floor(now.getTime() / 1000) + seconds;
+
+  it('opens the links of before under the key they were signed with, until they expire', async () => {
+    const tokens = await createTokenService(KEY, [], nodeHmacSha256);
+    await expect(tokens.verify(SESSION_JWT, 'session', later(59))).resolves.toEqual({
+      sid: 's1',
+      pur: 'session',
+      exp: exp(60),
+    });
+    expect(await messageOf(tokens.verify(SESSION_JWT, 'session', later(60)))).toBe(
+      'token_expired: This punch-out link has expired.',
+    );
+    await expect(tokens.verify(RETURN_JWT, 'return', now)).resolves.toEqual({
+      sid: 's1',
+      pur: 'return',
+      jti: 'j1',
+      ref: 'SKU-1',
+      exp: exp(600),
+    });
+    await expect(tokens.verify(PROOF_JWT, 'proof', later(179 * 86_400))).resolves.toMatchObject({
+      sid: 'buyer-1',
+      ref: 'r1',
+    });
+    await expect(tokens.verifyExpired(SESSION_JWT, ['start', 'session'])).resolves.toMatchObject({
+      sid: 's1',
+    });
+    // Under a previous key after a rotation, as new links are.
+    const rotated = await createTokenService('the-new-signing-key-of-length', [KEY]);
+    await expect(rotated.verify(PROOF_JWT, 'proof', now)).resolves.toMatchObject({ sid: 'buyer-1' });
+  });
+
+  it('refuses them for another page, under another key, changed, or with any header but HS256', async () => {
+    const tokens = await createTokenService(KEY);
+    const other = await createTokenService('another-signing-key-entirely');
+    expect(await messageOf(tokens.verify(SESSION_JWT, 'start', now))).toBe(
+      'token_invalid: This link is not valid for this page.',
+    );
+    expect(await codeOf(other.verify(PROOF_JWT, 'proof', now))).toBe('token_invalid');
+    const [header, claims, mac] = PROOF_JWT.split('.');
+    const changed = JSON.parse(Buffer.from(claims ?? '', 'base64url').toString('utf8'));
+    const widened = Buffer.from(JSON.stringify({ ...changed, sid: 'buyer-2' })).toString('base64url');
+    expect(await codeOf(tokens.verify(`${header}.${widened}.${mac}`, 'proof', now))).toBe('token_invalid');
+    const none = Buffer.from('{"alg":"none"}').toString('base64url');
+    expect(await codeOf(tokens.verify(`${none}.${claims}.`, 'proof', now))).toBe('token_invalid');
+    expect(await codeOf(tokens.verify(`${none}.${claims}.${mac}`, 'proof', now))).toBe('token_invalid');
+    // The JWT's MAC is not one of the new form's, though the key is derived from the same secret.
+    expect(await codeOf(tokens.verify(`${claims}.${mac}`, 'proof', now))).toBe('token_invalid');
+  });
+
+  it('unseals a stored value sealed as a JWE, telling a previous key, and refuses one changed', async () => {
+    const tokens = await createTokenService(KEY);
+    await expect(tokens.unseal(SEALED_JWE)).resolves.toEqual({
+      plaintext: 'pässword-123',
+      underPreviousKey: false,
+    });
+    const rotated = await createTokenService('the-new-signing-key-of-length', [KEY]);
+    await expect(rotated.unseal(SEALED_JWE)).resolves.toEqual({
+      plaintext: 'pässword-123',
+      underPreviousKey: true,
+    });
+    // Sealed again, it takes today's form: an IV and the ciphertext with its tag, no header.
+    const again = await rotated.encrypt('pässword-123');
+    expect(again).toMatch(/^[\w-]{16}\.[\w-]+$/);
+    await expect(rotated.unseal(again)).resolves.toEqual({
+      plaintext: 'pässword-123',
+      underPreviousKey: false,
+    });
+    // The header is authenticated: a value claiming another one is not opened.
+    const [, ...rest] = SEALED_JWE.split('.');
+    const otherHeader = Buffer.from('{"alg":"dir","enc":"A256GCM","zip":"x"}').toString('base64url');
+    await expect(tokens.decrypt([otherHeader, ...rest].join('.'))).rejects.toThrow(
+      'The sealed value opens under none of the signing keys.',
+    );
+    await expect(tokens.decrypt('a-pipo-token-stored-in-clear')).rejects.toThrow();
   });
 });

@@ -1,9 +1,11 @@
 /**
- * The operator console's sign-in session: a cookie holding an HS256 JWT signed under a key derived from
- * the gateway's signing key, never the admin token itself, so a stolen cookie expires and a leaked log
+ * The operator console's sign-in session: a cookie holding signed claims (`<claims>.<mac>`, an
+ * HMAC-SHA-256, src/kernel/signed-claims.ts) under a key derived from the gateway's signing key, never the
+ * admin token itself, so a stolen cookie expires and a leaked log
  * line cannot replay the token against the JSON API. The key has its own derivation label, so no
  * punch-out URL token can pass for a console session or the other way round. Every state-changing form
- * carries the session's CSRF token (a claim of the JWT, random per sign-in), compared in constant time.
+ * carries the session's CSRF token (one of the claims, random per sign-in), compared in constant time.
+ * Cookies from before sessions took this form (HS256 JWTs under the same key) are read until they expire.
  *
  * Keys rotate as the punch-out tokens do: signed with the current key, verified with it and then each of
  * `previousSigningKeys`, so operators stay signed in across a rotation until their session expires.
@@ -13,8 +15,10 @@
  * `previousAdminTokens`: removing a leaked token from the config ends its sessions at the next start,
  * not 8 hours later.
  */
-import { errors as joseErrors, jwtVerify, SignJWT } from 'jose';
+import { bytesToBase64url } from '../../../kernel/base64.ts';
 import { constantTimeEqual } from '../../../kernel/constant-time.ts';
+import { checkSignedClaims, type MacOf, signClaims } from '../../../kernel/signed-claims.ts';
+import { derivedMacKeys } from '../../punchout/tokens.ts';
 import type { GatewayContext } from '../../context.ts';
 
 /** Cookie name; not `__Host-` prefixed, which would require Path=/ where the console wants Path=/admin. */
@@ -52,24 +56,13 @@ function signedOutName(sid: string): string {
   return `admin-console-signed-out:${sid}`;
 }
 
-async function consoleKey(secret: string): Promise<CryptoKey> {
-  const bytes = await crypto.subtle.digest(
-    'SHA-256',
-    new TextEncoder().encode(`punchgate:admin-console:${secret}`),
-  );
-  return crypto.subtle.importKey('raw', bytes, { name: 'HMAC', hash: 'SHA-256' }, false, ['sign', 'verify']);
-}
-
 /** The admin token a session was signed in with, as the session names it: not reversible to the token. */
 async function adminTokenFingerprint(adminToken: string): Promise<string> {
   const digest = await crypto.subtle.digest(
     'SHA-256',
     new TextEncoder().encode(`punchgate:admin-console-token:${adminToken}`),
   );
-  return btoa(String.fromCharCode(...new Uint8Array(digest).subarray(0, 16)))
-    .replaceAll('+', '-')
-    .replaceAll('/', '_')
-    .replace(/=+$/, '');
+  return bytesToBase64url(new Uint8Array(digest).subarray(0, 16));
 }
 
 const fingerprintsByContext = new WeakMap<GatewayContext, Promise<Set<string>>>();
@@ -88,12 +81,13 @@ function acceptedFingerprints(ctx: GatewayContext): Promise<Set<string>> {
 
 // Imported once per context (per config): a console page is not a hot path, but nothing gains from
 // importing the key at every request.
-const keysByContext = new WeakMap<GatewayContext, Promise<CryptoKey[]>>();
+const keysByContext = new WeakMap<GatewayContext, Promise<MacOf[]>>();
 
-function keysOf(ctx: GatewayContext): Promise<CryptoKey[]> {
+function keysOf(ctx: GatewayContext): Promise<MacOf[]> {
   let keys = keysByContext.get(ctx);
   if (keys === undefined) {
-    keys = Promise.all([ctx.config.signingKey, ...ctx.config.previousSigningKeys].map(consoleKey));
+    const secrets = [ctx.config.signingKey, ...ctx.config.previousSigningKeys];
+    keys = derivedMacKeys(secrets, 'admin-console', ctx.hmacSha256);
     keysByContext.set(ctx, keys);
   }
   return keys;
@@ -115,11 +109,8 @@ export async function issueSession(
     exp: iat + SESSION_SECONDS,
   };
   const adm = await adminTokenFingerprint(adminToken);
-  const token = await new SignJWT({ sid: session.sid, csrf: session.csrf, adm, pur: 'admin-console' })
-    .setProtectedHeader({ alg: 'HS256' })
-    .setIssuedAt(iat)
-    .setExpirationTime(session.exp)
-    .sign(key as CryptoKey);
+  const claims = { sid: session.sid, csrf: session.csrf, adm, pur: 'admin-console', exp: session.exp };
+  const token = await signClaims(key as MacOf, claims);
   return { token, session };
 }
 
@@ -130,27 +121,19 @@ export async function issueSession(
  */
 export async function checkSession(ctx: GatewayContext, token: string | undefined): Promise<SessionCheck> {
   if (token === undefined || token === '') return { kind: 'none' };
-  for (const key of await keysOf(ctx)) {
-    try {
-      const { payload } = await jwtVerify(token, key, {
-        algorithms: ['HS256'],
-        currentDate: ctx.clock.now(),
-      });
-      const { sid, csrf, exp, adm, pur } = payload;
-      if (typeof sid !== 'string' || typeof csrf !== 'string' || typeof exp !== 'number') break;
-      if (pur !== 'admin-console') break;
-      // Signed in with a token that is no longer accepted: ended as if it ran out, so the operator is told
-      // to sign in again. A session from before sessions named their token ends the same way.
-      if (typeof adm !== 'string' || !(await acceptedFingerprints(ctx)).has(adm)) return { kind: 'expired' };
-      if ((await ctx.store.heartbeat.last(signedOutName(sid))) !== undefined) return { kind: 'signed-out' };
-      return { kind: 'valid', session: { sid, csrf, exp } };
-    } catch (error) {
-      if (error instanceof joseErrors.JWTExpired) return { kind: 'expired' };
-      // Only a wrong signature is worth the next key; anything else is as wrong under every key.
-      if (!(error instanceof joseErrors.JWSSignatureVerificationFailed)) break;
-    }
-  }
-  return { kind: 'none' };
+  const macs = await keysOf(ctx);
+  // The JWTs of earlier versions were signed under the same key: their MAC covers a header and a dot, so
+  // neither form passes for the other.
+  const check = await checkSignedClaims(token, { macs, jwtMacs: macs }, ctx.clock.now());
+  if (check.kind === 'invalid') return { kind: 'none' };
+  if (check.expired) return { kind: 'expired' };
+  const { sid, csrf, adm, pur } = check.claims;
+  if (typeof sid !== 'string' || typeof csrf !== 'string' || pur !== 'admin-console') return { kind: 'none' };
+  // Signed in with a token that is no longer accepted: ended as if it ran out, so the operator is told
+  // to sign in again. A session from before sessions named their token ends the same way.
+  if (typeof adm !== 'string' || !(await acceptedFingerprints(ctx)).has(adm)) return { kind: 'expired' };
+  if ((await ctx.store.heartbeat.last(signedOutName(sid))) !== undefined) return { kind: 'signed-out' };
+  return { kind: 'valid', session: { sid, csrf, exp: check.exp } };
 }
 
 /** Ends a session on the server: its cookie, wherever it was copied to, is refused from now on. */

@@ -3,6 +3,7 @@
  * the attributes the issue names, a clear message for a wrong or expired sign-in, the API's throttle, and
  * the CSRF token every state-changing form must carry.
  */
+import { createHash, createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { ADMIN_TOKEN, createOrderStack, orderConfig } from '../../../support/order-flow.ts';
 import { consoleRequest, formPost, signIn } from './console-support.ts';
@@ -28,7 +29,7 @@ describe('console sign-in', () => {
     expect(res.headers.get('Location')).toBe('/admin/');
     const cookie = res.headers.get('Set-Cookie') ?? '';
     expect(cookie).toMatch(
-      /^punchgate_console=[\w-]+\.[\w-]+\.[\w-]+; Max-Age=28800; Path=\/admin; HttpOnly; SameSite=Strict$/,
+      /^punchgate_console=[\w-]+\.[\w-]+; Max-Age=28800; Path=\/admin; HttpOnly; SameSite=Strict$/,
     );
     expect(cookie).not.toContain(ADMIN_TOKEN);
   });
@@ -114,10 +115,36 @@ describe('console sign-in', () => {
   it('a forged cookie is no session', async () => {
     const stack = await stackWith();
     const operator = await signIn(stack);
-    const [header, payload] = operator.cookie.split('=')[1]?.split('.') ?? [];
-    const forged = `punchgate_console=${header}.${payload}.AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA`;
+    const [claims] = operator.cookie.split('=')[1]?.split('.') ?? [];
+    const forged = `punchgate_console=${claims}.AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA`;
     const res = await consoleRequest(stack, '/admin/', { headers: { Cookie: forged } });
     expect(await res.text()).toContain('<h1>Sign in</h1>');
+  });
+
+  it('a cookie of an earlier version (an HS256 JWT under the same key) stays signed in until it expires', async () => {
+    const stack = await stackWith();
+    const derive = (label: string, secret: string) =>
+      createHash('sha256').update(`punchgate:${label}:${secret}`).digest();
+    const nowSeconds = Math.floor(stack.clock.now().getTime() / 1000);
+    const claims = {
+      sid: 'session-of-before',
+      csrf: 'csrf-of-before-0123456789',
+      adm: derive('admin-console-token', ADMIN_TOKEN).subarray(0, 16).toString('base64url'),
+      pur: 'admin-console',
+      iat: nowSeconds,
+      exp: nowSeconds + 60,
+    };
+    const signed = `eyJhbGciOiJIUzI1NiJ9.${Buffer.from(JSON.stringify(claims)).toString('base64url')}`;
+    const key = derive('admin-console', stack.gateway.context.config.signingKey);
+    const jwt = `${signed}.${createHmac('sha256', key).update(signed).digest('base64url')}`;
+    const cookie = `punchgate_console=${jwt}`;
+    const page = await consoleRequest(stack, '/admin/', { headers: { Cookie: cookie } });
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain('value="csrf-of-before-0123456789"');
+    stack.clock.advance(60);
+    const expired = await consoleRequest(stack, '/admin/', { headers: { Cookie: cookie } });
+    expect(expired.status).toBe(401);
+    expect(await expired.text()).toContain('Your session has expired. Sign in again.');
   });
 
   it('the admin token is no session cookie, and the JSON API still wants its bearer token', async () => {
