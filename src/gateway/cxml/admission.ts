@@ -18,7 +18,7 @@
  */
 
 import type { MiddlewareHandler } from 'hono';
-import { LRUCache } from 'lru-cache';
+import { BoundedCache } from '../../kernel/bounded-cache.ts';
 import { buildStatusResponse, newPayloadId } from '../../cxml/index.ts';
 import type { GatewayContext } from '../context.ts';
 import { createAdmissionGate } from '../http/admission.ts';
@@ -42,7 +42,7 @@ export function cxmlAdmission(ctx: GatewayContext): MiddlewareHandler {
   const gate = createAdmissionGate(CXML_ADMISSION);
   // One warn line per address a minute, with the count since the last: a flood of refusals must not
   // become a flood of log lines (which would block the event loop on a slow log pipe).
-  const quiet = new LRUCache<string, { since: number; refused: number }>({ max: 10_000 });
+  const quiet = new BoundedCache<string, { since: number; refused: number }>({ max: 10_000 });
   const logRefusal = (address: string) => {
     const now = ctx.clock.now().getTime();
     const entry = quiet.get(address);

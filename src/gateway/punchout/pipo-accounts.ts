@@ -11,7 +11,7 @@
  * `pipoTokenReuseSeconds` ago is reused (the service refreshes its expiry on every call anyway). A token
  * the service no longer accepts (403) is replaced by logging in again, transparently.
  */
-import { LRUCache } from 'lru-cache';
+import { BoundedCache } from '../../kernel/bounded-cache.ts';
 import { constantTimeEqual } from '../../kernel/constant-time.ts';
 import type { PrintApi } from '../../print-api/index.ts';
 import { PrintApiError } from '../../print-api/index.ts';
@@ -296,9 +296,9 @@ async function unsealed(tokens: TokenService, stored: PipoToken | undefined): Pr
 }
 
 export function createPipoAccounts(deps: Deps): PipoAccounts {
-  const recent = new LRUCache<string, { token: string; obtainedAt: Date }>({ max: 50_000 });
+  const recent = new BoundedCache<string, { token: string; obtainedAt: Date }>({ max: 50_000 });
   /** Tokens of `recent` as `sealed` last sealed them, by token (one per user while it is reused). */
-  const sealedTokens = new LRUCache<string, { obtainedAt: number; sealed: string }>({ max: 10_000 });
+  const sealedTokens = new BoundedCache<string, { obtainedAt: number; sealed: string }>({ max: 10_000 });
   const cacheKey = (buyerId: string, userRef: string) => `${buyerId}\u0000${userRef}`;
 
   const login = (storefront: ResolvedStorefront, mapping: UserMapping) => logIn(deps, storefront, mapping);

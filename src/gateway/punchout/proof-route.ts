@@ -8,7 +8,7 @@
  * asked for while its download is under way waits for that download instead of starting another.
  */
 import { Hono } from 'hono';
-import { LRUCache } from 'lru-cache';
+import { BoundedCache } from '../../kernel/bounded-cache.ts';
 import { isPrintApiError } from '../../print-api/index.ts';
 import type { GatewayContext } from '../context.ts';
 import { ERROR_ANSWERS, GatewayError, logFailure, toGatewayError, upstreamError } from '../http/errors.ts';
@@ -99,12 +99,12 @@ function proofErrorPage(
 }
 
 export function createProofRoutes(ctx: GatewayContext): Hono {
-  const cache = new LRUCache<string, Uint8Array>({
+  const cache = new BoundedCache<string, Uint8Array>({
     maxSize: PROOF_CACHE_BYTES,
-    sizeCalculation: (bytes) => bytes.byteLength,
-    ttl: PROOF_CACHE_SECONDS * 1000,
+    sizeOf: (bytes) => bytes.byteLength,
+    ttlMs: PROOF_CACHE_SECONDS * 1000,
     // The gateway's clock, so a proof's time in memory is measured as every other age in the gateway.
-    perf: { now: () => ctx.clock.now().getTime() },
+    now: () => ctx.clock.now().getTime(),
   });
   const downloads = sharedDownloads(cache);
 

@@ -2,15 +2,15 @@
  * Bytes from the print service kept by key (a proof, a thumbnail), each downloaded once at a time: requests
  * for the same key while its download runs share it, and only a completed download is kept.
  */
-import type { LRUCache } from 'lru-cache';
+import type { BoundedCache } from '../../kernel/bounded-cache.ts';
 
 /**
  * @example
- * const proofs = sharedDownloads(new LRUCache<string, Uint8Array>({ maxSize, sizeCalculation }));
+ * const proofs = sharedDownloads(new BoundedCache<string, Uint8Array>({ maxSize, sizeOf }));
  * const bytes = await proofs(key, () => downloadProof(ctx, proof));
  */
 export function sharedDownloads(
-  cache: LRUCache<string, Uint8Array>,
+  cache: BoundedCache<string, Uint8Array>,
 ): (key: string, download: () => Promise<Uint8Array>) => Promise<Uint8Array> {
   const pending = new Map<string, Promise<Uint8Array>>();
   return (key, download) => {

@@ -16,7 +16,7 @@
  * The tables are LRUs with a fixed number of entries, so a flood of made-up buyers or addresses cannot grow
  * memory; the clock is the gateway's, so tests freeze it.
  */
-import { LRUCache } from 'lru-cache';
+import { BoundedCache } from '../../kernel/bounded-cache.ts';
 import type { Clock, GuessCount, Store } from '../../store/port.ts';
 import { GatewayError } from '../http/errors.ts';
 
@@ -83,7 +83,7 @@ export function createFailureCounter(options: {
   if (!(maxLockSeconds >= windowSeconds)) throw new TypeError('maxLockSeconds must be >= windowSeconds');
   const windowMs = windowSeconds * 1000;
   const maxLockMs = maxLockSeconds * 1000;
-  const entries = new LRUCache<string, Entry>({ max: options.maxEntries ?? 10_000 });
+  const entries = new BoundedCache<string, Entry>({ max: options.maxEntries ?? 10_000 });
   const now = () => options.clock.now().getTime();
   const shared = options.shared;
   const sharedLimit = { maxFailures, windowMs, maxLockMs };

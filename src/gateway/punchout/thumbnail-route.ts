@@ -9,7 +9,7 @@
  * them a day: a saved design's picture does not change, and an approver's list shows the same ones often.
  */
 import { Hono } from 'hono';
-import { LRUCache } from 'lru-cache';
+import { BoundedCache } from '../../kernel/bounded-cache.ts';
 import { isPrintApiError } from '../../print-api/index.ts';
 import type { GatewayContext } from '../context.ts';
 import type { ResolvedStorefront } from '../deps.ts';
@@ -67,11 +67,11 @@ async function downloadThumbnail(
 }
 
 export function createThumbnailRoutes(ctx: GatewayContext): Hono {
-  const cache = new LRUCache<string, Uint8Array>({
+  const cache = new BoundedCache<string, Uint8Array>({
     maxSize: THUMBNAIL_CACHE_BYTES,
-    sizeCalculation: (bytes) => bytes.byteLength,
-    ttl: THUMBNAIL_CACHE_SECONDS * 1000,
-    perf: { now: () => ctx.clock.now().getTime() },
+    sizeOf: (bytes) => bytes.byteLength,
+    ttlMs: THUMBNAIL_CACHE_SECONDS * 1000,
+    now: () => ctx.clock.now().getTime(),
   });
   const downloads = sharedDownloads(cache);
 
