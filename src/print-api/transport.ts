@@ -7,9 +7,9 @@
  * tests). The request path is kept lean because the gateway calls it for every punch-in: headers are
  * computed once per client and a call allocates little beyond its AbortController.
  */
-import packageJson from '../../package.json' with { type: 'json' };
 import { parseHttpUrl, urlPrefix } from './call-arguments.ts';
 import { codeForStatus, isPrintApiError, isRetryablePrintApiError, PrintApiError } from './error.ts';
+import { PUNCHGATE_VERSION } from './version.ts';
 import { parseRetryAfter } from './retry-after.ts';
 
 /** The part of `fetch` the client uses. Hono's `app.request` fits once wrapped in an arrow. */
@@ -76,7 +76,7 @@ export interface Transport {
 
 export const DEFAULT_TIMEOUT_MS = 10_000;
 export const DEFAULT_RETRIES = 2;
-export const DEFAULT_USER_AGENT = `punchgate/${packageJson.version}`;
+export const DEFAULT_USER_AGENT = `punchgate/${PUNCHGATE_VERSION}`;
 
 const BACKOFF_BASE_MS = 200;
 const BACKOFF_CAP_MS = 5_000;
