@@ -176,12 +176,12 @@ describe('the packed packages, installed into an empty project', { timeout: COMM
         // src/cli.ts's default seed and src/runtime/demo.ts's config and seed, at their relative URLs.
         'dist/fixtures/sandbox-seed.json',
         'dist/fixtures/demo.config.json',
-        // src/print-api/transport.ts reads the version from ../../package.json.
-        'dist/package.json',
         'schemas/config.schema.json',
       ]),
     );
     expect(gatewayPaths.filter((path) => /\.ts$/.test(path) && !path.endsWith('.d.ts'))).toEqual([]);
+    // The version is src/print-api/version.ts's: no module reads package.json any more.
+    expect(gatewayPaths).not.toContain('dist/package.json');
     // No test of the repository: nothing under a test folder, no *.test.* file (a module may still be
     // named for what it does, such as the console's test punch-out).
     expect(gatewayPaths.filter((path) => /(^|\/)test\/|\.test\.[cm]?[jt]s$/.test(path))).toEqual([]);
