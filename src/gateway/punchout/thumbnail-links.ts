@@ -10,7 +10,7 @@
  *
  * Plain functions of the config, not of a running gateway: `punchgate catalog` writes the same links.
  */
-import { bytesToBase64 } from '../../kernel/base64.ts';
+import { bytesToBase64url } from '../../kernel/base64.ts';
 import { constantTimeEqual } from '../../kernel/constant-time.ts';
 
 /** The path thumbnail links are served under, mounted by `createGateway`. */
@@ -48,10 +48,7 @@ async function macOf(secret: string, storefrontId: string, designId: number): Pr
     await macKey(secret),
     new TextEncoder().encode(`${storefrontId}\n${designId}`),
   );
-  return bytesToBase64(new Uint8Array(signed, 0, MAC_BYTES))
-    .replace(/\+/g, '-')
-    .replace(/\//g, '_')
-    .replace(/=+$/, '');
+  return bytesToBase64url(new Uint8Array(signed, 0, MAC_BYTES));
 }
 
 /**
