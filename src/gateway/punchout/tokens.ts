@@ -63,8 +63,9 @@ function deriveKeyBytes(secret: string, label: string): Promise<ArrayBuffer> {
 
 /**
  * The HMAC keys derived under `label` from each signing key, the current one first (it opens everything
- * issued since the rotation, so the others are rarely tried). Every kind of signed value has its own
- * label, so no value of one kind can pass for another even where their claims would.
+ * issued since the rotation, so the others are rarely tried). URL tokens and the console's cookie have
+ * labels of their own, so neither passes for the other even where their claims would; among URL tokens
+ * the signed `pur` keeps the purposes apart.
  */
 export function derivedMacKeys(
   secrets: readonly string[],
