@@ -108,6 +108,7 @@ function expectStatus(answer: Answer, status: number, what: string): Answer {
 
 const floors: BenchCase = {
   name: 'floors',
+  headline: true,
   title:
     'each headline operation against its design floor and its physical floor (serving CPU per operation)',
   async setup({ quick }) {

@@ -76,6 +76,7 @@ function withServerCpu(pid: number | undefined, run: () => Promise<Figures>) {
 
 const poIntake: BenchCase = {
   name: 'po-intake',
+  headline: true,
   title:
     'cXML OrderRequests accepted (persisted, Status 200) per second vs the physical floor with group commit',
   async setup({ quick }) {

@@ -93,5 +93,7 @@ export interface BenchCase {
   readonly name: string;
   /** One line on what is measured and why. */
   readonly title: string;
+  /** It measures headline operations against their floors: `--runs` without `--only` repeats these cases. */
+  readonly headline?: boolean;
   setup(options: BenchSetupOptions): Promise<BenchSession | SkippedCase>;
 }

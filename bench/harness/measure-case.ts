@@ -12,6 +12,7 @@ import type {
   RatioSpec,
 } from './bench-case.ts';
 import { meets, pairedDifference, pairedRatio } from './ratios.ts';
+import { type RunTook, startRunClock } from './run-clock.ts';
 import { median } from './statistics.ts';
 
 export interface VariantResult {
@@ -56,6 +57,8 @@ export interface CaseResult {
   readonly limits: readonly LimitResult[];
   /** The machine's load averages (1, 5, 15 min) when the case started and when it ended. */
   readonly load: { readonly atStart: readonly number[]; readonly atEnd: readonly number[] };
+  /** Wall clock of the case, set-up to close, and the CPU it used: the bench's process and its ended children. */
+  readonly took: RunTook;
 }
 
 export async function measureCase(
@@ -64,6 +67,7 @@ export async function measureCase(
   progress: (line: string) => void,
 ): Promise<CaseResult> {
   const atStart = os.loadavg();
+  const clock = startRunClock();
   const session = await benchCase.setup(options);
   if ('skipped' in session) {
     progress(`${benchCase.name}: skipped (${session.skipped})`);
@@ -79,8 +83,10 @@ export async function measureCase(
       differences: [],
       limits: [],
       load: { atStart, atEnd: os.loadavg() },
+      took: clock.took(),
     };
   }
+  let closed = false;
   try {
     const names = Object.keys(session.variants);
     const rounds = Math.max(3, session.rounds ?? (options.quick ? 3 : 5));
@@ -129,6 +135,8 @@ export async function measureCase(
       return { ...spec, value, met: meets(spec.goal, value) === true };
     });
 
+    await session.close();
+    closed = true;
     return {
       name: benchCase.name,
       title: benchCase.title,
@@ -140,9 +148,10 @@ export async function measureCase(
       differences,
       limits,
       load: { atStart, atEnd: os.loadavg() },
+      took: clock.took(),
     };
   } finally {
-    await session.close();
+    if (!closed) await session.close();
   }
 }
 

@@ -134,12 +134,52 @@ export function headlineSummary(
       });
     }
   }
-  const floorOrder: readonly FloorKind[] = ['design', 'physical', 'physical, group commit'];
+  return sortHeadline(rows);
+}
+
+const FLOOR_ORDER: readonly FloorKind[] = ['design', 'physical', 'physical, group commit'];
+
+function sortHeadline<Row extends HeadlineTag>(rows: Row[]): Row[] {
   return rows.sort(
     (a, b) =>
       HEADLINE_OPERATIONS.indexOf(a.operation) - HEADLINE_OPERATIONS.indexOf(b.operation) ||
-      floorOrder.indexOf(a.floor) - floorOrder.indexOf(b.floor),
+      FLOOR_ORDER.indexOf(a.floor) - FLOOR_ORDER.indexOf(b.floor),
   );
+}
+
+/** A headline ratio over several runs of the same cases: the median of the runs' values. */
+export interface HeadlineOverRuns extends HeadlineRatio {
+  /** Each run's value (the median of its rounds), in run order; NaN where a run had none. */
+  readonly perRun: readonly number[];
+}
+
+/**
+ * The headline ratios of `runs` (each a run's headlineSummary), one row per operation and floor: the
+ * median of the runs' values, held against the goal again. A run without the ratio gives NaN for it, and
+ * the median is then n/a, never a median of fewer runs than asked for.
+ */
+export function headlineOverRuns(runs: readonly (readonly HeadlineRatio[])[]): HeadlineOverRuns[] {
+  const keyOf = (row: HeadlineTag) => `${row.operation}\n${row.floor}`;
+  const firsts = new Map<string, HeadlineRatio>();
+  for (const run of runs) for (const row of run) if (!firsts.has(keyOf(row))) firsts.set(keyOf(row), row);
+  const rows = [...firsts.values()].map((first): HeadlineOverRuns => {
+    const perRun = runs.map((run) => run.find((row) => keyOf(row) === keyOf(first))?.value ?? Number.NaN);
+    const value = perRun.every(Number.isFinite) ? median(perRun) : Number.NaN;
+    const { case: caseName, operation, floor, name, metric, goal } = first;
+    return {
+      case: caseName,
+      operation,
+      floor,
+      name,
+      metric,
+      value,
+      perRound: [],
+      perRun,
+      goal,
+      met: meets(goal, value),
+    };
+  });
+  return sortHeadline(rows);
 }
 
 /** `1.42× (≤ 1.3: NOT MET)`, `0.71× (≥ 0.6: met)`, `1.10×` without a goal. */
@@ -153,16 +193,26 @@ export function verdictText(value: number, goal: Goal | undefined, met: boolean 
   return `${ratio} (${bounds.join(', ')}: ${met ? 'met' : 'NOT MET'})`;
 }
 
-/** The headline summary as the run prints it: one line per operation, both floors side by side. */
-export function formatHeadline(rows: readonly HeadlineRatio[]): string {
+/**
+ * The headline summary as the run prints it: one line per operation, both floors side by side; over
+ * several runs, each run's value and then their median with its verdict.
+ */
+export function formatHeadline(rows: readonly (HeadlineRatio | HeadlineOverRuns)[]): string {
   if (rows.length === 0) return '';
+  const runs = rows.find((row) => 'perRun' in row)?.perRun.length;
   const lines = [
-    'headline: gateway cost / floor cost (serving process CPU per operation; intake throughput)',
+    `headline: gateway cost / floor cost (serving process CPU per operation; intake throughput)${runs === undefined ? '' : `, median of ${runs} runs`}`,
   ];
+  const runsText = (row: HeadlineRatio | HeadlineOverRuns) =>
+    'perRun' in row
+      ? `${row.perRun.map((v) => (Number.isFinite(v) ? v.toFixed(2) : 'n/a')).join(' ')} → `
+      : '';
   for (const operation of HEADLINE_OPERATIONS) {
     const own = rows.filter((row) => row.operation === operation);
     if (own.length === 0) continue;
-    const cells = own.map((row) => `${row.floor} ${verdictText(row.value, row.goal, row.met)}`);
+    const cells = own.map(
+      (row) => `${row.floor} ${runsText(row)}${verdictText(row.value, row.goal, row.met)}`,
+    );
     lines.push(`  ${operation.padEnd(26)} ${cells.join('   ')}`);
   }
   return lines.join('\n');

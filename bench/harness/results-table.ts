@@ -6,7 +6,8 @@ import type { CaseResult } from './measure-case.ts';
 import { formatNumber } from './measure-case.ts';
 
 export function formatCaseTable(result: CaseResult): string {
-  if (result.skipped !== undefined) return `${result.name}: ${result.title}\n  skipped: ${result.skipped}`;
+  if (result.skipped !== undefined)
+    return `${result.name}: ${result.title}\n  skipped: ${result.skipped}\n  ${tookText(result)}`;
   const metricNames = Object.keys(result.metrics);
   const header = ['variant', ...metricNames.map((m) => labelOf(m, result.metrics[m]!.unit))];
   const rows = Object.entries(result.variants).map(([name, variant]) => [
@@ -45,7 +46,14 @@ export function formatCaseTable(result: CaseResult): string {
       `  limit ${limit.name} = ${formatNumber(limit.value)} ${unit}${goalText(limit.goal, limit.met)}`,
     );
   }
+  out.push(`  ${tookText(result)}`);
   return out.join('\n');
+}
+
+/** `took 41.2 s (CPU 55.0 s), load 1.2 → 2.3`: the wall clock, the CPU and the 1-minute load average. */
+export function tookText({ took, load }: Pick<CaseResult, 'took' | 'load'>): string {
+  const seconds = (ms: number) => (Number.isFinite(ms) ? `${(ms / 1000).toFixed(1)} s` : 'n/a');
+  return `took ${seconds(took.wallMs)} (CPU ${seconds(took.cpuMs)}), load ${load.atStart[0]?.toFixed(1)} → ${load.atEnd[0]?.toFixed(1)}`;
 }
 
 function goalText(goal: Goal | undefined, met: boolean | undefined): string {

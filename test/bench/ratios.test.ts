@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   formatHeadline,
   headlineGoal,
+  headlineOverRuns,
   headlineSummary,
   meets,
   pairedDifference,
@@ -143,5 +144,59 @@ describe('headlineSummary', () => {
   it('says NOT MET, and n/a for a ratio that could not be formed', () => {
     expect(verdictText(1.42, { atMost: 1.3 }, false)).toBe('1.42× (≤ 1.3: NOT MET)');
     expect(verdictText(Number.NaN, { atLeast: 0.6 }, false)).toBe('n/a (≥ 0.6: NOT MET)');
+  });
+});
+
+describe('headlineOverRuns', () => {
+  const row = (
+    operation: Parameters<typeof headlineGoal>[0],
+    floor: Parameters<typeof headlineGoal>[1],
+    value: number,
+  ) => {
+    const goal = headlineGoal(operation, floor);
+    return {
+      case: 'floors',
+      operation,
+      floor,
+      name: `${operation} ${floor}`,
+      metric: 'cpuUsPerOp',
+      value,
+      perRound: [value],
+      goal,
+      met: meets(goal, value),
+    };
+  };
+
+  it('takes the median of the runs per operation and floor and judges the median, not any one run', () => {
+    const rows = headlineOverRuns([
+      [row('order job', 'design', 1.6), row('punch-in, new user', 'physical', 2.1)],
+      [row('punch-in, new user', 'physical', 1.9), row('order job', 'design', 1.4)],
+      [row('order job', 'design', 1.45), row('punch-in, new user', 'physical', 1.8)],
+    ]);
+    expect(rows.map((r) => [r.operation, r.floor, r.perRun, r.value, r.met])).toEqual([
+      ['punch-in, new user', 'physical', [2.1, 1.9, 1.8], 1.9, true],
+      ['order job', 'design', [1.6, 1.4, 1.45], 1.45, true],
+    ]);
+  });
+
+  it('gives n/a, not the median of the other runs, when a run lacks the ratio', () => {
+    const [only] = headlineOverRuns([[row('catalog page', 'design', 1.1)], []]);
+    expect(only?.perRun).toEqual([1.1, Number.NaN]);
+    expect(only?.value).toBeNaN();
+    expect(only?.met).toBe(false);
+  });
+
+  it("prints each run's value before the median and its verdict", () => {
+    const text = formatHeadline(
+      headlineOverRuns([
+        [row('catalog page', 'design', 1.2), row('catalog page', 'physical', 3)],
+        [row('catalog page', 'design', 1.5), row('catalog page', 'physical', 2)],
+        [row('catalog page', 'design', 1.4), row('catalog page', 'physical', 2.5)],
+      ]),
+    ).split('\n');
+    expect(text[0]).toMatch(/median of 3 runs$/);
+    expect(text[1]).toBe(
+      `  ${'catalog page'.padEnd(26)} design 1.20 1.50 1.40 → 1.40× (≤ 1.3: NOT MET)   physical 3.00 2.00 2.50 → 2.50×`,
+    );
   });
 });
