@@ -68,7 +68,9 @@ export function setupsBesideLoad(options: SetupsBesideLoadOptions): {
 
 /**
  * Runs `setups` while `load` keeps going for as long as `running()` says; answers the setups' figures, how
- * many the load reported, and the milliseconds from starting the load to its end.
+ * many the load reported, and the milliseconds from starting the load to its end. When the setups fail,
+ * the load is stopped and waited for before their error goes on: a load still running would otherwise
+ * meet the servers and clients the case closes, and its error would end the bench in place of theirs.
  */
 async function besideLoad(
   setups: () => Promise<Figures>,
@@ -77,7 +79,16 @@ async function besideLoad(
   let running = true;
   const started = performance.now();
   const loading = load(() => running);
-  const figures = await setups();
+  // Held until awaited below, so that a load failing first is not an unhandled rejection meanwhile.
+  loading.catch(() => undefined);
+  let figures: Figures;
+  try {
+    figures = await setups();
+  } catch (error) {
+    running = false;
+    await loading.catch(() => undefined);
+    throw error;
+  }
   running = false;
   const loaded = await loading;
   return { figures, loaded, elapsedMs: performance.now() - started };
