@@ -41,13 +41,11 @@ import { createPrintApi } from '../../src/index.ts';
 import { createOrderWorker } from '../../src/gateway/orders/index.ts';
 import { createNodeFetch } from '../../src/print-api/node-fetch.ts';
 import { createNodeGateway } from '../../src/runtime/gateway-node.ts';
-import { createNodeLogger } from '../../src/runtime/logging.ts';
 import { setupRequest } from '../../test/support/cxml-documents.ts';
 import { findForms, formBody } from '../../test/support/html-forms.ts';
 import { seedOrderLines } from '../../test/support/order-lines.ts';
 import { startUrlOf } from '../../test/support/punchout-flow.ts';
 import { GATEWAY_ORIGIN } from '../../test/support/stack.ts';
-import pino from 'pino';
 import { benchGatewayConfig } from '../harness/bench-gateway.ts';
 import type { BenchCase, Figures, RatioSpec } from '../harness/bench-case.ts';
 import { startGatewayServer, startSandboxServer } from '../harness/bench-servers.ts';
@@ -62,6 +60,7 @@ import {
 import { processCpuMicros } from '../harness/process-cpu.ts';
 import { type HeadlineOperation, headlineGoal } from '../harness/ratios.ts';
 import { sandboxRequestCount } from '../harness/sandbox-requests.ts';
+import { serveLogFile } from '../harness/serve-log.ts';
 import { median } from '../harness/statistics.ts';
 import type { FloorConfiguration, FloorServerOptions, FloorServerReady } from '../servers/floor-server.ts';
 import { orderBody } from './po-intake.ts';
@@ -329,15 +328,8 @@ const floors: BenchCase = {
       databasePath: join(jobDir, 'gateway.db'),
     });
     // Logging as serve's does (JSON lines at the default level), into a file rather than this terminal.
-    const jobLog = pino.destination({
-      dest: join(LOG_DIR, 'order-job.log'),
-      mkdir: true,
-      append: false,
-      sync: true,
-    });
-    const jobGateway = await createNodeGateway(jobConfig, {
-      logger: createNodeLogger('gateway', { ...process.env, LOG_FORMAT: 'json' }, { destination: jobLog }),
-    });
+    const jobLog = serveLogFile(join(LOG_DIR, 'order-job.log'));
+    const jobGateway = await createNodeGateway(jobConfig, { logger: jobLog.logger });
     const jobApp = jobGateway.gateway.app;
     // The returning user's mapping and PIPO token, as a punch-in leaves them.
     await jobApp.fetch(new Request(`${GATEWAY_ORIGIN}/cxml`, { method: 'POST', body: setupRequest() }));
@@ -533,8 +525,7 @@ const floors: BenchCase = {
         await jobFloors.design.close();
         await jobFloors.physical.close();
         await jobGateway.close();
-        jobLog.flushSync();
-        jobLog.end();
+        await jobLog.close();
         rmSync(jobDir, { recursive: true, force: true });
         await Promise.all([gateway.stop(), designFloor.stop(), physicalFloor.stop()]);
         await sandbox.stop();
