@@ -17,6 +17,12 @@ export interface SessionSeed {
   readonly expiresAt: number;
 }
 
+/**
+ * The ids of session-memory's bulk-seeded sessions, which its probe seeds or copies from a template file
+ * seeded by the case (the sessions it creates have base-36 ids past them: no id twice).
+ */
+export const MEMORY_PROBE_SEED = { prefix: 's', suffix: '-bench-session-id' } as const;
+
 /** The id of the i-th seeded session. */
 export function seededSessionId(seed: Pick<SessionSeed, 'prefix' | 'suffix'>, i: number): string {
   return `${seed.prefix}${String(i).padStart(8, '0')}${seed.suffix ?? ''}`;

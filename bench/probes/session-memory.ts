@@ -4,7 +4,9 @@
  * resident memory to the parent over IPC. `sessions: 0` gives the floor: the same modules and store, empty.
  *
  * What runs: all but the last `created` sessions are written in one bulk INSERT (bench/harness/
- * seed-sessions.ts: 1,000,000 rows take about 3 s, where the real create path would take about a minute); then `created` sessions (default 100,000, or all when fewer are stored) are
+ * seed-sessions.ts: 1,000,000 rows take about 3 s, where the real create path would take about a minute),
+ * or, when the parent hands a `template` that holds them (bench/probes/sessions-file.ts, seeded once per
+ * run), that file is copied in their place; then `created` sessions (default 100,000, or all when fewer are stored) are
  * created through the real path, `store.sessions.create` behind the cache, and `reads` sessions (default
  * 100,000) are read through the real path, `store.sessions.get`, spread evenly over every stored session
  * (bulk-seeded and created alike), so the cache misses, fills and evicts as a busy gateway's would.
@@ -16,12 +18,12 @@
  * The database lives on /dev/shm when there is one, so that the disk does not pace the set-up; its pages
  * there are tmpfs, outside this process's RSS, as a database file's pages in the OS page cache would be.
  */
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openStore } from '../../src/runtime/gateway-node.ts';
 import { childServerOptions } from '../harness/child-server.ts';
-import { seededSessionId, seedSessions } from '../harness/seed-sessions.ts';
+import { MEMORY_PROBE_SEED, seededSessionId, seedSessions } from '../harness/seed-sessions.ts';
 
 export interface SessionMemoryOptions {
   /** Sessions stored when RSS is read. */
@@ -30,6 +32,11 @@ export interface SessionMemoryOptions {
   readonly created?: number;
   /** Reads through `store.sessions.get`, spread over every stored session. Default min(sessions, 100,000). */
   readonly reads?: number;
+  /**
+   * A store file that already holds the `sessions − created` bulk-seeded sessions, seeded with
+   * MEMORY_PROBE_SEED's ids: copied to this process's database instead of seeding them here.
+   */
+  readonly template?: string;
 }
 
 export interface SessionMemoryReport {
@@ -49,15 +56,16 @@ const seeded = sessions - created;
 
 const dataDir = mkdtempSync(join(existsSync('/dev/shm') ? '/dev/shm' : tmpdir(), 'punchgate-bench-'));
 const path = join(dataDir, 'sessions.db');
-const store = await openStore({ kind: 'sqlite', path });
 
 const idOf = (i: number) => `s${i.toString(36).padStart(8, '0')}-bench-session-id`;
 const now = Date.now();
 const expiresAt = now + 18 * 3_600_000;
 
-const seed = { prefix: 's', suffix: '-bench-session-id', count: seeded, now, expiresAt };
+const seed = { ...MEMORY_PROBE_SEED, count: seeded, now, expiresAt };
 const seedStarted = performance.now();
-seedSessions(path, seed);
+if (options.template !== undefined && seeded > 0) copyFileSync(options.template, path);
+const store = await openStore({ kind: 'sqlite', path });
+if (options.template === undefined) seedSessions(path, seed);
 const seedMs = performance.now() - seedStarted;
 
 /** Bulk-seeded sessions have decimal ids, created ones base-36 past them: no id twice. */
