@@ -59,7 +59,14 @@ async function buildProbe(): Promise<URL> {
     new URL('tsconfig.json', BUILD_DIR),
     JSON.stringify({
       extends: '../../tsconfig.build.json',
-      compilerOptions: { rootDir: '../..', outDir: 'out', declaration: false },
+      // Incremental: a run after the first re-emits only what changed (about 5 s of CPU for the whole).
+      compilerOptions: {
+        rootDir: '../..',
+        outDir: 'out',
+        declaration: false,
+        incremental: true,
+        tsBuildInfoFile: 'out/.tsbuildinfo',
+      },
       include: ['../../bench/probes/session-memory.ts'],
     }),
   );
