@@ -4,7 +4,7 @@
 import { readFileSync } from 'node:fs';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import { serve } from '@hono/node-server';
+import { createAdaptorServer } from '@hono/node-server';
 import { getConnInfo } from '@hono/node-server/conninfo';
 import type { Context } from 'hono';
 
@@ -38,6 +38,14 @@ export const NODE_SERVER_LIMITS = {
   keepAliveTimeoutMs: 5_000,
   /** How often the timeouts above are checked (Node's default is 30 s, which would double them). */
   connectionsCheckingIntervalMs: 1_000,
+  /**
+   * Connections the kernel holds for us until the event loop accepts them (Linux caps it at
+   * net.core.somaxconn, 4096 by default). Node's 511 overflows when a flood of connections arrives faster
+   * than a busy loop accepts them: the kernel then drops the SYN of every connection past it, a monitor's
+   * probe among them, and the probe's client tries again only after 1, 3, 7, 15 s. Held here they are
+   * accepted in the next turn of the loop, and the connection cap (evictIdleAtCap) judges them.
+   */
+  listenBacklog: 4_096,
 } as const;
 
 /**
@@ -164,9 +172,8 @@ export function serveNode(
 ): Promise<RunningServer> {
   const hostname = options.hostname ?? '127.0.0.1';
   return new Promise((resolve, reject) => {
-    const server = serve({
+    const server = createAdaptorServer({
       fetch: (request, env) => app.fetch(request, env),
-      port: options.port,
       hostname,
       serverOptions: {
         headersTimeout: NODE_SERVER_LIMITS.headersTimeoutMs,
@@ -210,6 +217,7 @@ export function serveNode(
         drain,
       });
     });
+    server.listen({ port: options.port, host: hostname, backlog: NODE_SERVER_LIMITS.listenBacklog });
   });
 }
 

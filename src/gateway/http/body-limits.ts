@@ -206,8 +206,11 @@ async function readCapped(
  */
 export function boundBodies(surfaces: BodySurfaces): MiddlewareHandler {
   return async (c, next) => {
-    const body = c.req.raw.body;
-    if (body === null) return next();
+    // The headers decide first and the body is touched only when they cannot: asking a Node request for its
+    // body builds a web stream that starts reading the socket at once, and a refusal (the admission gate's,
+    // at most a few milliseconds later) or a probe must not pay for reading a body nobody wants. A GET or
+    // HEAD has none in the Fetch API.
+    if (c.req.method === 'GET' || c.req.method === 'HEAD') return next();
     const surface = bodySurfaceOf(surfaces, c.req.path);
     const { maxBytes, reading } = surface.limit;
     const declared = c.req.header('content-length');
@@ -216,6 +219,8 @@ export function boundBodies(surfaces: BodySurfaces): MiddlewareHandler {
         ? next()
         : surface.refuse(c, maxBytes);
     }
+    const body = c.req.raw.body;
+    if (body === null) return next();
     if (reading === 'buffered') {
       const bytes = await readCapped(body, maxBytes);
       if (bytes === undefined) return surface.refuse(c, maxBytes);
