@@ -10,7 +10,9 @@
  *   outlive the weeks until its PO arrives; with `NORMAL` a power cut or kernel crash can drop the last
  *   commits in WAL mode. Writes that touch only punch-out sessions and one-time tokens commit at `NORMAL`
  *   (still safe against a process crash): losing one to a power cut costs the buyer a new punch-out, and
- *   skipping their fsync is most of the cost of a punch-in.
+ *   skipping their fsync is most of the cost of a punch-in. So do the refusals log's: a stranger's refused
+ *   document is a line of diagnosis, and a flood of them must not put an fsync per document on the event
+ *   loop that answers every other request and the health probes.
  * - Every write runs in a `BEGIN IMMEDIATE` transaction, so a writer queues for the lock (up to the busy
  *   timeout) up front instead of failing on a lock upgrade, and concurrent processes never both claim a job.
  *
@@ -218,7 +220,7 @@ function groupCommits(
 }
 
 /** Writes to these tables alone may skip the fsync (see the header). */
-const EPHEMERAL_WRITE = /^\s*(INSERT\s+INTO|UPDATE|DELETE\s+FROM)\s+(sessions|one_time_tokens)\b/i;
+const EPHEMERAL_WRITE = /^\s*(INSERT\s+INTO|UPDATE|DELETE\s+FROM)\s+(sessions|one_time_tokens|refusals)\b/i;
 
 /** Runs `work`, turning SQLite's failures into the store's error codes. */
 function guard<T>(work: () => T): T {
