@@ -97,12 +97,35 @@ describe('the Node logger (pino)', () => {
     expect(res.status).toBe(200);
     expect(res.headers.get('X-Request-Id')).toBe('trace-4711');
     const lines = json();
-    // The first is written deep inside the route, after awaits on the store, not by the middleware.
-    expect(lines.map((l) => [l.msg, l.requestId])).toEqual([
-      ['punch-out session opened', 'trace-4711'],
-      ['request', 'trace-4711'],
+    // One line for the request: what the route did deep inside, after awaits on the store, rides on it.
+    expect(lines).toEqual([
+      {
+        level: 'info',
+        time: '2026-11-22T09:00:00.000Z',
+        pid: process.pid,
+        hostname: expect.any(String),
+        name: 'punchgate',
+        msg: 'request',
+        requestId: 'trace-4711',
+        method: 'POST',
+        route: '/cxml',
+        status: 200,
+        ms: expect.any(Number),
+        kind: 'PunchOutSetupRequest',
+        code: 200,
+        event: 'punch-out session opened',
+        buyer: 'acme',
+        language: 'en',
+        protocol: 'cxml',
+        operation: 'create',
+        mode: 'production',
+        storefront: 'demo',
+        session: expect.any(String),
+        reopenedLines: 0,
+        keptLines: 0,
+        upstreamCalls: 3,
+      },
     ]);
-    expect(lines.at(-1)).toMatchObject({ method: 'POST', route: '/cxml', status: 200 });
     logger.info('after the request');
     expect(json().at(-1)).not.toHaveProperty('requestId');
   });

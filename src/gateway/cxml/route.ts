@@ -26,9 +26,10 @@ import {
   wholeTags,
 } from '../../cxml/index.ts';
 import type { GatewayContext } from '../context.ts';
-import type { ResolvedBuyer } from '../deps.ts';
+import type { LogFields, ResolvedBuyer } from '../deps.ts';
 import { CXML_STATUS_TEXT, cxmlStatusOf, GatewayError, logFailure, toGatewayError } from '../http/errors.ts';
 import { type ReceivedHead, receiveHead } from '../http/read-body.ts';
+import { addAccessFields } from '../http/request-id.ts';
 import {
   authenticateHeader,
   createCxmlSenders,
@@ -67,24 +68,24 @@ export type OrderRequestHandler = (
   buyer: ResolvedBuyer,
   deploymentMode: DeploymentMode,
   attachments: readonly MimeAttachment[],
-) => Promise<{ code: number; text: string; detail?: string }>;
+) => Promise<{ code: number; text: string; detail?: string; accessFields?: LogFields }>;
 
 const answer = (xml: string) =>
   new Response(xml, { status: 200, headers: { 'Content-Type': 'text/xml; charset=UTF-8' } });
 
 /**
  * What a request came to: its kind (or why it could not be read), the Status code and its text and detail
- * as sent (for the refusals log), and the document.
+ * as sent (for the refusals log), the document, and what the access line says of it.
  */
 interface Outcome extends CxmlAnswer {
   xml: string;
+  accessFields: LogFields;
 }
 
 /** The Status documents the route answers with, each logged. */
 function createOutcomes(ctx: GatewayContext) {
   const status = (kind: string, code: number, detail?: string, inReplyTo?: string): Outcome => {
     const now = ctx.clock.now();
-    ctx.logger.info('cxml answer', { kind, code, inReplyTo });
     const text = CXML_STATUS_TEXT[code] ?? (code < 300 ? 'OK' : 'Error');
     const xml = buildStatusResponse({
       payloadID: newPayloadId(() => ctx.randomId(12), ctx.payloadHost, now),
@@ -93,7 +94,8 @@ function createOutcomes(ctx: GatewayContext) {
       text,
       ...(detail !== undefined && { detail }),
     });
-    return { kind, code, text: detail === undefined ? text : `${text}: ${detail}`, xml };
+    const accessFields = { kind, code, inReplyTo };
+    return { kind, code, text: detail === undefined ? text : `${text}: ${detail}`, xml, accessFields };
   };
 
   /** A document that could not be read: the Status its CxmlError names (a bug is rethrown to the funnel). */
@@ -125,7 +127,9 @@ function createOutcomes(ctx: GatewayContext) {
   return { status, unreadable, tooLarge, cutOff, busy, refused };
 }
 
-function sendOutcome(ctx: GatewayContext, outcome: Outcome): Response {
+/** The answer, its kind and Status code on the request's access line: the one line a cXML request writes. */
+function sendOutcome(ctx: GatewayContext, c: Context, outcome: Outcome): Response {
+  addAccessFields(c, outcome.accessFields);
   ctx.metrics.count('punchgate_cxml_requests_total', { kind: outcome.kind, status: String(outcome.code) });
   return answer(outcome.xml);
 }
@@ -137,7 +141,7 @@ function sendOutcome(ctx: GatewayContext, outcome: Outcome): Response {
 export async function documentTooLarge(ctx: GatewayContext, c: Context, limit: number): Promise<Response> {
   const outcome = createOutcomes(ctx).tooLarge(limit);
   await createCxmlRefusals(ctx, { claimedBy: () => undefined }).recordIfRefused(c, outcome, new Uint8Array());
-  return sendOutcome(ctx, outcome);
+  return sendOutcome(ctx, c, outcome);
 }
 
 export function createCxmlRoute(ctx: GatewayContext, onOrder: OrderRequestHandler): Hono {
@@ -149,7 +153,7 @@ export function createCxmlRoute(ctx: GatewayContext, onOrder: OrderRequestHandle
     const received: Received = { bytes: new Uint8Array() };
     const outcome = await handle(c, received);
     await refusals.recordIfRefused(c, outcome, received.bytes);
-    return sendOutcome(ctx, outcome);
+    return sendOutcome(ctx, c, outcome);
   });
 
   // An OrderRequest from a proven buyer may be up to orderLimit (16 MiB by default, less with D1, whose rows
@@ -292,13 +296,16 @@ async function answerByKind(
 ): Promise<Outcome> {
   const { kind, payloadID } = request;
   switch (request.kind) {
-    case 'PunchOutSetupRequest':
-      return { kind, code: 200, text: 'OK', xml: await punchOutSetup(ctx, request, buyer, mode) };
+    case 'PunchOutSetupRequest': {
+      const { xml, accessFields } = await punchOutSetup(ctx, request, buyer, mode);
+      return { kind, code: 200, text: 'OK', xml, accessFields: { kind, code: 200, ...accessFields } };
+    }
     case 'ProfileRequest':
-      return { kind, code: 200, text: 'OK', xml: profileDocument(ctx) };
+      return { kind, code: 200, text: 'OK', xml: profileDocument(ctx), accessFields: { kind, code: 200 } };
     case 'OrderRequest': {
       const result = await onOrder(request, buyer, mode, attachments);
-      return status(kind, result.code, result.detail, payloadID);
+      const answered = status(kind, result.code, result.detail, payloadID);
+      return { ...answered, accessFields: { ...answered.accessFields, ...result.accessFields } };
     }
     case 'StatusUpdateRequest': {
       const result = await receiveStatusUpdate(ctx, request, buyer, mode);

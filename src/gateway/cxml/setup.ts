@@ -13,7 +13,7 @@ import {
 import { readDecimal, safeIntegerOf } from '../../kernel/decimal.ts';
 import { type JsonObject, toJson } from '../../store/types.ts';
 import type { GatewayContext } from '../context.ts';
-import type { ResolvedBuyer } from '../deps.ts';
+import type { LogFields, ResolvedBuyer } from '../deps.ts';
 import { GatewayError } from '../http/errors.ts';
 import { languageOfTag } from '../i18n/session-language.ts';
 import { buyerUserFromSetup } from '../punchout/buyer-user.ts';
@@ -62,13 +62,16 @@ function reopenedLines(request: PunchOutSetupRequest): ReopenedLine[] {
   });
 }
 
-/** The PunchOutSetupResponse to a proven buyer's setup; a buyer configured for OCI is refused. */
+/**
+ * The PunchOutSetupResponse to a proven buyer's setup, and what the access line says of the session it
+ * opened; a buyer configured for OCI is refused.
+ */
 export async function punchOutSetup(
   ctx: GatewayContext,
   request: PunchOutSetupRequest,
   buyer: ResolvedBuyer,
   deploymentMode: DeploymentMode,
-): Promise<string> {
+): Promise<{ xml: string; accessFields: LogFields }> {
   if (buyer.protocol !== 'cxml') {
     throw new GatewayError(
       'bad_request',
@@ -113,9 +116,10 @@ export async function punchOutSetup(
     reopen: reopenedLines(request),
   });
   const now = ctx.clock.now();
-  return buildSetupResponse({
+  const xml = buildSetupResponse({
     payloadID: newPayloadId(() => ctx.randomId(12), ctx.payloadHost, now),
     timestamp: now,
     startPageUrl: opened.startUrl,
   });
+  return { xml, accessFields: opened.accessFields };
 }

@@ -24,6 +24,7 @@ import { Hono } from 'hono';
 import { acceptOciPunchIn, OciError, type OciPunchIn, type OciPunchInRequest } from '../../oci/index.ts';
 import type { GatewayContext } from '../context.ts';
 import type { ResolvedOciBuyer } from '../deps.ts';
+import { addAccessFields } from '../http/request-id.ts';
 import { sendPage } from '../http/send-page.ts';
 import { localeOf } from '../i18n/locale.ts';
 import { requestLocale } from '../i18n/page-locale.ts';
@@ -149,6 +150,7 @@ export function createOciRoutes(ctx: GatewayContext): Hono {
         punchIn,
         frameAncestors,
         locale: localeOf(punchInLanguage(punchIn, c.req.header('accept-language'), buyer)),
+        addAccessFields: (fields) => addAccessFields(c, fields),
       };
       switch (punchIn.function) {
         case 'VALIDATE':

@@ -7,7 +7,7 @@ import { ceilingOf, parseDecimal } from '../../kernel/decimal.ts';
 import { type OciPunchIn, renderOciSearchResults, renderOciTransferForm } from '../../oci/index.ts';
 import type { CartLine, PunchoutSession } from '../../store/types.ts';
 import type { GatewayContext } from '../context.ts';
-import type { ResolvedOciBuyer, ResolvedStorefront } from '../deps.ts';
+import type { LogFields, ResolvedOciBuyer, ResolvedStorefront } from '../deps.ts';
 import { GatewayError } from '../http/errors.ts';
 import type { Locale } from '../i18n/locale.ts';
 import { type CatalogEntry, checkQuantity, findProductBySku } from '../punchout/catalog.ts';
@@ -35,13 +35,15 @@ export interface PunchInScope {
   frameAncestors: readonly string[];
   /** The punch-in's language (session-fields.ts `punchInLanguage`): its pages and its items' texts. */
   locale: Locale;
+  /** Puts what the punch-in did on the request's access line (`addAccessFields` of its context). */
+  addAccessFields(fields: LogFields): void;
 }
 
 export const noStoreRedirect = (location: string) =>
   new Response(null, { status: 303, headers: { Location: location, 'Cache-Control': 'no-store' } });
 
-export function openOciSession(ctx: GatewayContext, scope: PunchInScope) {
-  return openSession(ctx, {
+export async function openOciSession(ctx: GatewayContext, scope: PunchInScope) {
+  const opened = await openSession(ctx, {
     buyer: scope.buyer,
     protocol: 'oci',
     operation: 'create',
@@ -49,6 +51,8 @@ export function openOciSession(ctx: GatewayContext, scope: PunchInScope) {
     ...sessionFieldsOf(scope.punchIn),
     language: scope.locale.language,
   });
+  scope.addAccessFields(opened.accessFields);
+  return opened;
 }
 
 /** A URL of the session's OCI pages; the token is the same kind the punch-out pages use. */

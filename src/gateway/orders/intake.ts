@@ -501,7 +501,9 @@ export function createOrderIntake(ctx: GatewayContext): OrderRequestHandler {
       mode,
       storefront: storefrontId ?? 'none',
     });
-    ctx.logger.info('purchase order accepted', {
+    // No line of its own: the facts ride on the request's access line.
+    const accessFields = {
+      event: 'purchase order accepted',
       buyer: buyer.id,
       po: accepted.id,
       orderID: request.orderID,
@@ -512,8 +514,8 @@ export function createOrderIntake(ctx: GatewayContext): OrderRequestHandler {
       rejectedLines: rejectedLines.map((line) => line.lineNumber).join(',') || undefined,
       attachments: attachments.length || undefined,
       flags: flags.join(',') || undefined,
-    });
-    return { code: ACCEPTED.code, text: ACCEPTED.text };
+    };
+    return { code: ACCEPTED.code, text: ACCEPTED.text, accessFields };
   };
 }
 

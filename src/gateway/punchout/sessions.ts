@@ -12,7 +12,7 @@ import type {
   SessionOperation,
 } from '../../store/types.ts';
 import type { GatewayContext } from '../context.ts';
-import type { ResolvedBuyer, ResolvedStorefront } from '../deps.ts';
+import type { LogFields, ResolvedBuyer, ResolvedStorefront } from '../deps.ts';
 import { GatewayError } from '../http/errors.ts';
 import type { Language } from '../i18n/catalogs.ts';
 import { reorderStartTarget } from '../reorders/reorder-start.ts';
@@ -60,6 +60,8 @@ export interface OpenedSession {
   session: PunchoutSession;
   startUrl: string;
   upstreamCalls: number;
+  /** What the request's access line says of the session (`addAccessFields`): who, where, how. */
+  accessFields: LogFields;
 }
 
 /**
@@ -140,7 +142,9 @@ export async function openSession(ctx: GatewayContext, input: OpenSessionInput):
     operation: input.operation,
     mode: deploymentMode,
   });
-  ctx.logger.info('punch-out session opened', {
+  // No line of its own: the facts ride on the request's access line (the caller adds them).
+  const accessFields = {
+    event: 'punch-out session opened',
     buyer: buyer.id,
     language: input.language,
     protocol: input.protocol,
@@ -151,11 +155,12 @@ export async function openSession(ctx: GatewayContext, input: OpenSessionInput):
     reopenedLines: reopened,
     keptLines: kept.length,
     upstreamCalls: login.upstreamCalls,
-  });
+  };
   return {
     session,
     startUrl: `${ctx.publicUrl}/punchout/start/${token}`,
     upstreamCalls: login.upstreamCalls,
+    accessFields,
   };
 }
 

@@ -1,6 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { capturingLogger } from '../../support/capturing-logger.ts';
-import { ADMIN_TOKEN, adminRequest, createOrderStack, orderConfig } from '../../support/order-flow.ts';
+import {
+  ADMIN_TOKEN,
+  adminRequest,
+  createOrderStack,
+  linesOf,
+  orderConfig,
+  punchOut,
+  sendOrder,
+} from '../../support/order-flow.ts';
 import { createStack, GATEWAY_ORIGIN } from '../../support/stack.ts';
 
 const GENERATED = /^[A-Za-z0-9_-]{12}$/;
@@ -73,7 +81,16 @@ describe('X-Request-Id', () => {
       {
         level: 'info',
         message: 'request',
-        fields: { requestId: 'req-406', method: 'POST', route: '/cxml', status: 200, ms: expect.any(Number) },
+        // What the route answered inside: the cXML Status code, and the kind of request or refusal.
+        fields: {
+          requestId: 'req-406',
+          method: 'POST',
+          route: '/cxml',
+          status: 200,
+          ms: expect.any(Number),
+          kind: 'not_cxml',
+          code: 406,
+        },
       },
       {
         level: 'info',
@@ -108,6 +125,45 @@ describe('X-Request-Id', () => {
     for (const path of ['/healthz', '/readyz', '/metrics']) await stack.request(`${GATEWAY_ORIGIN}${path}`);
     expect(debug).toEqual(['/healthz', '/readyz', '/metrics']);
     expect(logger.lines.filter((l) => l.message === 'request')).toEqual([]);
+  });
+});
+
+describe('one line per request', () => {
+  it("a PO's intake writes only its access line, which carries the PO's facts", async () => {
+    const logger = capturingLogger();
+    const stack = await createOrderStack(orderConfig(), { gatewayDeps: { logger } });
+    const cart = await punchOut(stack, ['Business cards']);
+    logger.lines.length = 0;
+    const answer = await sendOrder(stack, {
+      payloadID: 'po-1@ariba.example',
+      orderID: 'PO-1',
+      lines: linesOf(cart),
+    });
+    expect(answer.code).toBe(200);
+    expect(logger.lines).toEqual([
+      {
+        level: 'info',
+        message: 'request',
+        fields: {
+          requestId: expect.stringMatching(GENERATED),
+          method: 'POST',
+          route: '/cxml',
+          status: 200,
+          ms: expect.any(Number),
+          kind: 'OrderRequest',
+          code: 200,
+          inReplyTo: 'po-1@ariba.example',
+          event: 'purchase order accepted',
+          buyer: 'acme',
+          po: expect.any(String),
+          orderID: 'PO-1',
+          type: 'new',
+          mode: 'production',
+          storefront: 'demo',
+          lines: 1,
+        },
+      },
+    ]);
   });
 });
 
