@@ -4,7 +4,7 @@
  * stands, so a refusal can name the element of a `cid:` the message does not carry.
  */
 import type { AttachmentReference } from './request-types.ts';
-import { child, elementNames, text, type XmlElement, type XmlNode } from './xml-node.ts';
+import { child, children, elementNames, text, type XmlNode } from './xml-node.ts';
 
 /**
  * The Attachment/URL values under `node` (the request document's element, called `name`), in document
@@ -19,10 +19,8 @@ export function readAttachmentReferences(node: XmlNode, name: string, raw: strin
 }
 
 function walk(node: XmlNode, at: string, found: AttachmentReference[]): void {
-  if (typeof node === 'string') return;
   for (const name of elementNames(node)) {
-    const value = (node as XmlElement)[name];
-    const each = Array.isArray(value) ? (value as readonly XmlNode[]) : [value as XmlNode];
+    const each = children(node, name);
     each.forEach((element, index) => {
       const path = each.length > 1 ? `${at}/${name}[${index + 1}]` : `${at}/${name}`;
       if (name === 'Attachment') found.push({ url: text(child(element, 'URL')).trim(), at: path });

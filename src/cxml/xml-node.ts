@@ -5,15 +5,23 @@
  */
 import { CxmlError } from './error.ts';
 
-type XmlValue = string | XmlElement | readonly XmlValue[];
-
-/** An element with attributes (`@name`), text (`#text`), CDATA (`#cdata`) or child elements. */
+/**
+ * One node of the tree fast-xml-parser builds in document order (`preserveOrder`, which spares the parser
+ * a second walk that turns its tree into objects): an element `{ [its name]: its children, ':@': its
+ * attributes as `@name` }`, a text run `{ '#text': text }` or a CDATA section `{ '#cdata': [{ '#text': text }] }`.
+ * The whole document is `{ '#document': its top-level nodes }` (xml-tree.ts).
+ */
 export interface XmlElement {
-  readonly [key: string]: XmlValue | undefined;
+  readonly [key: string]: readonly XmlElement[] | string | Readonly<Record<string, string>> | undefined;
 }
 
-/** An element as the parser gives it: a plain string when it holds only text (or nothing). */
-export type XmlNode = string | XmlElement;
+/** An element (or the document) as the readers pass it around. */
+export type XmlNode = XmlElement;
+
+const ATTRIBUTES = ':@';
+const TEXT = '#text';
+const CDATA = '#cdata';
+const NO_NODES: readonly XmlElement[] = [];
 
 const ENTITY = /&(?:#x([0-9a-fA-F]{1,6})|#([0-9]{1,7})|(amp|lt|gt|quot|apos));/g;
 const NAMED: Readonly<Record<string, string>> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
@@ -34,25 +42,29 @@ export function decodeXmlText(value: string): string {
   return value.includes('&') ? value.replace(ENTITY, decodeReference) : value;
 }
 
-function asNode(value: XmlValue | undefined): XmlNode | undefined {
-  if (value === undefined) return undefined;
-  if (Array.isArray(value)) return asNode(value[0] as XmlValue | undefined);
-  return value as XmlNode;
+/** The node's name: its one key besides the attributes (`#text` and `#cdata` for text and CDATA). */
+function nameOf(node: XmlElement): string | undefined {
+  for (const key in node) if (key !== ATTRIBUTES) return key;
+  return undefined;
+}
+
+/** The nodes inside an element (or the document), in document order. */
+function nodesOf(node: XmlNode | undefined): readonly XmlElement[] {
+  if (node === undefined) return NO_NODES;
+  const name = nameOf(node);
+  const nodes = name === undefined ? undefined : node[name];
+  return Array.isArray(nodes) ? (nodes as readonly XmlElement[]) : NO_NODES;
 }
 
 /** The first child element called `name`. */
 export function child(node: XmlNode | undefined, name: string): XmlNode | undefined {
-  if (node === undefined || typeof node === 'string') return undefined;
-  return asNode(node[name]);
+  for (const each of nodesOf(node)) if (Object.hasOwn(each, name)) return each;
+  return undefined;
 }
 
 /** Every child element called `name`, in document order. */
 export function children(node: XmlNode | undefined, name: string): readonly XmlNode[] {
-  if (node === undefined || typeof node === 'string') return [];
-  const value = node[name];
-  if (value === undefined) return [];
-  if (Array.isArray(value)) return value as readonly XmlNode[];
-  return [value as XmlNode];
+  return nodesOf(node).filter((each) => Object.hasOwn(each, name));
 }
 
 /** Follow a path of first children: `descend(request, 'BrowserFormPost', 'URL')`. */
@@ -64,21 +76,33 @@ export function descend(node: XmlNode | undefined, ...names: readonly string[]):
 
 /** Names of the child elements, in first-seen order. */
 export function elementNames(node: XmlNode | undefined): string[] {
-  if (node === undefined || typeof node === 'string') return [];
-  return Object.keys(node).filter((key) => {
-    const first = key.charCodeAt(0);
-    return first !== 0x40 && first !== 0x23; // '@' attributes, '#text' and '#cdata'
-  });
+  const names: string[] = [];
+  for (const each of nodesOf(node)) {
+    const name = nameOf(each);
+    if (name !== undefined && name !== TEXT && name !== CDATA && !names.includes(name)) names.push(name);
+  }
+  return names;
 }
 
-/** The element's own text (trimmed by the parser), decoded; '' when absent or empty. */
+/** The text runs of an element as the parser kept them (trimmed, references not decoded), joined. */
+function ownText(node: XmlNode): string {
+  let joined = '';
+  for (const each of nodesOf(node)) {
+    const value = each[TEXT];
+    if (typeof value === 'string') joined += value;
+  }
+  return joined;
+}
+
+/** The element's own text (trimmed by the parser), decoded, then its CDATA as written; '' when absent or empty. */
 export function text(node: XmlNode | undefined): string {
   if (node === undefined) return '';
-  if (typeof node === 'string') return decodeXmlText(node);
-  const own = node['#text'];
-  const cdata = node['#cdata'];
-  const decoded = typeof own === 'string' ? decodeXmlText(own) : '';
-  return typeof cdata === 'string' ? decoded + cdata : decoded;
+  let cdata = '';
+  for (const each of nodesOf(node)) {
+    const section = each[CDATA];
+    if (Array.isArray(section)) cdata += ownText({ [CDATA]: section });
+  }
+  return decodeXmlText(ownText(node)) + cdata;
 }
 
 /** Text of the first child called `name`, or undefined when that child is absent or empty. */
@@ -89,8 +113,10 @@ export function childText(node: XmlNode | undefined, name: string): string | und
 
 /** An attribute value, decoded and trimmed; undefined when absent. */
 export function attr(node: XmlNode | undefined, name: string): string | undefined {
-  if (node === undefined || typeof node === 'string') return undefined;
-  const value = node[`@${name}`];
+  const attributes = node?.[ATTRIBUTES];
+  if (attributes === undefined || typeof attributes === 'string' || Array.isArray(attributes))
+    return undefined;
+  const value = (attributes as Readonly<Record<string, string>>)[`@${name}`];
   return typeof value === 'string' ? decodeXmlText(value).trim() : undefined;
 }
 
@@ -114,7 +140,7 @@ const CDATA_SECTION = /<!\[CDATA\[([\s\S]*?)\]\]>/g;
  */
 export function rawText(node: XmlNode | undefined, where: string): string {
   if (node === undefined) return '';
-  const raw = typeof node === 'string' ? node : typeof node['#text'] === 'string' ? node['#text'] : '';
+  const raw = ownText(node);
   if (!raw.includes('<')) return decodeXmlText(raw);
   let out = '';
   let last = 0;
