@@ -128,6 +128,34 @@ describeWithPostgres('two gateways with the order flow on one PostgreSQL databas
     expect(accepts[0]?.doc.Request.ConfirmationRequest.OrderReference['@orderID']).toBe('PO-TWO-INSTANCES');
   });
 
+  it('accepts 40 POs naming the same cart lines across both, each re-sent once, each stored once', async () => {
+    const { stack, a, startB } = await startOnFreshSchema();
+    const cart = await punchOut(stack, ['Business cards', 'A5 flyer']);
+    const b = await startB();
+    const lines = linesOf(cart);
+    const documents = Array.from({ length: 40 }, (_, i) =>
+      orderRequest({
+        payloadID: `same-lines-${i}@ariba.example`,
+        orderID: `PO-SAME-${i}`,
+        lines: i % 2 === 0 ? lines : [...lines].reverse(),
+      }),
+    );
+    // Every document to both instances at once: the buyer's network re-sending each to the other.
+    const answers = await Promise.all(
+      [...documents, ...documents].map(async (document, i) => {
+        const res = await postCxml(i % 2 === 0 ? a : b, document);
+        return { status: res.status, cxml: statusOf(await res.text()) };
+      }),
+    );
+    expect(answers).toEqual(Array(80).fill({ status: 200, cxml: { code: 200, text: 'OK', detail: '' } }));
+    const stored = (await stack.store.orders.list({ limit: 100 })).items;
+    expect(stored.map((po) => po.orderId).sort()).toEqual(documents.map((_, i) => `PO-SAME-${i}`).sort());
+    expect((await stack.store.jobs.list({ limit: 100 })).items).toHaveLength(40);
+    const marked = await stack.store.cart.getMany(cart.map((line) => line.lineRef));
+    expect(marked.map((line) => line.state)).toEqual(['ordered', 'ordered']);
+    expect(stored.map((po) => po.id)).toContain(marked[0]?.poId);
+  });
+
   it('continues on instance B a punch-out session started on instance A', async () => {
     const { stack, a, startB } = await startOnFreshSchema();
     await startB();

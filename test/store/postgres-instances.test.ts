@@ -22,7 +22,7 @@ import {
 } from '../support/punchout-flow.ts';
 import { followRedirects, GATEWAY_ORIGIN, resolveTestConfig, testConfig } from '../support/stack.ts';
 import { createManualClock } from './manual-clock.ts';
-import { at, T0 } from './store-suite.ts';
+import { at, cartLine, purchaseOrder, T0 } from './store-suite.ts';
 
 describeWithPostgres('two instances on one PostgreSQL database', () => {
   const schemas = useTestSchemas();
@@ -64,6 +64,31 @@ describeWithPostgres('two instances on one PostgreSQL database', () => {
       ),
     );
     expect(jobs.filter((j) => j.created)).toHaveLength(1);
+    await Promise.all([a.close(), b.close()]);
+  });
+
+  it('accepts 60 orders naming the same cart lines spread across both, none refused or lost', async () => {
+    const [a, b] = await twoStores();
+    const lineRefs = ['L-A', 'L-B', 'L-C', 'L-D', 'L-E'];
+    for (const lineRef of lineRefs) await a.cart.add(cartLine({ lineRef }));
+    // Half name the lines backwards: row locks taken in the order named would deadlock across instances.
+    const results = await Promise.all(
+      Array.from({ length: 60 }, (_, i) =>
+        (i % 2 === 0 ? a : b).orders.acceptWithLines({
+          order: purchaseOrder({ payloadId: `same-lines-${i}@buyer`, orderId: `PO-SAME-${i}` }),
+          lineRefs: i % 4 < 2 ? lineRefs : [...lineRefs].reverse(),
+          job: { kind: 'process_order', keyPrefix: 'po:', runAt: T0 },
+        }),
+      ),
+    );
+    const ids = results.map((r) => (r.created ? r.id : 'copy'));
+    expect(new Set(ids).size).toBe(60);
+    expect(ids).not.toContain('copy');
+    expect((await b.orders.list({ limit: 100 })).items).toHaveLength(60);
+    expect((await b.jobs.list({ limit: 100 })).items).toHaveLength(60);
+    const lines = await b.cart.getMany(lineRefs);
+    expect(new Set(lines.map((line) => line.poId)).size).toBe(1);
+    expect(ids).toContain(lines[0]!.poId);
     await Promise.all([a.close(), b.close()]);
   });
 

@@ -92,7 +92,7 @@ function ociSession(overrides: Partial<NewPunchoutSession> = {}): NewPunchoutSes
   };
 }
 
-function cartLine(overrides: Partial<NewCartLine> = {}): NewCartLine {
+export function cartLine(overrides: Partial<NewCartLine> = {}): NewCartLine {
   return {
     lineRef: 'L-7K2M9Q',
     sessionId: 'sess-cxml-1',
@@ -113,7 +113,7 @@ function cartLine(overrides: Partial<NewCartLine> = {}): NewCartLine {
   };
 }
 
-function purchaseOrder(overrides: Partial<NewPurchaseOrder> = {}): NewPurchaseOrder {
+export function purchaseOrder(overrides: Partial<NewPurchaseOrder> = {}): NewPurchaseOrder {
   return {
     buyerId: 'acme',
     payloadId: '1740823200.42@buyer.example.com',
@@ -931,6 +931,32 @@ export function runStoreSuite(
           expect((await store.orders.list()).items).toHaveLength(1);
           expect((await store.jobs.list()).items).toMatchObject([{ key: `po:${id}` }]);
           for (const line of await store.cart.getMany(['L-A', 'L-B'])) expect(line.poId).toBe(id);
+        });
+
+        it('accepts 40 concurrent orders naming the same lines in any order, each once', async () => {
+          await addLines('L-A', 'L-B', 'L-C', 'L-D');
+          const orders = Array.from({ length: 40 }, (_, i) => ({
+            payloadId: `same-lines-${i}@buyer`,
+            orderId: `PO-SAME-${i}`,
+            // The lines named in other orders, so that no two transactions lock them alike by chance.
+            lineRefs: i % 2 === 0 ? ['L-A', 'L-B', 'L-C', 'L-D'] : ['L-D', 'L-B', 'L-C', 'L-A'],
+          }));
+          const results = await Promise.all(
+            orders.map(({ payloadId, orderId, lineRefs }) =>
+              store.orders.acceptWithLines(intake(lineRefs, { payloadId, orderId })),
+            ),
+          );
+          const ids = results.map(createdId);
+          expect(new Set(ids).size).toBe(40);
+          const { items: stored } = await store.orders.list({ limit: 100 });
+          expect(stored.map((o) => o.orderId).sort()).toStrictEqual(orders.map((o) => o.orderId).sort());
+          const { items: jobs } = await store.jobs.list({ limit: 100 });
+          expect(jobs.map((j) => j.key).sort()).toStrictEqual(ids.map((id) => `po:${id}`).sort());
+          // Each line is ordered by one of them (the last to commit), all four by the same one.
+          const lines = await store.cart.getMany(['L-A', 'L-B', 'L-C', 'L-D']);
+          expect(lines.map((line) => line.state)).toStrictEqual(['ordered', 'ordered', 'ordered', 'ordered']);
+          expect(ids).toContain(lines[0]!.poId);
+          expect(new Set(lines.map((line) => line.poId)).size).toBe(1);
         });
 
         it('stores nothing when a write fails halfway (after the order and job, at the cart lines)', async () => {

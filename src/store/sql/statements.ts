@@ -73,6 +73,16 @@ const userSql = {
     RETURNING *`,
 };
 
+/**
+ * The cart lines of the JSON array `$n` (and `condition`, when given), locked in reference order where the
+ * database locks rows (`SqlDialect.lockInOrder`): POs naming the same lines, in whatever order, queue for
+ * them rather than deadlock. A condition that fails (a copy of a stored PO) locks nothing.
+ */
+function cartLinesLocked(d: SqlDialect, n: number, condition?: string): string {
+  const also = condition === undefined ? '' : ` AND ${condition}`;
+  return `SELECT line_ref FROM cart_lines WHERE line_ref IN (${d.jsonArrayElements(n)})${also}${d.lockInOrder('line_ref')}`;
+}
+
 const cartSql = (d: SqlDialect) => ({
   insert: `INSERT INTO cart_lines (line_ref, session_id, buyer_id, storefront_id, user_ref, design_id, product_id,
       sku, name, quantity, unit_price, currency, uom, unspsc, lead_time_days, position, state, created_at, updated_at,
@@ -92,7 +102,7 @@ const cartSql = (d: SqlDialect) => ({
     WHERE line_ref = $10 RETURNING *`,
   getMany: `SELECT * FROM cart_lines WHERE line_ref IN (${d.jsonArrayElements(1)})`,
   markOrdered: `UPDATE cart_lines SET state = 'ordered', po_id = $1, updated_at = $2
-    WHERE line_ref IN (${d.jsonArrayElements(3)}) RETURNING *`,
+    WHERE line_ref IN (${cartLinesLocked(d, 3)}) RETURNING *`,
   purgeStale: `DELETE FROM cart_lines WHERE line_ref IN (SELECT line_ref FROM cart_lines
     WHERE state <> 'ordered' AND updated_at < $1 ${upTo(2)})`,
 });
@@ -118,7 +128,7 @@ const orderSql = (d: SqlDialect) => ({
   markIntakeLines: `UPDATE cart_lines
     SET state = 'ordered', po_id = (SELECT CAST(id AS TEXT) FROM purchase_orders WHERE ${intakeOrder(3)}),
       updated_at = $1
-    WHERE line_ref IN (${d.jsonArrayElements(2)}) AND EXISTS (SELECT 1 FROM purchase_orders WHERE ${intakeOrder(3)})`,
+    WHERE line_ref IN (${cartLinesLocked(d, 2, `EXISTS (SELECT 1 FROM purchase_orders WHERE ${intakeOrder(3)})`)})`,
   findDuplicate: `SELECT * FROM purchase_orders
     WHERE buyer_id = $1 AND (payload_id = $2 OR (order_id = $3 AND type = $4 AND revision_key = $5))
     ORDER BY CASE WHEN payload_id = $2 THEN 0 ELSE 1 END, id LIMIT 1`,

@@ -668,9 +668,11 @@ function sqlOrders(context: SqlContext, { maxInlineChars, insertChunks }: OrderP
           o.payloadId,
           nonce,
         ),
-        sql.markIntakeLines.bind(at, JSON.stringify(lineRefs), o.buyerId, o.payloadId, nonce),
         ...chunkInserts(insertChunks, o, nonce, chunks),
         ...attachmentInserts(attachmentSql, o, nonce, attachments),
+        // Last, so the cart lines' row locks (PostgreSQL) are held only until the commit: POs naming the same
+        // lines wait for each other that long and no longer.
+        sql.markIntakeLines.bind(at, JSON.stringify(lineRefs), o.buyerId, o.payloadId, nonce),
       ]);
       const id = inserted!.rows[0]?.id;
       if (id !== undefined) return { created: true, id: String(id) };
