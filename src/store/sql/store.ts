@@ -54,7 +54,13 @@ import {
   toUser,
   toWaitingOrder,
 } from './rows.ts';
-import { invoiceLock, orderChunkInsert, type StoreStatements, storeStatements } from './statements.ts';
+import {
+  intakeAtOnce,
+  invoiceLock,
+  orderChunkInsert,
+  type StoreStatements,
+  storeStatements,
+} from './statements.ts';
 
 export interface SqlStoreOptions {
   /**
@@ -86,6 +92,7 @@ export function createSqlStore(
     orders: sqlOrders(context, {
       maxInlineChars: options.maxInlineOrderChars ?? Number.POSITIVE_INFINITY,
       insertChunks: orderChunkInsert(dialect),
+      intakeAtOnce: intakeAtOnce(dialect),
     }),
     attachments: sqlAttachments(context),
     jobs: sqlJobs(context),
@@ -548,6 +555,8 @@ function orderPatch(
 interface OrderParts {
   maxInlineChars: number;
   insertChunks: ReturnType<typeof orderChunkInsert>;
+  /** The intake of a PO without parts or attachments as one statement, where the dialect allows it. */
+  intakeAtOnce: CompiledSql | undefined;
 }
 
 /**
@@ -602,7 +611,10 @@ async function commitOrderWrites(
   };
 }
 
-function sqlOrders(context: SqlContext, { maxInlineChars, insertChunks }: OrderParts): Store['orders'] {
+function sqlOrders(
+  context: SqlContext,
+  { maxInlineChars, insertChunks, intakeAtOnce }: OrderParts,
+): Store['orders'] {
   const {
     sql: { orders: sql, attachments: attachmentSql },
     driver,
@@ -649,31 +661,28 @@ function sqlOrders(context: SqlContext, { maxInlineChars, insertChunks }: OrderP
       return { created: true, order: toOrder({ ...row, id }) };
     },
     // One batch, one commit. The nonce ties the batch's later statements to the order its insert created:
-    // when a copy was stored before, the insert does nothing and neither do they.
+    // when a copy was stored before, the insert does nothing and neither do they. Where the database allows
+    // (PostgreSQL), a PO without parts or attachments is written by one statement instead (`intakeAtOnce`).
     async acceptWithLines({ order: o, lineRefs, job, attachments = [] }) {
       const at = now();
       const nonce = crypto.randomUUID();
       const { row, params, duplicate, chunks } = orderInsert(o, at, nonce, maxInlineChars);
       const maxAttempts = job.maxAttempts ?? DEFAULT_MAX_ATTEMPTS;
       await afterBigText(row.document.length + row.raw.length);
-      const [inserted] = await driver.batch([
-        sql.insert.bind(...params),
-        sql.queueIntake.bind(
-          job.kind,
-          job.keyPrefix,
-          job.runAt.getTime(),
-          maxAttempts,
-          at,
-          o.buyerId,
-          o.payloadId,
-          nonce,
-        ),
-        ...chunkInserts(insertChunks, o, nonce, chunks),
-        ...attachmentInserts(attachmentSql, o, nonce, attachments),
-        // Last, so the cart lines' row locks (PostgreSQL) are held only until the commit: POs naming the same
-        // lines wait for each other that long and no longer.
-        sql.markIntakeLines.bind(at, JSON.stringify(lineRefs), o.buyerId, o.payloadId, nonce),
-      ]);
+      const jobParams = [job.kind, job.keyPrefix, job.runAt.getTime(), maxAttempts, at];
+      const refs = JSON.stringify(lineRefs);
+      const [inserted] =
+        intakeAtOnce !== undefined && chunks.length === 0 && attachments.length === 0
+          ? [await driver.run(intakeAtOnce.bind(...params, ...jobParams, refs))]
+          : await driver.batch([
+              sql.insert.bind(...params),
+              sql.queueIntake.bind(...jobParams, o.buyerId, o.payloadId, nonce),
+              ...chunkInserts(insertChunks, o, nonce, chunks),
+              ...attachmentInserts(attachmentSql, o, nonce, attachments),
+              // Last, so the cart lines' row locks (PostgreSQL) are held only until the commit: POs naming
+              // the same lines wait for each other that long and no longer.
+              sql.markIntakeLines.bind(at, refs, o.buyerId, o.payloadId, nonce),
+            ]);
       const id = inserted!.rows[0]?.id;
       if (id !== undefined) return { created: true, id: String(id) };
       // Only a copy reads the stored order back; stored orders are never deleted, so it is there.
