@@ -9,7 +9,9 @@
  * - `sandboxUrl`: the print service the storefront talks to;
  * - `reuseSeconds`: `sessions.pipoTokenReuseSeconds` (0 = every punch-in logs in);
  * - `orderLines`: when set, that many cart lines of the returning user are seeded through the store API,
- *   as the PO-intake case's OrderRequests name them (`L-00000001`…).
+ *   as the PO-intake case's OrderRequests name them (`L-00000001`…);
+ * - `postgres`: when set, the store is that PostgreSQL schema instead of a SQLite file (several gateway
+ *   servers may share one: the first seeds it, the others pass `orderLines` 0 and find the lines there).
  *
  * The returning user is made once here, with one real punch-in, so measured setups find the mapping.
  */
@@ -19,6 +21,7 @@ import { join } from 'node:path';
 import { createNodeGateway } from '../../src/runtime/gateway-node.ts';
 import { createNodeLogger } from '../../src/runtime/logging.ts';
 import { serveNode } from '../../src/runtime/node.ts';
+import { createPostgresStore } from '../../src/store/postgres.ts';
 import { setupRequest } from '../../test/support/cxml-documents.ts';
 import { seedOrderLines } from '../../test/support/order-lines.ts';
 import { benchGatewayConfig } from '../harness/bench-gateway.ts';
@@ -28,6 +31,7 @@ export interface GatewayServerOptions {
   readonly sandboxUrl: string;
   readonly reuseSeconds: number;
   readonly orderLines?: number;
+  readonly postgres?: { readonly url: string; readonly schema: string };
 }
 
 export interface GatewayServerReady {
@@ -50,7 +54,14 @@ const config = benchGatewayConfig({
   databasePath: join(dataDir, 'gateway.db'),
 });
 // Logging as `punchgate serve` sets it up (src/cli.ts): its lines are part of what a request costs.
-const node = await createNodeGateway(config, { logger: createNodeLogger('gateway') });
+const store =
+  options.postgres === undefined
+    ? undefined
+    : await createPostgresStore({ url: options.postgres.url, schema: options.postgres.schema });
+const node = await createNodeGateway(config, {
+  logger: createNodeLogger('gateway'),
+  ...(store !== undefined && { store }),
+});
 
 const first = await node.gateway.app.fetch(
   new Request(`${config.publicUrl}/cxml`, { method: 'POST', body: setupRequest() }),
