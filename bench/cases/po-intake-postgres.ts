@@ -86,7 +86,7 @@ const poIntakePostgres: BenchCase = {
     );
     // The second finds the lines the first seeded.
     const second = await startGatewayServer(sandbox, { reuseSeconds: 600, orderLines: 0, postgres });
-    const durationMs = quick ? 1_500 : 3_000;
+    const durationMs = quick ? 1_000 : 3_000;
     const one = [first.ready.url];
     const two = [first.ready.url, second.ready.url];
     const variants = {

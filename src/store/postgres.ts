@@ -7,6 +7,8 @@
  * Concurrency: every transaction runs at READ COMMITTED. Idempotent intake relies on unique keys with
  * `ON CONFLICT DO NOTHING` (a second inserter waits for the first and then reads the winner); claims take
  * rows `FOR UPDATE SKIP LOCKED`; compare-and-set updates re-check their condition on the latest row version.
+ * Writes that many transactions aim at the same rows (POs marking the same cart lines ordered) lock them in
+ * one order (`SqlDialect.lockInOrder`), so they queue instead of deadlocking.
  * A deadlock or serialization failure (possible when sweeps touch many rows at once) is retried a few times
  * before it surfaces as `unavailable`.
  *
