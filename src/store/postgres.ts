@@ -7,8 +7,8 @@
  * Concurrency: every transaction runs at READ COMMITTED. Idempotent intake relies on unique keys with
  * `ON CONFLICT DO NOTHING` (a second inserter waits for the first and then reads the winner); claims take
  * rows `FOR UPDATE SKIP LOCKED`; compare-and-set updates re-check their condition on the latest row version.
- * Writes that many transactions aim at the same rows (POs marking the same cart lines ordered) lock them in
- * one order (`SqlDialect.lockInOrder`), so they queue instead of deadlocking.
+ * POs marking the same cart lines ordered lock them in reference order (`sql/postgres-intake.ts`), so they
+ * queue instead of deadlocking.
  * A deadlock or serialization failure (possible when sweeps touch many rows at once) is retried a few times
  * before it surfaces as `unavailable`.
  *
@@ -24,6 +24,7 @@ import type { Store } from './port.ts';
 import { postgresDialect } from './sql/dialect.ts';
 import type { SqlDriver, SqlResult, SqlStatement } from './sql/driver.ts';
 import { postgresMigrations, postgresSchemaVersion } from './sql/migrations.ts';
+import { postgresIntake } from './sql/postgres-intake.ts';
 import { createSqlStore } from './sql/store.ts';
 import { StoreError } from './store-error.ts';
 
@@ -108,7 +109,9 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
     await pool.end();
     throw translate(error);
   }
-  return createSqlStore(createPostgresDriver(pool), postgresDialect, clock);
+  return createSqlStore(createPostgresDriver(pool), postgresDialect, clock, {
+    intakeRowLocking: postgresIntake(),
+  });
 }
 
 async function migrate(pool: pg.Pool, schema: string, clock: Clock): Promise<void> {

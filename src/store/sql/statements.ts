@@ -73,16 +73,6 @@ const userSql = {
     RETURNING *`,
 };
 
-/**
- * The cart lines of the JSON array `$n` (and `condition`, when given), locked in reference order where the
- * database locks rows (`SqlDialect.lockInOrder`): POs naming the same lines, in whatever order, queue for
- * them rather than deadlock. A condition that fails (a copy of a stored PO) locks nothing.
- */
-function cartLinesLocked(d: SqlDialect, n: number, condition?: string): string {
-  const also = condition === undefined ? '' : ` AND ${condition}`;
-  return `SELECT line_ref FROM cart_lines WHERE line_ref IN (${d.jsonArrayElements(n)})${also}${d.lockInOrder('line_ref')}`;
-}
-
 const cartSql = (d: SqlDialect) => ({
   insert: `INSERT INTO cart_lines (line_ref, session_id, buyer_id, storefront_id, user_ref, design_id, product_id,
       sku, name, quantity, unit_price, currency, uom, unspsc, lead_time_days, position, state, created_at, updated_at,
@@ -102,7 +92,7 @@ const cartSql = (d: SqlDialect) => ({
     WHERE line_ref = $10 RETURNING *`,
   getMany: `SELECT * FROM cart_lines WHERE line_ref IN (${d.jsonArrayElements(1)})`,
   markOrdered: `UPDATE cart_lines SET state = 'ordered', po_id = $1, updated_at = $2
-    WHERE line_ref IN (${cartLinesLocked(d, 3)}) RETURNING *`,
+    WHERE line_ref IN (${d.jsonArrayElements(3)}) RETURNING *`,
   purgeStale: `DELETE FROM cart_lines WHERE line_ref IN (SELECT line_ref FROM cart_lines
     WHERE state <> 'ordered' AND updated_at < $1 ${upTo(2)})`,
 });
@@ -113,53 +103,22 @@ const cartSql = (d: SqlDialect) => ({
  */
 const intakeOrder = (b: number) => `buyer_id = $${b} AND payload_id = $${b + 1} AND intake_nonce = $${b + 2}`;
 
-/** Only the id comes back: the caller holds the rest (the document need not travel twice). */
-const ORDER_INSERT = `INSERT INTO purchase_orders (buyer_id, payload_id, order_id, type, order_version, revision_key,
+const orderSql = (d: SqlDialect) => ({
+  /** Only the id comes back: the caller holds the rest (the document need not travel twice). */
+  insert: `INSERT INTO purchase_orders (buyer_id, payload_id, order_id, type, order_version, revision_key,
       state, raw, document, answer_code, answer_text, print_order_ids, flags, created_at, updated_at, intake_nonce,
       text_chunks, deployment_mode, storefront_id)
     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, '[]', $12, $13, $13, $14, $15, $16, $17)
-    ON CONFLICT DO NOTHING RETURNING id`;
-
-/**
- * The intake's job, the same row `jobs.insert` writes, keyed and addressed by the id `order` (a row source)
- * answers: kind `$p`, key prefix `$p+1`, run at `$p+2`, attempts `$p+3`, written at `$p+4`.
- */
-const queueIntakeJob = (order: string, p: number) =>
-  `INSERT INTO jobs (kind, key, payload, run_at, attempts, max_attempts, state, created_at, updated_at)
-    SELECT $${p}::text, $${p + 1}::text || id, '{"poId":"' || id || '"}', $${p + 2}::bigint, 0, $${p + 3}::integer,
-      'pending', $${p + 4}::bigint, $${p + 4}
-    FROM ${order} ON CONFLICT DO NOTHING`;
-
-/**
- * The intake's cart lines (the JSON array `$refs`), marked as `cart.markOrdered` does at `$at`, by the order
- * `order` (a row source) answers, and only when it answers one.
- */
-const markIntakeCartLines = (d: SqlDialect, order: string, at: number, refs: number) => `UPDATE cart_lines
-    SET state = 'ordered', po_id = (SELECT CAST(id AS TEXT) FROM ${order}), updated_at = $${at}
-    WHERE line_ref IN (${cartLinesLocked(d, refs, `EXISTS (SELECT 1 FROM ${order})`)})`;
-
-/**
- * The whole intake of a PO without parts or attachments as one statement, where the database lets a WITH
- * clause write (PostgreSQL): the order, its job and its cart lines in one round trip and one implicit
- * transaction, instead of a transaction of five (BEGIN, three statements, COMMIT), each of which waits for
- * the event loop of a busy gateway while the cart lines' locks are held. `$1`–`$17` as `insert`, then the
- * job (`$18`–`$22`, as `queueIntake`'s `$1`–`$5`) and the cart lines `$23`. Answers the new order's id,
- * or nothing for a copy (and then writes nothing).
- */
-export function intakeAtOnce(d: SqlDialect): CompiledSql | undefined {
-  if (!d.writesInWith) return undefined;
-  return d.compile(`WITH po AS (${ORDER_INSERT}),
-    job AS (${queueIntakeJob('po', 18)}),
-    lines AS (${markIntakeCartLines(d, 'po', 22, 23)})
-    SELECT id FROM po`);
-}
-
-const orderSql = (d: SqlDialect) => ({
-  insert: ORDER_INSERT,
-  /** The intake's job, keyed and addressed by the order the batch has just inserted (`$6`–`$8`). */
-  queueIntake: queueIntakeJob(`purchase_orders WHERE ${intakeOrder(6)}`, 1),
-  /** The intake's cart lines (`$2`) marked at `$1`, by the order the batch has just inserted (`$3`–`$5`). */
-  markIntakeLines: markIntakeCartLines(d, `purchase_orders WHERE ${intakeOrder(3)}`, 1, 2),
+    ON CONFLICT DO NOTHING RETURNING id`,
+  /** The intake's job, the same row `jobs.insert` writes, keyed and addressed by the new order's id. */
+  queueIntake: `INSERT INTO jobs (kind, key, payload, run_at, attempts, max_attempts, state, created_at, updated_at)
+    SELECT $1::text, $2::text || id, '{"poId":"' || id || '"}', $3::bigint, 0, $4::integer, 'pending', $5::bigint, $5
+    FROM purchase_orders WHERE ${intakeOrder(6)} ON CONFLICT DO NOTHING`,
+  /** The intake's cart lines, marked as `cart.markOrdered` does, by the new order only. */
+  markIntakeLines: `UPDATE cart_lines
+    SET state = 'ordered', po_id = (SELECT CAST(id AS TEXT) FROM purchase_orders WHERE ${intakeOrder(3)}),
+      updated_at = $1
+    WHERE line_ref IN (${d.jsonArrayElements(2)}) AND EXISTS (SELECT 1 FROM purchase_orders WHERE ${intakeOrder(3)})`,
   findDuplicate: `SELECT * FROM purchase_orders
     WHERE buyer_id = $1 AND (payload_id = $2 OR (order_id = $3 AND type = $4 AND revision_key = $5))
     ORDER BY CASE WHEN payload_id = $2 THEN 0 ELSE 1 END, id LIMIT 1`,

@@ -54,13 +54,7 @@ import {
   toUser,
   toWaitingOrder,
 } from './rows.ts';
-import {
-  intakeAtOnce,
-  invoiceLock,
-  orderChunkInsert,
-  type StoreStatements,
-  storeStatements,
-} from './statements.ts';
+import { invoiceLock, orderChunkInsert, type StoreStatements, storeStatements } from './statements.ts';
 
 export interface SqlStoreOptions {
   /**
@@ -69,6 +63,19 @@ export interface SqlStoreOptions {
    * whose rows are small (D1); unlimited by default.
    */
   maxInlineOrderChars?: number;
+  /** For a database that locks rows (PostgreSQL, `postgres-intake.ts`): how a PO's intake takes its lines. */
+  intakeRowLocking?: IntakeRowLocking;
+}
+
+/**
+ * Statements a PO's intake runs where the database locks rows, passed in by that database's store so the
+ * Worker's bundle carries none of them.
+ */
+export interface IntakeRowLocking {
+  /** Locks the cart lines of the JSON array `$1` in reference order (POs naming the same lines queue). */
+  lockLines: CompiledSql;
+  /** The whole intake of a PO without parts or attachments as one statement, one round trip. */
+  intakeAtOnce: CompiledSql;
 }
 
 /**
@@ -92,7 +99,7 @@ export function createSqlStore(
     orders: sqlOrders(context, {
       maxInlineChars: options.maxInlineOrderChars ?? Number.POSITIVE_INFINITY,
       insertChunks: orderChunkInsert(dialect),
-      intakeAtOnce: intakeAtOnce(dialect),
+      ...(options.intakeRowLocking !== undefined && { rowLocking: options.intakeRowLocking }),
     }),
     attachments: sqlAttachments(context),
     jobs: sqlJobs(context),
@@ -555,8 +562,7 @@ function orderPatch(
 interface OrderParts {
   maxInlineChars: number;
   insertChunks: ReturnType<typeof orderChunkInsert>;
-  /** The intake of a PO without parts or attachments as one statement, where the dialect allows it. */
-  intakeAtOnce: CompiledSql | undefined;
+  rowLocking?: IntakeRowLocking;
 }
 
 /**
@@ -613,7 +619,7 @@ async function commitOrderWrites(
 
 function sqlOrders(
   context: SqlContext,
-  { maxInlineChars, insertChunks, intakeAtOnce }: OrderParts,
+  { maxInlineChars, insertChunks, rowLocking }: OrderParts,
 ): Store['orders'] {
   const {
     sql: { orders: sql, attachments: attachmentSql },
@@ -661,8 +667,9 @@ function sqlOrders(
       return { created: true, order: toOrder({ ...row, id }) };
     },
     // One batch, one commit. The nonce ties the batch's later statements to the order its insert created:
-    // when a copy was stored before, the insert does nothing and neither do they. Where the database allows
-    // (PostgreSQL), a PO without parts or attachments is written by one statement instead (`intakeAtOnce`).
+    // when a copy was stored before, the insert does nothing and neither do they. Where the database locks
+    // rows (PostgreSQL), a PO without parts or attachments is one statement instead, and a batch locks the
+    // lines in reference order before it marks them (`IntakeRowLocking`).
     async acceptWithLines({ order: o, lineRefs, job, attachments = [] }) {
       const at = now();
       const nonce = crypto.randomUUID();
@@ -672,15 +679,15 @@ function sqlOrders(
       const jobParams = [job.kind, job.keyPrefix, job.runAt.getTime(), maxAttempts, at];
       const refs = JSON.stringify(lineRefs);
       const [inserted] =
-        intakeAtOnce !== undefined && chunks.length === 0 && attachments.length === 0
-          ? [await driver.run(intakeAtOnce.bind(...params, ...jobParams, refs))]
+        rowLocking !== undefined && chunks.length === 0 && attachments.length === 0
+          ? [await driver.run(rowLocking.intakeAtOnce.bind(...params, ...jobParams, refs))]
           : await driver.batch([
               sql.insert.bind(...params),
               sql.queueIntake.bind(...jobParams, o.buyerId, o.payloadId, nonce),
               ...chunkInserts(insertChunks, o, nonce, chunks),
               ...attachmentInserts(attachmentSql, o, nonce, attachments),
-              // Last, so the cart lines' row locks (PostgreSQL) are held only until the commit: POs naming
-              // the same lines wait for each other that long and no longer.
+              // Last, so the lines' locks are held only until the commit: POs naming them wait that long.
+              ...(rowLocking === undefined ? [] : [rowLocking.lockLines.bind(refs)]),
               sql.markIntakeLines.bind(at, refs, o.buyerId, o.payloadId, nonce),
             ]);
       const id = inserted!.rows[0]?.id;
