@@ -78,11 +78,28 @@ function shipShipments(order: OrderRecord, item: ItemRecord | null, tracking: re
   if (item === null || order.shipments.every((s) => s.shippedOn !== null)) order.shippedOn = at;
 }
 
+/**
+ * The status an order-wide change last gave every item of an order, while no item has been given another
+ * since. A job ticket split over hundreds of history entries sets the same status hundreds of times:
+ * setting it again on each of 5,000 items every time made a status change cost as much as the order is
+ * long, and the gateway's job quadratic in its lines.
+ */
+const sharedStatus = new WeakMap<OrderRecord, string>();
+
 /** Gives the items their status; the order's own status follows when all its items share one. */
 function applyStatus(order: OrderRecord, item: ItemRecord | null, status: string): void {
-  for (const target of item === null ? order.items : [item]) target.status = status;
-  if (item === null) order.status = status;
-  else if (order.items.every((i) => i.status === status)) order.status = status;
+  if (item === null) {
+    if (sharedStatus.get(order) !== status) {
+      for (const target of order.items) target.status = status;
+      sharedStatus.set(order, status);
+    }
+    order.status = status;
+    return;
+  }
+  item.status = status;
+  if (sharedStatus.get(order) === status) return;
+  sharedStatus.delete(order);
+  if (order.items.every((i) => i.status === status)) order.status = status;
 }
 
 function customerEmail(service: SandboxService, order: OrderRecord): string {

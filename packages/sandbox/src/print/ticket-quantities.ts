@@ -9,7 +9,7 @@
  */
 import { chargeOrder } from './pipo-charges.ts';
 import { templateOf } from './resources.ts';
-import { type OrderRecord, roundMoney, type SandboxState } from './state.ts';
+import { type ItemRecord, type OrderRecord, roundMoney, type SandboxState } from './state.ts';
 
 const TICKET_LINE = /^\s*\d+\.\s+QUANTITY\s+(\d+)\s+\S+\s+.*\((?:design|product)\s+(\d+)[,)]/gm;
 
@@ -34,6 +34,34 @@ function tierPrice(tiers: readonly { minQuantity: number; price: number }[], qua
 }
 
 /**
+ * A PIPO order's items by product id, and the quantity each product last took from a ticket: a ticket split
+ * over hundreds of history entries names a few products in each, and looking at all of a 5,000-item
+ * order's items for every entry made the gateway's job quadratic in its lines. An order's items are fixed
+ * when it is created and their quantities change only here, so a product that already took a quantity
+ * has nothing to change when a later entry names the same one.
+ */
+interface TicketedItems {
+  byProduct: Map<number, ItemRecord[]>;
+  applied: Map<number, number>;
+}
+const ticketed = new WeakMap<OrderRecord, TicketedItems>();
+
+function ticketedItems(order: OrderRecord): TicketedItems {
+  let known = ticketed.get(order);
+  if (known === undefined) {
+    const byProduct = new Map<number, ItemRecord[]>();
+    for (const item of order.items) {
+      const same = byProduct.get(item.productId);
+      if (same === undefined) byProduct.set(item.productId, [item]);
+      else same.push(item);
+    }
+    known = { byProduct, applied: new Map() };
+    ticketed.set(order, known);
+  }
+  return known;
+}
+
+/**
  * Applies a job ticket in `comments` to a PIPO order's items; true when an item changed (its totals are
  * then charged again).
  */
@@ -44,23 +72,22 @@ export function applyTicketQuantities(
   taxExempt: boolean,
 ): boolean {
   if (order.charges === null || comments === undefined) return false;
-  const quantities = ticketQuantities(comments);
+  const { byProduct, applied } = ticketedItems(order);
   let changed = false;
-  for (const item of order.items) {
-    const quantity = quantities.get(item.productId);
-    const template = templateOf(state, item.productId);
-    if (quantity === undefined || template === undefined) continue;
+  for (const [productId, quantity] of ticketQuantities(comments)) {
+    const template = templateOf(state, productId);
+    const items = byProduct.get(productId);
+    if (template === undefined || items === undefined || applied.get(productId) === quantity) continue;
+    applied.set(productId, quantity);
     const price = tierPrice(template.priceTiers, quantity);
-    if (
-      price === undefined ||
-      (item.quantity === quantity && item.basePrice === roundMoney(quantity * price))
-    ) {
-      continue;
+    if (price === undefined) continue;
+    for (const item of items) {
+      if (item.quantity === quantity && item.basePrice === roundMoney(quantity * price)) continue;
+      item.quantity = quantity;
+      item.basePrice = roundMoney(quantity * price);
+      item.weight = roundMoney(quantity * template.weight);
+      changed = true;
     }
-    item.quantity = quantity;
-    item.basePrice = roundMoney(quantity * price);
-    item.weight = roundMoney(quantity * template.weight);
-    changed = true;
   }
   if (changed) chargeOrder(order, taxExempt);
   return changed;
