@@ -122,7 +122,10 @@ async function flagDeadDocument(ctx: GatewayContext, message: OutboxMessage, fai
  * Once a document given up was sent after all (an operator moved it back), its PO leaves the operators'
  * queue if that was all it waited for and no other document of it is dead. The flag stays as the record.
  */
-function settleDeadDocument(ctx: GatewayContext, message: OutboxMessage): Promise<void> {
+async function settleDeadDocument(ctx: GatewayContext, message: OutboxMessage): Promise<void> {
+  // A document never given up has no wait to end (a dead letter keeps its last error when it is sent
+  // again): reading its PO after every delivery read a 5,000-line PO's 7 MB for nothing.
+  if (message.lastError === undefined) return;
   return endOperatorWait(ctx, message.poId, DEAD_DOCUMENT, {
     stillWaiting: async (po) => {
       const stillDead = await ctx.store.outbox.list({ poId: po.id, state: 'dead', limit: 1 });
