@@ -54,6 +54,7 @@ import {
   toUser,
   toWaitingOrder,
 } from './rows.ts';
+import { jsonInSlices } from './json-in-slices.ts';
 import { invoiceLock, orderChunkInsert, type StoreStatements, storeStatements } from './statements.ts';
 
 export interface SqlStoreOptions {
@@ -154,9 +155,9 @@ function createSqlContext(driver: SqlDriver, sql: StoreStatements, clock: Clock)
 }
 
 /**
- * Gives the event loop a turn after serialising a big document, before writing it: serialising a 5,000-line
- * PO's document takes ≈ 20 ms and (on SQLite, synchronously) writing it as long again, which back to back
- * hold up every other request. Below BIG_TEXT characters it goes on at once.
+ * Gives the event loop a turn after serialising a big document (its last slice, see jsonInSlices), before
+ * writing it: the write (on SQLite, synchronous) takes tens of ms for a 5,000-line PO, and back to back with
+ * the serialising they held up every other request. Below BIG_TEXT characters it goes on at once.
  */
 function afterBigText(chars: number): Promise<void> {
   if (chars < BIG_TEXT) return Promise.resolve();
@@ -411,8 +412,14 @@ function sqlCart({ sql: { cart: sql }, now, rows, first, purge }: SqlContext): S
  * A new purchase order as `orders.insert` writes it: the statement's parameters and the row it stores (so
  * the record needs no `RETURNING *` of its document), the row's id still to come from the database.
  */
-function orderInsert(o: NewPurchaseOrder, at: number, nonce: string | null, maxInlineChars: number) {
-  const texts = { raw: o.raw, document: JSON.stringify(o.document) };
+function orderInsert(
+  o: NewPurchaseOrder,
+  at: number,
+  nonce: string | null,
+  maxInlineChars: number,
+  documentText = JSON.stringify(o.document),
+) {
+  const texts = { raw: o.raw, document: documentText };
   const chunks = textChunks(texts, maxInlineChars);
   const row = {
     buyer_id: o.buyerId,
@@ -673,7 +680,8 @@ function sqlOrders(
     async acceptWithLines({ order: o, lineRefs, job, attachments = [] }) {
       const at = now();
       const nonce = crypto.randomUUID();
-      const { row, params, duplicate, chunks } = orderInsert(o, at, nonce, maxInlineChars);
+      const documentText = await jsonInSlices(o.document);
+      const { row, params, duplicate, chunks } = orderInsert(o, at, nonce, maxInlineChars, documentText);
       const maxAttempts = job.maxAttempts ?? DEFAULT_MAX_ATTEMPTS;
       await afterBigText(row.document.length + row.raw.length);
       const jobParams = [job.kind, job.keyPrefix, job.runAt.getTime(), maxAttempts, at];
