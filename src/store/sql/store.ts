@@ -61,7 +61,8 @@ export interface SqlStoreOptions {
   /**
    * The most UTF-16 units of a purchase order's raw and stored documents together that stay in its row; a
    * PO with more is stored in parts (`purchase_order_chunks`) of at most this many each. For a database
-   * whose rows are small (D1); unlimited by default.
+   * whose rows are small (D1) or rewritten whole on every update (SQLite); unlimited by default
+   * (PostgreSQL keeps big values out of the row itself).
    */
   maxInlineOrderChars?: number;
   /** For a database that locks rows (PostgreSQL, `postgres-intake.ts`): how a PO's intake takes its lines. */
