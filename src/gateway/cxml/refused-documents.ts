@@ -32,7 +32,7 @@ export function createCxmlRefusals(
   ctx: GatewayContext,
   senders: Pick<CxmlSenders, 'claimedBy'>,
 ): CxmlRefusals {
-  const log = createRefusalLog(ctx);
+  const log = createRefusalLog(ctx, 'cxml');
 
   /** The configured buyer the From credentials name, if the head can be read at all. */
   function claimedBuyer(received: Uint8Array): string | undefined {
@@ -50,18 +50,18 @@ export function createCxmlRefusals(
   return {
     async recordIfRefused(c, answer, received) {
       if (answer.code < 400) return;
-      const declared = Number(c.req.header('content-length') ?? Number.NaN);
-      const start = new TextDecoder().decode(received.subarray(0, PAYLOAD_ID_CHARS));
-      await log.record({
-        channel: 'cxml',
-        buyerId: claimedBuyer(received),
-        documentType: answer.kind,
-        payloadId: PAYLOAD_ID.exec(start)?.[1],
-        clientAddress: ctx.clientAddress(c),
-        status: answer.code,
-        answer: answer.text,
-        received,
-        size: Number.isFinite(declared) ? declared : undefined,
+      await log.record(ctx.clientAddress(c), () => {
+        const declared = Number(c.req.header('content-length') ?? Number.NaN);
+        const start = new TextDecoder().decode(received.subarray(0, PAYLOAD_ID_CHARS));
+        return {
+          buyerId: claimedBuyer(received),
+          documentType: answer.kind,
+          payloadId: PAYLOAD_ID.exec(start)?.[1],
+          status: answer.code,
+          answer: answer.text,
+          received,
+          size: Number.isFinite(declared) ? declared : undefined,
+        };
       });
     },
   };

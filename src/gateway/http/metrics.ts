@@ -60,6 +60,8 @@ export interface PrintApiOutage {
 
 const COUNTERS = {
   punchgate_cxml_requests_total: 'cXML requests answered, by request kind and cXML Status code',
+  punchgate_refusals_unrecorded_total:
+    'Refused requests not stored in the refusals log because their client address had used up its entries of the minute, by channel (cxml, oci)',
   punchgate_sessions_opened_total:
     'Punch-out sessions opened, by protocol, operation and mode (production, test)',
   punchgate_orders_accepted_total:

@@ -20,23 +20,23 @@ export interface OciRefusals {
 }
 
 export function createOciRefusals(ctx: GatewayContext): OciRefusals {
-  const log = createRefusalLog(ctx);
+  const log = createRefusalLog(ctx, 'oci');
   return {
     async record(c, buyerId, answer, bodyRead = true) {
-      const url = new URL(c.req.url);
-      const declared = Number(c.req.header('content-length') ?? Number.NaN);
-      const line = `${c.req.method} ${url.pathname}${url.search}\n`;
-      // The route has read the body already (Hono keeps it), or reads it now, within the body limit.
-      const body = bodyRead ? await c.req.text().catch(() => '') : '';
-      await log.record({
-        channel: 'oci',
-        buyerId,
-        documentType: 'punch-in',
-        clientAddress: ctx.clientAddress(c),
-        status: answer.status,
-        answer: `${answer.status} ${answer.heading}: ${answer.message}`,
-        received: body === '' ? line : `${line}\n${body}`,
-        size: Number.isFinite(declared) ? declared : undefined,
+      await log.record(ctx.clientAddress(c), async () => {
+        const url = new URL(c.req.url);
+        const declared = Number(c.req.header('content-length') ?? Number.NaN);
+        const line = `${c.req.method} ${url.pathname}${url.search}\n`;
+        // The route has read the body already (Hono keeps it), or reads it now, within the body limit.
+        const body = bodyRead ? await c.req.text().catch(() => '') : '';
+        return {
+          buyerId,
+          documentType: 'punch-in',
+          status: answer.status,
+          answer: `${answer.status} ${answer.heading}: ${answer.message}`,
+          received: body === '' ? line : `${line}\n${body}`,
+          size: Number.isFinite(declared) ? declared : undefined,
+        };
       });
     },
   };

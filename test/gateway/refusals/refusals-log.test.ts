@@ -5,7 +5,11 @@
  * `GET /admin/refusals` with its exact refusals of bad parameters.
  */
 import { describe, expect, it } from 'vitest';
-import { REFUSAL_CAPS, REFUSAL_DOCUMENT_CHARS } from '../../../src/gateway/refusals/refusal-log.ts';
+import {
+  REFUSAL_CAPS,
+  REFUSAL_DOCUMENT_CHARS,
+  REFUSALS_RECORDED_PER_ADDRESS_MINUTE,
+} from '../../../src/gateway/refusals/refusal-log.ts';
 import type { Store } from '../../../src/store/port.ts';
 import { capturingLogger } from '../../support/capturing-logger.ts';
 import { setupRequest } from '../../support/cxml-documents.ts';
@@ -153,6 +157,8 @@ describe('the refusals log', () => {
     const sent = REFUSAL_CAPS.perAddress + 30;
     for (const address of addresses) {
       for (let i = 0; i < sent; i++) {
+        // Within each address's allowance of entries a minute, so every one is stored and the caps decide.
+        if (i % REFUSALS_RECORDED_PER_ADDRESS_MINUTE === 0) stack.clock.advance(60);
         await postFrom(
           stack,
           address,
@@ -175,6 +181,38 @@ describe('the refusals log', () => {
     }
     // 390 documents refused and recorded one after another: a bound on a hang, not on speed.
   }, 90_000);
+});
+
+describe('the refusals log under a flood from one address', () => {
+  it(`stores ${REFUSALS_RECORDED_PER_ADDRESS_MINUTE} a minute of one address, counts the rest in a metric and one warn line, and stores again the next minute`, async () => {
+    const logger = capturingLogger();
+    const stack = await stackWith({ logger });
+    const sent = REFUSALS_RECORDED_PER_ADDRESS_MINUTE + 15;
+    for (let i = 0; i < sent; i++) {
+      const answer = await postFrom(
+        stack,
+        '198.51.100.7',
+        setupRequest({ identity: `FLOOD-${i}`, payloadID: `flood-${i}` }),
+      );
+      // Every one is answered as before: only its entry is left out.
+      expect(statusOf(await answer.text())).toEqual(['401', 'Unauthorized']);
+    }
+    // Another address is not held back by this one's flood.
+    await postFrom(stack, '198.51.100.8', setupRequest({ identity: 'OTHER', payloadID: 'other-0' }));
+    stack.clock.advance(60);
+    await postFrom(stack, '198.51.100.7', setupRequest({ identity: 'LATER', payloadID: 'flood-later' }));
+
+    const kept = (await stack.store.refusals.list({ limit: 500 })).items.map((r) => r.payloadId).sort();
+    const first = Array.from({ length: REFUSALS_RECORDED_PER_ADDRESS_MINUTE }, (_, i) => `flood-${i}`);
+    expect(kept).toEqual([...first, 'flood-later', 'other-0'].sort());
+    const metrics = await (await stack.request(`${GATEWAY_ORIGIN}/metrics`)).text();
+    expect(metrics).toContain('punchgate_refusals_unrecorded_total{channel="cxml"} 15');
+    const warned = logger.lines.filter((line) => line.message === 'refusals not recorded: too many from one address');
+    expect(warned.map((line) => line.fields)).toEqual([
+      expect.objectContaining({ channel: 'cxml', address: '198.51.100.7', recordedThisMinute: 10 }),
+      expect.objectContaining({ channel: 'cxml', address: '198.51.100.7', unrecorded: 15 }),
+    ]);
+  });
 });
 
 describe('GET /admin/refusals', () => {
