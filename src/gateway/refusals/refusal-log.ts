@@ -50,10 +50,7 @@ export interface RefusalLog {
    * (REFUSALS_RECORDED_PER_ADDRESS_MINUTE): then it is only counted, and `describe` (which may read the
    * request) never runs. Never throws; a failure to record is logged.
    */
-  record(
-    clientAddress: string,
-    describe: () => RefusedRequest | Promise<RefusedRequest>,
-  ): Promise<void>;
+  record(clientAddress: string, describe: () => RefusedRequest | Promise<RefusedRequest>): Promise<void>;
 }
 
 /** The stored form of a received document: decoded, secrets blanked, cut with a marker past the bound. */
@@ -72,7 +69,10 @@ export function storedDocument(received: Uint8Array | string, blanking: Blanking
  * minute. The rest are counted in a metric and in one warn line per address a minute (with the count since
  * the last), so a flood becomes neither a flood of writes nor of log lines.
  */
-function perAddressAllowance(ctx: GatewayContext, channel: RefusalChannel): (clientAddress: string) => boolean {
+function perAddressAllowance(
+  ctx: GatewayContext,
+  channel: RefusalChannel,
+): (clientAddress: string) => boolean {
   const minutes = new BoundedCache<string, { since: number; recorded: number; unrecorded: number }>({
     max: 10_000,
   });

@@ -207,7 +207,9 @@ describe('the refusals log under a flood from one address', () => {
     expect(kept).toEqual([...first, 'flood-later', 'other-0'].sort());
     const metrics = await (await stack.request(`${GATEWAY_ORIGIN}/metrics`)).text();
     expect(metrics).toContain('punchgate_refusals_unrecorded_total{channel="cxml"} 15');
-    const warned = logger.lines.filter((line) => line.message === 'refusals not recorded: too many from one address');
+    const warned = logger.lines.filter(
+      (line) => line.message === 'refusals not recorded: too many from one address',
+    );
     expect(warned.map((line) => line.fields)).toEqual([
       expect.objectContaining({ channel: 'cxml', address: '198.51.100.7', recordedThisMinute: 10 }),
       expect.objectContaining({ channel: 'cxml', address: '198.51.100.7', unrecorded: 15 }),
