@@ -50,6 +50,12 @@ export function pointFigures(n: number, ms: Readonly<Record<string, number>>): F
 }
 
 /** The growth ratio of `metric` (a `…UsPerItem` figure) from the first variant to the last, with its goal. */
-export function growthRatio(name: string, metric: string, first: string, last: string): RatioSpec {
-  return { name, metric, numerator: last, denominator: first, goal: LINEAR_GOAL };
+export function growthRatio(
+  name: string,
+  metric: string,
+  first: string,
+  last: string,
+  goal: RatioSpec['goal'] = LINEAR_GOAL,
+): RatioSpec {
+  return { name, metric, numerator: last, denominator: first, goal };
 }

@@ -14,10 +14,8 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createOrderWorker } from '../../src/gateway/orders/index.ts';
 import { orderConfig } from '../../test/support/order-flow.ts';
-import { freshPunchIn } from '../../test/support/punchout-flow.ts';
 import { createStack, GATEWAY_ORIGIN } from '../../test/support/stack.ts';
-import { createTestStore } from '../../test/support/test-store.ts';
-import { seededLinesOrder } from '../harness/seeded-lines-order.ts';
+import { freshCartOf, seededLinesOrder } from '../harness/seeded-lines-order.ts';
 import { median } from '../harness/statistics.ts';
 
 const { values, positionals } = parseArgs({
@@ -33,27 +31,7 @@ let serial = 0;
 
 /** A fresh store with `n` cart lines of a punched-in user and their PO taken in; answers the worker. */
 async function prepare(n: number) {
-  const previous = stack.store;
-  await stack.restartGateway(createTestStore({ clock: stack.clock }));
-  await previous.close();
-  const { session } = await freshPunchIn(stack);
-  for (let i = 1; i <= n; i++) {
-    await stack.store.cart.add({
-      lineRef: `L-${String(i).padStart(8, '0')}`,
-      sessionId: session.id,
-      buyerId: session.buyerId,
-      storefrontId: session.storefrontId,
-      userRef: session.pipoUserRef,
-      designId: 101,
-      productId: 101,
-      sku: 'BC-STD',
-      name: 'Business cards',
-      quantity: 100,
-      unitPrice: '0.12',
-      currency: 'USD',
-      uom: 'EA',
-    });
-  }
+  await freshCartOf(stack, n);
   const unique = `probe-${++serial}`;
   const body = seededLinesOrder(n, `${unique}@buyer.example`, `PO-${unique}`);
   const res = await stack.request(`${GATEWAY_ORIGIN}/cxml`, {
