@@ -239,10 +239,16 @@ async function withRetries<T>(work: () => Promise<T>): Promise<T> {
   }
 }
 
-/** Deadlock detected, serialization failure: the transaction did nothing and can simply run again. */
+/**
+ * Deadlock detected, serialization failure: the transaction did nothing and can simply run again. So did
+ * a statement whose session was terminated (`pg_terminate_backend`, a failover, a connection-killing
+ * proxy): the server answers 57P01 only for work it abandoned, and rolls back what the session had begun.
+ * Its connection is discarded, and the next attempt gets a fresh one — the first statement after a kill
+ * often meets a pooled connection whose end had not yet been read.
+ */
 function isTransient(error: unknown): boolean {
   const code = (error as { code?: unknown }).code;
-  return code === '40P01' || code === '40001';
+  return code === '40P01' || code === '40001' || code === '57P01';
 }
 
 function translate(error: unknown): unknown {

@@ -9,6 +9,7 @@
  *
  * Runs in a database of its own: terminating backends ends every session of the database.
  */
+import pg from 'pg';
 import { afterEach, expect, it } from 'vitest';
 import type { Gateway } from '../../src/gateway/index.ts';
 import { createOrderWorker, type OrderWorker } from '../../src/gateway/orders/index.ts';
@@ -227,6 +228,34 @@ describeWithPostgres('PostgreSQL faults under two gateways', () => {
     }
     console.info('postgres storm', { kills, killed, reposts, ...tally });
   }, 50_000);
+
+  it('runs a statement again on a fresh connection when its session is terminated under it', async () => {
+    const store = await createPostgresStore({
+      url: database.url(),
+      schema: 'terminated',
+      clock: { now: () => new Date(START) },
+      connectTimeoutMs: 2000,
+    });
+    stores.push(store);
+    // A session of another client holds the table, so the store's statement is surely running (waiting
+    // for the lock) when every session is ended, the holder's with it.
+    const holder = new pg.Client({ connectionString: database.url() });
+    holder.on('error', () => {});
+    await holder.connect();
+    try {
+      await holder.query('BEGIN');
+      await holder.query('LOCK TABLE terminated.purchase_orders IN ACCESS EXCLUSIVE MODE');
+      const listing = store.orders.list({ limit: 10 });
+      for (let wait = 0; (await database.waitingForLocks()) === 0; wait++) {
+        expect(wait, "the store's statement waits for the lock within 5 s").toBeLessThan(250);
+        await sleep(20);
+      }
+      expect(await database.terminateBackends()).toBeGreaterThanOrEqual(2);
+      expect((await listing).items).toEqual([]);
+    } finally {
+      await holder.end().catch(() => {});
+    }
+  });
 
   it('takes over, after one lease and no longer, the job of a worker cut off from the database mid-job', async () => {
     // Instance A reaches the database through a link the test can cut; B directly.

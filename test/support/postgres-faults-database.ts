@@ -16,6 +16,8 @@ export interface FaultDatabase {
    * failover kills connections; answers how many it ended.
    */
   terminateBackends(): Promise<number>;
+  /** How many sessions of the database wait for a lock just now. */
+  waitingForLocks(): Promise<number>;
 }
 
 export function useFaultDatabase(): FaultDatabase {
@@ -31,6 +33,16 @@ export function useFaultDatabase(): FaultDatabase {
     url = target.toString();
   });
 
+  /** The session that ends the others: never among those it ends. */
+  const admin = async (): Promise<pg.Client> => {
+    if (killer === undefined) {
+      killer = new pg.Client({ connectionString: url });
+      killer.on('error', () => {});
+      await killer.connect();
+    }
+    return killer;
+  };
+
   afterAll(async () => {
     if (url === '') return;
     await killer?.end().catch(() => {});
@@ -40,16 +52,18 @@ export function useFaultDatabase(): FaultDatabase {
   return {
     url: () => url,
     async terminateBackends() {
-      if (killer === undefined) {
-        killer = new pg.Client({ connectionString: url });
-        killer.on('error', () => {});
-        await killer.connect();
-      }
-      const result = await killer.query(
+      const result = await (await admin()).query(
         `SELECT count(pg_terminate_backend(pid))::int AS ended FROM pg_stat_activity
           WHERE datname = current_database() AND pid <> pg_backend_pid()`,
       );
       return result.rows[0].ended as number;
+    },
+    async waitingForLocks() {
+      const result = await (await admin()).query(
+        `SELECT count(*)::int AS waiting FROM pg_stat_activity
+          WHERE datname = current_database() AND wait_event_type = 'Lock'`,
+      );
+      return result.rows[0].waiting as number;
     },
   };
 }
