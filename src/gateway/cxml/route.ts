@@ -14,11 +14,11 @@ import {
   cxmlPartInHead,
   cxmlStatusFor,
   type DeploymentMode,
+  HEADER_SCAN_CHARS,
   type MimeAttachment,
   type MultipartFraming,
   multipartFraming,
   newPayloadId,
-  HEADER_SCAN_CHARS,
   type PeekedDocument,
   parseCxmlRequest,
   peekCxmlHeader,
@@ -27,6 +27,7 @@ import {
 } from '../../cxml/index.ts';
 import type { GatewayContext } from '../context.ts';
 import type { LogFields, ResolvedBuyer } from '../deps.ts';
+import { receiveStatusUpdate } from '../documents/status-updates.ts';
 import { CXML_STATUS_TEXT, cxmlStatusOf, GatewayError, logFailure, toGatewayError } from '../http/errors.ts';
 import { type ReceivedHead, receiveHead } from '../http/read-body.ts';
 import { addAccessFields } from '../http/request-id.ts';
@@ -37,7 +38,6 @@ import {
   type ProvenSender,
 } from './authenticate.ts';
 import { type CxmlAnswer, createCxmlRefusals } from './refused-documents.ts';
-import { receiveStatusUpdate } from '../documents/status-updates.ts';
 import { punchOutSetup } from './setup.ts';
 
 /** Before the sender is proven, and for every document but an OrderRequest: 1 MiB. */
@@ -179,10 +179,18 @@ export function createCxmlRoute(ctx: GatewayContext, onOrder: OrderRequestHandle
     } catch (error) {
       return unreadable(error);
     }
-    const head = await receiveHead(c.req.raw, HEADER_SCAN_CHARS);
+    const head = await receiveHead(
+      c.req.raw,
+      HEADER_SCAN_CHARS,
+      framing === undefined ? (chunks) => beginsOtherThanMarkup(chunks) : undefined,
+    );
     // The client went away mid-upload; nobody reads this answer, and it is no failure of ours.
     if (head.kind === 'cut_off') return cutOff();
     received.bytes = head.bytes;
+    // Not XML from its first bytes: refused as a larger document without a readable Header is, below.
+    if (framing === undefined && head.kind === 'head' && beginsOtherThanMarkup([head.bytes])) {
+      return declared > MAX_CXML_BYTES ? tooLarge(MAX_CXML_BYTES) : unreadable(NOT_XML);
+    }
     const small = head.kind === 'whole' && head.bytes.byteLength <= HEADER_SCAN_CHARS;
     // A document of everyday size is parsed once, and its sender proven on the parsed Header: a header scan
     // and then a parse read it twice. One the codec refuses goes the header-first way below, so a stranger
@@ -346,6 +354,31 @@ async function readMessage(
   if (framing !== undefined) assertReferencedPartsPresent(request.attachments, message.attachments);
   return { request, attachments: message.attachments };
 }
+
+const NOT_XML = new CxmlError(
+  'malformed',
+  "The document is not XML: it must begin with '<' (after an optional byte order mark and white space)",
+);
+
+/**
+ * Whether a body's first bytes already show it is no XML document: the first byte after a UTF-8 byte order
+ * mark and white space is not `<` (one byte in every encoding punchgate reads). Such a body is refused on
+ * its first chunk instead of after a whole head: a flood of junk uploads costs a chunk each.
+ */
+function beginsOtherThanMarkup(chunks: readonly Uint8Array[]): boolean {
+  let offset = 0;
+  for (const chunk of chunks) {
+    for (const byte of chunk) {
+      const bom = offset < 3 && byte === UTF8_BOM[offset];
+      offset++;
+      if (bom || byte === 0x20 || byte === 0x09 || byte === 0x0a || byte === 0x0d) continue;
+      return byte !== 0x3c;
+    }
+  }
+  return false;
+}
+
+const UTF8_BOM = [0xef, 0xbb, 0xbf];
 
 /** The Header of the document a body's head holds (a multipart message's cXML part), as far as it goes. */
 function peekHead(head: Exclude<ReceivedHead, { kind: 'cut_off' }>, framing: MultipartFraming | undefined) {

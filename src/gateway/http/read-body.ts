@@ -70,14 +70,19 @@ export function readWithin(
  * Reads a body in two steps, so a sender nobody knows yet costs at most `headBytes` plus one chunk of the
  * runtime's (tens of KB): the head first; `rest(maxBytes)` then reads on, within a cap chosen once the head
  * has said who sent it and what it is. A body never read further is left to the runtime, which closes its
- * connection after the answer without reading more.
+ * connection after the answer without reading more. `enough`, asked after each chunk with the chunks read
+ * so far, ends the head early once what it holds already decides the answer.
  *
  * @example
  * const head = await receiveHead(c.req.raw, 128 * 1024);
  * if (head.kind === 'head' && !trusted(head.bytes)) return refuse(401);
  * const body = head.kind === 'head' ? await head.rest(16 * 1024 * 1024) : head;
  */
-export async function receiveHead(request: Request, headBytes: number): Promise<ReceivedHead> {
+export async function receiveHead(
+  request: Request,
+  headBytes: number,
+  enough?: (chunks: readonly Uint8Array[]) => boolean,
+): Promise<ReceivedHead> {
   // A body declared no larger than the head is read whole in one call: @hono/node-server then reads it
   // straight off the socket instead of building a web stream for it (a punch-in's setup, most documents).
   const declared = request.headers.get('content-length');
@@ -98,6 +103,7 @@ export async function receiveHead(request: Request, headBytes: number): Promise<
       if (read.done) return { kind: 'whole', bytes: joined(chunks, size) };
       chunks.push(read.value);
       size += read.value.byteLength;
+      if (enough?.(chunks)) break;
     }
   } catch {
     return { kind: 'cut_off' };

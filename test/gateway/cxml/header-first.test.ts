@@ -108,4 +108,36 @@ describe('POST /cxml authenticates on the Header before reading the document', (
     });
     expect(logger.lines.filter((line) => line.level === 'error')).toEqual([]);
   });
+
+  it('a body that is not XML is refused on its first chunk, not after a whole head', async () => {
+    const stack = await createStack();
+    const chunk = new TextEncoder().encode(`\ufeff \n${'a'.repeat(16 * 1024 - 6)}`);
+    let pulled = 0;
+    const body = new ReadableStream<Uint8Array>(
+      {
+        pull(controller) {
+          pulled++;
+          if (pulled > 32) controller.close();
+          else controller.enqueue(chunk);
+        },
+      },
+      { highWaterMark: 0 },
+    );
+    const answer = await stack.gateway.app.fetch(
+      new Request(`${GATEWAY_ORIGIN}/cxml`, {
+        method: 'POST',
+        body,
+        headers: { 'Content-Type': 'text/xml', 'Content-Length': String(32 * chunk.byteLength) },
+        duplex: 'half',
+      } as RequestInit),
+    );
+    expect(statusOf(await answer.text())).toEqual({
+      code: 406,
+      text: 'Not Acceptable',
+      detail:
+        "The document is not XML: it must begin with '<' (after an optional byte order mark and white space)",
+    });
+    // A head is HEADER_SCAN_CHARS (8 of these chunks); the answer came after the first.
+    expect(pulled).toBe(1);
+  });
 });
