@@ -46,6 +46,15 @@ export const NODE_SERVER_LIMITS = {
    * accepted in the next turn of the loop, and the connection cap (evictIdleAtCap) judges them.
    */
   listenBacklog: 4_096,
+  /**
+   * Connections one client address holds before its new ones are paced (paceCrowdedAddresses): more than a
+   * buyer's system or a proxy's pool opens to send documents side by side.
+   */
+  crowdedAddressConnections: 4,
+  /** Paced connections taken up per turn of the event loop once no new connection is arriving. */
+  pacedPerTurn: 8,
+  /** While connections keep arriving, one paced connection is taken up every this many turns. */
+  pacedWhileAcceptingEvery: 8,
 } as const;
 
 /**
@@ -180,6 +189,75 @@ function evictIdleAtCap(server: Server, cap: number): void {
 }
 
 /**
+ * Keeps a flood from a few addresses from queueing everyone else behind it. Node (libuv) accepts one
+ * connection per turn of the event loop, so a newcomer behind 2,000 connections in the kernel's queue is
+ * accepted 2,000 turns later, and each of those turns read and answered the connection it accepted: a
+ * monitor's /healthz or a buyer's document waited seconds of CPU, tens of seconds on a loaded machine.
+ *
+ * Here a new connection from an address that already holds crowdedAddressConnections is not read at once:
+ * it waits in a queue, taken up pacedPerTurn per turn once no connection is arriving, and one every
+ * pacedWhileAcceptingEvery turns while they still are. A turn that only accepts is cheap, so the kernel's
+ * queue drains several times faster and the newcomer from an uncrowded address is read when it is
+ * accepted. The crowd's requests cost the same and are all answered; one waiting costs a socket and the
+ * kernel's buffer, nothing here (a wait past the header timeout is answered 408 by Node). Behind a
+ * reverse proxy every connection comes from the proxy, and past the first few they are taken up in
+ * arrival order, at the same pace.
+ */
+function paceCrowdedAddresses(server: Server): void {
+  // Sockets start paused; each is resumed below, at once or in its turn.
+  (server as Server & { pauseOnConnect: boolean }).pauseOnConnect = true;
+  const held = new Map<string, number>();
+  const waiting: Socket[] = [];
+  let next = 0;
+  let scheduled = false;
+  let acceptedSinceLastTurn = false;
+  let turnsWhileAccepting = 0;
+  const takeUp = () => {
+    scheduled = false;
+    let quota: number = NODE_SERVER_LIMITS.pacedPerTurn;
+    if (acceptedSinceLastTurn) {
+      quota = turnsWhileAccepting++ % NODE_SERVER_LIMITS.pacedWhileAcceptingEvery === 0 ? 1 : 0;
+    } else turnsWhileAccepting = 0;
+    acceptedSinceLastTurn = false;
+    while (quota > 0 && next < waiting.length) {
+      const socket = waiting[next++]!;
+      if (socket.destroyed) continue;
+      socket.resume();
+      quota--;
+    }
+    if (next === waiting.length || next >= 1_024) {
+      // Drop the entries taken up, so a crowd that never lets up does not grow the queue for ever.
+      waiting.splice(0, next);
+      next = 0;
+    }
+    if (waiting.length > 0) schedule();
+  };
+  const schedule = () => {
+    if (scheduled) return;
+    scheduled = true;
+    setImmediate(takeUp);
+  };
+  server.on('connection', (socket: Socket) => {
+    acceptedSinceLastTurn = true;
+    const address = socket.remoteAddress ?? '';
+    const count = (held.get(address) ?? 0) + 1;
+    held.set(address, count);
+    socket.once('close', () => {
+      const left = (held.get(address) ?? 1) - 1;
+      if (left === 0) held.delete(address);
+      else held.set(address, left);
+    });
+    if (socket.destroyed) return;
+    if (count <= NODE_SERVER_LIMITS.crowdedAddressConnections) {
+      socket.resume();
+      return;
+    }
+    waiting.push(socket);
+    schedule();
+  });
+}
+
+/**
  * Serves an app over HTTP. Port 0 picks a free port; the answer says which.
  *
  * @example
@@ -204,6 +282,7 @@ export function serveNode(
       },
     }) as Server;
     evictIdleAtCap(server, connectionCap(readProcLimits()));
+    paceCrowdedAddresses(server);
     closeWhenBodyUnread(server);
     server.once('error', reject);
     const drain = (graceMs: number | undefined) =>
