@@ -9,6 +9,8 @@
  *
  * Without `PUNCHGATE_TEST_PG_URL` the case reports itself skipped.
  */
+import { readFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
 import { AUTOCANNON_METRICS, runAutocannon } from '../harness/autocannon-load.ts';
@@ -18,6 +20,7 @@ import { cxmlAccepted } from '../harness/cxml-posts.ts';
 import { orderBody } from './po-intake.ts';
 
 const CONNECTIONS_PER_INSTANCE = 8;
+const CORES = availableParallelism();
 const LINE_POOL = 2_000;
 /** POs start six lines apart, so each names five lines no PO in flight names (see po-intake.ts). */
 const LINE_STRIDE = 6;
@@ -40,9 +43,29 @@ function distinctOrders(): () => string {
   };
 }
 
-/** One run against each of `urls` at once: accepted POs per second summed, errors summed, p99 the worst. */
+/** The machine's CPU time so far, busy and in all, in clock ticks (Linux's /proc/stat; zeros elsewhere). */
+function machineTicks(): { busy: number; all: number } {
+  try {
+    const fields = (/^cpu\s+(.*)$/m.exec(readFileSync('/proc/stat', 'utf8'))?.[1] ?? '')
+      .split(/\s+/)
+      .map(Number);
+    const all = fields.slice(0, 8).reduce((sum, n) => sum + n, 0);
+    // idle and iowait are the 4th and 5th fields.
+    return { busy: all - (fields[3] ?? 0) - (fields[4] ?? 0), all };
+  } catch {
+    return { busy: 0, all: 0 };
+  }
+}
+
+/**
+ * One run against each of `urls` at once: accepted POs per second summed, errors summed, p99 the worst,
+ * and how many of the machine's cores were busy meanwhile (every process: the gateways, PostgreSQL, the
+ * sandbox and the load generator), so a second instance that gains little on a machine already busy shows
+ * as such: POs per busy core-second stays level when the work scales and only the cores run out.
+ */
 async function intakeRun(urls: readonly string[], sameLines: boolean, durationMs: number): Promise<Figures> {
   const bodyOf = distinctOrders();
+  const before = machineTicks();
   const runs = await Promise.all(
     urls.map((url) =>
       runAutocannon({
@@ -58,9 +81,14 @@ async function intakeRun(urls: readonly string[], sameLines: boolean, durationMs
       }),
     ),
   );
+  const after = machineTicks();
   await sleep(SETTLE_MS);
   const sum = (metric: string) => runs.reduce((total, run) => total + (run[metric] ?? 0), 0);
+  const coresBusy =
+    after.all > before.all ? (CORES * (after.busy - before.busy)) / (after.all - before.all) : 0;
   return {
+    coresBusy,
+    posPerCoreSecond: coresBusy > 0 ? sum('reqPerSec') / coresBusy : Number.NaN,
     reqPerSec: sum('reqPerSec'),
     p50Ms: Math.max(...runs.map((run) => run.p50Ms ?? Number.NaN)),
     p99Ms: Math.max(...runs.map((run) => run.p99Ms ?? Number.NaN)),
@@ -97,7 +125,11 @@ const poIntakePostgres: BenchCase = {
     };
     return {
       variants,
-      metrics: AUTOCANNON_METRICS,
+      metrics: {
+        ...AUTOCANNON_METRICS,
+        coresBusy: { unit: 'cores', better: 'lower' },
+        posPerCoreSecond: { unit: 'POs/core-s', better: 'higher' },
+      },
       ratios: [
         {
           name: 'two/one instances req/s, own lines',
@@ -105,6 +137,13 @@ const poIntakePostgres: BenchCase = {
           numerator: 'two instances, own lines',
           denominator: 'one instance, own lines',
           goal: { atLeast: 1.6 },
+        },
+        {
+          // Level (≈ 1) when a second instance does as much per core as one: what it lacks is cores.
+          name: 'two/one instances POs per busy core-second, own lines',
+          metric: 'posPerCoreSecond',
+          numerator: 'two instances, own lines',
+          denominator: 'one instance, own lines',
         },
         {
           name: 'two/one instances req/s, same lines',
