@@ -90,14 +90,18 @@ function heldAmounts(holds: readonly InvoiceHold[], prices: InvoiceHoldPrices): 
 /**
  * What retry and mark handled leave of the PO's held invoices, said in their questions: neither releases
  * nor drops an invoice, so an operator who reads only the question does not take either for a way to
- * settle one. `unless` is what would still send it (a retry's look at a print order put right).
+ * settle one. `condition` ("If not,") leads the sentence where the action may still send them (a retry's
+ * look at a print order put right).
  */
-function stillHeld(holds: readonly InvoiceHold[], unless = ''): string {
+function stillHeld(holds: readonly InvoiceHold[], condition?: string): string {
   if (holds.length === 0) return '';
-  const stays = holds.length === 1 ? 'the held invoice stays' : `the ${holds.length} held invoices stay`;
-  const which = unless === '' ? `${stays[0]?.toUpperCase()}${stays.slice(1)}` : `${unless} ${stays}`;
-  const until = holds.length === 1 ? 'it is' : 'they are';
-  return ` ${which} held — at the PO's prices, ${heldAmounts(holds, 'po')} — and the PO waits for an operator until ${until} invoiced or waived.`;
+  const one = holds.length === 1;
+  const sentence =
+    `${one ? 'the held invoice stays' : `the ${holds.length} held invoices stay`} held — at the PO's prices, ` +
+    `${heldAmounts(holds, 'po')} — and the PO waits for an operator until ${one ? 'it is' : 'they are'} invoiced or waived.`;
+  return condition === undefined
+    ? ` ${sentence[0]?.toUpperCase()}${sentence.slice(1)}`
+    : ` ${condition} ${sentence}`;
 }
 
 /** The sentence the confirmation page asks the operator to confirm; `holds` are the PO's open invoice holds. */
