@@ -212,7 +212,8 @@ export async function cxmlCartForm(
 ): Promise<ReturnForm> {
   const links: LineLinks = {
     proofUrl: await proofLinksFor(ctx, lines),
-    thumbnailUrl: buyer.cartThumbnails === 'off' ? () => '' : await thumbnailLinksFor(ctx.config, lines),
+    thumbnailUrl:
+      buyer.cartThumbnails === 'off' ? () => '' : await thumbnailLinksFor(ctx.config, lines, ctx.hmacSha256),
   };
   return cartMessageForm(ctx, buyer, storefront, locale, session, lines, links, charges);
 }

@@ -67,7 +67,8 @@ export async function ociCartForm(
   charges: CartCharges,
 ): Promise<ReturnForm> {
   const oci = ociBuyer(buyer);
-  const thumbnail = oci.cartThumbnails === 'off' ? undefined : await thumbnailLinksFor(ctx.config, lines);
+  const thumbnail =
+    oci.cartThumbnails === 'off' ? undefined : await thumbnailLinksFor(ctx.config, lines, ctx.hmacSha256);
   const items = [
     ...lines.map((line) => ociLineOfCartLine(oci, storefront, locale, line, thumbnail?.(line))),
     ...ociChargeLines(oci, storefront, charges),

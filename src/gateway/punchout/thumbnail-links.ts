@@ -8,10 +8,12 @@
  * saved). The key is derived from the signing key under a label of its own, and links made under a
  * previous signing key keep working while the operator keeps that key.
  *
- * Plain functions of the config, not of a running gateway: `punchgate catalog` writes the same links.
+ * Plain functions of the config, not of a running gateway: `punchgate catalog` writes the same links. A
+ * running gateway passes its runtime's HMAC (`GatewayContext.hmacSha256`); without one, Web Crypto's.
  */
 import { bytesToBase64url } from '../../kernel/base64.ts';
 import { constantTimeEqual } from '../../kernel/constant-time.ts';
+import { type HmacSha256, type MacOf, webCryptoHmacSha256 } from '../../kernel/signed-claims.ts';
 
 /** The path thumbnail links are served under, mounted by `createGateway`. */
 export const THUMBNAIL_PATH = '/thumbnail';
@@ -26,29 +28,37 @@ export interface ThumbnailKeys {
   readonly previousSigningKeys?: readonly string[];
 }
 
-// Imported once per signing key: a cart of many lines signs one link per line.
-const imported = new Map<string, Promise<CryptoKey>>();
+/**
+ * The link's key under one signing key, set up once per HMAC (the runtime's: `node:crypto` on Node, Web
+ * Crypto elsewhere) and key: a cart of many lines signs one link per line. The raw key is the SHA-256 of
+ * the label and the secret, whichever HMAC then uses it, so links already kept in requisitions stay valid.
+ */
+const macKeys = new WeakMap<HmacSha256, Map<string, Promise<MacOf>>>();
 
-function macKey(secret: string): Promise<CryptoKey> {
-  let key = imported.get(secret);
+function macKey(secret: string, hmac: HmacSha256): Promise<MacOf> {
+  let keys = macKeys.get(hmac);
+  if (keys === undefined) {
+    keys = new Map();
+    macKeys.set(hmac, keys);
+  }
+  let key = keys.get(secret);
   if (key === undefined) {
     key = crypto.subtle
       .digest('SHA-256', new TextEncoder().encode(`punchgate:thumbnail:${secret}`))
-      .then((bytes) =>
-        crypto.subtle.importKey('raw', bytes, { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']),
-      );
-    imported.set(secret, key);
+      .then((bytes) => hmac(new Uint8Array(bytes)));
+    keys.set(secret, key);
   }
   return key;
 }
 
-async function macOf(secret: string, storefrontId: string, designId: number): Promise<string> {
-  const signed = await crypto.subtle.sign(
-    'HMAC',
-    await macKey(secret),
-    new TextEncoder().encode(`${storefrontId}\n${designId}`),
-  );
-  return bytesToBase64url(new Uint8Array(signed, 0, MAC_BYTES));
+async function macOf(
+  secret: string,
+  storefrontId: string,
+  designId: number,
+  hmac: HmacSha256,
+): Promise<string> {
+  const mac = await (await macKey(secret, hmac))(new TextEncoder().encode(`${storefrontId}\n${designId}`));
+  return bytesToBase64url(mac.subarray(0, MAC_BYTES));
 }
 
 /**
@@ -61,12 +71,13 @@ export async function thumbnailUrl(
   keys: ThumbnailKeys,
   storefrontId: string,
   designId: number,
+  hmac: HmacSha256 = webCryptoHmacSha256,
 ): Promise<string> {
   if (!Number.isSafeInteger(designId) || designId < 1) {
     throw new TypeError(`thumbnailUrl: designId must be a positive integer, got ${designId}`);
   }
   const base = keys.publicUrl.replace(/\/+$/, '');
-  const mac = await macOf(keys.signingKey, storefrontId, designId);
+  const mac = await macOf(keys.signingKey, storefrontId, designId, hmac);
   return `${base}${THUMBNAIL_PATH}/${encodeURIComponent(storefrontId)}/${designId}/${mac}.png`;
 }
 
@@ -76,11 +87,12 @@ export async function isThumbnailMac(
   storefrontId: string,
   designId: number,
   mac: string,
+  hmac: HmacSha256 = webCryptoHmacSha256,
 ): Promise<boolean> {
   let matches = false;
   // Every key is tried, so the time taken does not tell which one matched.
   for (const secret of [keys.signingKey, ...(keys.previousSigningKeys ?? [])]) {
-    if (constantTimeEqual(await macOf(secret, storefrontId, designId), mac)) matches = true;
+    if (constantTimeEqual(await macOf(secret, storefrontId, designId, hmac), mac)) matches = true;
   }
   return matches;
 }
@@ -92,10 +104,11 @@ export async function isThumbnailMac(
 export async function thumbnailLinksFor(
   keys: ThumbnailKeys,
   lines: readonly { readonly lineRef: string; readonly storefrontId: string; readonly designId: number }[],
+  hmac: HmacSha256 = webCryptoHmacSha256,
 ): Promise<(line: { readonly lineRef: string }) => string> {
   const links = new Map<string, string>();
   for (const line of lines)
-    links.set(line.lineRef, await thumbnailUrl(keys, line.storefrontId, line.designId));
+    links.set(line.lineRef, await thumbnailUrl(keys, line.storefrontId, line.designId, hmac));
   return (line) => {
     const link = links.get(line.lineRef);
     if (link === undefined) throw new TypeError(`no thumbnail link was signed for line ${line.lineRef}`);

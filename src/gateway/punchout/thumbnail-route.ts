@@ -89,7 +89,7 @@ export function createThumbnailRoutes(ctx: GatewayContext): Hono {
       mac === undefined ||
       storefront === undefined ||
       !DESIGN_ID.test(design) ||
-      !(await isThumbnailMac(ctx.config, storefront.id, Number(design), mac))
+      !(await isThumbnailMac(ctx.config, storefront.id, Number(design), mac, ctx.hmacSha256))
     ) {
       throw new GatewayError('not_found', NOT_FOUND);
     }

@@ -24,7 +24,10 @@ export async function orderedBeforeSection(
   const links = await Promise.all(
     offers.map(
       async ({ item }) =>
-        [item.partId, await thumbnailUrl(ctx.config, item.storefrontId, item.designId)] as const,
+        [
+          item.partId,
+          await thumbnailUrl(ctx.config, item.storefrontId, item.designId, ctx.hmacSha256),
+        ] as const,
     ),
   );
   return renderOrderedBefore({

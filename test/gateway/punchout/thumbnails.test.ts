@@ -6,7 +6,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { GatewayConfigInput } from '../../../schemas/config.ts';
-import { thumbnailUrl } from '../../../src/gateway/punchout/thumbnail-links.ts';
+import { isThumbnailMac, thumbnailUrl } from '../../../src/gateway/punchout/thumbnail-links.ts';
+import { nodeHmacSha256 } from '../../../src/runtime/node-hmac.ts';
 import { decodeEntities } from '../../support/html-forms.ts';
 import {
   clickButton,
@@ -160,6 +161,26 @@ describe('an OCI cart line', () => {
 });
 
 describe('thumbnail links', () => {
+  it("are the same whichever runtime's HMAC makes them, so links kept in requisitions stay valid", async () => {
+    const keys = { publicUrl: 'https://gw.example.com', signingKey: 'k'.repeat(32) };
+    const webCrypto = await thumbnailUrl(keys, 'demo', 5012);
+    // The key as links have always been made: an HMAC under SHA-256 of the label and the signing key.
+    const raw = await crypto.subtle.digest(
+      'SHA-256',
+      new TextEncoder().encode(`punchgate:thumbnail:${keys.signingKey}`),
+    );
+    const key = await crypto.subtle.importKey('raw', raw, { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
+    const signed = new Uint8Array(
+      await crypto.subtle.sign('HMAC', key, new TextEncoder().encode('demo\n5012')),
+    );
+    const kept = Buffer.from(signed.subarray(0, 16)).toString('base64url');
+    expect(webCrypto).toBe(`https://gw.example.com/thumbnail/demo/5012/${kept}.png`);
+    expect(await thumbnailUrl(keys, 'demo', 5012, nodeHmacSha256)).toBe(webCrypto);
+    const mac = /\/([^/]+)\.png$/.exec(webCrypto)?.[1] ?? '';
+    expect(await isThumbnailMac(keys, 'demo', 5012, mac, nodeHmacSha256)).toBe(true);
+    expect(await isThumbnailMac(keys, 'demo', 5013, mac, nodeHmacSha256)).toBe(false);
+  });
+
   it('made under a previous signing key keep working after the key is rotated', async () => {
     const input = testConfig();
     const old = await thumbnailUrl(resolveTestConfig(input), 'demo', 101);
