@@ -12,7 +12,7 @@ import { JSON_SLICE, jsonInSlices } from '../../src/store/sql/json-in-slices.ts'
 import { createSqliteStore, SQLITE_INLINE_ORDER_CHARS } from '../../src/store/sqlite.ts';
 import type { JsonValue, NewPurchaseOrder } from '../../src/store/types.ts';
 import { createManualClock } from './manual-clock.ts';
-import { T0 } from './store-suite.ts';
+import { cartLine, T0 } from './store-suite.ts';
 
 const LINES = 2_000;
 /** Cart lines the order names: enough to see them marked or left, few enough to add one by one. */
@@ -85,21 +85,9 @@ describe('a big purchase order on SQLite', () => {
     const path = join(dir, `${name}.db`);
     const store = createSqliteStore({ path, clock: createManualClock(T0) });
     for (let i = 1; i <= CART_LINES; i++) {
-      await store.cart.add({
-        lineRef: lineRef(i),
-        sessionId: 'sess-1',
-        buyerId: 'acme',
-        storefrontId: 'demo',
-        userRef: 'jane',
-        designId: 9001,
-        productId: 101,
-        sku: 'BC-STD',
-        name: 'Business cards',
-        quantity: 100,
-        unitPrice: '0.12',
-        currency: 'USD',
-        uom: 'EA',
-      });
+      await store.cart.add(
+        cartLine({ lineRef: lineRef(i), sessionId: 'sess-1', userRef: 'jane', quantity: 100 }),
+      );
     }
     return { store, path };
   }

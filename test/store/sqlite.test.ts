@@ -27,6 +27,7 @@ import {
 } from './migration-checks.ts';
 import {
   at,
+  cartLine,
   cxmlSession,
   expectStoreError,
   runStoreSuite,
@@ -142,21 +143,8 @@ runStoreSuite(
 );
 
 /** Jane's cart line of 100 business cards at 0.12 USD in the cXML session sess-cxml-1. */
-const businessCardsLine = (lineRef: string) => ({
-  lineRef,
-  sessionId: 'sess-cxml-1',
-  buyerId: 'acme',
-  storefrontId: 'demo',
-  userRef: 'jane',
-  designId: 1,
-  productId: 101,
-  sku: 'BC-STD',
-  name: 'Business cards',
-  quantity: 100,
-  unitPrice: '0.12',
-  currency: 'USD',
-  uom: 'EA',
-});
+const businessCardsLine = (lineRef: string) =>
+  cartLine({ lineRef, designId: 1, userRef: 'jane', quantity: 100 });
 
 describe('SQLite store', () => {
   it('finds a sent document by its payloadID through the index on it, not by reading every document', () => {

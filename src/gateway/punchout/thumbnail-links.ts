@@ -14,6 +14,7 @@
 import { bytesToBase64url } from '../../kernel/base64.ts';
 import { constantTimeEqual } from '../../kernel/constant-time.ts';
 import { type HmacSha256, type MacOf, webCryptoHmacSha256 } from '../../kernel/signed-claims.ts';
+import { derivedMacKeys } from './tokens.ts';
 
 /** The path thumbnail links are served under, mounted by `createGateway`. */
 export const THUMBNAIL_PATH = '/thumbnail';
@@ -30,8 +31,8 @@ export interface ThumbnailKeys {
 
 /**
  * The link's key under one signing key, set up once per HMAC (the runtime's: `node:crypto` on Node, Web
- * Crypto elsewhere) and key: a cart of many lines signs one link per line. The raw key is the SHA-256 of
- * the label and the secret, whichever HMAC then uses it, so links already kept in requisitions stay valid.
+ * Crypto elsewhere) and key: a cart of many lines signs one link per line. It is derived as the tokens'
+ * keys are, under a label of its own, whichever HMAC then uses it, so links kept in requisitions stay valid.
  */
 const macKeys = new WeakMap<HmacSha256, Map<string, Promise<MacOf>>>();
 
@@ -43,9 +44,7 @@ function macKey(secret: string, hmac: HmacSha256): Promise<MacOf> {
   }
   let key = keys.get(secret);
   if (key === undefined) {
-    key = crypto.subtle
-      .digest('SHA-256', new TextEncoder().encode(`punchgate:thumbnail:${secret}`))
-      .then((bytes) => hmac(new Uint8Array(bytes)));
+    key = derivedMacKeys([secret], 'thumbnail', hmac).then(([mac]) => mac as MacOf);
     keys.set(secret, key);
   }
   return key;
