@@ -1671,6 +1671,20 @@ export function runStoreSuite(
         expect((await store.outbox.list({ poId: '1' })).items.map((m) => m.id)).toEqual([c.id, a.id]);
         expect((await store.outbox.list({ buyerId: 'globex' })).items.map((m) => m.id)).toEqual([b.id]);
         expect((await store.outbox.list({ state: 'sending' })).items.map((m) => m.id)).toEqual([a.id]);
+        // Filters combine, each only when given, and the cursor within them.
+        expect((await store.outbox.list({ state: 'pending' })).items.map((m) => m.id)).toEqual([c.id, b.id]);
+        expect((await store.outbox.list({ state: 'pending', poId: '1' })).items.map((m) => m.id)).toEqual([
+          c.id,
+        ]);
+        expect(
+          (await store.outbox.list({ state: 'pending', buyerId: 'acme', poId: '2' })).items,
+        ).toStrictEqual([]);
+        const pending = await store.outbox.list({ state: 'pending', limit: 1 });
+        expect(
+          (await store.outbox.list({ state: 'pending', cursor: pending.nextCursor! })).items.map((m) => m.id),
+        ).toEqual([b.id]);
+        expect((await store.outbox.list({ state: 'delivered' })).items).toStrictEqual([]);
+        expect((await store.outbox.list({ state: 'dead' })).items).toStrictEqual([]);
         const page = await store.outbox.list({ limit: 2 });
         expect(page.items.map((m) => m.id)).toEqual([c.id, b.id]);
         expect(

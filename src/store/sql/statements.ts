@@ -25,8 +25,25 @@ const upTo = (n: number) => `LIMIT COALESCE($${n}, 9223372036854775807)`;
 const inList = (d: SqlDialect, column: string, n: number) =>
   `($${n}::text IS NULL OR ${column} IN (${d.jsonArrayElements(n)}))`;
 
-/** The "optional equality" filter: `$n` NULL matches every row. */
-const optionalEquals = (column: string, n: number) => `($${n}::text IS NULL OR ${column} = $${n})`;
+/** A term of a listing's WHERE that applies only when `$n` (of PostgreSQL type `cast`) is given, not NULL. */
+type WhenGiven = (n: number, cast: 'text' | 'bigint', term: string) => string;
+
+/**
+ * A listing whose filters are each optional. One text with `($n IS NULL OR column = $n)` would serve every
+ * combination, but neither SQLite nor PostgreSQL's generic plan can use an index through it: every call
+ * scanned the table in key order, at a cost growing with all that was ever stored (the background round's
+ * look for POs left `processing` read every PO; a PO's documents were found by reading every document).
+ * So each combination of filters given gets a text of its own (see `compileListing`): the given filters'
+ * terms, and `$n IS NULL` for the others, true and bound alike, so every variant takes the same values.
+ */
+interface Listing {
+  readonly listing: (whenGiven: WhenGiven) => string;
+}
+
+const listing = (text: (whenGiven: WhenGiven) => string): Listing => ({ listing: text });
+
+/** `column = $n`, when `$n` is given. */
+const equals = (whenGiven: WhenGiven, column: string, n: number) => whenGiven(n, 'text', `${column} = $${n}`);
 
 /**
  * The document fields of the queue row an outbox UPDATE returns, so it hands back a whole message (SQLite
@@ -130,14 +147,18 @@ const orderSql = (d: SqlDialect) => ({
     WHERE buyer_id = $1 AND order_id = $2 AND type = 'new' AND revision_key = ''`,
   findEarlier: `SELECT * FROM purchase_orders WHERE buyer_id = $1
     AND (payload_id = $2 OR (order_id = $3 AND type = 'new' AND revision_key = ''))`,
-  list: `SELECT * FROM purchase_orders
-    WHERE ${optionalEquals('state', 1)} AND ${optionalEquals('buyer_id', 2)} AND ($3::bigint IS NULL OR id < $3)
+  list: listing(
+    (given) => `SELECT * FROM purchase_orders
+    WHERE ${equals(given, 'state', 1)} AND ${equals(given, 'buyer_id', 2)} AND ${given(3, 'bigint', 'id < $3')}
     ORDER BY id DESC LIMIT $4`,
+  ),
   /** Oldest first after the cursor `$4`, received within `$2`…`$3` (NULL: open), for exports. */
-  listReceived: `SELECT * FROM purchase_orders
-    WHERE ${optionalEquals('buyer_id', 1)} AND ($2::bigint IS NULL OR created_at >= $2)
-      AND ($3::bigint IS NULL OR created_at <= $3) AND ($4::bigint IS NULL OR id > $4)
+  listReceived: listing(
+    (given) => `SELECT * FROM purchase_orders
+    WHERE ${equals(given, 'buyer_id', 1)} AND ${given(2, 'bigint', 'created_at >= $2')}
+      AND ${given(3, 'bigint', 'created_at <= $3')} AND ${given(4, 'bigint', 'id > $4')}
     ORDER BY id LIMIT $5`,
+  ),
   /** `list` by state answering ids only (the purchase_orders_state index holds both). */
   listIds: 'SELECT id FROM purchase_orders WHERE state = $1 ORDER BY id DESC LIMIT $2',
   /** `listIds` without the orders that have an open job under key `$2` + their id (the jobs_open_key index). */
@@ -204,9 +225,11 @@ const jobSql = (d: SqlDialect) => ({
     WHERE id = ${d.storeId(4)} AND state = 'running' AND attempts = $5 RETURNING *`,
   kill: `UPDATE jobs SET state = 'dead', last_error = $1, lease_until = NULL, updated_at = $2
     WHERE id = ${d.storeId(3)} AND state = 'running' AND attempts = $4 RETURNING *`,
-  list: `SELECT * FROM jobs WHERE ${optionalEquals('state', 1)} AND ${optionalEquals('kind', 2)}
-      AND ($3::bigint IS NULL OR id < $3)
+  list: listing(
+    (given) => `SELECT * FROM jobs WHERE ${equals(given, 'state', 1)} AND ${equals(given, 'kind', 2)}
+      AND ${given(3, 'bigint', 'id < $3')}
     ORDER BY id DESC LIMIT $4`,
+  ),
   resurrect: `UPDATE jobs SET state = 'pending', attempts = 0, run_at = $1, lease_until = NULL, updated_at = $1
     WHERE id = ${d.storeId(2)} AND state = 'dead' RETURNING *`,
   purgeFinished: `DELETE FROM jobs WHERE id IN (SELECT id FROM jobs
@@ -248,10 +271,18 @@ const outboxSql = (d: SqlDialect) => ({
     WHERE id = ${d.storeId(4)} AND state = 'sending' AND attempts = $5 RETURNING *, ${WITH_DOCUMENT}`,
   dead: `UPDATE outbox_queue SET state = 'dead', last_error = $1, lease_until = NULL, updated_at = $2
     WHERE id = ${d.storeId(3)} AND state = 'sending' AND attempts = $4 RETURNING *, ${WITH_DOCUMENT}`,
-  list: `SELECT * FROM outbox_messages
-    WHERE ${optionalEquals('state', 1)} AND ${optionalEquals('buyer_id', 2)} AND ${optionalEquals('po_id', 3)}
-      AND ($4::bigint IS NULL OR id < $4)
+  /**
+   * A state but `delivered` (`$1`) is the queue row's: found through the queue's state index instead of by
+   * reading every document. A delivered document may have no queue row left, so `$6` ('delivered') reads
+   * the view's state.
+   */
+  list: listing(
+    (given) => `SELECT * FROM outbox_messages
+    WHERE ${given(1, 'text', 'id IN (SELECT q.id FROM outbox_queue q WHERE q.state = $1)')}
+      AND ${equals(given, 'state', 6)} AND ${equals(given, 'buyer_id', 2)} AND ${equals(given, 'po_id', 3)}
+      AND ${given(4, 'bigint', 'id < $4')}
     ORDER BY id DESC LIMIT $5`,
+  ),
   resurrect: `UPDATE outbox_queue SET state = 'pending', attempts = 0, next_attempt_at = $1, lease_until = NULL,
       updated_at = $1
     WHERE id = ${d.storeId(2)} AND state = 'dead' RETURNING *, ${WITH_DOCUMENT}`,
@@ -306,10 +337,12 @@ const invoiceSql = (d: SqlDialect) => {
     getByInvoiceId: 'SELECT * FROM invoices WHERE buyer_id = $1 AND invoice_id = $2',
     listByPo: 'SELECT * FROM invoices WHERE po_id = $1 ORDER BY id',
     listByPrintOrder: 'SELECT * FROM invoices WHERE storefront_id = $1 AND print_order_id = $2 ORDER BY id',
-    listDated: `SELECT * FROM invoices
-      WHERE ${optionalEquals('buyer_id', 1)} AND ($2::bigint IS NULL OR invoice_date >= $2)
-        AND ($3::bigint IS NULL OR invoice_date <= $3) AND ($4::bigint IS NULL OR id > $4)
+    listDated: listing(
+      (given) => `SELECT * FROM invoices
+      WHERE ${equals(given, 'buyer_id', 1)} AND ${given(2, 'bigint', 'invoice_date >= $2')}
+        AND ${given(3, 'bigint', 'invoice_date <= $3')} AND ${given(4, 'bigint', 'id > $4')}
       ORDER BY id LIMIT $5`,
+    ),
   };
 };
 
@@ -353,10 +386,12 @@ const refusalSql = {
       WHERE client_address = $1 ORDER BY id DESC LIMIT 1 OFFSET $2)`,
   /** Every entry but the newest `$1`. */
   trimTotal: `DELETE FROM refusals WHERE id <= (SELECT id FROM refusals ORDER BY id DESC LIMIT 1 OFFSET $1)`,
-  list: `SELECT * FROM refusals WHERE ${optionalEquals('buyer_id', 1)}
-      AND ($2::bigint IS NULL OR created_at >= $2) AND ($3::bigint IS NULL OR created_at < $3)
-      AND ($4::bigint IS NULL OR id < $4)
+  list: listing(
+    (given) => `SELECT * FROM refusals WHERE ${equals(given, 'buyer_id', 1)}
+      AND ${given(2, 'bigint', 'created_at >= $2')} AND ${given(3, 'bigint', 'created_at < $3')}
+      AND ${given(4, 'bigint', 'id < $4')}
     ORDER BY id DESC LIMIT $5`,
+  ),
   countByBuyerSince: 'SELECT COUNT(*) AS n FROM refusals WHERE buyer_id = $1 AND created_at >= $2',
   purgeOld: `DELETE FROM refusals WHERE id IN (SELECT id FROM refusals WHERE created_at < $1 ${upTo(2)})`,
 };
@@ -482,10 +517,48 @@ export function orderChunkInsert(d: SqlDialect) {
 
 type Compiled<Texts> = { readonly [Name in keyof Texts]: CompiledSql };
 
-function compileAll<Texts extends Record<string, string>>(d: SqlDialect, texts: Texts): Compiled<Texts> {
+function compileAll<Texts extends Record<string, string | Listing>>(
+  d: SqlDialect,
+  texts: Texts,
+): Compiled<Texts> {
   return Object.fromEntries(
-    Object.entries(texts).map(([name, text]) => [name, d.compile(text)]),
+    Object.entries(texts).map(([name, text]) => [
+      name,
+      typeof text === 'string' ? d.compile(text) : compileListing(d, text),
+    ]),
   ) as Compiled<Texts>;
+}
+
+/**
+ * A listing compiled once per combination of its optional values given (at first use): `bind` picks the
+ * variant naming the values that are not NULL. `sql` is the text with every filter given.
+ */
+function compileListing(d: SqlDialect, { listing: text }: Listing): CompiledSql {
+  const optional: number[] = [];
+  const every = text((n, _cast, term) => {
+    optional.push(n);
+    return `(${term})`;
+  });
+  const variants = new Map<number, CompiledSql>();
+  const variant = (given: number): CompiledSql => {
+    let compiled = variants.get(given);
+    if (compiled === undefined) {
+      compiled = d.compile(
+        text((n, cast, term) =>
+          given & (1 << optional.indexOf(n)) ? `(${term})` : `$${n}::${cast} IS NULL`,
+        ),
+      );
+      variants.set(given, compiled);
+    }
+    return compiled;
+  };
+  return {
+    sql: d.compile(every).sql,
+    bind: (...params) =>
+      variant(optional.reduce((given, n, i) => (params[n - 1] === null ? given : given | (1 << i)), 0)).bind(
+        ...params,
+      ),
+  };
 }
 
 /**

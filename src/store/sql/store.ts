@@ -887,7 +887,9 @@ function sqlOutbox({ sql: { outbox: sql }, driver, now, rows, first, purge }: Sq
       const size = pageSize(filter.limit);
       const below = parseCursor(filter.cursor) ?? null;
       const { state = null, buyerId = null, poId = null } = filter;
-      const found = await rows(sql.list, state, buyerId, poId, below, size + 1);
+      const queued = state === 'delivered' ? null : state;
+      const delivered = state === 'delivered' ? state : null;
+      const found = await rows(sql.list, queued, buyerId, poId, below, size + 1, delivered);
       return pageOf(found, size, toOutboxMessage);
     },
     async resurrect(id) {
