@@ -8,7 +8,7 @@
  * With `--base`, the same gateway script of another checkout (say `git worktree add /tmp/base main`, or a
  * `git archive` of it with node_modules linked) runs beside this one's against the same sandbox, and each
  * round measures both in alternating order: an A/B whose two sides see the same load of a shared machine.
- * With `--profile`, each gateway runs under `--cpu-prof` and writes its profile there when it stops.
+ * With `--only <prefix>`, only the operations whose name starts with it run. With `--profile`, each gateway runs under `--cpu-prof` and writes its profile there when it stops.
  */
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -26,6 +26,7 @@ const { values } = parseArgs({
     profile: { type: 'string' },
     rounds: { type: 'string', default: '7' },
     ops: { type: 'string', default: '200' },
+    only: { type: 'string' },
   },
 });
 const ROUNDS = Number(values.rounds);
@@ -60,13 +61,18 @@ for (const [name, root] of [
 
 const setup = realisticSetup();
 let serial = 0;
-const operations: Record<string, () => { body: string; headers?: Record<string, string> }> = {
+const allOperations: Record<string, () => { body: string; headers?: Record<string, string> }> = {
   'punch-in, returning user': () => ({ body: setup.replace('BENCH-ID', `hot-${++serial}`) }),
   'PO intake, 5 lines': () => ({
     body: orderBody(`hot-${process.pid}-${++serial}`),
     headers: { 'content-type': 'text/xml; charset=UTF-8' },
   }),
 };
+
+// `--only punch` or `--only PO`: one operation alone, so a profile holds nothing else.
+const operations = Object.fromEntries(
+  Object.entries(allOperations).filter(([name]) => values.only === undefined || name.startsWith(values.only)),
+);
 
 async function post(url: string, body: string, headers?: Record<string, string>): Promise<void> {
   const res = await fetch(`${url}/cxml`, { method: 'POST', body, ...(headers && { headers }) });
