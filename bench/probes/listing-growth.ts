@@ -1,8 +1,9 @@
 /**
  * `node --conditions=punchgate-source bench/probes/listing-growth.ts [n…]`: what the listings a background
  * round and a PO's job run cost with `n` POs and `n` buyer documents stored (default 1,000 and 100,000):
- * the POs left `processing` (the round's look for abandoned jobs, which finds none) and one PO's documents
- * (its job, its console page). Both should cost the same at every size: they find their rows through an
+ * the POs left `processing` (the round's look for abandoned jobs, which finds none), one PO's documents
+ * (its job, its console page), the dead documents (the notifier's round) and the 50 POs received whose
+ * job is not queued (the round's look for lost jobs, beside `n` finished jobs). Both should cost the same at every size: they find their rows through an
  * index. The rows are bulk-inserted into a SQLite store file (one statement each, a recursive CTE).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -38,14 +39,20 @@ for (const n of sizes.length > 0 ? sizes : [1_000, 100_000]) {
   db.exec(`INSERT INTO buyer_documents (buyer_id, po_id, kind, dedupe_key, url, body, created_at)
     ${numbers} SELECT 'acme', CAST(i AS TEXT), 'confirmation', 'k' || i, 'https://buyer.invalid', '<cXML/>', i
     FROM n`);
+  // Each PO's finished job, and the last 50 POs received, waiting for theirs (the round looks for them).
+  db.exec(`INSERT INTO jobs (kind, key, payload, run_at, attempts, max_attempts, state, created_at, updated_at)
+    ${numbers} SELECT 'process_order', 'process_order:' || i, '{}', i, 1, 5, 'done', i, i FROM n`);
+  db.exec(`UPDATE purchase_orders SET state = 'received' WHERE id > ${n - 50}`);
   db.close();
   const store = createSqliteStore({ path });
   const processing = await msPerCall(() => store.orders.list({ state: 'processing', limit: 50 }));
   const documents = await msPerCall(() => store.outbox.list({ poId: 'none', limit: 500 }));
   const dead = await msPerCall(() => store.outbox.list({ state: 'dead', limit: 500 }));
+  const jobless = await msPerCall(() => store.orders.listIdsWithoutLiveJob('received', 'process_order:', 50));
   console.log(
     `${n.toLocaleString('en-US')} POs and documents: POs processing ${processing.toFixed(3)} ms, ` +
-      `a PO's documents ${documents.toFixed(3)} ms, dead documents ${dead.toFixed(3)} ms (medians of 5 × ${CALLS})`,
+      `a PO's documents ${documents.toFixed(3)} ms, dead documents ${dead.toFixed(3)} ms, ` +
+      `received POs without a live job ${jobless.toFixed(3)} ms (medians of 5 × ${CALLS})`,
   );
   await store.close();
   rmSync(dir, { recursive: true, force: true });

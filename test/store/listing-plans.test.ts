@@ -45,6 +45,10 @@ describe('filtered listings', () => {
     ],
     ['POs by state after a cursor', statements.orders.list.bind('processing', null, '90', 51)],
     ['POs of a buyer', statements.orders.list.bind(null, 'acme', null, 51)],
+    [
+      'received POs without a live job (the round)',
+      statements.orders.listIdsWithoutLiveJob.bind('received', 'process_order:', 50),
+    ],
     ["a PO's documents", statements.outbox.list.bind(null, null, '7', null, 501, null)],
     [
       'dead documents (the notifier, the dead-letters page)',

@@ -162,8 +162,10 @@ const orderSql = (d: SqlDialect) => ({
   /** `list` by state answering ids only (the purchase_orders_state index holds both). */
   listIds: 'SELECT id FROM purchase_orders WHERE state = $1 ORDER BY id DESC LIMIT $2',
   /** `listIds` without the orders that have an open job under key `$2` + their id (the jobs_open_key index). */
+  // `state <> 'done'` spelled as the jobs_open_key index's own condition, so SQLite uses that partial index:
+  // with `NOT IN ('done', 'dead')` it cannot tell the index applies and read every job for each PO.
   listIdsWithoutLiveJob: `SELECT id FROM purchase_orders p WHERE state = $1 AND NOT EXISTS (
-      SELECT 1 FROM jobs j WHERE j.key = $2::text || CAST(p.id AS TEXT) AND j.state NOT IN ('done', 'dead'))
+      SELECT 1 FROM jobs j WHERE j.key = $2::text || CAST(p.id AS TEXT) AND j.state <> 'done' AND j.state <> 'dead')
     ORDER BY id DESC LIMIT $3`,
   /** The facts of the orders waiting for an operator, never their documents (read every round). */
   listWaiting: `SELECT id, buyer_id, order_id, flags, last_error, updated_at FROM purchase_orders
