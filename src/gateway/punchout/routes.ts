@@ -9,6 +9,7 @@ import { Hono } from 'hono';
 import type { CartLine, PunchoutSession } from '../../store/types.ts';
 import type { GatewayContext } from '../context.ts';
 import { ERROR_ANSWERS, GatewayError } from '../http/errors.ts';
+import { addAccessFields } from '../http/request-id.ts';
 import { type PageStatus, sendPage } from '../http/send-page.ts';
 import { resolveSessionLanguage } from '../i18n/session-language.ts';
 import { type CartCharges, quoteSessionCharges } from './cart-charges.ts';
@@ -258,7 +259,12 @@ export function createPunchoutRoutes(ctx: GatewayContext): Hono {
     const ready = await transferable(ctx, c, s, lines);
     if (!ready.ok) return ready.refusal;
     const form = await ctx.protocolOf(s.buyer).cartForm(ctx, s, lines, ready.charges);
-    ctx.logger.info('cart transferred', { buyer: s.buyer.id, session: s.session.id, lines: lines.length });
+    addAccessFields(c, {
+      event: 'cart transferred',
+      buyer: s.buyer.id,
+      session: s.session.id,
+      lines: lines.length,
+    });
     return handBack(c, s, form, 'transferred', s.locale.t('return.sending'));
   });
 

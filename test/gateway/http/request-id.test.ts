@@ -167,6 +167,30 @@ describe('one line per request', () => {
   });
 });
 
+describe('one line per request: the cart transfer', () => {
+  it("writes only its access line, which carries the transfer's facts", async () => {
+    const logger = capturingLogger();
+    const stack = await createOrderStack(orderConfig(), { gatewayDeps: { logger } });
+    await punchOut(stack, ['Business cards', 'A5 flyer']);
+    const transfer = logger.lines.filter((line) => line.fields?.route === '/punchout/s/:token/transfer');
+    expect(transfer).toEqual([
+      {
+        level: 'info',
+        message: 'request',
+        fields: expect.objectContaining({
+          method: 'POST',
+          status: 200,
+          event: 'cart transferred',
+          buyer: 'acme',
+          session: expect.any(String),
+          lines: 2,
+        }),
+      },
+    ]);
+    expect(logger.lines.filter((line) => line.message !== 'request')).toEqual([]);
+  });
+});
+
 describe('the admin API audit trail', () => {
   it('logs every call with method, path, status, address and request id, never the token', async () => {
     const logger = capturingLogger();
