@@ -22,7 +22,8 @@
  * The floors' parts per operation:
  * - punch-in, returning user (5.3 KB setup of punch-in.ts, token reused: 0 upstream calls): parse + 1
  *   NORMAL commit (the session) + 1 sign (the start URL) + the route answering as many bytes;
- * - punch-in, new user: adds createUser and login at the sandbox, and the commit is FULL (the mapping);
+ * - punch-in, new user: adds createUser, login and getUser at the sandbox (the account's id: print API v2's
+ *   create answers none), and the commit is FULL (the mapping);
  * - catalog page (a session with 3 cart lines): 1 verify + the page's bytes;
  * - editor return (`GET /punchout/return/<token>?productid=`): 1 verify + 1 sign + getProject + 1 FULL
  *   commit (the line) + the route;
@@ -250,7 +251,8 @@ const floors: BenchCase = {
         commit: 'FULL',
         rowBytes: 1_500,
         sign: 1,
-        calls: ['createUser', 'login'],
+        // The account's id is read after its login: print API v2's create answers no id.
+        calls: ['createUser', 'login', 'getUser'],
         answerBytes: probe.newUser,
       },
       'catalog page': { verify: 1, answerBytes: probe.catalog },

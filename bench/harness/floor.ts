@@ -41,6 +41,7 @@ export type FloorFlavour = 'design' | 'physical';
 export type SandboxCall =
   | 'createUser'
   | 'login'
+  | 'getUser'
   | 'getProject'
   | 'createOrder'
   | 'processOrder'
@@ -194,6 +195,7 @@ export async function createFloorParts(sandbox: FloorSandbox, flavour: FloorFlav
       });
     },
     login: () => api.pipo.login({ ...sandbox.login, storefront_id: sandbox.storefrontId }),
+    getUser: () => api.pipo.getUser(sandbox.pipoToken),
     getProject: () => api.pipo.getProject(sandbox.pipoToken, sandbox.designIds[0]!),
     createOrder: async () => {
       lastPrintOrder = await api.pipo.createOrder(sandbox.pipoToken, sandbox.designIds, `FLOOR-${unique()}`);
