@@ -31,10 +31,10 @@ type WhenGiven = (n: number, cast: 'text' | 'bigint', term: string) => string;
 /**
  * A listing whose filters are each optional. One text with `($n IS NULL OR column = $n)` would serve every
  * combination, but neither SQLite nor PostgreSQL's generic plan can use an index through it: every call
- * scanned the table in key order, at a cost growing with all that was ever stored (the background round's
- * look for POs left `processing` read every PO; a PO's documents were found by reading every document).
- * So each combination of filters given gets a text of its own (see `compileListing`): the given filters'
- * terms, and `$n IS NULL` for the others, true and bound alike, so every variant takes the same values.
+ * would read the table in key order, at a cost growing with all that is stored (the background round's
+ * look for POs left `processing` would read every PO, a PO's job every buyer document). So each
+ * combination of filters given gets a text of its own (see `compileListing`): the given filters' terms,
+ * and `$n IS NULL` for the others, true and bound alike, so every variant takes the same values.
  */
 interface Listing {
   readonly listing: (whenGiven: WhenGiven) => string;
