@@ -240,14 +240,18 @@ export function createPunchoutRoutes(ctx: GatewayContext): Hono {
     return c.redirect(backTo(s, 'cart'), 303);
   });
 
-  /** Closes the session and hands the form back to the procurement system in a self-submitting page. */
+  /**
+   * Closes the session and hands the form back to the procurement system in a self-submitting page; the
+   * request's access line says so (`cart transferred` with its line count, or `cart cancelled`).
+   */
   async function handBack(
     c: Context,
     s: SessionScope,
     form: ReturnForm,
-    state: 'transferred' | 'cancelled',
+    { state, lines }: { state: 'transferred' | 'cancelled'; lines?: number },
     message: string,
   ): Promise<Response> {
+    addAccessFields(c, { event: `cart ${state}`, buyer: s.buyer.id, session: s.session.id, lines });
     await ctx.store.sessions.patch(s.session.id, { state });
     ctx.metrics.count('punchgate_carts_returned_total', { protocol: s.session.protocol, outcome: state });
     return ctx.protocolOf(s.buyer).sendReturnPage(c, s, form, message);
@@ -259,19 +263,14 @@ export function createPunchoutRoutes(ctx: GatewayContext): Hono {
     const ready = await transferable(ctx, c, s, lines);
     if (!ready.ok) return ready.refusal;
     const form = await ctx.protocolOf(s.buyer).cartForm(ctx, s, lines, ready.charges);
-    addAccessFields(c, {
-      event: 'cart transferred',
-      buyer: s.buyer.id,
-      session: s.session.id,
-      lines: lines.length,
-    });
-    return handBack(c, s, form, 'transferred', s.locale.t('return.sending'));
+    const transferred = { state: 'transferred', lines: lines.length } as const;
+    return handBack(c, s, form, transferred, s.locale.t('return.sending'));
   });
 
   app.post('/s/:token/cancel', async (c) => {
     const s = await scope(c);
     const form = ctx.protocolOf(s.buyer).cancelForm(ctx, s);
-    return handBack(c, s, form, 'cancelled', s.locale.t('return.cancelling'));
+    return handBack(c, s, form, { state: 'cancelled' }, s.locale.t('return.cancelling'));
   });
 
   // The editor's cart return URL (`cru`): the saved design comes back as `productid`.
