@@ -132,6 +132,24 @@ async function transferable(
   return quoted.ok ? { ok: true, charges: quoted.charges } : refuse(quoted.message);
 }
 
+/**
+ * Closes the session and hands the form back to the procurement system in a self-submitting page; the
+ * request's access line says so (`cart transferred` with its line count, or `cart cancelled`).
+ */
+async function handBack(
+  ctx: GatewayContext,
+  c: Context,
+  s: SessionScope,
+  form: ReturnForm,
+  { state, lines }: { state: 'transferred' | 'cancelled'; lines?: number },
+  message: string,
+): Promise<Response> {
+  addAccessFields(c, { event: `cart ${state}`, buyer: s.buyer.id, session: s.session.id, lines });
+  await ctx.store.sessions.patch(s.session.id, { state });
+  ctx.metrics.count('punchgate_carts_returned_total', { protocol: s.session.protocol, outcome: state });
+  return ctx.protocolOf(s.buyer).sendReturnPage(c, s, form, message);
+}
+
 /** The session page a start URL opens, as a path below the session's token. */
 function startPage(target: StartTarget): string {
   switch (target.kind) {
@@ -240,23 +258,6 @@ export function createPunchoutRoutes(ctx: GatewayContext): Hono {
     return c.redirect(backTo(s, 'cart'), 303);
   });
 
-  /**
-   * Closes the session and hands the form back to the procurement system in a self-submitting page; the
-   * request's access line says so (`cart transferred` with its line count, or `cart cancelled`).
-   */
-  async function handBack(
-    c: Context,
-    s: SessionScope,
-    form: ReturnForm,
-    { state, lines }: { state: 'transferred' | 'cancelled'; lines?: number },
-    message: string,
-  ): Promise<Response> {
-    addAccessFields(c, { event: `cart ${state}`, buyer: s.buyer.id, session: s.session.id, lines });
-    await ctx.store.sessions.patch(s.session.id, { state });
-    ctx.metrics.count('punchgate_carts_returned_total', { protocol: s.session.protocol, outcome: state });
-    return ctx.protocolOf(s.buyer).sendReturnPage(c, s, form, message);
-  }
-
   app.post('/s/:token/transfer', async (c) => {
     const s = await scope(c);
     const lines = await ctx.store.cart.listBySession(s.session.id);
@@ -264,13 +265,13 @@ export function createPunchoutRoutes(ctx: GatewayContext): Hono {
     if (!ready.ok) return ready.refusal;
     const form = await ctx.protocolOf(s.buyer).cartForm(ctx, s, lines, ready.charges);
     const transferred = { state: 'transferred', lines: lines.length } as const;
-    return handBack(c, s, form, transferred, s.locale.t('return.sending'));
+    return handBack(ctx, c, s, form, transferred, s.locale.t('return.sending'));
   });
 
   app.post('/s/:token/cancel', async (c) => {
     const s = await scope(c);
     const form = ctx.protocolOf(s.buyer).cancelForm(ctx, s);
-    return handBack(c, s, form, { state: 'cancelled' }, s.locale.t('return.cancelling'));
+    return handBack(ctx, c, s, form, { state: 'cancelled' }, s.locale.t('return.cancelling'));
   });
 
   // The editor's cart return URL (`cru`): the saved design comes back as `productid`.
