@@ -75,7 +75,7 @@ describe('filtered listings on SQLite', () => {
 
   it('names only the filters given, each variant taking the same values', () => {
     const byState = statements.orders.list.bind('processing', null, null, 51);
-    expect(byState.sql).toMatch(/\(state = \?\) AND \? IS NULL AND \? IS NULL/);
+    expect(byState.sql).toMatch(/\(state = \+\?\) AND \+\? IS NULL AND \+\? IS NULL/);
     expect(byState.params).toEqual(['processing', null, null, 51]);
     const everything = statements.orders.list.bind(null, null, null, 51);
     expect(everything.sql).not.toMatch(/state =|buyer_id =|id </);

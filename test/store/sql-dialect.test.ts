@@ -21,7 +21,8 @@ describe('SQL dialects', () => {
     const compiled = sqliteDialect.compile(
       'SELECT $2, $1 WHERE ($2::text IS NULL OR x = $2) LIMIT $3::bigint',
     );
-    expect(compiled.sql).toBe('SELECT ?, ? WHERE (? IS NULL OR x = ?) LIMIT ?');
+    // Each a unary plus on `?`, so SQLite never prepares the statement again for a newly bound value.
+    expect(compiled.sql).toBe('SELECT +?, +? WHERE (+? IS NULL OR x = +?) LIMIT +?');
     expect(compiled.bind('a', 'b', 3)).toEqual({
       sql: compiled.sql,
       params: ['b', 'a', 'b', 'b', 3],
