@@ -66,12 +66,13 @@ export const sqliteDialect: SqlDialect = {
   name: 'sqlite',
   compile(text) {
     const order: number[] = [];
-    // `+?`, not `?`: SQLite may choose a plan by a bare parameter's bound value (to see whether a partial
-    // index applies), and then prepares the statement again each time a value is bound, which better-sqlite3
-    // does at every call: 10–90 µs more per execution of most listings, 3–15 times the statement's own
-    // work. Unary plus hands every comparison, insert and function the same value with the same (no)
-    // affinity, and the planner still uses indexes through it; no statement here needs a bound value to
-    // pick the one partial index (jobs_open_key: its queries spell `state <> 'done'`).
+    // `+?`, not `?`: SQLite as better-sqlite3 builds it (with STAT4) may choose a plan by a bare
+    // parameter's bound value, and then prepares the statement again each time a value is bound, which
+    // better-sqlite3 does at every call: 10–95 µs more per execution of most listings (those with an ORDER
+    // BY), 3–15 times the statement's own work. Unary plus hands every comparison, insert and function the
+    // same value with the same (no) affinity, and the planner still uses indexes through it; no statement
+    // here needs a bound value to pick the one partial index (jobs_open_key: its queries spell its
+    // condition, `state <> 'done'`).
     const sql = text.replace(PLACEHOLDER, (_, n: string) => {
       order.push(Number(n) - 1);
       return '+?';
