@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { SWEEP_INTERVAL_MS } from '../../src/gateway/orders/worker.ts';
 import type { PurchaseOrderPatch } from '../../src/store/types.ts';
 import {
   createOrderStack,
@@ -26,9 +27,14 @@ async function poOfKilledWorker(orderID: string, marks: PurchaseOrderPatch = {})
   return { stack, poId: po?.id ?? '', answer, claimed };
 }
 
-/** A restarted worker's round, once the killed worker's lease has run out. */
+/**
+ * A restarted worker's rounds, once the killed worker's lease has run out: the first declares the job dead
+ * (its lease ran out on the last attempt), and the rounds look for POs left so once per sweep interval.
+ */
 async function restartAfterLease(stack: OrderStack): Promise<void> {
   stack.clock.advance(10 * 60);
+  await drain(stack);
+  stack.clock.advance(SWEEP_INTERVAL_MS / 1000);
   await drain(stack);
 }
 

@@ -41,6 +41,8 @@ const MESSAGES_PER_CLAIM = Math.max(1, Math.floor(MESSAGE_LEASE_MS / POST_TIMEOU
 const JOB_BACKOFF: Backoff = { baseMs: 30_000, maxMs: 3_600_000 };
 /** A job that failed only because the store was away is tried again this soon. */
 const STORE_OUTAGE_RETRY_MS = 5_000;
+/** How often the rounds look for lost work (see `sweep`): a third of a lease, so none waits much past it. */
+export const SWEEP_INTERVAL_MS = JOB_LEASE_MS / 3;
 const RECONCILE_KEY = 'reconcile';
 /** The poll is rescheduled after every run; this only bounds a run that keeps failing. */
 const RECONCILE_MAX_ATTEMPTS = 50;
@@ -52,6 +54,8 @@ export interface OrderWorkerOptions {
   maxMessagesPerTick?: number;
   /** How often a running job's lease is renewed (default a third of the lease); tests shorten it. */
   leaseRenewalMs?: number;
+  /** How often a round looks for lost work (default SWEEP_INTERVAL_MS); 0 looks every round. */
+  sweepIntervalMs?: number;
   /**
    * Asked before each job, each print order the reconciliation reads, each document posted, each order
    * whose job is queued again and each webhook delivery turned into a job: false ends that part of the
@@ -426,13 +430,28 @@ export function createOrderWorker(ctx: GatewayContext, options: OrderWorkerOptio
     return count;
   }
 
+  /**
+   * The looks for work that was lost (the reconciliation poll's job, POs whose job is gone or whose worker
+   * died): a crash's leftovers, which a lease of JOB_LEASE_MS keeps from being taken over sooner anyway. So
+   * they run once per SWEEP_INTERVAL_MS of the clock, not every round: a round that only runs the due jobs
+   * and posts costs the store four statements fewer, on every instance, every few seconds.
+   */
+  let nextSweepAt = Number.NEGATIVE_INFINITY;
+  async function sweep(hasRoomFor: (work: 'requeue') => () => boolean): Promise<void> {
+    const now = ctx.clock.now();
+    if (now.getTime() < nextSweepAt) return;
+    await inStep('orders.scheduleReconcile', () => scheduleReconcile(ctx, now));
+    await inStep('orders.queueReceivedOrders', () => queueReceivedOrders(ctx, hasRoomFor('requeue')));
+    await inStep('orders.settleAbandonedOrders', () => settleAbandonedOrders(ctx, hasRoomFor('requeue')));
+    // Only a sweep that finished waits for the next: one the store cut short runs again next round.
+    nextSweepAt = now.getTime() + (options.sweepIntervalMs ?? SWEEP_INTERVAL_MS);
+  }
+
   // Each step named, so a failed tick's log line says which one it was in (see failedStep).
   async function round(): Promise<TickResult> {
     await inStep('orders.recordUnrecorded', () => recordUnrecorded(unrecorded));
-    await inStep('orders.scheduleReconcile', () => scheduleReconcile(ctx, ctx.clock.now()));
     const hasRoomFor = (work: 'requeue' | 'event') => () => options.hasRoomFor?.(work) ?? true;
-    await inStep('orders.queueReceivedOrders', () => queueReceivedOrders(ctx, hasRoomFor('requeue')));
-    await inStep('orders.settleAbandonedOrders', () => settleAbandonedOrders(ctx, hasRoomFor('requeue')));
+    await sweep(hasRoomFor);
     await inStep('orders.drainEventInbox', () => drainEventInbox(ctx, hasRoomFor('event')));
     const jobs = await inStep('orders.runJobs', runJobs);
     const messages = await inStep('orders.postMessages', postMessages);
