@@ -1,6 +1,10 @@
-import { describe, expect, it } from 'vitest';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { describe, expect, it, vi } from 'vitest';
 import { LogSettingsError, readLogSettings } from '../../src/runtime/log-settings.ts';
-import { createNodeLogger } from '../../src/runtime/logging.ts';
+import { batchedLogDestination, createNodeLogger } from '../../src/runtime/logging.ts';
 import { createWorkerLogger } from '../../src/runtime/worker-logging.ts';
 import { setupRequest } from '../support/cxml-documents.ts';
 import { createStack, GATEWAY_ORIGIN, START } from '../support/stack.ts';
@@ -128,6 +132,49 @@ describe('the Node logger (pino)', () => {
     ]);
     logger.info('after the request');
     expect(json().at(-1)).not.toHaveProperty('requestId');
+  });
+});
+
+describe('the Node logger on stderr (batched)', () => {
+  const logging = resolve(import.meta.dirname, '../../src/runtime/logging.ts');
+
+  it('hands the lines of one moment over together, within LOG_BATCH_MS', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'punchgate-log-'));
+    const file = join(dir, 'gateway.log');
+    const destination = batchedLogDestination({ dest: file });
+    const logger = createNodeLogger('gateway', { LOG_FORMAT: 'json' }, { destination });
+    logger.info('one');
+    logger.info('two');
+    logger.info('three');
+    const read = () => (existsSync(file) ? readFileSync(file, 'utf8') : '');
+    // Nothing yet: the lines wait for the batch's timer, not one write each.
+    expect(read()).toBe('');
+    await vi.waitFor(() => expect(read().split('\n').filter(Boolean)).toHaveLength(3), { timeout: 5000 });
+    expect(
+      read()
+        .split('\n')
+        .filter(Boolean)
+        .map((line) => JSON.parse(line).msg),
+    ).toEqual(['one', 'two', 'three']);
+    await destination.end();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('writes what waits when the process exits, after process.exit and after a crash', () => {
+    for (const [ending, status] of [
+      ['process.exit(3);', 3],
+      ["throw new Error('the process crashed');", 1],
+    ] as const) {
+      const script = `import { createNodeLogger } from ${JSON.stringify(logging)};
+        const logger = createNodeLogger('gateway', { LOG_FORMAT: 'json' });
+        logger.info('first');
+        logger.error('last words before the end', { step: 'exit' });
+        ${ending}`;
+      const child = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' });
+      expect(child.status).toBe(status);
+      const lines = child.stderr.split('\n').filter((line) => line.startsWith('{'));
+      expect(lines.map((line) => JSON.parse(line).msg)).toEqual(['first', 'last words before the end']);
+    }
   });
 });
 
