@@ -10,8 +10,11 @@
 
 export type OciParam = readonly [name: string, value: string];
 
-/** Lower-cases A–Z only, the way SAP's parameter names compare. */
-export const foldAscii = (name: string): string => name.replace(/[A-Z]/g, (c) => c.toLowerCase());
+/**
+ * Lower-cases A–Z only, the way SAP's parameter names compare. A run of A–Z lower-cases exactly as a whole
+ * (one call per run, not per letter: a punch-in folds every parameter's name for every lookup).
+ */
+export const foldAscii = (name: string): string => name.replace(/[A-Z]+/g, (run) => run.toLowerCase());
 
 function named(params: readonly OciParam[], name: string): OciParam[] {
   const wanted = foldAscii(name);

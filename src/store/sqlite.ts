@@ -137,10 +137,16 @@ function createSqliteDriver(db: Connection, groupCommit: boolean): SqlDriver {
   let synchronous: 'FULL' | 'NORMAL' = 'FULL';
   const ephemeral = (statements: readonly SqlStatement[]) =>
     statements.every((s) => EPHEMERAL_WRITE.test(s.sql));
+  // Prepared once: `db.pragma` prepares its statement at every call (18 µs against 2.6 for a run), and
+  // requests of a browsing user alternate the levels (a session written, then a cart line).
+  const setLevel = {
+    FULL: db.prepare('PRAGMA synchronous = FULL'),
+    NORMAL: db.prepare('PRAGMA synchronous = NORMAL'),
+  };
   // The level is set between transactions (SQLite ignores it inside one), only when it changes.
   const level = (wanted: 'FULL' | 'NORMAL') => {
     if (wanted !== synchronous) {
-      db.pragma(`synchronous = ${wanted}`);
+      setLevel[wanted].run();
       synchronous = wanted;
     }
   };
