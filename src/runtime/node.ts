@@ -97,7 +97,7 @@ function closeWhenBodyUnread(server: Server): void {
   server.prependListener('request', (request: IncomingMessage, response: ServerResponse) => {
     const writeHead = response.writeHead;
     response.writeHead = function (this: ServerResponse, ...args: Parameters<typeof writeHead>) {
-      if (!request.complete) {
+      if (!request.complete && hasBody(request)) {
         // An app that says `Connection: close` itself (a refusal under load) wants the socket gone as soon
         // as the answer is out: the sender retries, and a flood must not hold thousands of half-open
         // sockets for a second.
@@ -107,6 +107,16 @@ function closeWhenBodyUnread(server: Server): void {
       return writeHead.apply(this, args);
     } as typeof writeHead;
   });
+}
+
+/**
+ * Whether the request comes with a body. One without is not `complete` either while the 'request' event
+ * runs (Node's parser marks it after the event), so an answer written there at once, as a fetch handler
+ * that answers synchronously does, would otherwise close a keep-alive connection with nothing left unread.
+ */
+function hasBody(request: IncomingMessage): boolean {
+  const length = request.headers['content-length'];
+  return request.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
 }
 
 /** Whether `writeHead(status, [message,] headers)` carries `Connection: close` (node-server lower-cases names). */

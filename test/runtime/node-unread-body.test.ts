@@ -7,7 +7,7 @@
  */
 import type { IncomingMessage } from 'node:http';
 import { connect, type Socket } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type RunningServer, serveNode } from '../../src/runtime/node.ts';
 
 const DECLARED = 8 * 1024 * 1024;
@@ -24,6 +24,7 @@ beforeAll(async () => {
         const { incoming } = env as { incoming: IncomingMessage };
         const name = new URL(request.url).pathname;
         serverSockets.set(name, incoming.socket);
+        if (name === '/answered-at-once') return new Response('at once');
         const headers: Record<string, string> = name === '/says-close' ? { Connection: 'close' } : {};
         return new Response('refused', { status: 413, headers });
       },
@@ -61,4 +62,27 @@ describe('an answer written before the body was read', () => {
       expect(serverSockets.get(path)?.bytesRead).toBeLessThan(READ_BOUND);
     },
   );
+});
+
+describe('an answer written at once to a request without a body', () => {
+  it('keeps the connection: nothing is left unread', async () => {
+    const socket = connect({ host: '127.0.0.1', port: server.port });
+    let answers = '';
+    socket.setEncoding('latin1');
+    socket.on('data', (chunk: string) => {
+      answers += chunk;
+    });
+    const request = (extra: string) => `GET /answered-at-once HTTP/1.1\r\nHost: 127.0.0.1\r\n${extra}\r\n`;
+    socket.write(request(''));
+    await vi.waitFor(() => expect(answers).toContain('at once'));
+    // A second request on the same connection, this one with an empty body declared.
+    socket.write(request('Content-Length: 0\r\n'));
+    await vi.waitFor(() => expect(answers.match(/at once/g)).toHaveLength(2));
+    socket.destroy();
+    const heads = answers.split('HTTP/1.1 ').slice(1);
+    expect(heads.map((head) => /\r\nConnection: (\S+)/i.exec(head)?.[1])).toEqual([
+      'keep-alive',
+      'keep-alive',
+    ]);
+  });
 });
