@@ -136,8 +136,9 @@ export async function createWorkerHost(env: WorkerEnv, json: unknown = bundledCo
     fetch: budget.fetch,
     printFetchFor: () => budget.fetch,
     // The budget (subrequests and D1 statements) is what bounds a round; the counts only cap a round of
-    // cheap work.
-    worker: { maxJobsPerTick: 10, maxMessagesPerTick: 20, hasRoomFor: budget.hasRoomFor },
+    // cheap work. Cron rounds come a minute apart, more than the sweep's interval: every one looks for
+    // lost work, however close together a test or a backlog runs them.
+    worker: { maxJobsPerTick: 10, maxMessagesPerTick: 20, hasRoomFor: budget.hasRoomFor, sweepIntervalMs: 0 },
     roomToNotify: () => budget.hasRoomFor('notify'),
     heartbeat: 'store',
   });
