@@ -120,7 +120,11 @@ export function batchedLogDestination(
     }
     waiting = '';
   };
-  if (!exitHooked) process.once('exit', () => atExit.forEach((write) => write()));
+  if (!exitHooked) {
+    process.once('exit', () => {
+      for (const write of atExit) write();
+    });
+  }
   exitHooked = true;
   atExit.add(writeAtExit);
   destination.once('close', () => {
@@ -132,6 +136,11 @@ export function batchedLogDestination(
 
 /** stderr's batch, one per process: the loggers writing there keep their lines in order between them. */
 let stderrLines: BatchedLines | undefined;
+
+function stderrBatch(): BatchedLines {
+  stderrLines ??= batchedLogDestination({ fd: 2 });
+  return stderrLines;
+}
 
 /**
  * The format the Node logger writes in: `LOG_FORMAT`, else text on a terminal and JSON elsewhere. Commands
@@ -167,7 +176,7 @@ export function createNodeLogger(
   // LOG_BATCH_MS in one write. Synchronous writes were a tenth of a busy server's main thread, and a reader
   // that fell behind stalled the server. What waits is written synchronously when the process exits, so a
   // fatal error's last line is not lost; past LOG_BUFFER_BYTES waiting for a reader, lines are dropped.
-  const jsonDestination = out ?? (stderrLines ??= batchedLogDestination({ fd: 2 }));
+  const jsonDestination = out ?? stderrBatch();
   const destination =
     format === 'json'
       ? jsonDestination
