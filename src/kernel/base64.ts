@@ -2,8 +2,8 @@
  * Bytes to base64 and back with web APIs only (`btoa`/`atob`), since the gateway also runs on Workers,
  * without Buffer. Both work a chunk at a time: one `String.fromCharCode` over megabytes of arguments would
  * overflow the call stack, and one character per call would take seconds. The chunk goes to it through
- * `apply`, which reads a typed array as it is: spread (`...bytes`) walks it with an iterator first, 8.5
- * times slower (242 µs for a 6 KB cart message, 2.3 µs for a token's 60 bytes; 28 and 0.5 with `apply`).
+ * `Reflect.apply`, which reads a typed array as it is: spread (`...bytes`) walks it with an iterator first,
+ * 8.5 times slower (242 µs for a 6 KB cart message, 2.3 µs for a token's 60 bytes; 28 and 0.5 so).
  */
 
 const CHUNK = 8192;
@@ -15,8 +15,8 @@ const CHUNK = 8192;
 export function bytesToBase64(bytes: Uint8Array): string {
   let binary = '';
   for (let start = 0; start < bytes.length; start += CHUNK) {
-    // A Uint8Array is the array-like `apply` takes; its type says number[] only.
-    binary += String.fromCharCode.apply(null, bytes.subarray(start, start + CHUNK) as unknown as number[]);
+    // Reflect.apply takes any array-like, a Uint8Array as it is (Function.prototype.apply's type says number[]).
+    binary += Reflect.apply(String.fromCharCode, null, bytes.subarray(start, start + CHUNK));
   }
   return btoa(binary);
 }

@@ -67,7 +67,7 @@ let exitHooked = false;
 
 /** sonic-boom's file descriptor (kept as `fd`, not in its types); -1 while a file is still opening. */
 function descriptorOf(destination: AsyncDestination): number {
-  return (destination as unknown as { fd: number }).fd;
+  return 'fd' in destination && typeof destination.fd === 'number' ? destination.fd : -1;
 }
 
 /**
