@@ -44,7 +44,7 @@ export function textLine(json: string): string {
 const LOG_BUFFER_BYTES = 16 * 1024 * 1024;
 
 /** Lines wait at most this long to go out together (or until LOG_BATCH_BYTES of them wait). */
-export const LOG_BATCH_MS = 10;
+const LOG_BATCH_MS = 10;
 const LOG_BATCH_BYTES = 4096;
 
 /** Where lines go: one `write` per line. */
@@ -114,7 +114,8 @@ export function batchedLogDestination(
     clearTimeout(timer);
     try {
       destination.flushSync();
-      if (waiting !== '' && descriptorOf(destination) >= 0) writeSync(descriptorOf(destination), waiting);
+      const fd = descriptorOf(destination);
+      if (waiting !== '' && fd >= 0) writeSync(fd, waiting);
     } catch {
       // Closed, or a file not open yet: nothing can be written now.
     }
