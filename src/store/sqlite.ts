@@ -12,7 +12,8 @@
  *   (still safe against a process crash): losing one to a power cut costs the buyer a new punch-out, and
  *   skipping their fsync is most of the cost of a punch-in. So do the refusals log's: a stranger's refused
  *   document is a line of diagnosis, and a flood of them must not put an fsync per document on the event
- *   loop that answers every other request and the health probes.
+ *   loop that answers every other request and the health probes. And so do the leases the order worker
+ *   takes on jobs and outbox messages (`LEASE_WRITE`): a lost one leaves its job or message due again.
  * - Every write runs in a `BEGIN IMMEDIATE` transaction, so a writer queues for the lock (up to the busy
  *   timeout) up front instead of failing on a lock upgrade, and concurrent processes never both claim a job.
  *
@@ -236,9 +237,20 @@ function groupCommits(
 /** Writes to these tables alone may skip the fsync (see the header). */
 const EPHEMERAL_WRITE = /^\s*(INSERT\s+INTO|UPDATE|DELETE\s+FROM)\s+(sessions|one_time_tokens|refusals)\b/i;
 
-/** Whether a batch of writes may commit at `NORMAL`: every statement a session, token or refusal write. */
+/**
+ * Writes that only take, renew or give up a lease: a job or an outbox message claimed, its lease renewed, a
+ * job whose last attempt's lease ran out buried. A power cut that drops one leaves the job or message due
+ * again, which is what its lease running out would do; and each is followed, before anything leaves the
+ * gateway, by a write at `FULL` whose fsync takes the WAL frames before it along (a job's move to
+ * `processing` ahead of the create; an outbox message's delivery recorded after the post, which a re-post
+ * of the same payloadID makes safe either way). So the worker's claims cost no fsync of their own.
+ */
+const LEASE_WRITE =
+  /^\s*UPDATE\s+(jobs|outbox_queue)\s+SET\s+(state\s*=\s*'(running|sending)'|lease_until\s*=|state\s*=\s*'dead',\s*lease_until\s*=\s*NULL,\s*last_error\s*=\s*'lease expired)/i;
+
+/** Whether a batch of writes may commit at `NORMAL`: every statement a session, token or refusal write, or a lease's. */
 export function commitsWithoutFsync(statements: readonly SqlStatement[]): boolean {
-  return statements.every((s) => EPHEMERAL_WRITE.test(s.sql));
+  return statements.every((s) => EPHEMERAL_WRITE.test(s.sql) || LEASE_WRITE.test(s.sql));
 }
 
 /** Runs `work`, turning SQLite's failures into the store's error codes. */

@@ -1,6 +1,6 @@
 /**
  * The fsync each SQLite write commits with: `FULL` for what must outlive a power cut (a PO, a cart line, a
- * job), `NORMAL` for sessions, tokens and the refusals log. Read back
+ * job's outcome), `NORMAL` for sessions, tokens, the refusals log and the leases a worker takes. Read back
  * from the connection itself after each write (`PRAGMA synchronous`: 2 is FULL, 1 NORMAL), in the
  * alternations real traffic makes: a level that is only believed set, not set, leaves POs at NORMAL.
  */
@@ -20,6 +20,8 @@ const NORMAL = 1;
 const statement = (sql: string, ...params: (string | number)[]): SqlStatement => ({ sql, params });
 const poWrite = () => statement('INSERT INTO purchase_orders (body) VALUES (?)', 'a PO');
 const sessionWrite = () => statement('INSERT INTO sessions (body) VALUES (?)', 'a session');
+const claim = () =>
+  statement("UPDATE jobs SET state = 'running', attempts = attempts + 1, lease_until = ? WHERE id = 1", 1);
 
 describe('the level each SQLite write commits at', () => {
   let dir: string;
@@ -42,14 +44,14 @@ describe('the level each SQLite write commits at', () => {
   const level = () => db.pragma('synchronous', { simple: true });
 
   for (const groupCommit of [true, false]) {
-    it(`is FULL for a PO and NORMAL for a session, however they alternate (group commit ${groupCommit ? 'on' : 'off'})`, async () => {
+    it(`is FULL for a PO and NORMAL for a session or a claim, however they alternate (group commit ${groupCommit ? 'on' : 'off'})`, async () => {
       const driver: SqlDriver = createSqliteDriver(db, groupCommit);
       const seen: number[] = [];
       for (const write of [
         poWrite,
         sessionWrite,
         poWrite,
-        sessionWrite,
+        claim,
         poWrite,
         sessionWrite,
         sessionWrite,
@@ -94,28 +96,28 @@ describe('which of the store’s statements commit without an fsync', () => {
   const sql = storeStatements(sqliteDialect);
   const without = (...texts: { sql: string }[]) => commitsWithoutFsync(texts.map((t) => statement(t.sql)));
 
+  it('skips it for leases: a job claimed (with the exhausted ones buried), a lease renewed, messages claimed', () => {
+    expect(without(sql.jobs.buryExhausted, sql.jobs.claim)).toBe(true);
+    expect(without(sql.jobs.renewLease)).toBe(true);
+    expect(without(sql.outbox.claimDue)).toBe(true);
+  });
+
   it('skips it for sessions, one-time tokens and the refusals log', () => {
     expect(without(sql.sessions.insert, sql.sessions.update, sql.sessions.patch)).toBe(true);
     expect(without(sql.tokens.insert)).toBe(true);
     expect(without(sql.refusals.insert)).toBe(true);
   });
 
-  it('keeps it for jobs and messages, POs and cart lines', () => {
-    for (const outcome of [
-      sql.jobs.claim,
-      sql.jobs.complete,
-      sql.jobs.retry,
-      sql.jobs.kill,
-      sql.jobs.resurrect,
-    ]) {
+  it('keeps it for every outcome of a job or a message, and for POs and cart lines', () => {
+    for (const outcome of [sql.jobs.complete, sql.jobs.retry, sql.jobs.kill, sql.jobs.resurrect]) {
       expect(without(outcome)).toBe(false);
     }
-    for (const outcome of [sql.outbox.claimDue, sql.outbox.delivered, sql.outbox.retry, sql.outbox.dead]) {
+    for (const outcome of [sql.outbox.delivered, sql.outbox.retry, sql.outbox.dead]) {
       expect(without(outcome)).toBe(false);
     }
     expect(without(sql.orders.insert)).toBe(false);
     expect(without(sql.cart.insert)).toBe(false);
-    // A session written in the same batch as a lasting write takes that write's fsync.
-    expect(without(sql.sessions.insert, sql.orders.insert)).toBe(false);
+    // A lease taken in the same batch as a lasting write takes that write's fsync.
+    expect(without(sql.jobs.claim, sql.orders.insert)).toBe(false);
   });
 });
