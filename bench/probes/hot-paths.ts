@@ -9,7 +9,15 @@
  * `git archive` of it with node_modules linked) runs beside this one's against the same sandbox, and each
  * round measures both in alternating order: an A/B whose two sides see the same load of a shared machine.
  * With `--only <prefix>`, only the operations whose name starts with it run. With `--profile`, each gateway runs under `--cpu-prof` and writes its profile there when it stops.
+ *
+ * With `--perf <file>`, this checkout's gateway runs with `--perf-basic-prof` and `perf record -g` samples
+ * it through the measured rounds into `<file>` (Linux perf, not installed by npm: a tool for whoever profiles,
+ * never for a test). Its samples count CPU only, every thread and the kernel's work for the process
+ * included, where V8's profiler samples the main thread's wall time (a commit's fsync wait shows there as
+ * SQLite work). `perf script -i <file> -F comm,tid,ip,sym,dso | node bench/probes/perf-owners.ts` says whose
+ * code the CPU went to.
  */
+import { spawn } from 'node:child_process';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { startSandboxServer } from '../harness/bench-servers.ts';
@@ -27,6 +35,7 @@ const { values } = parseArgs({
     rounds: { type: 'string', default: '7' },
     ops: { type: 'string', default: '200' },
     only: { type: 'string' },
+    perf: { type: 'string' },
   },
 });
 const ROUNDS = Number(values.rounds);
@@ -50,10 +59,18 @@ for (const [name, root] of [
       } satisfies GatewayServerOptions,
       stderrFile: join(LOG_DIR, `hot-paths-${name}.log`),
       env: { LOG_FORMAT: 'json' },
-      execArgv:
-        values.profile === undefined
+      execArgv: [
+        ...(values.profile === undefined
           ? []
-          : ['--cpu-prof', `--cpu-prof-dir=${resolve(values.profile)}`, `--cpu-prof-name=${name}.cpuprofile`],
+          : [
+              '--cpu-prof',
+              `--cpu-prof-dir=${resolve(values.profile)}`,
+              `--cpu-prof-name=${name}.cpuprofile`,
+            ]),
+        ...(values.perf !== undefined && name === 'this'
+          ? ['--perf-basic-prof', '--interpreted-frames-native-stack']
+          : []),
+      ],
     },
   );
   gateways.push({ name, server });
@@ -74,6 +91,32 @@ const operations = Object.fromEntries(
   Object.entries(allOperations).filter(([name]) => values.only === undefined || name.startsWith(values.only)),
 );
 
+/** `perf record` sampling `server`'s process (call graphs, CPU clock) until stopped. */
+async function startPerf(server: ChildServer<GatewayServerReady>, file: string) {
+  if (server.pid === undefined)
+    throw new Error('hot-paths: the gateway has no process id for perf to sample');
+  const recorder = spawn(
+    'perf',
+    ['record', '-F', '2999', '-g', '-e', 'cpu-clock', '-p', String(server.pid), '-o', file],
+    { stdio: ['ignore', 'ignore', 'inherit'] },
+  );
+  const exited = new Promise<void>((done, fail) => {
+    recorder.once('error', fail);
+    recorder.once('exit', () => done());
+  });
+  // perf says nothing when it is ready: give it a moment to attach before the rounds begin.
+  await Promise.race([exited, new Promise((wait) => setTimeout(wait, 1_000))]);
+  return {
+    async stop() {
+      recorder.kill('SIGINT');
+      await exited;
+      console.log(
+        `perf samples in ${file}: perf script -i ${file} -F comm,tid,ip,sym,dso | node bench/probes/perf-owners.ts`,
+      );
+    },
+  };
+}
+
 async function post(url: string, body: string, headers?: Record<string, string>): Promise<void> {
   const res = await fetch(`${url}/cxml`, { method: 'POST', body, ...(headers && { headers }) });
   const text = await res.text();
@@ -93,6 +136,8 @@ async function measure(server: ChildServer<GatewayServerReady>, operation: strin
 for (const { server } of gateways)
   for (const operation of Object.keys(operations)) await measure(server, operation, OPS);
 
+const perf =
+  values.perf === undefined ? undefined : await startPerf(gateways[0]!.server, resolve(values.perf));
 const samples = new Map<string, number[]>();
 for (let round = 0; round < ROUNDS; round++) {
   const order = round % 2 === 0 ? gateways : [...gateways].reverse();
@@ -105,6 +150,8 @@ for (let round = 0; round < ROUNDS; round++) {
     }
   }
 }
+
+await perf?.stop();
 
 for (const operation of Object.keys(operations)) {
   const line = gateways.map(({ name }) => {
