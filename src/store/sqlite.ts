@@ -138,12 +138,12 @@ export function createSqliteDriver(db: Connection, groupCommit: boolean): SqlDri
   db.exec('PRAGMA synchronous = FULL');
   let synchronous: 'FULL' | 'NORMAL' = 'FULL';
   // The level is set between transactions (SQLite ignores it inside one), only when it changes. Through
-  // `exec`: SQLite applies `PRAGMA synchronous = …` while it prepares the statement, so running a statement
-  // prepared once does not reliably set it again (a store built that way committed its POs at the level
-  // prepared last, NORMAL); `exec` prepares and runs it at each call in 2 µs, against 15 for `db.pragma`.
+  // `exec`: SQLite applies `PRAGMA synchronous = …` while it prepares the statement, so a statement prepared
+  // once and run again does not reliably set it; `exec` prepares and runs it at each call in 2 µs, against
+  // 15 for `db.pragma`.
   const level = (wanted: 'FULL' | 'NORMAL') => {
     if (wanted !== synchronous) {
-      db.exec(wanted === 'FULL' ? 'PRAGMA synchronous = FULL' : 'PRAGMA synchronous = NORMAL');
+      db.exec(`PRAGMA synchronous = ${wanted}`);
       synchronous = wanted;
     }
   };
